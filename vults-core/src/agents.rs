@@ -1,0 +1,658 @@
+//! One adapter per agent: read its native payload into a [`ToolCall`] (session, folder, tool and
+//! the whole target: command, file path or URL), and render an answer in the shape it reads.
+//!
+//! | agent | reads back |
+//! |---|---|
+//! | Claude Code, Codex CLI, Qwen Code | `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}` |
+//! | Copilot CLI | `{"behavior":"allow"}` |
+//! | OpenCode (our plugin relays) | `{"reply":"once"}` / `{"reply":"reject"}`, `{"answers":[["Blue"],["S","M"]]}` |
+//! | Claude Code AskUserQuestion (`--ask`) | PreToolUse `allow` + `updatedInput` with answers keyed by question |
+//! | a named tool (`--reply vults`) | `{"decision":"allow"}` / `{"decision":"deny","reason":"Denied from Vults"}` |
+//!
+//! The adapters are pure; the hook calls [`render_decision`] and [`render_answers`] with the
+//! payload it read itself (not the shaped copy the app saw), so answers land on the questions
+//! the agent really asked.
+
+use crate::protocol::{AgentKind, AnswerItem, DENY_MESSAGE, Decision};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+/// How an agent reads an answer back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyShape {
+    /// Claude Code, Codex, Qwen Code: `hookSpecificOutput.decision.behavior`.
+    HookSpecific,
+    /// Copilot CLI: a bare `behavior`.
+    Flat,
+    /// OpenCode's plugin: `reply` once/reject, or `answers`.
+    OpencodeRelay,
+    /// A named tool with `--reply vults`: `decision`.
+    Vults,
+}
+
+impl ReplyShape {
+    /// The shape for an agent kind (`reply_vults`: a named tool asked for the open reply).
+    pub fn of(agent: AgentKind, reply_vults: bool) -> Option<ReplyShape> {
+        match agent {
+            AgentKind::Claude | AgentKind::Codex | AgentKind::Qwen => {
+                Some(ReplyShape::HookSpecific)
+            }
+            AgentKind::Copilot => Some(ReplyShape::Flat),
+            AgentKind::Opencode => Some(ReplyShape::OpencodeRelay),
+            AgentKind::Other if reply_vults => Some(ReplyShape::Vults),
+            AgentKind::Other => None,
+        }
+    }
+
+    /// Whether this agent can have its questions answered.
+    pub fn answers_questions(self) -> bool {
+        matches!(self, ReplyShape::HookSpecific | ReplyShape::OpencodeRelay)
+    }
+}
+
+/// A decision in the agent's own shape, as the one line the hook prints (no newline).
+/// `question` says the request was an AskUserQuestion PreToolUse (a deny then reads as
+/// PreToolUse's deny). `None` when the agent has no reply shape.
+pub fn render_decision(shape: ReplyShape, question: bool, decision: Decision) -> String {
+    let v = match (shape, decision) {
+        (ReplyShape::HookSpecific, d) if question => {
+            let mut out = json!({"hookEventName": "PreToolUse", "permissionDecision": behavior(d)});
+            if d == Decision::Deny {
+                out["permissionDecisionReason"] = json!(DENY_MESSAGE);
+            }
+            json!({ "hookSpecificOutput": out })
+        }
+        (ReplyShape::HookSpecific, Decision::Allow) => {
+            json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
+        }
+        (ReplyShape::HookSpecific, Decision::Deny) => json!({"hookSpecificOutput":{
+            "hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":DENY_MESSAGE}}}),
+        (ReplyShape::Flat, Decision::Allow) => json!({"behavior":"allow"}),
+        (ReplyShape::Flat, Decision::Deny) => json!({"behavior":"deny","message":DENY_MESSAGE}),
+        (ReplyShape::OpencodeRelay, Decision::Allow) => json!({"reply":"once"}),
+        (ReplyShape::OpencodeRelay, Decision::Deny) => json!({"reply":"reject"}),
+        (ReplyShape::Vults, Decision::Allow) => json!({"decision":"allow"}),
+        (ReplyShape::Vults, Decision::Deny) => json!({"decision":"deny","reason":DENY_MESSAGE}),
+    };
+    v.to_string()
+}
+
+fn behavior(d: Decision) -> &'static str {
+    match d {
+        Decision::Allow => "allow",
+        Decision::Deny => "deny",
+    }
+}
+
+/// Answers to an AskUserQuestion in the agent's shape, matched by position to the questions in
+/// `payload` (the hook's own, unshaped copy). `None` when the counts differ or the agent cannot
+/// take answers: the hook then prints nothing and the agent asks in its terminal.
+pub fn render_answers(
+    shape: ReplyShape,
+    payload: &Value,
+    answers: &[AnswerItem],
+) -> Option<String> {
+    let input = tool_input(payload)?;
+    let questions = input.get("questions")?.as_array()?;
+    if questions.is_empty() || questions.len() != answers.len() {
+        return None;
+    }
+    match shape {
+        ReplyShape::HookSpecific => {
+            let mut by_text = Map::new();
+            for (q, a) in questions.iter().zip(answers) {
+                let text = q.get("question")?.as_str()?;
+                let value = match a {
+                    AnswerItem::One(s) => json!(s),
+                    AnswerItem::Many(v) => json!(v),
+                };
+                by_text.insert(text.to_string(), value);
+            }
+            let mut updated = input.as_object()?.clone();
+            updated.insert("answers".into(), Value::Object(by_text));
+            Some(
+                json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow",
+                    "updatedInput": updated}})
+                .to_string(),
+            )
+        }
+        ReplyShape::OpencodeRelay => {
+            let lists: Vec<Vec<String>> = answers.iter().map(AnswerItem::labels).collect();
+            Some(json!({ "answers": lists }).to_string())
+        }
+        ReplyShape::Flat | ReplyShape::Vults => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading payloads
+// ---------------------------------------------------------------------------------------------
+
+/// The tool name in any agent's payload (`tool_name`, Copilot's `toolName`, OpenCode's
+/// `permission`).
+pub fn tool_name(payload: &Value) -> Option<&str> {
+    ["tool_name", "toolName", "permission"]
+        .iter()
+        .find_map(|k| payload.get(*k).and_then(Value::as_str))
+}
+
+/// The tool's input in any agent's payload. Copilot's `toolArgs` may arrive as a JSON string.
+pub fn tool_input(payload: &Value) -> Option<Value> {
+    for key in ["tool_input", "toolInput", "toolArgs"] {
+        match payload.get(key) {
+            Some(Value::String(s)) => {
+                return Some(serde_json::from_str(s).unwrap_or_else(|_| json!({ "command": s })));
+            }
+            Some(v @ Value::Object(_)) => return Some(v.clone()),
+            _ => {}
+        }
+    }
+    // OpenCode's permission.asked, relayed as it came.
+    if let Some(meta) = payload.get("metadata").filter(|m| m.is_object()) {
+        let mut m = meta.clone();
+        if m.get("command").is_none()
+            && let Some(p) = payload.get("patterns").and_then(Value::as_array)
+        {
+            let joined: Vec<&str> = p.iter().filter_map(Value::as_str).collect();
+            m["command"] = json!(joined.join("\n"));
+        }
+        return Some(m);
+    }
+    // Cursor's beforeShellExecution carries the command at the top.
+    payload
+        .get("command")
+        .and_then(Value::as_str)
+        .map(|c| json!({ "command": c }))
+}
+
+/// The agent's session id: `session_id`, Copilot's `sessionId`, OpenCode's `sessionID`,
+/// Cursor's `conversation_id`.
+pub fn session_id(payload: &Value) -> Option<&str> {
+    ["session_id", "sessionId", "sessionID", "conversation_id"]
+        .iter()
+        .find_map(|k| payload.get(*k).and_then(Value::as_str))
+        .filter(|s| !s.is_empty())
+}
+
+/// What kind of tool, across the agents' own names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolKind {
+    Shell,
+    Edit,
+    Write,
+    Read,
+    Fetch,
+    Patch,
+    Question,
+    Mcp,
+    Other,
+}
+
+impl ToolKind {
+    pub fn of(tool: &str) -> ToolKind {
+        if tool.starts_with("mcp__") {
+            return ToolKind::Mcp;
+        }
+        match tool {
+            "Bash" | "bash" | "Shell" | "shell" | "run_shell_command" | "Execute"
+            | "run_command" | "powershell" | "PowerShell" | "exec_command" | "local_shell" => {
+                ToolKind::Shell
+            }
+            "Edit"
+            | "MultiEdit"
+            | "edit"
+            | "replace"
+            | "str_replace"
+            | "replace_file_content"
+            | "NotebookEdit" => ToolKind::Edit,
+            "Write" | "write" | "write_file" | "create" | "write_to_file" | "Create" => {
+                ToolKind::Write
+            }
+            "Read" | "read" | "read_file" | "view" | "view_file" | "Glob" | "Grep" | "glob"
+            | "grep" | "LS" | "list" => ToolKind::Read,
+            "WebFetch" | "web_fetch" | "webfetch" | "fetch" | "WebSearch" | "web_search" => {
+                ToolKind::Fetch
+            }
+            "apply_patch" => ToolKind::Patch,
+            "AskUserQuestion" | "ask_user" | "question" => ToolKind::Question,
+            _ => ToolKind::Other,
+        }
+    }
+}
+
+/// One question of an AskUserQuestion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Question {
+    pub question: String,
+    #[serde(default)]
+    pub header: String,
+    #[serde(default)]
+    pub options: Vec<QuestionOption>,
+    #[serde(default, rename = "multiSelect")]
+    pub multi_select: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuestionOption {
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// The whole of what a tool call would touch — what a card shows and an Always rule keys on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Target {
+    /// A shell command, whole.
+    Command { command: String },
+    /// A file edit: the path, and the old/new text when the tool says it.
+    Edit {
+        path: String,
+        old: Option<String>,
+        new: Option<String>,
+    },
+    /// A file written whole.
+    Write {
+        path: String,
+        content: Option<String>,
+    },
+    /// A file or folder read or searched.
+    Path { path: String },
+    /// A URL fetched (or a search query).
+    Url { url: String },
+    /// A patch (Codex `apply_patch`).
+    Patch { patch: String },
+    /// AskUserQuestion's questions.
+    Questions { questions: Vec<Question> },
+    /// An MCP tool: server, tool and its JSON input.
+    Mcp {
+        server: String,
+        tool: String,
+        input: String,
+    },
+    /// Anything else: the tool input as canonical JSON.
+    Input { json: String },
+}
+
+impl Target {
+    /// The exact string an Always rule keys on: the whole command, file path or URL; otherwise
+    /// the canonical JSON of the tool input.
+    pub fn rule_key(&self) -> String {
+        match self {
+            Target::Command { command } => command.clone(),
+            Target::Edit { path, .. } | Target::Write { path, .. } | Target::Path { path } => {
+                path.clone()
+            }
+            Target::Url { url } => url.clone(),
+            Target::Patch { patch } => patch.clone(),
+            Target::Questions { questions } => canonical_json(&json!(questions)),
+            Target::Mcp { input, .. } => input.clone(),
+            Target::Input { json } => json.clone(),
+        }
+    }
+
+    /// A one-line summary for lists (the flock, history); cards show the whole target.
+    pub fn summary(&self) -> String {
+        let s = match self {
+            Target::Questions { questions } => questions
+                .first()
+                .map(|q| q.question.clone())
+                .unwrap_or_default(),
+            Target::Mcp { server, tool, .. } => format!("{server}/{tool}"),
+            other => other.rule_key(),
+        };
+        let line = s.lines().next().unwrap_or_default();
+        let mut out: String = line.chars().take(120).collect();
+        if out.len() < s.len() {
+            out.push('…');
+        }
+        out
+    }
+
+    pub fn command(&self) -> Option<&str> {
+        match self {
+            Target::Command { command } => Some(command),
+            _ => None,
+        }
+    }
+}
+
+/// A tool call as every agent's adapter reads it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub session_id: Option<String>,
+    pub cwd: Option<String>,
+    /// The tool as the agent names it (`Bash`, `run_shell_command`, `mcp__github__create_issue`…).
+    pub tool: String,
+    pub kind: ToolKind,
+    pub target: Target,
+}
+
+/// Reads any agent's payload. The shapes differ only in field names (see [`tool_name`],
+/// [`tool_input`], [`session_id`]), so one reader serves every adapter.
+pub fn read_tool_call(payload: &Value) -> ToolCall {
+    let tool = tool_name(payload).unwrap_or_default().to_string();
+    let input = tool_input(payload).unwrap_or(Value::Null);
+    let kind = ToolKind::of(&tool);
+    let target = target_of(&tool, kind, &input);
+    ToolCall {
+        session_id: session_id(payload).map(str::to_string),
+        cwd: payload
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        tool,
+        kind,
+        target,
+    }
+}
+
+fn str_field<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+}
+
+fn target_of(tool: &str, kind: ToolKind, input: &Value) -> Target {
+    let path = str_field(
+        input,
+        &[
+            "file_path",
+            "filePath",
+            "path",
+            "absolute_path",
+            "notebook_path",
+            "TargetFile",
+        ],
+    );
+    let whole = || Target::Input {
+        json: canonical_json(input),
+    };
+    match kind {
+        ToolKind::Shell => command_of(input)
+            .map(|command| Target::Command { command })
+            .unwrap_or_else(whole),
+        ToolKind::Patch => command_of(input)
+            .or_else(|| str_field(input, &["patch", "input"]).map(str::to_string))
+            .map(|patch| Target::Patch { patch })
+            .unwrap_or_else(whole),
+        ToolKind::Edit => match path {
+            Some(p) => Target::Edit {
+                path: p.to_string(),
+                old: str_field(input, &["old_string", "oldString", "old_str", "old"])
+                    .map(str::to_string),
+                new: str_field(
+                    input,
+                    &["new_string", "newString", "new_str", "new", "new_source"],
+                )
+                .map(str::to_string)
+                .or_else(|| {
+                    input
+                        .get("edits")
+                        .map(|e| serde_json::to_string_pretty(e).unwrap_or_default())
+                }),
+            },
+            None => whole(),
+        },
+        ToolKind::Write => match path {
+            Some(p) => Target::Write {
+                path: p.to_string(),
+                content: str_field(input, &["content", "file_text", "CodeContent"])
+                    .map(str::to_string),
+            },
+            None => whole(),
+        },
+        ToolKind::Read => match path.or_else(|| str_field(input, &["pattern"])) {
+            Some(p) => Target::Path {
+                path: p.to_string(),
+            },
+            None => whole(),
+        },
+        ToolKind::Fetch => match str_field(input, &["url", "query"]) {
+            Some(u) => Target::Url { url: u.to_string() },
+            None => whole(),
+        },
+        ToolKind::Question => match input.get("questions").cloned().map(serde_json::from_value) {
+            Some(Ok(questions)) => Target::Questions { questions },
+            _ => whole(),
+        },
+        ToolKind::Mcp => {
+            let mut parts = tool.trim_start_matches("mcp__").splitn(2, "__");
+            Target::Mcp {
+                server: parts.next().unwrap_or_default().to_string(),
+                tool: parts.next().unwrap_or_default().to_string(),
+                input: canonical_json(input),
+            }
+        }
+        ToolKind::Other => match command_of(input) {
+            Some(command) => Target::Command { command },
+            None => match str_field(input, &["url"]) {
+                Some(u) => Target::Url { url: u.to_string() },
+                None => whole(),
+            },
+        },
+    }
+}
+
+/// A command as a string; an argv list (`["bash","-lc","…"]`) is joined with shell quoting.
+fn command_of(input: &Value) -> Option<String> {
+    match input.get("command").or_else(|| input.get("cmd")) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Array(argv)) => {
+            let words: Option<Vec<&str>> = argv.iter().map(Value::as_str).collect();
+            Some(
+                words?
+                    .iter()
+                    .map(|w| shell_quote(w))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        }
+        _ => None,
+    }
+}
+
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// JSON with object keys sorted, so equal inputs give equal strings.
+pub fn canonical_json(v: &Value) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&m[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(v).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_bash_reads_the_whole_command() {
+        let p = json!({"session_id":"s","cwd":"/p","tool_name":"Bash","tool_input":{"command":"cargo test --all","description":"Run tests"}});
+        let c = read_tool_call(&p);
+        assert_eq!(c.session_id.as_deref(), Some("s"));
+        assert_eq!(c.cwd.as_deref(), Some("/p"));
+        assert_eq!(c.kind, ToolKind::Shell);
+        assert_eq!(
+            c.target,
+            Target::Command {
+                command: "cargo test --all".into()
+            }
+        );
+        assert_eq!(c.target.rule_key(), "cargo test --all");
+    }
+
+    #[test]
+    fn copilot_camel_case_and_string_args() {
+        let p = json!({"sessionId":"c1","toolName":"bash","toolInput":{"command":"echo hi"}});
+        let c = read_tool_call(&p);
+        assert_eq!(c.session_id.as_deref(), Some("c1"));
+        assert_eq!(c.target.command(), Some("echo hi"));
+        let p = json!({"sessionId":"c1","toolName":"bash","toolArgs":"{\"command\":\"ls -la\"}"});
+        assert_eq!(read_tool_call(&p).target.command(), Some("ls -la"));
+    }
+
+    #[test]
+    fn opencode_permission_asked_as_it_came() {
+        let p = json!({"sessionID":"ses_1","permission":"bash","patterns":["rm -rf build"],"metadata":{}});
+        let c = read_tool_call(&p);
+        assert_eq!(c.session_id.as_deref(), Some("ses_1"));
+        assert_eq!(c.target.command(), Some("rm -rf build"));
+    }
+
+    #[test]
+    fn edits_writes_urls_and_mcp() {
+        let e = read_tool_call(
+            &json!({"tool_name":"Edit","tool_input":{"file_path":"/a.rs","old_string":"x","new_string":"y"}}),
+        );
+        assert_eq!(
+            e.target,
+            Target::Edit {
+                path: "/a.rs".into(),
+                old: Some("x".into()),
+                new: Some("y".into())
+            }
+        );
+        let w = read_tool_call(
+            &json!({"tool_name":"write_file","tool_input":{"file_path":"/b","content":"hi"}}),
+        );
+        assert_eq!(
+            w.target,
+            Target::Write {
+                path: "/b".into(),
+                content: Some("hi".into())
+            }
+        );
+        let u = read_tool_call(
+            &json!({"tool_name":"WebFetch","tool_input":{"url":"https://x.test/a?b=c","prompt":"summarise"}}),
+        );
+        assert_eq!(u.target.rule_key(), "https://x.test/a?b=c");
+        let m = read_tool_call(
+            &json!({"tool_name":"mcp__github__create_issue","tool_input":{"title":"t","body":"b"}}),
+        );
+        assert_eq!(
+            m.target,
+            Target::Mcp {
+                server: "github".into(),
+                tool: "create_issue".into(),
+                input: r#"{"body":"b","title":"t"}"#.into()
+            }
+        );
+        let argv = read_tool_call(
+            &json!({"tool_name":"exec_command","tool_input":{"command":["bash","-lc","echo 'hi there'"]}}),
+        );
+        assert_eq!(
+            argv.target.command(),
+            Some(r#"bash -lc 'echo '\''hi there'\'''"#)
+        );
+    }
+
+    #[test]
+    fn unknown_tools_key_on_canonical_json() {
+        let a = read_tool_call(&json!({"tool_name":"Frob","tool_input":{"b":1,"a":2}}));
+        let b = read_tool_call(&json!({"tool_name":"Frob","tool_input":{"a":2,"b":1}}));
+        assert_eq!(a.target.rule_key(), r#"{"a":2,"b":1}"#);
+        assert_eq!(a.target.rule_key(), b.target.rule_key());
+    }
+
+    #[test]
+    fn decisions_in_each_shape() {
+        let cases = [
+            (
+                ReplyShape::HookSpecific,
+                Decision::Allow,
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#,
+            ),
+            (
+                ReplyShape::HookSpecific,
+                Decision::Deny,
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Denied from Vults"}}}"#,
+            ),
+            (ReplyShape::Flat, Decision::Allow, r#"{"behavior":"allow"}"#),
+            (
+                ReplyShape::Flat,
+                Decision::Deny,
+                r#"{"behavior":"deny","message":"Denied from Vults"}"#,
+            ),
+            (
+                ReplyShape::OpencodeRelay,
+                Decision::Allow,
+                r#"{"reply":"once"}"#,
+            ),
+            (
+                ReplyShape::OpencodeRelay,
+                Decision::Deny,
+                r#"{"reply":"reject"}"#,
+            ),
+            (
+                ReplyShape::Vults,
+                Decision::Allow,
+                r#"{"decision":"allow"}"#,
+            ),
+            (
+                ReplyShape::Vults,
+                Decision::Deny,
+                r#"{"decision":"deny","reason":"Denied from Vults"}"#,
+            ),
+        ];
+        for (shape, d, want) in cases {
+            assert_eq!(render_decision(shape, false, d), want, "{shape:?} {d:?}");
+        }
+        assert_eq!(ReplyShape::of(AgentKind::Other, false), None);
+    }
+
+    #[test]
+    fn answers_keyed_by_question_text_or_listed_in_order() {
+        let p = json!({"tool_name":"AskUserQuestion","tool_input":{"questions":[
+            {"question":"Which color?","header":"Color","options":[{"label":"Blue"},{"label":"Red"}],"multiSelect":false},
+            {"question":"Which sizes?","header":"Sizes","options":[{"label":"S"},{"label":"M"}],"multiSelect":true}]}});
+        let answers = [
+            AnswerItem::One("Blue".into()),
+            AnswerItem::Many(vec!["S".into(), "M".into()]),
+        ];
+        let out: Value =
+            serde_json::from_str(&render_answers(ReplyShape::HookSpecific, &p, &answers).unwrap())
+                .unwrap();
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
+        assert_eq!(
+            out["hookSpecificOutput"]["updatedInput"]["questions"],
+            p["tool_input"]["questions"]
+        );
+        assert_eq!(
+            out["hookSpecificOutput"]["updatedInput"]["answers"],
+            json!({"Which color?":"Blue","Which sizes?":["S","M"]})
+        );
+        assert_eq!(
+            render_answers(ReplyShape::OpencodeRelay, &p, &answers).unwrap(),
+            r#"{"answers":[["Blue"],["S","M"]]}"#
+        );
+        assert_eq!(
+            render_answers(ReplyShape::HookSpecific, &p, &answers[..1]),
+            None,
+            "count mismatch"
+        );
+        assert_eq!(render_answers(ReplyShape::Flat, &p, &answers), None);
+    }
+}

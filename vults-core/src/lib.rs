@@ -1,0 +1,23 @@
+//! Vults' logic, with no GUI and no async runtime.
+//!
+//! What lives here is shared by the tiny `vults-hook` binary and the app:
+//!
+//! - [`protocol`]: the wire, version 9 — every message, the limits, and how the hook
+//!   builds and shapes an event ([`protocol::build_event`]).
+//! - [`agents`]: one adapter per agent — read its native payload into a [`agents::ToolCall`]
+//!   (session, folder, tool, the whole target) and render an answer in the shape it reads.
+//! - [`paths`]: where every file and the socket live; `VULTS_HOME` / `VULTS_SOCKET` move them.
+//! - [`destructive`], [`rules`], [`policy`] and [`decision`]: the one decision point,
+//!   [`decision::decide`], and what it reads.
+//! - [`atomic`]: crash-safe file replacement used for rules, settings and agent configs.
+//!
+//! Not here: sockets, threads, windows — those belong to `vults-hook` and `vults-app`.
+
+pub mod agents;
+pub mod atomic;
+pub mod decision;
+pub mod destructive;
+pub mod paths;
+pub mod policy;
+pub mod protocol;
+pub mod rules;

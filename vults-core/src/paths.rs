@@ -1,0 +1,209 @@
+//! Where Vults keeps everything. Every other module asks here; nothing builds a path by itself.
+//!
+//! | what | default (Linux) | with `VULTS_HOME=H` |
+//! |---|---|---|
+//! | config (rules, policies, settings, devices) | `$XDG_CONFIG_HOME/vults` | `H/config` |
+//! | data (audit log, installed hook copy) | `$XDG_DATA_HOME/vults` | `H/data` |
+//! | runtime (the socket's 0700 folder) | `$XDG_RUNTIME_DIR/vults`, else `/tmp/vults-<uid>` | `H/run` |
+//! | socket | `<runtime>/vults.sock` (Windows: `\\.\pipe\vults-<user>`) | `H/run/vults.sock` |
+//! | agents' own config homes (`~/.claude`, …) | `$HOME` | `H/home` |
+//!
+//! `VULTS_SOCKET` overrides the socket alone; `VULTS_AGENT_HOME` overrides where the agents'
+//! configs are looked for. macOS uses `~/Library/Application Support/Vults` for config and data
+//! and `$TMPDIR/vults-<uid>` for the socket (Unix socket paths must stay under 104 bytes);
+//! Windows uses `%APPDATA%\Vults` and `%LOCALAPPDATA%\Vults`.
+
+use std::path::PathBuf;
+
+/// Every location Vults uses, resolved once from the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paths {
+    pub config_dir: PathBuf,
+    pub data_dir: PathBuf,
+    pub runtime_dir: PathBuf,
+    pub socket: PathBuf,
+    /// The folder that holds the agents' config homes (`.claude`, `.codex`, `.config/opencode` …).
+    pub agent_home: PathBuf,
+}
+
+impl Paths {
+    /// Resolves from the process environment.
+    pub fn from_env() -> Paths {
+        Paths::resolve(|k| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+    }
+
+    /// Resolves from any environment lookup (tests pass a map).
+    pub fn resolve(env: impl Fn(&str) -> Option<PathBuf>) -> Paths {
+        let (config_dir, data_dir, runtime_dir, agent_home) = match env("VULTS_HOME") {
+            Some(home) => (
+                home.join("config"),
+                home.join("data"),
+                home.join("run"),
+                home.join("home"),
+            ),
+            None => platform_dirs(&env),
+        };
+        let agent_home = env("VULTS_AGENT_HOME").unwrap_or(agent_home);
+        let socket = env("VULTS_SOCKET").unwrap_or_else(|| default_socket(&runtime_dir));
+        Paths {
+            config_dir,
+            data_dir,
+            runtime_dir,
+            socket,
+            agent_home,
+        }
+    }
+
+    pub fn rules_file(&self) -> PathBuf {
+        self.config_dir.join("rules.json")
+    }
+    pub fn policies_file(&self) -> PathBuf {
+        self.config_dir.join("policies.toml")
+    }
+    pub fn settings_file(&self) -> PathBuf {
+        self.config_dir.join("settings.json")
+    }
+    pub fn devices_file(&self) -> PathBuf {
+        self.config_dir.join("devices.json")
+    }
+    pub fn audit_log(&self) -> PathBuf {
+        self.data_dir.join("audit.jsonl")
+    }
+    /// The folder holding the Vults-owned copy of `vults-hook` that agents' configs point at.
+    pub fn hook_dir(&self) -> PathBuf {
+        self.data_dir.join("bin")
+    }
+    /// The installed hook binary's absolute path.
+    pub fn installed_hook(&self) -> PathBuf {
+        self.hook_dir().join(if cfg!(windows) {
+            "vults-hook.exe"
+        } else {
+            "vults-hook"
+        })
+    }
+    /// Where the installer saves what it needs to undo its changes (the user's status line …).
+    pub fn install_state_file(&self) -> PathBuf {
+        self.config_dir.join("install.json")
+    }
+}
+
+fn home(env: &impl Fn(&str) -> Option<PathBuf>) -> PathBuf {
+    env("HOME")
+        .or_else(|| env("USERPROFILE"))
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+    let home = home(env);
+    let config = env("XDG_CONFIG_HOME")
+        .unwrap_or_else(|| home.join(".config"))
+        .join("vults");
+    let data = env("XDG_DATA_HOME")
+        .unwrap_or_else(|| home.join(".local/share"))
+        .join("vults");
+    let runtime = match env("XDG_RUNTIME_DIR") {
+        Some(dir) => dir.join("vults"),
+        None => std::env::temp_dir().join(format!("vults-{}", current_uid())),
+    };
+    (config, data, runtime, home)
+}
+
+#[cfg(target_os = "macos")]
+fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+    let home = home(env);
+    let support = home.join("Library/Application Support/Vults");
+    let runtime = env("TMPDIR")
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+        .join(format!("vults-{}", current_uid()));
+    (support.clone(), support, runtime, home)
+}
+
+#[cfg(windows)]
+fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+    let home = home(env);
+    let roaming = env("APPDATA")
+        .unwrap_or_else(|| home.join("AppData/Roaming"))
+        .join("Vults");
+    let local = env("LOCALAPPDATA")
+        .unwrap_or_else(|| home.join("AppData/Local"))
+        .join("Vults");
+    (roaming, local.clone(), local.join("run"), home)
+}
+
+#[cfg(unix)]
+fn default_socket(runtime_dir: &std::path::Path) -> PathBuf {
+    runtime_dir.join("vults.sock")
+}
+
+#[cfg(windows)]
+fn default_socket(_runtime_dir: &std::path::Path) -> PathBuf {
+    let user = std::env::var("USERNAME").unwrap_or_else(|_| "user".into());
+    let user: String = user
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    PathBuf::from(format!(r"\\.\pipe\vults-{user}"))
+}
+
+/// The effective user id of this process (Unix).
+#[cfg(unix)]
+pub fn current_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<PathBuf> {
+        let map: HashMap<String, PathBuf> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), PathBuf::from(v)))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn vults_home_moves_everything() {
+        let p = Paths::resolve(env(&[("VULTS_HOME", "/t/v"), ("HOME", "/home/me")]));
+        assert_eq!(p.config_dir, PathBuf::from("/t/v/config"));
+        assert_eq!(p.data_dir, PathBuf::from("/t/v/data"));
+        assert_eq!(p.agent_home, PathBuf::from("/t/v/home"));
+        #[cfg(unix)]
+        assert_eq!(p.socket, PathBuf::from("/t/v/run/vults.sock"));
+        assert!(p.audit_log().starts_with("/t/v"));
+        assert!(p.installed_hook().starts_with("/t/v/data/bin"));
+    }
+
+    #[test]
+    fn vults_socket_and_agent_home_override_alone() {
+        let p = Paths::resolve(env(&[
+            ("VULTS_HOME", "/t/v"),
+            ("VULTS_SOCKET", "/t/s.sock"),
+            ("VULTS_AGENT_HOME", "/t/fakehome"),
+        ]));
+        assert_eq!(p.socket, PathBuf::from("/t/s.sock"));
+        assert_eq!(p.agent_home, PathBuf::from("/t/fakehome"));
+        assert_eq!(p.config_dir, PathBuf::from("/t/v/config"));
+    }
+
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn xdg_defaults() {
+        let p = Paths::resolve(env(&[
+            ("HOME", "/home/me"),
+            ("XDG_RUNTIME_DIR", "/run/user/7"),
+        ]));
+        assert_eq!(p.config_dir, PathBuf::from("/home/me/.config/vults"));
+        assert_eq!(p.data_dir, PathBuf::from("/home/me/.local/share/vults"));
+        assert_eq!(p.socket, PathBuf::from("/run/user/7/vults/vults.sock"));
+        assert_eq!(p.agent_home, PathBuf::from("/home/me"));
+    }
+}

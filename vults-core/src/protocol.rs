@@ -1,0 +1,1300 @@
+//! The wire between `vults-hook` and the app, version 9: one JSON object per line.
+//!
+//! Hook → app: [`Event`]. App → hook, only when the event `wants_reply`: [`Message::Waiting`]
+//! first (a person is being asked), then [`Message::Decision`] or [`Message::Answer`]; or
+//! [`Message::Unsupported`] for an event of another version. `docs/hook-protocol.md` is the
+//! spec; this module is its one implementation, and [`build_event`] is how the hook makes an
+//! event from an agent's stdin (agent names, `zeca`, terminal, payload shaping, `wants_reply`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Version 9 = version 8 (seed 001) + the open reply for named tools (decision record 0027).
+pub const VERSION: u32 = 9;
+/// No line on the wire may be longer than this, newline included; the app drops a longer one
+/// without reading it.
+pub const MAX_LINE: usize = 1024 * 1024;
+/// Every string of a payload is cut to this many bytes, on a UTF-8 boundary.
+pub const MAX_STRING: usize = 2000;
+/// A Codex `apply_patch` PostToolUse keeps its patch (`tool_input.command`) up to this size.
+pub const MAX_APPLY_PATCH: usize = 64 * 1024;
+/// Claude Code's PostToolUse `structuredPatch` keeps this many lines.
+pub const MAX_PATCH_LINES: usize = 400;
+/// The second shaping step, for an event still over [`MAX_LINE`]: strings this short.
+pub const SHORT_STRING: usize = 200;
+/// A hook that hears neither `waiting` nor the answer within this long gives up.
+pub const WAITING_WITHIN_MS: u64 = 2000;
+/// The answer is sent as `"message"`/`"reason"` of a deny.
+pub const DENY_MESSAGE: &str = "Denied from Vults";
+
+/// Timeouts the installer writes into agents' hook entries, in seconds, and how long the hook
+/// waits after `waiting` for each: a little less, so the hook gives up before the agent kills it.
+pub mod timeouts {
+    /// A permission request's entry (Claude Code, Codex, Qwen Code, Copilot CLI).
+    pub const PERMISSION_ENTRY_S: u64 = 600;
+    /// The AskUserQuestion entry (`--ask`), as seed 001 fixes it.
+    pub const ASK_ENTRY_S: u64 = 120;
+    /// Every other event: the hook never waits there.
+    pub const OTHER_ENTRY_S: u64 = 10;
+    /// The status line (`--statusline`) runs the user's own command, bounded by this.
+    pub const STATUSLINE_COMMAND_S: u64 = 5;
+    /// Margin between the hook's own deadline and the agent's timeout.
+    pub const MARGIN_S: u64 = 10;
+    /// The hook's deadline after `waiting` for a permission request.
+    pub const PERMISSION_WAIT_S: u64 = PERMISSION_ENTRY_S - MARGIN_S;
+    /// The hook's deadline after `waiting` for a question.
+    pub const ASK_WAIT_S: u64 = ASK_ENTRY_S - MARGIN_S;
+}
+
+/// The agent kinds the wire has a type for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    Claude,
+    Codex,
+    Opencode,
+    Qwen,
+    Copilot,
+    Other,
+}
+
+impl AgentKind {
+    pub const ALL: [AgentKind; 6] = [
+        AgentKind::Claude,
+        AgentKind::Codex,
+        AgentKind::Opencode,
+        AgentKind::Qwen,
+        AgentKind::Copilot,
+        AgentKind::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "claude",
+            AgentKind::Codex => "codex",
+            AgentKind::Opencode => "opencode",
+            AgentKind::Qwen => "qwen",
+            AgentKind::Copilot => "copilot",
+            AgentKind::Other => "other",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<AgentKind> {
+        AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The name people know the agent by.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "Claude Code",
+            AgentKind::Codex => "Codex CLI",
+            AgentKind::Opencode => "OpenCode",
+            AgentKind::Qwen => "Qwen Code",
+            AgentKind::Copilot => "Copilot CLI",
+            AgentKind::Other => "Other",
+        }
+    }
+
+    /// Whether the app answers this agent's PermissionRequest.
+    pub fn can_reply(self) -> bool {
+        self != AgentKind::Other
+    }
+}
+
+/// Native agents the wire has no type for: they travel as `other` with their own name, and
+/// never get a card (they cannot take `--reply vults` either).
+pub const REGISTERED_OTHERS: [&str; 4] = ["antigravity", "cursor", "droid", "kimi"];
+
+/// Names an `agent_name` may not take: the wire's own types, and `gemini` (old hooks of the
+/// Gemini CLI may still be installed; they send nothing).
+pub const RESERVED_NAMES: [&str; 7] = [
+    "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
+];
+
+/// A valid `agent_name`: 1–24 characters of `a-z 0-9 -`, not reserved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct AgentName(String);
+
+impl AgentName {
+    pub fn new(name: &str) -> Result<AgentName, NameError> {
+        if name.is_empty() || name.len() > 24 {
+            return Err(NameError::Length);
+        }
+        if !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(NameError::Characters);
+        }
+        if RESERVED_NAMES.contains(&name) {
+            return Err(NameError::Reserved);
+        }
+        Ok(AgentName(name.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A native agent the wire carries as `other` (antigravity, cursor, droid, kimi).
+    pub fn is_registered_other(&self) -> bool {
+        REGISTERED_OTHERS.contains(&self.0.as_str())
+    }
+}
+
+impl TryFrom<String> for AgentName {
+    type Error = NameError;
+    fn try_from(s: String) -> Result<Self, NameError> {
+        AgentName::new(&s)
+    }
+}
+
+impl From<AgentName> for String {
+    fn from(n: AgentName) -> String {
+        n.0
+    }
+}
+
+impl std::fmt::Display for AgentName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameError {
+    Length,
+    Characters,
+    Reserved,
+}
+
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NameError::Length => "a tool's name has 1 to 24 characters",
+            NameError::Characters => "a tool's name uses only a-z, 0-9 and -",
+            NameError::Reserved => "that name is reserved for a built-in agent",
+        })
+    }
+}
+
+impl std::error::Error for NameError {}
+
+/// Who an event comes from: a built-in kind, or `other` with its name. Rules and policies are
+/// keyed by this, so a rule made for one named tool never answers another nor a built-in agent.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Identity {
+    Builtin(AgentKind),
+    Named(AgentName),
+}
+
+impl Identity {
+    pub fn key(&self) -> &str {
+        match self {
+            Identity::Builtin(k) => k.as_str(),
+            Identity::Named(n) => n.as_str(),
+        }
+    }
+
+    pub fn display_name(&self) -> String {
+        match self {
+            Identity::Builtin(k) => k.display_name().to_string(),
+            Identity::Named(n) => n.to_string(),
+        }
+    }
+}
+
+impl From<Identity> for String {
+    fn from(i: Identity) -> String {
+        i.key().to_string()
+    }
+}
+
+impl TryFrom<String> for Identity {
+    type Error = NameError;
+    fn try_from(s: String) -> Result<Identity, NameError> {
+        match AgentKind::parse(&s) {
+            Some(AgentKind::Other) => Err(NameError::Reserved),
+            Some(k) => Ok(Identity::Builtin(k)),
+            None => AgentName::new(&s).map(Identity::Named),
+        }
+    }
+}
+
+impl std::fmt::Display for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Where the agent runs. Every field is optional on the wire.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Terminal {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub env: Map<String, Value>,
+}
+
+/// The variables that identify a terminal (plus `VULTS_TASK`); no other variable leaves the hook.
+pub const TERMINAL_ENV: &[&str] = &[
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TERM_SESSION_ID",
+    "ITERM_SESSION_ID",
+    "KITTY_WINDOW_ID",
+    "KITTY_PID",
+    "WEZTERM_PANE",
+    "ALACRITTY_WINDOW_ID",
+    "GHOSTTY_RESOURCES_DIR",
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "ZELLIJ_SESSION_NAME",
+    "ZELLIJ_PANE_ID",
+    "WT_SESSION",
+    "WT_PROFILE_ID",
+    "KONSOLE_DBUS_SESSION",
+    "GNOME_TERMINAL_SCREEN",
+    "TERMINAL_EMULATOR",
+    "VSCODE_PID",
+    "WINDOWID",
+    "VULTS_TASK",
+];
+
+/// Hook → app.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub v: u32,
+    pub id: String,
+    pub agent: AgentKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<AgentName>,
+    pub event: String,
+    pub wants_reply: bool,
+    /// `"vults"` when a named tool asked for the open reply (0027).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zeca: bool,
+    #[serde(default)]
+    pub terminal: Terminal,
+    #[serde(default)]
+    pub payload: Value,
+}
+
+impl Event {
+    /// The identity rules and policies are keyed by; `None` for an `other` without a name.
+    pub fn identity(&self) -> Option<Identity> {
+        match (&self.agent, &self.agent_name) {
+            (AgentKind::Other, Some(name)) => Some(Identity::Named(name.clone())),
+            (AgentKind::Other, None) => None,
+            (kind, _) => Some(Identity::Builtin(*kind)),
+        }
+    }
+
+    /// Whether this event is an AskUserQuestion (answered with `answer`, not `decision`).
+    pub fn is_question(&self) -> bool {
+        self.event == "PreToolUse"
+            && crate::agents::tool_name(&self.payload) == Some("AskUserQuestion")
+    }
+}
+
+/// A decision on a permission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Allow,
+    Deny,
+}
+
+/// One question's answer: an option's label (or the user's own words), or several labels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AnswerItem {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl AnswerItem {
+    pub fn labels(&self) -> Vec<String> {
+        match self {
+            AnswerItem::One(s) => vec![s.clone()],
+            AnswerItem::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// Everything on the wire, tagged by `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Message {
+    Event(Event),
+    Waiting {
+        v: u32,
+        id: String,
+    },
+    Decision {
+        v: u32,
+        id: String,
+        decision: Decision,
+    },
+    Answer {
+        v: u32,
+        id: String,
+        answers: Vec<AnswerItem>,
+    },
+    Unsupported {
+        v: u32,
+        id: String,
+    },
+}
+
+impl Message {
+    pub fn waiting(id: &str) -> Message {
+        Message::Waiting {
+            v: VERSION,
+            id: id.to_string(),
+        }
+    }
+    pub fn decision(id: &str, decision: Decision) -> Message {
+        Message::Decision {
+            v: VERSION,
+            id: id.to_string(),
+            decision,
+        }
+    }
+    pub fn answer(id: &str, answers: Vec<AnswerItem>) -> Message {
+        Message::Answer {
+            v: VERSION,
+            id: id.to_string(),
+            answers,
+        }
+    }
+    pub fn unsupported(id: &str) -> Message {
+        Message::Unsupported {
+            v: VERSION,
+            id: id.to_string(),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        match self {
+            Message::Event(e) => &e.id,
+            Message::Waiting { id, .. }
+            | Message::Decision { id, .. }
+            | Message::Answer { id, .. }
+            | Message::Unsupported { id, .. } => id,
+        }
+    }
+
+    /// One line, newline included.
+    pub fn to_line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("messages always serialize");
+        s.push('\n');
+        s
+    }
+}
+
+/// What a line turned out to be when read.
+#[derive(Debug, PartialEq)]
+pub enum ReadLine {
+    Message(Message),
+    /// A well-formed envelope of another version (or of this version with a body this side
+    /// cannot read); answer `unsupported` with this id.
+    OtherVersion {
+        id: String,
+        v: Option<u64>,
+    },
+    /// Not a JSON object with a `kind`.
+    Malformed(String),
+}
+
+/// Reads one line (without its newline). Checks the version before anything else, so an old
+/// hook's event gets `unsupported` rather than a parse error.
+pub fn read_line(line: &[u8]) -> ReadLine {
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => return ReadLine::Malformed(e.to_string()),
+    };
+    let Some(obj) = value.as_object() else {
+        return ReadLine::Malformed("not a JSON object".into());
+    };
+    if !obj.get("kind").is_some_and(Value::is_string) {
+        return ReadLine::Malformed("no \"kind\"".into());
+    }
+    let id = obj
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let v = obj.get("v").and_then(Value::as_u64);
+    if v != Some(u64::from(VERSION)) {
+        return ReadLine::OtherVersion { id, v };
+    }
+    match serde_json::from_value::<Message>(value) {
+        Ok(m) => ReadLine::Message(m),
+        Err(e) => ReadLine::Malformed(e.to_string()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building an event (the hook's side)
+// ---------------------------------------------------------------------------------------------
+
+/// The hook's command line, parsed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookArgs {
+    pub agent: String,
+    pub event: String,
+    pub reply_vults: bool,
+    pub ask: bool,
+    pub statusline: bool,
+}
+
+impl HookArgs {
+    /// `--agent <name> [--reply vults] [--ask] [--statusline] <Event>`; `--agent=x` works too.
+    pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<HookArgs, String> {
+        let mut out = HookArgs::default();
+        let mut it = args.into_iter();
+        let mut agent = None;
+        let mut event = None;
+        while let Some(arg) = it.next() {
+            match arg.as_str() {
+                "--agent" => agent = Some(it.next().ok_or("--agent needs a name")?),
+                "--reply" => match it.next().as_deref() {
+                    Some("vults") => out.reply_vults = true,
+                    other => return Err(format!("--reply takes only \"vults\", not {other:?}")),
+                },
+                "--ask" => out.ask = true,
+                "--statusline" => out.statusline = true,
+                a if a.starts_with("--agent=") => agent = Some(a["--agent=".len()..].to_string()),
+                "--reply=vults" => out.reply_vults = true,
+                a if a.starts_with("--") => return Err(format!("unknown flag {a}")),
+                _ if event.is_none() => event = Some(arg),
+                _ => return Err(format!("unexpected argument {arg:?}")),
+            }
+        }
+        out.agent = agent.ok_or("--agent <name> is required")?;
+        out.event = match (event, out.statusline) {
+            (Some(e), _) => e,
+            (None, true) => "StatusLine".to_string(),
+            (None, false) => return Err("the event name is required".into()),
+        };
+        Ok(out)
+    }
+}
+
+/// What the hook should do with its input.
+#[derive(Debug, PartialEq)]
+pub enum Built {
+    /// Send this event (and wait for a reply when it wants one).
+    Send(Event),
+    /// Send nothing, print nothing (gemini's leftover hooks, a status line with nothing to say).
+    Nothing,
+    /// Send nothing, print nothing, and say why on stderr (bad flags, bad name, bad payload).
+    Refused(String),
+}
+
+/// Everything the hook knows about where it runs.
+pub struct HookContext<'a> {
+    pub id: String,
+    pub pid: u32,
+    pub own_cwd: String,
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// Builds the event the hook sends, from its arguments and the agent's stdin.
+pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
+    let (agent, agent_name) = match resolve_agent(&args.agent) {
+        Ok(Some(pair)) => pair,
+        Ok(None) => return Built::Nothing,
+        Err(e) => return Built::Refused(e),
+    };
+    if args.reply_vults
+        && agent_name
+            .as_ref()
+            .is_none_or(AgentName::is_registered_other)
+    {
+        return Built::Refused(format!(
+            "--reply vults is for tools of your own; \"{}\" is a built-in agent with its own reply",
+            args.agent
+        ));
+    }
+    let stdin = stdin.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdin);
+    let payload: Value = if stdin.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Map::new())
+    } else {
+        match serde_json::from_slice(stdin) {
+            Ok(v @ Value::Object(_)) => v,
+            Ok(_) => return Built::Refused("the agent's input is not a JSON object".into()),
+            Err(e) => return Built::Refused(format!("the agent's input is not JSON: {e}")),
+        }
+    };
+    let zeca = (ctx.env)("VULTS_ZECA").as_deref() == Some("1")
+        && matches!(agent, AgentKind::Claude | AgentKind::Codex);
+
+    let payload = if args.statusline {
+        match statusline_payload(&payload) {
+            Some(p) => p,
+            None => return Built::Nothing,
+        }
+    } else {
+        payload
+    };
+
+    let tool = crate::agents::tool_name(&payload)
+        .unwrap_or_default()
+        .to_string();
+    let is_permission = is_permission_event(&args.event);
+    let wants_reply = !zeca
+        && !args.statusline
+        && match agent {
+            AgentKind::Other => args.reply_vults && is_permission,
+            AgentKind::Claude | AgentKind::Opencode if args.ask => {
+                args.event == "PreToolUse" && is_ask_user_question(&tool)
+            }
+            _ => is_permission,
+        };
+
+    let terminal = Terminal {
+        cwd: Some(resolve_cwd(&payload, &ctx.own_cwd)),
+        pid: Some(ctx.pid),
+        env: TERMINAL_ENV
+            .iter()
+            .filter_map(|k| (ctx.env)(k).map(|v| (k.to_string(), Value::String(v))))
+            .collect(),
+    };
+
+    let mut event = Event {
+        v: VERSION,
+        id: ctx.id.clone(),
+        agent,
+        agent_name,
+        event: args.event.clone(),
+        wants_reply,
+        reply: args.reply_vults.then(|| "vults".to_string()),
+        zeca,
+        terminal,
+        payload,
+    };
+    shape(&mut event);
+    Built::Send(event)
+}
+
+/// `--agent` → the wire's kind and name. `Ok(None)`: send nothing (gemini).
+pub fn resolve_agent(name: &str) -> Result<Option<(AgentKind, Option<AgentName>)>, String> {
+    if name == "gemini" {
+        return Ok(None);
+    }
+    match AgentKind::parse(name) {
+        Some(AgentKind::Other) => {
+            Err("--agent other needs the tool's own name: --agent <name>".into())
+        }
+        Some(kind) => Ok(Some((kind, None))),
+        None => AgentName::new(name)
+            .map(|n| Some((AgentKind::Other, Some(n))))
+            .map_err(|e| format!("--agent {name:?}: {e}")),
+    }
+}
+
+fn is_permission_event(event: &str) -> bool {
+    // Copilot CLI's camelCase configuration names it permissionRequest.
+    event == "PermissionRequest" || event == "permissionRequest"
+}
+
+fn is_ask_user_question(tool: &str) -> bool {
+    // OpenCode's plugin relays its `question` tool in Claude Code's words.
+    tool == "AskUserQuestion"
+}
+
+/// `cwd` of the payload, else the first of `workspacePaths` (Antigravity) or
+/// `workspace_roots` (Cursor), else the hook's own folder.
+pub fn resolve_cwd(payload: &Value, own_cwd: &str) -> String {
+    let first = |key: &str| {
+        payload
+            .get(key)?
+            .as_array()?
+            .first()?
+            .as_str()
+            .map(str::to_string)
+    };
+    payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .or_else(|| first("workspacePaths"))
+        .or_else(|| first("workspace_roots"))
+        .unwrap_or_else(|| own_cwd.to_string())
+}
+
+/// The status line's payload: only `rate_limits`, `cost.total_cost_usd` and `session_id`;
+/// `None` when there is neither cost nor rate limits.
+pub fn statusline_payload(input: &Value) -> Option<Value> {
+    let rate_limits = input.get("rate_limits").filter(|v| v.is_object());
+    let cost = input
+        .get("cost")
+        .and_then(|c| c.get("total_cost_usd"))
+        .filter(|v| v.is_number());
+    if rate_limits.is_none() && cost.is_none() {
+        return None;
+    }
+    let mut out = Map::new();
+    if let Some(s) = input.get("session_id").filter(|v| v.is_string()) {
+        out.insert("session_id".into(), s.clone());
+    }
+    if let Some(r) = rate_limits {
+        out.insert("rate_limits".into(), r.clone());
+    }
+    if let Some(c) = cost {
+        out.insert("cost".into(), serde_json::json!({ "total_cost_usd": c }));
+    }
+    Some(Value::Object(out))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shaping
+// ---------------------------------------------------------------------------------------------
+
+/// Fields that never leave the hook: transcript paths of every agent.
+const DROPPED_KEYS: &[&str] = &[
+    "transcript_path",
+    "transcriptPath",
+    "artifactDirectoryPath",
+    "agent_transcript_path",
+];
+
+/// The fields that say what happened: all that is left of an event too big for the wire.
+const ESSENTIAL_KEYS: &[&str] = &[
+    "hook_event_name",
+    "hookName",
+    "session_id",
+    "sessionId",
+    "conversation_id",
+    "cwd",
+    "tool_name",
+    "toolName",
+    "tool_use_id",
+    "permission_mode",
+    "notification_type",
+    "source",
+    "reason",
+];
+
+/// Makes an event fit the wire (seed 001, "payload"): drops `tool_response` but its `error` (and
+/// Claude Code's `structuredPatch` on PostToolUse, cut to 400 lines), drops transcript paths,
+/// cuts strings to 2000 bytes (a Codex `apply_patch` PostToolUse keeps 64 KiB of patch); an event
+/// still over 1 MiB gets 200-byte strings, then only the fields that say what happened, and then
+/// never waits for a reply. A permission request whose tool input had to be cut never waits
+/// either: its card could not show everything an Allow would authorise.
+pub fn shape(event: &mut Event) {
+    let Value::Object(payload) = &mut event.payload else {
+        return;
+    };
+    for key in DROPPED_KEYS {
+        payload.remove(*key);
+    }
+    let claude_post = event.agent == AgentKind::Claude && event.event == "PostToolUse";
+    if let Some(response) = payload.remove("tool_response") {
+        let mut kept = Map::new();
+        if let Some(err) = response.get("error") {
+            kept.insert("error".into(), err.clone());
+        }
+        if claude_post && let Some(patch) = response.get("structuredPatch") {
+            let (patch, cut) = cut_structured_patch(patch);
+            kept.insert("structuredPatch".into(), patch);
+            if cut {
+                kept.insert("cut".into(), Value::Bool(true));
+            }
+        }
+        if !kept.is_empty() {
+            payload.insert("tool_response".into(), Value::Object(kept));
+        }
+    }
+    // Copilot CLI's camelCase name for the same thing.
+    if let Some(result) = payload.remove("toolResult") {
+        if let Some(kind) = result.get("resultType") {
+            payload.insert(
+                "toolResult".into(),
+                serde_json::json!({ "resultType": kind }),
+            );
+        }
+    }
+
+    let patch_exempt = event.agent == AgentKind::Codex
+        && event.event == "PostToolUse"
+        && payload.get("tool_name").and_then(Value::as_str) == Some("apply_patch");
+    let mut exempt_patch = None;
+    if patch_exempt
+        && let Some(Value::String(cmd)) = payload
+            .get_mut("tool_input")
+            .and_then(|t| t.get_mut("command"))
+    {
+        let mut s = std::mem::take(cmd);
+        truncate_utf8(&mut s, MAX_APPLY_PATCH);
+        exempt_patch = Some(s);
+    }
+    let input_cut = payload
+        .get_mut("tool_input")
+        .is_some_and(|t| cut_strings(t, MAX_STRING));
+    let other_cut = cut_strings(&mut event.payload, MAX_STRING);
+    if let Some(s) = exempt_patch {
+        event.payload["tool_input"]["command"] = Value::String(s);
+    }
+    let _ = other_cut;
+    if input_cut && event.wants_reply && !event.is_question() {
+        event.wants_reply = false;
+    }
+
+    if encoded_len(event) < MAX_LINE {
+        return;
+    }
+    // Step 1: shorter strings everywhere (the patch too), terminal included.
+    event.wants_reply = false;
+    cut_strings(&mut event.payload, SHORT_STRING);
+    for v in event.terminal.env.values_mut() {
+        cut_strings(v, SHORT_STRING);
+    }
+    if let Some(cwd) = &mut event.terminal.cwd {
+        truncate_utf8(cwd, MAX_STRING);
+    }
+    if encoded_len(event) < MAX_LINE {
+        return;
+    }
+    // Step 2: only what says what happened.
+    if let Value::Object(payload) = &mut event.payload {
+        payload
+            .retain(|k, v| ESSENTIAL_KEYS.contains(&k.as_str()) && !v.is_object() && !v.is_array());
+    }
+    event.terminal.env.clear();
+}
+
+fn encoded_len(event: &Event) -> usize {
+    serde_json::to_vec(event)
+        .map(|v| v.len() + 1)
+        .unwrap_or(usize::MAX)
+}
+
+/// Keeps the first [`MAX_PATCH_LINES`] lines of a `structuredPatch` (a list of hunks, each with
+/// a `lines` list). Returns the kept patch and whether lines were left out.
+fn cut_structured_patch(patch: &Value) -> (Value, bool) {
+    let Some(hunks) = patch.as_array() else {
+        return (patch.clone(), false);
+    };
+    let mut left = MAX_PATCH_LINES;
+    let mut cut = false;
+    let mut out = Vec::new();
+    for hunk in hunks {
+        if left == 0 {
+            cut = true;
+            break;
+        }
+        let mut hunk = hunk.clone();
+        if let Some(lines) = hunk.get_mut("lines").and_then(Value::as_array_mut) {
+            if lines.len() > left {
+                lines.truncate(left);
+                cut = true;
+            }
+            left -= lines.len();
+        }
+        out.push(hunk);
+    }
+    (Value::Array(out), cut)
+}
+
+/// Cuts every string in `value` to `max` bytes; returns whether any was cut.
+pub fn cut_strings(value: &mut Value, max: usize) -> bool {
+    match value {
+        Value::String(s) => truncate_utf8(s, max),
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |cut, v| cut_strings(v, max) | cut),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |cut, v| cut_strings(v, max) | cut),
+        _ => false,
+    }
+}
+
+/// Cuts `s` to at most `max` bytes without splitting a character; returns whether it cut.
+pub fn truncate_utf8(s: &mut String, max: usize) -> bool {
+    if s.len() <= max {
+        return false;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ctx_env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn build_with(
+        args: &[&str],
+        stdin: &str,
+        env: &'static [(&'static str, &'static str)],
+    ) -> Built {
+        let args = HookArgs::parse(args.iter().map(|s| s.to_string())).unwrap();
+        let env = ctx_env(env);
+        let ctx = HookContext {
+            id: "id-1".into(),
+            pid: 42,
+            own_cwd: "/own".into(),
+            env: &env,
+        };
+        build_event(&args, stdin.as_bytes(), &ctx)
+    }
+
+    fn build(args: &[&str], stdin: &str) -> Event {
+        match build_with(args, stdin, &[]) {
+            Built::Send(e) => e,
+            other => panic!("expected an event, got {other:?}"),
+        }
+    }
+
+    const BASH: &str = r#"{"session_id":"s","cwd":"/p","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+    #[test]
+    fn builtin_agents_go_by_kind_without_a_name() {
+        for a in ["claude", "codex", "opencode", "qwen", "copilot"] {
+            let e = build(&["--agent", a, "PermissionRequest"], BASH);
+            assert_eq!(e.agent.as_str(), a);
+            assert_eq!(e.agent_name, None);
+            assert!(e.wants_reply, "{a} PermissionRequest wants a reply");
+        }
+    }
+
+    #[test]
+    fn registered_others_travel_as_other_with_their_name_and_never_wait() {
+        for a in ["antigravity", "cursor", "droid", "kimi"] {
+            let e = build(&["--agent", a, "PermissionRequest"], BASH);
+            assert_eq!(e.agent, AgentKind::Other);
+            assert_eq!(e.agent_name.as_ref().unwrap().as_str(), a);
+            assert!(!e.wants_reply);
+        }
+    }
+
+    #[test]
+    fn agent_name_rules() {
+        assert!(AgentName::new("my-tool-2").is_ok());
+        assert!(AgentName::new(&"a".repeat(24)).is_ok());
+        assert_eq!(AgentName::new(""), Err(NameError::Length));
+        assert_eq!(AgentName::new(&"a".repeat(25)), Err(NameError::Length));
+        assert_eq!(AgentName::new("My-Tool"), Err(NameError::Characters));
+        assert_eq!(AgentName::new("my_tool"), Err(NameError::Characters));
+        assert_eq!(AgentName::new("tool ☃"), Err(NameError::Characters));
+        for r in RESERVED_NAMES {
+            assert_eq!(AgentName::new(r), Err(NameError::Reserved), "{r}");
+        }
+        // On the wire too: an event naming a reserved agent_name does not parse.
+        let line = r#"{"kind":"event","v":9,"id":"x","agent":"other","agent_name":"claude","event":"Stop","wants_reply":false}"#;
+        assert!(matches!(read_line(line.as_bytes()), ReadLine::Malformed(_)));
+    }
+
+    #[test]
+    fn gemini_sends_nothing_and_bad_names_are_refused() {
+        assert_eq!(
+            build_with(&["--agent", "gemini", "BeforeTool"], BASH, &[]),
+            Built::Nothing
+        );
+        assert!(matches!(
+            build_with(&["--agent", "Bad Name", "Stop"], "{}", &[]),
+            Built::Refused(_)
+        ));
+        assert!(matches!(
+            build_with(&["--agent", "other", "Stop"], "{}", &[]),
+            Built::Refused(_)
+        ));
+    }
+
+    #[test]
+    fn zeca_only_for_claude_and_codex_and_never_waits() {
+        const Z: &[(&str, &str)] = &[("VULTS_ZECA", "1")];
+        for a in ["claude", "codex"] {
+            let Built::Send(e) = build_with(&["--agent", a, "PermissionRequest"], BASH, Z) else {
+                panic!()
+            };
+            assert!(e.zeca);
+            assert!(!e.wants_reply);
+        }
+        for a in ["qwen", "copilot", "opencode", "my-tool"] {
+            let Built::Send(e) = build_with(&["--agent", a, "PermissionRequest"], BASH, Z) else {
+                panic!()
+            };
+            assert!(!e.zeca, "{a}");
+        }
+        const NOT_ONE: &[(&str, &str)] = &[("VULTS_ZECA", "true")];
+        let Built::Send(e) = build_with(&["--agent", "claude", "Stop"], "{}", NOT_ONE) else {
+            panic!()
+        };
+        assert!(!e.zeca);
+        let line = serde_json::to_string(&e).unwrap();
+        assert!(!line.contains("zeca"), "zeca is absent, not false: {line}");
+    }
+
+    #[test]
+    fn terminal_env_holds_only_terminal_variables_and_vults_task() {
+        const ENV: &[(&str, &str)] = &[
+            ("TERM_PROGRAM", "kitty"),
+            ("TMUX_PANE", "%3"),
+            ("VULTS_TASK", "task-7"),
+            ("HOME", "/home/me"),
+            ("AWS_SECRET_ACCESS_KEY", "no"),
+            ("PATH", "/bin"),
+        ];
+        let Built::Send(e) = build_with(&["--agent", "claude", "Stop"], "{}", ENV) else {
+            panic!()
+        };
+        let keys: Vec<&str> = e.terminal.env.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["TERM_PROGRAM", "TMUX_PANE", "VULTS_TASK"]);
+        assert_eq!(e.terminal.pid, Some(42));
+    }
+
+    #[test]
+    fn cwd_resolution_order() {
+        assert_eq!(
+            resolve_cwd(&json!({"cwd":"/a","workspace_roots":["/b"]}), "/own"),
+            "/a"
+        );
+        assert_eq!(
+            resolve_cwd(
+                &json!({"workspacePaths":["/w1","/w2"],"workspace_roots":["/b"]}),
+                "/own"
+            ),
+            "/w1"
+        );
+        assert_eq!(
+            resolve_cwd(&json!({"workspace_roots":["/b"]}), "/own"),
+            "/b"
+        );
+        assert_eq!(resolve_cwd(&json!({}), "/own"), "/own");
+        let e = build(
+            &["--agent", "cursor", "beforeShellExecution"],
+            r#"{"workspace_roots":["/proj"]}"#,
+        );
+        assert_eq!(e.terminal.cwd.as_deref(), Some("/proj"));
+    }
+
+    #[test]
+    fn tool_response_keeps_only_error_and_transcripts_are_dropped() {
+        let e = build(
+            &["--agent", "claude", "PostToolUse"],
+            r#"{"transcript_path":"/t","tool_name":"Bash","tool_input":{"command":"x"},"tool_response":{"stdout":"big","stderr":"","error":"boom"}}"#,
+        );
+        assert_eq!(e.payload["tool_response"], json!({"error":"boom"}));
+        assert!(e.payload.get("transcript_path").is_none());
+        let e = build(
+            &["--agent", "antigravity", "PostToolUse"],
+            r#"{"transcriptPath":"/t","artifactDirectoryPath":"/a","tool_response":{"stdout":"x"}}"#,
+        );
+        assert_eq!(e.payload, json!({}));
+    }
+
+    #[test]
+    fn structured_patch_is_cut_to_400_lines_with_cut_flag() {
+        let lines: Vec<String> = (0..300).map(|i| format!("+line {i}")).collect();
+        let payload = json!({
+            "tool_name": "Edit",
+            "tool_response": {"filePath": "/f", "structuredPatch": [
+                {"oldStart": 1, "lines": lines}, {"oldStart": 900, "lines": lines}, {"oldStart": 2000, "lines": ["+x"]}
+            ]}
+        });
+        let e = build(&["--agent", "claude", "PostToolUse"], &payload.to_string());
+        let patch = e.payload["tool_response"]["structuredPatch"]
+            .as_array()
+            .unwrap();
+        let total: usize = patch
+            .iter()
+            .map(|h| h["lines"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(total, 400);
+        assert_eq!(patch.len(), 2);
+        assert_eq!(e.payload["tool_response"]["cut"], json!(true));
+        assert!(e.payload["tool_response"].get("filePath").is_none());
+
+        let small = json!({"tool_response": {"structuredPatch": [{"lines": ["+a", "-b"]}]}});
+        let e = build(&["--agent", "claude", "PostToolUse"], &small.to_string());
+        assert!(e.payload["tool_response"].get("cut").is_none());
+        // Only Claude Code's PostToolUse keeps it.
+        let e = build(&["--agent", "qwen", "PostToolUse"], &small.to_string());
+        assert!(e.payload.get("tool_response").is_none());
+    }
+
+    #[test]
+    fn strings_are_cut_to_2000_bytes_on_a_char_boundary() {
+        let long = "é".repeat(1500); // 3000 bytes
+        let e = build(
+            &["--agent", "claude", "UserPromptSubmit"],
+            &json!({"prompt": long}).to_string(),
+        );
+        let p = e.payload["prompt"].as_str().unwrap();
+        assert_eq!(p.len(), 2000);
+        assert!(p.chars().all(|c| c == 'é'));
+        let mut s = "aé".to_string();
+        assert!(truncate_utf8(&mut s, 2));
+        assert_eq!(s, "a");
+    }
+
+    #[test]
+    fn a_2000_byte_command_is_whole_and_still_waits() {
+        let cmd = "x".repeat(2000);
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &json!({"tool_name":"Bash","tool_input":{"command": cmd}}).to_string(),
+        );
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            2000
+        );
+        assert!(e.wants_reply);
+    }
+
+    #[test]
+    fn a_cut_command_never_waits() {
+        let cmd = "x".repeat(2001);
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &json!({"tool_name":"Bash","tool_input":{"command": cmd}}).to_string(),
+        );
+        assert!(!e.wants_reply);
+    }
+
+    #[test]
+    fn codex_apply_patch_post_tool_use_keeps_64_kib() {
+        let patch = "+".repeat(100 * 1024);
+        let input = json!({"tool_name":"apply_patch","tool_input":{"command": patch, "other": "y".repeat(3000)}});
+        let e = build(&["--agent", "codex", "PostToolUse"], &input.to_string());
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            MAX_APPLY_PATCH
+        );
+        assert_eq!(
+            e.payload["tool_input"]["other"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+        // Not for Claude, not for PreToolUse.
+        let e = build(&["--agent", "claude", "PostToolUse"], &input.to_string());
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+        let e = build(&["--agent", "codex", "PreToolUse"], &input.to_string());
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+    }
+
+    #[test]
+    fn an_event_over_1_mib_shrinks_and_never_waits() {
+        // 3 MiB of many short strings: cutting to 2000 bytes is not enough.
+        let many: Vec<String> = (0..1500)
+            .map(|i| format!("{i}:{}", "z".repeat(2000)))
+            .collect();
+        let input = json!({"session_id":"s1","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls","many":many}});
+        assert!(input.to_string().len() > 3 * 1024 * 1024 - 200_000);
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &input.to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert!(Message::Event(e.clone()).to_line().len() <= MAX_LINE);
+        // Step 1 sufficed: the strings got shorter but the fields are still there.
+        assert_eq!(
+            e.payload["tool_input"]["many"][0].as_str().unwrap().len(),
+            SHORT_STRING
+        );
+
+        // Too many fields for even 200-byte strings: only the essentials stay.
+        let many: Vec<String> = (0..8000)
+            .map(|i| format!("{i}:{}", "z".repeat(300)))
+            .collect();
+        let input =
+            json!({"session_id":"s1","cwd":"/p","tool_name":"Bash","tool_input":{"many":many}});
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &input.to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload,
+            json!({"session_id":"s1","cwd":"/p","tool_name":"Bash"})
+        );
+    }
+
+    #[test]
+    fn wants_reply_rules() {
+        let ask = r#"{"tool_name":"AskUserQuestion","tool_input":{"questions":[]}}"#;
+        assert!(build(&["--agent", "claude", "--ask", "PreToolUse"], ask).wants_reply);
+        assert!(build(&["--agent", "opencode", "--ask", "PreToolUse"], ask).wants_reply);
+        assert!(
+            !build(&["--agent", "claude", "PreToolUse"], ask).wants_reply,
+            "without --ask"
+        );
+        assert!(
+            !build(&["--agent", "codex", "--ask", "PreToolUse"], ask).wants_reply,
+            "codex has no ask"
+        );
+        assert!(
+            !build(&["--agent", "claude", "--ask", "PreToolUse"], BASH).wants_reply,
+            "only AskUserQuestion"
+        );
+        assert!(build(&["--agent", "copilot", "permissionRequest"], BASH).wants_reply);
+        assert!(!build(&["--agent", "claude", "PreToolUse"], BASH).wants_reply);
+        assert!(!build(&["--agent", "my-tool", "PermissionRequest"], BASH).wants_reply);
+        let named = build(
+            &[
+                "--agent",
+                "my-tool",
+                "--reply",
+                "vults",
+                "PermissionRequest",
+            ],
+            BASH,
+        );
+        assert!(named.wants_reply);
+        assert_eq!(named.reply.as_deref(), Some("vults"));
+        assert!(!build(&["--agent", "my-tool", "--reply", "vults", "Stop"], "{}").wants_reply);
+    }
+
+    #[test]
+    fn reply_vults_is_refused_for_builtin_names() {
+        for a in [
+            "claude",
+            "codex",
+            "copilot",
+            "gemini",
+            "opencode",
+            "qwen",
+            "other",
+            "antigravity",
+            "cursor",
+            "droid",
+            "kimi",
+        ] {
+            let b = build_with(
+                &["--agent", a, "--reply", "vults", "PermissionRequest"],
+                BASH,
+                &[],
+            );
+            if a == "gemini" {
+                // gemini sends nothing whatever the flags; the hook says why on stderr.
+                assert!(matches!(b, Built::Nothing | Built::Refused(_)));
+            } else {
+                assert!(matches!(b, Built::Refused(_)), "{a}: {b:?}");
+            }
+        }
+        assert!(
+            HookArgs::parse(["--agent", "x", "--reply", "json", "E"].map(String::from)).is_err()
+        );
+    }
+
+    #[test]
+    fn statusline_sends_only_cost_limits_and_session() {
+        let input = json!({
+            "session_id": "s", "cwd": "/secret/path", "model": {"id": "m"}, "transcript_path": "/t",
+            "cost": {"total_cost_usd": 1.5, "total_duration_ms": 9},
+            "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 1738425600}}
+        });
+        let e = build(&["--agent", "claude", "--statusline"], &input.to_string());
+        assert_eq!(e.event, "StatusLine");
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload,
+            json!({"session_id":"s","rate_limits":{"five_hour":{"used_percentage":23.5,"resets_at":1738425600}},"cost":{"total_cost_usd":1.5}})
+        );
+        assert_eq!(
+            build_with(
+                &["--agent", "claude", "--statusline"],
+                r#"{"session_id":"s","cwd":"/x"}"#,
+                &[]
+            ),
+            Built::Nothing
+        );
+    }
+
+    #[test]
+    fn bom_and_empty_stdin() {
+        let e = build(
+            &["--agent", "claude", "Stop"],
+            "\u{feff}{\"session_id\":\"b\"}",
+        );
+        assert_eq!(e.payload["session_id"], "b");
+        let e = build(&["--agent", "claude", "Stop"], "");
+        assert_eq!(e.payload, json!({}));
+        assert!(matches!(
+            build_with(&["--agent", "claude", "Stop"], "[1]", &[]),
+            Built::Refused(_)
+        ));
+        assert!(matches!(
+            build_with(&["--agent", "claude", "Stop"], "{nope", &[]),
+            Built::Refused(_)
+        ));
+    }
+
+    #[test]
+    fn messages_round_trip_as_one_line() {
+        let msgs = [
+            Message::waiting("a"),
+            Message::decision("a", Decision::Allow),
+            Message::decision("a", Decision::Deny),
+            Message::answer(
+                "a",
+                vec![
+                    AnswerItem::One("Blue".into()),
+                    AnswerItem::Many(vec!["S".into(), "M".into()]),
+                ],
+            ),
+            Message::unsupported("a"),
+        ];
+        for m in msgs {
+            let line = m.to_line();
+            assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
+            assert_eq!(read_line(line.trim_end().as_bytes()), ReadLine::Message(m));
+        }
+        assert_eq!(
+            Message::answer(
+                "a",
+                vec![
+                    AnswerItem::One("Blue".into()),
+                    AnswerItem::Many(vec!["S".into(), "M".into()])
+                ]
+            )
+            .to_line(),
+            "{\"kind\":\"answer\",\"v\":9,\"id\":\"a\",\"answers\":[\"Blue\",[\"S\",\"M\"]]}\n"
+        );
+    }
+
+    #[test]
+    fn another_version_is_recognised_before_parsing_the_body() {
+        let v8 = r#"{"kind":"event","v":8,"id":"old-1","agent":"gemini","event":"X"}"#;
+        assert_eq!(
+            read_line(v8.as_bytes()),
+            ReadLine::OtherVersion {
+                id: "old-1".into(),
+                v: Some(8)
+            }
+        );
+        assert!(matches!(read_line(b"not json"), ReadLine::Malformed(_)));
+        assert!(matches!(read_line(b"{\"v\":9}"), ReadLine::Malformed(_)));
+    }
+}
