@@ -1,1 +1,12 @@
-//! The Vults app.
+//! The Vults desktop app as a library, so tests drive the same code the binary runs.
+//!
+//! - [`model`]: the typed messages between the engine and the window (start here).
+//! - [`engine`]: the private socket server, the decision point's caller, pending cards,
+//!   sessions, rules, policies and the audit — on a tokio runtime, headless-capable.
+//! - [`installer`]: puts `vults-hook` into each agent's own settings on start, and takes it out.
+//! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
+
+pub mod engine;
+pub mod installer;
+pub mod model;
+pub mod ui;

@@ -1,0 +1,176 @@
+//! What the engine tells the window, and what the window asks of the engine.
+//!
+//! The engine (socket server, decisions, rules, audit) runs on a tokio runtime on its own
+//! thread; the window never does I/O. They talk only through these types: the engine sends
+//! [`EngineEvent`]s on a `std::sync::mpsc` channel and calls the repaint callback it was given;
+//! the window drains the channel once per frame (in `logic`) into a [`Model`] and sends
+//! [`EngineCommand`]s back. The phone endpoint feeds answers through the same commands.
+
+use std::time::SystemTime;
+use vults_core::agents::ToolCall;
+use vults_core::protocol::{AgentKind, AnswerItem, Identity};
+use vults_core::rules::AlwaysRule;
+
+/// A pending card's id, unique for the app's run.
+pub type CardId = u64;
+
+/// A session is keyed by identity + the agent's session id (or `pid:<pid>@<cwd>` as stand-in).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionKey {
+    pub identity: String,
+    pub session: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionState {
+    Working,
+    WaitingForYou,
+    Idle,
+    Ended,
+}
+
+/// One window of the plan's rate limits, from Claude Code's status line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateWindow {
+    pub used_percentage: f64,
+    /// Unix seconds.
+    pub resets_at: Option<u64>,
+}
+
+/// A bird of the flock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub key: SessionKey,
+    pub identity: Option<Identity>,
+    pub agent: AgentKind,
+    /// The tool's name for `other` agents (named tools, cursor …).
+    pub agent_name: Option<String>,
+    pub folder: String,
+    pub state: SessionState,
+    pub last_tool: Option<String>,
+    pub last_target: Option<String>,
+    pub cost_usd: Option<f64>,
+    pub five_hour: Option<RateWindow>,
+    pub seven_day: Option<RateWindow>,
+    /// `VULTS_TASK` of the terminal that started it.
+    pub task: Option<String>,
+    pub started: SystemTime,
+    pub last_event: SystemTime,
+}
+
+/// A request waiting for a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCard {
+    pub id: CardId,
+    pub agent: AgentKind,
+    pub identity: Identity,
+    pub session: SessionKey,
+    pub folder: String,
+    /// The tool and its whole target, as the agent sent it.
+    pub call: ToolCall,
+    /// Set when the call is destructive: what made it so. Such a card has no Always.
+    pub destructive: Option<String>,
+    /// Why a person is asked (a policy's name, "destructive", "no rule").
+    pub reason: String,
+    /// The exact rule "Always allow" would create; `None` for destructive calls and questions.
+    pub always_rule: Option<AlwaysRule>,
+    /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
+    pub question: bool,
+    pub arrived: SystemTime,
+}
+
+/// An answer to a card.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CardAnswer {
+    Allow,
+    Deny,
+    /// Allow, and create the card's [`PendingCard::always_rule`].
+    AlwaysAllow,
+    /// One entry per question, in order.
+    Answers(Vec<AnswerItem>),
+}
+
+/// Who answered — written to the audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnsweredBy {
+    Click,
+    /// A paired phone, by its device name.
+    Phone(String),
+    Rule(String),
+    Policy(String),
+    /// The hook went away: the agent asked in its terminal, or gave up.
+    Withdrawn,
+}
+
+impl AnsweredBy {
+    pub fn label(&self) -> String {
+        match self {
+            AnsweredBy::Click => "click".into(),
+            AnsweredBy::Phone(d) => format!("phone:{d}"),
+            AnsweredBy::Rule(id) => format!("rule:{id}"),
+            AnsweredBy::Policy(name) => format!("policy:{name}"),
+            AnsweredBy::Withdrawn => "withdrawn".into(),
+        }
+    }
+}
+
+/// One line of the audit log (`audit.jsonl`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AuditEntry {
+    /// Unix milliseconds.
+    pub time: u64,
+    pub identity: String,
+    pub session: String,
+    pub folder: String,
+    pub tool: String,
+    pub target: String,
+    /// `allow`, `deny`, `answer`, `withdrawn`, or `refused` (a phone answer that failed a check).
+    pub decision: String,
+    /// `click`, `phone:<device>`, `rule:<id>`, `policy:<name>`, `withdrawn`.
+    pub by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The policy file's state.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PolicyStatus {
+    pub path: std::path::PathBuf,
+    /// `line:column: message` of the last parse failure; the last good policies stay in force.
+    pub error: Option<String>,
+    pub count: usize,
+}
+
+/// A named tool that has asked for a card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedTool {
+    pub name: String,
+    pub last_asked: SystemTime,
+}
+
+/// Engine → window.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineEvent {
+    CardAdded(PendingCard),
+    CardRemoved { id: CardId, by: AnsweredBy },
+    SessionChanged(Session),
+    SessionGone(SessionKey),
+    Rules(Vec<AlwaysRule>),
+    Policies(PolicyStatus),
+    /// New audit lines (at start: the tail of the log, oldest first).
+    Audited(Vec<AuditEntry>),
+    NamedToolSeen(NamedTool),
+    /// A line for the status bar / log (a refused connection, a failed write …).
+    Notice(String),
+}
+
+/// Window (or phone) → engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineCommand {
+    Answer { card: CardId, answer: CardAnswer, by: AnsweredBy },
+    RemoveRule(String),
+    ReloadPolicies,
+    /// Pause cards: while paused, requests are left to the agent's own prompt.
+    SetPaused(bool),
+    Shutdown,
+}
