@@ -1,1 +1,488 @@
-//! Helpers shared by the end-to-end tests.
+//! Helpers shared by the end-to-end tests: real binaries, a real Unix socket, temp homes.
+//!
+//! - [`TempHome`]: a fresh `VULTS_HOME` (and `HOME`) under the system temp folder, removed on
+//!   drop; tests never touch the real home.
+//! - [`TestServer`]: a scripted stand-in for the app on a real Unix socket. For every connection
+//!   it reads the one event line, records it ([`Received`]) and plays the [`Script`]'s steps.
+//! - [`run_hook`]: runs a `vults-hook` binary with a clean environment, feeds its stdin, kills it
+//!   after a bound, and reports stdout, stderr and how long it took.
+//! - [`hook_bin`]: where the hook binary is. Tests inside the `vults-hook` package pass
+//!   `env!("CARGO_BIN_EXE_vults-hook")` instead (Cargo builds it for them); tests elsewhere find
+//!   `target/<profile>/vults-hook` next to their own executable (run `cargo build -p vults-hook`
+//!   first, or `cargo test --workspace`, which builds it), or `VULTS_HOOK_BIN` if set.
+//!
+//! Keep this crate's `[dependencies]` light: the hook's own tests depend on it.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use vults_core::protocol::{self, Event, Message, ReadLine};
+
+/// A temp folder used as `VULTS_HOME` (and as `HOME`), removed on drop.
+pub struct TempHome {
+    pub dir: PathBuf,
+}
+
+impl TempHome {
+    pub fn new(label: &str) -> TempHome {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        // Short on purpose: a Unix socket path must stay under 104–108 bytes.
+        let dir = std::env::temp_dir().join(format!(
+            "vt-{}-{}-{n}",
+            label.chars().take(12).collect::<String>(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("run")).expect("temp home");
+        TempHome { dir }
+    }
+
+    /// The socket path the hook derives from this `VULTS_HOME`.
+    pub fn socket(&self) -> PathBuf {
+        self.dir.join("run").join("vults.sock")
+    }
+
+    pub fn config_dir(&self) -> PathBuf {
+        self.dir.join("config")
+    }
+
+    /// The environment a hook run gets: this home, and nothing from the real one.
+    pub fn env(&self) -> Vec<(String, String)> {
+        vec![
+            ("VULTS_HOME".into(), self.dir.display().to_string()),
+            ("HOME".into(), self.dir.join("home").display().to_string()),
+            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+        ]
+    }
+}
+
+impl Drop for TempHome {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// One step the scripted app plays after reading an event.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// `waiting` for the event's id.
+    Waiting,
+    /// A decision for the event's id.
+    Decide(protocol::Decision),
+    /// Answers for the event's id.
+    Answer(Vec<protocol::AnswerItem>),
+    /// What a real app would send: answers (each question's first option) to a question,
+    /// else this decision.
+    Respond(protocol::Decision),
+    /// `unsupported` for the event's id.
+    Unsupported,
+    /// A line as given; `{id}` is replaced with the event's id.
+    Raw(String),
+    /// Bytes as given, without a newline added.
+    Bytes(Vec<u8>),
+    Sleep(Duration),
+    /// Keep the connection open without writing until the test ends (a frozen app).
+    Hold,
+}
+
+/// What the scripted app plays for each event it reads.
+#[derive(Debug, Clone, Default)]
+pub struct Script {
+    pub steps: Vec<Step>,
+    /// Play the steps only when the event wants a reply (a real app never answers others).
+    pub only_when_wanted: bool,
+}
+
+impl Script {
+    pub fn steps(steps: Vec<Step>) -> Script {
+        Script {
+            steps,
+            only_when_wanted: false,
+        }
+    }
+    /// Reads events and never writes.
+    pub fn listen() -> Script {
+        Script::default()
+    }
+    /// Answers every event that wants a reply with this decision (questions with the answers).
+    pub fn decide(d: protocol::Decision) -> Script {
+        Script {
+            steps: vec![Step::Respond(d)],
+            only_when_wanted: true,
+        }
+    }
+}
+
+/// An event line the scripted app read.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The line's length in bytes, newline included.
+    pub len: usize,
+    pub line: String,
+    /// The event, when the line was one of this version.
+    pub event: Option<Event>,
+}
+
+/// A scripted app on a real Unix socket. Dropping it stops accepting and removes the socket.
+pub struct TestServer {
+    pub socket: PathBuf,
+    received: Arc<Mutex<Vec<Received>>>,
+    connections: Arc<AtomicU64>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[cfg(unix)]
+impl TestServer {
+    pub fn start(socket: &Path, script: Script) -> TestServer {
+        use std::os::unix::net::UnixListener;
+        let _ = std::fs::remove_file(socket);
+        if let Some(dir) = socket.parent() {
+            std::fs::create_dir_all(dir).expect("socket dir");
+        }
+        let listener = UnixListener::bind(socket).expect("bind test socket");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let connections = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (r, c, s) = (received.clone(), connections.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        c.fetch_add(1, Ordering::Relaxed);
+                        let (r, s, script) = (r.clone(), s.clone(), script.clone());
+                        std::thread::spawn(move || serve(stream, &script, &r, &s));
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        TestServer {
+            socket: socket.to_path_buf(),
+            received,
+            connections,
+            stop,
+        }
+    }
+
+    /// Every event line read so far.
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// How many connections were accepted.
+    pub fn connections(&self) -> u64 {
+        self.connections.load(Ordering::Relaxed)
+    }
+
+    /// Waits (up to `within`) for at least `n` events, then returns them.
+    pub fn wait_for(&self, n: usize, within: Duration) -> Vec<Received> {
+        let until = Instant::now() + within;
+        loop {
+            let got = self.received();
+            if got.len() >= n || Instant::now() >= until {
+                return got;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+#[cfg(unix)]
+fn serve(
+    mut stream: std::os::unix::net::UnixStream,
+    script: &Script,
+    received: &Mutex<Vec<Received>>,
+    stop: &std::sync::atomic::AtomicBool,
+) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    // Read the one event line (it may be up to 1 MiB; read whatever comes, up to 4 MiB).
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 64 * 1024];
+    while !buf.contains(&b'\n') && buf.len() < 4 * 1024 * 1024 {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let len = buf
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(buf.len(), |p| p + 1);
+    let line = String::from_utf8_lossy(&buf[..len]).trim_end().to_string();
+    let event = match protocol::read_line(line.as_bytes()) {
+        ReadLine::Message(Message::Event(e)) => Some(e),
+        _ => None,
+    };
+    if let Ok(mut r) = received.lock() {
+        r.push(Received {
+            len,
+            line: line.clone(),
+            event: event.clone(),
+        });
+    }
+    let id = event.as_ref().map(|e| e.id.clone()).unwrap_or_default();
+    if script.only_when_wanted && !event.as_ref().is_some_and(|e| e.wants_reply) {
+        return;
+    }
+    let question = event.as_ref().is_some_and(Event::is_question);
+    for step in &script.steps {
+        let out = match step {
+            Step::Waiting => Message::waiting(&id).to_line(),
+            Step::Respond(_) if question => {
+                Message::answer(&id, first_options(event.as_ref())).to_line()
+            }
+            Step::Respond(d) | Step::Decide(d) => Message::decision(&id, *d).to_line(),
+            Step::Answer(a) => Message::answer(&id, a.clone()).to_line(),
+            Step::Unsupported => Message::unsupported(&id).to_line(),
+            Step::Raw(s) => format!("{}\n", s.replace("{id}", &id)),
+            Step::Bytes(b) => {
+                let _ = stream.write_all(b);
+                continue;
+            }
+            Step::Sleep(d) => {
+                std::thread::sleep(*d);
+                continue;
+            }
+            Step::Hold => {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                return;
+            }
+        };
+        if stream.write_all(out.as_bytes()).is_err() {
+            return;
+        }
+    }
+}
+
+fn first_options(event: Option<&Event>) -> Vec<protocol::AnswerItem> {
+    let questions = event
+        .and_then(|e| vults_core::agents::tool_input(&e.payload))
+        .and_then(|i| i.get("questions").and_then(|q| q.as_array().cloned()))
+        .unwrap_or_default();
+    questions
+        .iter()
+        .map(|q| {
+            let label = q
+                .pointer("/options/0/label")
+                .and_then(|l| l.as_str())
+                .unwrap_or("yes");
+            protocol::AnswerItem::One(label.to_string())
+        })
+        .collect()
+}
+
+/// How a hook run went.
+#[derive(Debug)]
+pub struct HookRun {
+    pub stdout: String,
+    pub stderr: String,
+    /// `None` when it had to be killed.
+    pub code: Option<i32>,
+    pub elapsed: Duration,
+    pub killed: bool,
+}
+
+/// What to feed a hook's stdin.
+pub enum Stdin<'a> {
+    /// These bytes, then close.
+    Bytes(&'a [u8]),
+    /// These bytes, and keep stdin open (an agent that never closes it).
+    BytesThenHold(&'a [u8]),
+}
+
+/// Runs the hook with only `env` in its environment (plus nothing else from the test's), kills
+/// it after `kill_after`.
+pub fn run_hook(
+    bin: &Path,
+    args: &[&str],
+    stdin: Stdin,
+    env: &[(String, String)],
+    kill_after: Duration,
+) -> HookRun {
+    let started = Instant::now();
+    let mut child = Command::new(bin)
+        .args(args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn vults-hook");
+    let (bytes, hold) = match stdin {
+        Stdin::Bytes(b) => (b.to_vec(), false),
+        Stdin::BytesThenHold(b) => (b.to_vec(), true),
+    };
+    let mut input = child.stdin.take().expect("stdin");
+    let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+        let _ = input.flush();
+        if hold {
+            // Keep the pipe open until the run is over.
+            let _ = hold_rx.recv();
+        }
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_t = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let mut killed = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() >= kill_after => {
+                killed = true;
+                let _ = child.kill();
+                break child.wait().ok();
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(_) => break None,
+        }
+    };
+    let elapsed = started.elapsed();
+    drop(hold_tx);
+    let stdout = String::from_utf8_lossy(&out_t.join().unwrap_or_default()).into_owned();
+    let stderr = String::from_utf8_lossy(&err_t.join().unwrap_or_default()).into_owned();
+    HookRun {
+        stdout,
+        stderr,
+        code: status.and_then(|s| s.code()),
+        elapsed,
+        killed,
+    }
+}
+
+/// The `vults-hook` binary for tests outside its package (see the module docs).
+pub fn hook_bin() -> PathBuf {
+    if let Some(p) = std::env::var_os("VULTS_HOOK_BIN") {
+        return PathBuf::from(p);
+    }
+    // target/<profile>/deps/<test-exe> → target/<profile>/vults-hook
+    let exe = std::env::current_exe().expect("current exe");
+    let name = if cfg!(windows) {
+        "vults-hook.exe"
+    } else {
+        "vults-hook"
+    };
+    exe.parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join(name))
+        .expect("target folder")
+}
+
+/// The test data folder of vults-core (real agent payloads and golden fixtures).
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("vults-core")
+        .join("tests")
+        .join("fixtures")
+}
+
+/// Reads a fixture file by its path under [`fixtures_dir`].
+pub fn fixture(rel: &str) -> Vec<u8> {
+    let path = fixtures_dir().join(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
+}
+
+/// A small deterministic PRNG (xorshift64*) for property tests: reproducible from its seed.
+pub struct Prng(u64);
+
+impl Prng {
+    pub fn new(seed: u64) -> Prng {
+        Prng(seed.max(1))
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next_u64() as u8).collect()
+    }
+}
+
+/// Parses a line the hook printed and says which agent shape it is in, if any.
+pub fn reply_shape_of(line: &str) -> Option<&'static str> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    let o = v.as_object()?;
+    let keys: HashMap<&str, &serde_json::Value> = o.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    if let Some(h) = keys.get("hookSpecificOutput") {
+        let name = h.get("hookEventName")?.as_str()?;
+        return match name {
+            "PermissionRequest" => {
+                let b = h.pointer("/decision/behavior")?.as_str()?;
+                matches!(b, "allow" | "deny").then_some("hookSpecific")
+            }
+            "PreToolUse" => {
+                let d = h.get("permissionDecision")?.as_str()?;
+                matches!(d, "allow" | "deny").then_some("preToolUse")
+            }
+            _ => None,
+        };
+    }
+    if keys.len() > 2 {
+        return None;
+    }
+    if let Some(b) = keys.get("behavior") {
+        return matches!(b.as_str()?, "allow" | "deny").then_some("flat");
+    }
+    if let Some(r) = keys.get("reply") {
+        return matches!(r.as_str()?, "once" | "reject").then_some("opencode");
+    }
+    if let Some(a) = keys.get("answers") {
+        return a
+            .as_array()?
+            .iter()
+            .all(|x| {
+                x.as_array()
+                    .is_some_and(|l| l.iter().all(|s| s.is_string()))
+            })
+            .then_some("opencodeAnswers");
+    }
+    if let Some(d) = keys.get("decision") {
+        return matches!(d.as_str()?, "allow" | "deny").then_some("vults");
+    }
+    None
+}

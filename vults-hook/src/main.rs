@@ -1,1 +1,484 @@
-fn main() {}
+//! `vults-hook`: the tiny binary every agent calls on its hook events.
+//!
+//! ```text
+//! vults-hook --agent <name> [--reply vults] [--ask] [--statusline] <Event>
+//! ```
+//!
+//! It reads the agent's JSON on stdin, builds a wire event ([`protocol::build_event`] does the
+//! naming, shaping and `wants_reply` rules), hands it to the app over the local socket and, when
+//! the event wants a reply, waits for it and prints it in the agent's own shape
+//! ([`agents::render_decision`], [`agents::render_answers`]). What it owns is the I/O around that:
+//! bounded reads, deadlines, the one stdout writer, and never failing the agent.
+//!
+//! Rules it keeps (decision record 0003, seed 001):
+//! - always exits 0; a panic is caught and prints nothing;
+//! - stdout carries exactly one valid reply line, or nothing (silence is never an allow);
+//!   with `--statusline`, exactly what the user's own status-line command printed, or nothing;
+//! - stderr carries one line when the call is refused (bad flags, bad name, `--reply vults` with
+//!   a built-in agent, input that is not a JSON object), and nothing else unless
+//!   `VULTS_HOOK_DEBUG=1`.
+//!
+//! Time bounds (see also `vults_core::protocol::timeouts`):
+//! - stdin: at most [`MAX_STDIN`] bytes, read for at most [`STDIN_WAIT`]; a TTY is not read. A
+//!   complete JSON object ends the read even if the agent never closes stdin.
+//! - connecting and writing the event: at most [`protocol::WAITING_WITHIN_MS`] each.
+//! - a reply: `waiting` or the answer within [`protocol::WAITING_WITHIN_MS`] of sending; after
+//!   `waiting`, up to [`timeouts::PERMISSION_WAIT_S`] (590 s, for a 600 s hook entry) or, with
+//!   `--ask`, [`timeouts::ASK_WAIT_S`] (110 s, for a 120 s entry), counted from the hook's
+//!   start. `VULTS_HOOK_WAIT_S=<seconds>` overrides that deadline (tests, tools with a shorter
+//!   hook timeout of their own).
+//! - the user's status-line command: [`timeouts::STATUSLINE_COMMAND_S`].
+//!
+//! The user's own status line is read from `Paths::install_state_file()` (`install.json` in the
+//! config folder), which the installer writes as
+//! `{"claude":{"statusLine":{"type":"command","command":"…", …}}}` — the entry it replaced.
+
+use std::io::{IsTerminal, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use vults_core::agents::{self, ReplyShape};
+use vults_core::paths::Paths;
+use vults_core::protocol::{
+    self, Built, Event, HookArgs, HookContext, MAX_LINE, Message, ReadLine, timeouts,
+};
+
+/// The most of stdin the hook reads; an agent's payload is far smaller (the wire keeps 1 MiB).
+const MAX_STDIN: usize = 8 * 1024 * 1024;
+/// How long the hook waits for stdin to close (or to hold a whole JSON object).
+const STDIN_WAIT: Duration = Duration::from_secs(3);
+/// Within this long of sending, the app must say `waiting` or answer.
+const WAITING_WITHIN: Duration = Duration::from_millis(protocol::WAITING_WITHIN_MS);
+
+static DEBUG: AtomicBool = AtomicBool::new(false);
+
+/// Logs to stderr only with `VULTS_HOOK_DEBUG=1`.
+macro_rules! debug {
+    ($($arg:tt)*) => {
+        if $crate::DEBUG.load(::std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("vults-hook: {}", format_args!($($arg)*));
+        }
+    };
+}
+
+fn main() {
+    let started = Instant::now();
+    DEBUG.store(
+        std::env::var_os("VULTS_HOOK_DEBUG").is_some_and(|v| v == "1"),
+        Ordering::Relaxed,
+    );
+    // The default hook prints the panic on stderr; the agent may show that to the user as a
+    // hook failure, so stay quiet unless debugging.
+    std::panic::set_hook(Box::new(|info| debug!("panic: {info}")));
+    let _ = std::panic::catch_unwind(|| {
+        if let Some(text) = run(started) {
+            emit(&text);
+        }
+    });
+    // Exit at once: threads still blocked on stdin or the socket must not keep the agent waiting.
+    std::process::exit(0);
+}
+
+/// The one place that writes to stdout. Everything the agent reads passes through here.
+#[allow(clippy::print_stdout)] // the hook's only stdout writer, by design (see module docs)
+fn emit(text: &str) {
+    print!("{text}");
+    let _ = std::io::stdout().flush();
+}
+
+/// Says why the hook refused, on one stderr line; the agent goes on as if there were no hook.
+fn refuse(why: &str) {
+    eprintln!("vults-hook: {why}");
+}
+
+/// Everything the hook does; returns what to print.
+fn run(started: Instant) -> Option<String> {
+    let args = match HookArgs::parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            refuse(&format!(
+                "{e} (usage: vults-hook --agent <name> [--reply vults] [--ask] [--statusline] <Event>)"
+            ));
+            return None;
+        }
+    };
+    let stdin = read_stdin()?;
+    let ctx = HookContext {
+        id: new_id(),
+        pid: std::process::id(),
+        own_cwd: std::env::current_dir()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        env: &|k| std::env::var(k).ok(),
+    };
+    let paths = Paths::from_env();
+    let built = protocol::build_event(&args, &stdin, &ctx);
+    if args.statusline {
+        if let Built::Send(event) = built {
+            let _ = send(&paths, &event, started);
+        }
+        return statusline::run_users_command(&paths, &stdin);
+    }
+    match built {
+        Built::Nothing => None,
+        Built::Refused(why) => {
+            refuse(&why);
+            None
+        }
+        Built::Send(event) => {
+            let reply = send(&paths, &event, started)?;
+            let shape = ReplyShape::of(event.agent, args.reply_vults)?;
+            let text = match reply {
+                Reply::Decision(d) => agents::render_decision(shape, event.is_question(), d),
+                Reply::Answers(answers) => {
+                    // Match the answers to the questions the agent really asked, not to the
+                    // shaped copy the app saw (its strings may be cut).
+                    let original = original_payload(&stdin)?;
+                    agents::render_answers(shape, &original, &answers)?
+                }
+            };
+            Some(text + "\n")
+        }
+    }
+}
+
+/// A reply the hook can print.
+enum Reply {
+    Decision(protocol::Decision),
+    Answers(Vec<protocol::AnswerItem>),
+}
+
+/// The agent's payload as it came (BOM stripped), for matching answers to questions.
+fn original_payload(stdin: &[u8]) -> Option<Value> {
+    let bytes = stdin.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdin);
+    serde_json::from_slice(bytes).ok()
+}
+
+/// An opaque id, unique per message: the time in nanoseconds and the hook's pid (one event per
+/// process).
+fn new_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("{nanos:x}-{:x}", std::process::id())
+}
+
+// ---------------------------------------------------------------------------------------------
+// stdin
+// ---------------------------------------------------------------------------------------------
+
+/// Reads the agent's input, bounded in size and time. `None`: give up (print nothing).
+fn read_stdin() -> Option<Vec<u8>> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        // Someone typed the command by hand: there is nothing to wait for.
+        return Some(Vec::new());
+    }
+    let (tx, rx) = mpsc::channel::<Option<Vec<u8>>>();
+    std::thread::spawn(move || {
+        let mut lock = stdin.lock();
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            match lock.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if tx.send(Some(chunk[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(None);
+    });
+    let deadline = Instant::now() + STDIN_WAIT;
+    let mut buf = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Some(chunk)) => {
+                buf.extend_from_slice(&chunk);
+                if buf.len() > MAX_STDIN {
+                    refuse(&format!(
+                        "the agent's input is over {} MiB; ignored",
+                        MAX_STDIN >> 20
+                    ));
+                    return None;
+                }
+                // Some agents keep stdin open after writing: a whole object is enough.
+                if ends_with_brace(&chunk) && is_whole_json(&buf) {
+                    return Some(buf);
+                }
+            }
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => return Some(buf),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                debug!("stdin still open after {STDIN_WAIT:?}");
+                return is_whole_json(&buf).then_some(buf);
+            }
+        }
+    }
+}
+
+fn ends_with_brace(chunk: &[u8]) -> bool {
+    chunk
+        .iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'}')
+}
+
+fn is_whole_json(buf: &[u8]) -> bool {
+    let bytes = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The socket
+// ---------------------------------------------------------------------------------------------
+
+/// Sends the event; when it wants a reply, waits for one. `None`: nothing to print.
+fn send(paths: &Paths, event: &Event, started: Instant) -> Option<Reply> {
+    let line = Message::Event(event.clone()).to_line();
+    let mut conn = match connect(&paths.socket) {
+        Some(c) => c,
+        None => {
+            debug!("no app at {}", paths.socket.display());
+            return None;
+        }
+    };
+    if let Err(e) = conn.write_all(line.as_bytes()).and_then(|()| conn.flush()) {
+        debug!("could not send the event: {e}");
+        return None;
+    }
+    if !event.wants_reply {
+        return None;
+    }
+    let deadline_after_waiting = started + wait_after_waiting(event);
+    let sent = Instant::now();
+    let lines = spawn_line_reader(conn);
+    let mut deadline = sent + WAITING_WITHIN;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = match lines.recv_timeout(left) {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                debug!("the app closed the connection or sent a line over 1 MiB");
+                return None;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                debug!("no reply in time");
+                return None;
+            }
+        };
+        let message = match protocol::read_line(&line) {
+            ReadLine::Message(m) => m,
+            other => {
+                debug!("unreadable reply: {other:?}");
+                return None;
+            }
+        };
+        if message.id() != event.id {
+            debug!("a reply for another id: {}", message.id());
+            return None;
+        }
+        match message {
+            Message::Waiting { .. } => {
+                debug!("a person is being asked");
+                deadline = deadline_after_waiting;
+            }
+            Message::Decision { decision, .. } => return Some(Reply::Decision(decision)),
+            Message::Answer { answers, .. } => return Some(Reply::Answers(answers)),
+            Message::Unsupported { .. } | Message::Event(_) => {
+                debug!("the app cannot answer this event");
+                return None;
+            }
+        }
+    }
+}
+
+/// How long after its start the hook may wait once the app said `waiting`.
+fn wait_after_waiting(event: &Event) -> Duration {
+    let overridden = std::env::var("VULTS_HOOK_WAIT_S")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    let secs = overridden.unwrap_or(if event.is_question() {
+        timeouts::ASK_WAIT_S
+    } else {
+        timeouts::PERMISSION_WAIT_S
+    });
+    Duration::from_secs(secs)
+}
+
+/// Reads the app's lines on a thread, so every wait is a channel timeout (the same on Unix
+/// sockets and Windows pipes). `None` on the channel: closed, failed, or a line over 1 MiB.
+fn spawn_line_reader(mut conn: Conn) -> mpsc::Receiver<Option<Vec<u8>>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf: Vec<u8> = Vec::new();
+        let mut chunk = vec![0u8; 16 * 1024];
+        loop {
+            while let Some(pos) = buf.iter().position(|b| *b == b'\n') {
+                let mut line: Vec<u8> = buf.drain(..=pos).collect();
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if tx.send(Some(line)).is_err() {
+                    return;
+                }
+            }
+            if buf.len() >= MAX_LINE {
+                break;
+            }
+            match conn.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(None);
+    });
+    rx
+}
+
+#[cfg(unix)]
+type Conn = std::os::unix::net::UnixStream;
+
+#[cfg(windows)]
+type Conn = std::fs::File;
+
+/// Connects to the app, giving up after [`WAITING_WITHIN`]: a frozen app whose listen queue is
+/// full would otherwise block `connect` itself.
+fn connect(socket: &std::path::Path) -> Option<Conn> {
+    if !socket_exists(socket) {
+        return None;
+    }
+    let (tx, rx) = mpsc::channel();
+    let path = socket.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(open(&path));
+    });
+    match rx.recv_timeout(WAITING_WITHIN) {
+        Ok(Ok(conn)) => Some(conn),
+        Ok(Err(e)) => {
+            debug!("cannot connect to {}: {e}", socket.display());
+            None
+        }
+        Err(_) => {
+            debug!("connecting to {} timed out", socket.display());
+            None
+        }
+    }
+}
+
+#[cfg(unix)]
+fn socket_exists(socket: &std::path::Path) -> bool {
+    // Saves a thread when the app is not running (the common "no app" case).
+    socket.exists()
+}
+
+#[cfg(windows)]
+fn socket_exists(_socket: &std::path::Path) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn open(path: &std::path::Path) -> std::io::Result<Conn> {
+    let conn = std::os::unix::net::UnixStream::connect(path)?;
+    // An app that accepts but never reads must not hold a big event's write forever.
+    conn.set_write_timeout(Some(WAITING_WITHIN))?;
+    Ok(conn)
+}
+
+#[cfg(windows)]
+fn open(path: &std::path::Path) -> std::io::Result<Conn> {
+    // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file.
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The status line
+// ---------------------------------------------------------------------------------------------
+
+mod statusline {
+    //! Runs the user's own status-line command (saved by the installer) with the same stdin,
+    //! bounded in time, and returns exactly what it printed.
+
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    use vults_core::paths::Paths;
+    use vults_core::protocol::timeouts;
+
+    /// The user's command from `install.json`: `{"claude":{"statusLine":{"command":"…"}}}`.
+    pub fn users_command(paths: &Paths) -> Option<String> {
+        let text = std::fs::read(paths.install_state_file()).ok()?;
+        let state: serde_json::Value = serde_json::from_slice(&text).ok()?;
+        let command = state
+            .get("claude")?
+            .get("statusLine")?
+            .get("command")?
+            .as_str()?
+            .trim();
+        (!command.is_empty()).then(|| command.to_string())
+    }
+
+    pub fn run_users_command(paths: &Paths, stdin: &[u8]) -> Option<String> {
+        let command = users_command(paths)?;
+        let mut child = shell(&command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| debug!("cannot run the status line {command:?}: {e}"))
+            .ok()?;
+        if let Some(mut input) = child.stdin.take() {
+            let bytes = stdin.to_vec();
+            std::thread::spawn(move || {
+                let _ = input.write_all(&bytes);
+            });
+        }
+        let mut out = child.stdout.take()?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = out.read_to_end(&mut buf);
+            let _ = tx.send(buf);
+        });
+        match rx.recv_timeout(Duration::from_secs(timeouts::STATUSLINE_COMMAND_S)) {
+            Ok(buf) => {
+                let _ = child.wait();
+                Some(String::from_utf8_lossy(&buf).into_owned()).filter(|s| !s.is_empty())
+            }
+            Err(_) => {
+                debug!("the status line {command:?} took too long");
+                let _ = child.kill();
+                let _ = child.wait();
+                None
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    fn shell(command: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(command);
+        c
+    }
+
+    #[cfg(windows)]
+    fn shell(command: &str) -> Command {
+        let mut c = Command::new("cmd");
+        c.arg("/C").arg(command);
+        c
+    }
+}
