@@ -1,8 +1,22 @@
-//! The one decision point: [`decide`]. (API fixed; body being written.)
+//! The one decision point: [`decide`]. Every request that wants a reply goes through it — the
+//! card, the phone and the rules only feed answers in. Add a gate here, not in a caller.
+//!
+//! Order (docs/policies.md says the same for users):
+//! 1. a policy `deny` reaching the call → deny (a deny is always safe, so it wins even over a
+//!    destructive call: "destructive asks a person" means it is never *allowed* automatically);
+//! 2. a destructive call ([`crate::destructive::check`]) → ask a person, whatever rule or
+//!    policy would allow it;
+//! 3. a policy `ask` → ask a person;
+//! 4. an exact Always rule (identity, folder, tool, target) → allow;
+//! 5. a policy `allow` → allow, for Claude Code only (never a named tool, never another agent);
+//! 6. otherwise → ask a person.
+//!
+//! A question (AskUserQuestion) is never allowed by a rule or a policy: only a person answers
+//! it (a policy may still deny or ask).
 
-use crate::agents::ToolCall;
-use crate::policy::PolicySet;
-use crate::protocol::Identity;
+use crate::agents::{ToolCall, ToolKind};
+use crate::policy::{Action, PolicySet};
+use crate::protocol::{AgentKind, Identity};
 use crate::rules::RuleSet;
 
 /// What is being asked.
@@ -26,6 +40,19 @@ pub enum Why {
     NoMatch,
 }
 
+impl Why {
+    /// A short label for the audit and cards: `destructive: rm -r`, `policy:<name>`,
+    /// `rule:<id>`, `no rule` (the `policy:`/`rule:` forms match the audit's "who answered").
+    pub fn label(&self) -> String {
+        match self {
+            Why::Destructive(what) => format!("destructive: {what}"),
+            Why::Policy(name) => format!("policy:{name}"),
+            Why::Rule(id) => format!("rule:{id}"),
+            Why::NoMatch => "no rule".to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Allow(Why),
@@ -33,8 +60,382 @@ pub enum Verdict {
     Ask(Why),
 }
 
-/// Decides a request that wants a reply. Order: destructive → ask; policy deny → deny; policy
-/// ask → ask; exact Always rule → allow; policy allow (Claude Code only) → allow; else ask.
-pub fn decide(_req: &Request, _rules: &RuleSet, _policies: &PolicySet) -> Verdict {
+impl Verdict {
+    pub fn why(&self) -> &Why {
+        match self {
+            Verdict::Allow(w) | Verdict::Deny(w) | Verdict::Ask(w) => w,
+        }
+    }
+
+    /// Whether a person must answer.
+    pub fn asks(&self) -> bool {
+        matches!(self, Verdict::Ask(_))
+    }
+}
+
+/// Decides a request that wants a reply, in the order of the module docs.
+pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
+    let first = |action: Action| {
+        policies
+            .matching(req.identity, req.folder, req.call)
+            .find(|p| p.action == action)
+            .map(|p| p.name.clone())
+    };
+    if let Some(name) = first(Action::Deny) {
+        return Verdict::Deny(Why::Policy(name));
+    }
+    if let Some(what) = crate::destructive::check(req.call) {
+        return Verdict::Ask(Why::Destructive(what));
+    }
+    if let Some(name) = first(Action::Ask) {
+        return Verdict::Ask(Why::Policy(name));
+    }
+    // Nothing below may allow a question: only a person answers one.
+    if req.call.kind == ToolKind::Question {
+        return Verdict::Ask(Why::NoMatch);
+    }
+    let target = req.call.target.rule_key();
+    if let Some(rule) = rules.find(req.identity, req.folder, &req.call.tool, &target) {
+        return Verdict::Allow(Why::Rule(rule.id.clone()));
+    }
+    if *req.identity == Identity::Builtin(AgentKind::Claude)
+        && let Some(name) = first(Action::Allow)
+    {
+        return Verdict::Allow(Why::Policy(name));
+    }
     Verdict::Ask(Why::NoMatch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{Question, Target};
+    use crate::protocol::AgentName;
+    use crate::rules::AlwaysRule;
+
+    const CLAUDE: Identity = Identity::Builtin(AgentKind::Claude);
+    const CODEX: Identity = Identity::Builtin(AgentKind::Codex);
+    const FOLDER: &str = "/home/u/app";
+
+    fn named(n: &str) -> Identity {
+        Identity::Named(AgentName::new(n).expect("valid"))
+    }
+
+    fn bash(command: &str) -> ToolCall {
+        ToolCall {
+            session_id: None,
+            cwd: None,
+            tool: "Bash".into(),
+            kind: ToolKind::Shell,
+            target: Target::Command {
+                command: command.into(),
+            },
+        }
+    }
+
+    fn question() -> ToolCall {
+        ToolCall {
+            session_id: None,
+            cwd: None,
+            tool: "AskUserQuestion".into(),
+            kind: ToolKind::Question,
+            target: Target::Questions {
+                questions: vec![Question {
+                    question: "Which colour?".into(),
+                    header: String::new(),
+                    options: Vec::new(),
+                    multi_select: false,
+                }],
+            },
+        }
+    }
+
+    fn policies(text: &str) -> PolicySet {
+        PolicySet::parse_with_home(text, None).expect("policies parse")
+    }
+
+    fn rules_for(identity: &Identity, call: &ToolCall) -> RuleSet {
+        let mut set = RuleSet::default();
+        set.add(AlwaysRule::for_call(identity, FOLDER, call, 1));
+        set
+    }
+
+    fn run(identity: &Identity, call: &ToolCall, rules: &RuleSet, pols: &PolicySet) -> Verdict {
+        decide(
+            &Request {
+                identity,
+                folder: FOLDER,
+                call,
+            },
+            rules,
+            pols,
+        )
+    }
+
+    fn policy(name: &str, agents: &str, action: &str) -> String {
+        format!("[[policy]]\nname = \"{name}\"\nagents = {agents}\naction = \"{action}\"\n")
+    }
+
+    #[test]
+    fn nothing_configured_asks() {
+        let v = run(
+            &CLAUDE,
+            &bash("ls"),
+            &RuleSet::default(),
+            &PolicySet::default(),
+        );
+        assert_eq!(v, Verdict::Ask(Why::NoMatch));
+    }
+
+    #[test]
+    fn a_rule_allows_exactly_its_own_tuple() {
+        let call = bash("cargo test");
+        let rules = rules_for(&CLAUDE, &call);
+        let id = rules.rules[0].id.clone();
+        let none = PolicySet::default();
+        assert_eq!(
+            run(&CLAUDE, &call, &rules, &none),
+            Verdict::Allow(Why::Rule(id))
+        );
+        // Another target, folder or identity: a person answers.
+        assert!(run(&CLAUDE, &bash("cargo test --release"), &rules, &none).asks());
+        assert!(run(&CODEX, &call, &rules, &none).asks());
+        let v = decide(
+            &Request {
+                identity: &CLAUDE,
+                folder: "/home/u/other",
+                call: &call,
+            },
+            &rules,
+            &none,
+        );
+        assert!(v.asks());
+    }
+
+    #[test]
+    fn a_named_tools_rule_answers_no_one_else() {
+        let call = bash("make");
+        let rules = rules_for(&named("tool-a"), &call);
+        let none = PolicySet::default();
+        assert!(matches!(
+            run(&named("tool-a"), &call, &rules, &none),
+            Verdict::Allow(Why::Rule(_))
+        ));
+        assert_eq!(
+            run(&named("tool-b"), &call, &rules, &none),
+            Verdict::Ask(Why::NoMatch)
+        );
+        assert_eq!(
+            run(&CLAUDE, &call, &rules, &none),
+            Verdict::Ask(Why::NoMatch)
+        );
+        // …and a built-in agent's rule does not answer a named tool.
+        let rules = rules_for(&CLAUDE, &call);
+        assert_eq!(
+            run(&named("tool-a"), &call, &rules, &none),
+            Verdict::Ask(Why::NoMatch)
+        );
+    }
+
+    #[test]
+    fn destructive_asks_even_with_a_rule_and_an_allow_policy() {
+        let call = bash("git push --force");
+        let rules = rules_for(&CLAUDE, &call);
+        let pols = policies(&policy("allow all", "[\"claude\"]", "allow"));
+        assert_eq!(
+            run(&CLAUDE, &call, &rules, &pols),
+            Verdict::Ask(Why::Destructive("git push --force".into()))
+        );
+        // Also ahead of a policy ask: the card says why it is dangerous.
+        let pols = policies(&policy("ask", "\"*\"", "ask"));
+        assert!(matches!(
+            run(&CLAUDE, &call, &rules, &pols),
+            Verdict::Ask(Why::Destructive(_))
+        ));
+    }
+
+    #[test]
+    fn a_policy_deny_wins_over_a_destructive_ask() {
+        let pols = policies(&policy("never", "\"*\"", "deny"));
+        assert_eq!(
+            run(&CLAUDE, &bash("rm -rf build"), &RuleSet::default(), &pols),
+            Verdict::Deny(Why::Policy("never".into()))
+        );
+    }
+
+    #[test]
+    fn policy_deny_and_ask_beat_a_rule() {
+        let call = bash("npm publish");
+        let rules = rules_for(&CLAUDE, &call);
+        let deny = policies(&policy("no publish", "[\"claude\"]", "deny"));
+        assert_eq!(
+            run(&CLAUDE, &call, &rules, &deny),
+            Verdict::Deny(Why::Policy("no publish".into()))
+        );
+        let ask = policies(&policy("check publish", "[\"claude\"]", "ask"));
+        assert_eq!(
+            run(&CLAUDE, &call, &rules, &ask),
+            Verdict::Ask(Why::Policy("check publish".into()))
+        );
+    }
+
+    #[test]
+    fn deny_beats_ask_beats_allow_whatever_the_file_order() {
+        let text = [
+            policy("a-allow", "[\"claude\"]", "allow"),
+            policy("b-ask", "[\"claude\"]", "ask"),
+            policy("c-deny", "[\"claude\"]", "deny"),
+        ]
+        .join("\n");
+        let pols = policies(&text);
+        let none = RuleSet::default();
+        assert_eq!(
+            run(&CLAUDE, &bash("ls"), &none, &pols),
+            Verdict::Deny(Why::Policy("c-deny".into()))
+        );
+        let pols = policies(
+            &[
+                policy("a-allow", "[\"claude\"]", "allow"),
+                policy("b-ask", "[\"claude\"]", "ask"),
+            ]
+            .join("\n"),
+        );
+        assert_eq!(
+            run(&CLAUDE, &bash("ls"), &none, &pols),
+            Verdict::Ask(Why::Policy("b-ask".into()))
+        );
+    }
+
+    #[test]
+    fn a_rule_comes_before_a_policy_allow() {
+        let call = bash("ls");
+        let rules = rules_for(&CLAUDE, &call);
+        let pols = policies(&policy("ok", "[\"claude\"]", "allow"));
+        assert!(matches!(
+            run(&CLAUDE, &call, &rules, &pols),
+            Verdict::Allow(Why::Rule(_))
+        ));
+        assert_eq!(
+            run(&CLAUDE, &bash("pwd"), &rules, &pols),
+            Verdict::Allow(Why::Policy("ok".into()))
+        );
+    }
+
+    #[test]
+    fn a_policy_allow_reaches_claude_code_only() {
+        let none = RuleSet::default();
+        let call = bash("ls");
+        let pols = policies(&policy(
+            "allow",
+            "[\"*\", \"claude\", \"codex\", \"tool-a\"]",
+            "allow",
+        ));
+        assert_eq!(
+            run(&CLAUDE, &call, &none, &pols),
+            Verdict::Allow(Why::Policy("allow".into()))
+        );
+        for who in [
+            CODEX,
+            Identity::Builtin(AgentKind::Copilot),
+            named("tool-a"),
+        ] {
+            assert_eq!(
+                run(&who, &call, &none, &pols),
+                Verdict::Ask(Why::NoMatch),
+                "{who}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_policy_reaches_a_named_tool_only_by_name_and_only_to_deny_or_ask() {
+        let none = RuleSet::default();
+        let call = bash("ls");
+        let star_deny = policies(&policy("star", "\"*\"", "deny"));
+        assert_eq!(
+            run(&named("tool-a"), &call, &none, &star_deny),
+            Verdict::Ask(Why::NoMatch)
+        );
+        assert!(matches!(
+            run(&CODEX, &call, &none, &star_deny),
+            Verdict::Deny(_)
+        ));
+        let omitted = policies("[[policy]]\nname = \"omitted\"\naction = \"deny\"\n");
+        assert_eq!(
+            run(&named("tool-a"), &call, &none, &omitted),
+            Verdict::Ask(Why::NoMatch)
+        );
+        let deny_a = policies(&policy("deny a", "[\"tool-a\"]", "deny"));
+        assert_eq!(
+            run(&named("tool-a"), &call, &none, &deny_a),
+            Verdict::Deny(Why::Policy("deny a".into()))
+        );
+        assert_eq!(
+            run(&named("tool-b"), &call, &none, &deny_a),
+            Verdict::Ask(Why::NoMatch)
+        );
+        assert_eq!(
+            run(&CLAUDE, &call, &none, &deny_a),
+            Verdict::Ask(Why::NoMatch)
+        );
+        let ask_a = policies(&policy("ask a", "[\"tool-a\"]", "ask"));
+        assert_eq!(
+            run(&named("tool-a"), &call, &none, &ask_a),
+            Verdict::Ask(Why::Policy("ask a".into()))
+        );
+        let allow_a = policies(&policy("allow a", "[\"tool-a\"]", "allow"));
+        assert_eq!(
+            run(&named("tool-a"), &call, &none, &allow_a),
+            Verdict::Ask(Why::NoMatch)
+        );
+    }
+
+    #[test]
+    fn a_question_is_never_allowed_automatically() {
+        let q = question();
+        let rules = rules_for(&CLAUDE, &q);
+        let pols = policies(&policy("allow", "[\"claude\"]", "allow"));
+        assert_eq!(run(&CLAUDE, &q, &rules, &pols), Verdict::Ask(Why::NoMatch));
+        // A deny still applies: the user said so.
+        let deny = policies(
+            "[[policy]]\nname = \"no questions\"\nkind = \"question\"\naction = \"deny\"\n",
+        );
+        assert!(matches!(run(&CLAUDE, &q, &rules, &deny), Verdict::Deny(_)));
+    }
+
+    #[test]
+    fn destructive_inside_wrappers_is_caught_at_the_decision_point() {
+        let none = RuleSet::default();
+        let pols = policies(&policy("allow", "[\"claude\"]", "allow"));
+        for cmd in [
+            "bash -c 'rm -rf /tmp/x'",
+            "env A=1 timeout 5 git reset --hard",
+            "sudo ls",
+        ] {
+            let call = bash(cmd);
+            let rules = rules_for(&CLAUDE, &call);
+            assert!(
+                matches!(
+                    run(&CLAUDE, &call, &rules, &pols),
+                    Verdict::Ask(Why::Destructive(_))
+                ),
+                "{cmd}"
+            );
+            assert!(matches!(
+                run(&CLAUDE, &call, &none, &pols),
+                Verdict::Ask(Why::Destructive(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(
+            Why::Destructive("rm -r".into()).label(),
+            "destructive: rm -r"
+        );
+        assert_eq!(Why::Policy("p".into()).label(), "policy:p");
+        assert_eq!(Why::Rule("r-1".into()).label(), "rule:r-1");
+        assert_eq!(Why::NoMatch.label(), "no rule");
+    }
 }
