@@ -4,9 +4,12 @@
 //! - [`engine`]: the private socket server, the decision point's caller, pending cards,
 //!   sessions, rules, policies and the audit — on a tokio runtime, headless-capable.
 //! - [`installer`]: puts `vults-hook` into each agent's own settings on start, and takes it out.
+//! - [`phone`]: the paired phone — the LAN page, pairing, and signed answers verified before
+//!   they reach the engine as the same command a click sends.
 //! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
 
 pub mod engine;
 pub mod installer;
 pub mod model;
+pub mod phone;
 pub mod ui;

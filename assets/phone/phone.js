@@ -1,0 +1,297 @@
+// phone.js — the Vults phone page. No build step, no dependencies: WebCrypto and IndexedDB.
+//
+// Pairing: the QR code's URL carries, in its fragment (never sent to a server), a one-time
+// token and the app's Ed25519 (k) and X25519 (x) public keys. This page makes its own Ed25519
+// and X25519 key pairs (private halves non-extractable), proves it holds the signing key,
+// and checks the app's signed receipt against k. Afterwards every request is signed with the
+// phone's Ed25519 key over a line-based message (see vults-app/src/phone/crypto.rs) and sealed
+// with AES-256-GCM under a key from X25519 + HKDF-SHA256; every reply is sealed the same way.
+'use strict';
+
+const DOMAIN = 'vults-phone-v1';
+const PAIR_DOMAIN = 'vults-phone-pair-v1';
+const PAIRED_DOMAIN = 'vults-phone-paired-v1';
+const HKDF_SALT = 'vults-phone-v1 hkdf salt';
+const HKDF_INFO = 'vults-phone-v1 aes-256-gcm';
+const POLL_MS = 1500;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const $ = (id) => document.getElementById(id);
+
+// ---- encodings ----------------------------------------------------------------------------
+function b64(bytes) {
+  let s = '';
+  for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function unb64(s) {
+  const t = s.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(t + '='.repeat((4 - (t.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let i = 0;
+  for (const p of parts) { out.set(p, i); i += p.length; }
+  return out;
+}
+const random = (n) => crypto.getRandomValues(new Uint8Array(n));
+
+// ---- storage: one record, CryptoKeys stored as they are (non-extractable) --------------------
+function db() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open('vults-phone', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('link');
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+async function load() {
+  const d = await db();
+  return new Promise((resolve, reject) => {
+    const req = d.transaction('link').objectStore('link').get('self');
+    req.onsuccess = () => resolve(req.result || null);
+    req.onerror = () => reject(req.error);
+  });
+}
+async function save(record) {
+  const d = await db();
+  return new Promise((resolve, reject) => {
+    const tx = d.transaction('link', 'readwrite');
+    if (record) tx.objectStore('link').put(record, 'self');
+    else tx.objectStore('link').delete('self');
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+// ---- crypto --------------------------------------------------------------------------------
+async function sealKey(boxPrivate, appBoxRaw, phoneBoxRaw) {
+  const appBox = await crypto.subtle.importKey('raw', appBoxRaw, { name: 'X25519' }, false, []);
+  const shared = await crypto.subtle.deriveBits({ name: 'X25519', public: appBox }, boxPrivate, 256);
+  const hk = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: enc.encode(HKDF_SALT),
+      info: concat(enc.encode(HKDF_INFO), appBoxRaw, phoneBoxRaw) },
+    hk, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+}
+function aad(direction, device) {
+  return enc.encode(`${DOMAIN} ${direction} ${device}`);
+}
+async function seal(link, plain) {
+  const iv = random(12);
+  const ct = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: aad('to-app', link.device) }, link.seal, enc.encode(plain));
+  return { d: link.device, n: b64(iv), c: b64(ct) };
+}
+async function open(link, body) {
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: unb64(body.n), additionalData: aad('to-phone', link.device) },
+    link.seal, unb64(body.c));
+  return JSON.parse(dec.decode(plain));
+}
+async function sign(privateKey, text) {
+  return b64(await crypto.subtle.sign({ name: 'Ed25519' }, privateKey, enc.encode(text)));
+}
+
+// ---- pairing -------------------------------------------------------------------------------
+function offerFromHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (p.get('v') !== '1' || !p.get('t') || !p.get('k') || !p.get('x')) return null;
+  return { token: p.get('t'), appSign: p.get('k'), appBox: p.get('x') };
+}
+
+async function pair(offer, name) {
+  const signPair = await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']);
+  const boxPair = await crypto.subtle.generateKey({ name: 'X25519' }, false, ['deriveBits']);
+  const signPub = b64(await crypto.subtle.exportKey('raw', signPair.publicKey));
+  const boxPubRaw = new Uint8Array(await crypto.subtle.exportKey('raw', boxPair.publicKey));
+  const boxPub = b64(boxPubRaw);
+  const proof = `${PAIR_DOMAIN}\ntoken=${offer.token}\nname=${name}\nsign=${signPub}\nbox=${boxPub}`;
+  const res = await fetch('/pair', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: offer.token, name, sign: signPub, box: boxPub,
+      sig: await sign(signPair.privateKey, proof) }),
+  });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.error || `pairing failed (${res.status})`);
+  // The receipt must be signed by the app whose key was in the QR code.
+  const appKey = await crypto.subtle.importKey('raw', unb64(offer.appSign), { name: 'Ed25519' }, false, ['verify']);
+  const receipt = `${PAIRED_DOMAIN}\ndevice=${body.device}\nsign=${signPub}\nbox=${boxPub}`;
+  const good = await crypto.subtle.verify({ name: 'Ed25519' }, appKey, unb64(body.sig), enc.encode(receipt));
+  if (!good) throw new Error('the app\'s receipt does not verify: this is not the app from the QR code');
+  const link = {
+    device: body.device, name, appSign: offer.appSign, appBox: offer.appBox,
+    signKey: signPair.privateKey,
+    seal: await sealKey(boxPair.privateKey, unb64(offer.appBox), boxPubRaw),
+    offset: 0,
+  };
+  await save(link);
+  return link;
+}
+
+// ---- signed requests -----------------------------------------------------------------------
+let clockOffset = 0;
+
+async function call(link, op, extra) {
+  const nonce = b64(random(16));
+  let m = `${DOMAIN}\nop=${op}\ndevice=${link.device}\ntime=${Date.now() + clockOffset}\nnonce=${nonce}`;
+  if (extra) m += extra;
+  const env = await seal(link, JSON.stringify({ m, s: await sign(link.signKey, m) }));
+  const res = await fetch('/api', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(env),
+  });
+  const body = await res.json().catch(() => ({}));
+  if (!body.c) throw new Error(body.error || `the app refused (${res.status})`);
+  const reply = await open(link, body);
+  if (reply.re !== nonce) throw new Error('a reply to another request');
+  if (typeof reply.now === 'number') clockOffset = reply.now - Date.now();
+  return reply;
+}
+
+// ---- rendering (textContent only: card content is never parsed as HTML) ---------------------
+function el(tag, props, ...children) {
+  const e = document.createElement(tag);
+  Object.assign(e, props || {});
+  for (const c of children) if (c != null) e.append(c);
+  return e;
+}
+function pre(text) { return el('pre', { textContent: text }); }
+
+function targetView(t) {
+  switch (t.type) {
+    case 'command': return [pre(t.command)];
+    case 'edit': return [el('div', { textContent: t.path }),
+      t.old != null ? el('div', { className: 'meta', textContent: 'replace' }) : null, t.old != null ? pre(t.old) : null,
+      t.new != null ? el('div', { className: 'meta', textContent: 'with' }) : null, t.new != null ? pre(t.new) : null];
+    case 'write': return [el('div', { textContent: t.path }), t.content != null ? pre(t.content) : null];
+    case 'path': return [pre(t.path)];
+    case 'url': return [pre(t.url)];
+    case 'patch': return [pre(t.patch)];
+    case 'mcp': return [el('div', { textContent: `${t.server} / ${t.tool}` }), pre(t.input)];
+    case 'input': return [pre(t.json)];
+    default: return [pre(JSON.stringify(t))];
+  }
+}
+
+function questionsView(card, questions) {
+  const form = el('div');
+  questions.forEach((q, i) => {
+    const fs = el('fieldset', {}, el('legend', { textContent: q.header ? `${q.header}: ${q.question}` : q.question }));
+    for (const o of q.options || []) {
+      const input = el('input', { type: q.multiSelect ? 'checkbox' : 'radio', name: `q${card.id}-${i}`, value: o.label });
+      fs.append(el('label', {}, input, ` ${o.label}`, o.description ? el('span', { className: 'meta', textContent: ` — ${o.description}` }) : null));
+    }
+    fs.append(el('label', {}, 'Other: ', el('input', { type: 'text', name: `q${card.id}-${i}-other` })));
+    form.append(fs);
+  });
+  form.collect = () => questions.map((q, i) => {
+    const picked = [...form.querySelectorAll(`input[name="q${card.id}-${i}"]:checked`)].map((x) => x.value);
+    const other = form.querySelector(`input[name="q${card.id}-${i}-other"]`).value.trim();
+    if (other) picked.push(other);
+    return q.multiSelect ? picked : (picked[0] || '');
+  });
+  return form;
+}
+
+function cardView(link, card) {
+  const box = el('article', { className: 'card' + (card.destructive ? ' destructive' : '') });
+  box.dataset.cardId = String(card.id);
+  box.append(el('div', { className: 'meta', textContent: `${card.agent} · ${card.folder} · ${card.tool}` }));
+  if (card.destructive) box.append(el('div', { className: 'warn', textContent: `Destructive: ${card.destructive}` }));
+  const actions = el('div', { className: 'actions' });
+  const answer = (field) => async () => {
+    for (const b of actions.querySelectorAll('button')) b.disabled = true;
+    try {
+      const r = await call(link, 'answer', `\ncard=${card.id}\nanswer=${field()}`);
+      status(r.ok ? 'Answered.' : `Refused: ${r.refused}`, !r.ok);
+      render(link, r.cards || []);
+    } catch (e) {
+      status(e.message, true);
+      for (const b of actions.querySelectorAll('button')) b.disabled = false;
+    }
+  };
+  if (card.question && card.target.type === 'questions') {
+    const form = questionsView(card, card.target.questions);
+    box.append(form);
+    actions.append(el('button', { className: 'allow', textContent: 'Send answers', onclick: answer(() => `answers:${JSON.stringify(form.collect())}`) }));
+  } else {
+    box.append(...targetView(card.target).filter(Boolean));
+    actions.append(el('button', { className: 'allow', textContent: 'Allow', onclick: answer(() => 'allow') }));
+    if (card.always) actions.append(el('button', { textContent: 'Always allow', onclick: answer(() => 'always') }));
+  }
+  actions.append(el('button', { className: 'deny', textContent: 'Deny', onclick: answer(() => 'deny') }));
+  box.append(el('div', { className: 'meta', textContent: card.reason }), actions);
+  return box;
+}
+
+let shown = '';
+function render(link, cards) {
+  const key = JSON.stringify(cards.map((c) => c.id));
+  if (key === shown) return; // keep what the user is typing in a question card
+  shown = key;
+  const list = $('cards');
+  list.replaceChildren(...cards.map((c) => cardView(link, c)));
+  if (!cards.length) list.append(el('p', { textContent: 'Nothing is waiting for you.' }));
+}
+
+function status(text, isError) {
+  $('status').textContent = text;
+  $('status').className = isError ? 'error' : '';
+}
+
+// ---- main ----------------------------------------------------------------------------------
+async function poll(link) {
+  try {
+    const r = await call(link, 'list');
+    if (r.ok) { status(`Connected · ${new Date().toLocaleTimeString()}`); render(link, r.cards); }
+    else status(`Refused: ${r.refused}`, true);
+  } catch (e) {
+    status(e.message, true);
+  }
+  setTimeout(() => poll(link), POLL_MS);
+}
+
+function showLinked(link) {
+  $('pairing').hidden = true;
+  $('forget').hidden = false;
+  $('who').textContent = `${link.name} · ${link.device}`;
+  poll(link);
+}
+
+async function main() {
+  if (!window.isSecureContext || !crypto.subtle) {
+    status('This browser does not allow cryptography on this page (not a secure context). Open the page over HTTPS or from this computer.', true);
+    return;
+  }
+  $('forget').onclick = async () => { await save(null); location.hash = ''; location.reload(); };
+  const offer = offerFromHash();
+  const link = await load();
+  if (link && (!offer || offer.appSign === link.appSign)) {
+    if (offer) history.replaceState(null, '', location.pathname);
+    showLinked(link);
+    return;
+  }
+  if (!offer) {
+    status('Not paired. In Vults, open Settings → Phone and scan the QR code.', true);
+    return;
+  }
+  $('pairing').hidden = false;
+  status('Ready to pair.');
+  $('pair').onclick = async () => {
+    $('pair').disabled = true;
+    try {
+      const name = $('name').value.trim() || 'Phone';
+      const linked = await pair(offer, name);
+      history.replaceState(null, '', location.pathname); // the token is spent; keep it out of history
+      status('Paired.');
+      showLinked(linked);
+    } catch (e) {
+      status(e.message, true);
+      $('pair').disabled = false;
+    }
+  };
+}
+
+main().catch((e) => status(e.message, true));

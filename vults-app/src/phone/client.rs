@@ -1,0 +1,169 @@
+//! A phone written in Rust: the same wire as `assets/phone/phone.js`, for tests and as a
+//! second, readable statement of the protocol. Blocking, loopback-only use.
+
+use super::PairingOffer;
+use super::crypto::{
+    self, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
+};
+use ed25519_dalek::SigningKey;
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use x25519_dalek::{PublicKey, StaticSecret};
+
+/// An HTTP reply as received.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// A phone: its keys, and once paired, its device id and seal key.
+pub struct PhoneClient {
+    pub addr: SocketAddr,
+    pub sign: SigningKey,
+    pub boxing: StaticSecret,
+    pub device: String,
+    pub seal: Option<SealKey>,
+}
+
+impl PhoneClient {
+    pub fn new(addr: SocketAddr) -> PhoneClient {
+        PhoneClient {
+            addr,
+            sign: SigningKey::from_bytes(&crypto::random::<32>()),
+            boxing: StaticSecret::from(crypto::random::<32>()),
+            device: String::new(),
+            seal: None,
+        }
+    }
+
+    pub fn sign_public(&self) -> String {
+        b64(&self.sign.verifying_key().to_bytes())
+    }
+
+    pub fn box_public(&self) -> String {
+        b64(PublicKey::from(&self.boxing).as_bytes())
+    }
+
+    /// Pairs with the offer's token; on success keeps the device id and the seal key.
+    pub fn pair(&mut self, offer: &PairingOffer, name: &str) -> std::io::Result<Response> {
+        let (sign, boxk) = (self.sign_public(), self.box_public());
+        let proof = crypto::pair_message(&offer.token, name, &sign, &boxk);
+        let body = json!({
+            "token": offer.token, "name": name, "sign": sign, "box": boxk,
+            "sig": b64(&crypto::sign(&self.sign, proof.as_bytes())),
+        });
+        let reply = post(self.addr, "/pair", body.to_string().as_bytes())?;
+        if reply.status == 200 {
+            let v: Value = serde_json::from_slice(&reply.body).unwrap_or_default();
+            let device = v["device"].as_str().unwrap_or_default().to_string();
+            let receipt = crypto::paired_message(&device, &sign, &boxk);
+            let app_sign = unb64_array::<32>(&offer.app_sign_key).unwrap_or_default();
+            let sig = v["sig"].as_str().and_then(unb64).unwrap_or_default();
+            if !crypto::verify(&app_sign, receipt.as_bytes(), &sig) {
+                return Err(std::io::Error::other("the app's receipt does not verify"));
+            }
+            let app_box = unb64_array::<32>(&offer.app_box_key).unwrap_or_default();
+            let mine = PublicKey::from(&self.boxing).to_bytes();
+            self.seal = Some(SealKey::agree(&self.boxing, &app_box, &mine, &app_box));
+            self.device = device;
+        }
+        Ok(reply)
+    }
+
+    /// A request for this device, now, with a fresh nonce.
+    pub fn request(&self, op: Op) -> SignedRequest {
+        SignedRequest {
+            device: self.device.clone(),
+            time_ms: super::now_ms(),
+            nonce: b64(&crypto::random::<16>()),
+            op,
+        }
+    }
+
+    pub fn answer(&self, card: u64, answer: WireAnswer) -> SignedRequest {
+        self.request(Op::Answer { card, answer })
+    }
+
+    /// The sealed envelope for `message` with signature `sig` (tests alter either).
+    pub fn envelope(&self, message: &str, sig: &[u8]) -> Vec<u8> {
+        let inner = json!({"m": message, "s": b64(sig)}).to_string();
+        let (n, c) = match &self.seal {
+            Some(k) => k.seal(Direction::ToApp, &self.device, inner.as_bytes()),
+            None => ([0u8; 12], inner.into_bytes()),
+        };
+        json!({"d": self.device, "n": b64(&n), "c": b64(&c)})
+            .to_string()
+            .into_bytes()
+    }
+
+    /// Signs and sends a request; returns the status and the opened reply (if it opens).
+    pub fn send(&self, req: &SignedRequest) -> std::io::Result<(u16, Option<Value>)> {
+        let m = req.to_message();
+        let sig = crypto::sign(&self.sign, m.as_bytes());
+        self.send_raw(&self.envelope(&m, &sig))
+    }
+
+    /// Sends an envelope as is.
+    pub fn send_raw(&self, envelope: &[u8]) -> std::io::Result<(u16, Option<Value>)> {
+        let reply = post(self.addr, "/api", envelope)?;
+        Ok((reply.status, self.open(&reply.body)))
+    }
+
+    /// Opens a sealed reply from the app.
+    pub fn open(&self, body: &[u8]) -> Option<Value> {
+        let v: Value = serde_json::from_slice(body).ok()?;
+        let n = unb64_array::<12>(v["n"].as_str()?)?;
+        let c = unb64(v["c"].as_str()?)?;
+        let plain = self
+            .seal
+            .as_ref()?
+            .open(Direction::ToPhone, &self.device, &n, &c)?;
+        serde_json::from_slice(&plain).ok()
+    }
+}
+
+/// One HTTP/1.1 POST, read to the end.
+pub fn post(addr: SocketAddr, path: &str, body: &[u8]) -> std::io::Result<Response> {
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(body);
+    exchange(addr, &req)
+}
+
+/// One HTTP/1.1 GET, read to the end.
+pub fn get(addr: SocketAddr, path: &str) -> std::io::Result<Response> {
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    exchange(addr, req.as_bytes())
+}
+
+/// Sends raw bytes and reads the reply (tests of malformed requests use it directly).
+pub fn exchange(addr: SocketAddr, request: &[u8]) -> std::io::Result<Response> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
+    // A server that answers before reading everything may reset the rest; the reply counts.
+    let _ = s.write_all(request);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("no HTTP status in {text:?}")))?;
+    let body = match out.windows(4).position(|w| w == b"\r\n\r\n") {
+        Some(i) => out[i + 4..].to_vec(),
+        None => Vec::new(),
+    };
+    Ok(Response { status, body })
+}

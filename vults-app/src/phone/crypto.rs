@@ -1,0 +1,383 @@
+//! The phone link's cryptography, in the shapes the page's WebCrypto speaks.
+//!
+//! - Identity: Ed25519 (`ed25519-dalek`); the page's key is a non-extractable WebCrypto key.
+//! - Sealing: X25519 between the app's and the device's box keys, HKDF-SHA256 into one
+//!   AES-256-GCM key per device; a random 96-bit nonce per message; the direction and the
+//!   device id are the associated data, so a sealed message cannot be reflected back or moved
+//!   to another device.
+//! - Signed requests: the phone signs the exact UTF-8 bytes of a line-based message (see
+//!   [`SignedRequest`]); the app verifies those same bytes, so no canonicalisation can differ.
+
+use aes_gcm::aead::{Aead, KeyInit, Payload};
+use aes_gcm::{Aes256Gcm, Nonce};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use hkdf::Hkdf;
+use sha2::{Digest, Sha256};
+use x25519_dalek::{PublicKey, StaticSecret};
+
+/// The first line of every signed request: protocol and version, so a signature made for
+/// anything else (another app, another version) never verifies here.
+pub const REQUEST_DOMAIN: &str = "vults-phone-v1";
+/// The first line of the phone's proof of key possession at pairing.
+pub const PAIR_DOMAIN: &str = "vults-phone-pair-v1";
+/// The first line of the app's signed pairing receipt.
+pub const PAIRED_DOMAIN: &str = "vults-phone-paired-v1";
+const HKDF_SALT: &[u8] = b"vults-phone-v1 hkdf salt";
+const HKDF_INFO: &[u8] = b"vults-phone-v1 aes-256-gcm";
+
+pub fn b64(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+pub fn unb64(s: &str) -> Option<Vec<u8>> {
+    URL_SAFE_NO_PAD.decode(s.as_bytes()).ok()
+}
+
+/// Exactly `N` bytes from base64url, or `None`.
+pub fn unb64_array<const N: usize>(s: &str) -> Option<[u8; N]> {
+    unb64(s)?.try_into().ok()
+}
+
+/// `N` bytes from the OS's random source. Failing to get randomness is not recoverable for a
+/// key or a nonce, and the OS source does not fail on supported platforms.
+pub fn random<const N: usize>() -> [u8; N] {
+    let mut out = [0u8; N];
+    getrandom::fill(&mut out).expect("the OS random source is available");
+    out
+}
+
+/// The app's own long-lived keys (kept in the keyring, see [`super::secrets`]).
+pub struct AppKeys {
+    pub sign: SigningKey,
+    pub boxing: StaticSecret,
+}
+
+impl AppKeys {
+    pub fn generate() -> AppKeys {
+        AppKeys::from_bytes(&random::<64>())
+    }
+
+    /// 32 bytes of Ed25519 seed, then 32 bytes of X25519 secret.
+    pub fn from_bytes(bytes: &[u8; 64]) -> AppKeys {
+        let mut seed = [0u8; 32];
+        seed.copy_from_slice(&bytes[..32]);
+        let mut boxing = [0u8; 32];
+        boxing.copy_from_slice(&bytes[32..]);
+        AppKeys {
+            sign: SigningKey::from_bytes(&seed),
+            boxing: StaticSecret::from(boxing),
+        }
+    }
+
+    pub fn to_bytes(&self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        out[..32].copy_from_slice(&self.sign.to_bytes());
+        out[32..].copy_from_slice(&self.boxing.to_bytes());
+        out
+    }
+
+    pub fn sign_public(&self) -> [u8; 32] {
+        self.sign.verifying_key().to_bytes()
+    }
+
+    pub fn box_public(&self) -> [u8; 32] {
+        PublicKey::from(&self.boxing).to_bytes()
+    }
+}
+
+/// Which way a sealed message travels (part of the associated data).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    ToApp,
+    ToPhone,
+}
+
+/// The AES-256-GCM key one device shares with the app.
+#[derive(Clone)]
+pub struct SealKey {
+    cipher: Aes256Gcm,
+}
+
+impl SealKey {
+    /// X25519(`my_secret`, `their_public`) through HKDF-SHA256. Both sides derive the same key;
+    /// the info binds it to both public keys (app's first).
+    pub fn agree(
+        my_secret: &StaticSecret,
+        app_box_public: &[u8; 32],
+        phone_box_public: &[u8; 32],
+        their_public: &[u8; 32],
+    ) -> SealKey {
+        let shared = my_secret.diffie_hellman(&PublicKey::from(*their_public));
+        let hk = Hkdf::<Sha256>::new(Some(HKDF_SALT), shared.as_bytes());
+        let mut info = HKDF_INFO.to_vec();
+        info.extend_from_slice(app_box_public);
+        info.extend_from_slice(phone_box_public);
+        let mut key = [0u8; 32];
+        hk.expand(&info, &mut key)
+            .expect("32 bytes is a valid HKDF-SHA256 output length");
+        SealKey {
+            cipher: Aes256Gcm::new(&key.into()),
+        }
+    }
+
+    fn aad(direction: Direction, device: &str) -> Vec<u8> {
+        let dir = match direction {
+            Direction::ToApp => "to-app",
+            Direction::ToPhone => "to-phone",
+        };
+        format!("{REQUEST_DOMAIN} {dir} {device}").into_bytes()
+    }
+
+    /// Seals `plain`; returns (nonce, ciphertext with tag).
+    pub fn seal(&self, direction: Direction, device: &str, plain: &[u8]) -> ([u8; 12], Vec<u8>) {
+        let nonce = random::<12>();
+        let aad = SealKey::aad(direction, device);
+        let ct = self
+            .cipher
+            .encrypt(
+                &Nonce::from(nonce),
+                Payload {
+                    msg: plain,
+                    aad: &aad,
+                },
+            )
+            .expect("AES-GCM sealing of an in-memory message cannot fail");
+        (nonce, ct)
+    }
+
+    /// Opens a sealed message, or `None` when it was not sealed with this key, for this
+    /// direction and device, or was altered.
+    pub fn open(
+        &self,
+        direction: Direction,
+        device: &str,
+        nonce: &[u8; 12],
+        ct: &[u8],
+    ) -> Option<Vec<u8>> {
+        let aad = SealKey::aad(direction, device);
+        self.cipher
+            .decrypt(&Nonce::from(*nonce), Payload { msg: ct, aad: &aad })
+            .ok()
+    }
+}
+
+/// A device's id: the first 12 bytes of SHA-256 of its Ed25519 public key, base64url.
+pub fn device_id(sign_public: &[u8; 32]) -> String {
+    let digest = Sha256::digest(sign_public);
+    b64(&digest[..12])
+}
+
+/// Verifies `sig` over `message` with `key`, strictly (no malleable or small-order forms).
+pub fn verify(key: &[u8; 32], message: &[u8], sig: &[u8]) -> bool {
+    let Ok(key) = VerifyingKey::from_bytes(key) else {
+        return false;
+    };
+    let Ok(sig) = <[u8; 64]>::try_from(sig) else {
+        return false;
+    };
+    key.verify_strict(message, &Signature::from_bytes(&sig))
+        .is_ok()
+}
+
+pub fn sign(key: &SigningKey, message: &[u8]) -> [u8; 64] {
+    key.sign(message).to_bytes()
+}
+
+/// What a phone asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// The pending cards.
+    List,
+    /// An answer to one card.
+    Answer { card: u64, answer: WireAnswer },
+}
+
+/// An answer as the phone words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WireAnswer {
+    Allow,
+    Deny,
+    Always,
+    /// One entry per question: a label or a list of labels (JSON, as the page builds it).
+    Answers(Vec<vults_core::protocol::AnswerItem>),
+}
+
+impl WireAnswer {
+    pub fn to_field(&self) -> String {
+        match self {
+            WireAnswer::Allow => "allow".into(),
+            WireAnswer::Deny => "deny".into(),
+            WireAnswer::Always => "always".into(),
+            WireAnswer::Answers(items) => {
+                let v: Vec<serde_json::Value> = items
+                    .iter()
+                    .map(|i| match i {
+                        vults_core::protocol::AnswerItem::One(s) => serde_json::json!(s),
+                        vults_core::protocol::AnswerItem::Many(v) => serde_json::json!(v),
+                    })
+                    .collect();
+                format!("answers:{}", serde_json::Value::Array(v))
+            }
+        }
+    }
+
+    fn parse(field: &str) -> Option<WireAnswer> {
+        match field {
+            "allow" => Some(WireAnswer::Allow),
+            "deny" => Some(WireAnswer::Deny),
+            "always" => Some(WireAnswer::Always),
+            other => {
+                let json = other.strip_prefix("answers:")?;
+                let list: Vec<serde_json::Value> = serde_json::from_str(json).ok()?;
+                let mut items = Vec::with_capacity(list.len());
+                for v in list {
+                    items.push(match v {
+                        serde_json::Value::String(s) => vults_core::protocol::AnswerItem::One(s),
+                        serde_json::Value::Array(a) => vults_core::protocol::AnswerItem::Many(
+                            a.into_iter()
+                                .map(|x| x.as_str().map(str::to_string))
+                                .collect::<Option<Vec<String>>>()?,
+                        ),
+                        _ => return None,
+                    });
+                }
+                (!items.is_empty()).then_some(WireAnswer::Answers(items))
+            }
+        }
+    }
+}
+
+/// A request as signed: these lines, joined by `\n`, in this order, nothing else.
+///
+/// ```text
+/// vults-phone-v1
+/// op=answer            (or list)
+/// device=<device id>
+/// time=<unix ms>
+/// nonce=<base64url of 16 random bytes>
+/// card=<card id>       (answer only)
+/// answer=allow|deny|always|answers:<JSON list>   (answer only)
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedRequest {
+    pub device: String,
+    pub time_ms: u64,
+    pub nonce: String,
+    pub op: Op,
+}
+
+impl SignedRequest {
+    pub fn to_message(&self) -> String {
+        let op = match self.op {
+            Op::List => "list",
+            Op::Answer { .. } => "answer",
+        };
+        let mut m = format!(
+            "{REQUEST_DOMAIN}\nop={op}\ndevice={}\ntime={}\nnonce={}",
+            self.device, self.time_ms, self.nonce
+        );
+        if let Op::Answer { card, answer } = &self.op {
+            m.push_str(&format!("\ncard={card}\nanswer={}", answer.to_field()));
+        }
+        m
+    }
+
+    /// Parses a message strictly: any other line, order, or extra text is refused.
+    pub fn parse(message: &str) -> Option<SignedRequest> {
+        let mut lines = message.split('\n');
+        if lines.next()? != REQUEST_DOMAIN {
+            return None;
+        }
+        let mut field = |name: &str| -> Option<&str> {
+            lines.next()?.strip_prefix(name)?.strip_prefix('=')
+        };
+        let op = field("op")?.to_string();
+        let device = field("device")?.to_string();
+        let time_ms: u64 = field("time")?.parse().ok()?;
+        let nonce = field("nonce")?.to_string();
+        let nonce_ok = unb64(&nonce).is_some_and(|n| (16..=32).contains(&n.len()));
+        if device.is_empty() || !nonce_ok {
+            return None;
+        }
+        let op = match op.as_str() {
+            "list" => Op::List,
+            "answer" => {
+                let card: u64 = field("card")?.parse().ok()?;
+                let answer = WireAnswer::parse(field("answer")?)?;
+                Op::Answer { card, answer }
+            }
+            _ => return None,
+        };
+        if lines.next().is_some() {
+            return None;
+        }
+        Some(SignedRequest {
+            device,
+            time_ms,
+            nonce,
+            op,
+        })
+    }
+}
+
+/// The message a phone signs to prove it holds the key it pairs with.
+pub fn pair_message(token: &str, name: &str, sign_pub: &str, box_pub: &str) -> String {
+    format!("{PAIR_DOMAIN}\ntoken={token}\nname={name}\nsign={sign_pub}\nbox={box_pub}")
+}
+
+/// The message the app signs when it accepts a device, so the page knows it paired with the
+/// app whose key was in the QR code.
+pub fn paired_message(device: &str, sign_pub: &str, box_pub: &str) -> String {
+    format!("{PAIRED_DOMAIN}\ndevice={device}\nsign={sign_pub}\nbox={box_pub}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sides_agree_on_the_seal_key_and_direction_matters() {
+        let app = AppKeys::generate();
+        let phone = StaticSecret::from(random::<32>());
+        let phone_pub = PublicKey::from(&phone).to_bytes();
+        let at_app = SealKey::agree(&app.boxing, &app.box_public(), &phone_pub, &phone_pub);
+        let at_phone = SealKey::agree(&phone, &app.box_public(), &phone_pub, &app.box_public());
+        let (n, ct) = at_phone.seal(Direction::ToApp, "dev", b"hello");
+        assert_eq!(
+            at_app.open(Direction::ToApp, "dev", &n, &ct).as_deref(),
+            Some(&b"hello"[..])
+        );
+        assert_eq!(at_app.open(Direction::ToPhone, "dev", &n, &ct), None);
+        assert_eq!(at_app.open(Direction::ToApp, "other", &n, &ct), None);
+    }
+
+    #[test]
+    fn request_messages_round_trip_and_reject_extras() {
+        let r = SignedRequest {
+            device: "abc".into(),
+            time_ms: 1_700_000_000_000,
+            nonce: b64(&[7u8; 16]),
+            op: Op::Answer {
+                card: 42,
+                answer: WireAnswer::Answers(vec![
+                    vults_core::protocol::AnswerItem::One("Blue".into()),
+                    vults_core::protocol::AnswerItem::Many(vec!["S".into(), "M".into()]),
+                ]),
+            },
+        };
+        let m = r.to_message();
+        assert_eq!(SignedRequest::parse(&m), Some(r));
+        assert_eq!(SignedRequest::parse(&format!("{m}\nextra=1")), None);
+        assert_eq!(SignedRequest::parse(&m.replace("op=answer", "op=delete")), None);
+    }
+
+    #[test]
+    fn keys_survive_their_byte_form() {
+        let k = AppKeys::generate();
+        let again = AppKeys::from_bytes(&k.to_bytes());
+        assert_eq!(again.sign_public(), k.sign_public());
+        assert_eq!(again.box_public(), k.box_public());
+    }
+}

@@ -1,0 +1,282 @@
+//! The paired phone: a small web page the app serves on the LAN while the user enables it,
+//! through which a paired phone sees the pending cards and answers them with signed requests.
+//!
+//! Start from [`PhoneLink`]: the app creates it once (it loads the app's keys from the
+//! keyring — see [`secrets`] — and the paired devices), feeds it every [`EngineEvent`] it
+//! drains ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings →
+//! Phone. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
+//! window to draw. Accepted answers leave as [`EngineCommand::Answer`] with
+//! [`AnsweredBy::Phone`](crate::model::AnsweredBy::Phone) through the sink given at creation —
+//! the same command a click sends; the engine stays unaware of the phone.
+//!
+//! What is checked, and in what order, is in [`gate`]; the wire format in [`crypto`]; the
+//! threat model in `docs/phone.md`. Not here: any window code (Settings → Phone is a view in
+//! `ui`), and no decision of its own — the phone only feeds answers into the engine.
+
+pub mod client;
+pub mod crypto;
+pub mod devices;
+pub mod gate;
+mod http;
+pub mod secrets;
+
+pub use devices::Device;
+pub use http::CommandSink;
+pub use secrets::KeyStorage;
+
+use crate::model::{AuditEntry, EngineEvent};
+use gate::Gate;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use vults_core::paths::Paths;
+
+/// The port the link listens on unless the user picks another.
+pub const DEFAULT_PORT: u16 = 47_610;
+
+/// Where the link listens and which address the QR code names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkConfig {
+    pub bind: IpAddr,
+    /// 0 picks a free port (tests).
+    pub port: u16,
+    /// The host the phone should reach; `None` finds this machine's LAN address.
+    pub advertise_host: Option<String>,
+}
+
+impl LinkConfig {
+    /// Every interface, so a phone on the same network can reach it.
+    pub fn lan(port: u16) -> LinkConfig {
+        LinkConfig {
+            bind: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            port,
+            advertise_host: None,
+        }
+    }
+
+    /// This machine only (tests, and a phone tunnelled in by the user).
+    pub fn loopback(port: u16) -> LinkConfig {
+        LinkConfig {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port,
+            advertise_host: Some("127.0.0.1".into()),
+        }
+    }
+}
+
+/// What the QR code holds: the page's URL with the one-time token and the app's public keys in
+/// the fragment (`#…`), which browsers never send to a server, so it reaches no log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairingOffer {
+    pub url: String,
+    pub token: String,
+    /// Unix milliseconds.
+    pub expires_at: u64,
+    /// The app's Ed25519 public key, base64url.
+    pub app_sign_key: String,
+    /// The app's X25519 public key, base64url.
+    pub app_box_key: String,
+}
+
+struct Running {
+    addr: SocketAddr,
+    host: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// The phone link: paired devices, the pending cards as the phone sees them, and — while
+/// enabled — the LAN listener.
+pub struct PhoneLink {
+    gate: Arc<Mutex<Gate>>,
+    key_storage: KeyStorage,
+    commands: CommandSink,
+    on_change: Arc<dyn Fn() + Send + Sync>,
+    running: Option<Running>,
+}
+
+impl PhoneLink {
+    /// Loads (or creates) the app's keys and reads the paired devices. Call from a plain
+    /// thread (the keyring store may run its own async runtime).
+    pub fn new(paths: &Paths, commands: CommandSink) -> std::io::Result<PhoneLink> {
+        let (keys, key_storage) = secrets::load_or_create(paths)?;
+        let devices = devices::DeviceStore::load(&paths.devices_file())?;
+        let gate = Gate::new(keys, devices, paths.audit_log(), now_ms());
+        Ok(PhoneLink {
+            gate: Arc::new(Mutex::new(gate)),
+            key_storage,
+            commands,
+            on_change: Arc::new(|| {}),
+            running: None,
+        })
+    }
+
+    /// Called after a device pairs or a request is refused (the window's repaint).
+    pub fn set_on_change(&mut self, on_change: Arc<dyn Fn() + Send + Sync>) {
+        self.on_change = on_change;
+    }
+
+    /// Where the app's keys are (the keyring, or the 0600 file and why).
+    pub fn key_storage(&self) -> &KeyStorage {
+        &self.key_storage
+    }
+
+    /// Starts listening (stopping a listener already running). The port is bound before this
+    /// returns, so "address in use" reaches the user at once.
+    pub fn start(&mut self, config: LinkConfig) -> std::io::Result<SocketAddr> {
+        self.stop();
+        let listener = std::net::TcpListener::bind(SocketAddr::new(config.bind, config.port))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let host = match (&config.advertise_host, config.bind) {
+            (Some(h), _) => h.clone(),
+            (None, ip) if !ip.is_unspecified() => ip.to_string(),
+            (None, _) => lan_address()
+                .map(|ip| ip.to_string())
+                .unwrap_or_else(|| "127.0.0.1".into()),
+        };
+        let server = Arc::new(http::Server {
+            gate: self.gate.clone(),
+            commands: self.commands.clone(),
+            on_change: self.on_change.clone(),
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()?;
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("vults-phone-link".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = http::serve(listener, server) => {}
+                        _ = stop_rx => {}
+                    }
+                });
+            })?;
+        self.running = Some(Running {
+            addr,
+            host,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        });
+        Ok(addr)
+    }
+
+    /// Stops listening: the port closes and open connections end.
+    pub fn stop(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            if let Some(stop) = running.stop.take() {
+                let _ = stop.send(());
+            }
+            if let Some(thread) = running.thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
+
+    /// The listening address while enabled.
+    pub fn address(&self) -> Option<SocketAddr> {
+        self.running.as_ref().map(|r| r.addr)
+    }
+
+    /// A new pairing offer (a fresh one-time token, good for 5 minutes), while enabled.
+    pub fn offer(&self) -> Option<PairingOffer> {
+        let running = self.running.as_ref()?;
+        let mut gate = self.gate.lock().ok()?;
+        let (token, expires_at) = gate.new_token(now_ms());
+        let app_sign_key = crypto::b64(&gate.keys().sign_public());
+        let app_box_key = crypto::b64(&gate.keys().box_public());
+        let host = if running.host.contains(':') {
+            format!("[{}]", running.host)
+        } else {
+            running.host.clone()
+        };
+        let url = format!(
+            "http://{host}:{}/#v=1&t={token}&k={app_sign_key}&x={app_box_key}",
+            running.addr.port()
+        );
+        Some(PairingOffer {
+            url,
+            token,
+            expires_at,
+            app_sign_key,
+            app_box_key,
+        })
+    }
+
+    /// Paired devices, revoked ones included (with `revoked_at`).
+    pub fn devices(&self) -> Vec<Device> {
+        self.gate
+            .lock()
+            .map(|g| g.devices().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// Revokes a device: every later request from it is refused (and audited as such).
+    pub fn revoke(&self, device_id: &str) -> std::io::Result<bool> {
+        let mut gate = self
+            .gate
+            .lock()
+            .map_err(|_| std::io::Error::other("phone link state poisoned"))?;
+        gate.revoke(device_id, now_ms())
+    }
+
+    /// The latest refused phone requests, oldest first.
+    pub fn refusals(&self) -> Vec<AuditEntry> {
+        self.gate
+            .lock()
+            .map(|g| g.refusals().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Feed every event the app drains from the engine: cards added and removed keep the
+    /// phone's list the same as the window's.
+    pub fn on_engine_event(&self, ev: &EngineEvent) {
+        if let Ok(mut gate) = self.gate.lock() {
+            gate.on_engine_event(ev);
+        }
+    }
+}
+
+impl Drop for PhoneLink {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The QR code of an offer as rows of dark (`true`) and light modules, without the quiet zone
+/// (the window draws a 4-module light border around it).
+pub fn qr_modules(offer: &PairingOffer) -> Vec<Vec<bool>> {
+    let Ok(code) = qrcode::QrCode::with_error_correction_level(
+        offer.url.as_bytes(),
+        qrcode::EcLevel::M,
+    ) else {
+        return Vec::new();
+    };
+    let width = code.width();
+    let colors = code.to_colors();
+    colors
+        .chunks(width)
+        .map(|row| row.iter().map(|c| *c == qrcode::Color::Dark).collect())
+        .collect()
+}
+
+/// The machine's address on the network the default route leaves by. Connecting a UDP socket
+/// sends nothing; it only asks the OS which interface it would use.
+fn lan_address() -> Option<IpAddr> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("192.0.2.1:9").ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified()).then_some(ip)
+}
+
+pub(crate) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
