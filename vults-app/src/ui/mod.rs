@@ -1,1 +1,15 @@
-//! (being written)
+//! The window: the island, the flock, the cards and settings, one view per file, driven by
+//! the engine through [`crate::model`] messages. Views never do I/O and never block; the
+//! [`app::VultsWindow`] drains the engine's channel once per frame into [`state::Model`].
+//!
+//! Start from [`app::VultsWindow`]; [`native::run`] opens it with eframe (glow renderer).
+
+pub mod app;
+pub mod card;
+pub mod desktop;
+pub mod flock;
+pub mod island;
+pub mod look;
+pub mod native;
+pub mod settings;
+pub mod state;

@@ -1,0 +1,416 @@
+//! The window as a whole: drains the engine's events into the [`Model`] (in `logic`), and
+//! draws the island, the flock and settings, and one card per pending request (in `ui`).
+//!
+//! Two layouts ([`Layout`]):
+//! - **Floating** (X11, macOS, Windows; on Linux Wayland sessions the app runs through
+//!   XWayland, see `main.rs`): the root window *is* the island — a transparent, undecorated,
+//!   always-on-top pill that never takes focus — and the flock/settings window and each card
+//!   are viewports of their own. Cards are always on top, stacked at the top-right, newest
+//!   first, and do not take focus either (a key typed into the terminal never answers one).
+//! - **Embedded** (a Wayland session with no XWayland, and the UI tests): one ordinary
+//!   window; the island is a strip at its top, the cards float inside it.
+
+use super::card::{self, CardView};
+use super::desktop::{Desktop, TrayAction};
+use super::flock::FlockView;
+use super::island::{self, IslandView};
+use super::settings::agents::AgentsView;
+use super::settings::history::HistoryView;
+use super::settings::policies::PoliciesView;
+use super::settings::rules::RulesView;
+use super::settings::SettingsAction;
+use super::look;
+use super::state::{Change, Model};
+use crate::model::{AnsweredBy, CardId, EngineCommand, EngineEvent, PendingCard};
+use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
+use std::collections::HashMap;
+use std::time::{Duration, SystemTime};
+
+/// How the window reaches the engine.
+pub trait EngineLink {
+    fn try_recv(&mut self) -> Option<EngineEvent>;
+    fn send(&mut self, command: EngineCommand);
+}
+
+impl EngineLink for crate::engine::EngineHandle {
+    fn try_recv(&mut self) -> Option<EngineEvent> {
+        self.events.try_recv().ok()
+    }
+    fn send(&mut self, command: EngineCommand) {
+        if !crate::engine::EngineHandle::send(self, command) {
+            eprintln!("vults: the engine has stopped; the answer was not delivered");
+        }
+    }
+}
+
+/// A pair of plain channels, for tests that play the engine.
+pub struct ChannelLink {
+    pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    pub commands: std::sync::mpsc::Sender<EngineCommand>,
+}
+
+impl EngineLink for ChannelLink {
+    fn try_recv(&mut self) -> Option<EngineEvent> {
+        self.events.try_recv().ok()
+    }
+    fn send(&mut self, command: EngineCommand) {
+        let _ = self.commands.send(command);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Floating,
+    Embedded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Flock,
+    Agents,
+    Rules,
+    Policies,
+    History,
+}
+
+impl Tab {
+    const ALL: [Tab; 5] = [Tab::Flock, Tab::Agents, Tab::Rules, Tab::Policies, Tab::History];
+    fn title(self) -> &'static str {
+        match self {
+            Tab::Flock => "Flock",
+            Tab::Agents => "Agents",
+            Tab::Rules => "Rules",
+            Tab::Policies => "Policies",
+            Tab::History => "History",
+        }
+    }
+}
+
+/// How long the island pulses after a card arrives; then it stays lit without repainting.
+const PULSE_FOR: f64 = 6.0;
+const PULSE_PERIOD: f64 = 1.2;
+const MAIN_SIZE: [f32; 2] = [760.0, 560.0];
+
+pub struct VultsWindow {
+    pub model: Model,
+    pub layout: Layout,
+    pub tab: Tab,
+    /// The flock/settings window is shown (always, in the embedded layout).
+    pub main_open: bool,
+    link: Box<dyn EngineLink>,
+    desktop: Box<dyn Desktop>,
+    clock: Box<dyn Fn() -> SystemTime>,
+    island: IslandView,
+    flock: FlockView,
+    agents: AgentsView,
+    rules: RulesView,
+    policies: PoliciesView,
+    history: HistoryView,
+    cards: HashMap<CardId, CardView>,
+    /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
+    pulse_from: Option<f64>,
+    island_placed: bool,
+    /// One of our windows has the keyboard focus (then no notification is needed).
+    focused: bool,
+    /// Frames drawn since the last card arrived (0 = the card was drawn in the first frame).
+    pub frames_to_card: Option<u32>,
+    card_pending_draw: Option<u32>,
+}
+
+impl VultsWindow {
+    pub fn new(
+        link: Box<dyn EngineLink>,
+        desktop: Box<dyn Desktop>,
+        layout: Layout,
+        clock: Box<dyn Fn() -> SystemTime>,
+    ) -> VultsWindow {
+        VultsWindow {
+            model: Model::default(),
+            layout,
+            tab: Tab::Flock,
+            main_open: layout == Layout::Embedded,
+            link,
+            desktop,
+            clock,
+            island: IslandView,
+            flock: FlockView,
+            agents: AgentsView,
+            rules: RulesView,
+            policies: PoliciesView,
+            history: HistoryView::default(),
+            cards: HashMap::new(),
+            pulse_from: None,
+            island_placed: false,
+            focused: false,
+            frames_to_card: None,
+            card_pending_draw: None,
+        }
+    }
+
+    /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
+    pub fn logic(&mut self, ctx: &egui::Context) {
+        while let Some(event) = self.link.try_recv() {
+            match self.model.apply(event) {
+                Change::CardArrived(id) => self.card_arrived(ctx, id),
+                Change::CardGone(id) => {
+                    self.cards.remove(&id);
+                }
+                Change::Other => {}
+            }
+        }
+        for action in self.desktop.poll() {
+            match action {
+                TrayAction::Show => self.show_main(ctx),
+                TrayAction::TogglePause => self.set_paused(!self.model.paused),
+                TrayAction::Quit => {
+                    self.link.send(EngineCommand::Shutdown);
+                    ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Close);
+                }
+            }
+        }
+        if self.layout == Layout::Floating && !self.island_placed {
+            let monitor = ctx.input(|i| i.viewport().monitor_size);
+            if let Some(size) = monitor {
+                let x = ((size.x - island::SIZE.x) / 2.0).max(0.0);
+                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::OuterPosition(egui::pos2(x, 6.0)));
+                self.island_placed = true;
+            }
+        }
+    }
+
+    fn card_arrived(&mut self, ctx: &egui::Context, id: CardId) {
+        let Some(card) = self.model.card(id) else { return };
+        self.cards.insert(id, CardView::new(card));
+        self.pulse_from = Some(ctx.input(|i| i.time));
+        self.card_pending_draw = Some(0);
+        if !self.focused {
+            let who = card.identity.display_name();
+            let summary = if card.question {
+                format!("{who} asks you")
+            } else {
+                format!("{who} wants to use {}", card.call.tool)
+            };
+            self.desktop.notify(&summary, &card.call.target.summary());
+        }
+    }
+
+    fn show_main(&mut self, ctx: &egui::Context) {
+        self.main_open = true;
+        if self.layout == Layout::Floating {
+            ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Visible(true));
+            ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Focus);
+        }
+    }
+
+    fn set_paused(&mut self, paused: bool) {
+        self.model.paused = paused;
+        self.desktop.set_paused(paused);
+        self.link.send(EngineCommand::SetPaused(paused));
+    }
+
+    fn answer(&mut self, id: CardId, answer: crate::model::CardAnswer) {
+        self.link.send(EngineCommand::Answer { card: id, answer, by: AnsweredBy::Click });
+        // Gone at once; the engine's CardRemoved that follows finds nothing left to remove.
+        self.model.cards.retain(|c| c.id != id);
+        self.cards.remove(&id);
+    }
+
+    /// Draws everything. The root `ui` is the island (floating) or the whole window (embedded).
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let now_t = ctx.input(|i| i.time);
+        let pulse = self.pulse_phase(now_t);
+        if pulse.is_some() {
+            ctx.request_repaint_after(Duration::from_millis(40));
+        }
+        let birds = self.model.sessions.len();
+        let waiting = self.model.cards.len();
+        match self.layout {
+            Layout::Floating => {
+                egui::CentralPanel::default()
+                    .frame(egui::Frame::NONE)
+                    .show(ui, |ui| {
+                        if self.island.ui(ui, birds, waiting, pulse) {
+                            if self.main_open {
+                                self.main_open = false;
+                            } else {
+                                self.tab = Tab::Flock;
+                                self.show_main(&ctx);
+                            }
+                        }
+                    });
+                if self.main_open {
+                    let builder = ViewportBuilder::default()
+                        .with_title("Vults")
+                        .with_app_id("vults")
+                        .with_inner_size(MAIN_SIZE)
+                        .with_min_inner_size([480.0, 320.0]);
+                    ctx.show_viewport_immediate(main_id(), builder, |ui, _class| {
+                        if ui.input(|i| i.viewport().close_requested()) {
+                            self.main_open = false;
+                        }
+                        self.focused = ui.input(|i| i.viewport().focused.unwrap_or(false));
+                        self.main_ui(ui);
+                    });
+                } else {
+                    self.focused = false;
+                }
+            }
+            Layout::Embedded => {
+                egui::Panel::top("island-strip").show(ui, |ui| {
+                    ui.add_space(4.0);
+                    ui.horizontal(|ui| {
+                        if self.island.ui(ui, birds, waiting, pulse) {
+                            self.tab = Tab::Flock;
+                        }
+                    });
+                    ui.add_space(4.0);
+                });
+                self.focused = ctx.input(|i| i.viewport().focused.unwrap_or(false));
+                self.main_ui(ui);
+            }
+        }
+        self.cards_ui(&ctx);
+        self.schedule_clock_repaint(&ctx);
+    }
+
+    fn pulse_phase(&mut self, now_t: f64) -> Option<f32> {
+        let from = self.pulse_from?;
+        if self.model.cards.is_empty() || now_t - from > PULSE_FOR {
+            self.pulse_from = None;
+            return None;
+        }
+        Some((((now_t - from) % PULSE_PERIOD) / PULSE_PERIOD) as f32)
+    }
+
+    /// The cards say how long they have waited: repaint when that text next changes, not
+    /// every frame.
+    fn schedule_clock_repaint(&self, ctx: &egui::Context) {
+        let now = (self.clock)();
+        let next = self
+            .model
+            .cards
+            .iter()
+            .map(|c| look::next_duration_change(now.duration_since(c.arrived).unwrap_or_default().as_secs()))
+            .min();
+        if let Some(secs) = next {
+            ctx.request_repaint_after(Duration::from_secs(secs));
+        }
+    }
+
+    fn main_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("tabs").show(ui, |ui| {
+            ui.add_space(4.0);
+            ui.horizontal(|ui| {
+                for tab in Tab::ALL {
+                    if ui.selectable_label(self.tab == tab, tab.title()).clicked() {
+                        self.tab = tab;
+                    }
+                }
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    let mut paused = self.model.paused;
+                    if ui
+                        .checkbox(&mut paused, "Pause cards")
+                        .on_hover_text("While paused, agents ask in their own terminal")
+                        .changed()
+                    {
+                        self.set_paused(paused);
+                    }
+                });
+            });
+            ui.add_space(2.0);
+        });
+        if let Some(notice) = self.model.notices.back() {
+            egui::Panel::bottom("notices").show(ui, |ui| {
+                ui.label(RichText::new(notice).small().color(Color32::from_gray(160)));
+            });
+        }
+        let now = (self.clock)();
+        let mut action = None;
+        egui::CentralPanel::default().show(ui, |ui| match self.tab {
+            Tab::Flock => self.flock.ui(ui, &self.model, now),
+            Tab::Agents => action = self.agents.ui(ui, &self.model),
+            Tab::Rules => action = self.rules.ui(ui, &self.model),
+            Tab::Policies => action = self.policies.ui(ui, &self.model),
+            Tab::History => self.history.ui(ui, &self.model),
+        });
+        match action {
+            Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
+            Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
+            Some(SettingsAction::Open(path)) => self.desktop.open(&path),
+            Some(SettingsAction::Repair(agent)) => {
+                self.model.notices.push_back(format!("Repair {agent}: restart Vults to reinstall its hook"));
+            }
+            None => {}
+        }
+    }
+
+    fn cards_ui(&mut self, ctx: &egui::Context) {
+        let now = (self.clock)();
+        let screen = ctx
+            .input(|i| i.viewport().monitor_size)
+            .unwrap_or_else(|| ctx.content_rect().size());
+        let mut y = 48.0;
+        let mut answers = Vec::new();
+        // Newest first: it sits at the top of the stack and takes the shortcuts.
+        let newest_first: Vec<PendingCard> = self.model.cards.iter().rev().cloned().collect();
+        for (index, card) in newest_first.iter().enumerate() {
+            let height = card::estimated_height(card);
+            if y + height > screen.y && index > 0 {
+                y = (screen.y - height).max(48.0);
+            }
+            let pos = egui::pos2(screen.x - card::WIDTH - 16.0, y);
+            y += height + 10.0;
+            let title = format!("Vults: {} — {}", card.identity.display_name(), card.call.tool);
+            let builder = ViewportBuilder::default()
+                .with_title(title)
+                .with_app_id("vults")
+                .with_inner_size([card::WIDTH, height])
+                .with_position(pos)
+                .with_decorations(false)
+                .with_transparent(true)
+                .with_resizable(false)
+                .with_always_on_top()
+                .with_active(false)
+                .with_taskbar(false)
+                .with_window_type(egui::X11WindowType::Utility);
+            let view = self.cards.entry(card.id).or_insert_with(|| CardView::new(card));
+            let keys = self.layout == Layout::Floating || index == 0;
+            let answer = ctx.show_viewport_immediate(card_id(card.id), builder, |ui, class| {
+                let frame = egui::Frame::new()
+                    .fill(look::CARD_FILL)
+                    .corner_radius(12)
+                    .stroke(egui::Stroke::new(
+                        1.5,
+                        if card.destructive.is_some() { look::RED } else { Color32::from_gray(70) },
+                    ))
+                    .inner_margin(egui::Margin::same(14));
+                if class == egui::ViewportClass::EmbeddedWindow {
+                    frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner
+                } else {
+                    egui::CentralPanel::default()
+                        .frame(frame)
+                        .show(ui, |ui| view.ui(ui, card, now, keys))
+                        .inner
+                }
+            });
+            if let Some(answer) = answer {
+                answers.push((card.id, answer));
+            }
+        }
+        if let Some(frames) = self.card_pending_draw.take() {
+            self.frames_to_card = Some(frames);
+        }
+        for (id, answer) in answers {
+            self.answer(id, answer);
+        }
+    }
+}
+
+pub fn main_id() -> ViewportId {
+    ViewportId::from_hash_of("vults-main")
+}
+
+pub fn card_id(id: CardId) -> ViewportId {
+    ViewportId::from_hash_of(("vults-card", id))
+}

@@ -1,0 +1,410 @@
+//! A card: one pending request, with the whole command, file or URL the agent sent, and the
+//! answers — Allow, Deny, Always allow (with the exact rule it makes; never on a destructive
+//! call), or, for an AskUserQuestion, each question's choice and an "other" free text.
+
+use super::look;
+use crate::model::{CardAnswer, PendingCard};
+use egui::{Color32, Key, RichText};
+use std::time::SystemTime;
+use vults_core::agents::{Question, Target};
+use vults_core::protocol::AnswerItem;
+
+/// Width of a card window in points.
+pub const WIDTH: f32 = 460.0;
+/// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
+const BLOCK_MAX: f32 = 220.0;
+
+/// A card's own state: the choices made so far on a question card.
+#[derive(Debug, Clone, Default)]
+pub struct CardView {
+    questions: Vec<QuestionChoice>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct QuestionChoice {
+    chosen: Vec<bool>,
+    other_on: bool,
+    other: String,
+}
+
+impl CardView {
+    pub fn new(card: &PendingCard) -> CardView {
+        let questions = match &card.call.target {
+            Target::Questions { questions } => questions
+                .iter()
+                .map(|q| QuestionChoice {
+                    chosen: vec![false; q.options.len()],
+                    ..Default::default()
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        CardView { questions }
+    }
+
+    /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (only the
+    /// card in front does). Returns the answer when the person gave one.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        card: &PendingCard,
+        now: SystemTime,
+        keys: bool,
+    ) -> Option<CardAnswer> {
+        let mut answer = None;
+        header_ui(ui, card, now);
+        ui.add_space(4.0);
+        match &card.call.target {
+            Target::Questions { questions } if card.question => {
+                answer = self.questions_ui(ui, questions);
+            }
+            target => {
+                target_ui(ui, &card.call.tool, target);
+                ui.add_space(6.0);
+                answer = decision_ui(ui, card);
+                if keys && answer.is_none() && !ui.ctx().memory(|m| m.focused().is_some()) {
+                    answer = ui.input(|i| {
+                        let plain = !i.modifiers.ctrl && !i.modifiers.alt && !i.modifiers.command;
+                        if !plain {
+                            None
+                        } else if i.key_pressed(Key::A) && i.modifiers.shift {
+                            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
+                        } else if i.key_pressed(Key::A) {
+                            Some(CardAnswer::Allow)
+                        } else if i.key_pressed(Key::D) {
+                            Some(CardAnswer::Deny)
+                        } else {
+                            None
+                        }
+                    });
+                }
+            }
+        }
+        answer
+    }
+
+    fn questions_ui(&mut self, ui: &mut egui::Ui, questions: &[Question]) -> Option<CardAnswer> {
+        let mut answer = None;
+        egui::ScrollArea::vertical()
+            .max_height(380.0)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate() {
+                    if qi > 0 {
+                        ui.separator();
+                    }
+                    question_ui(ui, qi, q, choice);
+                }
+            });
+        ui.add_space(6.0);
+        let items: Option<Vec<AnswerItem>> = questions
+            .iter()
+            .zip(&self.questions)
+            .map(|(q, c)| c.answer(q))
+            .collect();
+        ui.horizontal(|ui| {
+            let ready = items.is_some();
+            let send = ui
+                .add_enabled(ready, egui::Button::new(RichText::new("Answer").strong()).fill(look::GREEN))
+                .on_disabled_hover_text("Answer every question first");
+            if send.clicked()
+                && let Some(items) = items
+            {
+                answer = Some(CardAnswer::Answers(items));
+            }
+            if ui
+                .button("Deny")
+                .on_hover_text("Send no answer: the agent goes on without one")
+                .clicked()
+            {
+                answer = Some(CardAnswer::Deny);
+            }
+        });
+        answer
+    }
+}
+
+impl QuestionChoice {
+    /// The answer so far, or `None` while nothing is chosen.
+    fn answer(&self, q: &Question) -> Option<AnswerItem> {
+        let mut labels: Vec<String> = q
+            .options
+            .iter()
+            .zip(&self.chosen)
+            .filter(|(_, on)| **on)
+            .map(|(o, _)| o.label.clone())
+            .collect();
+        let other = self.other.trim();
+        if self.other_on && !other.is_empty() {
+            labels.push(other.to_string());
+        }
+        if labels.is_empty() {
+            return None;
+        }
+        if q.multi_select {
+            Some(AnswerItem::Many(labels))
+        } else {
+            labels.pop().map(AnswerItem::One)
+        }
+    }
+}
+
+fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut QuestionChoice) {
+    if !q.header.is_empty() {
+        ui.label(RichText::new(&q.header).small().color(Color32::from_gray(150)));
+    }
+    ui.add(egui::Label::new(RichText::new(&q.question).strong()).wrap());
+    if q.multi_select {
+        ui.label(RichText::new("Choose any").small().color(Color32::from_gray(140)));
+    }
+    for (oi, option) in q.options.iter().enumerate() {
+        let on = choice.chosen[oi];
+        let clicked = if q.multi_select {
+            let mut v = on;
+            ui.checkbox(&mut v, &option.label).changed()
+        } else {
+            ui.radio(on, &option.label).clicked()
+        };
+        if clicked {
+            if q.multi_select {
+                choice.chosen[oi] = !on;
+            } else {
+                choice.chosen.iter_mut().for_each(|c| *c = false);
+                choice.chosen[oi] = true;
+                choice.other_on = false;
+            }
+        }
+        if !option.description.is_empty() {
+            ui.indent(("desc", qi, oi), |ui| {
+                ui.add(
+                    egui::Label::new(RichText::new(&option.description).small().color(Color32::from_gray(150)))
+                        .wrap(),
+                );
+            });
+        }
+    }
+    ui.horizontal(|ui| {
+        let other_label = "Other";
+        let clicked = if q.multi_select {
+            let mut v = choice.other_on;
+            ui.checkbox(&mut v, other_label).changed()
+        } else {
+            ui.radio(choice.other_on, other_label).clicked()
+        };
+        if clicked {
+            choice.other_on = !choice.other_on || !q.multi_select;
+            if !q.multi_select {
+                choice.chosen.iter_mut().for_each(|c| *c = false);
+            }
+        }
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut choice.other)
+                .hint_text("your own answer")
+                .desired_width(f32::INFINITY),
+        );
+        edit.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::WidgetType::TextEdit, true, format!("Other answer {}", qi + 1))
+        });
+        if edit.changed() && !choice.other.trim().is_empty() && !choice.other_on {
+            choice.other_on = true;
+            if !q.multi_select {
+                choice.chosen.iter_mut().for_each(|c| *c = false);
+            }
+        }
+    });
+}
+
+fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
+    let name = match &card.identity {
+        vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
+        _ => None,
+    };
+    let color = look::agent_color(card.agent, name);
+    ui.horizontal(|ui| {
+        look::paint_bird(ui, color, &look::agent_letter(card.agent, name), 26.0);
+        ui.label(RichText::new(card.identity.display_name()).strong().color(color));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let waited = now.duration_since(card.arrived).unwrap_or_default().as_secs();
+            ui.label(
+                RichText::new(format!("waiting {}", look::duration_text(waited)))
+                    .small()
+                    .color(Color32::from_gray(150)),
+            );
+        });
+    });
+    ui.add(egui::Label::new(RichText::new(&card.folder).monospace().color(Color32::from_gray(190))).wrap());
+    ui.horizontal_wrapped(|ui| {
+        let verb = if card.question { "asks" } else { "wants to use" };
+        ui.label(RichText::new(verb).color(Color32::from_gray(160)));
+        ui.label(RichText::new(&card.call.tool).monospace().strong());
+        if let Some(why) = &card.destructive {
+            ui.label(
+                RichText::new(format!("DESTRUCTIVE: {why}"))
+                    .strong()
+                    .color(Color32::WHITE)
+                    .background_color(look::RED),
+            );
+        }
+    });
+}
+
+/// The whole target, never a summary.
+fn target_ui(ui: &mut egui::Ui, tool: &str, target: &Target) {
+    match target {
+        Target::Command { command } => block_ui(ui, "command", command, None),
+        Target::Edit { path, old, new } => {
+            path_ui(ui, path);
+            if let Some(old) = old {
+                block_ui(ui, "old", old, Some(Color32::from_rgb(0x3A, 0x1F, 0x22)));
+            }
+            if let Some(new) = new {
+                block_ui(ui, "new", new, Some(Color32::from_rgb(0x1B, 0x33, 0x24)));
+            }
+        }
+        Target::Write { path, content } => {
+            path_ui(ui, path);
+            if let Some(content) = content {
+                block_ui(ui, "content", content, Some(Color32::from_rgb(0x1B, 0x33, 0x24)));
+            }
+        }
+        Target::Path { path } => path_ui(ui, path),
+        Target::Url { url } => block_ui(ui, "URL", url, None),
+        Target::Patch { patch } => block_ui(ui, "patch", patch, None),
+        Target::Mcp { server, tool: mcp_tool, input } => {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
+                ui.label(RichText::new(format!("{server} / {mcp_tool}")).monospace().strong());
+            });
+            block_ui(ui, "input", &pretty_json(input), None);
+        }
+        Target::Input { json } => block_ui(ui, &format!("{tool} input"), &pretty_json(json), None),
+        Target::Questions { questions } => {
+            let text = questions.iter().map(|q| q.question.as_str()).collect::<Vec<_>>().join("\n");
+            block_ui(ui, "questions", &text, None);
+        }
+    }
+}
+
+fn path_ui(ui: &mut egui::Ui, path: &str) {
+    ui.add(egui::Label::new(RichText::new(path).monospace().strong()).wrap());
+}
+
+fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
+    ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
+    egui::Frame::new()
+        .fill(fill.unwrap_or(Color32::from_gray(16)))
+        .corner_radius(6)
+        .inner_margin(egui::Margin::same(8))
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt(what)
+                .max_height(BLOCK_MAX)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::Label::new(RichText::new(text).monospace().color(Color32::from_gray(235)))
+                            .wrap()
+                            .selectable(true),
+                    );
+                });
+        });
+}
+
+fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
+    let mut answer = None;
+    ui.horizontal(|ui| {
+        let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE)).fill(look::GREEN);
+        if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
+            answer = Some(CardAnswer::Allow);
+        }
+        let deny = egui::Button::new(RichText::new("Deny").strong().color(Color32::WHITE)).fill(look::RED);
+        if ui.add(deny).on_hover_text("Shortcut: D").clicked() {
+            answer = Some(CardAnswer::Deny);
+        }
+        if card.always_rule.is_some()
+            && ui
+                .button("Always allow")
+                .on_hover_text("Shortcut: Shift+A — allows this exact call from now on")
+                .clicked()
+        {
+            answer = Some(CardAnswer::AlwaysAllow);
+        }
+    });
+    match &card.always_rule {
+        Some(rule) => {
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!(
+                        "Always allow makes the rule: {} in {} may use {} on exactly the target above",
+                        rule.identity.display_name(),
+                        rule.folder,
+                        rule.tool
+                    ))
+                    .small()
+                    .color(Color32::from_gray(150)),
+                )
+                .wrap(),
+            );
+        }
+        None if card.destructive.is_some() => {
+            ui.label(
+                RichText::new("No Always allow: a destructive call always asks you.")
+                    .small()
+                    .color(Color32::from_gray(150)),
+            );
+        }
+        None => {}
+    }
+    ui.label(
+        RichText::new(if card.always_rule.is_some() {
+            "Keys: A allow · D deny · Shift+A always"
+        } else {
+            "Keys: A allow · D deny"
+        })
+        .small()
+        .color(Color32::from_gray(110)),
+    );
+    answer
+}
+
+/// Pretty-prints JSON for reading; anything that does not parse shows as it came.
+fn pretty_json(text: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| text.to_string())
+}
+
+/// A card's window height in points, from what it shows (the blocks scroll past their cap).
+pub fn estimated_height(card: &PendingCard) -> f32 {
+    fn lines(text: &str) -> f32 {
+        let chars_per_line = 52.0;
+        text.lines()
+            .map(|l| (l.chars().count() as f32 / chars_per_line).ceil().max(1.0))
+            .sum::<f32>()
+            .max(1.0)
+    }
+    fn block(text: &str) -> f32 {
+        (lines(text) * 15.0).min(BLOCK_MAX) + 36.0
+    }
+    let base = 160.0;
+    let body = match &card.call.target {
+        Target::Command { command } => block(command),
+        Target::Edit { old, new, .. } => {
+            24.0 + old.as_deref().map(block).unwrap_or(0.0) + new.as_deref().map(block).unwrap_or(0.0)
+        }
+        Target::Write { content, .. } => 24.0 + content.as_deref().map(block).unwrap_or(0.0),
+        Target::Path { .. } => 24.0,
+        Target::Url { url } => block(url),
+        Target::Patch { patch } => block(patch),
+        Target::Mcp { input, .. } => 24.0 + block(&pretty_json(input)),
+        Target::Input { json } => block(&pretty_json(json)),
+        Target::Questions { questions } => questions
+            .iter()
+            .map(|q| 60.0 + 24.0 * (q.options.len() as f32 + 1.0))
+            .sum::<f32>()
+            .min(380.0),
+    };
+    let rule = if card.always_rule.is_some() || card.destructive.is_some() { 34.0 } else { 0.0 };
+    (base + body + rule).clamp(200.0, 720.0)
+}

@@ -1,0 +1,229 @@
+//! Desktop integration at the edge of the window: notifications, the tray icon, opening a
+//! file in the user's editor. Behind [`Desktop`] so tests use [`NoDesktop`]; the real one
+//! degrades to nothing, with one log line, where there is no D-Bus or no tray — never a panic.
+
+use std::path::Path;
+
+/// What the tray's menu asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrayAction {
+    Show,
+    TogglePause,
+    Quit,
+}
+
+pub trait Desktop {
+    /// Shows a desktop notification; must not block.
+    fn notify(&mut self, summary: &str, body: &str);
+    /// The tray actions since the last call.
+    fn poll(&mut self) -> Vec<TrayAction>;
+    /// Opens a file with the user's default application; must not block.
+    fn open(&mut self, path: &Path);
+    /// Tells the tray whether cards are paused (its menu shows it).
+    fn set_paused(&mut self, _paused: bool) {}
+}
+
+/// No desktop: tests, and platforms without one.
+#[derive(Debug, Default)]
+pub struct NoDesktop {
+    /// What would have been notified, for tests.
+    pub notified: Vec<(String, String)>,
+    pub opened: Vec<std::path::PathBuf>,
+}
+
+impl Desktop for NoDesktop {
+    fn notify(&mut self, summary: &str, body: &str) {
+        self.notified.push((summary.to_string(), body.to_string()));
+    }
+    fn poll(&mut self) -> Vec<TrayAction> {
+        Vec::new()
+    }
+    fn open(&mut self, path: &Path) {
+        self.opened.push(path.to_path_buf());
+    }
+}
+
+/// The real desktop: notify-rust (zbus) and, on Linux, a StatusNotifierItem tray (ksni).
+pub struct SystemDesktop {
+    notifications_failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    #[cfg(target_os = "linux")]
+    tray: Option<Tray>,
+}
+
+impl SystemDesktop {
+    /// `wake` is called from the tray's thread when the menu is used (the window passes
+    /// `ctx.request_repaint`, so an idle window notices the click).
+    pub fn new(wake: std::sync::Arc<dyn Fn() + Send + Sync>) -> SystemDesktop {
+        #[cfg(not(target_os = "linux"))]
+        let _ = wake;
+        SystemDesktop {
+            notifications_failed: Default::default(),
+            #[cfg(target_os = "linux")]
+            tray: Tray::new(wake)
+                .map_err(|e| eprintln!("vults: no tray icon ({e}); the island and the window still work"))
+                .ok(),
+        }
+    }
+}
+
+impl Desktop for SystemDesktop {
+    fn notify(&mut self, summary: &str, body: &str) {
+        use std::sync::atomic::Ordering;
+        if self.notifications_failed.load(Ordering::Relaxed) {
+            return;
+        }
+        let failed = self.notifications_failed.clone();
+        let (summary, body) = (summary.to_string(), body.to_string());
+        // notify-rust talks D-Bus synchronously: keep it off the window's thread.
+        let spawned = std::thread::Builder::new().name("vults-notify".into()).spawn(move || {
+            let shown = notify_rust::Notification::new()
+                .appname("Vults")
+                .summary(&summary)
+                .body(&body)
+                .show();
+            if let Err(e) = shown
+                && !failed.swap(true, Ordering::Relaxed)
+            {
+                eprintln!("vults: no desktop notifications ({e}); cards still show");
+            }
+        });
+        if spawned.is_err() {
+            self.notifications_failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn poll(&mut self) -> Vec<TrayAction> {
+        #[cfg(target_os = "linux")]
+        if let Some(tray) = &self.tray {
+            return tray.poll();
+        }
+        Vec::new()
+    }
+
+    fn open(&mut self, path: &Path) {
+        let opener = if cfg!(target_os = "macos") {
+            "open"
+        } else if cfg!(windows) {
+            "explorer"
+        } else {
+            "xdg-open"
+        };
+        // spawn() returns at once; the child is reaped by a thread so it leaves no zombie.
+        match std::process::Command::new(opener).arg(path).spawn() {
+            Ok(mut child) => {
+                let _ = std::thread::Builder::new().spawn(move || child.wait());
+            }
+            Err(e) => eprintln!("vults: cannot open {} with {opener}: {e}", path.display()),
+        }
+    }
+
+    fn set_paused(&mut self, paused: bool) {
+        #[cfg(target_os = "linux")]
+        if let Some(tray) = &self.tray {
+            tray.pause.set_checked(paused);
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = paused;
+    }
+}
+
+#[cfg(target_os = "linux")]
+struct Tray {
+    _icon: tray_icon::TrayIcon,
+    show: tray_icon::menu::MenuId,
+    pause: tray_icon::menu::CheckMenuItem,
+    quit: tray_icon::menu::MenuId,
+}
+
+#[cfg(target_os = "linux")]
+impl Tray {
+    fn new(wake: std::sync::Arc<dyn Fn() + Send + Sync>) -> Result<Tray, String> {
+        use tray_icon::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem};
+        let menu = Menu::new();
+        let show = MenuItem::new("Show", true, None);
+        let pause = CheckMenuItem::new("Pause cards", true, false, None);
+        let quit = MenuItem::new("Quit", true, None);
+        for item in [&show as &dyn tray_icon::menu::IsMenuItem, &pause, &quit] {
+            menu.append(item).map_err(|e| e.to_string())?;
+        }
+        let icon = tray_icon::Icon::from_rgba(tray_icon_rgba(), 32, 32).map_err(|e| e.to_string())?;
+        let built = tray_icon::TrayIconBuilder::new()
+            .with_tooltip("Vults")
+            .with_title("Vults")
+            .with_icon(icon)
+            .with_menu(Box::new(menu))
+            .build()
+            .map_err(|e| e.to_string())?;
+        MenuEvent::set_event_handler(Some(move |event: MenuEvent| {
+            MENU_EVENTS.with_sender(event);
+            wake();
+        }));
+        Ok(Tray {
+            _icon: built,
+            show: show.id().clone(),
+            pause,
+            quit: quit.id().clone(),
+        })
+    }
+
+    fn poll(&self) -> Vec<TrayAction> {
+        MENU_EVENTS
+            .drain()
+            .into_iter()
+            .filter_map(|e| {
+                if e.id == self.show {
+                    Some(TrayAction::Show)
+                } else if e.id == *self.pause.id() {
+                    Some(TrayAction::TogglePause)
+                } else if e.id == self.quit {
+                    Some(TrayAction::Quit)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+}
+
+/// Menu events, handed from the tray's thread to the window's.
+#[cfg(target_os = "linux")]
+struct MenuQueue(std::sync::Mutex<Vec<tray_icon::menu::MenuEvent>>);
+
+#[cfg(target_os = "linux")]
+static MENU_EVENTS: MenuQueue = MenuQueue(std::sync::Mutex::new(Vec::new()));
+
+#[cfg(target_os = "linux")]
+impl MenuQueue {
+    fn with_sender(&self, event: tray_icon::menu::MenuEvent) {
+        if let Ok(mut q) = self.0.lock() {
+            q.push(event);
+        }
+    }
+    fn drain(&self) -> Vec<tray_icon::menu::MenuEvent> {
+        self.0.lock().map(|mut q| std::mem::take(&mut *q)).unwrap_or_default()
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// The tray icon: an amber bird on a dark disc, drawn in code (no image decoding at start).
+fn tray_icon_rgba() -> Vec<u8> {
+    let mut rgba = vec![0u8; 32 * 32 * 4];
+    for y in 0..32 {
+        for x in 0..32 {
+            let (fx, fy) = (x as f32 + 0.5, y as f32 + 0.5);
+            let disc = (fx - 16.0).powi(2) + (fy - 16.0).powi(2) <= 15.5f32.powi(2);
+            let body = (fx - 14.0).powi(2) + (fy - 17.0).powi(2) <= 8.0f32.powi(2);
+            let beak = fx > 21.0 && fx < 27.0 && (fy - 15.0).abs() < (27.0 - fx) * 0.5;
+            let px = if body || beak {
+                [0xF5, 0xA5, 0x24, 0xFF]
+            } else if disc {
+                [0x1E, 0x20, 0x25, 0xFF]
+            } else {
+                [0, 0, 0, 0]
+            };
+            let i = (y * 32 + x) * 4;
+            rgba[i..i + 4].copy_from_slice(&px);
+        }
+    }
+    rgba
+}

@@ -1,0 +1,125 @@
+//! The edge: opens the window with eframe (glow renderer) around a running engine.
+//!
+//! **Wayland.** Wayland lets no client place its windows or keep them above others, so the
+//! island and the cards could not float at the top of the screen. On a Wayland session with
+//! XWayland (GNOME, KDE, Sway all start it) the app runs through XWayland, where it can; with
+//! no XWayland (`DISPLAY` unset) it opens one ordinary window with the island as a strip and
+//! the cards inside ([`Layout::Embedded`]). `VULTS_LAYOUT=embedded` chooses that anywhere.
+
+use super::app::{Layout, VultsWindow};
+use super::desktop::SystemDesktop;
+use super::island;
+use crate::engine::Engine;
+use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
+use vults_core::paths::Paths;
+
+struct NativeApp(VultsWindow);
+
+impl eframe::App for NativeApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.0.logic(ctx);
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.0.ui(ui);
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        match self.0.layout {
+            // One clear colour serves every viewport: transparent, and each panel paints its own.
+            Layout::Floating => [0.0; 4],
+            Layout::Embedded => visuals.panel_fill.to_normalized_gamma_f32(),
+        }
+    }
+}
+
+/// Which layout this desktop allows (see the module docs).
+pub fn choose_layout(env: impl Fn(&str) -> Option<String>) -> Layout {
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    if env("VULTS_LAYOUT").as_deref() == Some("embedded") {
+        return Layout::Embedded;
+    }
+    if cfg!(target_os = "linux") && (set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET")) && !set("DISPLAY") {
+        return Layout::Embedded;
+    }
+    Layout::Floating
+}
+
+/// Starts the engine and runs the window until it is closed (tray → Quit).
+pub fn run(paths: Paths) -> Result<(), String> {
+    let ctx_cell: Arc<OnceLock<egui::Context>> = Arc::new(OnceLock::new());
+    let wake: Arc<dyn Fn() + Send + Sync> = {
+        let cell = ctx_cell.clone();
+        Arc::new(move || {
+            if let Some(ctx) = cell.get() {
+                ctx.request_repaint();
+            }
+        })
+    };
+    let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
+    let layout = choose_layout(|k| std::env::var(k).ok());
+
+    let viewport = match layout {
+        Layout::Floating => egui::ViewportBuilder::default()
+            .with_title("Vults island")
+            .with_app_id("vults")
+            .with_inner_size(island::SIZE)
+            .with_position([400.0, 6.0])
+            .with_decorations(false)
+            .with_transparent(true)
+            .with_resizable(false)
+            .with_always_on_top()
+            .with_active(false)
+            .with_taskbar(false)
+            .with_window_type(egui::X11WindowType::Dock),
+        Layout::Embedded => egui::ViewportBuilder::default()
+            .with_title("Vults")
+            .with_app_id("vults")
+            .with_inner_size([900.0, 680.0]),
+    };
+    #[allow(unused_mut)] // only Linux sets the event loop hook
+    let mut options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport,
+        ..Default::default()
+    };
+    #[cfg(target_os = "linux")]
+    if layout == Layout::Floating {
+        options.event_loop_builder = Some(Box::new(|builder| {
+            use winit::platform::x11::EventLoopBuilderExtX11 as _;
+            builder.with_x11();
+        }));
+    }
+    eframe::run_native(
+        "Vults",
+        options,
+        Box::new(move |cc| {
+            let _ = ctx_cell.set(cc.egui_ctx.clone());
+            // Events may have come before the context existed: look at them now.
+            cc.egui_ctx.request_repaint();
+            let desktop = SystemDesktop::new(wake);
+            let window = VultsWindow::new(Box::new(engine), Box::new(desktop), layout, Box::new(SystemTime::now));
+            Ok(Box::new(NativeApp(window)))
+        }),
+    )
+    .map_err(|e| format!("the window failed: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    }
+
+    #[test]
+    fn wayland_without_xwayland_embeds_the_cards_in_one_window() {
+        let layout = choose_layout(env(&[("WAYLAND_DISPLAY", "wayland-0")]));
+        let expected = if cfg!(target_os = "linux") { Layout::Embedded } else { Layout::Floating };
+        assert_eq!(layout, expected);
+        assert_eq!(choose_layout(env(&[("WAYLAND_DISPLAY", "wayland-0"), ("DISPLAY", ":0")])), Layout::Floating);
+        assert_eq!(choose_layout(env(&[("DISPLAY", ":0"), ("VULTS_LAYOUT", "embedded")])), Layout::Embedded);
+    }
+}

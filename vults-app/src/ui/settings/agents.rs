@@ -1,0 +1,95 @@
+//! Settings → Agents: each built-in agent with its install state, and each named tool seen,
+//! with its Always rules, each removable.
+
+use super::SettingsAction;
+use crate::ui::look;
+use crate::ui::state::Model;
+use egui::{Color32, RichText};
+use vults_core::protocol::AgentKind;
+
+#[derive(Debug, Default)]
+pub struct AgentsView;
+
+impl AgentsView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
+        let mut action = None;
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.heading("Agents");
+            ui.label(
+                RichText::new("Vults places its hook in each agent's own settings when the app starts.")
+                    .color(Color32::from_gray(150)),
+            );
+            ui.add_space(6.0);
+            egui::Grid::new("builtin-agents")
+                .num_columns(4)
+                .spacing([14.0, 8.0])
+                .show(ui, |ui| {
+                    for kind in AgentKind::ALL.into_iter().filter(|k| *k != AgentKind::Other) {
+                        look::paint_bird(ui, look::agent_color(kind, None), &look::agent_letter(kind, None), 24.0);
+                        ui.label(RichText::new(kind.display_name()).strong());
+                        let install = model.installs.get(kind.as_str());
+                        let (state, color) = match install.map(|i| i.state.as_str()) {
+                            Some("installed") => ("installed", look::GREEN),
+                            Some(s @ ("outdated" | "tampered" | "missing")) => (s, look::AMBER),
+                            Some(s) => (s, Color32::from_gray(150)),
+                            None => ("unknown", Color32::from_gray(150)),
+                        };
+                        let label = ui.label(RichText::new(state).color(color));
+                        if let Some(detail) = install.and_then(|i| i.detail.as_deref()) {
+                            label.on_hover_text(detail);
+                        }
+                        let repairable = matches!(state, "outdated" | "tampered" | "missing");
+                        if repairable
+                            && ui
+                                .button(format!("Repair {}", kind.display_name()))
+                                .clicked()
+                        {
+                            action = Some(SettingsAction::Repair(kind.as_str().to_string()));
+                        }
+                        ui.end_row();
+                    }
+                });
+
+            ui.add_space(16.0);
+            ui.heading("Named tools");
+            if model.named_tools.is_empty() {
+                ui.label(
+                    RichText::new("None yet. A tool that calls vults-hook --agent <name> --reply vults shows here.")
+                        .color(Color32::from_gray(150)),
+                );
+            }
+            for tool in model.named_tools.values() {
+                ui.add_space(6.0);
+                ui.horizontal(|ui| {
+                    look::paint_bird(
+                        ui,
+                        look::agent_color(AgentKind::Other, Some(&tool.name)),
+                        &look::agent_letter(AgentKind::Other, Some(&tool.name)),
+                        24.0,
+                    );
+                    ui.label(RichText::new(&tool.name).strong());
+                });
+                let mut any = false;
+                for rule in model.rules_of(&tool.name) {
+                    any = true;
+                    ui.indent(("named-rule", &rule.id), |ui| {
+                        ui.horizontal_wrapped(|ui| {
+                            if ui.button("Remove").on_hover_text(format!("Remove rule {}", rule.id)).clicked() {
+                                action = Some(SettingsAction::RemoveRule(rule.id.clone()));
+                            }
+                            ui.label(RichText::new(&rule.tool).monospace().strong());
+                            ui.label(RichText::new(&rule.target).monospace());
+                            ui.label(RichText::new(format!("in {}", rule.folder)).color(Color32::from_gray(150)));
+                        });
+                    });
+                }
+                if !any {
+                    ui.indent(("no-rules", &tool.name), |ui| {
+                        ui.label(RichText::new("No Always rules").color(Color32::from_gray(150)));
+                    });
+                }
+            }
+        });
+        action
+    }
+}

@@ -1,0 +1,17 @@
+//! Settings, one pane per file: Agents, Rules, Policies, History.
+
+pub mod agents;
+pub mod history;
+pub mod policies;
+pub mod rules;
+
+/// What a settings pane asks for; the app turns it into an engine command or a desktop call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingsAction {
+    RemoveRule(String),
+    ReloadPolicies,
+    /// Open a file in the user's editor (the desktop integration does it, not the view).
+    Open(std::path::PathBuf),
+    /// Reinstall the hook for one agent (by its key).
+    Repair(String),
+}

@@ -1,0 +1,127 @@
+//! The window's picture of the engine: a [`Model`] that applies [`EngineEvent`]s in order.
+//!
+//! The views read it and never change it; only [`Model::apply`] does, from the app's `logic`
+//! step. Ended birds leave when the engine says [`EngineEvent::SessionGone`] (a few seconds
+//! after the end), so the flock shows an ending before it clears it.
+
+use crate::model::{
+    AuditEntry, CardId, EngineEvent, NamedTool, PendingCard, PolicyStatus, Session, SessionKey,
+    SessionState,
+};
+use std::collections::{BTreeMap, VecDeque};
+use vults_core::rules::AlwaysRule;
+
+/// Audit lines kept in memory for Settings → History (the log on disk keeps them all).
+pub const AUDIT_KEPT: usize = 5000;
+const NOTICES_KEPT: usize = 20;
+
+/// What an applied event changed that the app reacts to beyond drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    CardArrived(CardId),
+    CardGone(CardId),
+    Other,
+}
+
+/// Install state of a built-in agent, as the installer reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallState {
+    /// `installed`, `outdated`, `tampered`, `missing`, `not found`, …
+    pub state: String,
+    /// A line saying what is wrong and what to do, when something is.
+    pub detail: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    /// Pending cards in arrival order (newest last).
+    pub cards: Vec<PendingCard>,
+    pub sessions: BTreeMap<SessionKey, Session>,
+    pub rules: Vec<AlwaysRule>,
+    pub policies: PolicyStatus,
+    /// Oldest first.
+    pub audit: Vec<AuditEntry>,
+    pub named_tools: BTreeMap<String, NamedTool>,
+    /// Install state per built-in agent key (`claude`, …); absent = unknown.
+    pub installs: BTreeMap<String, InstallState>,
+    /// The last engine notices, newest last.
+    pub notices: VecDeque<String>,
+    /// Cards are paused (the window asked the engine to leave requests to the agents).
+    pub paused: bool,
+}
+
+impl Model {
+    pub fn apply(&mut self, event: EngineEvent) -> Change {
+        match event {
+            EngineEvent::CardAdded(card) => {
+                let id = card.id;
+                self.cards.retain(|c| c.id != id);
+                self.cards.push(card);
+                return Change::CardArrived(id);
+            }
+            EngineEvent::CardRemoved { id, .. } => {
+                let before = self.cards.len();
+                self.cards.retain(|c| c.id != id);
+                if self.cards.len() != before {
+                    return Change::CardGone(id);
+                }
+            }
+            EngineEvent::SessionChanged(session) => {
+                self.sessions.insert(session.key.clone(), session);
+            }
+            EngineEvent::SessionGone(key) => {
+                self.sessions.remove(&key);
+            }
+            EngineEvent::Rules(rules) => self.rules = rules,
+            EngineEvent::Policies(status) => self.policies = status,
+            EngineEvent::Audited(mut lines) => {
+                self.audit.append(&mut lines);
+                if self.audit.len() > AUDIT_KEPT {
+                    let extra = self.audit.len() - AUDIT_KEPT;
+                    self.audit.drain(..extra);
+                }
+            }
+            EngineEvent::NamedToolSeen(tool) => {
+                self.named_tools.insert(tool.name.clone(), tool);
+            }
+            EngineEvent::Notice(line) => {
+                self.notices.push_back(line);
+                while self.notices.len() > NOTICES_KEPT {
+                    self.notices.pop_front();
+                }
+            }
+        }
+        Change::Other
+    }
+
+    /// The birds of the flock: waiting first, then working, idle, ended; the most recently
+    /// active first within each.
+    pub fn birds(&self) -> Vec<&Session> {
+        let mut birds: Vec<&Session> = self.sessions.values().collect();
+        birds.sort_by(|a, b| {
+            state_rank(a.state)
+                .cmp(&state_rank(b.state))
+                .then(b.last_event.cmp(&a.last_event))
+                .then(a.key.cmp(&b.key))
+        });
+        birds
+    }
+
+    pub fn card(&self, id: CardId) -> Option<&PendingCard> {
+        self.cards.iter().find(|c| c.id == id)
+    }
+
+    /// The Always rules of one identity (a built-in kind's key or a named tool's name).
+    pub fn rules_of<'a>(&'a self, identity: &'a str) -> impl Iterator<Item = &'a AlwaysRule> + 'a {
+        self.rules.iter().filter(move |r| r.identity.key() == identity)
+    }
+}
+
+fn state_rank(state: SessionState) -> u8 {
+    match state {
+        SessionState::WaitingForYou => 0,
+        SessionState::Working => 1,
+        SessionState::Idle => 2,
+        SessionState::Ended => 3,
+    }
+}
