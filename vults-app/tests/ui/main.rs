@@ -1,1 +1,7 @@
-//! UI tests of the window: views fed by a `Model`, and the real engine with the real hook.
+//! UI tests of the window, in one binary (one link): views fed a fixed `Model` with PNG
+//! snapshots (`views`), and the whole window with the real engine and the real `vults-hook`
+//! process on a real socket (`live`).
+
+mod fixtures;
+mod live;
+mod views;
