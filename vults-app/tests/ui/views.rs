@@ -1,0 +1,329 @@
+//! Each view fed a fixed model: what a person sees and what a click sends. Snapshots of the
+//! island, the flock, a Bash card, an Edit card, a question card and Settings → Agents.
+
+use crate::fixtures::{self, now};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vults_app::model::{AuditEntry, CardAnswer, EngineEvent, NamedTool, PendingCard};
+use vults_app::ui::card::{self, CardView};
+use vults_app::ui::flock::FlockView;
+use vults_app::ui::island::IslandView;
+use vults_app::ui::settings::SettingsAction;
+use vults_app::ui::settings::agents::AgentsView;
+use vults_app::ui::settings::history::HistoryView;
+use vults_app::ui::state::{InstallState, Model};
+use vults_core::protocol::AnswerItem;
+use vults_core::rules::AlwaysRule;
+
+pub struct CardState {
+    view: CardView,
+    card: PendingCard,
+    answer: Option<CardAnswer>,
+}
+
+fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
+    let height = card::estimated_height(&card);
+    Harness::builder()
+        .with_size(egui::vec2(card::WIDTH, height))
+        .build_ui_state(
+            |ui, s: &mut CardState| {
+                egui::Frame::new()
+                    .fill(vults_app::ui::look::CARD_FILL)
+                    .inner_margin(14)
+                    .show(ui, |ui| {
+                        if let Some(a) = s.view.ui(ui, &s.card, now(), true) {
+                            s.answer = Some(a);
+                        }
+                    });
+            },
+            CardState { view: CardView::new(&card), card, answer: None },
+        )
+}
+
+fn model_with(events: Vec<EngineEvent>) -> Model {
+    let mut model = Model::default();
+    for e in events {
+        model.apply(e);
+    }
+    model
+}
+
+#[test]
+fn island_counts_birds_and_waiting_cards() {
+    let mut h = Harness::builder()
+        .with_size(vults_app::ui::island::SIZE)
+        .build_ui_state(|ui, clicked: &mut bool| *clicked |= IslandView.ui(ui, 4, 2, None), false);
+    h.run();
+    h.get_by_label("4 birds, 2 waiting").click();
+    h.run();
+    assert!(*h.state(), "a click on the island shows the flock");
+    h.snapshot("island");
+}
+
+#[test]
+fn flock_shows_each_bird_with_agent_folder_state_cost_limits_and_task() {
+    let model = model_with(fixtures::four_sessions().into_iter().map(EngineEvent::SessionChanged).collect());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 560.0))
+        .build_ui(move |ui| FlockView.ui(ui, &model, now()));
+    h.run();
+    for text in ["Claude Code", "Codex CLI", "OpenCode", "deploy-bot"] {
+        h.get_by_label(text);
+    }
+    h.get_by_label("/home/ada/src/vults");
+    h.get_by_label("waiting for you");
+    h.get_by_label("Task: Fix the flaky socket test");
+    h.get_by_label("$1.27");
+    h.get_by_label("5 h 42 % used, resets in 2 h 13 min");
+    h.get_by_label("7 d 18 % used, resets in 72 h 0 min");
+    h.get_by_label("Bash  cargo test --workspace");
+    // The waiting bird comes first.
+    let claude = h.get_by_label("Claude Code").rect();
+    let codex = h.get_by_label("Codex CLI").rect();
+    assert!(claude.top() < codex.top());
+    h.snapshot("flock_four_agents");
+}
+
+#[test]
+fn ended_bird_leaves_when_the_engine_says_it_is_gone() {
+    let mut sessions = fixtures::four_sessions();
+    let key = sessions[1].key.clone();
+    sessions[1].state = vults_app::model::SessionState::Ended;
+    let mut model = model_with(sessions.into_iter().map(EngineEvent::SessionChanged).collect());
+    assert_eq!(model.birds().len(), 4, "an ended bird stays a moment");
+    model.apply(EngineEvent::SessionGone(key));
+    let birds: Vec<_> = model.birds().iter().map(|s| s.agent).collect();
+    assert_eq!(birds.len(), 3);
+    assert!(!birds.contains(&vults_core::protocol::AgentKind::Codex));
+}
+
+#[test]
+fn bash_card_shows_the_whole_long_command_and_allows() {
+    // 2,000 bytes, many lines: all of it is on the card, not a summary.
+    let mut command = String::from("for f in $(git ls-files '*.rs'); do\n");
+    while command.len() < 1990 {
+        command.push_str("  rustfmt --edition 2024 --check \"$f\" || echo bad;\n");
+    }
+    command.truncate(1995);
+    command.push_str("done");
+    let mut h = card_harness(fixtures::bash_card(1, &command));
+    h.run();
+    h.get_by_label(&command);
+    h.get_by_label("Claude Code");
+    h.get_by_label("Bash");
+    h.get_by_label("waiting 12 s");
+    h.get_by_label_contains("Always allow makes the rule: Claude Code in /home/ada/src/vults may use Bash");
+    h.get_by_label("Allow").click();
+    h.run();
+    assert_eq!(h.state().answer, Some(CardAnswer::Allow));
+}
+
+#[test]
+fn bash_card_snapshot_and_always_allow() {
+    let mut h = card_harness(fixtures::bash_card(2, "cargo test --workspace -- --nocapture 2>&1 | tee /tmp/test.log"));
+    h.run();
+    h.snapshot("card_bash");
+    h.get_by_label("Always allow").click();
+    h.run();
+    assert_eq!(h.state().answer, Some(CardAnswer::AlwaysAllow));
+}
+
+#[test]
+fn card_keys_answer_only_when_nothing_is_being_typed() {
+    let mut h = card_harness(fixtures::bash_card(3, "ls -la"));
+    h.run();
+    h.key_press(egui::Key::D);
+    h.run();
+    assert_eq!(h.state().answer, Some(CardAnswer::Deny));
+}
+
+#[test]
+fn destructive_card_is_marked_and_has_no_always_allow() {
+    let mut card = fixtures::bash_card(4, "rm -rf /home/ada/src/vults/target");
+    card.destructive = Some("rm -rf".into());
+    card.always_rule = None;
+    let mut h = card_harness(card);
+    h.run();
+    h.get_by_label("DESTRUCTIVE: rm -rf");
+    assert!(h.query_by_label("Always allow").is_none());
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::A);
+    h.run();
+    assert_eq!(h.state().answer, None, "Shift+A makes no rule on a destructive call");
+    h.get_by_label("Deny").click();
+    h.run();
+    assert_eq!(h.state().answer, Some(CardAnswer::Deny));
+}
+
+#[test]
+fn edit_card_shows_path_old_and_new() {
+    let mut h = card_harness(fixtures::edit_card(5));
+    h.run();
+    h.get_by_label("/home/ada/src/vults/vults-core/src/rules.rs");
+    h.get_by_label("pub fn matches(&self, call: &ToolCall) -> bool {\n    self.tool == call.tool\n}");
+    h.get_by_label_contains("self.target == call.target.rule_key()");
+    h.snapshot("card_edit");
+}
+
+#[test]
+fn mcp_and_url_cards_show_server_tool_json_and_whole_url() {
+    use vults_core::agents::Target;
+    let mcp = fixtures::card(
+        6,
+        fixtures::call(
+            "mcp__github__create_issue",
+            Target::Mcp {
+                server: "github".into(),
+                tool: "create_issue".into(),
+                input: r#"{"repo":"ada/vults","title":"Cards"}"#.into(),
+            },
+        ),
+        None,
+    );
+    let mut h = card_harness(mcp);
+    h.run();
+    h.get_by_label("github / create_issue");
+    h.get_by_label_contains("\"repo\": \"ada/vults\"");
+    let url = "https://docs.rs/egui/0.37.0/egui/struct.ViewportBuilder.html?search=with_active#method.with_active";
+    let mut h = card_harness(fixtures::card(7, fixtures::call("WebFetch", Target::Url { url: url.into() }), None));
+    h.run();
+    h.get_by_label(url);
+}
+
+#[test]
+fn question_card_sends_one_answer_per_question() {
+    let mut h = card_harness(fixtures::question_card(8));
+    h.run();
+    h.get_by_label("Which database should the cache use?");
+    h.get_by_label("Which platforms must it run on?");
+    h.snapshot("card_question");
+    assert!(h.query_by_label("Allow").is_none(), "a question is answered, not allowed");
+    h.get_by_label("Postgres").click();
+    h.run();
+    h.get_by_label("SQLite").click();
+    h.get_by_label("Linux").click();
+    h.get_by_label("Windows").click();
+    h.run();
+    h.get_by_label("Answer").click();
+    h.run();
+    assert_eq!(
+        h.state().answer,
+        Some(CardAnswer::Answers(vec![
+            AnswerItem::One("SQLite".into()),
+            AnswerItem::Many(vec!["Linux".into(), "Windows".into()]),
+        ]))
+    );
+}
+
+#[test]
+fn question_card_takes_an_other_free_text_answer() {
+    let mut h = card_harness(fixtures::question_card(9));
+    h.run();
+    h.get_by_label("Answer").click();
+    h.run();
+    assert_eq!(h.state().answer, None, "nothing is sent before every question has an answer");
+    h.get_by_label("Other answer 1").focus();
+    h.run();
+    h.get_by_label("Other answer 1").type_text("DuckDB");
+    h.run();
+    h.get_by_label("macOS").click();
+    h.run();
+    h.get_by_label("Answer").click();
+    h.run();
+    assert_eq!(
+        h.state().answer,
+        Some(CardAnswer::Answers(vec![AnswerItem::One("DuckDB".into()), AnswerItem::Many(vec!["macOS".into()])]))
+    );
+}
+
+fn settings_model() -> Model {
+    let rule = AlwaysRule {
+        id: "r-00ff".into(),
+        identity: fixtures::named("deploy-bot"),
+        folder: "/srv/releases".into(),
+        tool: "deploy".into(),
+        target: "{\"env\":\"staging\"}".into(),
+        created: fixtures::NOW_UNIX,
+    };
+    let mut model = model_with(vec![
+        EngineEvent::Rules(vec![rule]),
+        EngineEvent::NamedToolSeen(NamedTool { name: "deploy-bot".into(), last_asked: now() }),
+        EngineEvent::NamedToolSeen(NamedTool { name: "backup-cron".into(), last_asked: now() }),
+    ]);
+    let state = |s: &str, d: Option<&str>| InstallState { state: s.into(), detail: d.map(str::to_string) };
+    model.installs.insert("claude".into(), state("installed", None));
+    model.installs.insert("codex".into(), state("outdated", Some("hook v8")));
+    model.installs.insert("copilot".into(), state("not found", None));
+    model
+}
+
+#[test]
+fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
+    let model = settings_model();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 520.0))
+        .build_ui_state(
+            move |ui, action: &mut Option<SettingsAction>| {
+                if let Some(a) = AgentsView.ui(ui, &model) {
+                    *action = Some(a);
+                }
+            },
+            None,
+        );
+    h.run();
+    for name in ["Claude Code", "Codex CLI", "OpenCode", "Qwen Code", "Copilot CLI", "deploy-bot", "backup-cron"] {
+        h.get_by_label(name);
+    }
+    h.get_by_label("installed");
+    h.get_by_label("outdated");
+    assert_eq!(h.get_all_by_label("unknown").count(), 2, "OpenCode and Qwen: no state yet");
+    h.get_by_label("{\"env\":\"staging\"}");
+    h.get_by_label("No Always rules");
+    h.snapshot("settings_agents");
+    h.get_by_label("Remove").click();
+    h.run();
+    assert_eq!(h.state(), &Some(SettingsAction::RemoveRule("r-00ff".into())));
+    h.get_by_label("Repair Codex CLI").click();
+    h.run();
+    assert_eq!(h.state(), &Some(SettingsAction::Repair("codex".into())));
+}
+
+#[test]
+fn history_is_newest_first_and_filters_by_decision() {
+    let entry = |t: u64, decision: &str, by: &str, target: &str| AuditEntry {
+        time: t,
+        identity: "claude".into(),
+        session: "c-1".into(),
+        folder: "/p".into(),
+        tool: "Bash".into(),
+        target: target.into(),
+        decision: decision.into(),
+        by: by.into(),
+        detail: None,
+    };
+    let model = model_with(vec![EngineEvent::Audited(vec![
+        entry(1_000, "allow", "click", "echo first"),
+        entry(2_000, "deny", "click", "echo second"),
+        entry(3_000, "allow", "rule:r-1", "echo third"),
+    ])]);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(700.0, 400.0))
+        .build_ui_state(move |ui, view: &mut HistoryView| view.ui(ui, &model), HistoryView::default());
+    h.run();
+    let first = h.get_by_label_contains("echo first").rect();
+    let third = h.get_by_label_contains("echo third").rect();
+    assert!(third.top() < first.top(), "newest first");
+    h.get_all_by_label("all").nth(1).expect("the decision filter").click();
+    h.run();
+    h.get_all_by_label("deny").last().expect("the deny choice").click();
+    h.run();
+    assert!(h.query_by_label_contains("echo first").is_none());
+    h.get_by_label_contains("echo second");
+}
+
+#[test]
+fn a_card_the_engine_withdraws_is_gone_from_the_model() {
+    let mut model = model_with(vec![EngineEvent::CardAdded(fixtures::bash_card(10, "make"))]);
+    assert_eq!(model.cards.len(), 1);
+    model.apply(EngineEvent::CardRemoved { id: 10, by: vults_app::model::AnsweredBy::Withdrawn });
+    assert!(model.cards.is_empty());
+}
