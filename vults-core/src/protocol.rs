@@ -510,8 +510,16 @@ pub struct HookContext<'a> {
 
 /// Builds the event the hook sends, from its arguments and the agent's stdin.
 pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
+    let refuse_reply = || {
+        Built::Refused(format!(
+            "--reply vults is for tools of your own; \"{}\" is a built-in agent with its own reply",
+            args.agent
+        ))
+    };
     let (agent, agent_name) = match resolve_agent(&args.agent) {
         Ok(Some(pair)) => pair,
+        // gemini is a built-in name too: say why rather than stay silent.
+        Ok(None) if args.reply_vults => return refuse_reply(),
         Ok(None) => return Built::Nothing,
         Err(e) => return Built::Refused(e),
     };
@@ -520,10 +528,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
             .as_ref()
             .is_none_or(AgentName::is_registered_other)
     {
-        return Built::Refused(format!(
-            "--reply vults is for tools of your own; \"{}\" is a built-in agent with its own reply",
-            args.agent
-        ));
+        return refuse_reply();
     }
     let stdin = stdin.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdin);
     let payload: Value = if stdin.iter().all(u8::is_ascii_whitespace) {
@@ -1196,12 +1201,7 @@ mod tests {
                 BASH,
                 &[],
             );
-            if a == "gemini" {
-                // gemini sends nothing whatever the flags; the hook says why on stderr.
-                assert!(matches!(b, Built::Nothing | Built::Refused(_)));
-            } else {
-                assert!(matches!(b, Built::Refused(_)), "{a}: {b:?}");
-            }
+            assert!(matches!(b, Built::Refused(_)), "{a}: {b:?}");
         }
         assert!(
             HookArgs::parse(["--agent", "x", "--reply", "json", "E"].map(String::from)).is_err()
