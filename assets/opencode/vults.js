@@ -1,0 +1,191 @@
+// Vults for OpenCode: relays OpenCode's permission and question requests to vults-hook, answers
+// them through OpenCode's own client, and forwards tool and session events so OpenCode sessions
+// show in Vults' flock. Plain JavaScript, no build step, no dependencies.
+//
+// Vults installs this file with the hook's absolute path filled in below, replaces it when it
+// changes, and removes it on uninstall. Edits made here are overwritten.
+//
+// Why an event listener: OpenCode's `permission.ask` plugin hook is declared but never fires
+// (anomalyco/opencode#7006); the `permission.asked` bus event does, and a reply through the
+// client resolves the request.
+import { spawn } from "node:child_process";
+
+const HOOK = "__VULTS_HOOK__";
+// A little more than the hook's own deadlines (protocol::timeouts): the hook gives up first.
+const PERMISSION_TIMEOUT_MS = 600_000;
+const ASK_TIMEOUT_MS = 120_000;
+const EVENT_TIMEOUT_MS = 10_000;
+
+// Runs the hook with `payload` on stdin; resolves to what it printed ("" on any failure).
+// Never rejects: a broken hook must never break OpenCode.
+function runHook(args, payload, timeoutMs) {
+  return new Promise((resolve) => {
+    let out = "";
+    let done = false;
+    let timer;
+    const finish = (text) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(text);
+    };
+    let child;
+    try {
+      child = spawn(HOOK, ["--agent", "opencode", ...args], {
+        stdio: ["pipe", "pipe", "ignore"],
+      });
+    } catch {
+      finish("");
+      return;
+    }
+    timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch {}
+      finish("");
+    }, timeoutMs);
+    child.on("error", () => finish(""));
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.on("close", () => finish(out));
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+function parseReply(text) {
+  try {
+    const v = JSON.parse(String(text).trim());
+    return v && typeof v === "object" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+// Fire and forget: events that never wait for an answer.
+function forward(event, payload) {
+  runHook([event], { hook_event_name: event, ...payload }, EVENT_TIMEOUT_MS).catch(() => {});
+}
+
+async function post(serverUrl, path, body) {
+  if (!serverUrl || typeof fetch !== "function") return false;
+  try {
+    const res = await fetch(new URL(path, serverUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function replyPermission(client, serverUrl, request, reply) {
+  // The v1 SDK OpenCode 1.18 hands to plugins, then the newer API, then plain HTTP.
+  try {
+    if (typeof client?.postSessionIdPermissionsPermissionId === "function") {
+      await client.postSessionIdPermissionsPermissionId({
+        path: { id: request.sessionID, permissionID: request.id },
+        body: { response: reply },
+      });
+      return;
+    }
+    if (typeof client?.permission?.reply === "function") {
+      await client.permission.reply({ requestID: request.id, reply });
+      return;
+    }
+  } catch {}
+  if (!(await post(serverUrl, `/permission/${request.id}/reply`, { reply }))) {
+    await post(serverUrl, `/session/${request.sessionID}/permissions/${request.id}`, {
+      response: reply,
+    });
+  }
+}
+
+async function replyQuestion(client, serverUrl, request, answers) {
+  try {
+    if (typeof client?.question?.reply === "function") {
+      await client.question.reply({ requestID: request.id, answers });
+      return;
+    }
+  } catch {}
+  await post(serverUrl, `/question/${request.id}/reply`, { answers });
+}
+
+// OpenCode's question, in Claude Code's words (what `--ask PreToolUse` reads).
+function askPayload(request, cwd) {
+  const questions = (request.questions || []).map((q) => ({
+    question: q.question,
+    header: q.header,
+    options: (q.options || []).map((o) => ({ label: o.label, description: o.description })),
+    multiSelect: Boolean(q.multiple),
+  }));
+  return {
+    session_id: request.sessionID,
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: "AskUserQuestion",
+    tool_input: { questions },
+  };
+}
+
+export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) => {
+  const cwd = directory || worktree || process.cwd();
+  const handled = new Set();
+
+  return {
+    event: async ({ event }) => {
+      const p = (event && event.properties) || {};
+      switch (event && event.type) {
+        case "permission.asked": {
+          if (!p.id || handled.has(p.id)) return;
+          handled.add(p.id);
+          const payload = { ...p, cwd, hook_event_name: "PermissionRequest" };
+          const answer = parseReply(
+            await runHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS),
+          );
+          // Nothing printed: OpenCode's own prompt decides, as without Vults.
+          if (answer && (answer.reply === "once" || answer.reply === "reject")) {
+            await replyPermission(client, serverUrl, p, answer.reply);
+          }
+          return;
+        }
+        case "question.asked": {
+          if (!p.id || handled.has(p.id)) return;
+          handled.add(p.id);
+          const answer = parseReply(
+            await runHook(["--ask", "PreToolUse"], askPayload(p, cwd), ASK_TIMEOUT_MS),
+          );
+          if (answer && Array.isArray(answer.answers)) {
+            await replyQuestion(client, serverUrl, p, answer.answers);
+          }
+          return;
+        }
+        case "session.created":
+          forward("SessionStart", { session_id: p.info && p.info.id, cwd });
+          return;
+        case "session.idle":
+          forward("Stop", { session_id: p.sessionID, cwd });
+          return;
+        case "session.deleted":
+          forward("SessionEnd", { session_id: p.info && p.info.id, cwd });
+          return;
+        default:
+          return;
+      }
+    },
+    "tool.execute.before": async (input, output) => {
+      forward("PreToolUse", {
+        session_id: input.sessionID,
+        cwd,
+        tool_name: input.tool,
+        tool_input: output && output.args,
+      });
+    },
+    "tool.execute.after": async (input) => {
+      forward("PostToolUse", { session_id: input.sessionID, cwd, tool_name: input.tool });
+    },
+  };
+};

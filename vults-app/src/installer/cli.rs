@@ -1,0 +1,101 @@
+//! The installer's command line: `vults-app doctor`, `vults-app --uninstall`,
+//! `vults-app install [--hook <path>] [--agent <name>]…`.
+//!
+//! `main` calls [`run`] first; it returns `None` for any other command line, which then
+//! starts the app as usual.
+
+use super::{AgentId, AgentState, InstallOptions, default_hook_source, doctor, format_reports};
+use std::path::PathBuf;
+use vults_core::paths::Paths;
+
+const USAGE: &str = "\
+usage: vults-app install [--hook <path>] [--agent <name>]...
+         Installs or repairs Vults' hook in every agent found (or only the named ones),
+         copying <path> (default: the vults-hook beside this program) as the installed hook.
+       vults-app doctor
+         Prints every agent's install state; changes nothing.
+       vults-app --uninstall
+         Removes exactly what Vults added to every agent's settings.";
+
+/// Handles an installer command, returning the process exit code; `None` when `args` (without
+/// the program name) is not one.
+pub fn run(args: &[String]) -> Option<i32> {
+    let first = args.first()?.as_str();
+    let paths = Paths::from_env();
+    match first {
+        "doctor" => {
+            let reports = doctor(&paths);
+            print(&format_reports(&reports));
+            Some(exit_code(&reports))
+        }
+        "--uninstall" | "uninstall" => {
+            let reports = super::uninstall_all(&paths);
+            print(&format_reports(&reports));
+            Some(exit_code(&reports))
+        }
+        "install" => Some(install(&paths, &args[1..])),
+        _ => None,
+    }
+}
+
+fn install(paths: &Paths, args: &[String]) -> i32 {
+    let mut hook: Option<PathBuf> = None;
+    let mut opts = InstallOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--hook" => match it.next() {
+                Some(p) => hook = Some(PathBuf::from(p)),
+                None => return usage("--hook needs a path"),
+            },
+            "--agent" => match it.next().and_then(|n| AgentId::parse(n)) {
+                Some(agent) => opts.only.push(agent),
+                None => {
+                    return usage(
+                        "--agent needs one of: claude codex copilot qwen opencode cursor droid kimi",
+                    );
+                }
+            },
+            "-h" | "--help" => return usage(""),
+            other => return usage(&format!("unknown argument {other:?}")),
+        }
+    }
+    let Some(hook) = hook.or_else(default_hook_source) else {
+        return usage("cannot find vults-hook beside this program; pass --hook <path>");
+    };
+    if !hook.is_file() {
+        return usage(&format!(
+            "{} does not exist; build it (cargo build -p vults-hook) or pass --hook <path>",
+            hook.display()
+        ));
+    }
+    let reports = super::install_all(paths, &hook, &opts);
+    print(&format_reports(&reports));
+    exit_code(&reports)
+}
+
+/// 1 when some agent could not be handled (a file that does not parse, a failed write).
+fn exit_code(reports: &[super::AgentReport]) -> i32 {
+    let bad = reports.iter().any(|r| {
+        matches!(
+            r.state,
+            AgentState::Unparsable { .. } | AgentState::Failed(_)
+        )
+    });
+    i32::from(bad)
+}
+
+fn usage(problem: &str) -> i32 {
+    let text = if problem.is_empty() {
+        format!("{USAGE}\n")
+    } else {
+        format!("vults-app: {problem}\n{USAGE}\n")
+    };
+    eprint!("{text}");
+    2
+}
+
+#[allow(clippy::print_stdout)] // reason: the CLI's report is its output, for people and scripts.
+fn print(text: &str) {
+    print!("{text}");
+}

@@ -1,0 +1,228 @@
+//! Reading and writing one agent settings file without losing anything of the user's:
+//! a parse error is reported with its line and column and the file is never rewritten; key
+//! order is kept (serde_json `preserve_order`); the indentation (2 or 4 spaces, tabs), line
+//! ends and trailing newline are kept; a `.bak` is made before the first change; the write is
+//! atomic (temp + fsync + rename, following symlinks, keeping permissions) and re-read to verify.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use vults_core::atomic;
+
+/// Why a settings file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// It does not parse: 1-based line and column, as editors count them.
+    Unparsable {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// It parses but its shape is not one Vults can edit safely (say, `hooks` is a string).
+    Unexpected(String),
+    Io(String),
+}
+
+/// How the file was written, so a rewrite looks like the user's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Style {
+    pub indent: Vec<u8>,
+    pub crlf: bool,
+    pub trailing_newline: bool,
+}
+
+impl Default for Style {
+    fn default() -> Style {
+        Style {
+            indent: b"  ".to_vec(),
+            crlf: false,
+            trailing_newline: true,
+        }
+    }
+}
+
+/// A settings file as read.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// `None` when the file does not exist.
+    pub bytes: Option<Vec<u8>>,
+    /// The parsed document (`{}` for a missing or empty file).
+    pub value: Value,
+    pub style: Style,
+}
+
+impl Loaded {
+    pub fn existed(&self) -> bool {
+        self.bytes.is_some()
+    }
+    pub fn was_empty(&self) -> bool {
+        self.bytes
+            .as_deref()
+            .is_some_and(|b| b.iter().all(u8::is_ascii_whitespace))
+    }
+}
+
+/// Reads and parses a JSON settings file.
+pub fn load(path: &Path) -> Result<Loaded, LoadError> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Loaded {
+                bytes: None,
+                value: Value::Object(Default::default()),
+                style: Style::default(),
+            });
+        }
+        Err(e) => {
+            return Err(LoadError::Io(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    let style = detect_style(&bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Loaded {
+            bytes: Some(bytes),
+            value: Value::Object(Default::default()),
+            style,
+        });
+    }
+    // A UTF-8 byte-order mark is legal in a text file but not in JSON; skip it when reading.
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match serde_json::from_slice::<Value>(body) {
+        Ok(value) if value.is_object() => Ok(Loaded {
+            bytes: Some(bytes),
+            value,
+            style,
+        }),
+        Ok(_) => Err(LoadError::Unexpected(
+            "the file is JSON but not an object".into(),
+        )),
+        Err(e) => Err(LoadError::Unparsable {
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(&e.to_string()),
+        }),
+    }
+}
+
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// Indentation of the first indented line, CRLF line ends, and the trailing newline.
+pub fn detect_style(bytes: &[u8]) -> Style {
+    let text = String::from_utf8_lossy(bytes);
+    let mut style = Style {
+        crlf: text.contains("\r\n"),
+        trailing_newline: text.is_empty() || text.ends_with('\n'),
+        ..Style::default()
+    };
+    for line in text.lines() {
+        let lead: String = line
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        if lead.is_empty() || line.trim().is_empty() {
+            continue;
+        }
+        style.indent = if lead.starts_with('\t') {
+            b"\t".to_vec()
+        } else {
+            vec![b' '; lead.len().min(8)]
+        };
+        break;
+    }
+    style
+}
+
+/// The document as the user's style writes it.
+pub fn render(value: &Value, style: &Style) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(&style.indent);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    value.serialize(&mut ser).map_err(io::Error::other)?;
+    if style.trailing_newline {
+        out.push(b'\n');
+    }
+    if style.crlf {
+        // JSON strings cannot hold a raw newline, so every \n here is a line end.
+        let mut crlf = Vec::with_capacity(out.len() + 64);
+        for b in out {
+            if b == b'\n' {
+                crlf.push(b'\r');
+            }
+            crlf.push(b);
+        }
+        out = crlf;
+    }
+    Ok(out)
+}
+
+/// `settings.json` → `settings.json.bak`, beside the path as the user named it.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    path.with_file_name(name)
+}
+
+/// Makes the `.bak` of the original bytes, unless one exists (the first change's is kept).
+pub fn backup_once(path: &Path, original: &[u8]) -> io::Result<()> {
+    let bak = backup_path(path);
+    if fs::symlink_metadata(&bak).is_ok() {
+        return Ok(());
+    }
+    atomic::write(&bak, original, Some(0o600))
+}
+
+/// Writes `bytes` over `path` (backup first, atomic) and checks the file now reads back as
+/// `expect` (`None`: an empty file).
+pub fn write_verified(
+    path: &Path,
+    original: Option<&[u8]>,
+    bytes: &[u8],
+    expect: Option<&Value>,
+) -> io::Result<()> {
+    if let Some(orig) = original {
+        backup_once(path, orig)?;
+    }
+    atomic::write(path, bytes, None)?;
+    let back = fs::read(path)?;
+    let ok = match expect {
+        None => back == bytes,
+        Some(v) => serde_json::from_slice::<Value>(&back).ok().as_ref() == Some(v),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!(
+            "{} did not read back as written (another program may be writing it)",
+            path.display()
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn style_follows_the_file() {
+        assert_eq!(detect_style(b"{\n    \"a\": 1\n}\n").indent, b"    ");
+        assert_eq!(detect_style(b"{\n\t\"a\": 1\n}").indent, b"\t");
+        let s = detect_style(b"{\r\n  \"a\": 1\r\n}");
+        assert!(s.crlf);
+        assert!(!s.trailing_newline);
+        let v: Value = serde_json::from_str(r#"{"a":[1,{}]}"#).unwrap();
+        assert_eq!(
+            render(&v, &s).unwrap(),
+            b"{\r\n  \"a\": [\r\n    1,\r\n    {}\r\n  ]\r\n}"
+        );
+    }
+}
