@@ -489,13 +489,12 @@ impl Parser {
     /// One word, up to a blank or an operator.
     fn word(&mut self) -> PResult<Word> {
         let mut w = Word::default();
-        let mut start = true;
         while let Some(c) = self.peek() {
             match c {
                 '<' | '>' if self.peek_at(1) == Some('(') => {
                     self.pos += 2;
                     let sub = self.nested_script()?;
-                    self.expansion(&mut w, start, "<(…)");
+                    self.expansion(&mut w, "<(…)");
                     w.substs.push(sub);
                 }
                 c if ends_word(c) => break,
@@ -531,13 +530,7 @@ impl Parser {
                 '"' => {
                     self.pos += 1;
                     w.quoted = true;
-                    let before = w.text.len();
-                    let was_leading = w.leading_expansion;
                     self.double_quoted(&mut w, Some('"'))?;
-                    // `"$CMD"` starts with an expansion just as `$CMD` does.
-                    if !(start && before == 0) {
-                        w.leading_expansion = was_leading;
-                    }
                 }
                 '$' if self.peek_at(1) == Some('\'') => {
                     self.pos += 2;
@@ -549,27 +542,28 @@ impl Parser {
                     w.quoted = true;
                     self.double_quoted(&mut w, Some('"'))?;
                 }
-                '$' => self.dollar(&mut w, start)?,
-                '`' => self.backtick(&mut w, start)?,
+                '$' => self.dollar(&mut w)?,
+                '`' => self.backtick(&mut w)?,
                 _ => {
                     w.text.push(c);
                     self.pos += 1;
                 }
             }
-            start = false;
         }
         Ok(w)
     }
 
-    fn expansion(&self, w: &mut Word, start: bool, shown: &str) {
-        if start && w.text.is_empty() {
+    /// An expansion in `w`: with nothing literal before it, the word's start (a program's
+    /// name, say) is only known at run time.
+    fn expansion(&self, w: &mut Word, shown: &str) {
+        if w.text.is_empty() {
             w.leading_expansion = true;
         }
         w.text.push_str(shown);
     }
 
     /// `$…` at `pos`: a substitution, arithmetic, a parameter, or a plain `$`.
-    fn dollar(&mut self, w: &mut Word, start: bool) -> PResult<()> {
+    fn dollar(&mut self, w: &mut Word) -> PResult<()> {
         if self.eat("$((") {
             // Arithmetic: read to the matching `))`; it runs no command of its own.
             let mut depth = 2usize;
@@ -582,16 +576,22 @@ impl Parser {
                 }
                 self.pos += 1;
             }
-            self.expansion(w, start, "$((…))");
+            self.expansion(w, "$((…))");
         } else if self.eat("$(") {
             let sub = self.nested_script()?;
-            self.expansion(w, start, "$(…)");
+            self.expansion(w, "$(…)");
             w.substs.push(sub);
         } else if self.eat("${") {
+            if self.depth >= MAX_DEPTH {
+                return Err(());
+            }
+            self.depth += 1;
             let mut inner = Word::default();
-            self.double_quoted(&mut inner, Some('}'))?;
+            let read = self.double_quoted(&mut inner, Some('}'));
+            self.depth -= 1;
+            read?;
             w.substs.extend(inner.substs);
-            self.expansion(w, start, &format!("${{{}}}", inner.text));
+            self.expansion(w, &format!("${{{}}}", inner.text));
         } else {
             self.pos += 1;
             let name_start = self.pos;
@@ -611,7 +611,7 @@ impl Parser {
                 }
             }
             let name: String = self.chars[name_start..self.pos].iter().collect();
-            self.expansion(w, start, &format!("${name}"));
+            self.expansion(w, &format!("${name}"));
         }
         Ok(())
     }
@@ -627,7 +627,7 @@ impl Parser {
         s
     }
 
-    fn backtick(&mut self, w: &mut Word, start: bool) -> PResult<()> {
+    fn backtick(&mut self, w: &mut Word) -> PResult<()> {
         self.pos += 1;
         let mut inner = String::new();
         loop {
@@ -648,7 +648,7 @@ impl Parser {
             }
         }
         let sub = parse_nested(&inner, self.depth + 1)?;
-        self.expansion(w, start, "`…`");
+        self.expansion(w, "`…`");
         w.substs.push(sub);
         Ok(())
     }
@@ -678,12 +678,10 @@ impl Parser {
                     }
                 },
                 '$' => {
-                    let start = w.text.is_empty();
-                    self.dollar(w, start)?;
+                    self.dollar(w)?;
                 }
                 '`' => {
-                    let start = w.text.is_empty();
-                    self.backtick(w, start)?;
+                    self.backtick(w)?;
                 }
                 '\'' if end == Some('}') => {
                     // `${x:-'…'}`: quotes inside a parameter expansion.
@@ -854,6 +852,14 @@ const SQL_CLIENTS: [&str; 11] = [
     "pgcli",
 ];
 
+/// Python (any version), Perl, Ruby, Node, PHP, Deno, Bun.
+fn is_interpreter(prog: &str) -> bool {
+    INTERPRETERS.contains(&prog)
+        || prog
+            .strip_prefix("python")
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
 /// The program's name as a command: the last path component, lower-cased (macOS and Windows
 /// file systems ignore case), without `.exe`.
 fn program_name(word: &str) -> String {
@@ -939,10 +945,13 @@ fn head(words: &[Word]) -> Head {
             // `case` never gets here: `;;` and `)` are refused by the parser.
             return Head::Nothing;
         }
-        if w.leading_expansion {
+        let prog = program_name(&w.text);
+        // `$CMD …`, `"$(which rm)" …`, `/bin/r? …`: the program is only known when it runs.
+        let globbed =
+            !matches!(prog.as_str(), "[" | "[[") && !w.quoted && prog.contains(['*', '?', '[']);
+        if w.leading_expansion || globbed {
             return Head::Found(RUNTIME_PROGRAM.to_string());
         }
-        let prog = program_name(&w.text);
         let next = i + 1;
         i = match prog.as_str() {
             "sudo" | "doas" | "pkexec" | "run0" | "su" | "gosu" | "runas" => {
@@ -1146,9 +1155,7 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
         "chown" | "chgrp" if short_has('R') || has("--recursive") => {
             return Some(format!("{prog} -R"));
         }
-        "tee" | "cp" | "mv" | "cat"
-            if args.iter().any(|a| is_disk_device(&a.text)) && prog != "cat" =>
-        {
+        "tee" | "cp" | "mv" if args.iter().any(|a| is_disk_device(&a.text)) => {
             return Some(DISK.into());
         }
         "find" => {
@@ -1180,7 +1187,7 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
         p if SHELLS.contains(&p) => return check_shell(args, stdin, depth),
         _ => {}
     }
-    if (SQL_CLIENTS.contains(&prog.as_str()) || INTERPRETERS.iter().any(|i| prog.starts_with(i)))
+    if (SQL_CLIENTS.contains(&prog.as_str()) || is_interpreter(&prog))
         && let Some(why) = args
             .iter()
             .chain(stdin)
@@ -1268,10 +1275,17 @@ fn check_pipeline(pipeline: &[Simple]) -> Option<String> {
             && !args
                 .iter()
                 .any(|a| !a.text.starts_with('-') && !a.text.starts_with('+')))
-            || (INTERPRETERS.iter().any(|i| prog.starts_with(i))
-                && (args.is_empty() || args.iter().all(|a| a.is("-"))));
+            || (is_interpreter(prog) && (args.is_empty() || args.iter().all(|a| a.is("-"))));
         if fed_from_fetch && reads_stdin_script {
             return Some(CURL_SH.to_string());
+        }
+        if reads_stdin_script && SHELLS.contains(&prog.as_str()) {
+            // `echo 'rm -rf x' | sh`, `cat <<EOF | bash`: the script is in the command line.
+            for earlier in &pipeline[..n] {
+                if let Some(why) = piped_script(earlier) {
+                    return Some(why);
+                }
+            }
         }
         if SQL_CLIENTS.contains(&prog.as_str()) {
             for earlier in &pipeline[..n] {
@@ -1287,6 +1301,26 @@ fn check_pipeline(pipeline: &[Simple]) -> Option<String> {
         }
     }
     None
+}
+
+/// What a command piped into a shell hands it as its script, when the command line shows it:
+/// `echo …` / `printf …` arguments, or a here-document / here-string.
+fn piped_script(simple: &Simple) -> Option<String> {
+    let Head::Program(i) = head(&simple.words) else {
+        return None;
+    };
+    let prog = program_name(&simple.words[i].text);
+    let mut texts: Vec<String> = simple.stdin.iter().map(|w| w.text.clone()).collect();
+    if matches!(prog.as_str(), "echo" | "printf") {
+        let args: Vec<&str> = simple.words[i + 1..]
+            .iter()
+            .map(|w| w.text.as_str())
+            .filter(|t| !t.starts_with('-'))
+            .collect();
+        // printf's and `echo -e`'s `\n` separate commands as a newline does.
+        texts.push(args.join(" ").replace("\\n", "\n"));
+    }
+    texts.iter().find_map(|t| classify_at(t, 1))
 }
 
 fn simple_fetches(simple: &Simple) -> bool {
@@ -1428,6 +1462,9 @@ fn check_git(args: &[Word]) -> Option<String> {
                 || ((long("--delete") || cluster_has('d'))
                     && (long("--force") || cluster_has('f')));
             force_delete.then(|| "git branch -D".into())
+        }
+        "switch" if long("--discard-changes") || long("--force") || cluster_has('f') => {
+            Some("git switch --discard-changes".into())
         }
         "stash" if rest.first().is_some_and(|a| a.is("clear")) => Some("git stash clear".into()),
         _ => None,
@@ -1664,6 +1701,36 @@ mod tests {
         ("$CMD -rf x", Some(RUNTIME_PROGRAM)),
         ("\"$(which rm)\" -rf x", Some(RUNTIME_PROGRAM)),
         ("bash -c \"$(cat script)\"", Some(RUNTIME_PROGRAM)),
+        // scripts handed to a shell on stdin
+        ("echo 'rm -rf x' | sh", Some("rm -r")),
+        ("printf 'ls\\nrm -rf x\\n' | bash", Some("rm -r")),
+        (
+            "cat <<EOF | bash\ngit push -f\nEOF",
+            Some("git push --force"),
+        ),
+        ("echo hello | sh", None),
+        ("cat install.sh | bash", None),
+        // programs only known at run time
+        ("''$CMD -rf x", Some(RUNTIME_PROGRAM)),
+        ("/bin/r? -rf x", Some(RUNTIME_PROGRAM)),
+        ("[ -f x ] && rm -r x", Some("rm -r")),
+        ("[ -f x ] && echo ok", None),
+        ("[[ -d target ]] || cargo build", None),
+        // more
+        ("git switch -f main", Some("git switch --discard-changes")),
+        ("git switch main", None),
+        ("ls &&\n  rm -rf x", Some("rm -r")),
+        ("ls &&", Some(UNPARSABLE)),
+        ("&& ls", Some(UNPARSABLE)),
+        ("perldoc -f 'DROP TABLE'", None),
+        (
+            "python3.12 -c \"x.execute('TRUNCATE t')\"",
+            Some("TRUNCATE"),
+        ),
+        ("cp disk.img /dev/sdb", Some("write to a disk device")),
+        ("cat /dev/sda > backup.img", None),
+        ("ls \\\n  -la", None),
+        ("echo a; \\\nrm -rf x", Some("rm -r")),
         // Windows shells
         (
             "Remove-Item -Recurse -Force C:/x",
@@ -1700,6 +1767,33 @@ mod tests {
         assert_eq!(classify(&cmd).as_deref(), Some(UNPARSABLE));
         let wrappers = "nice ".repeat(40) + "ls";
         assert_eq!(classify(&wrappers).as_deref(), Some(UNPARSABLE));
+    }
+
+    #[test]
+    fn any_input_gets_an_answer_without_panicking() {
+        // Deterministic pseudo-random commands over the characters the parser cares about.
+        let alphabet: Vec<char> = "ab rm-f$(){}`'\"\\;&|<>\n#=*?[]!~\tgitpushEOF0123"
+            .chars()
+            .collect();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 40) as usize;
+            let cmd: String = (0..len)
+                .map(|k| alphabet[((seed >> (k % 50)) as usize + k * 7) % alphabet.len()])
+                .collect();
+            let _ = classify(&cmd);
+        }
+        for deep in [
+            "${".repeat(5000),
+            "$(".repeat(5000),
+            "(".repeat(5000),
+            "\"$(".repeat(3000),
+        ] {
+            assert_eq!(classify(&deep).as_deref(), Some(UNPARSABLE));
+        }
     }
 
     #[test]
