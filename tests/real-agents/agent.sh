@@ -5,6 +5,9 @@
 #   agent.sh hooks  <agent> <home> <hook-cmd>           stand-in hook registration (what Vults' installer does for real)
 #   agent.sh run    <agent> <home> <project> <port>     one headless run (outer timeout), stdout+stderr to the caller
 #
+# OpenCode runs as `opencode serve` driven over HTTP (opencode-serve.mjs), as its TUI is: `opencode run`
+# auto-rejects every permission request at once, racing any plugin that needs more than a moment.
+#
 # <agent>: claude | codex | qwen | opencode | copilot. The agents come from .cache/<agent> (install.sh).
 # Env: REAL_AGENT_TIMEOUT (seconds, default 60), CODEX_BYPASS_HOOK_TRUST (default 1: pass Codex's
 # documented one-run --dangerously-bypass-hook-trust; tests only).
@@ -60,6 +63,11 @@ EOF
       ;;
     opencode)
       mkdir -p "$home/.config/opencode/plugin"
+      # What OpenCode npm-installs here on its first start with a plugin (~15 s): pre-seeded.
+      local seed="$here/.cache/opencode-plugin"
+      if [ -d "$seed/node_modules" ] && [ ! -e "$home/.config/opencode/node_modules" ]; then
+        cp -a "$seed/package.json" "$seed/package-lock.json" "$seed/node_modules" "$home/.config/opencode/"
+      fi
       cat >"$home/.config/opencode/opencode.json" <<EOF
 {
   "\$schema": "https://opencode.ai/config.json",
@@ -166,7 +174,7 @@ run() {
         XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
         OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_SHARE=1 \
         OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
-        "$(nm opencode)/opencode-linux-x64/bin/opencode" run --print-logs --log-level INFO "write the file" </dev/null ;;
+        node "$here/opencode-serve.mjs" "$(nm opencode)/opencode-linux-x64/bin/opencode" "write the file" </dev/null ;;
     copilot)
       exec timeout -k 5 "$t" "${base[@]}" COPILOT_HOME="$home/.copilot" COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false \
         COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_API_KEY=sk-test COPILOT_MODEL=mock-model \

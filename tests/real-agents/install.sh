@@ -14,6 +14,7 @@ declare -A PKG=(
   [qwen]=@qwen-code/qwen-code
   [opencode]=opencode-ai
   [copilot]=@github/copilot
+  [opencode-plugin]=@opencode-ai/plugin
 )
 declare -A ENTRY=(
   [claude]=@anthropic-ai/claude-code-linux-x64/claude
@@ -21,10 +22,13 @@ declare -A ENTRY=(
   [qwen]=@qwen-code/qwen-code/cli.js
   [opencode]=opencode-linux-x64/bin/opencode
   [copilot]=@github/copilot-linux-x64/copilot
+  [opencode-plugin]=@opencode-ai/plugin/package.json
 )
 
 agents=("$@")
-[ ${#agents[@]} -eq 0 ] && agents=(claude codex qwen opencode copilot)
+# opencode-plugin: what OpenCode itself npm-installs into its config folder once a plugin is there;
+# agent.sh copies it into the fake HOME so no run waits ~15 s for npm.
+[ ${#agents[@]} -eq 0 ] && agents=(claude codex qwen opencode copilot opencode-plugin)
 
 pinned() { node -e 'const p=require(process.argv[1]);console.log(Object.values(p.dependencies)[0])' "$here/agents/$1/package.json"; }
 installed() { node -e 'try{console.log(require(process.argv[1]).version)}catch(e){}' "$cache/$1/node_modules/${PKG[$1]}/package.json"; }
