@@ -226,16 +226,16 @@ const CODEX_TRUST_NOTE: &str = "Codex runs new or changed hooks only after you t
      open /hooks in Codex once and trust the Vults entries.";
 
 /// A directory an agent lets the user move with an environment variable (`COPILOT_HOME` …).
-/// When Vults itself was moved for a test (`VULTS_HOME`, `VULTS_AGENT_HOME`), a variable that
-/// points outside the test's agent home is ignored, so tests never touch a real home.
+/// When the agents' home is not the user's own (`VULTS_HOME`, `VULTS_AGENT_HOME`, a test), a
+/// variable pointing outside it is ignored, so a test never touches a real home.
 fn env_dir(paths: &Paths, var: &str) -> Option<PathBuf> {
     let dir = std::env::var_os(var)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)?;
-    let moved = ["VULTS_HOME", "VULTS_AGENT_HOME"]
-        .iter()
-        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()));
-    (!moved || dir.starts_with(&paths.agent_home)).then_some(dir)
+    let own_home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .is_some_and(|h| Path::new(&h) == paths.agent_home);
+    (own_home || dir.starts_with(&paths.agent_home)).then_some(dir)
 }
 
 fn target(paths: &Paths, agent: AgentId) -> Target {
@@ -543,6 +543,10 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
         Ok(_) => None,
         Err(e) => Some(format!("The hook copy could not be placed: {e}")),
     };
+    if copy_result.is_ok() {
+        // Right away, so the copy and its recorded hash differ for as short a time as possible.
+        let _ = state.save(paths);
+    }
     let mut run = Run::new(paths, state);
     let mut reports = Vec::new();
     for agent in AgentId::ALL {
@@ -837,17 +841,22 @@ impl<'a> Run<'a> {
         }
         let bytes = jsonfile::render(&next, &loaded.style)
             .map_err(|e| AgentState::Failed(e.to_string()))?;
-        // A file that was empty or absent has no user content to back up.
-        let original = loaded.bytes.as_deref().filter(|_| !loaded.was_empty());
-        jsonfile::write_verified(&t.file, original, &bytes, Some(&next))
-            .map_err(|e| AgentState::Failed(e.to_string()))?;
-        self.state = scratch_state;
         if !loaded.existed() {
             made.push("file".into());
         } else if loaded.was_empty() {
             made.push("empty".into());
         }
+        // Write-ahead: what uninstall needs (the user's status line, what Vults creates) is
+        // saved before the settings file changes, so a crash in between loses nothing.
+        self.state = scratch_state;
         self.record_created(&t.file, made);
+        self.state
+            .save(self.paths)
+            .map_err(|e| AgentState::Failed(format!("cannot save install state: {e}")))?;
+        // A file that was empty or absent has no user content to back up.
+        let original = loaded.bytes.as_deref().filter(|_| !loaded.was_empty());
+        jsonfile::write_verified(&t.file, original, &bytes, Some(&next))
+            .map_err(|e| AgentState::Failed(e.to_string()))?;
         let action = if has_ours {
             Action::Updated
         } else {

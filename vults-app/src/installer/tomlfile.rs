@@ -11,13 +11,14 @@ use std::fs;
 use std::path::Path;
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
 
-/// Whether `config.toml` keeps hook event lists under `[hooks]`.
+/// Whether `config.toml` keeps hook event lists under `[hooks]`. A file that does not parse
+/// counts as keeping them: Codex cannot start with it either, and its error is then reported.
 pub fn codex_has_hooks(path: &Path) -> bool {
     let Ok(text) = fs::read_to_string(path) else {
         return false;
     };
     let Ok(doc) = text.parse::<DocumentMut>() else {
-        return false;
+        return true;
     };
     doc.get("hooks")
         .and_then(Item::as_table_like)
@@ -176,6 +177,13 @@ fn write(
     let made_file = run
         .created_for(path)
         .is_some_and(|c| c.iter().any(|x| x == "file"));
+    if op != Op::Uninstall && loaded.text.is_none() {
+        // Write-ahead, as for JSON files: the record exists before the file does.
+        run.record_created(path, vec!["file".into()]);
+        run.state
+            .save(run.paths)
+            .map_err(|e| AgentState::Failed(format!("cannot save install state: {e}")))?;
+    }
     let result = if op == Op::Uninstall && made_file && text.trim().is_empty() {
         fs::remove_file(path)
     } else {
@@ -189,8 +197,6 @@ fn write(
     result.map_err(|e| AgentState::Failed(e.to_string()))?;
     if op == Op::Uninstall {
         run.forget_created(path);
-    } else if loaded.text.is_none() {
-        run.record_created(path, vec!["file".into()]);
     }
     Ok(())
 }
@@ -271,11 +277,13 @@ pub(super) fn codex(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Ac
     if hooks.is_empty() && !root.contains_key("hooks") {
         doc.remove("hooks");
     }
+    if op != Op::Uninstall {
+        run.record_created(&t.file, edit.created);
+    }
     write(run, &t.file, &loaded, &doc, op)?;
     if op == Op::Uninstall {
         return Ok((AgentState::Missing, Action::Removed));
     }
-    run.record_created(&t.file, edit.created);
     let action = if has_ours {
         Action::Updated
     } else {
