@@ -1,0 +1,137 @@
+// The phone page in a real browser: Debian's chromium, driven headless by playwright-core,
+// pairs with the phone link of a running engine (vults-app's `phone_e2e` example), sees the
+// card a real `vults-hook` call made, taps Allow — and the hook prints Claude Code's allow.
+// Then the page is reloaded (its keys come back from IndexedDB), a second call is made, and
+// Deny is tapped: the hook prints the deny. The audit must name the phone for both.
+//
+// Usage: node e2e.mjs <phone_e2e binary> <vults-hook binary>
+// Prints "N passed, N failed" and exits non-zero on any failure.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [appBin, hookBin] = process.argv.slice(2);
+if (!appBin || !hookBin) {
+  console.error('usage: node e2e.mjs <phone_e2e binary> <vults-hook binary>');
+  process.exit(2);
+}
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const home = mkdtempSync(join(tmpdir(), 'vults-phone-e2e-'));
+const env = {
+  PATH: process.env.PATH,
+  HOME: join(home, 'home'),
+  VULTS_HOME: home,
+  VULTS_SOCKET: join(home, 'vults.sock'),
+  VULTS_HOOK_WAIT_S: '60',
+};
+const PHONE = 'E2E phone';
+let passed = 0;
+let failed = 0;
+
+function check(name, ok, detail) {
+  if (ok) { passed++; console.log(`ok - ${name}`); }
+  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
+}
+
+function startApp() {
+  return new Promise((resolve, reject) => {
+    const app = spawn(appBin, ['0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no pairing URL from the app:\n${err}`)), 30000);
+    app.stderr.on('data', (d) => {
+      err += d;
+      process.stderr.write(`[app] ${d}`);
+      const m = err.match(/vults-phone-e2e: pair (\S+)/);
+      if (m) { clearTimeout(timer); resolve({ app, url: m[1] }); }
+    });
+    app.on('exit', (code) => { clearTimeout(timer); reject(new Error(`app exited (${code}):\n${err}`)); });
+  });
+}
+
+// A Claude Code PermissionRequest through the real hook; resolves with what it printed.
+function askThroughHook(command) {
+  return new Promise((resolve) => {
+    const hook = spawn(hookBin, ['--agent', 'claude', 'PermissionRequest'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    hook.stdout.on('data', (d) => { out += d; });
+    hook.stderr.on('data', (d) => { err += d; });
+    hook.on('exit', (code) => resolve({ out, err, code }));
+    hook.stdin.end(JSON.stringify({
+      session_id: 'phone-e2e', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'default',
+      tool_name: 'Bash', tool_input: { command, description: 'phone e2e' },
+    }));
+  });
+}
+
+async function answerOnPhone(page, command, button) {
+  const card = page.locator('article.card', { hasText: command });
+  await card.waitFor({ timeout: 20000 });
+  await page.screenshot({ path: join(home, `card-${button.toLowerCase()}.png`) });
+  await card.getByRole('button', { name: button, exact: true }).click();
+  await card.waitFor({ state: 'detached', timeout: 20000 });
+}
+
+function behaviorOf(out) {
+  try { return JSON.parse(out.trim()).hookSpecificOutput.decision.behavior; } catch { return null; }
+}
+
+let app;
+let context;
+try {
+  const started = await startApp();
+  app = started.app;
+  const userDataDir = mkdtempSync(join(tmpdir(), 'vults-phone-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 390, height: 760 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] || await context.newPage();
+  page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
+
+  // Pair.
+  await page.goto(started.url);
+  await page.fill('#name', PHONE);
+  await page.click('#pair');
+  await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Connected'), null, { timeout: 20000 });
+  check('pairs and connects', true);
+  check('the token left the address bar', !page.url().includes('t='), page.url());
+
+  // Run 1: Allow.
+  const allowCmd = `echo vults-phone-e2e-allow-${Date.now()}`;
+  const allowRun = askThroughHook(allowCmd);
+  await answerOnPhone(page, allowCmd, 'Allow');
+  const allowed = await allowRun;
+  check('Allow on the phone: the hook prints the agent\'s allow', behaviorOf(allowed.out) === 'allow', JSON.stringify(allowed));
+  await page.screenshot({ path: join(home, 'after-allow.png') });
+
+  // Run 2, after a reload (keys from IndexedDB): Deny.
+  await page.reload();
+  await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Connected'), null, { timeout: 20000 });
+  const denyCmd = `echo vults-phone-e2e-deny-${Date.now()}`;
+  const denyRun = askThroughHook(denyCmd);
+  await answerOnPhone(page, denyCmd, 'Deny');
+  const denied = await denyRun;
+  check('Deny on the phone: the hook prints the agent\'s deny', behaviorOf(denied.out) === 'deny', JSON.stringify(denied));
+
+  // The audit names the phone.
+  await new Promise((r) => setTimeout(r, 300)); // the engine's audit writer is asynchronous
+  const audit = readFileSync(join(home, 'data', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const byPhone = audit.filter((e) => e.by === `phone:${PHONE}`).map((e) => `${e.decision}:${e.target}`);
+  check('the audit names the phone for both answers',
+    byPhone.includes(`allow:${allowCmd}`) && byPhone.includes(`deny:${denyCmd}`), JSON.stringify(audit));
+} catch (e) {
+  check('browser run', false, e.stack || String(e));
+} finally {
+  if (context) await context.close().catch(() => {});
+  if (app) app.kill('SIGTERM');
+  if (!process.env.VULTS_KEEP) rmSync(home, { recursive: true, force: true });
+  else console.error(`kept ${home}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
