@@ -1,1 +1,834 @@
-//! (being written)
+//! The engine: the private socket server and everything behind it — the one decision point's
+//! caller, pending cards, sessions, Always rules, policies and the audit — on a tokio runtime
+//! of its own thread, with or without a window.
+//!
+//! Start with [`Engine::start`] (the window) or [`Engine::start_with`]; read
+//! [`EngineEvent`]s from [`EngineHandle::events`], send [`EngineCommand`]s with
+//! [`EngineHandle::send`]. [`headless::run`] is `vults-app --headless`.
+//!
+//! Inside, one *core* task owns all state; each connection is a task of its own that hands
+//! events to the core and writes back what the core sends to it (the core never waits on a
+//! socket, so a slow client delays nobody). Only [`EngineCommand::Answer`] answers a card:
+//! nothing arriving on the socket can.
+//!
+//! Not here: deciding (that is `vults_core::decision::decide`), drawing, installing hooks.
+
+mod audit;
+mod connection;
+pub mod headless;
+mod sessions;
+mod socket;
+
+use crate::model::{
+    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, PendingCard,
+    PolicyStatus, SessionKey,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::mpsc;
+use vults_core::agents;
+use vults_core::decision::{self, Verdict, Why};
+use vults_core::paths::Paths;
+use vults_core::policy::PolicySet;
+use vults_core::protocol::{AgentKind, Decision, Event, Identity, Message};
+use vults_core::rules::{AlwaysRule, RuleSet};
+
+pub use audit::{ROTATE_BYTES, TAIL_LINES};
+pub use socket::connect;
+
+/// How long an ended session stays in the flock before [`EngineEvent::SessionGone`].
+pub const ENDED_LINGER: Duration = Duration::from_secs(3);
+/// How often the policy file's modification time is checked.
+pub const POLICY_POLL: Duration = Duration::from_secs(1);
+
+/// How the engine runs.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    /// Someone can answer cards (a window, a console, a test driving the API). When `false`,
+    /// a request no rule or policy answers gets no card: its connection is closed at once and
+    /// the hook prints nothing, so the agent asks in its own terminal.
+    pub interactive: bool,
+    /// Stop on SIGINT / SIGTERM (Ctrl-C on Windows): for `--headless`.
+    pub stop_on_signal: bool,
+    /// The audit log moves to `audit.jsonl.1` past this size.
+    pub audit_rotate_bytes: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            interactive: true,
+            stop_on_signal: false,
+            audit_rotate_bytes: ROTATE_BYTES,
+        }
+    }
+}
+
+/// Counters the engine keeps, for the status bar, benchmarks and tests.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Connections accepted from this user.
+    pub accepted: AtomicU64,
+    /// Connections refused (another user).
+    pub refused: AtomicU64,
+    /// Events the core handled (zeca included).
+    pub events: AtomicU64,
+    /// Events of another protocol version (answered `unsupported`).
+    pub unsupported: AtomicU64,
+    /// Lines that were not an event (bad JSON, or a message only the app may send).
+    pub malformed: AtomicU64,
+    /// Lines over the 1 MiB limit.
+    pub oversized: AtomicU64,
+    /// Sessions in the flock now.
+    pub sessions: AtomicU64,
+    /// Cards waiting now.
+    pub cards: AtomicU64,
+}
+
+/// A copy of [`Stats`] at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StatsSnapshot {
+    pub accepted: u64,
+    pub refused: u64,
+    pub events: u64,
+    pub unsupported: u64,
+    pub malformed: u64,
+    pub oversized: u64,
+    pub sessions: u64,
+    pub cards: u64,
+}
+
+impl Stats {
+    pub fn snapshot(&self) -> StatsSnapshot {
+        let l = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        StatsSnapshot {
+            accepted: l(&self.accepted),
+            refused: l(&self.refused),
+            events: l(&self.events),
+            unsupported: l(&self.unsupported),
+            malformed: l(&self.malformed),
+            oversized: l(&self.oversized),
+            sessions: l(&self.sessions),
+            cards: l(&self.cards),
+        }
+    }
+}
+
+pub(crate) type ConnId = u64;
+
+/// What a connection's writer is asked to do.
+pub(crate) enum Outgoing {
+    Line(Message),
+    /// Close the connection (the hook prints nothing).
+    Close,
+}
+
+/// Everything the core task reacts to.
+pub(crate) enum Input {
+    Event {
+        conn: ConnId,
+        event: Box<Event>,
+        reply: mpsc::UnboundedSender<Outgoing>,
+    },
+    Closed(ConnId),
+    Command(EngineCommand),
+    Notice(String),
+    /// An ended session's linger is over.
+    Expire(SessionKey),
+}
+
+/// Sends commands to a running engine; cheap to clone (the phone endpoint holds one).
+#[derive(Clone)]
+pub struct EngineCommander(mpsc::UnboundedSender<Input>);
+
+impl EngineCommander {
+    /// `false` when the engine has stopped.
+    pub fn send(&self, command: EngineCommand) -> bool {
+        self.0.send(Input::Command(command)).is_ok()
+    }
+}
+
+/// A running engine. Dropping it stops the engine.
+pub struct EngineHandle {
+    /// Engine → window. Closed (disconnected) once the engine has stopped.
+    pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    commander: EngineCommander,
+    stats: Arc<Stats>,
+    socket: PathBuf,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EngineHandle {
+    /// `false` when the engine has stopped.
+    pub fn send(&self, command: EngineCommand) -> bool {
+        self.commander.send(command)
+    }
+
+    pub fn commander(&self) -> EngineCommander {
+        self.commander.clone()
+    }
+
+    pub fn stats(&self) -> StatsSnapshot {
+        self.stats.snapshot()
+    }
+
+    /// Where hooks connect.
+    pub fn socket(&self) -> &std::path::Path {
+        &self.socket
+    }
+
+    /// Whether the engine's thread has ended (after a Shutdown or a signal).
+    pub fn is_stopped(&self) -> bool {
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Stops the engine and waits for it: pending cards are withdrawn (their hooks print
+    /// nothing), queued audit lines are written, the socket file is removed.
+    pub fn stop(&mut self) {
+        self.send(EngineCommand::Shutdown);
+        self.join();
+    }
+
+    /// Waits for the engine's thread to end (without asking it to).
+    pub fn join(&mut self) {
+        if let Some(t) = self.thread.take()
+            && t.join().is_err()
+        {
+            eprintln!("vults: the engine thread panicked");
+        }
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Starts engines.
+pub struct Engine;
+
+impl Engine {
+    /// Starts the engine for the window: interactive, `notify` called after each batch of
+    /// events (the window passes `ctx.request_repaint`).
+    pub fn start(paths: Paths, notify: Arc<dyn Fn() + Send + Sync>) -> io::Result<EngineHandle> {
+        Engine::start_with(paths, notify, EngineOptions::default())
+    }
+
+    /// Starts the engine. Fails when the socket cannot be made — "another Vults is running"
+    /// when one answers on it.
+    pub fn start_with(
+        paths: Paths,
+        notify: Arc<dyn Fn() + Send + Sync>,
+        options: EngineOptions,
+    ) -> io::Result<EngineHandle> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("vults-engine")
+            .enable_all()
+            .build()?;
+        let listener = {
+            let _guard = runtime.enter();
+            socket::listen(&paths.socket, &paths.runtime_dir)?
+        };
+        let (ui_tx, ui_rx) = std::sync::mpsc::channel();
+        let (in_tx, in_rx) = mpsc::unbounded_channel();
+        let stats = Arc::new(Stats::default());
+        let mut core = Core::load(
+            paths.clone(),
+            options.clone(),
+            ui_tx,
+            notify,
+            stats.clone(),
+            in_tx.clone(),
+        )?;
+        core.flush();
+        let accept_tx = in_tx.clone();
+        let accept_stats = stats.clone();
+        let thread = std::thread::Builder::new()
+            .name("vults-engine".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats));
+                    if options.stop_on_signal {
+                        tokio::spawn(stop_on_signal(core.inputs.clone()));
+                    }
+                    core.run(in_rx).await;
+                    accept.abort();
+                    // The listener (and with it the socket file) goes when the task does.
+                    let _ = accept.await;
+                });
+                // Connection tasks still running are dropped: their hooks see the socket close.
+                runtime.shutdown_timeout(Duration::from_millis(500));
+            })?;
+        Ok(EngineHandle {
+            events: ui_rx,
+            commander: EngineCommander(in_tx),
+            stats,
+            socket: paths.socket,
+            thread: Some(thread),
+        })
+    }
+}
+
+async fn accept_loop(
+    listener: interprocess::local_socket::tokio::Listener,
+    core: mpsc::UnboundedSender<Input>,
+    stats: Arc<Stats>,
+) {
+    use interprocess::local_socket::traits::tokio::Listener as _;
+    let mut next: ConnId = 0;
+    loop {
+        let stream = match listener.accept().await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("vults: accepting a connection failed: {e}");
+                // Out of file descriptors and the like: do not spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        if let Err(why) = socket::check_peer(&stream) {
+            stats.refused.fetch_add(1, Ordering::Relaxed);
+            let _ = core.send(Input::Notice(why));
+            continue; // dropping the stream closes it
+        }
+        stats.accepted.fetch_add(1, Ordering::Relaxed);
+        next += 1;
+        tokio::spawn(connection::serve(next, stream, core.clone(), stats.clone()));
+    }
+}
+
+async fn stop_on_signal(core: mpsc::UnboundedSender<Input>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            eprintln!("vults: cannot listen for SIGINT/SIGTERM");
+            return;
+        };
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    let _ = core.send(Input::Command(EngineCommand::Shutdown));
+}
+
+fn unix_millis(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// A card and the connection waiting on it.
+struct Waiting {
+    card: PendingCard,
+    conn: ConnId,
+    event_id: String,
+    reply: mpsc::UnboundedSender<Outgoing>,
+}
+
+/// The modification stamp of the policy file (`None`: missing).
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp(path: &std::path::Path) -> Stamp {
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| (m.modified().unwrap_or(UNIX_EPOCH), m.len()))
+}
+
+/// All state, owned by the core task.
+struct Core {
+    paths: Paths,
+    options: EngineOptions,
+    ui: std::sync::mpsc::Sender<EngineEvent>,
+    notify: Arc<dyn Fn() + Send + Sync>,
+    stats: Arc<Stats>,
+    inputs: mpsc::UnboundedSender<Input>,
+    rules: RuleSet,
+    /// `false` when the rules file could not be read at start: it is never overwritten then.
+    rules_writable: bool,
+    policies: PolicySet,
+    policy_status: PolicyStatus,
+    policy_stamp: Stamp,
+    sessions: sessions::Sessions,
+    dirty: BTreeSet<SessionKey>,
+    cards: BTreeMap<CardId, Waiting>,
+    next_card: CardId,
+    paused: bool,
+    audit: audit::AuditWriter,
+    outbox: Vec<EngineEvent>,
+}
+
+impl Core {
+    fn load(
+        paths: Paths,
+        options: EngineOptions,
+        ui: std::sync::mpsc::Sender<EngineEvent>,
+        notify: Arc<dyn Fn() + Send + Sync>,
+        stats: Arc<Stats>,
+        inputs: mpsc::UnboundedSender<Input>,
+    ) -> io::Result<Core> {
+        let audit_path = paths.audit_log();
+        if let Err(e) = audit::repair(&audit_path) {
+            eprintln!(
+                "vults: cannot check the audit log {}: {e}",
+                audit_path.display()
+            );
+        }
+        let history = audit::tail(&audit_path, TAIL_LINES);
+        let audit = audit::AuditWriter::spawn(audit_path, options.audit_rotate_bytes)?;
+        let mut core = Core {
+            policy_status: PolicyStatus {
+                path: paths.policies_file(),
+                error: None,
+                count: 0,
+            },
+            paths,
+            options,
+            ui,
+            notify,
+            stats,
+            inputs,
+            rules: RuleSet::default(),
+            rules_writable: true,
+            policies: PolicySet::default(),
+            policy_stamp: None,
+            sessions: sessions::Sessions::default(),
+            dirty: BTreeSet::new(),
+            cards: BTreeMap::new(),
+            next_card: 0,
+            paused: false,
+            audit,
+            outbox: Vec::new(),
+        };
+        match RuleSet::load(&core.paths.rules_file()) {
+            Ok((rules, dropped)) => {
+                for why in dropped {
+                    core.notice(format!("a rule was dropped at load: {why}"));
+                }
+                core.rules = rules;
+            }
+            Err(why) => {
+                core.rules_writable = false;
+                core.notice(format!(
+                    "Always rules not loaded: {why}. New rules will hold until Vults quits and \
+                     the file will not be touched"
+                ));
+            }
+        }
+        core.outbox
+            .push(EngineEvent::Rules(core.rules.rules.clone()));
+        core.reload_policies(true);
+        core.outbox.push(EngineEvent::Audited(history));
+        Ok(core)
+    }
+
+    async fn run(&mut self, mut inputs: mpsc::UnboundedReceiver<Input>) {
+        let mut tick = tokio::time::interval(POLICY_POLL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut running = true;
+        while running {
+            tokio::select! {
+                input = inputs.recv() => {
+                    let Some(input) = input else { break };
+                    running = self.handle(input);
+                    // Take what else is queued, so the window hears of it in one batch.
+                    let mut n = 0;
+                    while running && n < 4096 {
+                        match inputs.try_recv() {
+                            Ok(input) => running = self.handle(input),
+                            Err(_) => break,
+                        }
+                        n += 1;
+                    }
+                }
+                _ = tick.tick() => self.reload_policies(false),
+            }
+            self.flush();
+        }
+        let ids: Vec<CardId> = self.cards.keys().copied().collect();
+        for id in ids {
+            self.withdraw(id, "Vults quit");
+        }
+        self.flush();
+    }
+
+    /// `false` on Shutdown.
+    fn handle(&mut self, input: Input) -> bool {
+        match input {
+            Input::Event { conn, event, reply } => self.on_event(conn, *event, reply),
+            Input::Closed(conn) => {
+                let ids: Vec<CardId> = self
+                    .cards
+                    .iter()
+                    .filter(|(_, w)| w.conn == conn)
+                    .map(|(id, _)| *id)
+                    .collect();
+                for id in ids {
+                    self.withdraw(id, "the agent stopped waiting");
+                }
+            }
+            Input::Command(EngineCommand::Shutdown) => return false,
+            Input::Command(cmd) => self.on_command(cmd),
+            Input::Notice(text) => self.notice(text),
+            Input::Expire(key) => {
+                if self.sessions.remove_if_ended(&key) {
+                    self.dirty.remove(&key);
+                    self.outbox.push(EngineEvent::SessionGone(key));
+                }
+            }
+        }
+        true
+    }
+
+    fn notice(&mut self, text: String) {
+        eprintln!("vults: {text}");
+        self.outbox.push(EngineEvent::Notice(text));
+    }
+
+    /// Sends what accumulated to the window, and wakes it.
+    fn flush(&mut self) {
+        let dirty = std::mem::take(&mut self.dirty);
+        let mut sent = false;
+        for key in dirty {
+            if let Some(s) = self.sessions.get(&key) {
+                sent |= self.ui.send(EngineEvent::SessionChanged(s.clone())).is_ok();
+            }
+        }
+        for ev in self.outbox.drain(..) {
+            sent |= self.ui.send(ev).is_ok();
+        }
+        self.stats
+            .sessions
+            .store(self.sessions.len() as u64, Ordering::Relaxed);
+        self.stats
+            .cards
+            .store(self.cards.len() as u64, Ordering::Relaxed);
+        if sent {
+            (self.notify)();
+        }
+    }
+
+    fn on_event(&mut self, conn: ConnId, event: Event, reply: mpsc::UnboundedSender<Outgoing>) {
+        self.stats.events.fetch_add(1, Ordering::Relaxed);
+        // The chat's own agents: never a session, never a card (and never a reply).
+        if event.zeca {
+            return;
+        }
+        let now = SystemTime::now();
+        let key = self.sessions.apply(&event, now);
+        self.dirty.insert(key.clone());
+        if self
+            .sessions
+            .get(&key)
+            .is_some_and(|s| s.state == crate::model::SessionState::Ended)
+        {
+            let inputs = self.inputs.clone();
+            let key = key.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(ENDED_LINGER).await;
+                let _ = inputs.send(Input::Expire(key));
+            });
+        }
+        if event.wants_reply {
+            self.on_request(conn, event, reply, key, now);
+        }
+    }
+
+    /// A request that wants a reply: decide, answer at once, or put up a card.
+    fn on_request(
+        &mut self,
+        conn: ConnId,
+        event: Event,
+        reply: mpsc::UnboundedSender<Outgoing>,
+        session: SessionKey,
+        now: SystemTime,
+    ) {
+        let named = event.agent == AgentKind::Other;
+        let identity = match event.identity() {
+            Some(i) if !named || event.reply.as_deref() == Some("vults") => i,
+            // Nothing in the app answers another tool's permission unless it asked for the
+            // open reply; the hook never waits then, but a hand-made client might.
+            _ => {
+                let _ = reply.send(Outgoing::Close);
+                return;
+            }
+        };
+        if let Identity::Named(name) = &identity {
+            self.outbox.push(EngineEvent::NamedToolSeen(NamedTool {
+                name: name.to_string(),
+                last_asked: now,
+            }));
+        }
+        let call = agents::read_tool_call(&event.payload);
+        let folder = sessions::folder_of(&event);
+        let question = event.is_question();
+        // A question is not a permission: no rule or policy answers it.
+        let verdict = if question {
+            Verdict::Ask(Why::NoMatch)
+        } else {
+            decision::decide(
+                &decision::Request {
+                    identity: &identity,
+                    folder: &folder,
+                    call: &call,
+                },
+                &self.rules,
+                &self.policies,
+            )
+        };
+        let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| AuditEntry {
+            time: unix_millis(now),
+            identity: identity.key().to_string(),
+            session: session.session.clone(),
+            folder: folder.clone(),
+            tool: call.tool.clone(),
+            target: call.target.rule_key(),
+            decision: decision.to_string(),
+            by: by.label(),
+            detail,
+        };
+        let (decided, why) = match verdict {
+            Verdict::Allow(why) => (Some(Decision::Allow), why),
+            Verdict::Deny(why) => (Some(Decision::Deny), why),
+            Verdict::Ask(why) => (None, why),
+        };
+        if let Some(d) = decided {
+            // Answered by a rule or a policy: the decision goes out at once, with no `waiting`.
+            let by = match &why {
+                Why::Rule(id) => AnsweredBy::Rule(id.clone()),
+                Why::Policy(name) => AnsweredBy::Policy(name.clone()),
+                // decide() never allows or denies for these; say so if it ever does.
+                Why::Destructive(_) | Why::NoMatch => AnsweredBy::Policy("(none)".into()),
+            };
+            let _ = reply.send(Outgoing::Line(Message::decision(&event.id, d)));
+            let line = entry(decision_word(d), &by, None);
+            self.audit(line);
+            return;
+        }
+        if self.paused || !self.options.interactive {
+            // Nobody to ask: close at once so the hook prints nothing and the agent asks in its
+            // own terminal (rather than after the hook's 2 s wait for `waiting`).
+            let _ = reply.send(Outgoing::Close);
+            return;
+        }
+        let (destructive, reason) = match &why {
+            Why::Destructive(what) => (Some(what.clone()), format!("destructive: {what}")),
+            Why::Policy(name) => (None, format!("policy {name}")),
+            Why::Rule(id) => (None, format!("rule {id}")),
+            Why::NoMatch if question => (None, "a question for you".to_string()),
+            Why::NoMatch => (None, "no rule".to_string()),
+        };
+        let always_rule = (destructive.is_none() && !question)
+            .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_millis(now) / 1000));
+        if reply
+            .send(Outgoing::Line(Message::waiting(&event.id)))
+            .is_err()
+        {
+            return; // the hook is already gone
+        }
+        self.next_card += 1;
+        let id = self.next_card;
+        let card = PendingCard {
+            id,
+            agent: event.agent,
+            identity,
+            session: session.clone(),
+            folder,
+            call,
+            destructive,
+            reason,
+            always_rule,
+            question,
+            arrived: now,
+        };
+        if self.sessions.set_waiting(&session, true) {
+            self.dirty.insert(session);
+        }
+        self.outbox.push(EngineEvent::CardAdded(card.clone()));
+        self.cards.insert(
+            id,
+            Waiting {
+                card,
+                conn,
+                event_id: event.id,
+                reply,
+            },
+        );
+    }
+
+    fn on_command(&mut self, cmd: EngineCommand) {
+        match cmd {
+            EngineCommand::Answer { card, answer, by } => self.on_answer(card, answer, by),
+            EngineCommand::RemoveRule(id) => match self.rules.remove(&id) {
+                Some(_) => {
+                    self.save_rules();
+                    self.outbox
+                        .push(EngineEvent::Rules(self.rules.rules.clone()));
+                }
+                None => self.notice(format!("no Always rule {id} to remove")),
+            },
+            EngineCommand::ReloadPolicies => self.reload_policies(true),
+            EngineCommand::SetPaused(p) => self.paused = p,
+            // Handled by the loop.
+            EngineCommand::Shutdown => {}
+        }
+    }
+
+    fn on_answer(&mut self, id: CardId, answer: CardAnswer, by: AnsweredBy) {
+        let Some(w) = self.cards.get(&id) else {
+            self.notice(format!(
+                "card {id} is no longer waiting (answered, or the agent went away)"
+            ));
+            return;
+        };
+        let (message, word, detail) = match (&answer, w.card.question) {
+            (CardAnswer::Answers(items), true) => (
+                Message::answer(&w.event_id, items.clone()),
+                "answer",
+                serde_json::to_string(items).ok(),
+            ),
+            (CardAnswer::Answers(_), false) => {
+                self.notice(format!("card {id} asks for a permission, not for answers"));
+                return;
+            }
+            (CardAnswer::Allow, _) => (
+                Message::decision(&w.event_id, Decision::Allow),
+                "allow",
+                None,
+            ),
+            (CardAnswer::Deny, _) => (Message::decision(&w.event_id, Decision::Deny), "deny", None),
+            (CardAnswer::AlwaysAllow, _) => {
+                let Some(rule) = w.card.always_rule.clone() else {
+                    self.notice(format!(
+                        "card {id} has no Always (a destructive call or a question); answer it \
+                         once"
+                    ));
+                    return;
+                };
+                let detail = format!("always rule {}", rule.id);
+                let message = Message::decision(&w.event_id, Decision::Allow);
+                if self.rules.add(rule) {
+                    self.save_rules();
+                    self.outbox
+                        .push(EngineEvent::Rules(self.rules.rules.clone()));
+                }
+                (message, "allow", Some(detail))
+            }
+        };
+        let Some(w) = self.cards.remove(&id) else {
+            return;
+        };
+        let _ = w.reply.send(Outgoing::Line(message));
+        self.finish_card(&w, word, &by, detail);
+        self.outbox.push(EngineEvent::CardRemoved { id, by });
+    }
+
+    /// Takes a card down because its hook went away (or the app quits).
+    fn withdraw(&mut self, id: CardId, why: &str) {
+        let Some(w) = self.cards.remove(&id) else {
+            return;
+        };
+        let by = AnsweredBy::Withdrawn;
+        self.finish_card(&w, "withdrawn", &by, Some(why.to_string()));
+        self.outbox.push(EngineEvent::CardRemoved { id, by });
+    }
+
+    /// Audits an answered card and lets its session go back to work.
+    fn finish_card(&mut self, w: &Waiting, word: &str, by: &AnsweredBy, detail: Option<String>) {
+        let c = &w.card;
+        self.audit(AuditEntry {
+            time: unix_millis(SystemTime::now()),
+            identity: c.identity.key().to_string(),
+            session: c.session.session.clone(),
+            folder: c.folder.clone(),
+            tool: c.call.tool.clone(),
+            target: c.call.target.rule_key(),
+            decision: word.to_string(),
+            by: by.label(),
+            detail,
+        });
+        let still = self.cards.values().any(|o| o.card.session == c.session);
+        if !still && self.sessions.set_waiting(&c.session, false) {
+            self.dirty.insert(c.session.clone());
+        }
+    }
+
+    fn audit(&mut self, entry: AuditEntry) {
+        self.audit.append(&entry);
+        self.outbox.push(EngineEvent::Audited(vec![entry]));
+    }
+
+    fn save_rules(&mut self) {
+        if !self.rules_writable {
+            self.notice(
+                "the rules file could not be read at start, so it is not overwritten; this \
+                 change holds until Vults quits"
+                    .into(),
+            );
+            return;
+        }
+        let path = self.paths.rules_file();
+        // An atomic write is a few fsyncs: let the runtime move other tasks off this thread.
+        let result = tokio::task::block_in_place(|| self.rules.save(&path));
+        if let Err(e) = result {
+            self.notice(format!(
+                "cannot save the Always rules to {}: {e}",
+                path.display()
+            ));
+        }
+    }
+
+    /// Reloads the policy file when it changed (or always, when `force`).
+    fn reload_policies(&mut self, force: bool) {
+        let path = self.paths.policies_file();
+        let now = stamp(&path);
+        if !force && now == self.policy_stamp {
+            return;
+        }
+        self.policy_stamp = now;
+        if now.is_none() {
+            self.policies = PolicySet::default();
+            self.policy_status.error = None;
+        } else {
+            match PolicySet::load(&path) {
+                Ok(set) => {
+                    self.policies = set;
+                    self.policy_status.error = None;
+                }
+                Err(e) => {
+                    let text = format!("{}:{}: {}", e.line, e.column, e.message);
+                    eprintln!(
+                        "vults: {} not taken ({text}); the last good policies stay in force",
+                        path.display()
+                    );
+                    self.policy_status.error = Some(text);
+                }
+            }
+        }
+        self.policy_status.count = self.policies.policies.len();
+        self.outbox
+            .push(EngineEvent::Policies(self.policy_status.clone()));
+    }
+}
+
+fn decision_word(d: Decision) -> &'static str {
+    match d {
+        Decision::Allow => "allow",
+        Decision::Deny => "deny",
+    }
+}

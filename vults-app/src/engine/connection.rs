@@ -1,0 +1,216 @@
+//! One task per hook connection: reads lines (at most [`MAX_LINE`] bytes, never buffering a
+//! longer one whole), hands events to the engine's core, and writes back what the core sends to
+//! this connection only. A slow or stuck client holds only its own task.
+
+use super::{ConnId, Input, Outgoing, Stats};
+use interprocess::local_socket::tokio::Stream;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use vults_core::protocol::{MAX_LINE, Message, ReadLine, read_line};
+
+/// What one read produced.
+#[derive(Debug, PartialEq)]
+pub enum LineRead {
+    /// A whole line, without its newline.
+    Line,
+    /// The peer closed (a final line without newline is returned as `Line` first).
+    Eof,
+    /// The line passed `max` bytes (newline included); what was read of it is dropped.
+    TooLong,
+}
+
+/// Reads one line into `buf` (cleared first), refusing to hold more than `max` bytes of it.
+pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<LineRead> {
+    buf.clear();
+    loop {
+        let available = r.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(if buf.is_empty() {
+                LineRead::Eof
+            } else {
+                LineRead::Line
+            });
+        }
+        match available.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                if buf.len() + i + 1 > max {
+                    return Ok(LineRead::TooLong);
+                }
+                buf.extend_from_slice(&available[..i]);
+                r.consume(i + 1);
+                return Ok(LineRead::Line);
+            }
+            None => {
+                let n = available.len();
+                // Even with its newline next, this line would pass the limit.
+                if buf.len() + n + 1 > max {
+                    return Ok(LineRead::TooLong);
+                }
+                buf.extend_from_slice(available);
+                r.consume(n);
+            }
+        }
+    }
+}
+
+/// Serves one connection until it closes.
+pub async fn serve(
+    conn: ConnId,
+    stream: Stream,
+    core: mpsc::UnboundedSender<Input>,
+    stats: Arc<Stats>,
+) {
+    // `&Stream` reads and writes; the socket closes when both holders are gone.
+    let stream = Arc::new(stream);
+    let for_writer = stream.clone();
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Outgoing>();
+    let writer = tokio::spawn(async move {
+        let mut send = &*for_writer;
+        while let Some(out) = out_rx.recv().await {
+            match out {
+                Outgoing::Line(msg) => {
+                    if send.write_all(msg.to_line().as_bytes()).await.is_err() {
+                        break;
+                    }
+                }
+                Outgoing::Close => break,
+            }
+        }
+    });
+
+    let mut reader = BufReader::with_capacity(64 * 1024, &*stream);
+    let mut buf = Vec::new();
+    let mut closed_by_us = false;
+    loop {
+        let read = tokio::select! {
+            r = read_bounded_line(&mut reader, &mut buf, MAX_LINE) => r,
+            // The core closed this connection (nobody to ask, or a refusal).
+            _ = out_tx.closed() => break,
+        };
+        match read {
+            Ok(LineRead::Line) => {}
+            Ok(LineRead::Eof) => break,
+            Ok(LineRead::TooLong) => {
+                stats.oversized.fetch_add(1, Ordering::Relaxed);
+                eprintln!("vults: connection {conn}: a line over {MAX_LINE} bytes; closing it");
+                closed_by_us = true;
+                break;
+            }
+            Err(e) => {
+                eprintln!("vults: connection {conn}: read failed: {e}");
+                break;
+            }
+        }
+        if buf.is_empty() {
+            continue;
+        }
+        match read_line(&buf) {
+            ReadLine::Message(Message::Event(event)) => {
+                stats.events.fetch_add(1, Ordering::Relaxed);
+                if core
+                    .send(Input::Event {
+                        conn,
+                        event: Box::new(event),
+                        reply: out_tx.clone(),
+                    })
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            ReadLine::Message(other) => {
+                // Only the engine's API answers a card: a hook (or anything that reached the
+                // socket) sending an answer is refused and cut off.
+                stats.malformed.fetch_add(1, Ordering::Relaxed);
+                let _ = core.send(Input::Notice(format!(
+                    "refused a \"{}\" message on the hook socket: only an event may come from \
+                     there",
+                    kind_of(&other)
+                )));
+                closed_by_us = true;
+                break;
+            }
+            ReadLine::OtherVersion { id, v } => {
+                stats.unsupported.fetch_add(1, Ordering::Relaxed);
+                eprintln!(
+                    "vults: connection {conn}: protocol version {} is not {}; answered unsupported",
+                    v.map(|v| v.to_string()).unwrap_or_else(|| "(none)".into()),
+                    vults_core::protocol::VERSION
+                );
+                let _ = out_tx.send(Outgoing::Line(Message::unsupported(&id)));
+            }
+            ReadLine::Malformed(why) => {
+                stats.malformed.fetch_add(1, Ordering::Relaxed);
+                eprintln!("vults: connection {conn}: malformed line ({why}); closing it");
+                closed_by_us = true;
+                break;
+            }
+        }
+    }
+    let _ = core.send(Input::Closed(conn));
+    if closed_by_us {
+        let _ = out_tx.send(Outgoing::Close);
+    }
+    drop(out_tx);
+    // The writer ends once the core has dropped this connection's reply handles (Closed above
+    // withdraws its cards) and everything queued is written.
+    let _ = writer.await;
+}
+
+fn kind_of(m: &Message) -> &'static str {
+    match m {
+        Message::Event(_) => "event",
+        Message::Waiting { .. } => "waiting",
+        Message::Decision { .. } => "decision",
+        Message::Answer { .. } => "answer",
+        Message::Unsupported { .. } => "unsupported",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn lines_are_read_one_at_a_time_and_a_long_one_is_refused_early() {
+        let data = b"one\ntwo\n".to_vec();
+        let mut r = BufReader::with_capacity(4, data.as_slice());
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_bounded_line(&mut r, &mut buf, 16).await.unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"one");
+        assert_eq!(
+            read_bounded_line(&mut r, &mut buf, 16).await.unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"two");
+        assert_eq!(
+            read_bounded_line(&mut r, &mut buf, 16).await.unwrap(),
+            LineRead::Eof
+        );
+
+        // Exactly at the limit (newline included) passes; one byte more does not, and the
+        // buffer never holds more than the limit.
+        let ok = [vec![b'x'; 15], b"\n".to_vec()].concat();
+        let mut r = BufReader::with_capacity(4, ok.as_slice());
+        assert_eq!(
+            read_bounded_line(&mut r, &mut buf, 16).await.unwrap(),
+            LineRead::Line
+        );
+        let long = vec![b'x'; 1000];
+        let mut r = BufReader::with_capacity(4, long.as_slice());
+        assert_eq!(
+            read_bounded_line(&mut r, &mut buf, 16).await.unwrap(),
+            LineRead::TooLong
+        );
+        assert!(buf.len() <= 16);
+    }
+}

@@ -1,0 +1,156 @@
+//! The private local socket: where it is made, who may connect.
+//!
+//! Unix: a socket file (mode 0600) in a folder only the user can enter (0700), and the peer's
+//! effective uid checked on every connection. A socket file left by an app that died is
+//! replaced; one that still answers belongs to a running Vults, which keeps it.
+//! Windows: a named pipe whose security descriptor admits only its owner.
+
+use interprocess::local_socket::tokio::{Listener, Stream};
+use interprocess::local_socket::traits::tokio::Stream as _;
+use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
+use std::io;
+use std::path::Path;
+
+/// Why the socket could not be made.
+pub fn already_running(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AddrInUse,
+        format!(
+            "another Vults is running (it answers on {}); quit it first, or set VULTS_HOME / \
+             VULTS_SOCKET to run a second copy beside it",
+            path.display()
+        ),
+    )
+}
+
+/// Creates the listener at `socket`. `runtime_dir` is made (or tightened to) 0700 when the
+/// socket lives in it.
+#[cfg(unix)]
+pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
+    use interprocess::os::unix::local_socket::ListenerOptionsExt;
+    use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+
+    let parent = socket
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !parent.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(parent)?;
+    }
+    if parent == runtime_dir {
+        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot make {} private (0700): {e}", parent.display()),
+            )
+        })?;
+    }
+    match std::fs::symlink_metadata(socket) {
+        Ok(meta) if meta.file_type().is_socket() => {
+            match std::os::unix::net::UnixStream::connect(socket) {
+                // Something answers: a live app. Leave its socket alone.
+                Ok(_) => return Err(already_running(socket)),
+                Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
+                    eprintln!(
+                        "vults: replacing a stale socket left at {}",
+                        socket.display()
+                    );
+                    std::fs::remove_file(socket)?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(_) => {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} exists and is not a socket; move it away",
+                    socket.display()
+                ),
+            ));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let name = socket.to_fs_name::<GenericFilePath>()?;
+    ListenerOptions::new()
+        .name(name)
+        .mode(0o600)
+        // Never displace a listener: two copies starting at once → the second gets AddrInUse.
+        .try_overwrite(false)
+        .create_tokio()
+        .map_err(|e| {
+            if e.kind() == io::ErrorKind::AddrInUse {
+                already_running(socket)
+            } else {
+                e
+            }
+        })
+}
+
+/// Creates the named pipe, admitting only its owner.
+#[cfg(windows)]
+pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
+    use interprocess::os::windows::local_socket::ListenerOptionsExt;
+    use interprocess::os::windows::security_descriptor::SecurityDescriptor;
+
+    // A pipe that answers belongs to a running Vults.
+    if let Ok(name) = socket.to_fs_name::<GenericFilePath>()
+        && interprocess::local_socket::Stream::connect(name).is_ok()
+    {
+        return Err(already_running(socket));
+    }
+    // Protected DACL, one entry: full access for the owner (the user who created the pipe).
+    let sddl = widestring::U16CString::from_str("D:P(A;;GA;;;OW)")
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let sd = SecurityDescriptor::deserialize(&sddl)?;
+    let name = socket.to_fs_name::<GenericFilePath>()?;
+    ListenerOptions::new()
+        .name(name)
+        .security_descriptor(sd)
+        .create_tokio()
+        .map_err(|e| {
+            if e.kind() == io::ErrorKind::AddrInUse || e.kind() == io::ErrorKind::PermissionDenied {
+                already_running(socket)
+            } else {
+                e
+            }
+        })
+}
+
+/// Whether a connected peer runs as this user. `Err` says who it was, for the log.
+#[cfg(unix)]
+pub fn check_peer(stream: &Stream) -> Result<(), String> {
+    use interprocess::local_socket::traits::StreamCommon;
+    let me = vults_core::paths::current_uid();
+    match stream.peer_creds() {
+        Ok(creds) => match creds.euid() {
+            Some(uid) if uid == me => Ok(()),
+            Some(uid) => Err(format!(
+                "refused a connection from uid {uid}{} (this app runs as uid {me})",
+                creds
+                    .pid()
+                    .map(|p| format!(" (pid {p})"))
+                    .unwrap_or_default()
+            )),
+            None => Err("refused a connection whose user cannot be read".into()),
+        },
+        Err(e) => Err(format!(
+            "refused a connection whose credentials cannot be read: {e}"
+        )),
+    }
+}
+
+/// On Windows the pipe's security descriptor already admits only the owner.
+#[cfg(windows)]
+pub fn check_peer(_stream: &Stream) -> Result<(), String> {
+    Ok(())
+}
+
+/// Connects to a socket path (the same naming the listener uses); for tools and tests.
+pub async fn connect(socket: &Path) -> io::Result<Stream> {
+    Stream::connect(socket.to_fs_name::<GenericFilePath>()?).await
+}
