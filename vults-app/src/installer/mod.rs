@@ -401,16 +401,14 @@ fn wants(agent: AgentId) -> Vec<Want> {
             want("PreCompact", None, T),
             want("SessionEnd", None, T),
         ],
-        // Codex clamps SessionEnd to 3 s (with a warning otherwise); no matcher keeps the
-        // trust hash the user reviews in /hooks simple.
+        // The events Codex 0.169 was seen to run. It clamps SessionEnd to 3 s (with a warning
+        // otherwise); no matcher keeps the trust hash the user reviews in /hooks simple.
         AgentId::Codex => vec![
             want("SessionStart", None, T),
             want("UserPromptSubmit", None, T),
             want("PreToolUse", None, T),
             want("PermissionRequest", None, P),
             want("PostToolUse", None, T),
-            want("PreCompact", None, T),
-            want("SubagentStop", None, T),
             want("Stop", None, T),
             want("SessionEnd", None, 3),
         ],
@@ -585,6 +583,55 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
         for r in &mut reports {
             r.notes
                 .push(format!("Vults could not save what it installed: {e}"));
+        }
+    }
+    reports
+}
+
+/// What the app's start did: the reports, and whether this was the first run (no install
+/// record yet), when the window shows [`first_run_message`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartReport {
+    pub reports: Vec<AgentReport>,
+    pub first_run: bool,
+}
+
+impl StartReport {
+    /// The first-run text, only on the first run.
+    pub fn message(&self) -> Option<String> {
+        self.first_run.then(|| first_run_message(&self.reports))
+    }
+}
+
+/// The app's start: installs or repairs with the `vults-hook` built beside the app. Without
+/// one (a development run of the app alone) nothing is written and the states are reported.
+pub fn on_app_start(paths: &Paths) -> StartReport {
+    let first_run = !paths.install_state_file().exists();
+    let reports = match default_hook_source().filter(|p| p.is_file()) {
+        Some(source) => install_all(paths, &source, &InstallOptions::default()),
+        None => missing_source(doctor(paths)),
+    };
+    StartReport { reports, first_run }
+}
+
+/// Settings → Agents' Repair button (also turns nothing off or on).
+pub fn repair(paths: &Paths, agent: AgentId) -> Vec<AgentReport> {
+    match default_hook_source().filter(|p| p.is_file()) {
+        Some(source) => install_all(paths, &source, &InstallOptions { only: vec![agent] }),
+        None => missing_source(doctor(paths))
+            .into_iter()
+            .filter(|r| r.agent == agent)
+            .collect(),
+    }
+}
+
+fn missing_source(mut reports: Vec<AgentReport>) -> Vec<AgentReport> {
+    for r in &mut reports {
+        if r.state != AgentState::NotFound {
+            r.notes.push(
+                "vults-hook was not found beside the app, so nothing was installed; reinstall Vults."
+                    .into(),
+            );
         }
     }
     reports
