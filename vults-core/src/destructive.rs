@@ -1076,9 +1076,60 @@ fn head(words: &[Word]) -> Head {
                     .join(" ");
                 return Head::Script(text, Vec::new());
             }
+            "npx" | "bunx" => skip_options(words, next, &["-p", "--package", "-c", "--call"]),
+            "ssh" => {
+                // `ssh host command…`: the remote shell runs the rest as one script.
+                let j = skip_options(
+                    words,
+                    next,
+                    &[
+                        "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
+                        "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
+                    ],
+                );
+                let rest = words.get(j + 1..).unwrap_or_default();
+                return script_of(rest);
+            }
+            "powershell" | "pwsh" | "cmd" => {
+                let at = words[next..].iter().position(|w| {
+                    let t = w.text.to_ascii_lowercase();
+                    matches!(t.as_str(), "-command" | "-c" | "/c" | "/k" | "/s" | "-file")
+                        || t.starts_with("-enc")
+                        || t == "-e"
+                });
+                let Some(at) = at.map(|p| next + p) else {
+                    return Head::Nothing;
+                };
+                let flag = words[at].text.to_ascii_lowercase();
+                if flag.starts_with("-enc") || flag == "-e" {
+                    // A base64 script: not readable here.
+                    return Head::Found(UNPARSABLE.to_string());
+                }
+                if flag == "-file" {
+                    return Head::Nothing;
+                }
+                return script_of(words.get(at + 1..).unwrap_or_default());
+            }
             _ => return Head::Program(i),
         };
     }
+}
+
+/// Words that a shell will read again as one script (`ssh host …`, `cmd /c …`).
+fn script_of(words: &[Word]) -> Head {
+    if words.is_empty() {
+        return Head::Nothing;
+    }
+    let substs = words
+        .iter()
+        .flat_map(|w| w.substs.iter().cloned())
+        .collect();
+    let text = words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Head::Script(text, substs)
 }
 
 /// One simple command's words (and what it reads on stdin).
@@ -1137,7 +1188,7 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
         {
             return Some("Remove-Item -Recurse".into());
         }
-        "git" => return check_git(args),
+        "git" => return check_git(args, depth),
         "dd" if args.iter().any(|a| a.text.starts_with("of=")) => return Some("dd of=".into()),
         p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" => return Some("mkfs".into()),
         "wipefs" | "shred" | "blkdiscard" => return Some(prog.clone()),
@@ -1181,6 +1232,7 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
                 k += 1;
             }
         }
+        "rimraf" | "del-cli" => return Some("rm -r".into()),
         "source" | "." if args.first().is_some_and(|a| a.substs.iter().any(fetches)) => {
             return Some(CURL_SH.into());
         }
@@ -1372,11 +1424,20 @@ fn destructive_sql(text: &str) -> Option<String> {
 // git
 // ---------------------------------------------------------------------------------------------
 
-fn check_git(args: &[Word]) -> Option<String> {
+fn check_git(args: &[Word], depth: usize) -> Option<String> {
     // Global options before the subcommand.
     let mut k = 0;
     while let Some(a) = args.get(k) {
         let t = a.text.as_str();
+        // `git -c alias.x='!rm -rf …' x`: a shell alias made on the command line.
+        if t == "-c"
+            && let Some(value) = args.get(k + 1)
+            && value.text.to_ascii_lowercase().starts_with("alias.")
+            && let Some((_, script)) = value.text.split_once("=!")
+            && let Some(why) = classify_at(script, depth + 1)
+        {
+            return Some(why);
+        }
         if matches!(
             t,
             "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
@@ -1731,7 +1792,27 @@ mod tests {
         ("cat /dev/sda > backup.img", None),
         ("ls \\\n  -la", None),
         ("echo a; \\\nrm -rf x", Some("rm -r")),
+        ("npx rimraf dist", Some("rm -r")),
+        ("git -c 'alias.x=!rm -rf build' x", Some("rm -r")),
+        ("git -c alias.st=status st", None),
+        ("npx -y rimraf node_modules", Some("rm -r")),
+        ("npx prettier --write .", None),
+        ("ssh prod 'rm -rf /srv/app'", Some("rm -r")),
+        (
+            "ssh -i key -p 22 host git reset --hard",
+            Some("git reset --hard"),
+        ),
+        ("ssh host uptime", None),
+        ("ssh host", None),
         // Windows shells
+        (
+            "powershell -Command \"Remove-Item -Recurse -Force build\"",
+            Some("Remove-Item -Recurse"),
+        ),
+        ("pwsh -NoProfile -c 'Get-ChildItem'", None),
+        ("powershell -EncodedCommand SQBFAFgA", Some(UNPARSABLE)),
+        ("cmd /c rmdir /s /q build", Some("rmdir /s")),
+        ("cmd /c dir", None),
         (
             "Remove-Item -Recurse -Force C:/x",
             Some("Remove-Item -Recurse"),
