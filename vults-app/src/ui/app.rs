@@ -14,12 +14,12 @@ use super::card::{self, CardView};
 use super::desktop::{Desktop, TrayAction};
 use super::flock::FlockView;
 use super::island::{self, IslandView};
+use super::look;
+use super::settings::SettingsAction;
 use super::settings::agents::AgentsView;
 use super::settings::history::HistoryView;
 use super::settings::policies::PoliciesView;
 use super::settings::rules::RulesView;
-use super::settings::SettingsAction;
-use super::look;
 use super::state::{Change, Model};
 use crate::model::{AnsweredBy, CardId, EngineCommand, EngineEvent, PendingCard};
 use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
@@ -74,7 +74,13 @@ pub enum Tab {
 }
 
 impl Tab {
-    const ALL: [Tab; 5] = [Tab::Flock, Tab::Agents, Tab::Rules, Tab::Policies, Tab::History];
+    const ALL: [Tab; 5] = [
+        Tab::Flock,
+        Tab::Agents,
+        Tab::Rules,
+        Tab::Policies,
+        Tab::History,
+    ];
     fn title(self) -> &'static str {
         match self {
             Tab::Flock => "Flock",
@@ -172,14 +178,19 @@ impl VultsWindow {
             let monitor = ctx.input(|i| i.viewport().monitor_size);
             if let Some(size) = monitor {
                 let x = ((size.x - island::SIZE.x) / 2.0).max(0.0);
-                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::OuterPosition(egui::pos2(x, 6.0)));
+                ctx.send_viewport_cmd_to(
+                    ViewportId::ROOT,
+                    ViewportCommand::OuterPosition(egui::pos2(x, 6.0)),
+                );
                 self.island_placed = true;
             }
         }
     }
 
     fn card_arrived(&mut self, ctx: &egui::Context, id: CardId) {
-        let Some(card) = self.model.card(id) else { return };
+        let Some(card) = self.model.card(id) else {
+            return;
+        };
         self.cards.insert(id, CardView::new(card));
         self.pulse_from = Some(ctx.input(|i| i.time));
         self.card_pending_draw = Some(0);
@@ -209,7 +220,11 @@ impl VultsWindow {
     }
 
     fn answer(&mut self, id: CardId, answer: crate::model::CardAnswer) {
-        self.link.send(EngineCommand::Answer { card: id, answer, by: AnsweredBy::Click });
+        self.link.send(EngineCommand::Answer {
+            card: id,
+            answer,
+            by: AnsweredBy::Click,
+        });
         // Gone at once; the engine's CardRemoved that follows finds nothing left to remove.
         self.model.cards.retain(|c| c.id != id);
         self.cards.remove(&id);
@@ -291,7 +306,11 @@ impl VultsWindow {
             .model
             .cards
             .iter()
-            .map(|c| look::next_duration_change(now.duration_since(c.arrived).unwrap_or_default().as_secs()))
+            .map(|c| {
+                look::next_duration_change(
+                    now.duration_since(c.arrived).unwrap_or_default().as_secs(),
+                )
+            })
             .min();
         if let Some(secs) = next {
             ctx.request_repaint_after(Duration::from_secs(secs));
@@ -339,7 +358,9 @@ impl VultsWindow {
             Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
             Some(SettingsAction::Repair(agent)) => {
-                self.model.notices.push_back(format!("Repair {agent}: restart Vults to reinstall its hook"));
+                self.model.notices.push_back(format!(
+                    "Repair {agent}: restart Vults to reinstall its hook"
+                ));
             }
             None => {}
         }
@@ -361,7 +382,11 @@ impl VultsWindow {
             }
             let pos = egui::pos2(screen.x - card::WIDTH - 16.0, y);
             y += height + 10.0;
-            let title = format!("Vults: {} — {}", card.identity.display_name(), card.call.tool);
+            let title = format!(
+                "Vults: {} — {}",
+                card.identity.display_name(),
+                card.call.tool
+            );
             let builder = ViewportBuilder::default()
                 .with_title(title)
                 .with_app_id("vults")
@@ -374,7 +399,10 @@ impl VultsWindow {
                 .with_active(false)
                 .with_taskbar(false)
                 .with_window_type(egui::X11WindowType::Utility);
-            let view = self.cards.entry(card.id).or_insert_with(|| CardView::new(card));
+            let view = self
+                .cards
+                .entry(card.id)
+                .or_insert_with(|| CardView::new(card));
             let keys = self.layout == Layout::Floating || index == 0;
             let answer = ctx.show_viewport_immediate(card_id(card.id), builder, |ui, class| {
                 let frame = egui::Frame::new()
@@ -382,7 +410,11 @@ impl VultsWindow {
                     .corner_radius(12)
                     .stroke(egui::Stroke::new(
                         1.5,
-                        if card.destructive.is_some() { look::RED } else { Color32::from_gray(70) },
+                        if card.destructive.is_some() {
+                            look::RED
+                        } else {
+                            Color32::from_gray(70)
+                        },
                     ))
                     .inner_margin(egui::Margin::same(14));
                 if class == egui::ViewportClass::EmbeddedWindow {

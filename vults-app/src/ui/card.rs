@@ -51,17 +51,14 @@ impl CardView {
         now: SystemTime,
         keys: bool,
     ) -> Option<CardAnswer> {
-        let mut answer = None;
         header_ui(ui, card, now);
         ui.add_space(4.0);
         match &card.call.target {
-            Target::Questions { questions } if card.question => {
-                answer = self.questions_ui(ui, questions);
-            }
+            Target::Questions { questions } if card.question => self.questions_ui(ui, questions),
             target => {
                 target_ui(ui, &card.call.tool, target);
                 ui.add_space(6.0);
-                answer = decision_ui(ui, card);
+                let mut answer = decision_ui(ui, card);
                 if keys && answer.is_none() && !ui.ctx().memory(|m| m.focused().is_some()) {
                     answer = ui.input(|i| {
                         let plain = !i.modifiers.ctrl && !i.modifiers.alt && !i.modifiers.command;
@@ -78,9 +75,9 @@ impl CardView {
                         }
                     });
                 }
+                answer
             }
         }
-        answer
     }
 
     fn questions_ui(&mut self, ui: &mut egui::Ui, questions: &[Question]) -> Option<CardAnswer> {
@@ -89,7 +86,8 @@ impl CardView {
             .max_height(380.0)
             .auto_shrink([false, true])
             .show(ui, |ui| {
-                for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate() {
+                for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate()
+                {
                     if qi > 0 {
                         ui.separator();
                     }
@@ -105,7 +103,10 @@ impl CardView {
         ui.horizontal(|ui| {
             let ready = items.is_some();
             let send = ui
-                .add_enabled(ready, egui::Button::new(RichText::new("Answer").strong()).fill(look::GREEN))
+                .add_enabled(
+                    ready,
+                    egui::Button::new(RichText::new("Answer").strong()).fill(look::GREEN),
+                )
                 .on_disabled_hover_text("Answer every question first");
             if send.clicked()
                 && let Some(items) = items
@@ -151,11 +152,19 @@ impl QuestionChoice {
 
 fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut QuestionChoice) {
     if !q.header.is_empty() {
-        ui.label(RichText::new(&q.header).small().color(Color32::from_gray(150)));
+        ui.label(
+            RichText::new(&q.header)
+                .small()
+                .color(Color32::from_gray(150)),
+        );
     }
     ui.add(egui::Label::new(RichText::new(&q.question).strong()).wrap());
     if q.multi_select {
-        ui.label(RichText::new("Choose any").small().color(Color32::from_gray(140)));
+        ui.label(
+            RichText::new("Choose any")
+                .small()
+                .color(Color32::from_gray(140)),
+        );
     }
     for (oi, option) in q.options.iter().enumerate() {
         let on = choice.chosen[oi];
@@ -177,8 +186,12 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
         if !option.description.is_empty() {
             ui.indent(("desc", qi, oi), |ui| {
                 ui.add(
-                    egui::Label::new(RichText::new(&option.description).small().color(Color32::from_gray(150)))
-                        .wrap(),
+                    egui::Label::new(
+                        RichText::new(&option.description)
+                            .small()
+                            .color(Color32::from_gray(150)),
+                    )
+                    .wrap(),
                 );
             });
         }
@@ -203,7 +216,11 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
                 .desired_width(f32::INFINITY),
         );
         edit.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::WidgetType::TextEdit, true, format!("Other answer {}", qi + 1))
+            egui::WidgetInfo::labeled(
+                egui::Role::TextInput,
+                true,
+                format!("Other answer {}", qi + 1),
+            )
         });
         if edit.changed() && !choice.other.trim().is_empty() && !choice.other_on {
             choice.other_on = true;
@@ -222,9 +239,16 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
     let color = look::agent_color(card.agent, name);
     ui.horizontal(|ui| {
         look::paint_bird(ui, color, &look::agent_letter(card.agent, name), 26.0);
-        ui.label(RichText::new(card.identity.display_name()).strong().color(color));
+        ui.label(
+            RichText::new(card.identity.display_name())
+                .strong()
+                .color(color),
+        );
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let waited = now.duration_since(card.arrived).unwrap_or_default().as_secs();
+            let waited = now
+                .duration_since(card.arrived)
+                .unwrap_or_default()
+                .as_secs();
             ui.label(
                 RichText::new(format!("waiting {}", look::duration_text(waited)))
                     .small()
@@ -232,11 +256,21 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
             );
         });
     });
-    ui.add(egui::Label::new(RichText::new(&card.folder).monospace().color(Color32::from_gray(190))).wrap());
+    ui.add(
+        egui::Label::new(
+            RichText::new(&card.folder)
+                .monospace()
+                .color(Color32::from_gray(190)),
+        )
+        .wrap(),
+    );
     ui.horizontal_wrapped(|ui| {
-        let verb = if card.question { "asks" } else { "wants to use" };
-        ui.label(RichText::new(verb).color(Color32::from_gray(160)));
-        ui.label(RichText::new(&card.call.tool).monospace().strong());
+        if card.question {
+            ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
+        } else {
+            ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
+            ui.label(RichText::new(&card.call.tool).monospace().strong());
+        }
         if let Some(why) = &card.destructive {
             ui.label(
                 RichText::new(format!("DESTRUCTIVE: {why}"))
@@ -264,22 +298,39 @@ fn target_ui(ui: &mut egui::Ui, tool: &str, target: &Target) {
         Target::Write { path, content } => {
             path_ui(ui, path);
             if let Some(content) = content {
-                block_ui(ui, "content", content, Some(Color32::from_rgb(0x1B, 0x33, 0x24)));
+                block_ui(
+                    ui,
+                    "content",
+                    content,
+                    Some(Color32::from_rgb(0x1B, 0x33, 0x24)),
+                );
             }
         }
         Target::Path { path } => path_ui(ui, path),
         Target::Url { url } => block_ui(ui, "URL", url, None),
         Target::Patch { patch } => block_ui(ui, "patch", patch, None),
-        Target::Mcp { server, tool: mcp_tool, input } => {
+        Target::Mcp {
+            server,
+            tool: mcp_tool,
+            input,
+        } => {
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
-                ui.label(RichText::new(format!("{server} / {mcp_tool}")).monospace().strong());
+                ui.label(
+                    RichText::new(format!("{server} / {mcp_tool}"))
+                        .monospace()
+                        .strong(),
+                );
             });
             block_ui(ui, "input", &pretty_json(input), None);
         }
         Target::Input { json } => block_ui(ui, &format!("{tool} input"), &pretty_json(json), None),
         Target::Questions { questions } => {
-            let text = questions.iter().map(|q| q.question.as_str()).collect::<Vec<_>>().join("\n");
+            let text = questions
+                .iter()
+                .map(|q| q.question.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
             block_ui(ui, "questions", &text, None);
         }
     }
@@ -302,9 +353,13 @@ fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
                 .auto_shrink([false, true])
                 .show(ui, |ui| {
                     ui.add(
-                        egui::Label::new(RichText::new(text).monospace().color(Color32::from_gray(235)))
-                            .wrap()
-                            .selectable(true),
+                        egui::Label::new(
+                            RichText::new(text)
+                                .monospace()
+                                .color(Color32::from_gray(235)),
+                        )
+                        .wrap()
+                        .selectable(true),
                     );
                 });
         });
@@ -313,11 +368,13 @@ fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
 fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
     let mut answer = None;
     ui.horizontal(|ui| {
-        let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE)).fill(look::GREEN);
+        let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE))
+            .fill(look::GREEN);
         if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
             answer = Some(CardAnswer::Allow);
         }
-        let deny = egui::Button::new(RichText::new("Deny").strong().color(Color32::WHITE)).fill(look::RED);
+        let deny =
+            egui::Button::new(RichText::new("Deny").strong().color(Color32::WHITE)).fill(look::RED);
         if ui.add(deny).on_hover_text("Shortcut: D").clicked() {
             answer = Some(CardAnswer::Deny);
         }
@@ -387,11 +444,12 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
     fn block(text: &str) -> f32 {
         (lines(text) * 15.0).min(BLOCK_MAX) + 36.0
     }
-    let base = 160.0;
+    let base = 150.0;
     let body = match &card.call.target {
         Target::Command { command } => block(command),
         Target::Edit { old, new, .. } => {
-            24.0 + old.as_deref().map(block).unwrap_or(0.0) + new.as_deref().map(block).unwrap_or(0.0)
+            24.0 + old.as_deref().map(block).unwrap_or(0.0)
+                + new.as_deref().map(block).unwrap_or(0.0)
         }
         Target::Write { content, .. } => 24.0 + content.as_deref().map(block).unwrap_or(0.0),
         Target::Path { .. } => 24.0,
@@ -405,6 +463,10 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
             .sum::<f32>()
             .min(380.0),
     };
-    let rule = if card.always_rule.is_some() || card.destructive.is_some() { 34.0 } else { 0.0 };
+    let rule = if card.always_rule.is_some() || card.destructive.is_some() {
+        34.0
+    } else {
+        0.0
+    };
     (base + body + rule).clamp(200.0, 720.0)
 }

@@ -60,7 +60,9 @@ impl SystemDesktop {
             notifications_failed: Default::default(),
             #[cfg(target_os = "linux")]
             tray: Tray::new(wake)
-                .map_err(|e| eprintln!("vults: no tray icon ({e}); the island and the window still work"))
+                .map_err(|e| {
+                    eprintln!("vults: no tray icon ({e}); the island and the window still work")
+                })
                 .ok(),
         }
     }
@@ -75,18 +77,20 @@ impl Desktop for SystemDesktop {
         let failed = self.notifications_failed.clone();
         let (summary, body) = (summary.to_string(), body.to_string());
         // notify-rust talks D-Bus synchronously: keep it off the window's thread.
-        let spawned = std::thread::Builder::new().name("vults-notify".into()).spawn(move || {
-            let shown = notify_rust::Notification::new()
-                .appname("Vults")
-                .summary(&summary)
-                .body(&body)
-                .show();
-            if let Err(e) = shown
-                && !failed.swap(true, Ordering::Relaxed)
-            {
-                eprintln!("vults: no desktop notifications ({e}); cards still show");
-            }
-        });
+        let spawned = std::thread::Builder::new()
+            .name("vults-notify".into())
+            .spawn(move || {
+                let shown = notify_rust::Notification::new()
+                    .appname("Vults")
+                    .summary(&summary)
+                    .body(&body)
+                    .show();
+                if let Err(e) = shown
+                    && !failed.swap(true, Ordering::Relaxed)
+                {
+                    eprintln!("vults: no desktop notifications ({e}); cards still show");
+                }
+            });
         if spawned.is_err() {
             self.notifications_failed.store(true, Ordering::Relaxed);
         }
@@ -146,7 +150,8 @@ impl Tray {
         for item in [&show as &dyn tray_icon::menu::IsMenuItem, &pause, &quit] {
             menu.append(item).map_err(|e| e.to_string())?;
         }
-        let icon = tray_icon::Icon::from_rgba(tray_icon_rgba(), 32, 32).map_err(|e| e.to_string())?;
+        let icon =
+            tray_icon::Icon::from_rgba(tray_icon_rgba(), 32, 32).map_err(|e| e.to_string())?;
         let built = tray_icon::TrayIconBuilder::new()
             .with_tooltip("Vults")
             .with_title("Vults")
@@ -200,7 +205,10 @@ impl MenuQueue {
         }
     }
     fn drain(&self) -> Vec<tray_icon::menu::MenuEvent> {
-        self.0.lock().map(|mut q| std::mem::take(&mut *q)).unwrap_or_default()
+        self.0
+            .lock()
+            .map(|mut q| std::mem::take(&mut *q))
+            .unwrap_or_default()
     }
 }
 

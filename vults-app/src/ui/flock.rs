@@ -24,13 +24,18 @@ impl FlockView {
             });
             return;
         }
-        let now_unix = now.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            for session in birds {
-                bird_ui(ui, session, now_unix);
-                ui.add_space(6.0);
-            }
-        });
+        let now_unix = now
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for session in birds {
+                    bird_ui(ui, session, now_unix);
+                    ui.add_space(6.0);
+                }
+            });
     }
 }
 
@@ -39,7 +44,11 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
     let color = look::agent_color(s.agent, name);
     let dim = s.state == crate::model::SessionState::Ended;
     egui::Frame::new()
-        .fill(if dim { Color32::from_gray(28) } else { Color32::from_gray(36) })
+        .fill(if dim {
+            Color32::from_gray(28)
+        } else {
+            Color32::from_gray(36)
+        })
         .corner_radius(10)
         .inner_margin(egui::Margin::symmetric(12, 10))
         .show(ui, |ui| {
@@ -49,17 +58,29 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                 ui.add_space(6.0);
                 ui.vertical(|ui| {
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new(look::agent_label(s.agent, name)).strong().color(color));
                         ui.label(
-                            RichText::new(look::state_text(s.state)).color(look::state_color(s.state)),
+                            RichText::new(look::agent_label(s.agent, name))
+                                .strong()
+                                .color(color),
+                        );
+                        ui.label(
+                            RichText::new(look::state_text(s.state))
+                                .color(look::state_color(s.state)),
                         );
                         if let Some(cost) = s.cost_usd {
-                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                                ui.label(RichText::new(look::cost_text(cost)).monospace());
-                            });
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    ui.label(RichText::new(look::cost_text(cost)).monospace());
+                                },
+                            );
                         }
                     });
-                    ui.label(RichText::new(&s.folder).monospace().color(Color32::from_gray(190)));
+                    ui.label(
+                        RichText::new(&s.folder)
+                            .monospace()
+                            .color(Color32::from_gray(190)),
+                    );
                     if let Some(task) = &s.task {
                         ui.label(RichText::new(format!("Task: {task}")).italics());
                     }
@@ -102,7 +123,11 @@ fn rate_ui(ui: &mut egui::Ui, window: &str, w: &RateWindow, now_unix: u64) {
     if let Some(at) = w.resets_at {
         text.push_str(&format!(", {}", look::resets_text(at, now_unix)));
     }
-    ui.add(egui::ProgressBar::new((used / 100.0) as f32).desired_width(60.0).fill(color));
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(56.0, 6.0), egui::Sense::hover());
+    ui.painter().rect_filled(rect, 3, Color32::from_gray(60));
+    let mut done = rect;
+    done.set_width(rect.width() * (used / 100.0) as f32);
+    ui.painter().rect_filled(done, 3, color);
     ui.label(RichText::new(text).small().color(color));
     ui.add_space(8.0);
 }

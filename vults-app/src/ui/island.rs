@@ -2,7 +2,7 @@
 //! a pulse and their count. A click on it shows the flock.
 
 use super::look;
-use egui::{Color32, CornerRadius, FontId, Sense, Vec2, WidgetInfo, WidgetType};
+use egui::{Color32, CornerRadius, FontId, Role, Sense, Vec2, WidgetInfo};
 
 /// The island's size in points; the root window is made exactly this big.
 pub const SIZE: Vec2 = Vec2::new(230.0, 38.0);
@@ -13,10 +13,16 @@ pub struct IslandView;
 impl IslandView {
     /// Draws the pill. `pulse` is the pulse's phase in 0..1 while it animates, `None` when
     /// still. Returns true when clicked.
-    pub fn ui(&mut self, ui: &mut egui::Ui, birds: usize, waiting: usize, pulse: Option<f32>) -> bool {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        birds: usize,
+        waiting: usize,
+        pulse: Option<f32>,
+    ) -> bool {
         let label = island_label(birds, waiting);
         let (rect, response) = ui.allocate_exact_size(SIZE, Sense::click());
-        response.widget_info(|| WidgetInfo::labeled(WidgetType::Button, true, &label));
+        response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
         let painter = ui.painter_at(rect);
         let hover = response.hovered();
         let fill = if hover {
@@ -29,7 +35,11 @@ impl IslandView {
         // The birds: a small bird and the count.
         let mut x = rect.left() + 16.0;
         let cy = rect.center().y;
-        painter.circle_filled(egui::pos2(x + 6.0, cy), 7.0, Color32::from_rgb(0x9A, 0xA4, 0xB8));
+        painter.circle_filled(
+            egui::pos2(x + 6.0, cy),
+            7.0,
+            Color32::from_rgb(0x9A, 0xA4, 0xB8),
+        );
         painter.add(egui::Shape::convex_polygon(
             vec![
                 egui::pos2(x + 12.0, cy - 2.5),
@@ -46,23 +56,42 @@ impl IslandView {
         };
         let font = FontId::proportional(15.0);
         let galley = painter.layout_no_wrap(birds_text, font.clone(), Color32::from_gray(230));
-        painter.galley(egui::pos2(x, cy - galley.size().y / 2.0), galley.clone(), Color32::WHITE);
+        painter.galley(
+            egui::pos2(x, cy - galley.size().y / 2.0),
+            galley.clone(),
+            Color32::WHITE,
+        );
 
         if waiting > 0 {
             let dot = egui::pos2(rect.right() - 104.0, cy);
             if let Some(phase) = pulse {
                 let grow = 5.0 + 7.0 * phase;
                 let alpha = ((1.0 - phase) * 160.0) as u8;
-                painter.circle_filled(dot, grow, Color32::from_rgba_unmultiplied(0xF5, 0xA5, 0x24, alpha));
+                painter.circle_filled(
+                    dot,
+                    grow,
+                    Color32::from_rgba_unmultiplied(0xF5, 0xA5, 0x24, alpha),
+                );
             }
             painter.circle_filled(dot, 5.0, look::AMBER);
             let text = format!("{waiting} waiting");
             let galley = painter.layout_no_wrap(text, font, look::AMBER);
-            painter.galley(egui::pos2(dot.x + 12.0, cy - galley.size().y / 2.0), galley, look::AMBER);
-        } else {
-            let galley = painter.layout_no_wrap("Vults".into(), FontId::proportional(13.0), Color32::from_gray(120));
             painter.galley(
-                egui::pos2(rect.right() - 16.0 - galley.size().x, cy - galley.size().y / 2.0),
+                egui::pos2(dot.x + 12.0, cy - galley.size().y / 2.0),
+                galley,
+                look::AMBER,
+            );
+        } else {
+            let galley = painter.layout_no_wrap(
+                "Vults".into(),
+                FontId::proportional(13.0),
+                Color32::from_gray(120),
+            );
+            painter.galley(
+                egui::pos2(
+                    rect.right() - 16.0 - galley.size().x,
+                    cy - galley.size().y / 2.0,
+                ),
                 galley,
                 Color32::WHITE,
             );
@@ -73,6 +102,14 @@ impl IslandView {
 
 /// What the island says, also its accessible name: "3 birds, 2 waiting".
 pub fn island_label(birds: usize, waiting: usize) -> String {
-    let b = if birds == 1 { "1 bird".to_string() } else { format!("{birds} birds") };
-    if waiting > 0 { format!("{b}, {waiting} waiting") } else { b }
+    let b = if birds == 1 {
+        "1 bird".to_string()
+    } else {
+        format!("{birds} birds")
+    };
+    if waiting > 0 {
+        format!("{b}, {waiting} waiting")
+    } else {
+        b
+    }
 }

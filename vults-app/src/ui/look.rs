@@ -105,7 +105,8 @@ pub fn duration_text(secs: u64) -> String {
     match secs {
         0..=59 => format!("{secs} s"),
         60..=3599 => format!("{} min", secs / 60),
-        _ => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
+        3600..=86399 => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
+        _ => format!("{} d {} h", secs / 86400, (secs % 86400) / 3600),
     }
 }
 

@@ -40,7 +40,10 @@ pub fn choose_layout(env: impl Fn(&str) -> Option<String>) -> Layout {
     if env("VULTS_LAYOUT").as_deref() == Some("embedded") {
         return Layout::Embedded;
     }
-    if cfg!(target_os = "linux") && (set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET")) && !set("DISPLAY") {
+    if cfg!(target_os = "linux")
+        && (set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET"))
+        && !set("DISPLAY")
+    {
         return Layout::Embedded;
     }
     Layout::Floating
@@ -99,7 +102,12 @@ pub fn run(paths: Paths) -> Result<(), String> {
             // Events may have come before the context existed: look at them now.
             cc.egui_ctx.request_repaint();
             let desktop = SystemDesktop::new(wake);
-            let window = VultsWindow::new(Box::new(engine), Box::new(desktop), layout, Box::new(SystemTime::now));
+            let window = VultsWindow::new(
+                Box::new(engine),
+                Box::new(desktop),
+                layout,
+                Box::new(SystemTime::now),
+            );
             Ok(Box::new(NativeApp(window)))
         }),
     )
@@ -111,15 +119,29 @@ mod tests {
     use super::*;
 
     fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
     }
 
     #[test]
     fn wayland_without_xwayland_embeds_the_cards_in_one_window() {
         let layout = choose_layout(env(&[("WAYLAND_DISPLAY", "wayland-0")]));
-        let expected = if cfg!(target_os = "linux") { Layout::Embedded } else { Layout::Floating };
+        let expected = if cfg!(target_os = "linux") {
+            Layout::Embedded
+        } else {
+            Layout::Floating
+        };
         assert_eq!(layout, expected);
-        assert_eq!(choose_layout(env(&[("WAYLAND_DISPLAY", "wayland-0"), ("DISPLAY", ":0")])), Layout::Floating);
-        assert_eq!(choose_layout(env(&[("DISPLAY", ":0"), ("VULTS_LAYOUT", "embedded")])), Layout::Embedded);
+        assert_eq!(
+            choose_layout(env(&[("WAYLAND_DISPLAY", "wayland-0"), ("DISPLAY", ":0")])),
+            Layout::Floating
+        );
+        assert_eq!(
+            choose_layout(env(&[("DISPLAY", ":0"), ("VULTS_LAYOUT", "embedded")])),
+            Layout::Embedded
+        );
     }
 }

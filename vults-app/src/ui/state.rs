@@ -113,7 +113,9 @@ impl Model {
 
     /// The Always rules of one identity (a built-in kind's key or a named tool's name).
     pub fn rules_of<'a>(&'a self, identity: &'a str) -> impl Iterator<Item = &'a AlwaysRule> + 'a {
-        self.rules.iter().filter(move |r| r.identity.key() == identity)
+        self.rules
+            .iter()
+            .filter(move |r| r.identity.key() == identity)
     }
 }
 

@@ -38,7 +38,10 @@ pub fn session(b: Bird) -> Session {
         None => Identity::Builtin(b.agent),
     };
     Session {
-        key: SessionKey { identity: identity.key().to_string(), session: b.id.to_string() },
+        key: SessionKey {
+            identity: identity.key().to_string(),
+            session: b.id.to_string(),
+        },
         identity: Some(identity),
         agent: b.agent,
         agent_name: b.name.map(str::to_string),
@@ -47,8 +50,14 @@ pub fn session(b: Bird) -> Session {
         last_tool: b.tool.map(|t| t.0.to_string()),
         last_target: b.tool.map(|t| t.1.to_string()),
         cost_usd: b.cost,
-        five_hour: b.limits.map(|l| RateWindow { used_percentage: l.0, resets_at: Some(NOW_UNIX + 2 * 3600 + 780) }),
-        seven_day: b.limits.map(|l| RateWindow { used_percentage: l.1, resets_at: Some(NOW_UNIX + 3 * 86400) }),
+        five_hour: b.limits.map(|l| RateWindow {
+            used_percentage: l.0,
+            resets_at: Some(NOW_UNIX + 2 * 3600 + 780),
+        }),
+        seven_day: b.limits.map(|l| RateWindow {
+            used_percentage: l.1,
+            resets_at: Some(NOW_UNIX + 3 * 86400),
+        }),
         task: None,
         started: ago(600),
         last_event: ago(5),
@@ -128,11 +137,18 @@ pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
         id,
         agent: AgentKind::Claude,
         identity,
-        session: SessionKey { identity: "claude".into(), session: "c-1".into() },
+        session: SessionKey {
+            identity: "claude".into(),
+            session: "c-1".into(),
+        },
         folder: "/home/ada/src/vults".into(),
         call,
         destructive: destructive.map(str::to_string),
-        reason: if destructive.is_some() { "destructive".into() } else { "no rule".into() },
+        reason: if destructive.is_some() {
+            "destructive".into()
+        } else {
+            "no rule".into()
+        },
         always_rule,
         question,
         arrived: ago(12),
@@ -140,7 +156,16 @@ pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
 }
 
 pub fn bash_card(id: u64, command: &str) -> PendingCard {
-    card(id, call("Bash", Target::Command { command: command.into() }), None)
+    card(
+        id,
+        call(
+            "Bash",
+            Target::Command {
+                command: command.into(),
+            },
+        ),
+        None,
+    )
 }
 
 pub fn edit_card(id: u64) -> PendingCard {
@@ -167,8 +192,14 @@ pub fn questions() -> Vec<Question> {
             question: "Which database should the cache use?".into(),
             header: "Storage".into(),
             options: vec![
-                QuestionOption { label: "SQLite".into(), description: "One file next to the config".into() },
-                QuestionOption { label: "Postgres".into(), description: "The team's shared server".into() },
+                QuestionOption {
+                    label: "SQLite".into(),
+                    description: "One file next to the config".into(),
+                },
+                QuestionOption {
+                    label: "Postgres".into(),
+                    description: "The team's shared server".into(),
+                },
             ],
             multi_select: false,
         },
@@ -176,9 +207,18 @@ pub fn questions() -> Vec<Question> {
             question: "Which platforms must it run on?".into(),
             header: "Platforms".into(),
             options: vec![
-                QuestionOption { label: "Linux".into(), description: String::new() },
-                QuestionOption { label: "macOS".into(), description: String::new() },
-                QuestionOption { label: "Windows".into(), description: String::new() },
+                QuestionOption {
+                    label: "Linux".into(),
+                    description: String::new(),
+                },
+                QuestionOption {
+                    label: "macOS".into(),
+                    description: String::new(),
+                },
+                QuestionOption {
+                    label: "Windows".into(),
+                    description: String::new(),
+                },
             ],
             multi_select: true,
         },
@@ -186,5 +226,14 @@ pub fn questions() -> Vec<Question> {
 }
 
 pub fn question_card(id: u64) -> PendingCard {
-    card(id, call("AskUserQuestion", Target::Questions { questions: questions() }), None)
+    card(
+        id,
+        call(
+            "AskUserQuestion",
+            Target::Questions {
+                questions: questions(),
+            },
+        ),
+        None,
+    )
 }

@@ -22,7 +22,10 @@ const GIVE_UP: Duration = Duration::from_secs(30);
 fn hook_binary() -> &'static Path {
     static HOOK: OnceLock<PathBuf> = OnceLock::new();
     HOOK.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("the workspace")
+            .to_path_buf();
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
             .args(["build", "--quiet", "-p", "vults-hook"])
@@ -30,8 +33,12 @@ fn hook_binary() -> &'static Path {
             .status()
             .expect("cargo runs");
         assert!(status.success(), "vults-hook builds");
-        let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or(root.join("target"));
-        let hook = target.join("debug").join(format!("vults-hook{}", std::env::consts::EXE_SUFFIX));
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or(root.join("target"));
+        let hook = target
+            .join("debug")
+            .join(format!("vults-hook{}", std::env::consts::EXE_SUFFIX));
         assert!(hook.exists(), "{} exists", hook.display());
         hook
     })
@@ -43,7 +50,11 @@ struct Home(PathBuf);
 impl Home {
     fn new() -> Home {
         static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!("vults-ui-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let dir = std::env::temp_dir().join(format!(
+            "vults-ui-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("project")).expect("temp home");
         std::fs::create_dir_all(dir.join("home")).expect("temp home");
@@ -79,7 +90,8 @@ struct Live {
 impl Live {
     fn start() -> Live {
         let home = Home::new();
-        let engine = Engine::start(home.paths(), std::sync::Arc::new(|| {})).expect("the engine starts");
+        let engine =
+            Engine::start(home.paths(), std::sync::Arc::new(|| {})).expect("the engine starts");
         let window = VultsWindow::new(
             Box::new(engine),
             Box::new(NoDesktop::default()),
@@ -112,7 +124,9 @@ impl Live {
             .spawn()
             .expect("the hook starts");
         let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(payload.to_string().as_bytes()).expect("payload written");
+        stdin
+            .write_all(payload.to_string().as_bytes())
+            .expect("payload written");
         drop(stdin);
         child
     }
@@ -138,7 +152,16 @@ impl Live {
             "tool_name": "Bash",
             "tool_input": {"command": command}
         });
-        self.hook(&["--agent", "deploy-bot", "--reply", "vults", "PermissionRequest"], &payload)
+        self.hook(
+            &[
+                "--agent",
+                "deploy-bot",
+                "--reply",
+                "vults",
+                "PermissionRequest",
+            ],
+            &payload,
+        )
     }
 
     /// Steps the window until `found` holds; fails after [`GIVE_UP`].
@@ -172,7 +195,10 @@ impl Live {
 fn printed(child: Child) -> String {
     let out = child.wait_with_output().expect("the hook exits");
     assert!(out.status.success(), "the hook always exits 0");
-    String::from_utf8(out.stdout).expect("UTF-8").trim().to_string()
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string()
 }
 
 fn claude_allow() -> Value {
@@ -189,12 +215,23 @@ fn claude_request_shows_the_whole_command_and_allow_reaches_the_hook() {
     let command = "cargo build --release && ./target/release/vults-app --headless --verbose 2>&1 | tee build.log";
     let hook = live.claude_bash("s-allow", command);
     live.until_label(command);
-    assert!(live.harness.query_by_label("A short summary the card must not show instead").is_none());
+    assert!(
+        live.harness
+            .query_by_label("A short summary the card must not show instead")
+            .is_none()
+    );
     live.harness.get_by_label("Always allow");
-    assert_eq!(live.harness.state().frames_to_card, Some(0), "the card is drawn in the frame its event arrives");
+    assert_eq!(
+        live.harness.state().frames_to_card,
+        Some(0),
+        "the card is drawn in the frame its event arrives"
+    );
     live.click("Allow");
     assert_eq!(parsed(&printed(hook)), claude_allow());
-    assert!(live.harness.query_by_label(command).is_none(), "an answered card goes away");
+    assert!(
+        live.harness.query_by_label(command).is_none(),
+        "an answered card goes away"
+    );
 }
 
 #[test]
@@ -225,7 +262,10 @@ fn always_allow_makes_a_rule_and_the_same_request_then_passes_without_a_card() {
     let out = printed(second);
     live.harness.step();
     assert_eq!(parsed(&out), claude_allow());
-    assert!(live.harness.state().model.cards.is_empty(), "no card for a request a rule answered");
+    assert!(
+        live.harness.state().model.cards.is_empty(),
+        "no card for a request a rule answered"
+    );
 }
 
 #[test]
@@ -284,7 +324,11 @@ fn removing_a_named_tools_rule_in_settings_brings_its_card_back() {
     assert_eq!(parsed(&printed(first)), json!({"decision": "allow"}));
 
     let second = live.named_tool(command);
-    assert_eq!(parsed(&printed(second)), json!({"decision": "allow"}), "the rule answers");
+    assert_eq!(
+        parsed(&printed(second)),
+        json!({"decision": "allow"}),
+        "the rule answers"
+    );
 
     live.tab(Tab::Agents);
     live.until_label("deploy-bot");
@@ -296,7 +340,10 @@ fn removing_a_named_tools_rule_in_settings_brings_its_card_back() {
     live.tab(Tab::Flock);
     live.until_label(command);
     live.click("Deny");
-    assert_eq!(parsed(&printed(third)), json!({"decision": "deny", "reason": "Denied from Vults"}));
+    assert_eq!(
+        parsed(&printed(third)),
+        json!({"decision": "deny", "reason": "Denied from Vults"})
+    );
 }
 
 #[test]
@@ -307,6 +354,8 @@ fn a_card_whose_hook_goes_away_disappears() {
     live.until_label(command);
     hook.kill().expect("the hook is stopped");
     let _ = hook.wait();
-    live.until("the card to vanish", |h| h.query_by_label(command).is_none());
+    live.until("the card to vanish", |h| {
+        h.query_by_label(command).is_none()
+    });
     assert!(live.harness.state().model.cards.is_empty());
 }

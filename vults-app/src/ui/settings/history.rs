@@ -20,11 +20,9 @@ impl HistoryView {
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) {
         ui.heading("History");
         let agents: BTreeSet<&str> = model.audit.iter().map(|a| a.identity.as_str()).collect();
-        ui.horizontal(|ui| {
-            filter_combo(ui, "Agent", &mut self.agent, agents.iter().copied());
-            filter_combo(ui, "Decision", &mut self.decision, DECISIONS.into_iter());
-            filter_combo(ui, "Answered by", &mut self.who, WHO.into_iter());
-        });
+        filter_combo(ui, "Agent", &mut self.agent, agents.iter().copied());
+        filter_combo(ui, "Decision", &mut self.decision, DECISIONS.into_iter());
+        filter_combo(ui, "Answered by", &mut self.who, WHO.into_iter());
         ui.add_space(4.0);
         let rows: Vec<_> = model
             .audit
@@ -52,9 +50,16 @@ impl HistoryView {
                         };
                         ui.vertical(|ui| {
                             ui.horizontal(|ui| {
-                                ui.label(RichText::new(clock(a.time)).monospace().color(Color32::from_gray(140)));
+                                ui.label(
+                                    RichText::new(clock(a.time))
+                                        .monospace()
+                                        .color(Color32::from_gray(140)),
+                                );
                                 ui.label(RichText::new(&a.decision).strong().color(color));
-                                ui.label(RichText::new(format!("by {}", a.by)).color(Color32::from_gray(170)));
+                                ui.label(
+                                    RichText::new(format!("by {}", a.by))
+                                        .color(Color32::from_gray(170)),
+                                );
                                 ui.label(RichText::new(&a.identity).strong());
                                 ui.label(RichText::new(&a.tool).monospace());
                             });
@@ -80,18 +85,13 @@ fn filter_combo<'a>(
     value: &mut Option<String>,
     choices: impl Iterator<Item = &'a str>,
 ) {
-    let shown = value.clone().unwrap_or_else(|| "all".into());
-    let label = ui.label(format!("{what}:"));
-    egui::ComboBox::from_id_salt(what)
-        .selected_text(shown)
-        .show_ui(ui, |ui| {
-            ui.selectable_value(value, None, "all");
-            for c in choices {
-                ui.selectable_value(value, Some(c.to_string()), c);
-            }
-        })
-        .response
-        .labelled_by(label.id);
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{what}:")).color(Color32::from_gray(150)));
+        ui.selectable_value(value, None, "all");
+        for c in choices {
+            ui.selectable_value(value, Some(c.to_string()), c);
+        }
+    });
 }
 
 /// "2026-11-29 13:05:09 UTC" from Unix milliseconds (UTC: the window does no time-zone I/O).

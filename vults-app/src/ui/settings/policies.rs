@@ -30,11 +30,17 @@ impl PoliciesView {
                         .color(look::RED)
                         .strong(),
                 );
-                ui.label(RichText::new("The last good policies stay in force.").color(Color32::from_gray(150)));
+                ui.label(
+                    RichText::new("The last good policies stay in force.")
+                        .color(Color32::from_gray(150)),
+                );
             }
             None => {
                 let n = status.count;
-                ui.label(format!("{n} {} in force", if n == 1 { "policy" } else { "policies" }));
+                ui.label(format!(
+                    "{n} {} in force",
+                    if n == 1 { "policy" } else { "policies" }
+                ));
             }
         }
         ui.add_space(6.0);
