@@ -38,11 +38,8 @@ impl Harness {
         let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
         let sent = Arc::new(Mutex::new(Vec::new()));
         let sink = sent.clone();
-        let mut link = PhoneLink::new(
-            &paths,
-            Arc::new(move |c| sink.lock().unwrap().push(c)),
-        )
-        .unwrap();
+        let mut link =
+            PhoneLink::new(&paths, Arc::new(move |c| sink.lock().unwrap().push(c))).unwrap();
         let addr = link.start(config).unwrap();
         let addr = SocketAddr::from(([127, 0, 0, 1], addr.port()));
         Harness {
@@ -91,7 +88,10 @@ impl Harness {
             assert_eq!(r["ok"], json!(false));
             assert_eq!(r["refused"], json!(check));
         }
-        assert!(self.sent().is_empty(), "a refused answer reached the engine");
+        assert!(
+            self.sent().is_empty(),
+            "a refused answer reached the engine"
+        );
         let audit = self.audit();
         let last = audit.last().expect("the refusal is audited");
         assert_eq!(last["decision"], "refused");
@@ -283,7 +283,10 @@ fn an_already_answered_card_is_refused_and_audited() {
     let phone = h.paired("p");
     h.add_card(1, false);
     h.add_card(2, false);
-    assert_eq!(phone.send(&phone.answer(1, WireAnswer::Deny)).unwrap().0, 200);
+    assert_eq!(
+        phone.send(&phone.answer(1, WireAnswer::Deny)).unwrap().0,
+        200
+    );
     h.sent.lock().unwrap().clear();
     let (status, reply) = phone.send(&phone.answer(1, WireAnswer::Allow)).unwrap();
     h.assert_refused(status, reply, "card not pending", "p");
@@ -328,7 +331,12 @@ fn an_unpaired_key_is_refused_and_audited() {
     let offer_app_box = h.link.offer().unwrap().app_box_key;
     let app_box = crypto::unb64_array::<32>(&offer_app_box).unwrap();
     let mine = x25519_dalek::PublicKey::from(&stranger.boxing).to_bytes();
-    stranger.seal = Some(crypto::SealKey::agree(&stranger.boxing, &app_box, &mine, &app_box));
+    stranger.seal = Some(crypto::SealKey::agree(
+        &stranger.boxing,
+        &app_box,
+        &mine,
+        &app_box,
+    ));
     stranger.device = phone.device.clone();
     let (status, reply) = stranger
         .send(&stranger.answer(1, WireAnswer::Allow))
@@ -351,7 +359,13 @@ fn an_unpaired_client_on_the_lan_port_gets_no_card_and_answers_nothing() {
     // A machine that never paired: its own keys, its own device id.
     let mut stranger = PhoneClient::new(h.addr);
     stranger.device = crypto::device_id(&stranger.sign.verifying_key().to_bytes());
-    for op in [Op::List, Op::Answer { card: 1, answer: WireAnswer::Allow }] {
+    for op in [
+        Op::List,
+        Op::Answer {
+            card: 1,
+            answer: WireAnswer::Allow,
+        },
+    ] {
         let req = stranger.request(op);
         let m = req.to_message();
         let raw = client::post(
@@ -407,7 +421,10 @@ fn bad_input_gets_a_clear_status_and_the_link_keeps_serving() {
     h.add_card(1, false);
     let huge = vec![b'x'; 64 * 1024];
     assert_eq!(client::post(h.addr, "/api", &huge).unwrap().status, 413);
-    assert_eq!(client::post(h.addr, "/api", b"{not json").unwrap().status, 400);
+    assert_eq!(
+        client::post(h.addr, "/api", b"{not json").unwrap().status,
+        400
+    );
     assert_eq!(client::post(h.addr, "/pair", b"[1,2]").unwrap().status, 400);
     assert_eq!(
         client::post(h.addr, "/api", br#"{"d":"x","n":"!!","c":"??"}"#)
@@ -417,8 +434,14 @@ fn bad_input_gets_a_clear_status_and_the_link_keeps_serving() {
     );
     let chunked = b"POST /api HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
     assert_eq!(client::exchange(h.addr, chunked).unwrap().status, 501);
-    assert_eq!(client::exchange(h.addr, b"garbage\r\n\r\n").unwrap().status, 400);
-    assert_eq!(client::get(h.addr, "/../../etc/passwd").unwrap().status, 404);
+    assert_eq!(
+        client::exchange(h.addr, b"garbage\r\n\r\n").unwrap().status,
+        400
+    );
+    assert_eq!(
+        client::get(h.addr, "/../../etc/passwd").unwrap().status,
+        404
+    );
     assert_eq!(client::get(h.addr, "/api").unwrap().status, 405);
     // Still answering, and nothing was answered by the garbage.
     assert_eq!(phone.send(&phone.request(Op::List)).unwrap().0, 200);

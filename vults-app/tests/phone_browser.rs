@@ -37,7 +37,10 @@ fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
         ])
         .status()
         .expect("run cargo build");
-    assert!(status.success(), "cargo build of phone_e2e and vults-hook failed");
+    assert!(
+        status.success(),
+        "cargo build of phone_e2e and vults-hook failed"
+    );
     // target/<profile>/deps/<this test> → target/<profile>
     let exe = std::env::current_exe().expect("the test's own path");
     let profile_dir = exe

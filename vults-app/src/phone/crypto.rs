@@ -290,9 +290,8 @@ impl SignedRequest {
         if lines.next()? != REQUEST_DOMAIN {
             return None;
         }
-        let mut field = |name: &str| -> Option<&str> {
-            lines.next()?.strip_prefix(name)?.strip_prefix('=')
-        };
+        let mut field =
+            |name: &str| -> Option<&str> { lines.next()?.strip_prefix(name)?.strip_prefix('=') };
         let op = field("op")?.to_string();
         let device = field("device")?.to_string();
         let time_ms: u64 = field("time")?.parse().ok()?;
@@ -370,7 +369,10 @@ mod tests {
         let m = r.to_message();
         assert_eq!(SignedRequest::parse(&m), Some(r));
         assert_eq!(SignedRequest::parse(&format!("{m}\nextra=1")), None);
-        assert_eq!(SignedRequest::parse(&m.replace("op=answer", "op=delete")), None);
+        assert_eq!(
+            SignedRequest::parse(&m.replace("op=answer", "op=delete")),
+            None
+        );
     }
 
     #[test]

@@ -39,14 +39,16 @@ impl DeviceStore {
     /// the app reports it and pairs nothing over it (no paired phone is silently lost).
     pub fn load(path: &Path) -> std::io::Result<DeviceStore> {
         let devices = match std::fs::read(path) {
-            Ok(bytes) => serde_json::from_slice::<DevicesFile>(&bytes)
-                .map_err(|e| {
-                    std::io::Error::new(
-                        std::io::ErrorKind::InvalidData,
-                        format!("{} cannot be read: {e}", path.display()),
-                    )
-                })?
-                .devices,
+            Ok(bytes) => {
+                serde_json::from_slice::<DevicesFile>(&bytes)
+                    .map_err(|e| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!("{} cannot be read: {e}", path.display()),
+                        )
+                    })?
+                    .devices
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(e),
         };

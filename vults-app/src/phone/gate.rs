@@ -210,8 +210,7 @@ impl Gate {
         {
             return Reply::error(400, "a device name is 1 to 40 printable characters");
         }
-        let (Some(sign_pub), Some(_box_pub)) =
-            (unb64_array::<32>(sign), unb64_array::<32>(boxk))
+        let (Some(sign_pub), Some(_box_pub)) = (unb64_array::<32>(sign), unb64_array::<32>(boxk))
         else {
             return Reply::error(400, "keys must be 32 bytes, base64url");
         };
@@ -268,7 +267,10 @@ impl Gate {
         }
         let Some(key) = self.seal_key(&device) else {
             self.refuse(Check::Malformed, &device, None, now_ms);
-            return (Reply::error(500, "the stored device keys are damaged"), None);
+            return (
+                Reply::error(500, "the stored device keys are damaged"),
+                None,
+            );
         };
         let Some(plain) = key.open(Direction::ToApp, &device.id, &nonce, &ct) else {
             self.refuse_anonymous(Check::Seal, &device.id, now_ms);
@@ -282,7 +284,8 @@ impl Gate {
             }
             Err((check, req_nonce, card)) => {
                 self.refuse(check, &device, card, now_ms);
-                let out = json!({"re": req_nonce, "ok": false, "refused": check.as_str(), "now": now_ms});
+                let out =
+                    json!({"re": req_nonce, "ok": false, "refused": check.as_str(), "now": now_ms});
                 (self.sealed(&key, &device, 403, out), None)
             }
         }
@@ -323,8 +326,7 @@ impl Gate {
         ) else {
             return Err((Check::Malformed, String::new(), None));
         };
-        let req =
-            SignedRequest::parse(message).ok_or((Check::Malformed, String::new(), None))?;
+        let req = SignedRequest::parse(message).ok_or((Check::Malformed, String::new(), None))?;
         let card = match &req.op {
             Op::Answer { card, .. } => Some(*card),
             Op::List => None,
@@ -375,7 +377,10 @@ impl Gate {
         if self.last_anonymous_audit.len() > 1000 {
             self.last_anonymous_audit.clear();
         }
-        let last = self.last_anonymous_audit.entry(claimed.to_string()).or_insert(0);
+        let last = self
+            .last_anonymous_audit
+            .entry(claimed.to_string())
+            .or_insert(0);
         if now_ms.saturating_sub(*last) < 10_000 {
             return;
         }
@@ -400,8 +405,12 @@ impl Gate {
         }
         let entry = AuditEntry {
             time: now_ms,
-            identity: pending.map(|p| p.identity.key().to_string()).unwrap_or_default(),
-            session: pending.map(|p| p.session.session.clone()).unwrap_or_default(),
+            identity: pending
+                .map(|p| p.identity.key().to_string())
+                .unwrap_or_default(),
+            session: pending
+                .map(|p| p.session.session.clone())
+                .unwrap_or_default(),
             folder: pending.map(|p| p.folder.clone()).unwrap_or_default(),
             tool: pending.map(|p| p.call.tool.clone()).unwrap_or_default(),
             target: pending
@@ -416,7 +425,10 @@ impl Gate {
             // refusal into anything else, so the error only reaches the in-memory list.
             if let Err(e) = vults_core::atomic::append_line(&self.audit_log, &line) {
                 let mut e2 = entry.clone();
-                e2.detail = Some(format!("{} — not written to the audit log: {e}", detail_of(&entry)));
+                e2.detail = Some(format!(
+                    "{} — not written to the audit log: {e}",
+                    detail_of(&entry)
+                ));
                 self.push_refusal(e2);
                 return;
             }

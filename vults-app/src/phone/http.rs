@@ -125,7 +125,8 @@ async fn read_request(stream: &mut TcpStream) -> Result<Request, Reply> {
         }
         buf.extend_from_slice(&chunk[..n]);
     };
-    let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| Reply::error(400, "bad headers"))?;
+    let head =
+        std::str::from_utf8(&buf[..head_end]).map_err(|_| Reply::error(400, "bad headers"))?;
     let mut lines = head.split("\r\n");
     let mut first = lines.next().unwrap_or_default().split(' ');
     let (Some(method), Some(target), Some(version)) = (first.next(), first.next(), first.next())
@@ -151,7 +152,9 @@ async fn read_request(stream: &mut TcpStream) -> Result<Request, Reply> {
                 }
                 length = Some(n);
             }
-            "transfer-encoding" => return Err(Reply::error(501, "chunked bodies are not accepted")),
+            "transfer-encoding" => {
+                return Err(Reply::error(501, "chunked bodies are not accepted"));
+            }
             _ => {}
         }
     }

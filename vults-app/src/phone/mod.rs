@@ -251,10 +251,9 @@ impl Drop for PhoneLink {
 /// The QR code of an offer as rows of dark (`true`) and light modules, without the quiet zone
 /// (the window draws a 4-module light border around it).
 pub fn qr_modules(offer: &PairingOffer) -> Vec<Vec<bool>> {
-    let Ok(code) = qrcode::QrCode::with_error_correction_level(
-        offer.url.as_bytes(),
-        qrcode::EcLevel::M,
-    ) else {
+    let Ok(code) =
+        qrcode::QrCode::with_error_correction_level(offer.url.as_bytes(), qrcode::EcLevel::M)
+    else {
         return Vec::new();
     };
     let width = code.width();

@@ -57,32 +57,28 @@ pub fn fallback_file(paths: &Paths) -> PathBuf {
 /// Loads the app's keys, creating them on first use.
 pub fn load_or_create(paths: &Paths) -> std::io::Result<(AppKeys, KeyStorage)> {
     let file = fallback_file(paths);
-    match keyring_entry() {
-        Ok(entry) => match entry.get_password() {
-            Ok(s) => match decode(&s) {
-                Some(keys) => return Ok((keys, KeyStorage::Keyring)),
-                None => {
-                    // Never overwrite a secret we cannot read: fall back, and say why.
-                    return from_file(&file, "the keyring entry is not in the expected form");
-                }
-            },
-            Err(keyring_core::Error::NoEntry) => {
-                // First run with a keyring, or a move from the file: keep the keys paired
-                // phones know.
-                let keys = match read_file(&file) {
-                    Some(k) => k,
-                    None => AppKeys::generate(),
-                };
-                match entry.set_password(&b64(&keys.to_bytes())) {
-                    Ok(()) => {
-                        let _ = std::fs::remove_file(&file);
-                        return Ok((keys, KeyStorage::Keyring));
-                    }
-                    Err(e) => return from_file_with(&file, keys, &e.to_string()),
-                }
-            }
-            Err(e) => return from_file(&file, &e.to_string()),
+    let entry = match keyring_entry() {
+        Ok(entry) => entry,
+        Err(e) => return from_file(&file, &e.to_string()),
+    };
+    match entry.get_password() {
+        Ok(s) => match decode(&s) {
+            Some(keys) => Ok((keys, KeyStorage::Keyring)),
+            // Never overwrite a secret we cannot read: fall back, and say why.
+            None => from_file(&file, "the keyring entry is not in the expected form"),
         },
+        Err(keyring_core::Error::NoEntry) => {
+            // First run with a keyring, or a move from the file: keep the keys paired phones
+            // already know.
+            let keys = read_file(&file).unwrap_or_else(AppKeys::generate);
+            match entry.set_password(&b64(&keys.to_bytes())) {
+                Ok(()) => {
+                    let _ = std::fs::remove_file(&file);
+                    Ok((keys, KeyStorage::Keyring))
+                }
+                Err(e) => from_file_with(&file, keys, &e.to_string()),
+            }
+        }
         Err(e) => from_file(&file, &e.to_string()),
     }
 }
@@ -125,7 +121,7 @@ fn from_file_with(
     keys: AppKeys,
     reason: &str,
 ) -> std::io::Result<(AppKeys, KeyStorage)> {
-    vults_core::atomic::write(path, b64(&keys.to_bytes()).as_bytes(), Some(0o600))?;
+    write_secret(path, b64(&keys.to_bytes()).as_bytes())?;
     Ok((
         keys,
         KeyStorage::File {
@@ -133,4 +129,73 @@ fn from_file_with(
             reason: reason.to_string(),
         },
     ))
+}
+
+/// Writes a secret through a temp file created 0600 from its first byte (a file made with the
+/// default mode and narrowed afterwards would be readable by others for a moment), then renames
+/// it over `path`.
+fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let result = (|| {
+        let mut f = options.open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // One test, because keyring-core's default store is process-wide: first without a store
+    // (the file), then with the mock store (the keys move into it, the file goes away).
+    #[test]
+    fn keys_fall_back_to_a_0600_file_then_move_into_the_keyring() {
+        let home = std::env::temp_dir().join(format!("vults-secrets-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let h = home.clone();
+        let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
+
+        let (keys, storage) = load_or_create(&paths).unwrap();
+        let KeyStorage::File { path, reason } = &storage else {
+            panic!("expected the file fallback, got {storage:?}");
+        };
+        assert!(!reason.is_empty());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let (again, _) = load_or_create(&paths).unwrap();
+        assert_eq!(again.sign_public(), keys.sign_public());
+
+        keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap());
+        let (moved, storage) = load_or_create(&paths).unwrap();
+        assert_eq!(storage, KeyStorage::Keyring);
+        assert_eq!(
+            moved.sign_public(),
+            keys.sign_public(),
+            "paired phones keep working"
+        );
+        assert!(!fallback_file(&paths).exists(), "no copy left in the file");
+        let (from_keyring, storage) = load_or_create(&paths).unwrap();
+        assert_eq!(storage, KeyStorage::Keyring);
+        assert_eq!(from_keyring.box_public(), keys.box_public());
+        let _ = std::fs::remove_dir_all(&home);
+    }
 }
