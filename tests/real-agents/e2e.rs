@@ -1,0 +1,46 @@
+//! Real agents, end to end (issue 5): Claude Code, Codex CLI, Qwen Code, OpenCode and Copilot CLI,
+//! installed from npm at pinned versions (`tests/real-agents/install.sh`), each run headless in a
+//! fake HOME against the mock model server (`mock-model.mjs`) that makes it run one shell command
+//! writing a marker file. **Vults' own installer** (`vults-app install --hook …`) registers the hook
+//! in that fake HOME; the engine runs in-process on a private `VULTS_HOME`, and answers:
+//!
+//! - (c) card: the engine shows a card, the test answers Allow through `EngineCommand::Answer`
+//!   → the marker exists, the session showed up in the flock (`SessionChanged`);
+//! - (a) rule: the Always rule that card offered is written to `rules.json` before the engine
+//!   starts → no card, the marker exists, the audit says `rule:<id>`;
+//! - (b) policy: `policies.toml` denies the command → no card, no marker, the audit says
+//!   `policy:<name>`.
+//!
+//! `VULTS_REAL_AGENTS=0` skips; unset, agents that are not installed are skipped; `=1` (CI)
+//! makes a missing agent a failure. `VULTS_REAL_AGENTS_ONLY=claude,codex` picks agents.
+//! The binaries `vults-hook` and `vults-app` must be built (`cargo build`) in the same target
+//! folder as this test.
+
+mod harness;
+
+use harness::*;
+
+#[test]
+fn claude() {
+    run_agent("claude");
+}
+
+#[test]
+fn codex() {
+    run_agent("codex");
+}
+
+#[test]
+fn qwen() {
+    run_agent("qwen");
+}
+
+#[test]
+fn opencode() {
+    run_agent("opencode");
+}
+
+#[test]
+fn copilot() {
+    run_agent("copilot");
+}

@@ -1,0 +1,563 @@
+//! The machinery of the real-agent tests: finding things, the mock, the agent runs, the checks.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use std::sync::Arc;
+use vults_app::engine::{EngineHandle, EngineOptions};
+use vults_app::model::{AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard};
+use vults_core::paths::Paths;
+use vults_core::rules::RuleSet;
+
+/// One agent at a time: the machine has two cores and OpenCode's run races its own auto-reject.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Seconds one agent run may take before `timeout` kills it.
+const RUN_TIMEOUT_S: u64 = 90;
+
+pub const POLICY_NAME: &str = "e2e: no marker writes";
+
+pub fn here() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("real-agents")
+}
+
+/// `target/<profile>`: where this test binary's `deps/` folder sits.
+pub fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    let deps = exe.parent().expect("deps dir");
+    deps.parent().expect("profile dir").to_path_buf()
+}
+
+/// Whether to run this agent: `Ok(false)` = skip (with the reason printed).
+fn wanted(agent: &str) -> bool {
+    let mode = std::env::var("VULTS_REAL_AGENTS").unwrap_or_default();
+    if mode == "0" {
+        eprintln!("real-agents: {agent} skipped (VULTS_REAL_AGENTS=0)");
+        return false;
+    }
+    if let Ok(only) = std::env::var("VULTS_REAL_AGENTS_ONLY")
+        && !only.is_empty()
+        && !only.split(',').any(|a| a.trim() == agent)
+    {
+        eprintln!("real-agents: {agent} skipped (VULTS_REAL_AGENTS_ONLY={only})");
+        return false;
+    }
+    if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        assert!(
+            mode != "1",
+            "real-agents: only linux x86_64 is supported (the agents' native packages)"
+        );
+        eprintln!("real-agents: {agent} skipped (not linux x86_64)");
+        return false;
+    }
+    let installed = here()
+        .join(".cache")
+        .join(agent)
+        .join("node_modules")
+        .is_dir();
+    if !installed {
+        assert!(
+            mode != "1",
+            "real-agents: {agent} is not installed; run tests/real-agents/install.sh (VULTS_REAL_AGENTS=1 requires it)"
+        );
+        eprintln!(
+            "real-agents: {agent} skipped (not installed; run tests/real-agents/install.sh, or VULTS_REAL_AGENTS=0 to silence)"
+        );
+        return false;
+    }
+    for bin in ["vults-hook", "vults-app"] {
+        assert!(
+            bin_dir().join(bin).is_file(),
+            "real-agents: {} is missing; build it first: cargo build -p vults-hook -p vults-app",
+            bin_dir().join(bin).display()
+        );
+    }
+    true
+}
+
+/// A temp folder kept when the test fails (its path is printed), removed when it passes.
+pub struct Work {
+    pub dir: PathBuf,
+    pub keep: bool,
+}
+
+impl Work {
+    fn new(agent: &str) -> Work {
+        let dir = std::env::temp_dir().join(format!("vults-ra-{agent}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("work dir");
+        // The folder an agent works in is compared by path: take the canonical one.
+        let dir = dir.canonicalize().expect("canonical work dir");
+        Work { dir, keep: true }
+    }
+}
+
+impl Drop for Work {
+    fn drop(&mut self) {
+        if self.keep || std::thread::panicking() {
+            eprintln!("real-agents: kept {} for inspection", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// The mock model server, killed on drop.
+pub struct Mock {
+    child: Child,
+    pub port: u16,
+    pub log: PathBuf,
+}
+
+impl Mock {
+    fn start(command: &str, log: PathBuf) -> Mock {
+        let mut child = Command::new("node")
+            .arg(here().join("mock-model.mjs"))
+            .args(["--command", command, "--log"])
+            .arg(&log)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("node mock-model.mjs (is node on PATH?)");
+        let stdout = child.stdout.take().expect("mock stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("mock port line");
+        let port = line
+            .trim()
+            .strip_prefix("PORT ")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("mock printed {line:?} instead of PORT <n>"));
+        Mock { child, port, log }
+    }
+
+    /// How many model requests it served.
+    fn requests(&self) -> usize {
+        std::fs::read_to_string(&self.log)
+            .map(|s| s.lines().count())
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn agent_sh(args: &[&str]) -> Command {
+    let mut c = Command::new("bash");
+    c.arg(here().join("agent.sh")).args(args);
+    c
+}
+
+fn tail(path: &Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// Everything about one agent's three runs.
+pub struct Ctx {
+    pub agent: &'static str,
+    pub work: Work,
+    pub home: PathBuf,
+    pub project: PathBuf,
+    pub vults_home: PathBuf,
+    pub marker: PathBuf,
+    pub command: String,
+    pub mock: Mock,
+    pub report: String,
+}
+
+impl Ctx {
+    fn new(agent: &'static str) -> Ctx {
+        let work = Work::new(agent);
+        let home = work.dir.join("home");
+        let project = work.dir.join("project");
+        let vults_home = work.dir.join("vults");
+        std::fs::create_dir_all(&home).expect("home");
+        std::fs::create_dir_all(&project).expect("project");
+        std::fs::create_dir_all(&vults_home).expect("vults home");
+        let marker = project.join("marker.txt");
+        let command = format!("echo vults-e2e > {}", marker.display());
+        let mock = Mock::start(&command, work.dir.join("mock.jsonl"));
+        Ctx {
+            agent,
+            work,
+            home,
+            project,
+            vults_home,
+            marker,
+            command,
+            mock,
+            report: String::new(),
+        }
+    }
+
+    pub fn paths(&self) -> Paths {
+        let home = self.vults_home.clone();
+        let agent_home = self.home.clone();
+        Paths::resolve(move |k| match k {
+            "VULTS_HOME" => Some(home.clone()),
+            "VULTS_AGENT_HOME" => Some(agent_home.clone()),
+            _ => None,
+        })
+    }
+
+    /// The agent's own model config (no hooks) in the fake HOME.
+    fn setup_agent(&self) {
+        let port = self.mock.port.to_string();
+        let out = agent_sh(&[
+            "setup",
+            self.agent,
+            path_str(&self.home),
+            path_str(&self.project),
+            &port,
+        ])
+        .output()
+        .expect("agent.sh setup");
+        assert!(
+            out.status.success(),
+            "agent.sh setup {} failed: {}",
+            self.agent,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Vults' installer registers the hook in the fake HOME.
+    fn install_vults(&mut self) {
+        let hook = bin_dir().join("vults-hook");
+        let out = Command::new(bin_dir().join("vults-app"))
+            .arg("install")
+            .arg("--hook")
+            .arg(&hook)
+            .env("VULTS_HOME", &self.vults_home)
+            .env("VULTS_AGENT_HOME", &self.home)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("COPILOT_HOME", self.home.join(".copilot"))
+            .env("CODEX_HOME", self.home.join(".codex"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("vults-app install");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let _ = writeln!(
+            self.report,
+            "vults-app install → {}\n{}",
+            out.status,
+            text.trim()
+        );
+        assert!(
+            out.status.success(),
+            "{}: vults-app install --hook {} failed ({}):\n{text}",
+            self.agent,
+            hook.display(),
+            out.status
+        );
+    }
+
+    /// One headless agent run while the engine runs; `on_card` answers each card (or not).
+    fn run(&mut self, engine: &mut Engine, label: &str, answer: Option<CardAnswer>) -> RunResult {
+        let _ = std::fs::remove_file(&self.marker);
+        let out_path = self.work.dir.join(format!("{label}.out"));
+        let err_path = self.work.dir.join(format!("{label}.err"));
+        let requests_before = self.mock.requests();
+        let started = Instant::now();
+        let port = self.mock.port.to_string();
+        let mut child = agent_sh(&[
+            "run",
+            self.agent,
+            path_str(&self.home),
+            path_str(&self.project),
+            &port,
+        ])
+        .env("REAL_AGENT_TIMEOUT", RUN_TIMEOUT_S.to_string())
+        .env("VULTS_HOME", &self.vults_home)
+        .env_remove("VULTS_SOCKET")
+        .env_remove("VULTS_AGENT_HOME")
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("out file"))
+        .stderr(std::fs::File::create(&err_path).expect("err file"))
+        .spawn()
+        .expect("agent.sh run");
+        let mut result = RunResult::default();
+        let hard_stop = Duration::from_secs(RUN_TIMEOUT_S + 15);
+        loop {
+            for ev in engine.drain(Duration::from_millis(100)) {
+                if let EngineEvent::CardAdded(card) = &ev {
+                    result.cards.push(card.clone());
+                    if let Some(a) = &answer {
+                        engine.answer(card.id, a.clone());
+                    }
+                }
+                result.events.push(ev);
+            }
+            match child.try_wait() {
+                Ok(Some(status)) => {
+                    result.status = status.code();
+                    break;
+                }
+                Ok(None) if started.elapsed() > hard_stop => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    result.status = None;
+                    break;
+                }
+                Ok(None) => {}
+                Err(e) => panic!("waiting for the agent: {e}"),
+            }
+        }
+        // Late events (SessionEnd, audit lines) trail the agent's exit a little.
+        result
+            .events
+            .extend(engine.drain(Duration::from_millis(700)));
+        result.secs = started.elapsed().as_secs_f64();
+        result.marker = self.marker.exists();
+        result.model_requests = self.mock.requests() - requests_before;
+        result.out_tail = tail(&out_path, 25);
+        result.err_tail = tail(&err_path, 25);
+        let _ = writeln!(
+            self.report,
+            "{label}: {:.1} s, exit {:?}, marker {}, cards {}, model requests {}",
+            result.secs,
+            result.status,
+            result.marker,
+            result.cards.len(),
+            result.model_requests
+        );
+        result
+    }
+
+    /// Everything useful for a failure: the runs so far, the agent's output, the engine's notices,
+    /// the audit, the agent's hook config.
+    fn explain(&self, r: &RunResult, engine_log: &str) -> String {
+        format!(
+            "\n==== {} ====\n{}\n---- agent stdout (tail) ----\n{}\n---- agent stderr (tail) ----\n{}\n\
+             ---- engine events ----\n{}\n---- engine log ----\n{}\n---- audit ----\n{}\n---- work dir ----\n{}\n",
+            self.agent,
+            self.report,
+            r.out_tail,
+            r.err_tail,
+            r.events
+                .iter()
+                .map(|e| format!("{e:?}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            engine_log,
+            tail(&self.paths().audit_log(), 20),
+            self.work.dir.display()
+        )
+    }
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+#[derive(Default, Debug)]
+pub struct RunResult {
+    pub status: Option<i32>,
+    pub secs: f64,
+    pub marker: bool,
+    pub cards: Vec<PendingCard>,
+    pub events: Vec<EngineEvent>,
+    pub model_requests: usize,
+    pub out_tail: String,
+    pub err_tail: String,
+}
+
+impl RunResult {
+    fn session_seen(&self) -> bool {
+        self.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::SessionChanged(_)))
+    }
+
+    fn audited(&self, decision: &str, by_prefix: &str) -> bool {
+        self.events.iter().any(|e| match e {
+            EngineEvent::Audited(lines) => lines
+                .iter()
+                .any(|l| l.decision == decision && l.by.starts_with(by_prefix)),
+            _ => false,
+        })
+    }
+}
+
+/// The three runs of one agent.
+pub fn run_agent(agent: &'static str) {
+    if !wanted(agent) {
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let t0 = Instant::now();
+    let mut ctx = Ctx::new(agent);
+    ctx.setup_agent();
+    ctx.install_vults();
+
+    // (c) a card, answered Allow through the engine's card-answer API.
+    let mut engine = Engine::start(ctx.paths());
+    let r = ctx.run(&mut engine, "card", Some(CardAnswer::Allow));
+    let log = engine.stop();
+    let ok = r.marker && r.cards.len() == 1 && r.session_seen();
+    assert!(
+        ok,
+        "{agent} (c) card → Allow: expected exactly one card, the marker and a session; got cards {}, marker {}, session {}{}",
+        r.cards.len(),
+        r.marker,
+        r.session_seen(),
+        ctx.explain(&r, &log)
+    );
+    let card = r.cards[0].clone();
+    assert_eq!(
+        card.call.target.command(),
+        Some(ctx.command.as_str()),
+        "{agent}: the card must show the whole command{}",
+        ctx.explain(&r, &log)
+    );
+    let rule = card.always_rule.clone().unwrap_or_else(|| {
+        panic!(
+            "{agent}: the card offers no Always rule{}",
+            ctx.explain(&r, &log)
+        )
+    });
+    assert_eq!(
+        rule.folder,
+        path_str(&ctx.project),
+        "{agent}: the rule's folder is the project folder"
+    );
+
+    // (a) the Always rule, written to rules.json before the engine starts, answers alone.
+    let mut rules = RuleSet::default();
+    rules.add(rule.clone());
+    rules
+        .save(&ctx.paths().rules_file())
+        .expect("write rules.json");
+    let mut engine = Engine::start(ctx.paths());
+    let r = ctx.run(&mut engine, "rule", None);
+    let log = engine.stop();
+    let ok = r.marker && r.cards.is_empty() && r.session_seen();
+    assert!(
+        ok,
+        "{agent} (a) Always rule {}: expected no card, the marker and a session; got cards {}, marker {}, session {}{}",
+        rule.id,
+        r.cards.len(),
+        r.marker,
+        r.session_seen(),
+        ctx.explain(&r, &log)
+    );
+    assert!(
+        r.audited("allow", &format!("rule:{}", rule.id)),
+        "{agent} (a): the audit must say allow by rule:{}{}",
+        rule.id,
+        ctx.explain(&r, &log)
+    );
+    std::fs::remove_file(ctx.paths().rules_file()).expect("remove rules.json");
+
+    // (b) a policy deny.
+    let policy = format!(
+        "[[policy]]\nname = \"{POLICY_NAME}\"\nagents = [\"{}\"]\nkind = \"shell\"\ntarget = \"echo vults-e2e *\"\naction = \"deny\"\n",
+        card.identity.key()
+    );
+    std::fs::write(ctx.paths().policies_file(), policy).expect("write policies.toml");
+    let mut engine = Engine::start(ctx.paths());
+    let r = ctx.run(&mut engine, "policy", None);
+    let log = engine.stop();
+    let ok = !r.marker && r.cards.is_empty() && r.session_seen();
+    assert!(
+        ok,
+        "{agent} (b) policy deny: expected no card, no marker and a session; got cards {}, marker {}, session {}{}",
+        r.cards.len(),
+        r.marker,
+        r.session_seen(),
+        ctx.explain(&r, &log)
+    );
+    assert!(
+        r.audited("deny", &format!("policy:{POLICY_NAME}")),
+        "{agent} (b): the audit must say deny by policy:{POLICY_NAME}{}",
+        ctx.explain(&r, &log)
+    );
+
+    ctx.work.keep = false;
+    eprintln!(
+        "real-agents: {agent} passed in {:.1} s\n{}",
+        t0.elapsed().as_secs_f64(),
+        ctx.report
+    );
+}
+
+/// The engine, in-process, interactive (the test is the one who clicks).
+pub struct Engine {
+    handle: EngineHandle,
+    log: String,
+}
+
+impl Engine {
+    fn start(paths: Paths) -> Engine {
+        let options = EngineOptions {
+            interactive: true,
+            stop_on_signal: false,
+            ..EngineOptions::default()
+        };
+        let socket = paths.socket.clone();
+        let handle = vults_app::engine::Engine::start_with(paths, Arc::new(|| {}), options)
+            .unwrap_or_else(|e| panic!("engine start on {}: {e}", socket.display()));
+        Engine {
+            handle,
+            log: String::new(),
+        }
+    }
+
+    /// The events that arrive within `wait` (returns early once some arrived and a short quiet
+    /// follows).
+    fn drain(&mut self, wait: Duration) -> Vec<EngineEvent> {
+        let mut out = Vec::new();
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.handle.events.recv_timeout(left) {
+                Ok(ev) => {
+                    if let EngineEvent::Notice(n) = &ev {
+                        let _ = writeln!(self.log, "notice: {n}");
+                    }
+                    out.push(ev);
+                }
+                Err(_) => return out,
+            }
+        }
+    }
+
+    fn answer(&mut self, card: CardId, answer: CardAnswer) {
+        let _ = writeln!(self.log, "answering card {card}: {answer:?}");
+        assert!(
+            self.handle.send(EngineCommand::Answer {
+                card,
+                answer,
+                by: AnsweredBy::Click,
+            }),
+            "the engine stopped before the card could be answered"
+        );
+    }
+
+    /// Stops it; returns its log (notices and what the test did).
+    fn stop(mut self) -> String {
+        self.handle.stop();
+        for ev in self.handle.events.try_iter() {
+            if let EngineEvent::Notice(n) = &ev {
+                let _ = writeln!(self.log, "notice: {n}");
+            }
+        }
+        std::mem::take(&mut self.log)
+    }
+}
