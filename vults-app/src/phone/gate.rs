@@ -178,6 +178,13 @@ impl Gate {
         (token, expires_ms)
     }
 
+    /// Whether a pairing token can still pair (not used, not expired).
+    pub fn token_open(&self, token: &str, now_ms: u64) -> bool {
+        self.tokens
+            .iter()
+            .any(|t| t.token == token && !t.used && t.expires_ms > now_ms)
+    }
+
     /// `POST /pair`: `{token, name, sign, box, sig}` — the phone's public keys, the token from
     /// the QR code, and its signature over [`crypto::pair_message`] proving it holds the key.
     pub fn pair(&mut self, body: &[u8], now_ms: u64) -> Reply {

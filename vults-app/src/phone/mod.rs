@@ -77,6 +77,38 @@ pub struct PairingOffer {
     pub app_box_key: String,
 }
 
+/// What Settings → Phone asks the link to do (the app calls [`PhoneLink::apply`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PhoneAction {
+    /// Listen on the LAN on this port and show a pairing code.
+    Enable {
+        port: u16,
+    },
+    Disable,
+    /// A fresh one-time pairing code.
+    NewCode,
+    Revoke(String),
+}
+
+/// What Settings → Phone shows; cheap enough to take once per frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PhoneStatus {
+    /// Where the link listens, while enabled.
+    pub address: Option<SocketAddr>,
+    /// The pairing code on screen and its QR modules.
+    pub offer: Option<PairingOffer>,
+    pub qr: Vec<Vec<bool>>,
+    pub devices: Vec<Device>,
+    /// Where the app's keys are (keyring, or the fallback file and why).
+    pub key_storage: String,
+    /// Whether the keys are in the fallback file (shown as a warning).
+    pub key_in_file: bool,
+    /// The latest refused phone requests, oldest first.
+    pub refusals: Vec<AuditEntry>,
+    /// The last action's failure ("address in use" …).
+    pub error: Option<String>,
+}
+
 struct Running {
     addr: SocketAddr,
     host: String,
@@ -92,6 +124,8 @@ pub struct PhoneLink {
     commands: CommandSink,
     on_change: Arc<dyn Fn() + Send + Sync>,
     running: Option<Running>,
+    shown: Option<(PairingOffer, Vec<Vec<bool>>)>,
+    error: Option<String>,
 }
 
 impl PhoneLink {
@@ -107,6 +141,8 @@ impl PhoneLink {
             commands,
             on_change: Arc::new(|| {}),
             running: None,
+            shown: None,
+            error: None,
         })
     }
 
@@ -168,6 +204,7 @@ impl PhoneLink {
 
     /// Stops listening: the port closes and open connections end.
     pub fn stop(&mut self) {
+        self.shown = None;
         if let Some(mut running) = self.running.take() {
             if let Some(stop) = running.stop.take() {
                 let _ = stop.send(());
@@ -238,6 +275,55 @@ impl PhoneLink {
     pub fn on_engine_event(&self, ev: &EngineEvent) {
         if let Ok(mut gate) = self.gate.lock() {
             gate.on_engine_event(ev);
+        }
+    }
+}
+
+impl PhoneLink {
+    /// Does what Settings → Phone asked; a failure is kept for [`PhoneLink::status`].
+    pub fn apply(&mut self, action: PhoneAction) {
+        self.error = None;
+        let result = match action {
+            PhoneAction::Enable { port } => self.start(LinkConfig::lan(port)).map(|_| ()),
+            PhoneAction::Disable => {
+                self.stop();
+                Ok(())
+            }
+            PhoneAction::NewCode => Ok(()),
+            PhoneAction::Revoke(id) => self.revoke(&id).map(|_| ()),
+        };
+        match result {
+            Ok(()) => {
+                self.shown = self.offer().map(|o| {
+                    let qr = qr_modules(&o);
+                    (o, qr)
+                });
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// The state Settings → Phone shows.
+    pub fn status(&self) -> PhoneStatus {
+        let now = now_ms();
+        let (offer, qr) = match &self.shown {
+            Some((o, qr))
+                if self.running.is_some()
+                    && self.gate.lock().is_ok_and(|g| g.token_open(&o.token, now)) =>
+            {
+                (Some(o.clone()), qr.clone())
+            }
+            _ => (None, Vec::new()),
+        };
+        PhoneStatus {
+            address: self.address(),
+            offer,
+            qr,
+            devices: self.devices(),
+            key_storage: self.key_storage.describe(),
+            key_in_file: matches!(self.key_storage, KeyStorage::File { .. }),
+            refusals: self.refusals(),
+            error: self.error.clone(),
         }
     }
 }

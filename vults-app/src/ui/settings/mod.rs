@@ -1,7 +1,8 @@
-//! Settings, one pane per file: Agents, Rules, Policies, History.
+//! Settings, one pane per file: Agents, Rules, Policies, History, Phone.
 
 pub mod agents;
 pub mod history;
+pub mod phone;
 pub mod policies;
 pub mod rules;
 

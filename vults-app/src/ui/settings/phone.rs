@@ -1,0 +1,160 @@
+//! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
+//! pairing QR code, the paired devices with Revoke, and the latest refused phone requests.
+//!
+//! The view does no I/O: it reads a [`PhoneStatus`] (from `PhoneLink::status()`, once per
+//! frame) and returns a [`PhoneAction`] for the app to pass to `PhoneLink::apply`.
+
+use crate::phone::{DEFAULT_PORT, PhoneAction, PhoneStatus};
+use egui::{Color32, RichText};
+
+#[derive(Debug)]
+pub struct PhoneView {
+    port: String,
+}
+
+impl Default for PhoneView {
+    fn default() -> PhoneView {
+        PhoneView {
+            port: DEFAULT_PORT.to_string(),
+        }
+    }
+}
+
+const MUTED: Color32 = Color32::from_gray(150);
+const WARN: Color32 = Color32::from_rgb(230, 160, 60);
+
+impl PhoneView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, status: &PhoneStatus) -> Option<PhoneAction> {
+        let mut action = None;
+        ui.heading("Phone");
+        ui.label(
+            RichText::new(
+                "A paired phone sees the waiting cards and answers them with signed, sealed requests. \
+                 The link listens on your network only while it is on.",
+            )
+            .color(MUTED),
+        );
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label("Port");
+            let port_ok = self.port.trim().parse::<u16>().is_ok_and(|p| p > 0);
+            ui.add_enabled(
+                status.address.is_none(),
+                egui::TextEdit::singleline(&mut self.port).desired_width(60.0),
+            );
+            match status.address {
+                Some(addr) => {
+                    ui.label(
+                        RichText::new(format!("On — listening on port {}", addr.port())).strong(),
+                    );
+                    if ui.button("Turn off").clicked() {
+                        action = Some(PhoneAction::Disable);
+                    }
+                }
+                None => {
+                    if ui
+                        .add_enabled(port_ok, egui::Button::new("Turn on"))
+                        .clicked()
+                        && let Ok(port) = self.port.trim().parse()
+                    {
+                        action = Some(PhoneAction::Enable { port });
+                    }
+                    ui.label(RichText::new("Off").color(MUTED));
+                }
+            }
+        });
+        if let Some(err) = &status.error {
+            ui.colored_label(Color32::from_rgb(220, 80, 80), err);
+        }
+        let key_color = if status.key_in_file { WARN } else { MUTED };
+        ui.label(RichText::new(&status.key_storage).color(key_color).small());
+        ui.add_space(8.0);
+
+        if status.address.is_some() {
+            match &status.offer {
+                Some(offer) => {
+                    ui.label("Scan with the phone's camera, then tap Pair on the page:");
+                    qr(ui, &status.qr);
+                    ui.label(RichText::new(&offer.url).monospace().small().color(MUTED));
+                    ui.label(
+                        RichText::new(
+                            "One use; expires in 5 minutes. The phone must be on this network.",
+                        )
+                        .small()
+                        .color(MUTED),
+                    );
+                }
+                None => {
+                    ui.label(
+                        RichText::new("The pairing code was used or has expired.").color(MUTED),
+                    );
+                }
+            }
+            if ui.button("New pairing code").clicked() {
+                action = Some(PhoneAction::NewCode);
+            }
+            ui.add_space(8.0);
+        }
+
+        ui.strong("Paired devices");
+        if status.devices.is_empty() {
+            ui.label(RichText::new("None yet.").color(MUTED));
+        }
+        for d in &status.devices {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(&d.name).strong());
+                ui.label(RichText::new(&d.id).monospace().small().color(MUTED));
+                if d.revoked_at.is_some() {
+                    ui.label(RichText::new("revoked").color(WARN));
+                } else if ui
+                    .button("Revoke")
+                    .on_hover_text("Refuse every request from this device from now on")
+                    .clicked()
+                {
+                    action = Some(PhoneAction::Revoke(d.id.clone()));
+                }
+            });
+        }
+        if !status.refusals.is_empty() {
+            ui.add_space(8.0);
+            ui.strong("Refused phone requests");
+            for r in status.refusals.iter().rev().take(10) {
+                ui.label(
+                    RichText::new(format!(
+                        "{} — {}",
+                        r.by,
+                        r.detail.as_deref().unwrap_or("refused")
+                    ))
+                    .small()
+                    .color(WARN),
+                );
+            }
+        }
+        action
+    }
+}
+
+/// Draws QR modules: dark squares on a light field with a 4-module quiet zone.
+fn qr(ui: &mut egui::Ui, modules: &[Vec<bool>]) {
+    let n = modules.len();
+    if n == 0 {
+        return;
+    }
+    let cell = 4.0_f32;
+    let side = (n as f32 + 8.0) * cell;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::WHITE);
+    for (y, row) in modules.iter().enumerate() {
+        for (x, dark) in row.iter().enumerate() {
+            if *dark {
+                let min = rect.min + egui::vec2((x as f32 + 4.0) * cell, (y as f32 + 4.0) * cell);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                    0.0,
+                    Color32::BLACK,
+                );
+            }
+        }
+    }
+}
