@@ -208,6 +208,49 @@ pub fn write_verified(
     }
 }
 
+/// Removes temp files an earlier, killed run left beside `path` (`.<name>.vults-tmp-<pid>`,
+/// see `vults_core::atomic`), when their process is gone.
+pub fn remove_stale_temps(path: &Path) {
+    let Ok(target) = atomic::resolve_symlinks(path) else {
+        return;
+    };
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.vults-tmp-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    // Without a cheap check, keep the file: a leftover temp file is harmless.
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -531,6 +531,8 @@ pub struct InstallOptions {
 /// Places the hook copy, then installs or repairs the hook for every agent found on this
 /// machine (and turned on). A file that does not parse is reported and left alone.
 pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> Vec<AgentReport> {
+    jsonfile::remove_stale_temps(&paths.install_state_file());
+    jsonfile::remove_stale_temps(&paths.installed_hook());
     let mut state = InstallState::load(paths);
     let copy_result = state::place_hook(paths, hook_source, &mut state);
     let copy_note = match &copy_result {
@@ -640,6 +642,8 @@ fn missing_source(mut reports: Vec<AgentReport>) -> Vec<AgentReport> {
 /// Takes Vults out of every agent: exactly what was added, the user's status line back.
 /// The hook copy and its record are removed too.
 pub fn uninstall_all(paths: &Paths) -> Vec<AgentReport> {
+    jsonfile::remove_stale_temps(&paths.install_state_file());
+    jsonfile::remove_stale_temps(&paths.installed_hook());
     let mut run = Run::new(paths, InstallState::load(paths));
     let mut reports = Vec::new();
     for agent in AgentId::ALL {
@@ -721,6 +725,10 @@ impl<'a> Run<'a> {
         if !t.home.is_dir() {
             report.path = None;
             return report;
+        }
+        if op != Op::Check {
+            jsonfile::remove_stale_temps(&t.file);
+            jsonfile::remove_stale_temps(&jsonfile::backup_path(&t.file));
         }
         let outcome = match &t.kind {
             Kind::Json { shape, version } => self.json_agent(&t, *shape, *version, op),

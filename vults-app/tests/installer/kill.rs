@@ -93,4 +93,10 @@ fn kill_9_while_writing_leaves_every_file_old_or_new() {
     assert_eq!(contents(&files), installed);
     assert!(home.cli(&["--uninstall"]).status.success());
     assert_eq!(contents(&files), original);
+    // …and leaves no temp file of a killed run behind in the agents' folders.
+    let leftovers: Vec<_> = crate::common::snapshot(&home.root)
+        .into_keys()
+        .filter(|p| p.to_string_lossy().contains("vults-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
