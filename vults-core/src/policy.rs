@@ -197,7 +197,11 @@ impl PolicySet {
     pub fn parse_with_home(text: &str, home: Option<&str>) -> Result<PolicySet, PolicyError> {
         let raw: RawFile = toml::from_str(text).map_err(|e| {
             let at = e.span().map(|s| s.start).unwrap_or(0);
-            error_at(text, at, e.message().trim_end())
+            let mut message = e.message().trim_end().to_string();
+            if message.starts_with("invalid type: map, expected a sequence") {
+                message.push_str(" (write each policy as [[policy]], with two brackets)");
+            }
+            error_at(text, at, &message)
         })?;
         let mut set = PolicySet::default();
         for spanned in raw.policy {
@@ -728,6 +732,9 @@ action = "deny"
             e.message.contains("block") || e.message.contains("variant"),
             "{e}"
         );
+        // One bracket instead of two.
+        let e = parse_err("[policy]\nname = \"a\"\naction = \"deny\"\n");
+        assert!(e.message.contains("[[policy]]"), "{e}");
         // A misspelt key.
         let e = parse_err("[[policy]]\nname = \"a\"\naction = \"deny\"\nfolders = \"/x\"\n");
         assert_eq!(e.line, 4, "{e}");
