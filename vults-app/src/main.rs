@@ -60,7 +60,12 @@ fn main() -> ExitCode {
     if headless {
         return headless::run(paths, cards);
     }
-    // GUI starts here: the window is not built yet, so serve headless meanwhile.
-    eprintln!("vults-app: the window is not built yet; running headless");
-    headless::run(paths, false)
+    // GUI starts here: the engine, the installer's app-start run, and the window (ui::native).
+    match vults_app::ui::native::run(paths) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("vults-app: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

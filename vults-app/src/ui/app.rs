@@ -58,6 +58,22 @@ impl EngineLink for ChannelLink {
     }
 }
 
+/// How the window reaches the installer, which runs off the window's thread (it writes files).
+pub trait InstallerLink {
+    /// The result of a finished run, if one finished since the last call.
+    fn poll(&mut self) -> Option<InstallerNews>;
+    /// Reinstalls the hook for one agent (by its `--agent` name), then reports every agent.
+    fn repair(&mut self, agent: &str);
+}
+
+/// What an installer run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstallerNews {
+    pub installs: Vec<super::state::AgentInstall>,
+    /// A line for the window: the first-run text, or what a repair could not do.
+    pub message: Option<String>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
     Floating,
@@ -105,6 +121,7 @@ pub struct VultsWindow {
     pub main_open: bool,
     link: Box<dyn EngineLink>,
     desktop: Box<dyn Desktop>,
+    installer: Option<Box<dyn InstallerLink>>,
     clock: Box<dyn Fn() -> SystemTime>,
     island: IslandView,
     flock: FlockView,
@@ -137,6 +154,7 @@ impl VultsWindow {
             main_open: layout == Layout::Embedded,
             link,
             desktop,
+            installer: None,
             clock,
             island: IslandView,
             flock: FlockView,
@@ -153,8 +171,20 @@ impl VultsWindow {
         }
     }
 
+    /// Adds the installer: Settings → Agents then shows its states and repairs.
+    pub fn with_installer(mut self, installer: Box<dyn InstallerLink>) -> VultsWindow {
+        self.installer = Some(installer);
+        self
+    }
+
     /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
     pub fn logic(&mut self, ctx: &egui::Context) {
+        if let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
+            self.model.installs = news.installs;
+            if let Some(message) = news.message {
+                self.model.notices.push_back(message);
+            }
+        }
         while let Some(event) = self.link.try_recv() {
             match self.model.apply(event) {
                 Change::CardArrived(id) => self.card_arrived(ctx, id),
@@ -357,11 +387,12 @@ impl VultsWindow {
             Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
             Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
-            Some(SettingsAction::Repair(agent)) => {
-                self.model.notices.push_back(format!(
-                    "Repair {agent}: restart Vults to reinstall its hook"
-                ));
-            }
+            Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
+                Some(installer) => installer.repair(&agent),
+                None => self.model.notices.push_back(format!(
+                    "Cannot repair {agent} from here: run `vults-app install`"
+                )),
+            },
             None => {}
         }
     }

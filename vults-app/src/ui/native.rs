@@ -6,10 +6,12 @@
 //! no XWayland (`DISPLAY` unset) it opens one ordinary window with the island as a strip and
 //! the cards inside ([`Layout::Embedded`]). `VULTS_LAYOUT=embedded` chooses that anywhere.
 
-use super::app::{Layout, VultsWindow};
+use super::app::{InstallerLink, InstallerNews, Layout, VultsWindow};
 use super::desktop::SystemDesktop;
 use super::island;
+use super::state::AgentInstall;
 use crate::engine::Engine;
+use crate::installer::{self, AgentId, AgentReport};
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 use vults_core::paths::Paths;
@@ -60,6 +62,7 @@ pub fn run(paths: Paths) -> Result<(), String> {
             }
         })
     };
+    let installer_paths = paths.clone();
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
     let layout = choose_layout(|k| std::env::var(k).ok());
 
@@ -101,17 +104,105 @@ pub fn run(paths: Paths) -> Result<(), String> {
             let _ = ctx_cell.set(cc.egui_ctx.clone());
             // Events may have come before the context existed: look at them now.
             cc.egui_ctx.request_repaint();
+            let installer = BackgroundInstaller::start(installer_paths, wake.clone());
             let desktop = SystemDesktop::new(wake);
             let window = VultsWindow::new(
                 Box::new(engine),
                 Box::new(desktop),
                 layout,
                 Box::new(SystemTime::now),
-            );
+            )
+            .with_installer(Box::new(installer));
             Ok(Box::new(NativeApp(window)))
         }),
     )
     .map_err(|e| format!("the window failed: {e}"))
+}
+
+/// Runs the installer on threads of its own: the app-start install, then repairs on request.
+struct BackgroundInstaller {
+    paths: Paths,
+    wake: Arc<dyn Fn() + Send + Sync>,
+    news_tx: std::sync::mpsc::Sender<InstallerNews>,
+    news_rx: std::sync::mpsc::Receiver<InstallerNews>,
+}
+
+impl BackgroundInstaller {
+    fn start(paths: Paths, wake: Arc<dyn Fn() + Send + Sync>) -> BackgroundInstaller {
+        let (news_tx, news_rx) = std::sync::mpsc::channel();
+        let me = BackgroundInstaller {
+            paths,
+            wake,
+            news_tx,
+            news_rx,
+        };
+        me.spawn(|paths| {
+            let start = installer::on_app_start(paths);
+            InstallerNews {
+                message: start.message(),
+                installs: installs_of(&start.reports),
+            }
+        });
+        me
+    }
+
+    fn spawn(&self, run: impl FnOnce(&Paths) -> InstallerNews + Send + 'static) {
+        let (paths, tx, wake) = (self.paths.clone(), self.news_tx.clone(), self.wake.clone());
+        let spawned = std::thread::Builder::new()
+            .name("vults-installer".into())
+            .spawn(move || {
+                let _ = tx.send(run(&paths));
+                wake();
+            });
+        if let Err(e) = spawned {
+            eprintln!("vults: cannot run the installer: {e}");
+        }
+    }
+}
+
+impl InstallerLink for BackgroundInstaller {
+    fn poll(&mut self) -> Option<InstallerNews> {
+        self.news_rx.try_iter().last()
+    }
+
+    fn repair(&mut self, agent: &str) {
+        let Some(agent) = AgentId::parse(agent) else {
+            return;
+        };
+        self.spawn(move |paths| {
+            let repaired = installer::repair(paths, agent);
+            let message = repaired
+                .iter()
+                .flat_map(|r| r.notes.iter())
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ");
+            InstallerNews {
+                installs: installs_of(&installer::doctor(paths)),
+                message: (!message.is_empty()).then_some(message),
+            }
+        });
+    }
+}
+
+fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
+    reports
+        .iter()
+        .map(|r| {
+            let full = r.state.to_string();
+            let mut detail: Vec<String> = r.notes.clone();
+            if full != r.state.label() {
+                detail.insert(0, full);
+            }
+            AgentInstall {
+                key: r.agent.as_str().to_string(),
+                name: r.agent.display_name().to_string(),
+                state: r.state.label().to_string(),
+                detail: (!detail.is_empty()).then(|| detail.join(" ")),
+                repairable: r.state.needs_repair(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

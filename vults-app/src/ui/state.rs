@@ -23,13 +23,18 @@ pub enum Change {
     Other,
 }
 
-/// Install state of a built-in agent, as the installer reports it.
+/// One agent's install state, as the installer reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstallState {
-    /// `installed`, `outdated`, `tampered`, `missing`, `not found`, …
+pub struct AgentInstall {
+    /// The `--agent` name (`claude`, `cursor`, …).
+    pub key: String,
+    pub name: String,
+    /// `installed`, `outdated`, `tampered`, `missing`, `not found on this machine`, …
     pub state: String,
-    /// A line saying what is wrong and what to do, when something is.
+    /// What is wrong and what to do, when something is.
     pub detail: Option<String>,
+    /// A Repair (an install run) would change something.
+    pub repairable: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -42,8 +47,8 @@ pub struct Model {
     /// Oldest first.
     pub audit: Vec<AuditEntry>,
     pub named_tools: BTreeMap<String, NamedTool>,
-    /// Install state per built-in agent key (`claude`, …); absent = unknown.
-    pub installs: BTreeMap<String, InstallState>,
+    /// Every agent's install state, in the installer's order; empty until it has reported.
+    pub installs: Vec<AgentInstall>,
     /// The last engine notices, newest last.
     pub notices: VecDeque<String>,
     /// Cards are paused (the window asked the engine to leave requests to the agents).

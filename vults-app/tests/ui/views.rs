@@ -12,7 +12,7 @@ use vults_app::ui::island::IslandView;
 use vults_app::ui::settings::SettingsAction;
 use vults_app::ui::settings::agents::AgentsView;
 use vults_app::ui::settings::history::HistoryView;
-use vults_app::ui::state::{InstallState, Model};
+use vults_app::ui::state::{AgentInstall, Model};
 use vults_core::protocol::AnswerItem;
 use vults_core::rules::AlwaysRule;
 
@@ -298,19 +298,34 @@ fn settings_model() -> Model {
             last_asked: now(),
         }),
     ]);
-    let state = |s: &str, d: Option<&str>| InstallState {
-        state: s.into(),
-        detail: d.map(str::to_string),
-    };
-    model
-        .installs
-        .insert("claude".into(), state("installed", None));
-    model
-        .installs
-        .insert("codex".into(), state("outdated", Some("hook v8")));
-    model
-        .installs
-        .insert("copilot".into(), state("not found", None));
+    let install =
+        |key: &str, name: &str, state: &str, detail: Option<&str>, repairable: bool| AgentInstall {
+            key: key.into(),
+            name: name.into(),
+            state: state.into(),
+            detail: detail.map(str::to_string),
+            repairable,
+        };
+    model.installs = vec![
+        install("claude", "Claude Code", "installed", None, false),
+        install(
+            "codex",
+            "Codex CLI",
+            "outdated",
+            Some("Vults' entries differ from this version's"),
+            true,
+        ),
+        install(
+            "copilot",
+            "Copilot CLI",
+            "not found on this machine",
+            None,
+            false,
+        ),
+        install("qwen", "Qwen Code", "missing", None, true),
+        install("opencode", "OpenCode", "turned off", None, false),
+        install("cursor", "Cursor", "installed", None, false),
+    ];
     model
 }
 
@@ -318,7 +333,7 @@ fn settings_model() -> Model {
 fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     let model = settings_model();
     let mut h = Harness::builder()
-        .with_size(egui::vec2(640.0, 520.0))
+        .with_size(egui::vec2(640.0, 640.0))
         .build_ui_state(
             move |ui, action: &mut Option<SettingsAction>| {
                 if let Some(a) = AgentsView.ui(ui, &model) {
@@ -339,12 +354,15 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     ] {
         h.get_by_label(name);
     }
-    h.get_by_label("installed");
+    h.get_by_label("Cursor");
+    assert_eq!(h.get_all_by_label("installed").count(), 2);
     h.get_by_label("outdated");
-    assert_eq!(
-        h.get_all_by_label("unknown").count(),
-        2,
-        "OpenCode and Qwen: no state yet"
+    h.get_by_label("Vults' entries differ from this version's");
+    h.get_by_label("turned off");
+    h.get_by_label("Repair Qwen Code");
+    assert!(
+        h.query_by_label("Repair Claude Code").is_none(),
+        "nothing to repair"
     );
     h.get_by_label("{\"env\":\"staging\"}");
     h.get_by_label("No Always rules");
@@ -405,4 +423,16 @@ fn a_card_the_engine_withdraws_is_gone_from_the_model() {
         by: vults_app::model::AnsweredBy::Withdrawn,
     });
     assert!(model.cards.is_empty());
+}
+
+#[test]
+fn settings_agents_says_unknown_until_the_installer_reports() {
+    let model = Model::default();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 400.0))
+        .build_ui(move |ui| {
+            AgentsView.ui(ui, &model);
+        });
+    h.run();
+    assert_eq!(h.get_all_by_label("unknown").count(), 5);
 }

@@ -20,31 +20,44 @@ impl AgentsView {
                     .color(Color32::from_gray(150)),
             );
             ui.add_space(6.0);
-            egui::Grid::new("builtin-agents")
+            egui::Grid::new("agents")
                 .num_columns(4)
                 .spacing([14.0, 8.0])
                 .show(ui, |ui| {
-                    for kind in AgentKind::ALL.into_iter().filter(|k| *k != AgentKind::Other) {
-                        look::paint_bird(ui, look::agent_color(kind, None), &look::agent_letter(kind, None), 24.0);
-                        ui.label(RichText::new(kind.display_name()).strong());
-                        let install = model.installs.get(kind.as_str());
-                        let (state, color) = match install.map(|i| i.state.as_str()) {
-                            Some("installed") => ("installed", look::GREEN),
-                            Some(s @ ("outdated" | "tampered" | "missing")) => (s, look::AMBER),
-                            Some(s) => (s, Color32::from_gray(150)),
-                            None => ("unknown", Color32::from_gray(150)),
-                        };
-                        let label = ui.label(RichText::new(state).color(color));
-                        if let Some(detail) = install.and_then(|i| i.detail.as_deref()) {
-                            label.on_hover_text(detail);
+                    if model.installs.is_empty() {
+                        // The installer has not reported yet: the agents the wire knows.
+                        for kind in AgentKind::ALL.into_iter().filter(|k| *k != AgentKind::Other) {
+                            look::paint_bird(ui, look::agent_color(kind, None), &look::agent_letter(kind, None), 24.0);
+                            ui.label(RichText::new(kind.display_name()).strong());
+                            ui.label(RichText::new("unknown").color(Color32::from_gray(150)));
+                            ui.end_row();
                         }
-                        let repairable = matches!(state, "outdated" | "tampered" | "missing");
-                        if repairable
-                            && ui
-                                .button(format!("Repair {}", kind.display_name()))
-                                .clicked()
-                        {
-                            action = Some(SettingsAction::Repair(kind.as_str().to_string()));
+                    }
+                    for install in &model.installs {
+                        let (kind, name) = match AgentKind::parse(&install.key) {
+                            Some(k) if k != AgentKind::Other => (k, None),
+                            _ => (AgentKind::Other, Some(install.name.as_str())),
+                        };
+                        look::paint_bird(ui, look::agent_color(kind, name), &look::agent_letter(kind, name), 24.0);
+                        ui.label(RichText::new(&install.name).strong());
+                        let color = match install.state.as_str() {
+                            "installed" => look::GREEN,
+                            _ if install.repairable => look::AMBER,
+                            "failed" | "cannot parse its settings" => look::RED,
+                            _ => Color32::from_gray(150),
+                        };
+                        ui.vertical(|ui| {
+                            ui.set_width(300.0);
+                            ui.label(RichText::new(&install.state).color(color));
+                            if let Some(detail) = &install.detail {
+                                ui.add(
+                                    egui::Label::new(RichText::new(detail).small().color(Color32::from_gray(150)))
+                                        .wrap(),
+                                );
+                            }
+                        });
+                        if install.repairable && ui.button(format!("Repair {}", install.name)).clicked() {
+                            action = Some(SettingsAction::Repair(install.key.clone()));
                         }
                         ui.end_row();
                     }

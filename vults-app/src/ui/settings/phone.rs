@@ -76,6 +76,16 @@ impl PhoneView {
                     ui.label("Scan with the phone's camera, then tap Pair on the page:");
                     qr(ui, &status.qr);
                     ui.label(RichText::new(&offer.url).monospace().small().color(MUTED));
+                    if let Some(fp) = &status.tls_fingerprint {
+                        ui.label(
+                            RichText::new(format!(
+                                "The phone will warn once about this computer's own certificate. \
+                                 Its SHA-256 fingerprint is {fp}"
+                            ))
+                            .small()
+                            .color(MUTED),
+                        );
+                    }
                     ui.label(
                         RichText::new(
                             "One use; expires in 5 minutes. The phone must be on this network.",
