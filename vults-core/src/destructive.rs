@@ -473,6 +473,14 @@ impl Parser {
                 };
                 let mut w = Word::default();
                 inner.double_quoted(&mut w, None)?;
+                if !inner.pending.is_empty() {
+                    return Err(());
+                }
+                let mut bodies: Vec<Option<Word>> =
+                    inner.heredocs.into_iter().map(|h| h.body).collect();
+                for sub in &mut w.substs {
+                    attach_heredocs(sub, &mut bodies)?;
+                }
                 w
             } else {
                 Word {
@@ -1730,6 +1738,8 @@ mod tests {
         ("bash <<'EOF'\nrm -rf x\nEOF", Some("rm -r")),
         ("bash <<< 'git push --force'", Some("git push --force")),
         ("x=$(rm -rf y)", Some("rm -r")),
+        ("cat <<A\n$(bash <<B\nrm -rf x\nB\n)\nA", Some("rm -r")),
+        ("cat <<A\n$(cat <<B\nrm -rf x\nB\n)\nA", None),
         ("ls > \"$(rm -rf x)\"", Some("rm -r")),
         ("echo ${X:-$(rm -rf y)}", Some("rm -r")),
         // look-alikes: the words are data, not commands
