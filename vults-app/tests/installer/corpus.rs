@@ -93,6 +93,19 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
     }
     let installed = read_doc(&file).map_err(|e| format!("installed file does not parse: {e}"))?;
     kept_in_order(&original, &installed, "")?;
+    // The user's indentation, line ends and final newline, where the file had a style.
+    let indented = original_bytes
+        .windows(2)
+        .any(|w| w[0] == b'\n' && (w[1] == b' ' || w[1] == b'\t'));
+    if indented && file.extension().is_some_and(|e| e == "json") {
+        let (was, now) = (
+            jsonfile::detect_style(&original_bytes),
+            jsonfile::detect_style(&fs::read(&file).unwrap()),
+        );
+        if was != now {
+            return Err(format!("style {was:?} became {now:?}"));
+        }
+    }
 
     // What the agent needs: the permission entry with its long timeout, the others short.
     let permission = match agent {
