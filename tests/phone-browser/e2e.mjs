@@ -1,5 +1,5 @@
 // The phone page in a real browser: Debian's chromium, driven headless by playwright-core,
-// pairs with the phone link of a running engine (vults-app's `phone_e2e` example), sees the
+// over HTTPS (the link's self-signed certificate, as on the LAN), pairs with the phone link of a running engine (vults-app's `phone_e2e` example), sees the
 // card a real `vults-hook` call made, taps Allow — and the hook prints Claude Code's allow.
 // Then the page is reloaded (its keys come back from IndexedDB), a second call is made, and
 // Deny is tapped: the hook prints the deny. The audit must name the phone for both.
@@ -27,6 +27,7 @@ const env = {
   VULTS_HOOK_WAIT_S: '60',
 };
 const PHONE = 'E2E phone';
+const LAN_NAME = 'vults-phone.test';
 let passed = 0;
 let failed = 0;
 
@@ -37,7 +38,7 @@ function check(name, ok, detail) {
 
 function startApp() {
   return new Promise((resolve, reject) => {
-    const app = spawn(appBin, ['0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const app = spawn(appBin, ['0', '--tls'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     const timer = setTimeout(() => reject(new Error(`no pairing URL from the app:\n${err}`)), 30000);
     app.stderr.on('data', (d) => {
@@ -88,14 +89,21 @@ try {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 390, height: 760 },
+    // The link's certificate is self-signed; a phone's user accepts it once, as this does.
+    ignoreHTTPSErrors: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // A name that is not localhost, so the page is a secure context only thanks to HTTPS —
+      // as for a phone on the LAN. It resolves to the loopback link and nowhere else.
+      `--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`],
   });
   const page = context.pages()[0] || await context.newPage();
   page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
 
   // Pair.
-  await page.goto(started.url);
+  await page.goto(started.url.replace('://127.0.0.1:', `://${LAN_NAME}:`));
+  check('the page is a secure context over HTTPS on a LAN-style name',
+    await page.evaluate(() => window.isSecureContext && !!crypto.subtle));
   await page.fill('#name', PHONE);
   await page.click('#pair');
   await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Connected'), null, { timeout: 20000 });

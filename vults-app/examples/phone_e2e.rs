@@ -3,7 +3,7 @@
 //! pairing URL to stderr as `vults-phone-e2e: pair <url>`, and feeds every engine event to the
 //! link — the same wiring the window does. Stops on SIGINT/SIGTERM.
 //!
-//! `cargo run -p vults-app --example phone_e2e -- [port]` (0 or nothing: any free port).
+//! `cargo run -p vults-app --example phone_e2e -- [port] [--tls]` (0 or no port: any free one).
 //! `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
 
 use std::sync::Arc;
@@ -12,10 +12,10 @@ use vults_app::phone::{LinkConfig, PhoneLink};
 use vults_core::paths::Paths;
 
 fn main() -> std::process::ExitCode {
-    let port: u16 = std::env::args()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let port: u16 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(0);
+    // `--tls`: HTTPS with the link's self-signed certificate, as on the LAN.
+    let tls = args.iter().any(|a| a == "--tls");
     let paths = Paths::from_env();
     let options = EngineOptions {
         interactive: true,
@@ -43,7 +43,11 @@ fn main() -> std::process::ExitCode {
         }
     };
     eprintln!("vults-phone-e2e: {}", phone.key_storage().describe());
-    if let Err(e) = phone.start(LinkConfig::loopback(port)) {
+    let config = LinkConfig {
+        tls,
+        ..LinkConfig::loopback(port)
+    };
+    if let Err(e) = phone.start(config) {
         eprintln!("vults-phone-e2e: cannot listen on port {port}: {e}");
         return std::process::ExitCode::FAILURE;
     }

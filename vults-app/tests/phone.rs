@@ -347,7 +347,15 @@ fn an_unpaired_key_is_refused_and_audited() {
 
 #[test]
 fn an_unpaired_client_on_the_lan_port_gets_no_card_and_answers_nothing() {
-    let h = Harness::new("lan", LinkConfig::lan(0));
+    // All interfaces, as for a phone; plain HTTP so this test's client can speak to it (the
+    // browser test covers HTTPS).
+    let h = Harness::new(
+        "lan",
+        LinkConfig {
+            tls: false,
+            ..LinkConfig::lan(0)
+        },
+    );
     let _paired = h.paired("p");
     h.add_card(1, false);
 

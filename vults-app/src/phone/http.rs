@@ -3,7 +3,7 @@
 //!
 //! Routes: `GET /` (the page), `GET /phone.js`, `GET /phone.css`, `POST /pair`, `POST /api`.
 //! Limits: 8 KiB of headers, 16 KiB of body (413), 5 s to send a request (408), 32
-//! connections at once (503), and per source address 20 requests in a burst then 5 a second
+//! connections at once (503, or closed over TLS), and per source address 20 requests in a burst then 5 a second
 //! (429). Everything the server says past pairing is sealed; see [`super::gate`].
 
 use super::gate::{Gate, Reply};
@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpListener;
 
 const MAX_HEADER: usize = 8 * 1024;
 pub const MAX_BODY: usize = 16 * 1024;
@@ -56,6 +56,8 @@ pub struct Server {
     pub gate: Arc<Mutex<Gate>>,
     pub commands: CommandSink,
     pub on_change: Arc<dyn Fn() + Send + Sync>,
+    /// Serve HTTPS with this certificate (the LAN); plain HTTP without (loopback).
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 pub async fn serve(listener: TcpListener, server: Arc<Server>) {
@@ -72,10 +74,14 @@ pub async fn serve(listener: TcpListener, server: Arc<Server>) {
         };
         while tasks.try_join_next().is_some() {}
         let Ok(permit) = slots.clone().try_acquire_owned() else {
-            tasks.spawn(async move {
-                let mut stream = stream;
-                let _ = write_reply(&mut stream, &Reply::error(503, "too many connections")).await;
-            });
+            // Over TLS there is no cheap way to say so: the connection just closes.
+            if server.tls.is_none() {
+                tasks.spawn(async move {
+                    let mut stream = stream;
+                    let _ =
+                        write_reply(&mut stream, &Reply::error(503, "too many connections")).await;
+                });
+            }
             continue;
         };
         let allowed = limits
@@ -85,19 +91,35 @@ pub async fn serve(listener: TcpListener, server: Arc<Server>) {
         let server = server.clone();
         tasks.spawn(async move {
             let _permit = permit;
-            let mut stream = stream;
-            let reply = if allowed {
-                match tokio::time::timeout(READ_TIMEOUT, read_request(&mut stream)).await {
-                    Ok(Ok(req)) => route(&server, req),
-                    Ok(Err(reply)) => reply,
-                    Err(_) => Reply::error(408, "request took too long"),
+            match server.tls.clone() {
+                Some(acceptor) => {
+                    // A failed or slow handshake (a plain-HTTP client, a port scan) just ends.
+                    if let Ok(Ok(mut tls)) =
+                        tokio::time::timeout(READ_TIMEOUT, acceptor.accept(stream)).await
+                    {
+                        handle(&mut tls, &server, allowed).await;
+                    }
                 }
-            } else {
-                Reply::error(429, "too many requests: slow down")
-            };
-            let _ = write_reply(&mut stream, &reply).await;
+                None => {
+                    let mut stream = stream;
+                    handle(&mut stream, &server, allowed).await;
+                }
+            }
         });
     }
+}
+
+async fn handle<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, server: &Server, allowed: bool) {
+    let reply = if allowed {
+        match tokio::time::timeout(READ_TIMEOUT, read_request(stream)).await {
+            Ok(Ok(req)) => route(server, req),
+            Ok(Err(reply)) => reply,
+            Err(_) => Reply::error(408, "request took too long"),
+        }
+    } else {
+        Reply::error(429, "too many requests: slow down")
+    };
+    let _ = write_reply(stream, &reply).await;
 }
 
 struct Request {
@@ -106,7 +128,7 @@ struct Request {
     body: Vec<u8>,
 }
 
-async fn read_request(stream: &mut TcpStream) -> Result<Request, Reply> {
+async fn read_request<S: AsyncRead + Unpin>(stream: &mut S) -> Result<Request, Reply> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
     let head_end = loop {
@@ -233,7 +255,7 @@ fn asset(text: &'static str, content_type: &'static str) -> Reply {
     }
 }
 
-async fn write_reply(stream: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
+async fn write_reply<S: AsyncWrite + Unpin>(stream: &mut S, reply: &Reply) -> std::io::Result<()> {
     let reason = match reply.status {
         200 => "OK",
         400 => "Bad Request",

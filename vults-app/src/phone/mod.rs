@@ -19,6 +19,7 @@ pub mod devices;
 pub mod gate;
 mod http;
 pub mod secrets;
+pub mod tls;
 
 pub use devices::Device;
 pub use http::CommandSink;
@@ -41,6 +42,9 @@ pub struct LinkConfig {
     pub port: u16,
     /// The host the phone should reach; `None` finds this machine's LAN address.
     pub advertise_host: Option<String>,
+    /// HTTPS with the link's self-signed certificate ([`tls`]): phone browsers give the page
+    /// WebCrypto only over HTTPS (or on localhost).
+    pub tls: bool,
 }
 
 impl LinkConfig {
@@ -50,15 +54,17 @@ impl LinkConfig {
             bind: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
             port,
             advertise_host: None,
+            tls: true,
         }
     }
 
-    /// This machine only (tests, and a phone tunnelled in by the user).
+    /// This machine only, plain HTTP (tests; `localhost` is a secure context without TLS).
     pub fn loopback(port: u16) -> LinkConfig {
         LinkConfig {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port,
             advertise_host: Some("127.0.0.1".into()),
+            tls: false,
         }
     }
 }
@@ -99,6 +105,8 @@ pub struct PhoneStatus {
     pub offer: Option<PairingOffer>,
     pub qr: Vec<Vec<bool>>,
     pub devices: Vec<Device>,
+    /// The HTTPS certificate's SHA-256 (`AB:CD:…`), to compare with what the phone shows.
+    pub tls_fingerprint: Option<String>,
     /// Where the app's keys are (keyring, or the fallback file and why).
     pub key_storage: String,
     /// Whether the keys are in the fallback file (shown as a warning).
@@ -112,6 +120,8 @@ pub struct PhoneStatus {
 struct Running {
     addr: SocketAddr,
     host: String,
+    /// The certificate's SHA-256 when serving HTTPS.
+    fingerprint: Option<String>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -120,6 +130,7 @@ struct Running {
 /// enabled — the LAN listener.
 pub struct PhoneLink {
     gate: Arc<Mutex<Gate>>,
+    tls_file: std::path::PathBuf,
     key_storage: KeyStorage,
     commands: CommandSink,
     on_change: Arc<dyn Fn() + Send + Sync>,
@@ -137,6 +148,7 @@ impl PhoneLink {
         let gate = Gate::new(keys, devices, paths.audit_log(), now_ms());
         Ok(PhoneLink {
             gate: Arc::new(Mutex::new(gate)),
+            tls_file: paths.config_dir.join("phone-tls.json"),
             key_storage,
             commands,
             on_change: Arc::new(|| {}),
@@ -170,10 +182,15 @@ impl PhoneLink {
                 .map(|ip| ip.to_string())
                 .unwrap_or_else(|| "127.0.0.1".into()),
         };
+        let identity = match config.tls {
+            true => Some(tls::load_or_create(&self.tls_file, &host)?),
+            false => None,
+        };
         let server = Arc::new(http::Server {
             gate: self.gate.clone(),
             commands: self.commands.clone(),
             on_change: self.on_change.clone(),
+            tls: identity.as_ref().map(|i| i.acceptor.clone()),
         });
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
@@ -196,6 +213,7 @@ impl PhoneLink {
         self.running = Some(Running {
             addr,
             host,
+            fingerprint: identity.map(|i| i.fingerprint),
             stop: Some(stop_tx),
             thread: Some(thread),
         });
@@ -232,8 +250,13 @@ impl PhoneLink {
         } else {
             running.host.clone()
         };
+        let scheme = if running.fingerprint.is_some() {
+            "https"
+        } else {
+            "http"
+        };
         let url = format!(
-            "http://{host}:{}/#v=1&t={token}&k={app_sign_key}&x={app_box_key}",
+            "{scheme}://{host}:{}/#v=1&t={token}&k={app_sign_key}&x={app_box_key}",
             running.addr.port()
         );
         Some(PairingOffer {
@@ -320,6 +343,7 @@ impl PhoneLink {
             offer,
             qr,
             devices: self.devices(),
+            tls_fingerprint: self.running.as_ref().and_then(|r| r.fingerprint.clone()),
             key_storage: self.key_storage.describe(),
             key_in_file: matches!(self.key_storage, KeyStorage::File { .. }),
             refusals: self.refusals(),

@@ -134,7 +134,7 @@ fn from_file_with(
 /// Writes a secret through a temp file created 0600 from its first byte (a file made with the
 /// default mode and narrowed afterwards would be readable by others for a moment), then renames
 /// it over `path`.
-fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
