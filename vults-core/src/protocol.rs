@@ -330,6 +330,9 @@ impl AnswerItem {
 }
 
 /// Everything on the wire, tagged by `kind`.
+// An event is one per line and moved, never copied in bulk; boxing it would only add noise
+// to every match on the wire's messages.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Message {
@@ -401,6 +404,9 @@ impl Message {
 }
 
 /// What a line turned out to be when read.
+// An event is one per line and moved, never copied in bulk; boxing it would only add noise
+// to every match on the wire's messages.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq)]
 pub enum ReadLine {
     Message(Message),
@@ -490,6 +496,9 @@ impl HookArgs {
 }
 
 /// What the hook should do with its input.
+// An event is one per line and moved, never copied in bulk; boxing it would only add noise
+// to every match on the wire's messages.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq)]
 pub enum Built {
     /// Send this event (and wait for a reply when it wants one).
@@ -722,13 +731,13 @@ pub fn shape(event: &mut Event) {
         }
     }
     // Copilot CLI's camelCase name for the same thing.
-    if let Some(result) = payload.remove("toolResult") {
-        if let Some(kind) = result.get("resultType") {
-            payload.insert(
-                "toolResult".into(),
-                serde_json::json!({ "resultType": kind }),
-            );
-        }
+    if let Some(result) = payload.remove("toolResult")
+        && let Some(kind) = result.get("resultType")
+    {
+        payload.insert(
+            "toolResult".into(),
+            serde_json::json!({ "resultType": kind }),
+        );
     }
 
     let patch_exempt = event.agent == AgentKind::Codex
