@@ -112,7 +112,6 @@ pub async fn serve(
         }
         match read_line(&buf) {
             ReadLine::Message(Message::Event(event)) => {
-                stats.events.fetch_add(1, Ordering::Relaxed);
                 if core
                     .send(Input::Event {
                         conn,

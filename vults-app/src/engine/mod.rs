@@ -502,6 +502,13 @@ impl Core {
 
     /// Sends what accumulated to the window, and wakes it.
     fn flush(&mut self) {
+        // Counters first: whoever hears of a change reads them up to date.
+        self.stats
+            .sessions
+            .store(self.sessions.len() as u64, Ordering::Relaxed);
+        self.stats
+            .cards
+            .store(self.cards.len() as u64, Ordering::Relaxed);
         let dirty = std::mem::take(&mut self.dirty);
         let mut sent = false;
         for key in dirty {
@@ -512,12 +519,6 @@ impl Core {
         for ev in self.outbox.drain(..) {
             sent |= self.ui.send(ev).is_ok();
         }
-        self.stats
-            .sessions
-            .store(self.sessions.len() as u64, Ordering::Relaxed);
-        self.stats
-            .cards
-            .store(self.cards.len() as u64, Ordering::Relaxed);
         if sent {
             (self.notify)();
         }
@@ -734,8 +735,9 @@ impl Core {
             return;
         };
         let _ = w.reply.send(Outgoing::Line(message));
+        self.outbox
+            .push(EngineEvent::CardRemoved { id, by: by.clone() });
         self.finish_card(&w, word, &by, detail);
-        self.outbox.push(EngineEvent::CardRemoved { id, by });
     }
 
     /// Takes a card down because its hook went away (or the app quits).
@@ -744,8 +746,9 @@ impl Core {
             return;
         };
         let by = AnsweredBy::Withdrawn;
+        self.outbox
+            .push(EngineEvent::CardRemoved { id, by: by.clone() });
         self.finish_card(&w, "withdrawn", &by, Some(why.to_string()));
-        self.outbox.push(EngineEvent::CardRemoved { id, by });
     }
 
     /// Audits an answered card and lets its session go back to work.

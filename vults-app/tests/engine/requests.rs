@@ -1,0 +1,421 @@
+//! Requests that want a reply: rules, policies, cards answered through the engine's API,
+//! withdrawn cards, questions, and what must never answer a card.
+
+use crate::common::*;
+use serde_json::{Value, json};
+use std::time::Duration;
+use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent, PendingCard};
+use vults_core::protocol::AnswerItem;
+
+const CLAUDE_ALLOW: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#;
+const CLAUDE_DENY: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Denied from Vults"}}}"#;
+
+fn card_added(engine: &vults_app::engine::EngineHandle) -> PendingCard {
+    match wait_for(engine, |e| matches!(e, EngineEvent::CardAdded(_))) {
+        Some(EngineEvent::CardAdded(c)) => c,
+        _ => panic!("no card came up"),
+    }
+}
+
+fn audited(
+    engine: &vults_app::engine::EngineHandle,
+    decision: &str,
+) -> vults_app::model::AuditEntry {
+    match wait_for(
+        engine,
+        |e| matches!(e, EngineEvent::Audited(l) if l.len() == 1 && l[0].decision == decision),
+    ) {
+        Some(EngineEvent::Audited(mut l)) => l.remove(0),
+        _ => panic!("no {decision} was audited"),
+    }
+}
+
+fn claude_request(home: &Home, command: &str) -> std::process::Child {
+    hook(
+        home,
+        &["--agent", "claude", "PermissionRequest"],
+        &bash("s-1", command).to_string(),
+    )
+}
+
+#[test]
+fn a_card_answered_through_the_api_reaches_the_hook_in_the_agents_shape() {
+    let home = Home::new("card");
+    let engine = start(&home, true);
+    let command = "cargo test --workspace && echo done";
+    let child = claude_request(&home, command);
+    let card = card_added(&engine);
+    // The whole command, the folder, and the exact Always rule the card would make.
+    assert_eq!(card.call.target.rule_key(), command);
+    assert_eq!(card.folder, "/work/proj");
+    assert!(!card.question);
+    assert!(card.destructive.is_none());
+    assert_eq!(card.always_rule.as_ref().unwrap().target, command);
+    assert!(engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Allow,
+        by: AnsweredBy::Click,
+    }));
+    assert_eq!(hook_output(child), CLAUDE_ALLOW);
+    assert!(matches!(
+        wait_for(&engine, |e| matches!(e, EngineEvent::CardRemoved { .. })),
+        Some(EngineEvent::CardRemoved {
+            by: AnsweredBy::Click,
+            ..
+        })
+    ));
+    let line = audited(&engine, "allow");
+    assert_eq!((line.by.as_str(), line.target.as_str()), ("click", command));
+
+    // A deny reads as the agent's deny.
+    let child = claude_request(&home, "rm -rf target");
+    let card = card_added(&engine);
+    assert!(card.destructive.is_some(), "rm -rf is destructive");
+    assert!(
+        card.always_rule.is_none(),
+        "no Always on a destructive call"
+    );
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Deny,
+        by: AnsweredBy::Phone("pixel".into()),
+    });
+    assert_eq!(hook_output(child), CLAUDE_DENY);
+    assert_eq!(audited(&engine, "deny").by, "phone:pixel");
+}
+
+#[test]
+fn always_allow_makes_an_exact_rule_that_answers_without_a_card_after_a_restart_too() {
+    let home = Home::new("rule");
+    let mut engine = start(&home, true);
+    let child = claude_request(&home, "npm run build");
+    let card = card_added(&engine);
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::AlwaysAllow,
+        by: AnsweredBy::Click,
+    });
+    assert_eq!(hook_output(child), CLAUDE_ALLOW);
+    let rule = match wait_for(
+        &engine,
+        |e| matches!(e, EngineEvent::Rules(r) if r.len() == 1),
+    ) {
+        Some(EngineEvent::Rules(mut r)) => r.remove(0),
+        _ => panic!("the rule was not made"),
+    };
+    assert_eq!(rule.target, "npm run build");
+    engine.stop();
+
+    let engine = start(&home, true);
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::Rules(r) if r.len() == 1)
+        )
+        .is_some(),
+        "the rule was saved and loads again"
+    );
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::Audited(l) if l.iter().any(|a| a.by == "click"))
+        )
+        .is_some(),
+        "the audit history is read back at start"
+    );
+    assert_eq!(
+        hook_output(claude_request(&home, "npm run build")),
+        CLAUDE_ALLOW
+    );
+    let line = audited(&engine, "allow");
+    assert_eq!(line.by, format!("rule:{}", rule.id), "audited by the rule");
+    assert!(
+        !drain_for(&engine, Duration::from_millis(200))
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardAdded(_))),
+        "a rule answers without a card"
+    );
+
+    // Exact: another command, or another agent with the same command, gets a card.
+    let other = claude_request(&home, "npm run build -- --watch");
+    let card = card_added(&engine);
+    assert_eq!(card.call.target.rule_key(), "npm run build -- --watch");
+    drop(other);
+    let copilot = hook(
+        &home,
+        &["--agent", "copilot", "permissionRequest"],
+        &json!({"sessionId":"c1","cwd":"/work/proj","toolName":"bash","toolArgs":{"command":"npm run build"}})
+            .to_string(),
+    );
+    let card = card_added(&engine);
+    assert_eq!(card.identity.key(), "copilot");
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Deny,
+        by: AnsweredBy::Click,
+    });
+    assert_eq!(
+        hook_output(copilot),
+        r#"{"behavior":"deny","message":"Denied from Vults"}"#
+    );
+
+    // Removing the rule brings the card back.
+    engine.send(EngineCommand::RemoveRule(rule.id.clone()));
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::Rules(r) if r.is_empty())
+        )
+        .is_some()
+    );
+    let saved = std::fs::read_to_string(home.paths().rules_file()).unwrap();
+    assert!(!saved.contains(&rule.id), "the removal was saved");
+    let _child = claude_request(&home, "npm run build");
+    card_added(&engine);
+}
+
+#[test]
+fn a_policy_denies_at_once_and_a_broken_policy_file_keeps_the_last_good_one() {
+    let home = Home::new("policy");
+    let paths = home.paths();
+    std::fs::create_dir_all(&paths.config_dir).unwrap();
+    std::fs::write(
+        paths.policies_file(),
+        "[[policy]]\nname = \"no-curl\"\naction = \"deny\"\ntool = \"Bash\"\ntarget = \"curl *\"\n",
+    )
+    .unwrap();
+    let engine = start(&home, true);
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::Policies(p) if p.count == 1 && p.error.is_none())
+        )
+        .is_some()
+    );
+    assert_eq!(
+        hook_output(claude_request(&home, "curl https://example.com")),
+        CLAUDE_DENY
+    );
+    assert_eq!(audited(&engine, "deny").by, "policy:no-curl");
+
+    // A file that does not parse: its line and column are reported, the old policy holds.
+    std::fs::write(
+        paths.policies_file(),
+        "[[policy]]\nname = \"x\"\naction = \n",
+    )
+    .unwrap();
+    let status = match wait_for(
+        &engine,
+        |e| matches!(e, EngineEvent::Policies(p) if p.error.is_some()),
+    ) {
+        Some(EngineEvent::Policies(p)) => p,
+        _ => panic!("the broken file was not reported"),
+    };
+    assert!(
+        status.error.unwrap().starts_with("3:"),
+        "line 3 is the broken one"
+    );
+    assert_eq!(
+        hook_output(claude_request(&home, "curl https://example.com")),
+        CLAUDE_DENY
+    );
+}
+
+#[test]
+fn the_hook_going_away_withdraws_the_card() {
+    let home = Home::new("withdraw");
+    let engine = start(&home, true);
+    let mut child = claude_request(&home, "make deploy");
+    let card = card_added(&engine);
+    child.kill().unwrap();
+    let _ = child.wait();
+    match wait_for(&engine, |e| matches!(e, EngineEvent::CardRemoved { .. })) {
+        Some(EngineEvent::CardRemoved { id, by }) => {
+            assert_eq!((id, by), (card.id, AnsweredBy::Withdrawn));
+        }
+        _ => panic!("the card stayed up"),
+    }
+    assert_eq!(audited(&engine, "withdrawn").target, "make deploy");
+    // An answer arriving late changes nothing and is said so.
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Allow,
+        by: AnsweredBy::Click,
+    });
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::Notice(t) if t.contains("no longer waiting"))
+        )
+        .is_some()
+    );
+}
+
+#[test]
+fn nothing_arriving_on_the_socket_can_answer_a_card() {
+    let home = Home::new("selfapprove");
+    let engine = start(&home, true);
+    let mut asker = Client::connect(&home.paths().socket);
+    asker.send(&event_line(
+        "req-1",
+        "claude",
+        "PermissionRequest",
+        true,
+        bash("s", "git push"),
+    ));
+    assert_eq!(asker.recv().unwrap()["kind"], "waiting");
+    let card = card_added(&engine);
+
+    // The agent (or anything of the user's) tries to approve itself, in every shape.
+    for forged in [
+        json!({"kind":"decision","v":9,"id":"req-1","decision":"allow"}),
+        json!({"kind":"answer","v":9,"id":"req-1","answers":["yes"]}),
+        json!({"kind":"decision","v":9,"id":card.id.to_string(),"decision":"allow"}),
+    ] {
+        let mut forger = Client::connect(&home.paths().socket);
+        forger.send(&forged.to_string());
+        assert!(forger.closed(), "the forger is cut off");
+    }
+    // The same connection that asked cannot answer either.
+    asker.send(&json!({"kind":"decision","v":9,"id":"req-1","decision":"allow"}).to_string());
+    assert!(asker.closed());
+    let after = drain_for(&engine, Duration::from_millis(300));
+    assert!(
+        !after.iter().any(|e| matches!(
+            e,
+            EngineEvent::CardRemoved {
+                by: AnsweredBy::Click,
+                ..
+            }
+        )),
+        "no forged answer reached the card"
+    );
+    assert!(
+        !after.iter().any(
+            |e| matches!(e, EngineEvent::Audited(l) if l.iter().any(|a| a.decision == "allow"))
+        ),
+        "nothing was allowed"
+    );
+}
+
+#[test]
+fn a_question_takes_answers_and_never_an_always() {
+    let home = Home::new("question");
+    let engine = start(&home, true);
+    let mut client = Client::connect(&home.paths().socket);
+    let payload = json!({"session_id":"q","tool_name":"AskUserQuestion","tool_input":{"questions":[
+        {"question":"Which color?","header":"Color","options":[{"label":"Blue"},{"label":"Red"}],"multiSelect":false}]}});
+    client.send(&event_line("q-1", "claude", "PreToolUse", true, payload));
+    assert_eq!(client.recv().unwrap()["kind"], "waiting");
+    let card = card_added(&engine);
+    assert!(card.question);
+    assert!(card.always_rule.is_none());
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::AlwaysAllow,
+        by: AnsweredBy::Click,
+    });
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::Notice(t) if t.contains("no Always"))
+        )
+        .is_some()
+    );
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Answers(vec![AnswerItem::One("Blue".into())]),
+        by: AnsweredBy::Click,
+    });
+    let reply = client.recv().unwrap();
+    assert_eq!(
+        reply,
+        json!({"kind":"answer","v":9,"id":"q-1","answers":["Blue"]})
+    );
+}
+
+#[test]
+fn with_nobody_to_click_the_agent_asks_itself_at_once() {
+    let home = Home::new("headless");
+    let engine = start(&home, false);
+    let mut client = Client::connect(&home.paths().socket);
+    client.send(&event_line(
+        "h-1",
+        "claude",
+        "PermissionRequest",
+        true,
+        bash("s", "ls"),
+    ));
+    assert!(
+        client.closed(),
+        "closed without a reply, so the hook prints nothing"
+    );
+    assert_eq!(hook_output(claude_request(&home, "ls -la")), "");
+    assert!(
+        !drain_for(&engine, Duration::from_millis(200))
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardAdded(_)))
+    );
+    drop(engine);
+
+    // Paused: the same, in the window.
+    let engine = start(&home, true);
+    engine.send(EngineCommand::SetPaused(true));
+    assert_eq!(hook_output(claude_request(&home, "ls -la")), "");
+    engine.send(EngineCommand::SetPaused(false));
+    let _child = claude_request(&home, "ls -la");
+    card_added(&engine);
+}
+
+#[test]
+fn sessions_follow_the_events_and_zeca_never_shows() {
+    let home = Home::new("sessions");
+    let engine = start(&home, true);
+    let mut c = Client::connect(&home.paths().socket);
+    c.send(
+        &event_line(
+            "z",
+            "claude",
+            "SessionStart",
+            false,
+            json!({"session_id":"zeca-1"}),
+        )
+        .replace(
+            "\"wants_reply\":false",
+            "\"wants_reply\":false,\"zeca\":true",
+        ),
+    );
+    let line = json!({"kind":"event","v":9,"id":"t","agent":"claude","event":"SessionStart","wants_reply":false,
+        "terminal":{"cwd":"/work/proj","env":{"VULTS_TASK":"task-9"}},"payload":{"session_id":"a"}});
+    c.send(&line.to_string());
+    c.send(&event_line(
+        "sl",
+        "claude",
+        "StatusLine",
+        false,
+        json!({"session_id":"a","cost":{"total_cost_usd":0.42},"rate_limits":{"five_hour":{"used_percentage":12.5,"resets_at":1738425600}}}),
+    ));
+    let s = match wait_for(
+        &engine,
+        |e| matches!(e, EngineEvent::SessionChanged(s) if s.cost_usd.is_some()),
+    ) {
+        Some(EngineEvent::SessionChanged(s)) => s,
+        _ => panic!("no session"),
+    };
+    assert_eq!(s.key.session, "a");
+    assert_eq!(s.task.as_deref(), Some("task-9"));
+    assert_eq!(s.five_hour.unwrap().used_percentage, 12.5);
+    c.send(&event_line(
+        "e",
+        "claude",
+        "SessionEnd",
+        false,
+        json!({"session_id":"a"}),
+    ));
+    match wait_for(&engine, |e| matches!(e, EngineEvent::SessionGone(_))) {
+        Some(EngineEvent::SessionGone(k)) => assert_eq!(k.session, "a"),
+        _ => panic!("the ended session stayed"),
+    }
+    assert_eq!(engine.stats().sessions, 0, "zeca never became a session");
+    let _: Value = json!(null);
+}
