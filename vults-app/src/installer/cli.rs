@@ -4,7 +4,9 @@
 //! `main` calls [`run`] first; it returns `None` for any other command line, which then
 //! starts the app as usual.
 
-use super::{AgentId, AgentState, InstallOptions, default_hook_source, doctor, format_reports};
+use super::{
+    AgentId, AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
+};
 use std::path::PathBuf;
 use vults_core::paths::Paths;
 
@@ -12,8 +14,9 @@ const USAGE: &str = "\
 usage: vults-app install [--hook <path>] [--agent <name>]...
          Installs or repairs Vults' hook in every agent found (or only the named ones),
          copying <path> (default: the vults-hook beside this program) as the installed hook.
-       vults-app doctor
-         Prints every agent's install state; changes nothing.
+       vults-app doctor [--hook <path>]
+         Prints every agent's install state; changes nothing. The installed hook copy is
+         compared with <path> (default: the vults-hook beside this program).
        vults-app --uninstall
          Removes exactly what Vults added to every agent's settings.";
 
@@ -24,7 +27,12 @@ pub fn run(args: &[String]) -> Option<i32> {
     let paths = Paths::from_env();
     match first {
         "doctor" => {
-            let reports = doctor(&paths);
+            let hook = match args.get(1..) {
+                Some([flag, path]) if flag == "--hook" => Some(PathBuf::from(path)),
+                Some([]) | None => default_hook_source(),
+                Some(_) => return Some(usage("doctor takes only --hook <path>")),
+            };
+            let reports = doctor_against(&paths, hook.as_deref());
             print(&format_reports(&reports));
             Some(exit_code(&reports))
         }

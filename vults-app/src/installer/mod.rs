@@ -673,13 +673,32 @@ pub fn uninstall_all(paths: &Paths) -> Vec<AgentReport> {
 
 /// Every agent's state, touching nothing.
 pub fn doctor(paths: &Paths) -> Vec<AgentReport> {
-    let mut run = Run::new(paths, InstallState::load(paths));
+    doctor_against(paths, None)
+}
+
+/// [`doctor`], also comparing the installed hook copy with `hook_source` (the `vults-hook` of
+/// the app that asks): a copy of another version makes installed agents outdated, since the
+/// hook and the app must speak the same protocol version.
+pub fn doctor_against(paths: &Paths, hook_source: Option<&Path>) -> Vec<AgentReport> {
+    let state = InstallState::load(paths);
+    let stale_copy = hook_source
+        .and_then(|p| fs::read(p).ok())
+        .zip(state.hook.as_ref())
+        .is_some_and(|(bytes, rec)| state::sha256_hex(&bytes) != rec.sha256);
+    let mut run = Run::new(paths, state);
     AgentId::ALL
         .into_iter()
         .map(|agent| {
             let mut r = run.agent(agent, Op::Check);
             if !state::is_enabled(paths, agent.as_str()) && agent != AgentId::Gemini {
                 r.state = AgentState::Disabled;
+            } else if stale_copy && r.state == AgentState::Installed {
+                r.state = AgentState::Outdated;
+                r.notes.push(
+                    "The installed vults-hook is another version than this app's; \
+                     starting the app (or Repair) updates it."
+                        .into(),
+                );
             }
             r
         })

@@ -316,7 +316,7 @@ fn the_cli_installs_reports_and_uninstalls() {
     assert_eq!(doc["hooks"]["preToolUse"][0]["bash"], "./audit.sh");
 
     let out = home
-        .cli_command(&["doctor"])
+        .cli_command(&["doctor", "--hook", hook])
         .env("COPILOT_HOME", &copilot)
         .output()
         .unwrap();
@@ -337,4 +337,34 @@ fn the_cli_installs_reports_and_uninstalls() {
 
     let out = home.cli(&["install", "--hook", "/nonexistent/vults-hook"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_hook_copy_of_another_version_shows_outdated_until_the_next_start() {
+    let home = TempHome::new("version");
+    write(&home, ".qwen/settings.json", "{}");
+    let paths = home.paths();
+    let old = home.hook_source("1");
+    let new = home.hook_source("2");
+    installer::install_all(&paths, &old, &InstallOptions::default());
+    let qwen = |r: Vec<AgentReport>| find(&r, AgentId::Qwen).state.clone();
+    assert_eq!(
+        qwen(installer::doctor_against(&paths, Some(&old))),
+        AgentState::Installed
+    );
+    assert_eq!(
+        qwen(installer::doctor_against(&paths, Some(&new))),
+        AgentState::Outdated
+    );
+
+    let r = installer::install_all(&paths, &new, &InstallOptions::default());
+    assert_eq!(find(&r, AgentId::Qwen).state, AgentState::Installed);
+    assert_eq!(
+        fs::read(paths.installed_hook()).unwrap(),
+        fs::read(&new).unwrap()
+    );
+    assert_eq!(
+        qwen(installer::doctor_against(&paths, Some(&new))),
+        AgentState::Installed
+    );
 }
