@@ -36,12 +36,13 @@ impl PhoneView {
         );
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            ui.label("Port");
+            let label = ui.label("Port");
             let port_ok = self.port.trim().parse::<u16>().is_ok_and(|p| p > 0);
             ui.add_enabled(
                 status.address.is_none(),
                 egui::TextEdit::singleline(&mut self.port).desired_width(60.0),
-            );
+            )
+            .labelled_by(label.id);
             match status.address {
                 Some(addr) => {
                     ui.label(
@@ -166,5 +167,94 @@ fn qr(ui: &mut egui::Ui, modules: &[Vec<bool>]) {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phone::{Device, PairingOffer};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    struct State {
+        view: PhoneView,
+        status: PhoneStatus,
+        action: Option<PhoneAction>,
+    }
+
+    fn harness(status: PhoneStatus) -> Harness<'static, State> {
+        Harness::builder()
+            .with_size(egui::vec2(640.0, 720.0))
+            .build_ui_state(
+                |ui, s: &mut State| {
+                    if let Some(a) = s.view.ui(ui, &s.status) {
+                        s.action = Some(a);
+                    }
+                },
+                State {
+                    view: PhoneView::default(),
+                    status,
+                    action: None,
+                },
+            )
+    }
+
+    fn device(id: &str, name: &str, revoked: bool) -> Device {
+        Device {
+            id: id.into(),
+            name: name.into(),
+            sign_key: String::new(),
+            box_key: String::new(),
+            paired_at: 0,
+            revoked_at: revoked.then_some(1),
+        }
+    }
+
+    #[test]
+    fn off_it_offers_to_turn_on_at_the_shown_port() {
+        let mut h = harness(PhoneStatus {
+            key_storage: "Phone link keys are in the system keyring.".into(),
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("Off");
+        h.get_by_label("Turn on").click();
+        h.run();
+        assert_eq!(
+            h.state().action,
+            Some(PhoneAction::Enable { port: DEFAULT_PORT })
+        );
+    }
+
+    #[test]
+    fn on_it_shows_the_code_and_revokes_a_device() {
+        let offer = PairingOffer {
+            url: "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x".into(),
+            token: "tok".into(),
+            expires_at: u64::MAX,
+            app_sign_key: "k".into(),
+            app_box_key: "x".into(),
+        };
+        let qr = crate::phone::qr_modules(&offer);
+        let mut h = harness(PhoneStatus {
+            address: Some("0.0.0.0:47610".parse().unwrap()),
+            offer: Some(offer),
+            qr,
+            devices: vec![
+                device("dev1", "Ana's phone", false),
+                device("dev2", "Old", true),
+            ],
+            tls_fingerprint: Some("AB:CD".into()),
+            key_storage: "keys in a file".into(),
+            key_in_file: true,
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("On — listening on port 47610");
+        h.get_by_label("https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x");
+        h.get_by_label("revoked");
+        // Only the device that is not revoked has a Revoke button.
+        h.get_by_label("Revoke").click();
+        h.run();
+        assert_eq!(h.state().action, Some(PhoneAction::Revoke("dev1".into())));
     }
 }
