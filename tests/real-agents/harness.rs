@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 use vults_app::engine::{EngineHandle, EngineOptions};
-use vults_app::model::{AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard};
+use vults_app::model::{
+    AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard, SessionState,
+};
 use vults_core::paths::Paths;
 use vults_core::rules::RuleSet;
 
@@ -239,12 +241,7 @@ impl Ctx {
             .arg("install")
             .arg("--hook")
             .arg(&hook)
-            .env("VULTS_HOME", &self.vults_home)
-            .env("VULTS_AGENT_HOME", &self.home)
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("COPILOT_HOME", self.home.join(".copilot"))
-            .env("CODEX_HOME", self.home.join(".codex"))
+            .envs(self.installer_env())
             .stdin(Stdio::null())
             .output()
             .expect("vults-app install");
@@ -266,6 +263,68 @@ impl Ctx {
             hook.display(),
             out.status
         );
+        // The agent's own config now runs Vults' own copy of the hook, by absolute path.
+        let installed = self.paths().installed_hook();
+        assert!(
+            installed.is_file(),
+            "{}: the installer left no hook copy at {}\n{text}",
+            self.agent,
+            installed.display()
+        );
+        let config = self.home.join(match self.agent {
+            "claude" => ".claude/settings.json",
+            "codex" => ".codex/hooks.json",
+            "qwen" => ".qwen/settings.json",
+            "copilot" => ".copilot/settings.json",
+            _ => ".config/opencode/plugin/vults.js",
+        });
+        let written = std::fs::read_to_string(&config).unwrap_or_default();
+        assert!(
+            written.contains(path_str(&installed)),
+            "{}: {} does not mention the installed hook {}:\n{written}\ninstaller said:\n{text}",
+            self.agent,
+            config.display(),
+            installed.display()
+        );
+        // `vults-app doctor` agrees.
+        let out = Command::new(bin_dir().join("vults-app"))
+            .arg("doctor")
+            .envs(self.installer_env())
+            .stdin(Stdio::null())
+            .output()
+            .expect("vults-app doctor");
+        let doctor = String::from_utf8_lossy(&out.stdout).to_string();
+        let display = match self.agent {
+            "claude" => "Claude Code",
+            "codex" => "Codex CLI",
+            "qwen" => "Qwen Code",
+            "copilot" => "Copilot CLI",
+            _ => "OpenCode",
+        };
+        let line = doctor
+            .lines()
+            .find(|l| l.starts_with(display))
+            .unwrap_or_default()
+            .to_string();
+        let _ = writeln!(self.report, "vults-app doctor → {line}");
+        assert!(
+            line[display.len()..].trim_start().starts_with("installed"),
+            "{}: vults-app doctor does not say installed:\n{doctor}{}",
+            self.agent,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// What `vults-app install` / `doctor` run with: this test's Vults and fake HOME only.
+    fn installer_env(&self) -> Vec<(&'static str, PathBuf)> {
+        vec![
+            ("VULTS_HOME", self.vults_home.clone()),
+            ("VULTS_AGENT_HOME", self.home.clone()),
+            ("HOME", self.home.clone()),
+            ("XDG_CONFIG_HOME", self.home.join(".config")),
+            ("COPILOT_HOME", self.home.join(".copilot")),
+            ("CODEX_HOME", self.home.join(".codex")),
+        ]
     }
 
     /// One headless agent run while the engine runs; `on_card` answers each card (or not).
@@ -330,12 +389,13 @@ impl Ctx {
         result.err_tail = tail(&err_path, 25);
         let _ = writeln!(
             self.report,
-            "{label}: {:.1} s, exit {:?}, marker {}, cards {}, model requests {}",
+            "{label}: {:.1} s, exit {:?}, marker {}, cards {}, model requests {}, sessions: {}",
             result.secs,
             result.status,
             result.marker,
             result.cards.len(),
-            result.model_requests
+            result.model_requests,
+            result.sessions()
         );
         result
     }
@@ -379,10 +439,44 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    fn session_seen(&self) -> bool {
-        self.events
-            .iter()
-            .any(|e| matches!(e, EngineEvent::SessionChanged(_)))
+    /// The flock showed this agent's session, working in the project folder.
+    fn session_seen(&self, agent: &str, project: &Path) -> bool {
+        self.events.iter().any(|e| match e {
+            EngineEvent::SessionChanged(s) => {
+                s.key.identity == agent && Path::new(&s.folder) == project
+            }
+            _ => false,
+        })
+    }
+
+    /// `identity/session in folder: Working→WaitingForYou→…` per session seen.
+    fn sessions(&self) -> String {
+        let mut seen: Vec<(String, String, Vec<String>)> = Vec::new();
+        for e in &self.events {
+            if let EngineEvent::SessionChanged(s) = e {
+                let key = format!("{}/{}", s.key.identity, s.key.session);
+                let state = format!("{:?}", s.state);
+                match seen.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some((_, _, states)) => {
+                        if states.last() != Some(&state) {
+                            states.push(state);
+                        }
+                    }
+                    None => seen.push((key, s.folder.clone(), vec![state])),
+                }
+            }
+        }
+        seen.iter()
+            .map(|(k, f, states)| format!("{k} in {f}: {}", states.join("→")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The flock showed the session waiting for the user while the card was up.
+    fn waited(&self) -> bool {
+        self.events.iter().any(|e| {
+            matches!(e, EngineEvent::SessionChanged(s) if s.state == SessionState::WaitingForYou)
+        })
     }
 
     fn audited(&self, decision: &str, by_prefix: &str) -> bool {
@@ -410,16 +504,27 @@ pub fn run_agent(agent: &'static str) {
     let mut engine = Engine::start(ctx.paths());
     let r = ctx.run(&mut engine, "card", Some(CardAnswer::Allow));
     let log = engine.stop();
-    let ok = r.marker && r.cards.len() == 1 && r.session_seen();
+    let ok = r.marker && r.cards.len() == 1 && r.session_seen(agent, &ctx.project);
     assert!(
         ok,
         "{agent} (c) card → Allow: expected exactly one card, the marker and a session; got cards {}, marker {}, session {}{}",
         r.cards.len(),
         r.marker,
-        r.session_seen(),
+        r.session_seen(agent, &ctx.project),
+        ctx.explain(&r, &log)
+    );
+    assert!(
+        r.waited(),
+        "{agent} (c): the flock never showed the session waiting for the user{}",
         ctx.explain(&r, &log)
     );
     let card = r.cards[0].clone();
+    assert_eq!(
+        card.identity.key(),
+        agent,
+        "{agent}: the card is for another agent{}",
+        ctx.explain(&r, &log)
+    );
     assert_eq!(
         card.call.target.command(),
         Some(ctx.command.as_str()),
@@ -447,14 +552,14 @@ pub fn run_agent(agent: &'static str) {
     let mut engine = Engine::start(ctx.paths());
     let r = ctx.run(&mut engine, "rule", None);
     let log = engine.stop();
-    let ok = r.marker && r.cards.is_empty() && r.session_seen();
+    let ok = r.marker && r.cards.is_empty() && r.session_seen(agent, &ctx.project);
     assert!(
         ok,
         "{agent} (a) Always rule {}: expected no card, the marker and a session; got cards {}, marker {}, session {}{}",
         rule.id,
         r.cards.len(),
         r.marker,
-        r.session_seen(),
+        r.session_seen(agent, &ctx.project),
         ctx.explain(&r, &log)
     );
     assert!(
@@ -474,13 +579,13 @@ pub fn run_agent(agent: &'static str) {
     let mut engine = Engine::start(ctx.paths());
     let r = ctx.run(&mut engine, "policy", None);
     let log = engine.stop();
-    let ok = !r.marker && r.cards.is_empty() && r.session_seen();
+    let ok = !r.marker && r.cards.is_empty() && r.session_seen(agent, &ctx.project);
     assert!(
         ok,
         "{agent} (b) policy deny: expected no card, no marker and a session; got cards {}, marker {}, session {}{}",
         r.cards.len(),
         r.marker,
-        r.session_seen(),
+        r.session_seen(agent, &ctx.project),
         ctx.explain(&r, &log)
     );
     assert!(
