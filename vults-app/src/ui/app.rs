@@ -137,7 +137,11 @@ pub struct VultsWindow {
     focused: bool,
     /// Frames drawn since the last card arrived (0 = the card was drawn in the first frame).
     pub frames_to_card: Option<u32>,
+    /// Log [`Self::frames_to_card`] to stderr for each card (`VULTS_UI_STATS=1`, benchmarks).
+    pub log_card_frames: bool,
     card_pending_draw: Option<u32>,
+    /// Each card window's height as last drawn, so the window fits its card.
+    card_heights: HashMap<CardId, f32>,
 }
 
 impl VultsWindow {
@@ -167,7 +171,9 @@ impl VultsWindow {
             island_placed: false,
             focused: false,
             frames_to_card: None,
+            log_card_frames: false,
             card_pending_draw: None,
+            card_heights: HashMap::new(),
         }
     }
 
@@ -179,6 +185,10 @@ impl VultsWindow {
 
     /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
     pub fn logic(&mut self, ctx: &egui::Context) {
+        // A card that arrived earlier and is still not drawn: one more frame went by.
+        if let Some(frames) = self.card_pending_draw.as_mut() {
+            *frames += 1;
+        }
         if let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
             self.model.installs = news.installs;
             if let Some(message) = news.message {
@@ -289,7 +299,8 @@ impl VultsWindow {
                         .with_title("Vults")
                         .with_app_id("vults")
                         .with_inner_size(MAIN_SIZE)
-                        .with_min_inner_size([480.0, 320.0]);
+                        .with_min_inner_size([480.0, 320.0])
+                        .with_position([16.0, 56.0]);
                     ctx.show_viewport_immediate(main_id(), builder, |ui, _class| {
                         if ui.input(|i| i.viewport().close_requested()) {
                             self.main_open = false;
@@ -402,17 +413,29 @@ impl VultsWindow {
         let screen = ctx
             .input(|i| i.viewport().monitor_size)
             .unwrap_or_else(|| ctx.content_rect().size());
-        let mut y = 48.0;
+        let (top, gap) = (48.0, 10.0);
+        let (mut x, mut y) = (screen.x - card::WIDTH - 16.0, top);
         let mut answers = Vec::new();
-        // Newest first: it sits at the top of the stack and takes the shortcuts.
+        // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
+        // not fit below it go to a column further left, so none hides another.
         let newest_first: Vec<PendingCard> = self.model.cards.iter().rev().cloned().collect();
         for (index, card) in newest_first.iter().enumerate() {
-            let height = card::estimated_height(card);
+            let height = self
+                .card_heights
+                .get(&card.id)
+                .copied()
+                .unwrap_or_else(|| card::estimated_height(card))
+                .min((screen.y - top - gap).max(200.0));
             if y + height > screen.y && index > 0 {
-                y = (screen.y - height).max(48.0);
+                if x - card::WIDTH - 12.0 >= 0.0 {
+                    x -= card::WIDTH + 12.0;
+                    y = top;
+                } else {
+                    y = (screen.y - height).max(top);
+                }
             }
-            let pos = egui::pos2(screen.x - card::WIDTH - 16.0, y);
-            y += height + 10.0;
+            let pos = egui::pos2(x, y);
+            y += height + gap;
             let title = format!(
                 "Vults: {} — {}",
                 card.identity.display_name(),
@@ -449,20 +472,41 @@ impl VultsWindow {
                     ))
                     .inner_margin(egui::Margin::same(14));
                 if class == egui::ViewportClass::EmbeddedWindow {
-                    frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner
+                    (
+                        frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner,
+                        None,
+                    )
                 } else {
                     egui::CentralPanel::default()
                         .frame(frame)
-                        .show(ui, |ui| view.ui(ui, card, now, keys))
+                        .show(ui, |ui| {
+                            let answer = view.ui(ui, card, now, keys);
+                            // The window fits what the card shows (plus the frame's margins).
+                            (answer, Some(ui.min_rect().height() + 30.0))
+                        })
                         .inner
                 }
             });
+            let (answer, measured) = answer;
+            if let Some(h) = measured.map(f32::ceil)
+                && self.card_heights.get(&card.id) != Some(&h)
+            {
+                // Settles in one more frame: the content's height does not depend on the window's.
+                self.card_heights.insert(card.id, h);
+                ctx.request_repaint();
+            }
             if let Some(answer) = answer {
                 answers.push((card.id, answer));
             }
         }
+        let cards = &self.model.cards;
+        self.card_heights
+            .retain(|id, _| cards.iter().any(|c| c.id == *id));
         if let Some(frames) = self.card_pending_draw.take() {
             self.frames_to_card = Some(frames);
+            if self.log_card_frames {
+                eprintln!("vults: card drawn {frames} frame(s) after its event arrived");
+            }
         }
         for (id, answer) in answers {
             self.answer(id, answer);

@@ -106,13 +106,14 @@ pub fn run(paths: Paths) -> Result<(), String> {
             cc.egui_ctx.request_repaint();
             let installer = BackgroundInstaller::start(installer_paths, wake.clone());
             let desktop = SystemDesktop::new(wake);
-            let window = VultsWindow::new(
+            let mut window = VultsWindow::new(
                 Box::new(engine),
                 Box::new(desktop),
                 layout,
                 Box::new(SystemTime::now),
             )
             .with_installer(Box::new(installer));
+            window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
             Ok(Box::new(NativeApp(window)))
         }),
     )
