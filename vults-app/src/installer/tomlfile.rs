@@ -154,6 +154,69 @@ fn json_to_table(o: &Map<String, Value>) -> Table {
     t
 }
 
+/// An event's `[[…]]` list with Vults' tables replaced by `wanted` where the first of them
+/// stood: every other table is kept as it was written (its comments, quoting and layout),
+/// and a table another tool shares with a Vults handler loses only that handler. Mirrors
+/// [`entries::place`], which computes the same list as JSON.
+fn rebuild(old: Option<&Item>, wanted: &[Value], shape: Shape, hook_path: &str) -> ArrayOfTables {
+    let tables: Vec<Table> = match old {
+        Some(Item::ArrayOfTables(a)) => a.iter().cloned().collect(),
+        Some(other) => item_to_json(other)
+            .as_array()
+            .map(|l| {
+                l.iter()
+                    .filter_map(Value::as_object)
+                    .map(json_to_table)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let mut out = ArrayOfTables::new();
+    let mut placed = false;
+    for table in tables {
+        let mut json = item_to_json(&Item::Table(table.clone()));
+        let (pure, mixed) = match shape {
+            Shape::Flat => (entries::is_ours_handler(&json, hook_path), false),
+            Shape::Grouped => {
+                let handlers = json.get("hooks").and_then(Value::as_array);
+                let ours = handlers.map_or(0, |hs| {
+                    hs.iter()
+                        .filter(|h| entries::is_ours_handler(h, hook_path))
+                        .count()
+                });
+                let all = handlers.map_or(0, Vec::len);
+                (ours > 0 && ours == all, ours > 0 && ours < all)
+            }
+        };
+        if pure {
+            if !placed {
+                wanted
+                    .iter()
+                    .filter_map(Value::as_object)
+                    .for_each(|w| out.push(json_to_table(w)));
+                placed = true;
+            }
+        } else if mixed {
+            if let Some(hs) = json.get_mut("hooks").and_then(Value::as_array_mut) {
+                hs.retain(|h| !entries::is_ours_handler(h, hook_path));
+            }
+            if let Some(o) = json.as_object() {
+                out.push(json_to_table(o));
+            }
+        } else {
+            out.push(table);
+        }
+    }
+    if !placed {
+        wanted
+            .iter()
+            .filter_map(Value::as_object)
+            .for_each(|w| out.push(json_to_table(w)));
+    }
+    out
+}
+
 fn json_to_aot(list: &[Value]) -> ArrayOfTables {
     let mut aot = ArrayOfTables::new();
     for v in list {
@@ -265,8 +328,13 @@ pub(super) fn codex(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Ac
     };
     for (event, list) in &after {
         if before.get(event) != Some(list) {
-            let items = list.as_array().cloned().unwrap_or_default();
-            hooks.insert(event, Item::ArrayOfTables(json_to_aot(&items)));
+            let mine = want
+                .iter()
+                .find(|(e, _)| e == event)
+                .map(|(_, w)| w.as_slice())
+                .unwrap_or_default();
+            let rebuilt = rebuild(hooks.get(event), mine, Shape::Grouped, &run.hook_path);
+            hooks.insert(event, Item::ArrayOfTables(rebuilt));
         }
     }
     for event in before.keys() {
@@ -335,7 +403,8 @@ pub(super) fn kimi(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Act
     if after.is_empty() {
         doc.remove("hooks");
     } else {
-        doc.insert("hooks", Item::ArrayOfTables(json_to_aot(&after)));
+        let rebuilt = rebuild(doc.get("hooks"), &want, Shape::Flat, &run.hook_path);
+        doc.insert("hooks", Item::ArrayOfTables(rebuilt));
     }
     write(run, &t.file, &loaded, &doc, op)?;
     if op == Op::Uninstall {

@@ -5,6 +5,7 @@ use crate::common::{TempHome, corpus_dir, location, ordered, read_doc};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
+use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A small xorshift: the kill moments only need to spread, not to be good randomness.
@@ -70,7 +71,12 @@ fn kill_9_while_writing_leaves_every_file_old_or_new() {
         };
         // A whole install takes about 150 ms here (an fsync per file), an uninstall about 40.
         let span = if round % 2 == 0 { 160_000 } else { 50_000 };
-        let mut child = home.cli_command(args).spawn().unwrap();
+        let mut child = home
+            .cli_command(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         std::thread::sleep(Duration::from_micros(moments.next_micros(span)));
         let _ = child.kill(); // SIGKILL on Unix
         if child.wait().is_ok_and(|s| !s.success()) {
