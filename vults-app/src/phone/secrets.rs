@@ -34,6 +34,17 @@ impl KeyStorage {
 /// Linux, the Keychain on macOS, the Credential Manager on Windows. Call once, early in
 /// `main`; tests skip it (and get the file) or set keyring-core's mock store.
 pub fn use_platform_store() -> Result<(), String> {
+    let result = platform_store();
+    if let Err(e) = &result {
+        let _ = STORE_ERROR.set(e.clone());
+    }
+    result
+}
+
+/// Why the platform store could not be set, to say so instead of "no default store".
+static STORE_ERROR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+fn platform_store() -> Result<(), String> {
     #[cfg(target_os = "linux")]
     let store = zbus_secret_service_keyring_store::Store::new().map_err(|e| e.to_string())?;
     #[cfg(target_os = "macos")]
@@ -59,7 +70,10 @@ pub fn load_or_create(paths: &Paths) -> std::io::Result<(AppKeys, KeyStorage)> {
     let file = fallback_file(paths);
     let entry = match keyring_entry() {
         Ok(entry) => entry,
-        Err(e) => return from_file(&file, &e.to_string()),
+        Err(e) => {
+            let reason = STORE_ERROR.get().cloned().unwrap_or_else(|| e.to_string());
+            return from_file(&file, &reason);
+        }
     };
     match entry.get_password() {
         Ok(s) => match decode(&s) {

@@ -3,6 +3,11 @@
 //!
 //! The view does no I/O: it reads a [`PhoneStatus`] (from `PhoneLink::status()`, once per
 //! frame) and returns a [`PhoneAction`] for the app to pass to `PhoneLink::apply`.
+//!
+//! Wiring, in the app: `phone::secrets::use_platform_store()` once in `main`; then
+//! `PhoneLink::new(&paths, Arc::new(move |c| { commander.send(c); }))` with the engine's
+//! `EngineCommander`, `set_on_change` with the repaint callback, and
+//! `phone.on_engine_event(&event)` for every event drained in `logic`.
 
 use crate::phone::{DEFAULT_PORT, PhoneAction, PhoneStatus};
 use egui::{Color32, RichText};
