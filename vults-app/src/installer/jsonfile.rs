@@ -181,6 +181,15 @@ pub fn backup_once(path: &Path, original: &[u8]) -> io::Result<()> {
     atomic::write(&bak, original, Some(0o600))
 }
 
+/// The `.bak`'s bytes, when they parse to exactly `doc` (same keys in the same order).
+pub fn backup_matching(path: &Path, doc: &Value) -> Option<Vec<u8>> {
+    let bytes = fs::read(backup_path(path)).ok()?;
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let parsed: Value = serde_json::from_slice(body).ok()?;
+    let same = serde_json::to_string(&parsed).ok()? == serde_json::to_string(doc).ok()?;
+    same.then_some(bytes)
+}
+
 /// Writes `bytes` over `path` (backup first, atomic) and checks the file now reads back as
 /// `expect` (`None`: an empty file).
 pub fn write_verified(

@@ -893,7 +893,13 @@ impl<'a> Run<'a> {
             } else if back_to_nothing && made.iter().any(|c| c == "empty") {
                 jsonfile::write_verified(&t.file, None, b"", None)
             } else if next != current {
-                jsonfile::render(&next, &loaded.style).and_then(|bytes| {
+                // When the result is exactly what the .bak holds, its own bytes come back
+                // (the user's formatting too); otherwise the file is written in its style.
+                let bytes = match jsonfile::backup_matching(&t.file, &next) {
+                    Some(original) => Ok(original),
+                    None => jsonfile::render(&next, &loaded.style),
+                };
+                bytes.and_then(|bytes| {
                     jsonfile::write_verified(&t.file, loaded.bytes.as_deref(), &bytes, Some(&next))
                 })
             } else {

@@ -192,9 +192,9 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
             ordered(&back)
         ));
     }
-    // TOML is edited in place: the user's comments and quoting come back byte for byte.
-    if file.extension().is_some_and(|e| e == "toml") && fs::read(&file).unwrap() != original_bytes {
-        return Err("uninstall did not give the TOML file back byte for byte".into());
+    // Nothing else changed since: the user's own bytes come back, formatting and all.
+    if fs::read(&file).unwrap() != original_bytes {
+        return Err("uninstall did not give the file back byte for byte".into());
     }
     if original_bytes.is_empty() && !fs::read(&file).unwrap().is_empty() {
         return Err("an empty file was not left empty".into());
