@@ -1075,15 +1075,22 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
     let done = names(&|r| matches!(r.state, AgentState::Installed));
     if !done.is_empty() {
         out.push_str(&format!(
-            "Its hook is installed for: {}. Their permission requests now show up as cards.\n",
+            "Its hook is installed for: {}.\n",
             done.join(", ")
+        ));
+    }
+    let cards = names(&|r| r.state == AgentState::Installed && r.agent.answers_permissions());
+    if !cards.is_empty() {
+        out.push_str(&format!(
+            "Permission requests of {} now show up as cards.\n",
+            cards.join(", ")
         ));
     }
     let sessions_only =
         names(&|r| r.state == AgentState::Installed && !r.agent.answers_permissions());
     if !sessions_only.is_empty() {
         out.push_str(&format!(
-            "{} show their sessions in the flock; they keep asking for permission in their own window.\n",
+            "{} only show their sessions in the flock; they keep asking for permission in their own window.\n",
             sessions_only.join(", ")
         ));
     }
@@ -1092,7 +1099,7 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
         .any(|r| r.agent == AgentId::Claude && r.state == AgentState::Installed)
     {
         out.push_str(
-            "Claude Code's status line now also feeds Vults; your own status line still shows.\n",
+            "Claude Code's status line now also feeds Vults; a status line of your own still shows.\n",
         );
     }
     let mut todo = Vec::new();
