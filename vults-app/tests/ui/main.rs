@@ -5,3 +5,4 @@
 mod fixtures;
 mod live;
 mod views;
+mod window;
