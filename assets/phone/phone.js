@@ -143,7 +143,13 @@ async function call(link, op, extra) {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(env),
   });
   const body = await res.json().catch(() => ({}));
-  if (!body.c) throw new Error(body.error || `the app refused (${res.status})`);
+  if (!body.c) {
+    if (body.error === 'revoked device') throw new Error('This phone was revoked in Vults. Scan a new QR code to pair again.');
+    if (body.error === 'unknown device' || body.error === 'seal does not open') {
+      throw new Error('This Vults does not know this phone (any more). Scan a new QR code to pair again.');
+    }
+    throw new Error(body.error || `the app refused (${res.status})`);
+  }
   const reply = await open(link, body);
   if (reply.re !== nonce) throw new Error('a reply to another request');
   if (typeof reply.now === 'number') clockOffset = reply.now - Date.now();
@@ -268,15 +274,14 @@ async function main() {
   $('forget').onclick = async () => { await save(null); location.hash = ''; location.reload(); };
   const offer = offerFromHash();
   const link = await load();
-  if (link && (!offer || offer.appSign === link.appSign)) {
-    if (offer) history.replaceState(null, '', location.pathname);
-    showLinked(link);
-    return;
-  }
+  // A QR code scanned means "pair": even a phone paired before (revoked, or with another
+  // Vults) pairs anew. Without one, the stored pairing is used.
   if (!offer) {
-    status('Not paired. In Vults, open Settings → Phone and scan the QR code.', true);
+    if (link) showLinked(link);
+    else status('Not paired. In Vults, open Settings → Phone and scan the QR code.', true);
     return;
   }
+  if (link) $('pair').textContent = 'Pair again';
   $('pairing').hidden = false;
   status('Ready to pair.');
   $('pair').onclick = async () => {
