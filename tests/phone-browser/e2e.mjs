@@ -2,7 +2,8 @@
 // over HTTPS (the link's self-signed certificate, as on the LAN), pairs with the phone link of a running engine (vults-app's `phone_e2e` example), sees the
 // card a real `vults-hook` call made, taps Allow — and the hook prints Claude Code's allow.
 // Then the page is reloaded (its keys come back from IndexedDB), a second call is made, and
-// Deny is tapped: the hook prints the deny. The audit must name the phone for both.
+// Deny is tapped: the hook prints the deny. Then an AskUserQuestion (`--ask`) is answered on
+// the phone (an option, a multi-select and free text). The audit must name the phone for all.
 //
 // Usage: node e2e.mjs <phone_e2e binary> <vults-hook binary>
 // Prints "N passed, N failed" and exits non-zero on any failure.
@@ -53,17 +54,21 @@ function startApp() {
 
 // A Claude Code PermissionRequest through the real hook; resolves with what it printed.
 function askThroughHook(command) {
+  return runHook(['--agent', 'claude', 'PermissionRequest'], {
+    session_id: 'phone-e2e', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'default',
+    tool_name: 'Bash', tool_input: { command, description: 'phone e2e' },
+  });
+}
+
+function runHook(args, payload) {
   return new Promise((resolve) => {
-    const hook = spawn(hookBin, ['--agent', 'claude', 'PermissionRequest'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const hook = spawn(hookBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     hook.stdout.on('data', (d) => { out += d; });
     hook.stderr.on('data', (d) => { err += d; });
     hook.on('exit', (code) => resolve({ out, err, code }));
-    hook.stdin.end(JSON.stringify({
-      session_id: 'phone-e2e', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'default',
-      tool_name: 'Bash', tool_input: { command, description: 'phone e2e' },
-    }));
+    hook.stdin.end(JSON.stringify(payload));
   });
 }
 
@@ -127,12 +132,36 @@ try {
   const denied = await denyRun;
   check('Deny on the phone: the hook prints the agent\'s deny', behaviorOf(denied.out) === 'deny', JSON.stringify(denied));
 
+  // Run 3: a question card — an option picked and a free-text answer typed on the phone.
+  const question = `Which colour for run ${Date.now()}?`;
+  const askRun = runHook(['--agent', 'claude', '--ask', 'PreToolUse'], {
+    session_id: 'phone-e2e', cwd: home, hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion',
+    tool_input: { questions: [
+      { question, header: 'Colour', multiSelect: false, options: [{ label: 'Blue', description: 'calm' }, { label: 'Red' }] },
+      { question: 'Which sizes?', header: 'Size', multiSelect: true, options: [{ label: 'S' }, { label: 'M' }, { label: 'L' }] },
+    ] },
+  });
+  const qcard = page.locator('article.card', { hasText: question });
+  await qcard.waitFor({ timeout: 20000 });
+  await qcard.getByLabel('Blue').check();
+  await qcard.getByLabel('S', { exact: true }).check();
+  await qcard.locator('input[type=text]').nth(1).fill('XL');
+  await page.screenshot({ path: join(home, 'card-question.png') });
+  await qcard.getByRole('button', { name: 'Send answers' }).click();
+  await qcard.waitFor({ state: 'detached', timeout: 20000 });
+  const asked = await askRun;
+  let answers = null;
+  try { answers = JSON.parse(asked.out.trim()).hookSpecificOutput.updatedInput.answers; } catch { /* checked below */ }
+  check('answers from the phone reach the agent, keyed by question',
+    answers && answers[question] === 'Blue' && JSON.stringify(answers['Which sizes?']) === '["S","XL"]', JSON.stringify(asked));
+
   // The audit names the phone.
   await new Promise((r) => setTimeout(r, 300)); // the engine's audit writer is asynchronous
   const audit = readFileSync(join(home, 'data', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const byPhone = audit.filter((e) => e.by === `phone:${PHONE}`).map((e) => `${e.decision}:${e.target}`);
-  check('the audit names the phone for both answers',
-    byPhone.includes(`allow:${allowCmd}`) && byPhone.includes(`deny:${denyCmd}`), JSON.stringify(audit));
+  check('the audit names the phone for every answer',
+    byPhone.includes(`allow:${allowCmd}`) && byPhone.includes(`deny:${denyCmd}`)
+      && audit.some((e) => e.by === `phone:${PHONE}` && e.decision === 'answer'), JSON.stringify(audit));
 } catch (e) {
   check('browser run', false, e.stack || String(e));
 } finally {

@@ -1,5 +1,6 @@
 //! The phone page in a real browser (Debian's chromium driven by playwright-core): pairs, sees
-//! the card a real `vults-hook` call made, taps Allow, then Deny; the hook prints each.
+//! the card a real `vults-hook` call made, taps Allow, then Deny, then answers a question card;
+//! the hook prints each.
 //!
 //! Runs when `VULTS_PHONE_BROWSER=1` (CI sets it after `npm ci` in `tests/phone-browser`);
 //! otherwise it says why it did nothing. Needs `/usr/bin/chromium` (`apt-get install chromium`)
@@ -63,5 +64,5 @@ fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
         output.status.success(),
         "the browser test failed:\n{stdout}\n--- stderr ---\n{stderr}"
     );
-    assert!(stdout.contains("6 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("7 passed, 0 failed"), "{stdout}");
 }
