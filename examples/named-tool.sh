@@ -21,9 +21,12 @@ if [ -z "$cmd" ]; then
     exit 2
 fi
 
-# JSON string escaping for what a shell can hold: backslash, quote, tab, CR, newline.
+# JSON string escaping for what a shell can hold: backslash, quote, tab, CR, newline. The CR is
+# matched as a literal character (`\r` in a sed regex is GNU only). Any other control character
+# leaves the JSON invalid: the hook refuses it, prints nothing, and we ask on the terminal.
+cr=$(printf '\r')
 json_escape() {
-    printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' -e 's/\r/\\r/g' |
+    printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' -e "s/$cr/\\\\r/g" |
         awk 'BEGIN { ORS = "" } NR > 1 { print "\\n" } { print }'
 }
 

@@ -148,6 +148,26 @@ fn card_allow_and_deny(home: &Home, ex: &Example, name: &str) {
         (audit.identity.as_str(), audit.decision.as_str()),
         (name, "deny")
     );
+
+    // Whatever a shell can hold reaches the card whole: backslashes, both quotes, a tab, a CR,
+    // a newline, `$`, backticks, `%`, non-ASCII.
+    let odd = "printf '%s\\n' \"back\\\\slash\" 'tab\there' 'two\nlines' 'cr\rrr' \
+               '$HOME `id` 100%' 'ünï 🦅' > odd.txt";
+    let tool = run(home, ex, name, odd, "n\n");
+    let card = w.card(name);
+    assert_eq!(
+        card.call.target,
+        Target::Command {
+            command: odd.to_string()
+        },
+        "{}: the card shows the whole command",
+        ex.label
+    );
+    w.answer(&card, CardAnswer::Deny);
+    let done = tool.finish();
+    assert_ne!(done.code, Some(0), "{done:#?}");
+    assert!(!home.project.join("odd.txt").exists(), "{done:#?}");
+    w.audited();
 }
 
 /// No app: the tool asks on its own terminal, and the answer on stdin decides.
