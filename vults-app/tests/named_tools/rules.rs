@@ -58,6 +58,32 @@ fn rules_and_policies_are_keyed_by_the_named_tools_name() {
     assert_eq!(hook_done(p).out(), ALLOW_CLAUDE);
     audits.push(w.audited());
 
+    // tool-a itself, the same command in another folder: the rule is exact; a card.
+    let elsewhere = home.dir.join("elsewhere");
+    let p = hook(
+        &home,
+        ASK_A,
+        &bash_request("a-else", &elsewhere, "cargo test --workspace"),
+    );
+    let card = w.card("tool-a");
+    assert_eq!(card.folder, elsewhere.display().to_string());
+    w.answer(&card, CardAnswer::Deny);
+    assert_eq!(hook_done(p).out(), DENY_VULTS);
+    audits.push(w.audited());
+
+    // A destructive call from tool-a always asks, and its card offers no Always.
+    let p = hook(
+        &home,
+        ASK_A,
+        &bash_request("a-rm", &folder, "rm -rf target"),
+    );
+    let card = w.card("tool-a");
+    assert!(card.destructive.is_some(), "{card:#?}");
+    assert_eq!(card.always_rule, None);
+    w.answer(&card, CardAnswer::Deny);
+    assert_eq!(hook_done(p).out(), DENY_VULTS);
+    audits.push(w.audited());
+
     // 5. Policies: `allow` naming tool-a does not allow it; `deny` naming tool-a denies it;
     //    a `deny` for every agent ("*") never reaches a named tool.
     home.write_policies(
@@ -143,6 +169,8 @@ action = "deny"
             ("tool-a", "allow"),
             ("tool-b", "deny"),
             ("claude", "allow"),
+            ("tool-a", "deny"),
+            ("tool-a", "deny"),
             ("tool-a", "deny"),
             ("tool-a", "deny"),
             ("tool-b", "allow"),

@@ -124,10 +124,13 @@ impl<'a> Watch<'a> {
         }
     }
 
-    /// The next card; panics if it is not `identity`'s.
+    /// The next card; panics if it is not `identity`'s, or if an answer came without a card
+    /// (a rule or a policy answered: every earlier answer's audit line was already read).
     pub fn card(&mut self, identity: &str) -> PendingCard {
-        match self.until(&format!("a card for {identity}"), |e| {
-            matches!(e, EngineEvent::CardAdded(_))
+        match self.until(&format!("a card for {identity}"), |e| match e {
+            EngineEvent::Audited(v) => !v.is_empty(),
+            EngineEvent::CardAdded(_) => true,
+            _ => false,
         }) {
             EngineEvent::CardAdded(c) => {
                 assert_eq!(
@@ -137,6 +140,7 @@ impl<'a> Watch<'a> {
                 );
                 c
             }
+            EngineEvent::Audited(v) => panic!("answered with no card for {identity}: {v:#?}"),
             _ => unreachable!(),
         }
     }
