@@ -18,8 +18,13 @@ use vults_core::rules::RuleSet;
 /// One agent at a time: the machine has two cores and OpenCode's run races its own auto-reject.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-/// Seconds one agent run may take before `timeout` kills it.
-const RUN_TIMEOUT_S: u64 = 90;
+/// Seconds one agent run may take before `timeout` kills it (`VULTS_REAL_AGENTS_TIMEOUT`).
+fn run_timeout_s() -> u64 {
+    std::env::var("VULTS_REAL_AGENTS_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(90)
+}
 
 pub const POLICY_NAME: &str = "e2e: no marker writes";
 
@@ -342,7 +347,7 @@ impl Ctx {
             path_str(&self.project),
             &port,
         ])
-        .env("REAL_AGENT_TIMEOUT", RUN_TIMEOUT_S.to_string())
+        .env("REAL_AGENT_TIMEOUT", run_timeout_s().to_string())
         .env("VULTS_HOME", &self.vults_home)
         .env_remove("VULTS_SOCKET")
         .env_remove("VULTS_AGENT_HOME")
@@ -352,7 +357,7 @@ impl Ctx {
         .spawn()
         .expect("agent.sh run");
         let mut result = RunResult::default();
-        let hard_stop = Duration::from_secs(RUN_TIMEOUT_S + 15);
+        let hard_stop = Duration::from_secs(run_timeout_s() + 15);
         loop {
             for ev in engine.drain(Duration::from_millis(100)) {
                 if let EngineEvent::CardAdded(card) = &ev {
