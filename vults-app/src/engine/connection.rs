@@ -142,7 +142,7 @@ pub async fn serve(
                     v.map(|v| v.to_string()).unwrap_or_else(|| "(none)".into()),
                     vults_core::protocol::VERSION
                 );
-                let _ = out_tx.send(Outgoing::Line(Message::unsupported(&id)));
+                let _ = out_tx.send(Outgoing::Line(Box::new(Message::unsupported(&id))));
             }
             ReadLine::Malformed(why) => {
                 stats.malformed.fetch_add(1, Ordering::Relaxed);

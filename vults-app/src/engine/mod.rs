@@ -123,7 +123,8 @@ pub(crate) type ConnId = u64;
 
 /// What a connection's writer is asked to do.
 pub(crate) enum Outgoing {
-    Line(Message),
+    /// Boxed: a [`Message`] can hold a whole event, and most of these are `Close`-sized.
+    Line(Box<Message>),
     /// Close the connection (the hook prints nothing).
     Close,
 }
@@ -616,7 +617,7 @@ impl Core {
                 // decide() never allows or denies for these; say so if it ever does.
                 Why::Destructive(_) | Why::NoMatch => AnsweredBy::Policy("(none)".into()),
             };
-            let _ = reply.send(Outgoing::Line(Message::decision(&event.id, d)));
+            let _ = reply.send(Outgoing::Line(Box::new(Message::decision(&event.id, d))));
             let line = entry(decision_word(d), &by, None);
             self.audit(line);
             return;
@@ -637,7 +638,7 @@ impl Core {
         let always_rule = (destructive.is_none() && !question)
             .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_millis(now) / 1000));
         if reply
-            .send(Outgoing::Line(Message::waiting(&event.id)))
+            .send(Outgoing::Line(Box::new(Message::waiting(&event.id))))
             .is_err()
         {
             return; // the hook is already gone
@@ -734,7 +735,7 @@ impl Core {
         let Some(w) = self.cards.remove(&id) else {
             return;
         };
-        let _ = w.reply.send(Outgoing::Line(message));
+        let _ = w.reply.send(Outgoing::Line(Box::new(message)));
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
         self.finish_card(&w, word, &by, detail);

@@ -140,7 +140,12 @@ fn always_allow_makes_an_exact_rule_that_answers_without_a_card_after_a_restart_
     let other = claude_request(&home, "npm run build -- --watch");
     let card = card_added(&engine);
     assert_eq!(card.call.target.rule_key(), "npm run build -- --watch");
-    drop(other);
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Deny,
+        by: AnsweredBy::Click,
+    });
+    assert_eq!(hook_output(other), CLAUDE_DENY);
     let copilot = hook(
         &home,
         &["--agent", "copilot", "permissionRequest"],
@@ -170,8 +175,11 @@ fn always_allow_makes_an_exact_rule_that_answers_without_a_card_after_a_restart_
     );
     let saved = std::fs::read_to_string(home.paths().rules_file()).unwrap();
     assert!(!saved.contains(&rule.id), "the removal was saved");
-    let _child = claude_request(&home, "npm run build");
+    let child = claude_request(&home, "npm run build");
     card_added(&engine);
+    // The app quitting with a card up: the hook prints nothing, the agent asks itself.
+    drop(engine);
+    assert_eq!(hook_output(child), "");
 }
 
 #[test]
@@ -363,8 +371,10 @@ fn with_nobody_to_click_the_agent_asks_itself_at_once() {
     engine.send(EngineCommand::SetPaused(true));
     assert_eq!(hook_output(claude_request(&home, "ls -la")), "");
     engine.send(EngineCommand::SetPaused(false));
-    let _child = claude_request(&home, "ls -la");
+    let child = claude_request(&home, "ls -la");
     card_added(&engine);
+    drop(engine);
+    assert_eq!(hook_output(child), "");
 }
 
 #[test]
