@@ -62,7 +62,7 @@ card() {
         *) echo "feed.sh: unknown card kind $kind" >&2; exit 2 ;;
     esac
     # shellcheck disable=SC2086 # args are words on purpose
-    (printf '%s' "$json" | "$HOOK" $args > "$OUT/card-$kind-$$.out" 2>/dev/null) &
+    (printf '%s' "$json" | "$HOOK" $args >"$OUT/card-$kind-$$.out" 2>/dev/null) </dev/null >/dev/null 2>&1 &
     echo $!
 }
 

@@ -35,13 +35,29 @@ trap cleanup EXIT INT TERM
 Xvfb "$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
 pids="$! $pids"
 sleep 1
+xsetroot -solid '#3b4252' 2>/dev/null || true
 openbox >/dev/null 2>&1 &
 pids="$! $pids"
 xcompmgr >/dev/null 2>&1 &
 pids="$! $pids"
 sleep 1
 
-"$BIN/vults-app" >"$VULTS_HOME/app.log" 2>&1 &
+# A window that stands for the user's terminal: it has the focus, and must keep it.
+xlogo -geometry 300x200+40+560 >/dev/null 2>&1 &
+pids="$! $pids"
+sleep 1
+TERM_WIN=$(xdotool search --class xlogo | head -n1)
+xdotool windowactivate --sync "$TERM_WIN" 2>/dev/null || true
+
+# A session bus, so the tray (ksni) and notifications are tried for real (no host: they log).
+if command -v dbus-daemon >/dev/null; then
+    bus=$(dbus-daemon --session --fork --print-address=1 --print-pid=1 2>/dev/null || true)
+    if [ -n "$bus" ]; then
+        export DBUS_SESSION_BUS_ADDRESS="$(echo "$bus" | sed -n 1p)"
+        pids="$(echo "$bus" | sed -n 2p) $pids"
+    fi
+fi
+VULTS_UI_STATS=1 "$BIN/vults-app" >"$VULTS_HOME/app.log" 2>&1 &
 APP=$!
 pids="$APP $pids"
 i=0
@@ -50,12 +66,17 @@ sleep 2
 
 FEED=$ROOT/bench/ui/feed.sh
 "$FEED" sessions 20
-c1=$("$FEED" card bash)
+# Two waiting requests; their hooks end when the app does.
+"$FEED" card bash >/dev/null
 sleep 0.5
-c2=$("$FEED" card edit)
-pids="$c1 $c2 $pids"
+"$FEED" card edit >/dev/null
 sleep 3
 import -window root "$SHOTS/island-and-cards.png"
+if [ "$(xdotool getactivewindow 2>/dev/null)" = "$TERM_WIN" ]; then
+    echo "focus: the terminal kept the keyboard focus while the island and two cards appeared"
+else
+    echo "focus: LOST to $(xdotool getactivewindow getwindowname 2>/dev/null)"
+fi
 
 # Show the flock: a click on the island (top centre).
 xdotool mousemove 640 24 click 1
@@ -63,6 +84,17 @@ sleep 2
 import -window root "$SHOTS/flock-and-cards.png"
 xdotool mousemove 1 790
 sleep 1
+if [ -n "${SHOTS_ONLY:-}" ]; then
+    "$FEED" card question >/dev/null
+    sleep 2
+    import -window root "$SHOTS/question-card.png"
+    # Settings -> Agents: the second tab of the Vults window (placed at 16,56).
+    xdotool mousemove 107 95 click 1
+    sleep 2
+    import -window root "$SHOTS/settings-agents.png"
+    cat "$VULTS_HOME/app.log"
+    exit 0
+fi
 
 # Idle: let the cards' "waiting" clock pass its first minute (then it repaints once a minute).
 sleep 62
@@ -74,4 +106,4 @@ hz=$(getconf CLK_TCK)
 cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s="$SECS" 'BEGIN { printf "%.2f", (b - a) / hz / s * 100 }')
 rss=$(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$APP/status")
 echo "| $PROFILE | 20 | 2 | ${SECS} s | $((t1 - t0)) ticks = ${cpu} % of a core | ${rss} MB |"
-grep -i "card drawn" "$VULTS_HOME/app.log" || true
+cat "$VULTS_HOME/app.log"

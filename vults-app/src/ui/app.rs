@@ -452,13 +452,20 @@ impl VultsWindow {
                 .with_always_on_top()
                 .with_active(false)
                 .with_taskbar(false)
-                .with_window_type(egui::X11WindowType::Utility);
+                .with_window_type(egui::X11WindowType::Dock);
             let view = self
                 .cards
                 .entry(card.id)
                 .or_insert_with(|| CardView::new(card));
             let keys = self.layout == Layout::Floating || index == 0;
             let answer = ctx.show_viewport_immediate(card_id(card.id), builder, |ui, class| {
+                // A card never takes the focus when it appears (its window type keeps the
+                // window manager from giving it); a click into it asks for it, so its keys work.
+                if class != egui::ViewportClass::EmbeddedWindow
+                    && ui.input(|i| i.pointer.any_pressed() && i.viewport().focused != Some(true))
+                {
+                    ui.ctx().send_viewport_cmd(ViewportCommand::Focus);
+                }
                 let frame = egui::Frame::new()
                     .fill(look::CARD_FILL)
                     .corner_radius(12)
