@@ -8,6 +8,8 @@
 //!   → the marker exists, the session showed up in the flock (`SessionChanged`);
 //! - (a) rule: the Always rule that card offered is written to `rules.json` before the engine
 //!   starts → no card, the marker exists, the audit says `rule:<id>`;
+//! - (d) headless: the same rule, with the shipped binary `vults-app --headless` as the engine
+//!   → the marker exists, the audit file says `rule:<id>`;
 //! - (b) policy: `policies.toml` denies the command → no card, no marker, the audit says
 //!   `policy:<name>`.
 //!

@@ -494,7 +494,15 @@ impl RunResult {
     }
 }
 
-/// The three runs of one agent.
+fn audit_lines(paths: &Paths) -> Vec<String> {
+    std::fs::read_to_string(paths.audit_log())
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The runs of one agent.
 pub fn run_agent(agent: &'static str) {
     if !wanted(agent) {
         return;
@@ -573,6 +581,26 @@ pub fn run_agent(agent: &'static str) {
         rule.id,
         ctx.explain(&r, &log)
     );
+    // (d) the same rule answers through the shipped binary, `vults-app --headless`.
+    let audit_before = audit_lines(&ctx.paths());
+    let mut engine = Engine::start_headless(
+        &ctx.vults_home,
+        &ctx.paths(),
+        ctx.work.dir.join("headless.log"),
+    );
+    let r = ctx.run(&mut engine, "headless-rule", None);
+    let log = engine.stop();
+    let by_rule = audit_lines(&ctx.paths())
+        .iter()
+        .skip(audit_before.len())
+        .any(|l| l.contains("\"decision\":\"allow\"") && l.contains(&format!("rule:{}", rule.id)));
+    assert!(
+        r.marker && by_rule,
+        "{agent} (d) vults-app --headless with the Always rule {}: expected the marker and an audit line allow by the rule; got marker {}, audited {by_rule}{}",
+        rule.id,
+        r.marker,
+        ctx.explain(&r, &log)
+    );
     std::fs::remove_file(ctx.paths().rules_file()).expect("remove rules.json");
 
     // (b) a policy deny.
@@ -607,9 +635,11 @@ pub fn run_agent(agent: &'static str) {
     );
 }
 
-/// The engine, in-process, interactive (the test is the one who clicks).
+/// The engine: in-process and interactive (the test is the one who clicks), or the shipped
+/// binary `vults-app --headless` (rules and policies answer; no cards).
 pub struct Engine {
-    handle: EngineHandle,
+    handle: Option<EngineHandle>,
+    headless: Option<(Child, PathBuf)>,
     log: String,
 }
 
@@ -624,19 +654,54 @@ impl Engine {
         let handle = vults_app::engine::Engine::start_with(paths, Arc::new(|| {}), options)
             .unwrap_or_else(|e| panic!("engine start on {}: {e}", socket.display()));
         Engine {
-            handle,
+            handle: Some(handle),
+            headless: None,
             log: String::new(),
         }
     }
 
-    /// The events that arrive within `wait` (returns early once some arrived and a short quiet
-    /// follows).
+    /// `vults-app --headless` with this `VULTS_HOME`; returns once its socket is there.
+    fn start_headless(vults_home: &Path, paths: &Paths, log: PathBuf) -> Engine {
+        let _ = std::fs::remove_file(&paths.socket);
+        let child = Command::new(bin_dir().join("vults-app"))
+            .arg("--headless")
+            .env("VULTS_HOME", vults_home)
+            .env_remove("VULTS_SOCKET")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("headless log"))
+            .spawn()
+            .expect("vults-app --headless");
+        let engine = Engine {
+            handle: None,
+            headless: Some((child, log)),
+            log: String::new(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !paths.socket.exists() {
+            if Instant::now() > deadline {
+                let log = engine.stop();
+                panic!(
+                    "vults-app --headless made no socket at {} within 10 s:\n{log}",
+                    paths.socket.display()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        engine
+    }
+
+    /// The events that arrive within `wait` (none from a headless engine).
     fn drain(&mut self, wait: Duration) -> Vec<EngineEvent> {
         let mut out = Vec::new();
+        let Some(handle) = &self.handle else {
+            std::thread::sleep(wait);
+            return out;
+        };
         let deadline = Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.handle.events.recv_timeout(left) {
+            match handle.events.recv_timeout(left) {
                 Ok(ev) => {
                     if let EngineEvent::Notice(n) = &ev {
                         let _ = writeln!(self.log, "notice: {n}");
@@ -650,8 +715,12 @@ impl Engine {
 
     fn answer(&mut self, card: CardId, answer: CardAnswer) {
         let _ = writeln!(self.log, "answering card {card}: {answer:?}");
+        let handle = self
+            .handle
+            .as_ref()
+            .expect("only the in-process engine has cards");
         assert!(
-            self.handle.send(EngineCommand::Answer {
+            handle.send(EngineCommand::Answer {
                 card,
                 answer,
                 by: AnsweredBy::Click,
@@ -660,14 +729,41 @@ impl Engine {
         );
     }
 
-    /// Stops it; returns its log (notices and what the test did).
+    /// Stops it; returns its log (notices and what the test did, or the headless stderr).
     fn stop(mut self) -> String {
-        self.handle.stop();
-        for ev in self.handle.events.try_iter() {
-            if let EngineEvent::Notice(n) = &ev {
-                let _ = writeln!(self.log, "notice: {n}");
+        if let Some(mut handle) = self.handle.take() {
+            handle.stop();
+            for ev in handle.events.try_iter() {
+                if let EngineEvent::Notice(n) = &ev {
+                    let _ = writeln!(self.log, "notice: {n}");
+                }
             }
         }
+        if let Some((mut child, log)) = self.headless.take() {
+            #[cfg(unix)]
+            {
+                let pid = libc::pid_t::try_from(child.id()).expect("pid");
+                // SAFETY: kill(2) on our own child's pid; no memory is touched.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+                let deadline = Instant::now() + Duration::from_secs(5);
+                while matches!(child.try_wait(), Ok(None)) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            self.log
+                .push_str(&std::fs::read_to_string(&log).unwrap_or_default());
+        }
         std::mem::take(&mut self.log)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some((child, _)) = &mut self.headless {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
