@@ -35,7 +35,7 @@ sessions() {
         send "$agent" PreToolUse "{\"session_id\":\"$sid\",\"cwd\":\"$dir\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"$tool\",\"tool_input\":$input}"
         if [ "$agent" = claude ]; then
             now=$(date +%s)
-            printf '{"session_id":"%s","cost":{"total_cost_usd":%s.%02d},"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d},"seven_day":{"used_percentage":%d,"resets_at":%d}}}' \
+            printf '{"session_id":"%s","cwd":"'"$dir"'","cost":{"total_cost_usd":%s.%02d},"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d},"seven_day":{"used_percentage":%d,"resets_at":%d}}}' \
                 "$sid" $((i / 6)) $((i * 7 % 100)) $((20 + i * 3)) $((now + 7800)) $((10 + i)) $((now + 259200)) |
                 "$HOOK" --agent claude --statusline >/dev/null 2>&1 || true
         fi

@@ -35,12 +35,12 @@ trap cleanup EXIT INT TERM
 Xvfb "$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
 pids="$! $pids"
 sleep 1
-xsetroot -solid '#3b4252' 2>/dev/null || true
 openbox >/dev/null 2>&1 &
 pids="$! $pids"
 xcompmgr >/dev/null 2>&1 &
 pids="$! $pids"
 sleep 1
+xsetroot -solid '#3b4252' 2>/dev/null || true
 
 # A window that stands for the user's terminal: it has the focus, and must keep it.
 xlogo -geometry 300x200+40+560 >/dev/null 2>&1 &
@@ -85,13 +85,21 @@ import -window root "$SHOTS/flock-and-cards.png"
 xdotool mousemove 1 790
 sleep 1
 if [ -n "${SHOTS_ONLY:-}" ]; then
+    # Answer both cards (Allow on each, top first), then look at Settings -> Agents, the
+    # second tab of the Vults window (placed at 16,56), and at a question card.
+    xdotool mousemove 843 325 click 1
+    sleep 1.5
+    xdotool mousemove 843 215 click 1
+    sleep 1.5
+    xdotool mousemove 107 95 click 1
+    sleep 1.5
+    import -window root "$SHOTS/settings-agents.png"
+    xdotool mousemove 47 95 click 1
     "$FEED" card question >/dev/null
     sleep 2
     import -window root "$SHOTS/question-card.png"
-    # Settings -> Agents: the second tab of the Vults window (placed at 16,56).
-    xdotool mousemove 107 95 click 1
-    sleep 2
-    import -window root "$SHOTS/settings-agents.png"
+    cat "$OUT"/*.out
+    echo
     cat "$VULTS_HOME/app.log"
     exit 0
 fi
