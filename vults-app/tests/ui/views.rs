@@ -436,3 +436,34 @@ fn settings_agents_says_unknown_until_the_installer_reports() {
     h.run();
     assert_eq!(h.get_all_by_label("unknown").count(), 5);
 }
+
+#[test]
+fn policies_pane_shows_the_file_its_parse_error_and_opens_it() {
+    use vults_app::model::PolicyStatus;
+    use vults_app::ui::settings::policies::PoliciesView;
+    let path = std::path::PathBuf::from("/home/ada/.config/vults/policies.toml");
+    let model = model_with(vec![EngineEvent::Policies(PolicyStatus {
+        path: path.clone(),
+        error: Some("3:7: expected `=`".into()),
+        count: 2,
+    })]);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 300.0))
+        .build_ui_state(
+            move |ui, action: &mut Option<SettingsAction>| {
+                if let Some(a) = PoliciesView.ui(ui, &model) {
+                    *action = Some(a);
+                }
+            },
+            None,
+        );
+    h.run();
+    h.get_by_label("/home/ada/.config/vults/policies.toml");
+    h.get_by_label("Cannot read the policies: 3:7: expected `=`");
+    h.get_by_label("Open policy file").click();
+    h.run();
+    assert_eq!(h.state(), &Some(SettingsAction::Open(path)));
+    h.get_by_label("Reload").click();
+    h.run();
+    assert_eq!(h.state(), &Some(SettingsAction::ReloadPolicies));
+}
