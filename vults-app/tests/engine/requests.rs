@@ -429,3 +429,53 @@ fn sessions_follow_the_events_and_zeca_never_shows() {
     assert_eq!(engine.stats().sessions, 0, "zeca never became a session");
     let _: Value = json!(null);
 }
+
+#[test]
+fn a_named_tool_with_the_open_reply_gets_a_card_and_reads_the_fixed_reply() {
+    let home = Home::new("named");
+    let engine = start(&home, true);
+    let ask = |command: &str| {
+        hook(
+            &home,
+            &[
+                "--agent",
+                "my-tool",
+                "--reply",
+                "vults",
+                "PermissionRequest",
+            ],
+            &bash("t-1", command).to_string(),
+        )
+    };
+    let child = ask("deploy --prod");
+    assert!(
+        wait_for(
+            &engine,
+            |e| matches!(e, EngineEvent::NamedToolSeen(t) if t.name == "my-tool")
+        )
+        .is_some(),
+        "Settings → Agents hears of the tool"
+    );
+    let card = card_added(&engine);
+    assert_eq!(card.identity.key(), "my-tool");
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Allow,
+        by: AnsweredBy::Click,
+    });
+    assert_eq!(hook_output(child), r#"{"decision":"allow"}"#);
+    assert_eq!(audited(&engine, "allow").identity, "my-tool");
+
+    // Without --reply vults the tool's request is only a bird, never a card.
+    let silent = hook(
+        &home,
+        &["--agent", "my-tool", "PermissionRequest"],
+        &bash("t-1", "deploy --prod").to_string(),
+    );
+    assert_eq!(hook_output(silent), "");
+    assert!(
+        !drain_for(&engine, Duration::from_millis(200))
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardAdded(_)))
+    );
+}
