@@ -43,6 +43,9 @@ pub use socket::connect;
 
 /// How long an ended session stays in the flock before [`EngineEvent::SessionGone`].
 pub const ENDED_LINGER: Duration = Duration::from_secs(3);
+/// A session not heard from for this long is taken out of the flock (its agent was killed
+/// without saying `SessionEnd`); its next event brings it back.
+pub const SILENT_SESSION: Duration = Duration::from_secs(6 * 3600);
 /// How often the policy file's modification time is checked.
 pub const POLICY_POLL: Duration = Duration::from_secs(1);
 
@@ -457,7 +460,10 @@ impl Core {
                         n += 1;
                     }
                 }
-                _ = tick.tick() => self.reload_policies(false),
+                _ = tick.tick() => {
+                    self.reload_policies(false);
+                    self.forget_silent_sessions();
+                }
             }
             self.flush();
         }
@@ -794,6 +800,18 @@ impl Core {
                 "cannot save the Always rules to {}: {e}",
                 path.display()
             ));
+        }
+    }
+
+    fn forget_silent_sessions(&mut self) {
+        let Some(before) = SystemTime::now().checked_sub(SILENT_SESSION) else {
+            return;
+        };
+        let cards = &self.cards;
+        let waiting = |k: &SessionKey| cards.values().any(|w| &w.card.session == k);
+        for key in self.sessions.remove_silent(before, &waiting) {
+            self.dirty.remove(&key);
+            self.outbox.push(EngineEvent::SessionGone(key));
         }
     }
 

@@ -219,6 +219,25 @@ impl Sessions {
         changed
     }
 
+    /// Forgets sessions not heard from since `before` (an agent killed without `SessionEnd`),
+    /// except those in `keep` (a card is up for them). Returns their keys.
+    pub fn remove_silent(
+        &mut self,
+        before: SystemTime,
+        keep: &dyn Fn(&SessionKey) -> bool,
+    ) -> Vec<SessionKey> {
+        let gone: Vec<SessionKey> = self
+            .map
+            .values()
+            .filter(|s| s.last_event < before && !keep(&s.key))
+            .map(|s| s.key.clone())
+            .collect();
+        for k in &gone {
+            self.map.remove(k);
+        }
+        gone
+    }
+
     /// Forgets a session that ended, unless it came back since.
     pub fn remove_if_ended(&mut self, key: &SessionKey) -> bool {
         if self
@@ -292,6 +311,27 @@ mod tests {
         assert_eq!(s.get(&k).unwrap().state, SessionState::Ended);
         assert!(s.remove_if_ended(&k));
         assert!(s.is_empty());
+    }
+
+    #[test]
+    fn silent_sessions_are_forgotten_unless_a_card_is_up() {
+        let mut s = Sessions::default();
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
+        let a = s.apply(
+            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"a"})),
+            old,
+        );
+        let b = s.apply(
+            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"b"})),
+            old,
+        );
+        let c = s.apply(
+            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"c"})),
+            SystemTime::now(),
+        );
+        let gone = s.remove_silent(old + std::time::Duration::from_secs(1), &|k| *k == b);
+        assert_eq!(gone, vec![a]);
+        assert!(s.get(&b).is_some() && s.get(&c).is_some());
     }
 
     #[test]

@@ -94,6 +94,7 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
 /// Creates the named pipe, admitting only its owner.
 #[cfg(windows)]
 pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
+    use interprocess::local_socket::traits::Stream as _;
     use interprocess::os::windows::local_socket::ListenerOptionsExt;
     use interprocess::os::windows::security_descriptor::SecurityDescriptor;
 
