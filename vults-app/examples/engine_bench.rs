@@ -133,7 +133,12 @@ fn main() {
         input.write_all(stdin.as_bytes()).unwrap();
         drop(input);
         let mut out = String::new();
-        child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
         child.wait().unwrap();
         (start.elapsed(), out)
     };
@@ -178,8 +183,14 @@ fn main() {
         );
     };
     report("vults-hook spawn-to-reply, Always rule", &mut with_rule);
-    report("vults-hook with no app listening (its own cost)", &mut no_app);
-    report("socket round trip alone (connect, request, decision)", &mut round_trip);
+    report(
+        "vults-hook with no app listening (its own cost)",
+        &mut no_app,
+    );
+    report(
+        "socket round trip alone (connect, request, decision)",
+        &mut round_trip,
+    );
     let stats = engine.stats();
     eprintln!("engine stats: {stats:?}");
     drop(engine);
