@@ -41,6 +41,18 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
             .create(parent)?;
     }
     if parent == runtime_dir {
+        // A folder someone else made there first (a squatted /tmp/vults-<uid>) is refused.
+        use std::os::unix::fs::MetadataExt;
+        let owner = std::fs::metadata(parent)?.uid();
+        if owner != vults_core::paths::current_uid() {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} belongs to uid {owner}, not to you; remove it (or set VULTS_SOCKET)",
+                    parent.display()
+                ),
+            ));
+        }
         std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
             io::Error::new(
                 e.kind(),

@@ -255,3 +255,27 @@ fn a_process_of_another_user_is_refused() {
     ));
     assert_eq!(c.recv().unwrap()["kind"], "waiting");
 }
+
+#[test]
+fn a_runtime_folder_made_by_another_user_is_refused() {
+    let Some((uid, gid)) = other_user() else {
+        return;
+    };
+    let home = Home::new("squat");
+    let paths = home.paths();
+    std::fs::create_dir_all(&paths.runtime_dir).unwrap();
+    std::os::unix::fs::chown(&paths.runtime_dir, Some(uid), Some(gid)).unwrap();
+    let err = match Engine::start_with(
+        paths.clone(),
+        std::sync::Arc::new(|| {}),
+        EngineOptions::default(),
+    ) {
+        Err(e) => e,
+        Ok(_) => panic!("the engine served from a folder another user controls"),
+    };
+    assert!(
+        err.to_string().contains(&format!("belongs to uid {uid}")),
+        "{err}"
+    );
+    assert!(!paths.socket.exists());
+}
