@@ -128,3 +128,28 @@ fn kill_9_during_rule_and_audit_writes_leaves_whole_files() {
         "the loop wrote rules and audit lines"
     );
 }
+
+#[test]
+fn headless_stops_on_sigterm_and_takes_its_socket_away() {
+    let home = Home::new("sigterm");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vults-app"));
+    home.env(&mut cmd);
+    let mut app = cmd
+        .arg("--headless")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("vults-app starts");
+    let socket = home.paths().socket;
+    eventually("the app to listen", || {
+        std::os::unix::net::UnixStream::connect(&socket).is_ok()
+    });
+    let status = Command::new("kill")
+        .args(["-TERM", &app.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(app.wait().unwrap().success(), "a clean exit");
+    assert!(!socket.exists(), "no stale socket left behind");
+}
