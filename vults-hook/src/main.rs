@@ -18,10 +18,13 @@
 //!   a built-in agent, input that is not a JSON object), and nothing else unless
 //!   `VULTS_HOOK_DEBUG=1`.
 //!
-//! Time bounds (see also `vults_core::protocol::timeouts`):
+//! Time bounds (see also `vults_core::protocol::timeouts`). The hook does its I/O on the main
+//! thread with plain blocking calls; one watchdog thread holds the current deadline and ends the
+//! process silently when it passes (see [`watchdog`]). No hand-off between threads sits on the
+//! hot path, which keeps a busy machine's scheduler out of the agent's wait.
 //! - stdin: at most [`MAX_STDIN`] bytes, read for at most [`STDIN_WAIT`]; a TTY is not read. A
 //!   complete JSON object ends the read even if the agent never closes stdin.
-//! - connecting and writing the event: at most [`protocol::WAITING_WITHIN_MS`] each.
+//! - connecting and writing the event: within [`protocol::WAITING_WITHIN_MS`].
 //! - a reply: `waiting` or the answer within [`protocol::WAITING_WITHIN_MS`] of sending; after
 //!   `waiting`, up to [`timeouts::PERMISSION_WAIT_S`] (590 s, for a 600 s hook entry) or, with
 //!   `--ask`, [`timeouts::ASK_WAIT_S`] (110 s, for a 120 s entry), counted from the hook's
@@ -35,7 +38,6 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -72,6 +74,7 @@ fn main() {
     // The default hook prints the panic on stderr; the agent may show that to the user as a
     // hook failure, so stay quiet unless debugging.
     std::panic::set_hook(Box::new(|info| debug!("panic: {info}")));
+    watchdog::start();
     let _ = std::panic::catch_unwind(|| {
         if let Some(text) = run(started) {
             emit(&text);
@@ -84,6 +87,8 @@ fn main() {
 /// The one place that writes to stdout. Everything the agent reads passes through here.
 #[allow(clippy::print_stdout)] // the hook's only stdout writer, by design (see module docs)
 fn emit(text: &str) {
+    // Holding the watchdog keeps a deadline from cutting the line in half.
+    let _held = watchdog::hold();
     print!("{text}");
     let _ = std::io::stdout().flush();
 }
@@ -104,7 +109,9 @@ fn run(started: Instant) -> Option<String> {
             return None;
         }
     };
+    watchdog::set(Some(started + STDIN_WAIT));
     let stdin = read_stdin()?;
+    watchdog::set(None);
     let ctx = HookContext {
         id: new_id(),
         pid: std::process::id(),
@@ -119,6 +126,8 @@ fn run(started: Instant) -> Option<String> {
         if let Built::Send(event) = built {
             let _ = send(&paths, &event, started);
         }
+        // The command has its own bound, and is killed at it rather than left running.
+        watchdog::set(None);
         return statusline::run_users_command(&paths, &stdin);
     }
     match built {
@@ -170,55 +179,34 @@ fn new_id() -> String {
 // stdin
 // ---------------------------------------------------------------------------------------------
 
-/// Reads the agent's input, bounded in size and time. `None`: give up (print nothing).
+/// Reads the agent's input, bounded in size (here) and time (the watchdog). `None`: give up.
 fn read_stdin() -> Option<Vec<u8>> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         // Someone typed the command by hand: there is nothing to wait for.
         return Some(Vec::new());
     }
-    let (tx, rx) = mpsc::channel::<Option<Vec<u8>>>();
-    std::thread::spawn(move || {
-        let mut lock = stdin.lock();
-        let mut chunk = vec![0u8; 64 * 1024];
-        loop {
-            match lock.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => {
-                    if tx.send(Some(chunk[..n].to_vec())).is_err() {
-                        return;
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        let _ = tx.send(None);
-    });
-    let deadline = Instant::now() + STDIN_WAIT;
+    let mut lock = stdin.lock();
     let mut buf = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(Some(chunk)) => {
-                buf.extend_from_slice(&chunk);
-                if buf.len() > MAX_STDIN {
-                    refuse(&format!(
-                        "the agent's input is over {} MiB; ignored",
-                        MAX_STDIN >> 20
-                    ));
-                    return None;
-                }
-                // Some agents keep stdin open after writing: a whole object is enough.
-                if ends_with_brace(&chunk) && is_whole_json(&buf) {
-                    return Some(buf);
-                }
-            }
-            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => return Some(buf),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                debug!("stdin still open after {STDIN_WAIT:?}");
-                return is_whole_json(&buf).then_some(buf);
-            }
+        let n = match lock.read(&mut chunk) {
+            Ok(0) => return Some(buf),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Some(buf),
+        };
+        buf.extend_from_slice(&chunk[..n]);
+        if buf.len() > MAX_STDIN {
+            refuse(&format!(
+                "the agent's input is over {} MiB; ignored",
+                MAX_STDIN >> 20
+            ));
+            return None;
+        }
+        // Some agents keep stdin open after writing: a whole object is enough.
+        if ends_with_brace(&chunk[..n]) && is_whole_json(&buf) {
+            return Some(buf);
         }
     }
 }
@@ -243,10 +231,13 @@ fn is_whole_json(buf: &[u8]) -> bool {
 /// Sends the event; when it wants a reply, waits for one. `None`: nothing to print.
 fn send(paths: &Paths, event: &Event, started: Instant) -> Option<Reply> {
     let line = Message::Event(event.clone()).to_line();
+    // A frozen app whose listen queue is full blocks `connect`; one that never reads blocks a
+    // big write. Both count as "no answer within 2 s".
+    watchdog::set(Some(Instant::now() + WAITING_WITHIN));
     let mut conn = match connect(&paths.socket) {
-        Some(c) => c,
-        None => {
-            debug!("no app at {}", paths.socket.display());
+        Ok(c) => c,
+        Err(e) => {
+            debug!("no app at {}: {e}", paths.socket.display());
             return None;
         }
     };
@@ -257,22 +248,12 @@ fn send(paths: &Paths, event: &Event, started: Instant) -> Option<Reply> {
     if !event.wants_reply {
         return None;
     }
-    let deadline_after_waiting = started + wait_after_waiting(event);
-    let sent = Instant::now();
-    let lines = spawn_line_reader(conn);
-    let mut deadline = sent + WAITING_WITHIN;
+    watchdog::set(Some(Instant::now() + WAITING_WITHIN));
+    let mut lines = LineReader::new(conn);
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = match lines.recv_timeout(left) {
-            Ok(Some(line)) => line,
-            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                debug!("the app closed the connection or sent a line over 1 MiB");
-                return None;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                debug!("no reply in time");
-                return None;
-            }
+        let Some(line) = lines.next_line() else {
+            debug!("the app closed the connection or sent a line over 1 MiB");
+            return None;
         };
         let message = match protocol::read_line(&line) {
             ReadLine::Message(m) => m,
@@ -288,7 +269,7 @@ fn send(paths: &Paths, event: &Event, started: Instant) -> Option<Reply> {
         match message {
             Message::Waiting { .. } => {
                 debug!("a person is being asked");
-                deadline = deadline_after_waiting;
+                watchdog::set(Some(started + wait_after_waiting(event)));
             }
             Message::Decision { decision, .. } => return Some(Reply::Decision(decision)),
             Message::Answer { answers, .. } => return Some(Reply::Answers(answers)),
@@ -313,37 +294,44 @@ fn wait_after_waiting(event: &Event) -> Duration {
     Duration::from_secs(secs)
 }
 
-/// Reads the app's lines on a thread, so every wait is a channel timeout (the same on Unix
-/// sockets and Windows pipes). `None` on the channel: closed, failed, or a line over 1 MiB.
-fn spawn_line_reader(mut conn: Conn) -> mpsc::Receiver<Option<Vec<u8>>> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf: Vec<u8> = Vec::new();
-        let mut chunk = vec![0u8; 16 * 1024];
+/// The app's lines, each at most [`MAX_LINE`] bytes (newline included).
+struct LineReader {
+    conn: Conn,
+    buf: Vec<u8>,
+}
+
+impl LineReader {
+    fn new(conn: Conn) -> LineReader {
+        LineReader {
+            conn,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line without its newline; `None` when the connection ends or fails, or the
+    /// line is too long to be one the app may send.
+    fn next_line(&mut self) -> Option<Vec<u8>> {
+        let mut chunk = [0u8; 16 * 1024];
         loop {
-            while let Some(pos) = buf.iter().position(|b| *b == b'\n') {
-                let mut line: Vec<u8> = buf.drain(..=pos).collect();
+            if let Some(pos) = self.buf.iter().position(|b| *b == b'\n') {
+                let mut line: Vec<u8> = self.buf.drain(..=pos).collect();
                 line.pop();
                 if line.last() == Some(&b'\r') {
                     line.pop();
                 }
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
+                return Some(line);
             }
-            if buf.len() >= MAX_LINE {
-                break;
+            if self.buf.len() >= MAX_LINE {
+                return None;
             }
-            match conn.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            match self.conn.read(&mut chunk) {
+                Ok(0) => return None,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
+                Err(_) => return None,
             }
         }
-        let _ = tx.send(None);
-    });
-    rx
+    }
 }
 
 #[cfg(unix)]
@@ -352,56 +340,71 @@ type Conn = std::os::unix::net::UnixStream;
 #[cfg(windows)]
 type Conn = std::fs::File;
 
-/// Connects to the app, giving up after [`WAITING_WITHIN`]: a frozen app whose listen queue is
-/// full would otherwise block `connect` itself.
-fn connect(socket: &std::path::Path) -> Option<Conn> {
-    if !socket_exists(socket) {
-        return None;
-    }
-    let (tx, rx) = mpsc::channel();
-    let path = socket.to_path_buf();
-    std::thread::spawn(move || {
-        let _ = tx.send(open(&path));
-    });
-    match rx.recv_timeout(WAITING_WITHIN) {
-        Ok(Ok(conn)) => Some(conn),
-        Ok(Err(e)) => {
-            debug!("cannot connect to {}: {e}", socket.display());
-            None
-        }
-        Err(_) => {
-            debug!("connecting to {} timed out", socket.display());
-            None
-        }
-    }
-}
-
 #[cfg(unix)]
-fn socket_exists(socket: &std::path::Path) -> bool {
-    // Saves a thread when the app is not running (the common "no app" case).
-    socket.exists()
+fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
+    std::os::unix::net::UnixStream::connect(socket)
 }
 
 #[cfg(windows)]
-fn socket_exists(_socket: &std::path::Path) -> bool {
-    true
-}
-
-#[cfg(unix)]
-fn open(path: &std::path::Path) -> std::io::Result<Conn> {
-    let conn = std::os::unix::net::UnixStream::connect(path)?;
-    // An app that accepts but never reads must not hold a big event's write forever.
-    conn.set_write_timeout(Some(WAITING_WITHIN))?;
-    Ok(conn)
-}
-
-#[cfg(windows)]
-fn open(path: &std::path::Path) -> std::io::Result<Conn> {
+fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
     // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file.
     std::fs::OpenOptions::new()
         .read(true)
         .write(true)
-        .open(path)
+        .open(socket)
+}
+
+mod watchdog {
+    //! The hook's one deadline. Every blocking step (stdin, connect, write, each wait for the
+    //! app) sets it before it starts; when it passes, the process ends at once with exit 0 and
+    //! nothing on stdout — the same as giving up. [`hold`] keeps it from firing while the one
+    //! reply line is being written.
+
+    use std::sync::{Condvar, Mutex, MutexGuard};
+    use std::time::Instant;
+
+    static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
+    static CHANGED: Condvar = Condvar::new();
+
+    fn lock() -> MutexGuard<'static, Option<Instant>> {
+        DEADLINE.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn start() {
+        std::thread::spawn(|| {
+            let mut deadline = lock();
+            loop {
+                deadline = match *deadline {
+                    None => CHANGED.wait(deadline).unwrap_or_else(|e| e.into_inner()),
+                    Some(at) => {
+                        let now = Instant::now();
+                        if now >= at {
+                            debug!("deadline passed; giving up");
+                            // Exits holding the lock, so no reply can be half written.
+                            std::process::exit(0);
+                        }
+                        CHANGED
+                            .wait_timeout(deadline, at - now)
+                            .map(|(g, _)| g)
+                            .unwrap_or_else(|e| e.into_inner().0)
+                    }
+                };
+            }
+        });
+    }
+
+    /// Sets (or with `None`, clears) the deadline.
+    pub fn set(at: Option<Instant>) {
+        *lock() = at;
+        CHANGED.notify_one();
+    }
+
+    /// Clears the deadline and keeps it clear while the guard lives.
+    pub fn hold() -> MutexGuard<'static, Option<Instant>> {
+        let mut g = lock();
+        *g = None;
+        g
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
