@@ -160,7 +160,7 @@ impl VultsWindow {
             desktop,
             installer: None,
             clock,
-            island: IslandView,
+            island: IslandView::default(),
             flock: FlockView,
             agents: AgentsView,
             rules: RulesView,
@@ -280,6 +280,7 @@ impl VultsWindow {
         }
         let birds = self.model.sessions.len();
         let waiting = self.model.cards.len();
+        self.island.paused = self.model.paused;
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()

@@ -8,7 +8,10 @@ use egui::{Color32, CornerRadius, FontId, Role, Sense, Vec2, WidgetInfo};
 pub const SIZE: Vec2 = Vec2::new(230.0, 38.0);
 
 #[derive(Debug, Default)]
-pub struct IslandView;
+pub struct IslandView {
+    /// Cards are paused: the pill says so where it would say "Vults".
+    pub paused: bool,
+}
 
 impl IslandView {
     /// Draws the pill. `pulse` is the pulse's phase in 0..1 while it animates, `None` when
@@ -20,7 +23,10 @@ impl IslandView {
         waiting: usize,
         pulse: Option<f32>,
     ) -> bool {
-        let label = island_label(birds, waiting);
+        let mut label = island_label(birds, waiting);
+        if self.paused {
+            label.push_str(", cards paused");
+        }
         let (rect, response) = ui.allocate_exact_size(SIZE, Sense::click());
         response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
         let painter = ui.painter_at(rect);
@@ -82,11 +88,12 @@ impl IslandView {
                 look::AMBER,
             );
         } else {
-            let galley = painter.layout_no_wrap(
-                "Vults".into(),
-                FontId::proportional(13.0),
-                Color32::from_gray(120),
-            );
+            let (text, color) = if self.paused {
+                ("paused", look::AMBER)
+            } else {
+                ("Vults", Color32::from_gray(120))
+            };
+            let galley = painter.layout_no_wrap(text.into(), FontId::proportional(13.0), color);
             painter.galley(
                 egui::pos2(
                     rect.right() - 16.0 - galley.size().x,

@@ -58,7 +58,7 @@ fn island_counts_birds_and_waiting_cards() {
     let mut h = Harness::builder()
         .with_size(vults_app::ui::island::SIZE)
         .build_ui_state(
-            |ui, clicked: &mut bool| *clicked |= IslandView.ui(ui, 4, 2, None),
+            |ui, clicked: &mut bool| *clicked |= IslandView::default().ui(ui, 4, 2, None),
             false,
         );
     h.run();
@@ -466,4 +466,25 @@ fn policies_pane_shows_the_file_its_parse_error_and_opens_it() {
     h.get_by_label("Reload").click();
     h.run();
     assert_eq!(h.state(), &Some(SettingsAction::ReloadPolicies));
+}
+
+#[test]
+fn a_named_tools_kept_rule_shows_even_before_the_tool_asks_again() {
+    let rule = AlwaysRule {
+        id: "r-0a0a".into(),
+        identity: fixtures::named("backup-cron"),
+        folder: "/srv".into(),
+        tool: "Bash".into(),
+        target: "restic backup /srv".into(),
+        created: fixtures::NOW_UNIX,
+    };
+    let model = model_with(vec![EngineEvent::Rules(vec![rule])]);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 500.0))
+        .build_ui(move |ui| {
+            AgentsView.ui(ui, &model);
+        });
+    h.run();
+    h.get_by_label("backup-cron");
+    h.get_by_label("restic backup /srv");
 }

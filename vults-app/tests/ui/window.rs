@@ -140,6 +140,7 @@ fn the_tray_pauses_cards_through_the_engine() {
         "the tray's check mark follows"
     );
     assert!(p.harness.state().model.paused);
+    p.harness.get_by_label("0 birds, cards paused");
     p.harness.get_by_label("Pause cards").click();
     p.harness.run_steps(2);
     assert_eq!(p.sent(), vec![EngineCommand::SetPaused(false)]);

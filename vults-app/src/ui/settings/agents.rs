@@ -65,25 +65,32 @@ impl AgentsView {
 
             ui.add_space(16.0);
             ui.heading("Named tools");
-            if model.named_tools.is_empty() {
+            // Every tool seen asking, and every tool a rule was kept for (seen before a restart).
+            let mut names: std::collections::BTreeSet<&str> =
+                model.named_tools.keys().map(String::as_str).collect();
+            names.extend(model.rules.iter().filter_map(|r| match &r.identity {
+                vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
+                _ => None,
+            }));
+            if names.is_empty() {
                 ui.label(
                     RichText::new("None yet. A tool that calls vults-hook --agent <name> --reply vults shows here.")
                         .color(Color32::from_gray(150)),
                 );
             }
-            for tool in model.named_tools.values() {
+            for name in names {
                 ui.add_space(6.0);
                 ui.horizontal(|ui| {
                     look::paint_bird(
                         ui,
-                        look::agent_color(AgentKind::Other, Some(&tool.name)),
-                        &look::agent_letter(AgentKind::Other, Some(&tool.name)),
+                        look::agent_color(AgentKind::Other, Some(name)),
+                        &look::agent_letter(AgentKind::Other, Some(name)),
                         24.0,
                     );
-                    ui.label(RichText::new(&tool.name).strong());
+                    ui.label(RichText::new(name).strong());
                 });
                 let mut any = false;
-                for rule in model.rules_of(&tool.name) {
+                for rule in model.rules_of(name) {
                     any = true;
                     ui.indent(("named-rule", &rule.id), |ui| {
                         ui.horizontal_wrapped(|ui| {
@@ -97,7 +104,7 @@ impl AgentsView {
                     });
                 }
                 if !any {
-                    ui.indent(("no-rules", &tool.name), |ui| {
+                    ui.indent(("no-rules", name), |ui| {
                         ui.label(RichText::new("No Always rules").color(Color32::from_gray(150)));
                     });
                 }
