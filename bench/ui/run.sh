@@ -104,14 +104,19 @@ if [ -n "${SHOTS_ONLY:-}" ]; then
     exit 0
 fi
 
-# Idle: let the cards' "waiting" clock pass its first minute (then it repaints once a minute).
-sleep 62
 ticks() { awk '{print $14 + $15}' "/proc/$APP/stat"; }
-t0=$(ticks)
-sleep "$SECS"
-t1=$(ticks)
 hz=$(getconf CLK_TCK)
-cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s="$SECS" 'BEGIN { printf "%.2f", (b - a) / hz / s * 100 }')
+pct() { awk -v a="$1" -v b="$2" -v hz="$hz" -v s="$3" 'BEGIN { printf "%.2f", (b - a) / hz / s * 100 }'; }
+
+# While the cards are younger than a minute their "waiting N s" text changes every second.
+t0=$(ticks)
+sleep 50
+t1=$(ticks)
+# Then it changes once a minute: this is the idle the goal is about.
+sleep 8
+t2=$(ticks)
+sleep "$SECS"
+t3=$(ticks)
 rss=$(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$APP/status")
-echo "| $PROFILE | 20 | 2 | ${SECS} s | $((t1 - t0)) ticks = ${cpu} % of a core | ${rss} MB |"
+echo "| $PROFILE | 20 | 2 | cards < 1 min old: 50 s, $((t1 - t0)) ticks = $(pct "$t0" "$t1" 50) % | idle: ${SECS} s, $((t3 - t2)) ticks = $(pct "$t2" "$t3" "$SECS") % | ${rss} MB |"
 cat "$VULTS_HOME/app.log"
