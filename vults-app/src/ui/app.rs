@@ -66,6 +66,26 @@ pub trait InstallerLink {
     fn repair(&mut self, agent: &str);
 }
 
+/// How the window reaches the paired-phone link (Settings → Phone).
+pub trait PhoneSide {
+    /// Every engine event, so the phone sees the cards the window sees.
+    fn on_engine_event(&mut self, event: &EngineEvent);
+    fn status(&self) -> crate::phone::PhoneStatus;
+    fn apply(&mut self, action: crate::phone::PhoneAction);
+}
+
+impl PhoneSide for crate::phone::PhoneLink {
+    fn on_engine_event(&mut self, event: &EngineEvent) {
+        crate::phone::PhoneLink::on_engine_event(self, event);
+    }
+    fn status(&self) -> crate::phone::PhoneStatus {
+        crate::phone::PhoneLink::status(self)
+    }
+    fn apply(&mut self, action: crate::phone::PhoneAction) {
+        crate::phone::PhoneLink::apply(self, action);
+    }
+}
+
 /// What an installer run found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstallerNews {
@@ -87,15 +107,18 @@ pub enum Tab {
     Rules,
     Policies,
     History,
+    /// Only with a phone link ([`VultsWindow::with_phone`]).
+    Phone,
 }
 
 impl Tab {
-    const ALL: [Tab; 5] = [
+    const ALL: [Tab; 6] = [
         Tab::Flock,
         Tab::Agents,
         Tab::Rules,
         Tab::Policies,
         Tab::History,
+        Tab::Phone,
     ];
     fn title(self) -> &'static str {
         match self {
@@ -104,6 +127,7 @@ impl Tab {
             Tab::Rules => "Rules",
             Tab::Policies => "Policies",
             Tab::History => "History",
+            Tab::Phone => "Phone",
         }
     }
 }
@@ -122,6 +146,8 @@ pub struct VultsWindow {
     link: Box<dyn EngineLink>,
     desktop: Box<dyn Desktop>,
     installer: Option<Box<dyn InstallerLink>>,
+    phone: Option<Box<dyn PhoneSide>>,
+    phone_view: super::settings::phone::PhoneView,
     clock: Box<dyn Fn() -> SystemTime>,
     island: IslandView,
     flock: FlockView,
@@ -159,6 +185,8 @@ impl VultsWindow {
             link,
             desktop,
             installer: None,
+            phone: None,
+            phone_view: Default::default(),
             clock,
             island: IslandView::default(),
             flock: FlockView,
@@ -183,6 +211,12 @@ impl VultsWindow {
         self
     }
 
+    /// Adds the paired-phone link: Settings → Phone appears, and the phone sees the cards.
+    pub fn with_phone(mut self, phone: Box<dyn PhoneSide>) -> VultsWindow {
+        self.phone = Some(phone);
+        self
+    }
+
     /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
     pub fn logic(&mut self, ctx: &egui::Context) {
         // A card that arrived earlier and is still not drawn: one more frame went by.
@@ -196,6 +230,9 @@ impl VultsWindow {
             }
         }
         while let Some(event) = self.link.try_recv() {
+            if let Some(phone) = self.phone.as_mut() {
+                phone.on_engine_event(&event);
+            }
             match self.model.apply(event) {
                 Change::CardArrived(id) => self.card_arrived(ctx, id),
                 Change::CardGone(id) => {
@@ -364,6 +401,9 @@ impl VultsWindow {
             ui.add_space(4.0);
             ui.horizontal(|ui| {
                 for tab in Tab::ALL {
+                    if tab == Tab::Phone && self.phone.is_none() {
+                        continue;
+                    }
                     if ui.selectable_label(self.tab == tab, tab.title()).clicked() {
                         self.tab = tab;
                     }
@@ -394,6 +434,18 @@ impl VultsWindow {
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
             Tab::History => self.history.ui(ui, &self.model),
+            Tab::Phone => {
+                if let Some(phone) = self.phone.as_mut() {
+                    let status = phone.status();
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(a) = self.phone_view.ui(ui, &status) {
+                                phone.apply(a);
+                            }
+                        });
+                }
+            }
         });
         match action {
             Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
@@ -411,10 +463,17 @@ impl VultsWindow {
 
     fn cards_ui(&mut self, ctx: &egui::Context) {
         let now = (self.clock)();
-        let screen = ctx
-            .input(|i| i.viewport().monitor_size)
-            .unwrap_or_else(|| ctx.content_rect().size());
-        let (top, gap) = (48.0, 10.0);
+        let window = ctx.content_rect().size();
+        let screen = match self.layout {
+            Layout::Floating => ctx.input(|i| i.viewport().monitor_size).unwrap_or(window),
+            Layout::Embedded => window,
+        };
+        // Embedded, the cards float over the flock, below the island strip and the tabs.
+        let top = match self.layout {
+            Layout::Floating => 48.0,
+            Layout::Embedded => 104.0,
+        };
+        let gap = 10.0;
         let (mut x, mut y) = (screen.x - card::WIDTH - 16.0, top);
         let mut answers = Vec::new();
         // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
@@ -459,6 +518,33 @@ impl VultsWindow {
                 .entry(card.id)
                 .or_insert_with(|| CardView::new(card));
             let keys = self.layout == Layout::Floating || index == 0;
+            let frame = egui::Frame::new()
+                .fill(look::CARD_FILL)
+                .corner_radius(12)
+                .stroke(egui::Stroke::new(
+                    1.5,
+                    if card.destructive.is_some() {
+                        look::RED
+                    } else {
+                        Color32::from_gray(70)
+                    },
+                ))
+                .inner_margin(egui::Margin::same(14));
+            if self.layout == Layout::Embedded {
+                // One window: the card is an area on top of it, where the stack puts it.
+                let answer = egui::Area::new(card_id(card.id).0)
+                    .fixed_pos(pos)
+                    .order(egui::Order::Foreground)
+                    .show(ctx, |ui| {
+                        ui.set_width(card::WIDTH - 30.0);
+                        frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner
+                    })
+                    .inner;
+                if let Some(answer) = answer {
+                    answers.push((card.id, answer));
+                }
+                continue;
+            }
             let answer = ctx.show_viewport_immediate(card_id(card.id), builder, |ui, class| {
                 // A card never takes the focus when it appears (its window type keeps the
                 // window manager from giving it); a click into it asks for it, so its keys work.
@@ -467,18 +553,6 @@ impl VultsWindow {
                 {
                     ui.ctx().send_viewport_cmd(ViewportCommand::Focus);
                 }
-                let frame = egui::Frame::new()
-                    .fill(look::CARD_FILL)
-                    .corner_radius(12)
-                    .stroke(egui::Stroke::new(
-                        1.5,
-                        if card.destructive.is_some() {
-                            look::RED
-                        } else {
-                            Color32::from_gray(70)
-                        },
-                    ))
-                    .inner_margin(egui::Margin::same(14));
                 if class == egui::ViewportClass::EmbeddedWindow {
                     (
                         frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner,

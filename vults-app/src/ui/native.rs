@@ -63,6 +63,11 @@ pub fn run(paths: Paths) -> Result<(), String> {
         })
     };
     let installer_paths = paths.clone();
+    // Phone keys live in the OS keyring where one runs (else a 0600 file, and Settings says so).
+    if let Err(e) = crate::phone::secrets::use_platform_store() {
+        eprintln!("vults: no keyring ({e}); the phone link keeps its key in a private file");
+    }
+    let phone_paths = paths.clone();
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
     let layout = choose_layout(|k| std::env::var(k).ok());
 
@@ -105,7 +110,16 @@ pub fn run(paths: Paths) -> Result<(), String> {
             // Events may have come before the context existed: look at them now.
             cc.egui_ctx.request_repaint();
             let installer = BackgroundInstaller::start(installer_paths, wake.clone());
-            let desktop = SystemDesktop::new(wake);
+            let commander = engine.commander();
+            let phone = crate::phone::PhoneLink::new(
+                &phone_paths,
+                Arc::new(move |command| {
+                    commander.send(command);
+                }),
+            )
+            .map_err(|e| eprintln!("vults: no phone link ({e}); cards answer here only"))
+            .ok();
+            let desktop = SystemDesktop::new(wake.clone());
             let mut window = VultsWindow::new(
                 Box::new(engine),
                 Box::new(desktop),
@@ -113,6 +127,10 @@ pub fn run(paths: Paths) -> Result<(), String> {
                 Box::new(SystemTime::now),
             )
             .with_installer(Box::new(installer));
+            if let Some(mut phone) = phone {
+                phone.set_on_change(wake.clone());
+                window = window.with_phone(Box::new(phone));
+            }
             window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
             Ok(Box::new(NativeApp(window)))
         }),

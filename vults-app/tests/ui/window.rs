@@ -159,3 +159,61 @@ fn removing_a_rule_in_settings_asks_the_engine() {
     p.harness.run_steps(2);
     assert_eq!(p.sent(), vec![EngineCommand::RemoveRule(rule.id)]);
 }
+
+/// A phone link that records what the window passes it.
+#[derive(Clone, Default)]
+struct FakePhone {
+    events: Arc<Mutex<usize>>,
+    actions: Arc<Mutex<Vec<vults_app::phone::PhoneAction>>>,
+}
+
+impl vults_app::ui::app::PhoneSide for FakePhone {
+    fn on_engine_event(&mut self, _event: &EngineEvent) {
+        *self.events.lock().unwrap() += 1;
+    }
+    fn status(&self) -> vults_app::phone::PhoneStatus {
+        vults_app::phone::PhoneStatus::default()
+    }
+    fn apply(&mut self, action: vults_app::phone::PhoneAction) {
+        self.actions.lock().unwrap().push(action);
+    }
+}
+
+#[test]
+fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
+    let mut p = played();
+    assert!(
+        p.harness.query_by_label("Phone").is_none(),
+        "no phone link, no Phone tab"
+    );
+    let phone = FakePhone::default();
+    let window = std::mem::replace(
+        p.harness.state_mut(),
+        VultsWindow::new(
+            Box::new(ChannelLink {
+                events: channel().1,
+                commands: channel().0,
+            }),
+            Box::new(FakeDesktop::default()),
+            Layout::Embedded,
+            Box::new(fixtures::now),
+        ),
+    );
+    *p.harness.state_mut() = window.with_phone(Box::new(phone.clone()));
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(
+        3,
+        "make deploy",
+    )));
+    assert_eq!(*phone.events.lock().unwrap(), 1);
+    p.harness.get_by_label("Phone").click();
+    p.harness.run_steps(2);
+    assert_eq!(p.harness.state().tab, vults_app::ui::app::Tab::Phone);
+    p.harness.get_by_label("Turn on").click();
+    p.harness.run_steps(2);
+    assert_eq!(
+        *phone.actions.lock().unwrap(),
+        vec![vults_app::phone::PhoneAction::Enable {
+            port: vults_app::phone::DEFAULT_PORT
+        }]
+    );
+}
