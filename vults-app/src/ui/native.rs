@@ -107,6 +107,8 @@ pub fn run(paths: Paths) -> Result<(), String> {
         options,
         Box::new(move |cc| {
             let _ = ctx_cell.set(cc.egui_ctx.clone());
+            // The cards, the pill and the birds are drawn for a dark theme.
+            cc.egui_ctx.set_theme(egui::Theme::Dark);
             // Events may have come before the context existed: look at them now.
             cc.egui_ctx.request_repaint();
             let installer = BackgroundInstaller::start(installer_paths, wake.clone());
