@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A stand-in app for the benchmark: accepts on a Unix socket and reads lines until EOF.
 
-Usage: listener.py <socket-path>. It never answers (a PostToolUse wants no reply)."""
+Usage: listener.py <socket-path>. An event that wants a reply gets an allow at once (what an
+Always rule does); others get nothing."""
+import json
 import os
 import socket
 import sys
@@ -19,8 +21,16 @@ server.listen(128)
 
 def drain(conn):
     with conn:
-        while conn.recv(65536):
-            pass
+        f = conn.makefile("rb")
+        for line in f:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if event.get("wants_reply"):
+                reply = {"kind": "decision", "v": event.get("v"), "id": event.get("id"),
+                         "decision": "allow"}
+                conn.sendall((json.dumps(reply) + "\n").encode())
 
 
 while True:

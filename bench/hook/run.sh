@@ -17,6 +17,7 @@ rustc -O --edition 2024 -o "$WORK/spawn_timer" "$HERE/spawn_timer.rs"
 printf 'fn main() {}\n' > "$WORK/empty.rs"
 rustc -O -o "$WORK/empty" "$WORK/empty.rs"
 INPUT="$ROOT/vults-core/tests/fixtures/samples/claude/PostToolUse.json"
+PERMISSION="$ROOT/vults-core/tests/fixtures/samples/claude/PermissionRequest.json"
 # The interpreters themselves, not version-manager shims (pyenv's shim alone costs ~100 ms).
 PY="$(python3 -c 'import sys; print(sys.executable)')"
 NODE="$(command -v node)"
@@ -31,25 +32,27 @@ echo
 echo "| command | median ms | p10 | p90 | mean | runs |"
 echo "|---|---|---|---|---|---|"
 
-measure() { # label, then the command
-    label="$1"; shift
-    "$WORK/spawn_timer" "$RUNS" "$INPUT" "$label" -- "$@"
+measure() { # label, stdin file, then the command
+    label="$1"; input="$2"; shift 2
+    "$WORK/spawn_timer" "$RUNS" "$input" "$label" -- "$@"
 }
 
 # The floor on this machine: spawning any process, and an empty Rust program.
-measure "/bin/true (floor)" /bin/true
-measure "empty Rust main (floor)" "$WORK/empty"
+measure "/bin/true (floor)" "$INPUT" /bin/true
+measure "empty Rust main (floor)" "$INPUT" "$WORK/empty"
 "$PY" "$HERE/listener.py" "$VULTS_SOCKET" &
 LISTENER=$!
 i=0; while [ ! -S "$VULTS_SOCKET" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
-measure "vults-hook, app up" "$HOOK" --agent claude PostToolUse
-measure "python forwarder, app up" "$PY" "$HERE/forward.py" PostToolUse
-measure "node forwarder, app up" "$NODE" "$HERE/forward.js" PostToolUse
+measure "vults-hook, app up" "$INPUT" "$HOOK" --agent claude PostToolUse
+# Spawn-to-reply: a PermissionRequest the stand-in app allows at once (as an Always rule would).
+measure "vults-hook PermissionRequest, answered at once" "$PERMISSION" "$HOOK" --agent claude PermissionRequest
+measure "python forwarder, app up" "$INPUT" "$PY" "$HERE/forward.py" PostToolUse
+measure "node forwarder, app up" "$INPUT" "$NODE" "$HERE/forward.js" PostToolUse
 kill "$LISTENER"; wait "$LISTENER" 2>/dev/null || true
 rm -f "$VULTS_SOCKET"
-measure "vults-hook, no app" "$HOOK" --agent claude PostToolUse
-measure "python forwarder, no app" "$PY" "$HERE/forward.py" PostToolUse
-measure "node forwarder, no app" "$NODE" "$HERE/forward.js" PostToolUse
+measure "vults-hook, no app" "$INPUT" "$HOOK" --agent claude PostToolUse
+measure "python forwarder, no app" "$INPUT" "$PY" "$HERE/forward.py" PostToolUse
+measure "node forwarder, no app" "$INPUT" "$NODE" "$HERE/forward.js" PostToolUse
 
 if command -v hyperfine >/dev/null 2>&1; then
     echo
