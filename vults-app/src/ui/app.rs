@@ -386,7 +386,7 @@ impl VultsWindow {
             .cards
             .iter()
             .map(|c| {
-                look::next_duration_change(
+                look::next_waited_change(
                     now.duration_since(c.arrived).unwrap_or_default().as_secs(),
                 )
             })

@@ -250,9 +250,12 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
                 .unwrap_or_default()
                 .as_secs();
             ui.label(
-                RichText::new(format!("waiting {}", look::duration_text(waited)))
-                    .small()
-                    .color(Color32::from_gray(150)),
+                RichText::new(match look::waited_text(waited).as_str() {
+                    "just now" => "arrived just now".to_string(),
+                    text => format!("waiting {text}"),
+                })
+                .small()
+                .color(Color32::from_gray(150)),
             );
         });
     });

@@ -110,10 +110,20 @@ pub fn duration_text(secs: u64) -> String {
     }
 }
 
-/// When [`duration_text`] of a duration that is now `secs` long next reads differently.
-pub fn next_duration_change(secs: u64) -> u64 {
+/// How long a card has waited: "just now", "10 s" (in steps of 5 s, so a waiting card
+/// repaints every 5 s in its first minute, then once a minute), "3 min", …
+pub fn waited_text(secs: u64) -> String {
     match secs {
-        0..=59 => 1,
+        0..=4 => "just now".into(),
+        5..=59 => format!("{} s", secs / 5 * 5),
+        _ => duration_text(secs),
+    }
+}
+
+/// In how many seconds [`waited_text`] of a wait that is now `secs` long reads differently.
+pub fn next_waited_change(secs: u64) -> u64 {
+    match secs {
+        0..=59 => 5 - secs % 5,
         _ => 60 - secs % 60,
     }
 }
@@ -143,5 +153,20 @@ pub fn folder_text(folder: &str, home: Option<&str>) -> String {
             folder.to_string()
         }
         _ => folder.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cards_wait_reads_in_steps_that_repaint_rarely() {
+        assert_eq!(waited_text(3), "just now");
+        assert_eq!(waited_text(12), "10 s");
+        assert_eq!(waited_text(75), "1 min");
+        assert_eq!(next_waited_change(12), 3);
+        assert_eq!(next_waited_change(75), 45);
+        assert_eq!(resets_text(1_000 + 3 * 86_400, 1_000), "resets in 3 d 0 h");
     }
 }

@@ -129,7 +129,7 @@ fn bash_card_shows_the_whole_long_command_and_allows() {
     h.get_by_label(&command);
     h.get_by_label("Claude Code");
     h.get_by_label("Bash");
-    h.get_by_label("waiting 12 s");
+    h.get_by_label("waiting 10 s");
     h.get_by_label_contains(
         "Always allow makes the rule: Claude Code in /home/ada/src/vults may use Bash",
     );
