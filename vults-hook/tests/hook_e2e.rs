@@ -625,3 +625,30 @@ fn statusline_without_cost_or_limits_sends_nothing_and_without_a_saved_line_prin
     );
     assert_eq!(run.stdout, "mine");
 }
+
+#[test]
+fn a_users_status_line_that_hangs_is_cut_at_its_bound() {
+    let home = TempHome::new("statushang");
+    save_users_statusline(&home, "sleep 30; printf late");
+    let run = hook(
+        &home,
+        &["--agent", "claude", "--statusline"],
+        br#"{"session_id":"s"}"#,
+    );
+    assert_eq!(run.stdout, "");
+    assert!(run.elapsed < Duration::from_secs(8), "{:?}", run.elapsed);
+}
+
+#[test]
+fn stdin_over_8_mib_is_refused_and_nothing_is_sent() {
+    let home = TempHome::new("huge");
+    let server = TestServer::start(&home.socket(), Script::decide(Decision::Allow));
+    let mut input = br#"{"tool_name":"Bash","tool_input":{"command":""#.to_vec();
+    input.extend(std::iter::repeat_n(b'x', 9 * 1024 * 1024));
+    input.extend(br#""}}"#);
+    let run = hook(&home, &["--agent", "claude", "PermissionRequest"], &input);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(server.connections(), 0);
+}
