@@ -80,7 +80,7 @@ fn main() {
             emit(&text);
         }
     });
-    // Exit at once: threads still blocked on stdin or the socket must not keep the agent waiting.
+    // Exit at once, whatever the watchdog thread is doing.
     std::process::exit(0);
 }
 
@@ -100,7 +100,11 @@ fn refuse(why: &str) {
 
 /// Everything the hook does; returns what to print.
 fn run(started: Instant) -> Option<String> {
-    let args = match HookArgs::parse(std::env::args().skip(1)) {
+    // args_os: a non-UTF-8 argument is refused with a reason, not a panic.
+    let argv = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned());
+    let args = match HookArgs::parse(argv) {
         Ok(a) => a,
         Err(e) => {
             refuse(&format!(
