@@ -61,7 +61,13 @@ const REAL: &[&[&str]] = &[
     &["--agent", "opencode", "PermissionRequest"],
     &["--agent", "claude", "--ask", "PreToolUse"],
     &["--agent", "opencode", "--ask", "PreToolUse"],
-    &["--agent", "my-tool", "--reply", "vults", "PermissionRequest"],
+    &[
+        "--agent",
+        "my-tool",
+        "--reply",
+        "vults",
+        "PermissionRequest",
+    ],
     &["--agent", "claude", "--statusline"],
 ];
 
