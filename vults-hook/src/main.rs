@@ -118,7 +118,7 @@ fn run(started: Instant) -> Option<String> {
     watchdog::set(None);
     let ctx = HookContext {
         id: new_id(),
-        pid: std::process::id(),
+        pid: agent_pid(),
         own_cwd: std::env::current_dir()
             .map(|p| p.to_string_lossy().into_owned())
             .unwrap_or_default(),
@@ -167,6 +167,16 @@ enum Reply {
 fn original_payload(stdin: &[u8]) -> Option<Value> {
     let bytes = stdin.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdin);
     serde_json::from_slice(bytes).ok()
+}
+
+/// The process that ran the hook: the agent (or the shell it ran the hook through, which most
+/// shells replace by the hook itself). Unlike the hook's own pid it is the same for every event of
+/// one agent process, so with the folder it can stand in for a session id.
+fn agent_pid() -> u32 {
+    #[cfg(unix)]
+    return std::os::unix::process::parent_id();
+    #[cfg(not(unix))]
+    return std::process::id();
 }
 
 /// An opaque id, unique per message: the time in nanoseconds and the hook's pid (one event per
