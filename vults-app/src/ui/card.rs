@@ -42,8 +42,9 @@ impl CardView {
         CardView { questions }
     }
 
-    /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (only the
-    /// card in front does). Returns the answer when the person gave one.
+    /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
+    /// window of its own does; in one shared window, only the newest). Returns the answer
+    /// when the person gave one.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -283,6 +284,14 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
             );
         }
     });
+    // A policy that says "ask" is worth naming: it is why this card exists.
+    if card.reason.starts_with("policy") {
+        ui.label(
+            RichText::new(format!("Asked by {}", card.reason))
+                .small()
+                .color(look::AMBER),
+        );
+    }
 }
 
 /// The whole target, never a summary.
