@@ -142,20 +142,6 @@ pub fn resets_text(resets_at: u64, now_unix: u64) -> String {
     }
 }
 
-/// Shortens a folder for lists: the home folder reads `~`.
-pub fn folder_text(folder: &str, home: Option<&str>) -> String {
-    match home {
-        Some(h) if !h.is_empty() && folder.starts_with(h) => {
-            let rest = &folder[h.len()..];
-            if rest.is_empty() || rest.starts_with('/') {
-                return format!("~{rest}");
-            }
-            folder.to_string()
-        }
-        _ => folder.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -137,7 +137,9 @@ pub fn run(paths: Paths) -> Result<(), String> {
             Ok(Box::new(NativeApp(window)))
         }),
     )
-    .map_err(|e| format!("the window failed: {e}"))
+    .map_err(|e| {
+        format!("the window cannot open ({e}); `vults-app --headless` serves agents without one")
+    })
 }
 
 /// Runs the installer on threads of its own: the app-start install, then repairs on request.
