@@ -164,7 +164,9 @@ impl Sessions {
         });
         session.last_event = now;
         let folder = folder_of(event);
-        if !folder.is_empty() {
+        // A status line carries no path (only cost and limits leave the hook), so its folder is
+        // the hook's own: it names a bird that has none yet, but never moves one.
+        if !folder.is_empty() && (effect != Effect::Status || session.folder.is_empty()) {
             session.folder = folder;
         }
         if let Some(task) = event.terminal.env.get("VULTS_TASK").and_then(Value::as_str)
@@ -264,6 +266,27 @@ mod tests {
             vults_core::protocol::ReadLine::Message(vults_core::protocol::Message::Event(e)) => e,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_status_line_never_moves_a_bird() {
+        let mut s = Sessions::default();
+        let mut start = ev(
+            AgentKind::Claude,
+            "SessionStart",
+            json!({"session_id":"m","cwd":"/proj/a"}),
+        );
+        start.terminal.cwd = Some("/proj/a".into());
+        let k = s.apply(&start, SystemTime::now());
+        let mut status = ev(
+            AgentKind::Claude,
+            "StatusLine",
+            json!({"session_id":"m","cost":{"total_cost_usd":0.5}}),
+        );
+        status.terminal.cwd = Some("/somewhere/else".into());
+        s.apply(&status, SystemTime::now());
+        assert_eq!(s.get(&k).unwrap().folder, "/proj/a");
+        assert_eq!(s.get(&k).unwrap().cost_usd, Some(0.5));
     }
 
     #[test]
