@@ -152,7 +152,10 @@ pub struct NamedTool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineEvent {
     CardAdded(PendingCard),
-    CardRemoved { id: CardId, by: AnsweredBy },
+    CardRemoved {
+        id: CardId,
+        by: AnsweredBy,
+    },
     SessionChanged(Session),
     SessionGone(SessionKey),
     Rules(Vec<AlwaysRule>),
@@ -167,7 +170,11 @@ pub enum EngineEvent {
 /// Window (or phone) → engine.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineCommand {
-    Answer { card: CardId, answer: CardAnswer, by: AnsweredBy },
+    Answer {
+        card: CardId,
+        answer: CardAnswer,
+        by: AnsweredBy,
+    },
     RemoveRule(String),
     ReloadPolicies,
     /// Pause cards: while paused, requests are left to the agent's own prompt.
