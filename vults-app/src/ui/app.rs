@@ -64,6 +64,10 @@ pub trait InstallerLink {
     fn poll(&mut self) -> Option<InstallerNews>;
     /// Reinstalls the hook for one agent (by its `--agent` name), then reports every agent.
     fn repair(&mut self, agent: &str);
+    /// Turns Vults on or off for one agent (saved; off takes its entries out), then reports.
+    fn set_enabled(&mut self, agent: &str, enabled: bool);
+    /// Takes Vults' leftover Gemini CLI hooks out, then reports.
+    fn remove_gemini_leftovers(&mut self);
 }
 
 /// How the window reaches the paired-phone link (Settings → Phone).
@@ -456,6 +460,18 @@ impl VultsWindow {
                 None => self.model.notices.push_back(format!(
                     "Cannot repair {agent} from here: run `vults-app install`"
                 )),
+            },
+            Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
+                Some(installer) => installer.set_enabled(&agent, enabled),
+                None => self.model.notices.push_back(format!(
+                    "Cannot change {agent} from here: the installer is not running"
+                )),
+            },
+            Some(SettingsAction::RemoveGeminiLeftovers) => match self.installer.as_mut() {
+                Some(installer) => installer.remove_gemini_leftovers(),
+                None => self.model.notices.push_back(
+                    "Cannot remove Gemini hooks from here: run `vults-app --uninstall`".into(),
+                ),
             },
             None => {}
         }

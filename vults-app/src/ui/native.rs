@@ -206,6 +206,45 @@ impl InstallerLink for BackgroundInstaller {
             }
         });
     }
+
+    fn set_enabled(&mut self, agent: &str, enabled: bool) {
+        let Some(agent) = AgentId::parse(agent) else {
+            return;
+        };
+        self.spawn(move |paths| {
+            let mut notes = Vec::new();
+            match installer::state::set_enabled(paths, agent.as_str(), enabled) {
+                // install_all takes Vults out of a turned-off agent and puts it back when on.
+                Ok(()) => {
+                    let changed = installer::repair(paths, agent);
+                    notes.extend(changed.iter().flat_map(|r| r.notes.iter()).cloned());
+                }
+                Err(e) => notes.push(format!(
+                    "Could not save that {} is turned {}: {e}",
+                    agent.display_name(),
+                    if enabled { "on" } else { "off" }
+                )),
+            }
+            InstallerNews {
+                installs: installs_of(&installer::doctor(paths)),
+                message: (!notes.is_empty()).then(|| notes.join(" ")),
+            }
+        });
+    }
+
+    fn remove_gemini_leftovers(&mut self) {
+        self.spawn(|paths| {
+            let removed = installer::remove_gemini_leftovers(paths);
+            InstallerNews {
+                installs: installs_of(&installer::doctor(paths)),
+                message: Some(if removed.notes.is_empty() {
+                    "Removed Vults' old Gemini CLI hooks.".to_string()
+                } else {
+                    removed.notes.join(" ")
+                }),
+            }
+        });
+    }
 }
 
 fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {

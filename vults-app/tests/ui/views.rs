@@ -366,6 +366,11 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     );
     h.get_by_label("{\"env\":\"staging\"}");
     h.get_by_label("No Always rules");
+    assert_eq!(
+        h.get_all_by_label_contains("last asked 20").count(),
+        2,
+        "each named tool says when it last asked"
+    );
     h.snapshot("settings_agents");
     h.get_by_label("Remove").click();
     h.run();
@@ -376,6 +381,48 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     h.get_by_label("Repair Codex CLI").click();
     h.run();
     assert_eq!(h.state(), &Some(SettingsAction::Repair("codex".into())));
+    // Each agent found can be turned off, a turned-off one on; one not on this machine cannot.
+    assert!(h.query_by_label("Turn off Copilot CLI").is_none());
+    assert!(h.query_by_label("Turn on Copilot CLI").is_none());
+    h.get_by_label("Turn off Claude Code").click();
+    h.run();
+    assert_eq!(
+        h.state(),
+        &Some(SettingsAction::SetEnabled("claude".into(), false))
+    );
+    h.get_by_label("Turn on OpenCode").click();
+    h.run();
+    assert_eq!(
+        h.state(),
+        &Some(SettingsAction::SetEnabled("opencode".into(), true))
+    );
+}
+
+#[test]
+fn settings_agents_offers_to_remove_gemini_leftovers() {
+    let mut model = settings_model();
+    model.installs.push(vults_app::ui::state::AgentInstall {
+        key: "gemini".into(),
+        name: "Gemini CLI".into(),
+        state: "old hooks left".into(),
+        detail: None,
+        repairable: false,
+    });
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 640.0))
+        .build_ui_state(
+            move |ui, action: &mut Option<SettingsAction>| {
+                if let Some(a) = AgentsView.ui(ui, &model) {
+                    *action = Some(a);
+                }
+            },
+            None,
+        );
+    h.run();
+    assert!(h.query_by_label("Turn off Gemini CLI").is_none());
+    h.get_by_label("Remove old Gemini hooks").click();
+    h.run();
+    assert_eq!(h.state(), &Some(SettingsAction::RemoveGeminiLeftovers));
 }
 
 #[test]

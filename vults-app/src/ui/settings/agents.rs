@@ -21,7 +21,7 @@ impl AgentsView {
             );
             ui.add_space(6.0);
             egui::Grid::new("agents")
-                .num_columns(4)
+                .num_columns(5)
                 .spacing([14.0, 8.0])
                 .show(ui, |ui| {
                     if model.installs.is_empty() {
@@ -47,7 +47,7 @@ impl AgentsView {
                             _ => Color32::from_gray(150),
                         };
                         ui.vertical(|ui| {
-                            ui.set_width(300.0);
+                            ui.set_width(190.0);
                             ui.label(RichText::new(&install.state).color(color));
                             if let Some(detail) = &install.detail {
                                 ui.add(
@@ -56,9 +56,14 @@ impl AgentsView {
                                 );
                             }
                         });
-                        if install.repairable && ui.button(format!("Repair {}", install.name)).clicked() {
-                            action = Some(SettingsAction::Repair(install.key.clone()));
-                        }
+                        ui.horizontal(|ui| {
+                            if install.repairable && ui.button(format!("Repair {}", install.name)).clicked() {
+                                action = Some(SettingsAction::Repair(install.key.clone()));
+                            }
+                            if let Some(a) = switch(ui, install) {
+                                action = Some(a);
+                            }
+                        });
                         ui.end_row();
                     }
                 });
@@ -88,6 +93,16 @@ impl AgentsView {
                         24.0,
                     );
                     ui.label(RichText::new(name).strong());
+                    if let Some(tool) = model.named_tools.get(name) {
+                        let ms = tool
+                            .last_asked
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(0, |d| d.as_millis() as u64);
+                        ui.label(
+                            RichText::new(format!("last asked {} UTC", super::history::clock(ms)))
+                                .color(Color32::from_gray(150)),
+                        );
+                    }
                 });
                 let mut any = false;
                 for rule in model.rules_of(name) {
@@ -111,5 +126,27 @@ impl AgentsView {
             }
         });
         action
+    }
+}
+
+/// The per-agent switch: Vults can be turned off for an agent it found (and back on), and its
+/// leftover Gemini CLI hooks can be taken out. Nothing for an agent that is not on this machine.
+fn switch(ui: &mut egui::Ui, install: &crate::ui::state::AgentInstall) -> Option<SettingsAction> {
+    if install.key == "gemini" {
+        let clicked = ui.button("Remove old Gemini hooks").clicked();
+        return clicked.then_some(SettingsAction::RemoveGeminiLeftovers);
+    }
+    match install.state.as_str() {
+        "not found on this machine" => None,
+        "turned off" => ui
+            .button(format!("Turn on {}", install.name))
+            .on_hover_text("Put Vults' hook back into this agent's settings")
+            .clicked()
+            .then(|| SettingsAction::SetEnabled(install.key.clone(), true)),
+        _ => ui
+            .button(format!("Turn off {}", install.name))
+            .on_hover_text("Take Vults' entries out of this agent's settings, and keep them out")
+            .clicked()
+            .then(|| SettingsAction::SetEnabled(install.key.clone(), false)),
     }
 }

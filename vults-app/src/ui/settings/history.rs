@@ -95,7 +95,7 @@ fn filter_combo<'a>(
 }
 
 /// "2026-11-29 13:05:09 UTC" from Unix milliseconds (UTC: the window does no time-zone I/O).
-fn clock(ms: u64) -> String {
+pub(crate) fn clock(ms: u64) -> String {
     let secs = ms / 1000;
     let (h, m, s) = ((secs / 3600) % 24, (secs / 60) % 60, secs % 60);
     let (y, mo, d) = civil_from_days((secs / 86400) as i64);

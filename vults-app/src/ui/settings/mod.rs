@@ -15,4 +15,9 @@ pub enum SettingsAction {
     Open(std::path::PathBuf),
     /// Reinstall the hook for one agent (by its key).
     Repair(String),
+    /// Turn Vults on or off for one agent (by its key): off takes exactly Vults' entries out of
+    /// that agent's settings and keeps them out on every start; on puts them back.
+    SetEnabled(String, bool),
+    /// Take Vults' leftover Gemini CLI hooks out (offered, never done on its own).
+    RemoveGeminiLeftovers,
 }
