@@ -398,6 +398,44 @@ pub fn hook_bin() -> PathBuf {
         .expect("target folder")
 }
 
+/// The real `vults-hook` for tests outside its own package (Cargo gives them no
+/// `CARGO_BIN_EXE_vults-hook`): built once per test process with `cargo build -p vults-hook` into
+/// the same target folder and profile as the running test (the outer `cargo test` has released
+/// the build lock by the time tests run), so it is never a stale binary. `VULTS_HOOK_BIN`
+/// overrides it.
+pub fn built_hook_bin() -> &'static Path {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(p) = std::env::var_os("VULTS_HOOK_BIN") {
+            return PathBuf::from(p);
+        }
+        // target/<profile>/deps/<test-exe>
+        let exe = std::env::current_exe().expect("current exe");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>")
+            .to_path_buf();
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("the workspace");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.current_dir(workspace)
+            .args(["build", "--quiet", "-p", "vults-hook", "--target-dir"])
+            .arg(profile_dir.parent().expect("target folder"));
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("cargo runs");
+        assert!(status.success(), "cargo build -p vults-hook failed");
+        let bin = profile_dir.join(format!("vults-hook{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.exists(), "{} was not built", bin.display());
+        bin
+    })
+}
+
 /// The test data folder of vults-core (real agent payloads and golden fixtures).
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vults_app::engine::{Engine, EngineHandle, EngineOptions};
 use vults_app::model::EngineEvent;
@@ -169,28 +169,7 @@ pub fn bash(session: &str, command: &str) -> serde_json::Value {
 
 /// The real `vults-hook`, built once per test run.
 pub fn hook_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        // target/<profile>/deps/engine-<hash>
-        let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        let target_dir = profile_dir.parent().unwrap();
-        cmd.current_dir(workspace)
-            .args(["build", "--quiet", "-p", "vults-hook", "--target-dir"])
-            .arg(target_dir);
-        if release {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("cargo runs");
-        assert!(status.success(), "cargo build -p vults-hook failed");
-        let bin = profile_dir.join("vults-hook");
-        assert!(bin.exists(), "{} was not built", bin.display());
-        bin
-    })
+    vults_tests::built_hook_bin()
 }
 
 /// Starts `vults-hook <args>` on `home` with `stdin` written and closed.

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use vults_app::engine::{Engine, EngineHandle, EngineOptions};
@@ -188,27 +188,7 @@ impl<'a> Watch<'a> {
 
 /// The real `vults-hook`, built once per test run.
 pub fn hook_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        // target/<profile>/deps/named_tools-<hash>
-        let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.current_dir(workspace)
-            .args(["build", "--quiet", "-p", "vults-hook", "--target-dir"])
-            .arg(profile_dir.parent().unwrap());
-        if release {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("cargo runs");
-        assert!(status.success(), "cargo build -p vults-hook failed");
-        let bin = profile_dir.join("vults-hook");
-        assert!(bin.exists(), "{} was not built", bin.display());
-        bin
-    })
+    vults_tests::built_hook_bin()
 }
 
 /// The repository's `examples/` folder.

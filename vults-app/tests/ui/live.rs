@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 use vults_app::engine::Engine;
@@ -20,28 +19,7 @@ const GIVE_UP: Duration = Duration::from_secs(30);
 
 /// The hook binary, built once for this test run.
 fn hook_binary() -> &'static Path {
-    static HOOK: OnceLock<PathBuf> = OnceLock::new();
-    HOOK.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("the workspace")
-            .to_path_buf();
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "vults-hook"])
-            .current_dir(&root)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "vults-hook builds");
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or(root.join("target"));
-        let hook = target
-            .join("debug")
-            .join(format!("vults-hook{}", std::env::consts::EXE_SUFFIX));
-        assert!(hook.exists(), "{} exists", hook.display());
-        hook
-    })
+    vults_tests::built_hook_bin()
 }
 
 /// A private VULTS_HOME (and socket) per test.
