@@ -179,5 +179,8 @@ pub enum EngineCommand {
     ReloadPolicies,
     /// Pause cards: while paused, requests are left to the agent's own prompt.
     SetPaused(bool),
+    /// An audit line from another part of the app (a phone answer the phone link refused):
+    /// the engine appends it with its own and shows it in History at once. It answers nothing.
+    Record(AuditEntry),
     Shutdown,
 }

@@ -692,6 +692,7 @@ impl Core {
             },
             EngineCommand::ReloadPolicies => self.reload_policies(true),
             EngineCommand::SetPaused(p) => self.paused = p,
+            EngineCommand::Record(entry) => self.audit(entry),
             // Handled by the loop.
             EngineCommand::Shutdown => {}
         }

@@ -12,12 +12,12 @@ use super::crypto::{
     self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
 use super::devices::{Device, DeviceStore};
+use super::http::CommandSink;
 use crate::model::{
     AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::path::PathBuf;
 use vults_core::agents::Target;
 
 /// How far a request's time may be from the app's clock.
@@ -105,7 +105,8 @@ pub struct Gate {
     /// Requests signed before this instant are refused: a restarted app has forgotten the
     /// nonces it saw, and this keeps a request captured before the restart from replaying.
     started_ms: u64,
-    audit_log: PathBuf,
+    /// Where refusals are audited: the engine (`EngineCommand::Record`), which owns the log.
+    record: CommandSink,
     /// Pre-authentication refusals are audited at most once per 10 s per claimed device, so
     /// a flood from the LAN cannot flood the audit log.
     last_anonymous_audit: HashMap<String, u64>,
@@ -113,7 +114,7 @@ pub struct Gate {
 }
 
 impl Gate {
-    pub fn new(keys: AppKeys, devices: DeviceStore, audit_log: PathBuf, now_ms: u64) -> Gate {
+    pub fn new(keys: AppKeys, devices: DeviceStore, record: CommandSink, now_ms: u64) -> Gate {
         Gate {
             keys,
             devices,
@@ -122,7 +123,7 @@ impl Gate {
             nonces: HashMap::new(),
             tokens: Vec::new(),
             started_ms: now_ms,
-            audit_log,
+            record,
             last_anonymous_audit: HashMap::new(),
             refusals: VecDeque::new(),
         }
@@ -427,19 +428,8 @@ impl Gate {
             by: format!("phone:{name}"),
             detail: Some(detail),
         };
-        if let Ok(line) = serde_json::to_string(&entry) {
-            // The audit is the record of a refusal; failing to write it must not turn a
-            // refusal into anything else, so the error only reaches the in-memory list.
-            if let Err(e) = vults_core::atomic::append_line(&self.audit_log, &line) {
-                let mut e2 = entry.clone();
-                e2.detail = Some(format!(
-                    "{} — not written to the audit log: {e}",
-                    detail_of(&entry)
-                ));
-                self.push_refusal(e2);
-                return;
-            }
-        }
+        // The engine writes it with every other answer and shows it in History at once.
+        (self.record)(EngineCommand::Record(entry.clone()));
         self.push_refusal(entry);
     }
 
@@ -449,10 +439,6 @@ impl Gate {
         }
         self.refusals.push_back(entry);
     }
-}
-
-fn detail_of(e: &AuditEntry) -> String {
-    e.detail.clone().unwrap_or_default()
 }
 
 /// The engine's answer for a phone's answer, if it fits the card: a question card takes

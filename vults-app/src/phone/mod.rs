@@ -145,7 +145,7 @@ impl PhoneLink {
     pub fn new(paths: &Paths, commands: CommandSink) -> std::io::Result<PhoneLink> {
         let (keys, key_storage) = secrets::load_or_create(paths)?;
         let devices = devices::DeviceStore::load(&paths.devices_file())?;
-        let gate = Gate::new(keys, devices, paths.audit_log(), now_ms());
+        let gate = Gate::new(keys, devices, commands.clone(), now_ms());
         Ok(PhoneLink {
             gate: Arc::new(Mutex::new(gate)),
             tls_file: paths.config_dir.join("phone-tls.json"),

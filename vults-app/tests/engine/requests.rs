@@ -491,3 +491,50 @@ fn a_named_tool_with_the_open_reply_gets_a_card_and_reads_the_fixed_reply() {
             .any(|e| matches!(e, EngineEvent::CardAdded(_)))
     );
 }
+
+#[test]
+fn a_refusal_recorded_by_the_phone_link_is_audited_and_shown_but_answers_nothing() {
+    let home = Home::new("record");
+    let mut engine = start(&home, true);
+    let child = claude_request(&home, "make release");
+    let card = card_added(&engine);
+    let refusal = vults_app::model::AuditEntry {
+        time: 1_795_000_000_000,
+        identity: "claude".into(),
+        session: "s".into(),
+        folder: "/work/proj".into(),
+        tool: "Bash".into(),
+        target: "make release".into(),
+        decision: "refused".into(),
+        by: "phone:Ana's phone".into(),
+        detail: Some(format!("bad signature (device d-1), card {}", card.id)),
+    };
+    engine.send(EngineCommand::Record(refusal.clone()));
+    assert_eq!(
+        audited(&engine, "refused"),
+        refusal,
+        "History shows it at once"
+    );
+    // The card is still waiting for a person: a refusal is no answer.
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Deny,
+        by: AnsweredBy::Click,
+    });
+    assert_eq!(audited(&engine, "deny").by, "click");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), CLAUDE_DENY);
+    engine.stop();
+    engine.join();
+    // Written to the one audit log, beside the answers.
+    let log = std::fs::read_to_string(home.paths().audit_log()).unwrap();
+    let decisions: Vec<String> = log
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<vults_app::model::AuditEntry>(l)
+                .unwrap()
+                .decision
+        })
+        .collect();
+    assert_eq!(decisions, ["refused", "deny"]);
+}
