@@ -138,6 +138,9 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
   return {
     event: async ({ event }) => {
       const p = (event && event.properties) || {};
+      // Session events carry the id as sessionID, some (created, deleted) also in info.id. An
+      // event without one is not forwarded: it would show as a stray bird keyed by process id.
+      const sid = p.sessionID || (p.info && p.info.id);
       switch (event && event.type) {
         case "permission.asked": {
           if (!p.id || handled.has(p.id)) return;
@@ -164,19 +167,20 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
           return;
         }
         case "session.created":
-          forward("SessionStart", { session_id: p.info && p.info.id, cwd });
+          if (sid) forward("SessionStart", { session_id: sid, cwd });
           return;
         case "session.idle":
-          forward("Stop", { session_id: p.sessionID, cwd });
+          if (sid) forward("Stop", { session_id: sid, cwd });
           return;
         case "session.deleted":
-          forward("SessionEnd", { session_id: p.info && p.info.id, cwd });
+          if (sid) forward("SessionEnd", { session_id: sid, cwd });
           return;
         default:
           return;
       }
     },
     "tool.execute.before": async (input, output) => {
+      if (!input || !input.sessionID) return;
       forward("PreToolUse", {
         session_id: input.sessionID,
         cwd,
@@ -185,6 +189,7 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
       });
     },
     "tool.execute.after": async (input) => {
+      if (!input || !input.sessionID) return;
       forward("PostToolUse", { session_id: input.sessionID, cwd, tool_name: input.tool });
     },
   };
