@@ -785,6 +785,17 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// What an install that has just written (and verified) a settings file reports: updated
+    /// when Vults' entries were there before, installed when they are new.
+    fn written(&self, had_ours: bool) -> (AgentState, Action) {
+        let action = if had_ours {
+            Action::Updated
+        } else {
+            Action::Installed
+        };
+        (self.state_of(true, true), action)
+    }
+
     fn created_for(&self, file: &Path) -> Option<Vec<String>> {
         self.state.created_in(file).cloned()
     }
@@ -937,12 +948,7 @@ impl<'a> Run<'a> {
         let original = loaded.bytes.as_deref().filter(|_| !loaded.was_empty());
         jsonfile::write_verified(&t.file, original, &bytes, Some(&next))
             .map_err(|e| AgentState::Failed(e.to_string()))?;
-        let action = if has_ours {
-            Action::Updated
-        } else {
-            Action::Installed
-        };
-        Ok((self.state_of(true, true), action))
+        Ok(self.written(has_ours))
     }
 
     fn statusline_is_ours(&self, doc: &Value) -> bool {

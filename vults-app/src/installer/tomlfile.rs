@@ -352,12 +352,7 @@ pub(super) fn codex(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Ac
     if op == Op::Uninstall {
         return Ok((AgentState::Missing, Action::Removed));
     }
-    let action = if has_ours {
-        Action::Updated
-    } else {
-        Action::Installed
-    };
-    Ok((run.state_of(true, true), action))
+    Ok(run.written(has_ours))
 }
 
 /// Kimi Code `config.toml`: `[[hooks]]` with exactly `event`, `matcher`, `command`, `timeout`
@@ -410,12 +405,7 @@ pub(super) fn kimi(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Act
     if op == Op::Uninstall {
         return Ok((AgentState::Missing, Action::Removed));
     }
-    let action = if has_ours {
-        Action::Updated
-    } else {
-        Action::Installed
-    };
-    Ok((run.state_of(true, true), action))
+    Ok(run.written(has_ours))
 }
 
 #[cfg(test)]
