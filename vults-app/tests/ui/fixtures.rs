@@ -237,3 +237,19 @@ pub fn question_card(id: u64) -> PendingCard {
         None,
     )
 }
+
+/// The whole window in a harness, as the app runs it each frame: `logic` (drain the engine)
+/// then `ui`, embedded layout, big enough for the flock and a card side by side.
+pub fn window_harness(
+    window: vults_app::ui::app::VultsWindow,
+) -> egui_kittest::Harness<'static, vults_app::ui::app::VultsWindow> {
+    egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1100.0, 900.0))
+        .build_ui_state(
+            |ui, w: &mut vults_app::ui::app::VultsWindow| {
+                w.logic(ui.ctx());
+                w.ui(ui);
+            },
+            window,
+        )
+}

@@ -76,15 +76,7 @@ impl Live {
             Layout::Embedded,
             Box::new(SystemTime::now),
         );
-        let harness = Harness::builder()
-            .with_size(egui::vec2(1100.0, 900.0))
-            .build_ui_state(
-                |ui, w: &mut VultsWindow| {
-                    w.logic(ui.ctx());
-                    w.ui(ui);
-                },
-                window,
-            );
+        let harness = crate::fixtures::window_harness(window);
         Live { home, harness }
     }
 

@@ -54,15 +54,7 @@ fn played() -> Played {
         Layout::Embedded,
         Box::new(fixtures::now),
     );
-    let harness = Harness::builder()
-        .with_size(egui::vec2(1100.0, 900.0))
-        .build_ui_state(
-            |ui, w: &mut VultsWindow| {
-                w.logic(ui.ctx());
-                w.ui(ui);
-            },
-            window,
-        );
+    let harness = fixtures::window_harness(window);
     Played {
         events,
         commands,
