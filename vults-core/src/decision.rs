@@ -110,28 +110,12 @@ pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
 mod tests {
     use super::*;
     use crate::agents::{Question, Target};
-    use crate::protocol::AgentName;
     use crate::rules::AlwaysRule;
+    use crate::testing::{bash, named};
 
     const CLAUDE: Identity = Identity::Builtin(AgentKind::Claude);
     const CODEX: Identity = Identity::Builtin(AgentKind::Codex);
     const FOLDER: &str = "/home/u/app";
-
-    fn named(n: &str) -> Identity {
-        Identity::Named(AgentName::new(n).expect("valid"))
-    }
-
-    fn bash(command: &str) -> ToolCall {
-        ToolCall {
-            session_id: None,
-            cwd: None,
-            tool: "Bash".into(),
-            kind: ToolKind::Shell,
-            target: Target::Command {
-                command: command.into(),
-            },
-        }
-    }
 
     fn question() -> ToolCall {
         ToolCall {

@@ -21,3 +21,5 @@ pub mod paths;
 pub mod policy;
 pub mod protocol;
 pub mod rules;
+#[cfg(test)]
+mod testing;

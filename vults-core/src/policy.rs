@@ -571,6 +571,7 @@ fn glob_match(p: &[char], s: &[char]) -> bool {
 mod tests {
     use super::*;
     use crate::agents::Target;
+    use crate::testing::{bash, call, named};
 
     fn parse(text: &str) -> PolicySet {
         PolicySet::parse_with_home(text, Some("/home/u")).expect("parses")
@@ -578,29 +579,6 @@ mod tests {
 
     fn parse_err(text: &str) -> PolicyError {
         PolicySet::parse_with_home(text, Some("/home/u")).expect_err("does not parse")
-    }
-
-    fn call(tool: &str, target: Target) -> ToolCall {
-        ToolCall {
-            session_id: None,
-            cwd: None,
-            tool: tool.into(),
-            kind: ToolKind::of(tool),
-            target,
-        }
-    }
-
-    fn bash(command: &str) -> ToolCall {
-        call(
-            "Bash",
-            Target::Command {
-                command: command.into(),
-            },
-        )
-    }
-
-    fn named(n: &str) -> Identity {
-        Identity::Named(AgentName::new(n).expect("valid"))
     }
 
     const CLAUDE: Identity = Identity::Builtin(AgentKind::Claude);

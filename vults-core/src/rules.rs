@@ -258,23 +258,7 @@ fn identity_of(stored: &StoredRule) -> Result<Identity, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{Target, ToolKind};
-
-    fn named(n: &str) -> Identity {
-        Identity::Named(AgentName::new(n).expect("valid name"))
-    }
-
-    fn bash(command: &str) -> ToolCall {
-        ToolCall {
-            session_id: None,
-            cwd: None,
-            tool: "Bash".into(),
-            kind: ToolKind::Shell,
-            target: Target::Command {
-                command: command.into(),
-            },
-        }
-    }
+    use crate::testing::{bash, named};
 
     fn temp_dir(tag: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("vults-rules-{tag}-{}", std::process::id()));
