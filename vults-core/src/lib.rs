@@ -9,6 +9,7 @@
 //! - [`paths`]: where every file and the socket live; `VULTS_HOME` / `VULTS_SOCKET` move them.
 //! - [`destructive`], [`rules`], [`policy`] and [`decision`]: the one decision point,
 //!   [`decision::decide`], and what it reads.
+//! - `shell` (crate-private): the shell parser [`destructive`] reads commands with.
 //! - [`atomic`]: crash-safe file replacement used for rules, settings and agent configs.
 //!
 //! Not here: sockets, threads, windows — those belong to `vults-hook` and `vults-app`.
@@ -21,5 +22,6 @@ pub mod paths;
 pub mod policy;
 pub mod protocol;
 pub mod rules;
+pub(crate) mod shell;
 #[cfg(test)]
 mod testing;
