@@ -8,8 +8,14 @@
 //! What it cannot decompose it calls destructive ("unparsable command"): a person then looks.
 //!
 //! It answers only "would this irreversibly lose data or hand out power?" — `rm -r`, force
-//! pushes, `git reset --hard`, `dd of=`, `mkfs`, `DROP TABLE`, `curl … | sh`, `sudo` … —
-//! never whether a command is wise. A look-alike (`grep -rn "rm -rf" src`, `echo git push
+//! pushes, `git reset --hard`, `dd of=`, `mkfs`, `DROP TABLE`, `curl … | sh`, `sudo`; deletion
+//! through another program (`find -exec rm`, `xargs rm`, interpreter one-liners that delete or
+//! run a shell); clobbering or emptying a file that is not the project's (`> ~/.bashrc`,
+//! `truncate`, `: > f`); recursive permission changes on a home or system folder;
+//! infrastructure and cloud deletion (`terraform destroy`, `kubectl delete`, prunes);
+//! SQL `DELETE` / `UPDATE` without `WHERE`; history that cannot come back (`crontab -r`,
+//! `git stash drop`, `git reflog expire`) — never whether a command is wise.
+//! docs/safety.md lists every family. A look-alike (`grep -rn "rm -rf" src`, `echo git push
 //! --force`) is not destructive: only the program a command runs, and its own arguments, count.
 //!
 //! [`check`] applies it to any tool call.
@@ -25,8 +31,35 @@ pub const UNPARSABLE: &str = "unparsable command";
 pub const RUNTIME_PROGRAM: &str = "program chosen at run time";
 
 /// Why `command` is destructive (what was found), or `None`.
+/// Paths are judged as if the project folder were unknown: any absolute path outside a
+/// temporary folder counts as outside the project (see [`classify_in`]).
 pub fn classify(command: &str) -> Option<String> {
-    classify_at(command, 0)
+    classify_in(command, None)
+}
+
+/// Why `command`, run in the project folder `folder` (the agent's working directory), is
+/// destructive, or `None`. The folder decides only whether an absolute path written to with
+/// `>` is inside the project.
+pub fn classify_in(command: &str, folder: Option<&str>) -> Option<String> {
+    let cx = Cx {
+        project: folder
+            .map(|f| f.trim_end_matches('/'))
+            .filter(|f| !f.is_empty()),
+        ..Cx::default()
+    };
+    classify_at(command, 0, cx)
+}
+
+/// What the classifier knows about where a command runs.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cx<'a> {
+    /// The project folder (the agent's working directory), when the call says.
+    project: Option<&'a str>,
+    /// A `cd` in the same script goes outside the project: relative paths may be anywhere.
+    away: bool,
+    /// The command runs once per item something else found (`find -exec`, `xargs`): a plain
+    /// `rm` then deletes in bulk. Says which.
+    fed: Option<&'static str>,
 }
 
 /// Why a tool call is destructive, or `None`. Shell calls are classified by their whole
@@ -35,6 +68,7 @@ pub fn classify(command: &str) -> Option<String> {
 /// are not destructive here: the card shows them whole, and a deleted file is what `rm file`
 /// would do, which is not destructive either.
 pub fn check(call: &ToolCall) -> Option<String> {
+    let classify = |command: &str| classify_in(command, call.cwd.as_deref());
     match &call.target {
         Target::Command { command } => classify(command),
         _ if call.kind == ToolKind::Shell => Some(UNPARSABLE.to_string()),
@@ -56,12 +90,12 @@ pub fn check(call: &ToolCall) -> Option<String> {
     }
 }
 
-fn classify_at(command: &str, depth: usize) -> Option<String> {
+fn classify_at(command: &str, depth: usize, cx: Cx) -> Option<String> {
     if depth > MAX_DEPTH {
         return Some(UNPARSABLE.to_string());
     }
     match parse(command) {
-        Ok(script) => check_script(&script, depth),
+        Ok(script) => check_script(&script, depth, cx),
         Err(()) => Some(UNPARSABLE.to_string()),
     }
 }
@@ -69,21 +103,25 @@ fn classify_at(command: &str, depth: usize) -> Option<String> {
 // Classifying
 // =============================================================================================
 
-fn check_script(script: &Script, depth: usize) -> Option<String> {
+fn check_script(script: &Script, depth: usize, cx: Cx) -> Option<String> {
+    let cx = Cx {
+        away: cx.away || leaves_project(script, cx),
+        ..cx
+    };
     for pipeline in &script.pipelines {
         for simple in pipeline {
-            if let Some(why) = check_simple(simple, depth) {
+            if let Some(why) = check_simple(simple, depth, cx) {
                 return Some(why);
             }
         }
-        if let Some(why) = check_pipeline(pipeline) {
+        if let Some(why) = check_pipeline(pipeline, cx) {
             return Some(why);
         }
     }
     None
 }
 
-fn check_simple(simple: &Simple, depth: usize) -> Option<String> {
+fn check_simple(simple: &Simple, depth: usize, cx: Cx) -> Option<String> {
     // Substitutions run wherever they stand: in arguments, redirections, here-documents.
     for word in simple
         .words
@@ -93,20 +131,23 @@ fn check_simple(simple: &Simple, depth: usize) -> Option<String> {
         .chain(&simple.stdin)
     {
         for sub in &word.substs {
-            if let Some(why) = check_script(sub, depth + 1) {
+            if let Some(why) = check_script(sub, depth + 1, cx) {
                 return Some(why);
             }
         }
     }
     if let Some(sub) = &simple.subshell
-        && let Some(why) = check_script(sub, depth + 1)
+        && let Some(why) = check_script(sub, depth + 1, cx)
     {
         return Some(why);
     }
     if simple.out_targets.iter().any(|t| is_disk_device(&t.text)) {
         return Some(DISK.to_string());
     }
-    check_argv(&simple.words, &simple.stdin, depth)
+    if let Some(why) = check_clobber(simple, cx) {
+        return Some(why);
+    }
+    check_argv(&simple.words, &simple.stdin, depth, cx)
 }
 
 const DISK: &str = "write to a disk device";
@@ -140,7 +181,7 @@ fn is_interpreter(prog: &str) -> bool {
 }
 
 /// One simple command's words (and what it reads on stdin).
-fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
+fn check_argv(words: &[Word], stdin: &[Word], depth: usize, cx: Cx) -> Option<String> {
     if depth > MAX_DEPTH {
         return Some(UNPARSABLE.to_string());
     }
@@ -158,9 +199,18 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
                     RUNTIME_PROGRAM.to_string()
                 });
             }
-            return classify_at(&text, depth + 1);
+            return classify_at(&text, depth + 1, cx);
         }
         Head::Program(i) => i,
+    };
+    // `… | xargs rm`: the command runs on every item read.
+    let cx = if words[..at].iter().any(|w| program_name(&w.text) == "xargs") {
+        Cx {
+            fed: Some("xargs"),
+            ..cx
+        }
+    } else {
+        cx
     };
     let prog = program_name(&words[at].text);
     let args = &words[at + 1..];
@@ -183,6 +233,9 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
         {
             return Some("rm -r".into());
         }
+        "rm" | "unlink" | "rmdir" if cx.fed.is_some() => {
+            return Some(format!("{} {prog}", cx.fed.unwrap_or_default()));
+        }
         "rmdir" | "rd" if args.iter().any(|a| a.text.eq_ignore_ascii_case("/s")) => {
             return Some("rmdir /s".into());
         }
@@ -197,7 +250,7 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
         {
             return Some("Remove-Item -Recurse".into());
         }
-        "git" => return check_git(args, depth),
+        "git" => return check_git(args, depth, cx),
         "dd" if args.iter().any(|a| a.text.starts_with("of=")) => return Some("dd of=".into()),
         p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" => return Some("mkfs".into()),
         "wipefs" | "shred" | "blkdiscard" => return Some(prog.clone()),
@@ -211,6 +264,14 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
                 }) =>
         {
             return Some("chmod -R 777".into());
+        }
+        "chmod"
+            if (short_has('R') || has("--recursive"))
+                && args
+                    .iter()
+                    .any(|a| !a.text.starts_with('-') && home_or_system(&a.text)) =>
+        {
+            return Some("chmod -R on a home or system folder".into());
         }
         "chown" | "chgrp" if short_has('R') || has("--recursive") => {
             return Some(format!("{prog} -R"));
@@ -233,7 +294,11 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
                         .position(|a| a.is(";") || a.is("+"))
                         .map(|p| k + 1 + p)
                         .unwrap_or(args.len());
-                    if let Some(why) = check_argv(&args[k + 1..end], &[], depth + 1) {
+                    let fed = Cx {
+                        fed: Some("find -exec"),
+                        ..cx
+                    };
+                    if let Some(why) = check_argv(&args[k + 1..end], &[], depth + 1, fed) {
                         return Some(why);
                     }
                     k = end;
@@ -242,10 +307,49 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
             }
         }
         "rimraf" | "del-cli" => return Some("rm -r".into()),
+        "tee"
+            if !(short_has('a') || has("--append"))
+                && args
+                    .iter()
+                    .any(|a| !a.text.starts_with('-') && clobbers(&a.text, cx)) =>
+        {
+            return Some(OVERWRITE.into());
+        }
+        "cp" => {
+            let files = positionals(args, &["-t", "--target-directory", "-S", "--suffix"]);
+            if files.len() >= 2
+                && files[0] == "/dev/null"
+                && files[1..].iter().any(|f| !is_temp_or_device(f))
+            {
+                return Some(EMPTY.into());
+            }
+        }
+        "truncate" if truncate_shrinks(args) => return Some("truncate".into()),
+        "crontab" if short_has('r') => return Some("crontab -r".into()),
+        "rsync" if args.iter().any(|a| a.text.starts_with("--delete")) => {
+            return Some("rsync --delete".into());
+        }
+        "terraform" | "tofu" | "terragrunt" => return check_terraform(&prog, args),
+        "pulumi" => return check_pulumi(args),
+        "kubectl" | "oc" => {
+            let pos = positionals(args, KUBE_OPTS);
+            return (pos.first() == Some(&"delete")).then(|| format!("{prog} delete"));
+        }
+        "helm" => {
+            let pos = positionals(args, KUBE_OPTS);
+            return matches!(pos.first(), Some(&("uninstall" | "delete" | "del" | "un")))
+                .then(|| "helm uninstall".into());
+        }
+        "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" => {
+            return check_containers(&prog, args);
+        }
+        "aws" => return check_aws(args),
+        "gcloud" | "gsutil" | "az" => return check_cloud(&prog, args),
+        "gh" => return check_gh(args),
         "source" | "." if args.first().is_some_and(|a| a.substs.iter().any(fetches)) => {
             return Some(CURL_SH.into());
         }
-        p if SHELLS.contains(&p) => return check_shell(args, stdin, depth),
+        p if SHELLS.contains(&p) => return check_shell(args, stdin, depth, cx),
         _ => {}
     }
     if (SQL_CLIENTS.contains(&prog.as_str()) || is_interpreter(&prog))
@@ -256,11 +360,14 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
     {
         return Some(why);
     }
+    if is_interpreter(&prog) {
+        return check_interpreter(&prog, args, stdin);
+    }
     None
 }
 
 /// `bash -c '…'`, `sh script`, `bash` reading stdin.
-fn check_shell(args: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
+fn check_shell(args: &[Word], stdin: &[Word], depth: usize, cx: Cx) -> Option<String> {
     let mut j = 0;
     let mut inline = false;
     while let Some(a) = args.get(j) {
@@ -298,7 +405,7 @@ fn check_shell(args: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
                 RUNTIME_PROGRAM.to_string()
             });
         }
-        return classify_at(&script.text, depth + 1);
+        return classify_at(&script.text, depth + 1, cx);
     }
     match args.get(j) {
         // `bash <(curl …)`
@@ -309,7 +416,7 @@ fn check_shell(args: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
         // check_pipeline.
         None => stdin.iter().find_map(|s| {
             if s.substs.is_empty() {
-                classify_at(&s.text, depth + 1)
+                classify_at(&s.text, depth + 1, cx)
             } else {
                 Some(UNPARSABLE.to_string())
             }
@@ -318,7 +425,7 @@ fn check_shell(args: &[Word], stdin: &[Word], depth: usize) -> Option<String> {
 }
 
 /// What a pipeline does as a whole: `curl … | sh`, `echo "DROP TABLE t" | psql`.
-fn check_pipeline(pipeline: &[Simple]) -> Option<String> {
+fn check_pipeline(pipeline: &[Simple], cx: Cx) -> Option<String> {
     if pipeline.len() < 2 {
         return None;
     }
@@ -343,7 +450,21 @@ fn check_pipeline(pipeline: &[Simple]) -> Option<String> {
         if reads_stdin_script && SHELLS.contains(&prog.as_str()) {
             // `echo 'rm -rf x' | sh`, `cat <<EOF | bash`: the script is in the command line.
             for earlier in &pipeline[..n] {
-                if let Some(why) = piped_script(earlier) {
+                if let Some(why) = piped_texts(earlier)
+                    .iter()
+                    .find_map(|t| classify_at(t, 1, cx))
+                {
+                    return Some(why);
+                }
+            }
+        }
+        if reads_stdin_script && is_interpreter(prog) {
+            // `echo 'import os; os.remove("x")' | python3`
+            for earlier in &pipeline[..n] {
+                if let Some(why) = piped_texts(earlier)
+                    .iter()
+                    .find_map(|t| code_danger(prog, t))
+                {
                     return Some(why);
                 }
             }
@@ -366,9 +487,9 @@ fn check_pipeline(pipeline: &[Simple]) -> Option<String> {
 
 /// What a command piped into a shell hands it as its script, when the command line shows it:
 /// `echo …` / `printf …` arguments, or a here-document / here-string.
-fn piped_script(simple: &Simple) -> Option<String> {
+fn piped_texts(simple: &Simple) -> Vec<String> {
     let Head::Program(i) = head(&simple.words) else {
-        return None;
+        return Vec::new();
     };
     let prog = program_name(&simple.words[i].text);
     let mut texts: Vec<String> = simple.stdin.iter().map(|w| w.text.clone()).collect();
@@ -381,7 +502,7 @@ fn piped_script(simple: &Simple) -> Option<String> {
         // printf's and `echo -e`'s `\n` separate commands as a newline does.
         texts.push(args.join(" ").replace("\\n", "\n"));
     }
-    texts.iter().find_map(|t| classify_at(t, 1))
+    texts
 }
 
 fn simple_fetches(simple: &Simple) -> bool {
@@ -418,22 +539,858 @@ static SQL: LazyLock<Option<regex_lite::Regex>> = LazyLock::new(|| {
     regex_lite::Regex::new(r"(?i)\b(drop\s+(?:table|database|schema)|truncate)\b").ok()
 });
 
-/// `DROP TABLE`, `DROP DATABASE`, `DROP SCHEMA`, `TRUNCATE` in SQL text.
+static SQL_DELETE: LazyLock<Option<regex_lite::Regex>> =
+    LazyLock::new(|| regex_lite::Regex::new(r"(?i)\bdelete\s+from\s").ok());
+static SQL_UPDATE: LazyLock<Option<regex_lite::Regex>> = LazyLock::new(|| {
+    regex_lite::Regex::new(r"(?i)\bupdate\s+(?:only\s+)?[^\s;]+(?:\s+(?:as\s+)?[^\s;]+)?\s+set\s")
+        .ok()
+});
+static SQL_WHERE: LazyLock<Option<regex_lite::Regex>> =
+    LazyLock::new(|| regex_lite::Regex::new(r"(?i)\bwhere\b").ok());
+/// A `WHERE` that holds for every row.
+static SQL_WHERE_ALL: LazyLock<Option<regex_lite::Regex>> = LazyLock::new(|| {
+    regex_lite::Regex::new(r"(?i)^where\s+(?:1\s*=\s*1|true|1|'1'\s*=\s*'1')[\s)'\x22]*$").ok()
+});
+
+/// `DROP TABLE`, `DROP DATABASE`, `DROP SCHEMA`, `TRUNCATE`, and `DELETE FROM` / `UPDATE … SET`
+/// with no `WHERE` (or `WHERE 1=1`, `WHERE true`) before the statement's `;`, in SQL text.
 fn destructive_sql(text: &str) -> Option<String> {
-    let found = SQL.as_ref()?.find(text)?;
-    let words: Vec<String> = found
-        .as_str()
-        .split_whitespace()
-        .map(str::to_ascii_uppercase)
+    if let Some(found) = SQL.as_ref()?.find(text) {
+        let words: Vec<String> = found
+            .as_str()
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
+        return Some(words.join(" "));
+    }
+    for statement in text.split(';') {
+        for (re, label) in [
+            (&SQL_DELETE, "DELETE without WHERE"),
+            (&SQL_UPDATE, "UPDATE without WHERE"),
+        ] {
+            let Some(found) = re.as_ref().and_then(|r| r.find(statement)) else {
+                continue;
+            };
+            let rest = &statement[found.end()..];
+            let all_rows = match SQL_WHERE.as_ref()?.find(rest) {
+                None => true,
+                Some(w) => SQL_WHERE_ALL
+                    .as_ref()?
+                    .is_match(rest[w.start()..].trim_end()),
+            };
+            if all_rows {
+                return Some(label.to_string());
+            }
+        }
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files: clobbering by `>` / `tee`, emptying, and where a path is
+// ---------------------------------------------------------------------------------------------
+
+const OVERWRITE: &str = "overwrite with >";
+const EMPTY: &str = "empty a file";
+
+/// Temporary folders: writing there never loses anything of the user's.
+const TEMP_PREFIXES: [&str; 7] = [
+    "/tmp/",
+    "/var/tmp/",
+    "/private/tmp/",
+    "/private/var/folders/",
+    "/dev/shm/",
+    "$TMPDIR",
+    "${TMPDIR}",
+];
+
+/// A temporary file, or a device (`/dev/null`, `/dev/stderr`; disks are checked on their own).
+fn is_temp_or_device(path: &str) -> bool {
+    path.starts_with("/dev/") || TEMP_PREFIXES.iter().any(|p| path.starts_with(p))
+}
+
+/// `$NAME` or `${NAME}` at the start of `path`, followed by nothing or a `/`.
+fn starts_with_var(path: &str, name: &str) -> bool {
+    [
+        format!("${name}"),
+        format!("${{{name}}}"),
+        format!("%{name}%"),
+    ]
+    .iter()
+    .any(|v| {
+        path.strip_prefix(v.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '\\']))
+    })
+}
+
+/// In the user's home: `~`, `~/…`, `~user/…`, `$HOME/…`, `$XDG_CONFIG_HOME/…` and the like.
+fn is_home_path(path: &str) -> bool {
+    path.starts_with('~')
+        || [
+            "HOME",
+            "XDG_CONFIG_HOME",
+            "XDG_DATA_HOME",
+            "XDG_STATE_HOME",
+            "USERPROFILE",
+            "APPDATA",
+            "LOCALAPPDATA",
+        ]
+        .iter()
+        .any(|v| starts_with_var(path, v))
+}
+
+fn is_absolute(path: &str) -> bool {
+    let b = path.as_bytes();
+    path.starts_with('/')
+        || path.starts_with("\\\\")
+        || (b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && matches!(b[2], b'/' | b'\\'))
+}
+
+fn has_dotdot(path: &str) -> bool {
+    path.split(['/', '\\']).any(|c| c == "..")
+}
+
+/// Whether `path` may lie outside the project folder: in the home folder, an absolute path not
+/// under the project, a path through `..`, or any relative path after a `cd` that left the
+/// project. Temporary files and devices never are; a path that starts with another variable
+/// (`$OUT/x`) cannot be told and is taken as inside.
+fn outside_project(path: &str, cx: Cx) -> bool {
+    if path.is_empty() || is_temp_or_device(path) {
+        return false;
+    }
+    if is_home_path(path) {
+        return true;
+    }
+    if is_absolute(path) {
+        let inside = cx.project.is_some_and(|root| {
+            path.strip_prefix(root)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        });
+        return !inside || has_dotdot(path);
+    }
+    if path.starts_with('$') || path.starts_with('%') {
+        return false;
+    }
+    has_dotdot(path) || cx.away
+}
+
+/// Whether truncating `path` can lose a file of the user's that the project does not own: it
+/// lies outside the project ([`outside_project`]), or it is a dotfile or inside a dot folder
+/// (`.env`, `.git/config`, `~/.bashrc`).
+fn clobbers(path: &str, cx: Cx) -> bool {
+    if path.is_empty() || is_temp_or_device(path) {
+        return false;
+    }
+    if outside_project(path, cx) {
+        return true;
+    }
+    let inside = cx
+        .project
+        .and_then(|root| path.strip_prefix(root))
+        .unwrap_or(path);
+    inside
+        .split(['/', '\\'])
+        .any(|c| c.starts_with('.') && c != "." && c != "..")
+}
+
+/// Whether a script `cd`s (or `pushd`s) out of the project: home, `cd -`, an absolute path
+/// outside it, `..`. Relative paths in that script are then taken as outside too.
+fn leaves_project(script: &Script, cx: Cx) -> bool {
+    script.pipelines.iter().flatten().any(|simple| {
+        let Head::Program(i) = head(&simple.words) else {
+            return false;
+        };
+        if !matches!(program_name(&simple.words[i].text).as_str(), "cd" | "pushd") {
+            return false;
+        }
+        match positionals(&simple.words[i + 1..], &[]).first() {
+            None => true,
+            Some(dir) => {
+                *dir == "-" || outside_project(dir, Cx { away: false, ..cx }) || dir.is_empty()
+            }
+        }
+    })
+}
+
+/// A command that writes nothing, redirected with `>` into a file: `> f`, `: > f`,
+/// `true > f`, `cat /dev/null > f`, `echo -n > f`, `printf '' > f` — the file is emptied.
+/// Otherwise a `>` (not `>>`) into a file [`clobbers`] says is not the project's.
+fn check_clobber(simple: &Simple, cx: Cx) -> Option<String> {
+    let targets: Vec<&str> = simple
+        .truncated
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.is_empty() && !is_temp_or_device(t))
         .collect();
-    Some(words.join(" "))
+    if targets.is_empty() {
+        return None;
+    }
+    let writes_nothing = simple.subshell.is_none()
+        && (simple.words.iter().all(crate::shell::is_assignment)
+            || match head(&simple.words) {
+                Head::Program(i) => {
+                    let args: Vec<&str> = simple.words[i + 1..]
+                        .iter()
+                        .map(|w| w.text.as_str())
+                        .collect();
+                    match program_name(&simple.words[i].text).as_str() {
+                        ":" | "true" | "false" => true,
+                        "cat" => !args.is_empty() && args.iter().all(|a| *a == "/dev/null"),
+                        "echo" => args.is_empty() || args == ["-n"],
+                        "printf" => args == [""],
+                        _ => false,
+                    }
+                }
+                _ => false,
+            });
+    if writes_nothing {
+        return Some(EMPTY.into());
+    }
+    targets
+        .iter()
+        .any(|t| clobbers(t, cx))
+        .then(|| OVERWRITE.into())
+}
+
+/// Home folders and system trees: `/`, `~`, `$HOME`, `/home/<user>`, `/Users/<user>`,
+/// `/root`, and anything under `/etc`, `/usr`, `/bin`, `/var`, `/opt`, `/System`, `C:\Windows` …
+fn home_or_system(path: &str) -> bool {
+    let mut t = path.replace('\\', "/");
+    loop {
+        let trimmed = t
+            .strip_suffix("/*")
+            .or_else(|| t.strip_suffix("/."))
+            .or_else(|| t.strip_suffix('/'))
+            .map(str::to_string);
+        match trimmed {
+            Some(s) => t = s,
+            None => break,
+        }
+    }
+    if t.is_empty() || t == "*" {
+        return path.starts_with(['/', '\\']);
+    }
+    if t == "~" || (t.starts_with('~') && !t.contains('/')) {
+        return true;
+    }
+    if ["HOME", "USERPROFILE"]
+        .iter()
+        .any(|v| [format!("${v}"), format!("${{{v}}}"), format!("%{v}%")].contains(&t))
+    {
+        return true;
+    }
+    let b = t.as_bytes();
+    let rest = if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' {
+        // A Windows drive: `C:` itself, or its system and user folders.
+        if t.len() == 2 {
+            return true;
+        }
+        &t[2..]
+    } else {
+        t.as_str()
+    };
+    let Some(rest) = rest.strip_prefix('/') else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('/').collect();
+    let first = parts[0].to_ascii_lowercase();
+    match first.as_str() {
+        "home" | "users" => parts.len() <= 2,
+        "etc"
+        | "usr"
+        | "bin"
+        | "sbin"
+        | "lib"
+        | "lib32"
+        | "lib64"
+        | "libx32"
+        | "boot"
+        | "var"
+        | "opt"
+        | "sys"
+        | "proc"
+        | "dev"
+        | "system"
+        | "library"
+        | "applications"
+        | "private"
+        | "snap"
+        | "srv"
+        | "root"
+        | "nix"
+        | "windows"
+        | "program files"
+        | "program files (x86)"
+        | "programdata" => true,
+        _ => false,
+    }
+}
+
+/// `truncate` that can shrink a file: any size but a pure growth (`+N`, `%N`, `>N`), or a
+/// size taken from a reference file. Files all in temporary folders are left alone.
+fn truncate_shrinks(args: &[Word]) -> bool {
+    let mut sizes = Vec::new();
+    let mut reference = false;
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        let t = a.text.as_str();
+        k += 1;
+        if t == "-s" || t == "--size" {
+            sizes.extend(args.get(k).map(|w| w.text.as_str()));
+            k += 1;
+        } else if let Some(v) = t.strip_prefix("--size=") {
+            sizes.push(v);
+        } else if let Some(v) = t.strip_prefix("-s").filter(|v| !v.is_empty()) {
+            sizes.push(v);
+        } else if t == "-r" || t == "--reference" || t.starts_with("--reference=") {
+            reference = true;
+        }
+    }
+    let files = positionals(args, &["-s", "--size", "-r", "--reference", "-o"]);
+    if files.iter().all(|f| is_temp_or_device(f)) {
+        return false;
+    }
+    reference || sizes.iter().any(|s| !s.starts_with(['+', '%', '>']))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Infrastructure and cloud
+// ---------------------------------------------------------------------------------------------
+
+/// The arguments that are not options, skipping the value of each option in `with_arg`;
+/// everything after `--` counts.
+fn positionals<'w>(args: &'w [Word], with_arg: &[&str]) -> Vec<&'w str> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        let t = a.text.as_str();
+        k += 1;
+        if t == "--" {
+            out.extend(args[k..].iter().map(|w| w.text.as_str()));
+            break;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            if with_arg.contains(&t) {
+                k += 1;
+            }
+            continue;
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// A short option cluster (`-fv`) among `args` holding `letter`, or the long option `long`.
+fn flag(args: &[Word], letter: char, long: &str) -> bool {
+    args.iter().any(|a| {
+        let t = a.text.as_str();
+        t == long
+            || (t.len() > 1
+                && t.starts_with('-')
+                && !t.starts_with("--")
+                && t[1..].chars().all(|c| c.is_ascii_alphanumeric())
+                && t[1..].contains(letter))
+    })
+}
+
+/// kubectl's and helm's global options that take a value.
+const KUBE_OPTS: &[&str] = &[
+    "-n",
+    "--namespace",
+    "--context",
+    "--kube-context",
+    "--kubeconfig",
+    "--cluster",
+    "--user",
+    "-s",
+    "--server",
+    "--token",
+    "--as",
+    "--as-group",
+    "-l",
+    "--selector",
+    "-o",
+    "--output",
+];
+
+/// `terraform destroy`, `terraform apply -destroy`, `state rm`, `workspace delete`; the same
+/// for OpenTofu and Terragrunt (`terragrunt run-all destroy`).
+fn check_terraform(prog: &str, args: &[Word]) -> Option<String> {
+    let pos = positionals(args, &[]);
+    let mut pos = pos.as_slice();
+    if prog == "terragrunt" && matches!(pos.first(), Some(&("run-all" | "run"))) {
+        pos = &pos[1..];
+    }
+    let (sub, rest) = pos.split_first()?;
+    match *sub {
+        "destroy" => Some(format!("{prog} destroy")),
+        "apply"
+            if args.iter().any(|a| {
+                matches!(
+                    a.text.as_str(),
+                    "-destroy" | "--destroy" | "-destroy=true" | "--destroy=true"
+                )
+            }) =>
+        {
+            Some(format!("{prog} apply -destroy"))
+        }
+        "state" if rest.first() == Some(&"rm") => Some(format!("{prog} state rm")),
+        "workspace" if rest.first() == Some(&"delete") => Some(format!("{prog} workspace delete")),
+        _ => None,
+    }
+}
+
+fn check_pulumi(args: &[Word]) -> Option<String> {
+    let pos = positionals(args, &["-C", "--cwd", "-s", "--stack"]);
+    match pos.as_slice() {
+        ["destroy", ..] => Some("pulumi destroy".into()),
+        ["stack", "rm", ..] => Some("pulumi stack rm".into()),
+        _ => None,
+    }
+}
+
+/// Container prunes, `rm -f`, `volume rm`, `compose down -v` (Docker, Podman, nerdctl).
+fn check_containers(prog: &str, args: &[Word]) -> Option<String> {
+    let pos = positionals(
+        args,
+        &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "-l",
+            "--log-level",
+            "-f",
+            "--file",
+            "-p",
+            "--project-name",
+            "--project-directory",
+            "--env-file",
+            "--profile",
+        ],
+    );
+    let (name, pos) = match prog.strip_suffix("-compose") {
+        Some(base) => (base, [&["compose"], pos.as_slice()].concat()),
+        None => (prog, pos),
+    };
+    match pos.as_slice() {
+        [
+            group @ ("system" | "volume" | "image" | "container"),
+            "prune",
+            ..,
+        ] => Some(format!("{name} {group} prune")),
+        ["rm", ..] | ["container", "rm" | "remove", ..] if flag(args, 'f', "--force") => {
+            Some(format!("{name} rm -f"))
+        }
+        ["volume", "rm" | "remove", ..] => Some(format!("{name} volume rm")),
+        ["compose", "down", ..] if flag(args, 'v', "--volumes") => {
+            Some(format!("{name} compose down -v"))
+        }
+        _ => None,
+    }
+}
+
+/// `aws s3 rm --recursive`, `aws s3 rb`, `aws s3 sync --delete`, and any `delete-*` or
+/// `terminate-*` operation.
+fn check_aws(args: &[Word]) -> Option<String> {
+    let pos = positionals(
+        args,
+        &[
+            "--profile",
+            "--region",
+            "--output",
+            "--endpoint-url",
+            "--query",
+            "--color",
+            "--ca-bundle",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+        ],
+    );
+    let has = |s: &str| args.iter().any(|a| a.is(s));
+    match pos.as_slice() {
+        ["s3", "rm", ..] if has("--recursive") => Some("aws s3 rm --recursive".into()),
+        ["s3", "rb", ..] => Some("aws s3 rb".into()),
+        ["s3", "sync", ..] if args.iter().any(|a| a.text.starts_with("--delete")) => {
+            Some("aws s3 sync --delete".into())
+        }
+        [_, op, ..] if op.starts_with("delete-") => Some("aws delete".into()),
+        [_, op, ..] if op.starts_with("terminate-") => Some("aws terminate".into()),
+        _ => None,
+    }
+}
+
+/// `gcloud … delete`, `gcloud storage rm -r`, `gsutil rm -r`, `gsutil rb`, `az … delete`.
+fn check_cloud(prog: &str, args: &[Word]) -> Option<String> {
+    let pos = positionals(
+        args,
+        &[
+            "--project",
+            "--account",
+            "--configuration",
+            "--zone",
+            "--region",
+            "--format",
+            "--filter",
+            "--query",
+            "-o",
+            "--output",
+            "--subscription",
+            "-n",
+            "--name",
+            "-g",
+            "--resource-group",
+            "-h",
+            "-u",
+        ],
+    );
+    let recursive = flag(args, 'r', "--recursive") || flag(args, 'R', "--recursive");
+    match (prog, pos.as_slice()) {
+        ("gsutil", ["rm", ..]) if recursive => Some("gsutil rm -r".into()),
+        ("gsutil", ["rb", ..]) => Some("gsutil rb".into()),
+        ("gcloud", ["storage", "rm", ..]) if recursive => Some("gcloud storage rm -r".into()),
+        ("gcloud", _) if pos.contains(&"delete") => Some("gcloud delete".into()),
+        ("az", _)
+            if pos
+                .iter()
+                .any(|p| *p == "delete" || p.starts_with("delete-")) =>
+        {
+            Some("az delete".into())
+        }
+        _ => None,
+    }
+}
+
+/// `gh <thing> delete` (a repository, release, issue …) and `gh api -X DELETE`.
+fn check_gh(args: &[Word]) -> Option<String> {
+    let pos = positionals(
+        args,
+        &[
+            "-R",
+            "--repo",
+            "-X",
+            "--method",
+            "-H",
+            "--header",
+            "-f",
+            "-F",
+            "--field",
+            "--raw-field",
+            "-q",
+            "--jq",
+            "-t",
+            "--template",
+            "--hostname",
+        ],
+    );
+    if pos.first() == Some(&"api") {
+        let mut method = None;
+        for (k, a) in args.iter().enumerate() {
+            let t = a.text.as_str();
+            if t == "-X" || t == "--method" {
+                method = args.get(k + 1).map(|w| w.text.as_str());
+            } else if let Some(m) = t.strip_prefix("--method=").or_else(|| t.strip_prefix("-X")) {
+                method = Some(m);
+            }
+        }
+        return method
+            .is_some_and(|m| m.eq_ignore_ascii_case("delete"))
+            .then(|| "gh api DELETE".into());
+    }
+    match pos.as_slice() {
+        [thing, "delete", ..] => Some(format!("gh {thing} delete")),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interpreter one-liners
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    Python,
+    Perl,
+    Ruby,
+    Js,
+    Php,
+}
+
+fn lang_of(prog: &str) -> Lang {
+    match prog {
+        "perl" => Lang::Perl,
+        "ruby" => Lang::Ruby,
+        "php" => Lang::Php,
+        "node" | "deno" | "bun" => Lang::Js,
+        _ => Lang::Python,
+    }
+}
+
+/// The code an interpreter is given on its command line (`python -c`, `perl -e`, `node -e`,
+/// `ruby -e`, `php -r`, `deno eval`, `bun -e`), and whether it reads its program on stdin
+/// (no script file named, or `-`).
+fn inline_code<'w>(prog: &str, args: &'w [Word]) -> (Vec<&'w str>, bool) {
+    let lang = lang_of(prog);
+    let mut code = Vec::new();
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        let t = a.text.as_str();
+        k += 1;
+        if t == "-" {
+            return (code, true);
+        }
+        if t == "--" {
+            let script = args.get(k).is_some();
+            return (code.clone(), code.is_empty() && !script);
+        }
+        if let Some(v) = t
+            .strip_prefix("--eval=")
+            .or_else(|| t.strip_prefix("--print="))
+        {
+            code.push(v);
+            continue;
+        }
+        let cluster = t.len() > 1
+            && t.starts_with('-')
+            && !t.starts_with("--")
+            && t[1..].chars().all(|c| c.is_ascii_alphabetic());
+        let is_code_flag = match lang {
+            Lang::Python => cluster && t.ends_with('c'),
+            Lang::Perl | Lang::Ruby => cluster && t.ends_with(['e', 'E']),
+            Lang::Js => matches!(t, "-e" | "--eval" | "-p" | "--print" | "-pe"),
+            Lang::Php => matches!(t, "-r" | "-B" | "-R" | "-E"),
+        };
+        if is_code_flag {
+            if let Some(c) = args.get(k) {
+                code.push(c.text.as_str());
+                k += 1;
+            }
+            if lang == Lang::Python {
+                // Everything after `-c code` is the code's own argv.
+                return (code, false);
+            }
+            continue;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            let ends = match lang {
+                Lang::Python => t == "-m",
+                Lang::Php => t == "-f",
+                _ => false,
+            };
+            if ends {
+                // `python -m module`, `php -f file`: a program we do not read.
+                return (code, false);
+            }
+            let takes_value = match lang {
+                Lang::Python => matches!(t, "-W" | "-X" | "-Q"),
+                Lang::Perl => matches!(t, "-I" | "-M" | "-m"),
+                Lang::Ruby => matches!(t, "-I" | "-r" | "-C"),
+                Lang::Js => {
+                    matches!(
+                        t,
+                        "-r" | "--require" | "--import" | "--loader" | "--env-file"
+                    ) && prog == "node"
+                }
+                Lang::Php => matches!(t, "-c" | "-d" | "-z"),
+            };
+            if takes_value {
+                k += 1;
+            }
+            continue;
+        }
+        if matches!(prog, "deno" | "bun") && t == "eval" && code.is_empty() {
+            code.extend(args.get(k).map(|w| w.text.as_str()));
+            return (code, false);
+        }
+        // A script file (or a subcommand such as `deno run`): its contents are not ours to read.
+        return (code, false);
+    }
+    let stdin = code.is_empty();
+    (code, stdin)
+}
+
+/// Inline code an interpreter runs, and the program it reads on stdin.
+fn check_interpreter(prog: &str, args: &[Word], stdin: &[Word]) -> Option<String> {
+    let (code, reads_stdin) = inline_code(prog, args);
+    if let Some(why) = code.iter().find_map(|c| code_danger(prog, c)) {
+        return Some(why);
+    }
+    if reads_stdin {
+        return stdin.iter().find_map(|s| code_danger(prog, &s.text));
+    }
+    None
+}
+
+/// Names that delete files in any of the languages, whatever they are called on.
+const CODE_DELETES: &[&str] = &[
+    "unlink",
+    "unlinkSync",
+    "rmdir",
+    "rmdirSync",
+    "rmtree",
+    "removedirs",
+    "rmSync",
+    "rm_rf",
+    "rm_r",
+    "rm_f",
+    "remove_tree",
+    "remove_dir",
+    "remove_entry",
+    "remove_entry_secure",
+    "rimraf",
+    "removeSync",
+    "emptyDir",
+    "emptyDirSync",
+];
+/// `remove`, `rm` and `delete` delete files when called on one of these.
+const FILE_MODULES: &[&str] = &[
+    "os",
+    "fs",
+    "fsp",
+    "fse",
+    "promises",
+    "FileUtils",
+    "File",
+    "Dir",
+    "Deno",
+    "shutil",
+];
+/// Names that run another program (a shell) whatever they are called on.
+const CODE_SHELLS: &[&str] = &[
+    "subprocess",
+    "child_process",
+    "execSync",
+    "execFileSync",
+    "spawnSync",
+    "shell_exec",
+    "passthru",
+    "proc_open",
+    "popen",
+    "Open3",
+    "posix_spawn",
+    "posix_spawnp",
+    "execv",
+    "execve",
+    "execvp",
+    "execvpe",
+    "execl",
+    "execle",
+    "execlp",
+    "execlpe",
+    "spawnl",
+    "spawnle",
+    "spawnlp",
+    "spawnlpe",
+    "spawnv",
+    "spawnve",
+    "spawnvp",
+    "spawnvpe",
+    "pcntl_exec",
+    "qx",
+];
+/// What `system`, `exec`, `spawn` are called on when they run a program.
+const SHELL_MODULES: &[&str] = &[
+    "os",
+    "Kernel",
+    "IO",
+    "pty",
+    "Process",
+    "child_process",
+    "cp",
+    "Bun",
+    "Deno",
+    "subprocess",
+];
+
+/// Whether interpreter code deletes files or runs a shell, judged by the names it calls:
+/// `os.remove`, `shutil.rmtree`, `unlink`, `fs.rmSync`, `FileUtils.rm_rf` …; `os.system`,
+/// `subprocess`, `child_process`, `system()`, `exec`, backticks in Perl, Ruby and PHP. A name
+/// inside a string counts too; `platform.system()` or `regex.exec()` do not.
+fn code_danger(prog: &str, code: &str) -> Option<String> {
+    let lang = lang_of(prog);
+    let chars: Vec<char> = code.chars().collect();
+    let deletes = || Some(format!("{prog} code deletes files"));
+    let shell = || Some(format!("{prog} code runs a shell"));
+    if matches!(lang, Lang::Perl | Lang::Ruby | Lang::Php) && code.contains('`') {
+        return shell();
+    }
+    if lang == Lang::Ruby
+        && chars
+            .windows(3)
+            .any(|w| w[0] == '%' && w[1] == 'x' && !w[2].is_alphanumeric() && w[2] != ' ')
+    {
+        return shell();
+    }
+    let ident_start = |c: char| c.is_alphabetic() || c == '_' || c == '$';
+    let mut i = 0;
+    let mut prev: Option<(usize, usize)> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() {
+            while i < chars.len() && chars[i].is_alphanumeric() {
+                i += 1;
+            }
+            continue;
+        }
+        if !ident_start(c) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+        {
+            i += 1;
+        }
+        let name: String = chars[start..i].iter().collect();
+        // `a.b`, `A::b`, `$a->b`: `b` is called on `a` (when the text between is just that).
+        let sep: String = prev
+            .map(|(_, end)| chars[end..start].iter().collect())
+            .unwrap_or_default();
+        let dotted = start > 0 && chars[start - 1] == '.'
+            || (start > 1 && matches!(chars[start - 2..start], [':', ':'] | ['-', '>']));
+        let qualifier: Option<String> = match prev {
+            Some((s, e)) if dotted && matches!(sep.as_str(), "." | "::" | "->") => {
+                Some(chars[s..e].iter().collect())
+            }
+            _ => None,
+        };
+        let q = qualifier.as_deref();
+        prev = Some((start, i));
+        if CODE_DELETES.contains(&name.as_str())
+            || (matches!(name.as_str(), "remove" | "rm" | "delete")
+                && q.is_some_and(|q| FILE_MODULES.contains(&q)))
+        {
+            return deletes();
+        }
+        let shell_module = q.is_some_and(|q| SHELL_MODULES.contains(&q));
+        let runs = CODE_SHELLS.contains(&name.as_str())
+            || match name.as_str() {
+                // Undotted, on an unknown receiver (`__import__('os').system`), or on `os` …
+                "system" | "spawn" => !dotted || q.is_none() || shell_module,
+                "exec" => {
+                    shell_module || (!dotted && matches!(lang, Lang::Perl | Lang::Ruby | Lang::Php))
+                }
+                "run" | "Command" | "spawnSync" | "$" => {
+                    q.is_some_and(|q| q == "Deno" || q == "Bun")
+                }
+                _ => false,
+            };
+        if runs {
+            return shell();
+        }
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------------------------
 // git
 // ---------------------------------------------------------------------------------------------
 
-fn check_git(args: &[Word], depth: usize) -> Option<String> {
+fn check_git(args: &[Word], depth: usize, cx: Cx) -> Option<String> {
     // Global options before the subcommand.
     let mut k = 0;
     while let Some(a) = args.get(k) {
@@ -443,7 +1400,7 @@ fn check_git(args: &[Word], depth: usize) -> Option<String> {
             && let Some(value) = args.get(k + 1)
             && value.text.to_ascii_lowercase().starts_with("alias.")
             && let Some((_, script)) = value.text.split_once("=!")
-            && let Some(why) = classify_at(script, depth + 1)
+            && let Some(why) = classify_at(script, depth + 1, cx)
         {
             return Some(why);
         }
@@ -537,6 +1494,16 @@ fn check_git(args: &[Word], depth: usize) -> Option<String> {
             Some("git switch --discard-changes".into())
         }
         "stash" if rest.first().is_some_and(|a| a.is("clear")) => Some("git stash clear".into()),
+        "stash" if rest.first().is_some_and(|a| a.is("drop")) => Some("git stash drop".into()),
+        "reflog" => match rest.first().map(|a| a.text.as_str()) {
+            Some(op @ ("expire" | "delete")) => Some(format!("git reflog {op}")),
+            _ => None,
+        },
+        "gc" if opts().any(|t| matches!(t, "--prune=now" | "--prune=all")) => {
+            Some("git gc --prune=now".into())
+        }
+        "prune" if !(long("--dry-run") || cluster_has('n')) => Some("git prune".into()),
+        "filter-branch" | "filter-repo" => Some(format!("git {sub}")),
         _ => None,
     }
 }
@@ -689,7 +1656,6 @@ mod tests {
         ),
         ("find . -name '*.tmp' | xargs rm -rf", Some("rm -r")),
         ("ls | xargs -I{} -n 1 rm -r {}", Some("rm -r")),
-        ("xargs -0 rm -f < list", None),
         ("eval 'rm -rf x'", Some("rm -r")),
         ("eval \"$(ssh-agent -s)\"", Some(RUNTIME_PROGRAM)),
         ("command -v rm", None),
@@ -813,6 +1779,385 @@ mod tests {
         ),
         ("rmdir /s /q build", Some("rmdir /s")),
         ("Remove-Item file.txt", None),
+        // ---- issue 10, item 2: the families a broad "allow every shell command" let through ----
+        // Deletion through another program: every item found is removed, with no `-r` needed.
+        (
+            "find . -name '*.log' -exec rm {} \\;",
+            Some("find -exec rm"),
+        ),
+        (
+            "find /var/log -type f -execdir rm -f {} +",
+            Some("find -exec rm"),
+        ),
+        ("find . -exec unlink {} \\;", Some("find -exec unlink")),
+        (
+            "find . -name x -exec sh -c 'rm \"$0\"' {} \\;",
+            Some("find -exec rm"),
+        ),
+        ("find . -name '*.tmp' -delete", Some("find -delete")),
+        ("find src -name '*.rs' | xargs rm", Some("xargs rm")),
+        ("xargs -0 rm -f < list", Some("xargs rm")),
+        ("git ls-files -d | xargs -r git rm", None),
+        ("find . -name '*.rs' | xargs grep -n todo", None),
+        ("find . -name x", None),
+        ("find . -type f -newer a -print", None),
+        ("find . -name '*.py' -exec black {} +", None),
+        ("xargs -n1 echo < list", None),
+        // …and interpreter one-liners that remove files or run a shell.
+        (
+            "python -c 'import shutil; shutil.rmtree(\"build\")'",
+            Some("python code deletes files"),
+        ),
+        (
+            "python3 -c \"import os; os.remove('a.txt')\"",
+            Some("python3 code deletes files"),
+        ),
+        (
+            "python3 -c 'import pathlib; pathlib.Path(\"x\").unlink()'",
+            Some("python3 code deletes files"),
+        ),
+        (
+            "python3 -c \"import os; os.system('ls')\"",
+            Some("python3 code runs a shell"),
+        ),
+        (
+            "python3 -c \"__import__('os').system('id')\"",
+            Some("python3 code runs a shell"),
+        ),
+        (
+            "python3 -c 'import subprocess; subprocess.run([\"make\"])'",
+            Some("python3 code runs a shell"),
+        ),
+        (
+            "python3 - <<'EOF'\nimport shutil\nshutil.rmtree('dist')\nEOF",
+            Some("python3 code deletes files"),
+        ),
+        (
+            "echo 'import os; os.unlink(\"x\")' | python3",
+            Some("python3 code deletes files"),
+        ),
+        (
+            "perl -e 'unlink glob \"*.bak\"'",
+            Some("perl code deletes files"),
+        ),
+        (
+            "perl -MFile::Path -e 'File::Path::rmtree(\"x\")'",
+            Some("perl code deletes files"),
+        ),
+        ("perl -e 'system(\"ls\")'", Some("perl code runs a shell")),
+        ("perl -e 'print `ls`'", Some("perl code runs a shell")),
+        ("perl -le 'print qx(ls)'", Some("perl code runs a shell")),
+        (
+            "node -e \"require('fs').rmSync('dist', {recursive: true})\"",
+            Some("node code deletes files"),
+        ),
+        (
+            "node -e \"require('child_process').execSync('ls')\"",
+            Some("node code runs a shell"),
+        ),
+        (
+            "node --eval 'fs.unlinkSync(\"a\")'",
+            Some("node code deletes files"),
+        ),
+        (
+            "ruby -e 'FileUtils.rm_rf(\"tmp\")'",
+            Some("ruby code deletes files"),
+        ),
+        (
+            "ruby -e 'File.delete(\"a\")'",
+            Some("ruby code deletes files"),
+        ),
+        ("ruby -e 'system(\"ls\")'", Some("ruby code runs a shell")),
+        ("ruby -e 'puts %x(ls)'", Some("ruby code runs a shell")),
+        (
+            "php -r 'unlink(\"a.txt\");'",
+            Some("php code deletes files"),
+        ),
+        (
+            "php -r 'echo shell_exec(\"ls\");'",
+            Some("php code runs a shell"),
+        ),
+        (
+            "deno eval 'await Deno.remove(\"x\", {recursive: true})'",
+            Some("deno code deletes files"),
+        ),
+        ("python -c 'print(1)'", None),
+        (
+            "python3 -c 'import platform; print(platform.system())'",
+            None,
+        ),
+        (
+            "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"a\"])'",
+            None,
+        ),
+        ("python3 -m http.server 8000", None),
+        ("python3 manage.py test", None),
+        ("python3 - <<'EOF'\nprint(open('a.txt').read())\nEOF", None),
+        ("node -e 'console.log(1)'", None),
+        ("node -e 'console.log(`${1 + 1}`)'", None),
+        ("node -e 'console.log(/a(b)/.test(\"ab\"))'", None),
+        ("node build.js", None),
+        ("perl -pi -e 's/foo/bar/g' src/main.rs", None),
+        ("perl -ne 'print if /todo/' notes.txt", None),
+        ("ruby -e 'puts RUBY_VERSION'", None),
+        ("php -r 'echo PHP_VERSION;'", None),
+        // Clobbering an existing file outside the project, or a dotfile, by `>` / `tee`.
+        ("echo 'alias ls=rm' > ~/.bashrc", Some("overwrite with >")),
+        ("echo x > $HOME/.profile", Some("overwrite with >")),
+        (
+            "echo key > ~/.ssh/authorized_keys",
+            Some("overwrite with >"),
+        ),
+        ("echo 127.0.0.1 x >| /etc/hosts", Some("overwrite with >")),
+        ("printf 'x' &> /etc/motd", Some("overwrite with >")),
+        ("echo x > ../other/config.toml", Some("overwrite with >")),
+        ("echo SECRET=1 > .env", Some("overwrite with >")),
+        ("echo x > .git/config", Some("overwrite with >")),
+        ("cd ~ && echo x > notes.txt", Some("overwrite with >")),
+        ("cd /etc; echo x > hosts", Some("overwrite with >")),
+        ("echo x | tee ~/.zshrc", Some("overwrite with >")),
+        ("echo x | sudo tee /etc/hosts", Some("sudo")),
+        ("echo hi > out.txt", None),
+        ("echo x > build/out.txt", None),
+        ("echo x > ./build/out.txt", None),
+        ("cargo test > /tmp/test.log 2>&1", None),
+        ("echo x > /var/tmp/a", None),
+        ("echo x > \"$TMPDIR/a\"", None),
+        ("echo x >> ~/.bashrc", None),
+        ("echo x | tee -a ~/.bashrc", None),
+        ("echo x | tee build/log.txt", None),
+        ("cd src && echo x > out.txt", None),
+        ("cmd > /dev/null 2>&1", None),
+        ("echo x > /dev/stderr", None),
+        ("cat a.txt >> ../log.txt", None),
+        // Emptying a file: truncate, `: >`, `cat /dev/null >`, `cp /dev/null`.
+        ("truncate -s 0 app.log", Some("truncate")),
+        ("truncate --size=0 app.log", Some("truncate")),
+        ("truncate -s -1K app.log", Some("truncate")),
+        ("truncate -s 10 app.log", Some("truncate")),
+        ("truncate -s +1M disk.img", None),
+        ("truncate -s 0 /tmp/x.log", None),
+        (": > app.log", Some("empty a file")),
+        ("> app.log", Some("empty a file")),
+        (
+            "cat /dev/null > ~/.ssh/authorized_keys",
+            Some("empty a file"),
+        ),
+        ("true > data.csv", Some("empty a file")),
+        ("echo > notes.md", Some("empty a file")),
+        ("for f in *.txt; do echo $f; done > list.txt", None),
+        ("{ echo a; echo b; } > out.txt", None),
+        ("{ echo a; } > ~/.bashrc", Some("overwrite with >")),
+        (
+            "cat > ~/.config/app.toml <<'EOF'\nx = 1\nEOF",
+            Some("overwrite with >"),
+        ),
+        ("cat > src/main.rs <<'EOF'\nfn main() {}\nEOF", None),
+        ("git diff > patch.diff", None),
+        ("echo x >\"$GITHUB_OUTPUT\"", None),
+        ("cd .. && ls > out.txt", Some("overwrite with >")),
+        ("cd .. && ls >> out.txt", None),
+        ("cp /dev/null src/main.rs", Some("empty a file")),
+        (": > /tmp/x", None),
+        ("cp a.txt b.txt", None),
+        // Recursive permission or owner changes on a home or system folder.
+        ("chmod -R 777 ~", Some("chmod -R 777")),
+        (
+            "chmod -R 700 ~",
+            Some("chmod -R on a home or system folder"),
+        ),
+        (
+            "chmod -R 755 $HOME",
+            Some("chmod -R on a home or system folder"),
+        ),
+        (
+            "chmod -R u+w /",
+            Some("chmod -R on a home or system folder"),
+        ),
+        (
+            "chmod -R go-rwx /etc",
+            Some("chmod -R on a home or system folder"),
+        ),
+        (
+            "chmod --recursive 644 /usr/local",
+            Some("chmod -R on a home or system folder"),
+        ),
+        (
+            "chmod -R 755 ~/",
+            Some("chmod -R on a home or system folder"),
+        ),
+        ("chown -R x /", Some("chown -R")),
+        ("chgrp -R staff $HOME", Some("chgrp -R")),
+        ("chmod -R 755 ./dist", None),
+        ("chmod -R 755 dist", None),
+        ("chmod -R u+w ~/project/build", None),
+        ("chmod 700 ~", None),
+        ("chmod +x ~/bin/tool", None),
+        // Infrastructure and cloud deletion.
+        ("terraform destroy", Some("terraform destroy")),
+        (
+            "terraform -chdir=infra destroy -auto-approve",
+            Some("terraform destroy"),
+        ),
+        ("terraform apply -destroy", Some("terraform apply -destroy")),
+        (
+            "terraform state rm aws_s3_bucket.b",
+            Some("terraform state rm"),
+        ),
+        ("tofu destroy", Some("tofu destroy")),
+        ("terragrunt run-all destroy", Some("terragrunt destroy")),
+        ("pulumi destroy --yes", Some("pulumi destroy")),
+        ("pulumi stack rm dev", Some("pulumi stack rm")),
+        ("kubectl delete pod x", Some("kubectl delete")),
+        (
+            "kubectl -n prod delete deployment api",
+            Some("kubectl delete"),
+        ),
+        (
+            "kubectl --context prod delete ns app",
+            Some("kubectl delete"),
+        ),
+        ("helm uninstall api", Some("helm uninstall")),
+        ("helm -n prod delete api", Some("helm uninstall")),
+        ("docker system prune -af", Some("docker system prune")),
+        ("docker volume prune", Some("docker volume prune")),
+        ("docker image prune -a", Some("docker image prune")),
+        ("podman container prune", Some("podman container prune")),
+        ("docker rm -f db", Some("docker rm -f")),
+        ("docker container rm --force db", Some("docker rm -f")),
+        ("docker volume rm pgdata", Some("docker volume rm")),
+        ("docker compose down -v", Some("docker compose down -v")),
+        (
+            "docker-compose down --volumes",
+            Some("docker compose down -v"),
+        ),
+        (
+            "aws s3 rm s3://bucket/ --recursive",
+            Some("aws s3 rm --recursive"),
+        ),
+        ("aws s3 rb s3://bucket --force", Some("aws s3 rb")),
+        (
+            "aws s3 sync . s3://bucket --delete",
+            Some("aws s3 sync --delete"),
+        ),
+        (
+            "aws --profile prod ec2 terminate-instances --instance-ids i-1",
+            Some("aws terminate"),
+        ),
+        (
+            "aws dynamodb delete-table --table-name t",
+            Some("aws delete"),
+        ),
+        (
+            "gcloud compute instances delete vm-1 --zone x",
+            Some("gcloud delete"),
+        ),
+        (
+            "gcloud storage rm -r gs://bucket",
+            Some("gcloud storage rm -r"),
+        ),
+        ("gsutil rm -r gs://bucket/x", Some("gsutil rm -r")),
+        ("gsutil rb gs://bucket", Some("gsutil rb")),
+        ("az group delete -n rg --yes", Some("az delete")),
+        ("az storage blob delete-batch -s c", Some("az delete")),
+        ("gh repo delete me/app --yes", Some("gh repo delete")),
+        ("gh release delete v1", Some("gh release delete")),
+        ("gh api -X DELETE repos/me/app", Some("gh api DELETE")),
+        ("rsync -a --delete src/ host:dst/", Some("rsync --delete")),
+        ("kubectl get pods", None),
+        ("kubectl -n prod logs api", None),
+        ("kubectl describe pod delete-me", None),
+        ("terraform plan", None),
+        ("terraform plan -destroy", None),
+        ("terraform apply", None),
+        ("terraform init", None),
+        ("helm list", None),
+        ("helm upgrade --install api ./chart", None),
+        ("docker ps", None),
+        ("docker rm db", None),
+        ("docker compose down", None),
+        ("docker build -t app .", None),
+        ("docker volume ls", None),
+        ("aws s3 ls", None),
+        ("aws s3 cp a.txt s3://bucket/", None),
+        ("aws s3 rm s3://bucket/one.txt", None),
+        ("aws ec2 describe-instances", None),
+        ("gcloud compute instances list", None),
+        ("az group list", None),
+        ("gh repo view", None),
+        ("gh pr list", None),
+        ("gh api repos/me/app", None),
+        ("pulumi preview", None),
+        ("rsync -a src/ dst/", None),
+        // SQL that deletes without WHERE, through any client and on stdin.
+        (
+            "sqlite3 app.db 'DELETE FROM users'",
+            Some("DELETE without WHERE"),
+        ),
+        (
+            "sqlite3 app.db \"delete from users;\"",
+            Some("DELETE without WHERE"),
+        ),
+        (
+            "mysql -e 'UPDATE users SET admin = 1'",
+            Some("UPDATE without WHERE"),
+        ),
+        ("psql -c 'TRUNCATE users'", Some("TRUNCATE")),
+        (
+            "psql -c 'DELETE FROM t WHERE 1=1'",
+            Some("DELETE without WHERE"),
+        ),
+        (
+            "psql -c 'DELETE FROM a WHERE id = 1; DELETE FROM b'",
+            Some("DELETE without WHERE"),
+        ),
+        (
+            "sqlite3 app.db <<< 'DELETE FROM sessions'",
+            Some("DELETE without WHERE"),
+        ),
+        (
+            "psql app <<'SQL'\nUPDATE accounts\n  SET balance = 0;\nSQL",
+            Some("UPDATE without WHERE"),
+        ),
+        (
+            "echo 'DELETE FROM t' | mysql app",
+            Some("DELETE without WHERE"),
+        ),
+        ("psql -c 'DROP TABLE users'", Some("DROP TABLE")),
+        ("sqlite3 app.db 'DELETE FROM t WHERE id = 1'", None),
+        ("mysql -e 'UPDATE t SET a=1 WHERE id=2'", None),
+        (
+            "psql app <<'SQL'\nDELETE FROM sessions\n WHERE expires < now();\nSQL",
+            None,
+        ),
+        ("psql -c 'SELECT * FROM t'", None),
+        ("grep -r delete .", None),
+        ("grep -rn 'DELETE FROM' src", None),
+        ("echo 'DELETE FROM t'", None),
+        // History that cannot come back.
+        ("crontab -r", Some("crontab -r")),
+        ("crontab -ri", Some("crontab -r")),
+        ("crontab -l", None),
+        ("git stash drop", Some("git stash drop")),
+        ("git stash drop stash@{1}", Some("git stash drop")),
+        ("git stash pop", None),
+        ("git stash list", None),
+        (
+            "git reflog expire --expire=now --all",
+            Some("git reflog expire"),
+        ),
+        ("git reflog", None),
+        ("git gc --prune=now", Some("git gc --prune=now")),
+        ("git gc", None),
+        ("git prune", Some("git prune")),
+        ("git worktree prune", None),
+        (
+            "git filter-branch --tree-filter 'rm x' HEAD",
+            Some("git filter-branch"),
+        ),
+        ("git branch -D old", Some("git branch -D")),
+        ("git stash clear", Some("git stash clear")),
+        ("git clean -fd", Some("git clean -f")),
     ];
 
     #[test]
@@ -831,6 +2176,43 @@ mod tests {
             failures.len(),
             failures.join("\n")
         );
+    }
+
+    #[test]
+    fn an_absolute_path_inside_the_project_folder_is_the_projects() {
+        let app = Some("/home/u/app");
+        for (cmd, want) in [
+            ("echo x > /home/u/app/out.txt", None),
+            ("echo x > /home/u/app/build/out.txt", None),
+            ("echo x > /home/u/app/.env", Some(OVERWRITE)),
+            ("echo x > /home/u/app/../other/a", Some(OVERWRITE)),
+            ("echo x > /home/u/application/a", Some(OVERWRITE)),
+            ("echo x > /home/u/other/out.txt", Some(OVERWRITE)),
+            ("cd /home/u/app/src && echo x > out.txt", None),
+            ("cd /home/u && echo x > out.txt", Some(OVERWRITE)),
+        ] {
+            assert_eq!(classify_in(cmd, app).as_deref(), want, "{cmd}");
+        }
+        // Without a folder every absolute path outside a temporary folder is outside.
+        assert_eq!(
+            classify("echo x > /home/u/app/out.txt").as_deref(),
+            Some(OVERWRITE)
+        );
+        // A dot folder above the project does not make the project's files dotfiles.
+        assert_eq!(
+            classify_in(
+                "echo x > /home/u/.work/app/out.txt",
+                Some("/home/u/.work/app/")
+            ),
+            None
+        );
+        // check() takes the folder from the call.
+        use crate::agents::read_tool_call;
+        let call = read_tool_call(
+            &serde_json::json!({"cwd": "/home/u/app", "tool_name": "Bash",
+            "tool_input": {"command": "echo x > /home/u/app/out.txt"}}),
+        );
+        assert_eq!(check(&call), None);
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub(crate) struct Simple {
     pub(crate) words: Vec<Word>,
     /// Targets of output redirections (`>`, `>>`, `&>`, `>|`, `<>`, `>& file`).
     pub(crate) out_targets: Vec<Word>,
+    /// The texts of the output targets that are emptied first (`>`, `>|`, `&>`, `>& file`;
+    /// not `>>`, `&>>` or `<>`). Also in `out_targets`.
+    pub(crate) truncated: Vec<String>,
     /// Targets of input redirections (their substitutions still run).
     pub(crate) in_targets: Vec<Word>,
     /// What the command reads on stdin from here-documents and here-strings.
@@ -256,6 +259,9 @@ impl Parser {
                             self.pos += 1;
                         }
                         let target = self.redirect_target()?;
+                        if !append {
+                            cmd.truncated.push(target.text.clone());
+                        }
                         cmd.out_targets.push(target);
                     } else {
                         self.pos += 1;
@@ -362,10 +368,15 @@ impl Parser {
             let w = self.redirect_target()?;
             // `2>&1`, `>&-`: a descriptor, not a file.
             if !(w.text == "-" || w.text.chars().all(|c| c.is_ascii_digit())) {
+                cmd.truncated.push(w.text.clone());
                 cmd.out_targets.push(w);
             }
-        } else if self.eat(">>") || self.eat(">|") || self.eat(">") {
+        } else if self.eat(">>") {
             let w = self.redirect_target()?;
+            cmd.out_targets.push(w);
+        } else if self.eat(">|") || self.eat(">") {
+            let w = self.redirect_target()?;
+            cmd.truncated.push(w.text.clone());
             cmd.out_targets.push(w);
         } else {
             return Err(());
@@ -1102,6 +1113,10 @@ mod tests {
         assert_eq!(words(s), ["cat"]);
         let outs: Vec<&str> = s.out_targets.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(outs, ["out", "log"]);
+        assert_eq!(s.truncated, ["out"]);
+        // Which redirections empty their file first.
+        let script = parse("a >| b &> c &>> d <> e >> f 3> g >&h 2>&1").unwrap();
+        assert_eq!(script.pipelines[0][0].truncated, ["b", "c", "g", "h"]);
         assert_eq!(s.in_targets[0].text, "in");
         let stdin: Vec<&str> = s.stdin.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(stdin, ["here", "body $(x)\n"]);
