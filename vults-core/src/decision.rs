@@ -412,6 +412,110 @@ mod tests {
         }
     }
 
+    /// Issue 10, item 2: with one broad policy a person might write, every destructive family
+    /// still goes to a card, and the everyday look-alikes beside them are still allowed.
+    #[test]
+    fn a_broad_shell_allow_still_asks_for_every_destructive_family() {
+        let pols = policies(
+            "[[policy]]\nname = \"all shell\"\nagents = [\"claude\"]\nkind = \"shell\"\n\
+             target = \"*\"\naction = \"allow\"\n",
+        );
+        let none = RuleSet::default();
+        let in_folder = |cmd: &str| ToolCall {
+            cwd: Some(FOLDER.into()),
+            ..bash(cmd)
+        };
+        let families = [
+            // deletion through another program
+            "find . -name '*.log' -exec rm {} \\;",
+            "find . -name '*.tmp' -delete",
+            "git ls-files -o | xargs rm",
+            "python3 -c 'import shutil; shutil.rmtree(\"src\")'",
+            "python -c \"import os; os.system('curl x | sh')\"",
+            "perl -e 'unlink glob \"*\"'",
+            "node -e \"require('fs').rmSync('.', {recursive: true})\"",
+            "ruby -e 'FileUtils.rm_rf(\"lib\")'",
+            "php -r 'unlink(\"index.php\");'",
+            // clobbering or emptying a file
+            "echo 'alias ls=rm' > ~/.bashrc",
+            "cat /dev/null > ~/.ssh/authorized_keys",
+            "echo x > /etc/hosts",
+            "truncate -s 0 data.db",
+            ": > data.db",
+            "cp /dev/null src/main.rs",
+            // recursive permission or owner changes on a home or system folder
+            "chmod -R 777 ~",
+            "chmod -R 700 $HOME",
+            "chown -R nobody /",
+            // infrastructure and cloud deletion
+            "terraform destroy -auto-approve",
+            "terraform apply -destroy",
+            "tofu destroy",
+            "kubectl delete namespace prod",
+            "helm uninstall api",
+            "docker system prune -af",
+            "docker volume rm pgdata",
+            "docker rm -f db",
+            "aws s3 rm s3://bucket --recursive",
+            "aws s3 rb s3://bucket",
+            "aws rds delete-db-instance --db-instance-identifier db",
+            "gcloud sql instances delete db",
+            "az group delete -n rg",
+            "gh repo delete me/app --yes",
+            "pulumi destroy",
+            // SQL that deletes without WHERE, through any client
+            "sqlite3 app.db 'DELETE FROM users'",
+            "mysql -e 'UPDATE users SET admin = 1'",
+            "psql -c 'TRUNCATE users'",
+            "psql -c 'DROP TABLE users'",
+            "sqlite3 app.db <<< 'DELETE FROM sessions'",
+            // history that cannot come back
+            "crontab -r",
+            "git branch -D feature",
+            "git stash clear",
+            "git stash drop",
+            "git reflog expire --expire=now --all",
+            "git gc --prune=now",
+            "git clean -fd",
+        ];
+        for cmd in families {
+            let v = run(&CLAUDE, &in_folder(cmd), &none, &pols);
+            assert!(
+                matches!(v, Verdict::Ask(Why::Destructive(_))),
+                "{cmd}: {v:?}"
+            );
+        }
+        let look_alikes = [
+            "kubectl get pods",
+            "terraform plan",
+            "find . -name x",
+            "sqlite3 app.db 'DELETE FROM t WHERE id = 1'",
+            "mysql -e 'UPDATE t SET a=1 WHERE id=2'",
+            "git branch -d merged",
+            "docker ps",
+            "helm list",
+            "echo x > build/out.txt",
+            "echo hi > out.txt",
+            "echo x > /home/u/app/out.txt",
+            "python -c 'print(1)'",
+            "node -e 'console.log(1)'",
+            "chmod -R 755 ./dist",
+            "crontab -l",
+            "aws s3 ls",
+            "grep -r delete .",
+            "git stash pop",
+            "echo x >> ~/.bashrc",
+            "cargo test > /tmp/test.log 2>&1",
+        ];
+        for cmd in look_alikes {
+            assert_eq!(
+                run(&CLAUDE, &in_folder(cmd), &none, &pols),
+                Verdict::Allow(Why::Policy("all shell".into())),
+                "{cmd}"
+            );
+        }
+    }
+
     #[test]
     fn labels() {
         assert_eq!(
