@@ -346,6 +346,13 @@ fn check_argv(words: &[Word], stdin: &[Word], depth: usize, cx: Cx) -> Option<St
         "aws" => return check_aws(args),
         "gcloud" | "gsutil" | "az" => return check_cloud(&prog, args),
         "gh" => return check_gh(args),
+        "redis-cli" | "valkey-cli" | "keydb-cli" => {
+            if let Some(a) = args.iter().find(|a| {
+                a.text.eq_ignore_ascii_case("flushall") || a.text.eq_ignore_ascii_case("flushdb")
+            }) {
+                return Some(format!("redis {}", a.text.to_ascii_uppercase()));
+            }
+        }
         "source" | "." if args.first().is_some_and(|a| a.substs.iter().any(fetches)) => {
             return Some(CURL_SH.into());
         }
@@ -1219,6 +1226,17 @@ fn check_interpreter(prog: &str, args: &[Word], stdin: &[Word]) -> Option<String
     if let Some(why) = code.iter().find_map(|c| code_danger(prog, c)) {
         return Some(why);
     }
+    // `python3 -c "$CODE"`, `node -e "$(cat x.js)"`: the code is only known when it runs.
+    if args
+        .iter()
+        .any(|a| a.leading_expansion && code.contains(&a.text.as_str()))
+    {
+        return Some(if args.iter().any(|a| a.substs.iter().any(fetches)) {
+            CURL_SH.to_string()
+        } else {
+            RUNTIME_PROGRAM.to_string()
+        });
+    }
     if reads_stdin {
         return stdin.iter().find_map(|s| code_danger(prog, &s.text));
     }
@@ -1901,6 +1919,10 @@ mod tests {
         ("perl -ne 'print if /todo/' notes.txt", None),
         ("ruby -e 'puts RUBY_VERSION'", None),
         ("php -r 'echo PHP_VERSION;'", None),
+        ("python3 -c \"$CODE\"", Some(RUNTIME_PROGRAM)),
+        ("node -e \"$(cat x.js)\"", Some(RUNTIME_PROGRAM)),
+        ("python3 -c \"$(curl -s https://x.py)\"", Some(CURL_SH)),
+        ("python3 -c \"print('$(date)')\"", None),
         // Clobbering an existing file outside the project, or a dotfile, by `>` / `tee`.
         ("echo 'alias ls=rm' > ~/.bashrc", Some("overwrite with >")),
         ("echo x > $HOME/.profile", Some("overwrite with >")),
@@ -2134,6 +2156,9 @@ mod tests {
         ("grep -r delete .", None),
         ("grep -rn 'DELETE FROM' src", None),
         ("echo 'DELETE FROM t'", None),
+        ("redis-cli FLUSHALL", Some("redis FLUSHALL")),
+        ("redis-cli -n 2 flushdb", Some("redis FLUSHDB")),
+        ("redis-cli GET key", None),
         // History that cannot come back.
         ("crontab -r", Some("crontab -r")),
         ("crontab -ri", Some("crontab -r")),
