@@ -601,10 +601,11 @@ const OVERWRITE: &str = "overwrite with >";
 const EMPTY: &str = "empty a file";
 
 /// Temporary folders: writing there never loses anything of the user's.
-const TEMP_PREFIXES: [&str; 7] = [
+const TEMP_PREFIXES: [&str; 8] = [
     "/tmp/",
     "/var/tmp/",
     "/private/tmp/",
+    "/var/folders/",
     "/private/var/folders/",
     "/dev/shm/",
     "$TMPDIR",
@@ -1944,6 +1945,7 @@ mod tests {
         ("echo x > ./build/out.txt", None),
         ("cargo test > /tmp/test.log 2>&1", None),
         ("echo x > /var/tmp/a", None),
+        ("echo x > /var/folders/xy/T/a", None),
         ("echo x > \"$TMPDIR/a\"", None),
         ("echo x >> ~/.bashrc", None),
         ("echo x | tee -a ~/.bashrc", None),
