@@ -657,6 +657,37 @@ fn is_absolute(path: &str) -> bool {
             && matches!(b[2], b'/' | b'\\'))
 }
 
+/// `rest` is `prefix` itself or a path below it: what follows.
+fn below<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
+    path.strip_prefix(prefix)
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Where an absolute or home path lies inside the project folder (what follows the folder),
+/// or `None`. `~/code/app/x` is taken as inside a project at `/home/<user>/code/app` (or
+/// `/Users/<user>/…`, `/root/…`): the home folder is the one above the project.
+fn in_project<'p>(path: &'p str, cx: Cx) -> Option<&'p str> {
+    let root = cx.project?;
+    if is_absolute(path) {
+        return below(path, root);
+    }
+    let from_home = ["~", "$HOME", "${HOME}"]
+        .iter()
+        .find_map(|h| below(path, h))?;
+    let root_from_home = if let Some(r) = below(root, "/root") {
+        r
+    } else {
+        let r = root
+            .strip_prefix("/home/")
+            .or_else(|| root.strip_prefix("/Users/"))?;
+        &r[r.find('/')?..]
+    };
+    if root_from_home.is_empty() {
+        return None;
+    }
+    below(from_home, root_from_home)
+}
+
 fn has_dotdot(path: &str) -> bool {
     path.split(['/', '\\']).any(|c| c == "..")
 }
@@ -669,15 +700,11 @@ fn outside_project(path: &str, cx: Cx) -> bool {
     if path.is_empty() || is_temp_or_device(path) {
         return false;
     }
-    if is_home_path(path) {
-        return true;
+    if in_project(path, cx).is_some() {
+        return has_dotdot(path);
     }
-    if is_absolute(path) {
-        let inside = cx.project.is_some_and(|root| {
-            path.strip_prefix(root)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        });
-        return !inside || has_dotdot(path);
+    if is_home_path(path) || is_absolute(path) {
+        return true;
     }
     if path.starts_with('$') || path.starts_with('%') {
         return false;
@@ -695,11 +722,8 @@ fn clobbers(path: &str, cx: Cx) -> bool {
     if outside_project(path, cx) {
         return true;
     }
-    let inside = cx
-        .project
-        .and_then(|root| path.strip_prefix(root))
-        .unwrap_or(path);
-    inside
+    in_project(path, cx)
+        .unwrap_or(path)
         .split(['/', '\\'])
         .any(|c| c.starts_with('.') && c != "." && c != "..")
 }
@@ -717,7 +741,7 @@ fn leaves_project(script: &Script, cx: Cx) -> bool {
         match positionals(&simple.words[i + 1..], &[]).first() {
             None => true,
             Some(dir) => {
-                *dir == "-" || outside_project(dir, Cx { away: false, ..cx }) || dir.is_empty()
+                dir.is_empty() || *dir == "-" || outside_project(dir, Cx { away: false, ..cx })
             }
         }
     })
@@ -2217,8 +2241,29 @@ mod tests {
             ("echo x > /home/u/other/out.txt", Some(OVERWRITE)),
             ("cd /home/u/app/src && echo x > out.txt", None),
             ("cd /home/u && echo x > out.txt", Some(OVERWRITE)),
+            ("cd ~/app && echo x > out.txt", None),
+            ("echo x > ~/app/out.txt", None),
+            ("echo x > $HOME/app/build/out.txt", None),
+            ("echo x > ~/app/.env", Some(OVERWRITE)),
+            ("echo x > ~/application/a", Some(OVERWRITE)),
+            ("echo x > ~/.bashrc", Some(OVERWRITE)),
+            ("echo x > ~/out.txt", Some(OVERWRITE)),
+            ("echo x > ~other/app/out.txt", Some(OVERWRITE)),
         ] {
             assert_eq!(classify_in(cmd, app).as_deref(), want, "{cmd}");
+        }
+        // The home folder is the one above the project: macOS, root, and a look-alike.
+        for (folder, want) in [
+            ("/Users/u/app", None),
+            ("/root/app", None),
+            ("/rootfs/app", Some(OVERWRITE)),
+            ("/srv/app", Some(OVERWRITE)),
+        ] {
+            assert_eq!(
+                classify_in("echo x > ~/app/out.txt", Some(folder)).as_deref(),
+                want,
+                "{folder}"
+            );
         }
         // Without a folder every absolute path outside a temporary folder is outside.
         assert_eq!(
