@@ -2326,6 +2326,35 @@ mod tests {
     }
 
     #[test]
+    fn any_mix_of_the_families_words_gets_an_answer_without_panicking() {
+        // Deterministic pseudo-random commands built from the words the family rules read.
+        let vocab: Vec<&str> = "rm -rf -r find -exec -delete xargs {} ; \\; + python3 -c perl -e \
+             node -e ruby php -r 'os.remove(x)' \"os.system('ls')\" `ls` %x( qx unlink \
+             > >> >| &> 2>&1 ~ ~/.bashrc $HOME /etc/hosts .env ../x /tmp/x : true cat \
+             /dev/null cp truncate -s 0 +1 chmod -R 777 700 / chown kubectl delete get helm \
+             uninstall docker system prune volume compose down -v aws s3 rb --recursive \
+             gcloud az gh api -X DELETE terraform destroy apply -destroy sqlite3 psql \
+             'DELETE FROM t' 'UPDATE t SET a=1' WHERE id=1 crontab git stash drop reflog \
+             expire gc --prune=now cd - && || | ( ) $( <<< <<EOF EOF \n é ∂ C:/ \\x"
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 12) as usize;
+            let cmd: Vec<&str> = (0..len)
+                .map(|k| vocab[((seed >> (k * 5 % 60)) as usize + k * 11) % vocab.len()])
+                .collect();
+            let cmd = cmd.join(" ");
+            let _ = classify(&cmd);
+            let _ = classify_in(&cmd, Some("/home/u/app"));
+        }
+    }
+
+    #[test]
     fn check_reads_any_tool_call() {
         use crate::agents::read_tool_call;
         use serde_json::json;
