@@ -585,20 +585,17 @@ impl Core {
         let call = agents::read_tool_call(&event.payload);
         let folder = sessions::folder_of(&event);
         let question = event.is_question();
-        // A question is not a permission: no rule or policy answers it.
-        let verdict = if question {
-            Verdict::Ask(Why::NoMatch)
-        } else {
-            decision::decide(
-                &decision::Request {
-                    identity: &identity,
-                    folder: &folder,
-                    call: &call,
-                },
-                &self.rules,
-                &self.policies,
-            )
-        };
+        // Questions too: decide() never lets a rule or a policy allow one, but a policy may
+        // deny it or send it to a card.
+        let verdict = decision::decide(
+            &decision::Request {
+                identity: &identity,
+                folder: &folder,
+                call: &call,
+            },
+            &self.rules,
+            &self.policies,
+        );
         let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| AuditEntry {
             time: unix_millis(now),
             identity: identity.key().to_string(),
@@ -623,6 +620,25 @@ impl Core {
                 // decide() never allows or denies for these; say so if it ever does.
                 Why::Destructive(_) | Why::NoMatch => AnsweredBy::Policy("(none)".into()),
             };
+            let shape =
+                agents::ReplyShape::of(event.agent, event.reply.as_deref() == Some("vults"));
+            if question && !shape.is_some_and(agents::ReplyShape::reads_question_decision) {
+                // This agent reads only answers back for a question (OpenCode's plugin): a
+                // deny cannot reach it. The hook prints nothing, the agent asks in its own
+                // prompt, and the audit says the policy's deny was not delivered.
+                let _ = reply.send(Outgoing::Close);
+                let line = entry(
+                    "undelivered",
+                    &by,
+                    Some(format!(
+                        "{} for a question {} cannot read; it asks in its own prompt",
+                        decision_word(d),
+                        event.agent.display_name()
+                    )),
+                );
+                self.audit(line);
+                return;
+            }
             let _ = reply.send(Outgoing::Line(Box::new(Message::decision(&event.id, d))));
             let line = entry(decision_word(d), &by, None);
             self.audit(line);
