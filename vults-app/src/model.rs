@@ -139,6 +139,9 @@ pub struct PolicyStatus {
     /// `line:column: message` of the last parse failure; the last good policies stay in force.
     pub error: Option<String>,
     pub count: usize,
+    /// What [`vults_core::policy::PolicySet::warnings`] says of the policies in force: parts
+    /// that parse but will not do what they seem to.
+    pub warnings: Vec<String>,
 }
 
 /// A named tool that has asked for a card.

@@ -400,6 +400,7 @@ impl Core {
                 path: paths.policies_file(),
                 error: None,
                 count: 0,
+                warnings: Vec::new(),
             },
             paths,
             options,
@@ -860,6 +861,7 @@ impl Core {
             }
         }
         self.policy_status.count = self.policies.policies.len();
+        self.policy_status.warnings = self.policies.warnings();
         self.outbox
             .push(EngineEvent::Policies(self.policy_status.clone()));
     }

@@ -107,7 +107,9 @@ fn a_question_ask_policy_sends_it_to_a_card_and_an_allow_policy_never_answers_it
     let card = card_added(&engine);
     assert!(card.question);
     assert_eq!(card.reason, "policy questions to me");
-    drop(child);
+    let mut child = child;
+    let _ = child.kill();
+    let _ = child.wait();
 
     // Without the ask policy, the allow policy still does not answer it: a card, as always.
     write_policies(
@@ -115,7 +117,7 @@ fn a_question_ask_policy_sends_it_to_a_card_and_an_allow_policy_never_answers_it
         "[[policy]]\nname = \"all allowed\"\nagents = [\"claude\"]\naction = \"allow\"\n",
     );
     policies_loaded(&engine, 1);
-    let _child = hook(
+    let child = hook(
         &home,
         &["--agent", "claude", "--ask", "PreToolUse"],
         &question("q-allow"),
@@ -123,4 +125,79 @@ fn a_question_ask_policy_sends_it_to_a_card_and_an_allow_policy_never_answers_it
     let card = card_added(&engine);
     assert!(card.question);
     assert_eq!(card.reason, "a question for you");
+    // Quitting withdraws the card: the hook prints nothing.
+    drop(engine);
+    assert_eq!(hook_output(child), "");
+}
+
+/// The real `vults-app --headless` on `home`, its stderr read line by line on a thread.
+pub struct HeadlessApp {
+    pub child: std::process::Child,
+    pub log: std::sync::mpsc::Receiver<String>,
+}
+
+impl HeadlessApp {
+    pub fn start(home: &Home) -> HeadlessApp {
+        use std::io::BufRead;
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_vults-app"));
+        home.env(&mut cmd);
+        cmd.arg("--headless")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().expect("vults-app --headless starts");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, log) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = tx.send(line);
+            }
+        });
+        HeadlessApp { child, log }
+    }
+
+    /// Reads the log until a line contains `text` (returned), or [`PATIENCE`] runs out.
+    pub fn wait_log(&self, text: &str) -> Option<String> {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.checked_duration_since(std::time::Instant::now())?;
+            match self.log.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return Some(line),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+impl Drop for HeadlessApp {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: kill(2) on our own child's pid; SIGCONT first in case a test left it stopped.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGCONT);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_headless_log_shows_policy_warnings() {
+    let home = Home::new("hlwarn");
+    write_policies(
+        &home,
+        "[[policy]]\nname = \"codex may test\"\nagents = [\"codex\"]\ntarget = \"cargo test\"\naction = \"allow\"\n",
+    );
+    let app = HeadlessApp::start(&home);
+    let line = app
+        .wait_log("warning:")
+        .expect("the headless log warns about the allow policy");
+    assert!(
+        line.contains("policy 'codex may test' (line 1): allow applies to Claude Code only"),
+        "{line}"
+    );
 }

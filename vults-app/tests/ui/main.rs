@@ -4,5 +4,6 @@
 
 mod fixtures;
 mod live;
+mod policy_warnings;
 mod views;
 mod window;
