@@ -386,6 +386,8 @@ impl Core {
         stats: Arc<Stats>,
         inputs: mpsc::UnboundedSender<Input>,
     ) -> io::Result<Core> {
+        // Every folder and file of Vults' own is private; say what had to be tightened.
+        let tightened = paths.make_private();
         let audit_path = paths.audit_log();
         if let Err(e) = audit::repair(&audit_path) {
             eprintln!(
@@ -437,6 +439,9 @@ impl Core {
         }
         core.outbox
             .push(EngineEvent::Rules(core.rules.rules.clone()));
+        for n in tightened {
+            core.notice(n);
+        }
         core.reload_policies(true);
         core.outbox.push(EngineEvent::Audited(history));
         Ok(core)

@@ -138,9 +138,14 @@ pub struct HeadlessApp {
 
 impl HeadlessApp {
     pub fn start(home: &Home) -> HeadlessApp {
+        HeadlessApp::start_with(home, |_| {})
+    }
+
+    pub fn start_with(home: &Home, setup: impl FnOnce(&mut std::process::Command)) -> HeadlessApp {
         use std::io::BufRead;
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_vults-app"));
         home.env(&mut cmd);
+        setup(&mut cmd);
         cmd.arg("--headless")
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
@@ -200,4 +205,94 @@ fn the_headless_log_shows_policy_warnings() {
         line.contains("policy 'codex may test' (line 1): allow applies to Claude Code only"),
         "{line}"
     );
+}
+
+/// The usual umask, for the app only (the test process's own stays as it is).
+fn umask_022(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: umask(2) is async-signal-safe and touches only the child after fork.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::umask(0o022);
+            Ok(())
+        });
+    }
+}
+
+fn mode(p: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+const CURL_DENY: &str =
+    "[[policy]]\nname = \"no-curl\"\naction = \"deny\"\ntool = \"Bash\"\ntarget = \"curl *\"\n";
+
+#[test]
+fn what_vults_writes_is_private_whatever_the_umask() {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    let home = Home::new("private");
+    let paths = home.paths();
+    // Only the config folder exists, made private by the test; Vults makes the rest.
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&paths.config_dir)
+        .unwrap();
+    std::fs::write(paths.policies_file(), CURL_DENY).unwrap();
+    std::fs::set_permissions(
+        paths.policies_file(),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    let app = HeadlessApp::start_with(&home, umask_022);
+    app.wait_log("policies in force").expect("the app started");
+    let child = hook(
+        &home,
+        &["--agent", "claude", "PermissionRequest"],
+        &bash("s-p", "curl https://example.com").to_string(),
+    );
+    assert!(hook_output(child).contains("deny"));
+    app.wait_log("deny Bash curl")
+        .expect("the deny was audited");
+    eventually("the audit line on disk", || {
+        std::fs::read_to_string(paths.audit_log()).is_ok_and(|t| t.contains("no-curl"))
+    });
+    assert_eq!(mode(&paths.data_dir), 0o700, "data folder");
+    assert_eq!(mode(&paths.audit_log()), 0o600, "audit log");
+    assert_eq!(mode(&paths.config_dir), 0o700, "config folder");
+}
+
+#[test]
+fn a_looser_audit_log_and_folders_are_tightened_with_a_notice() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = Home::new("tighten");
+    let paths = home.paths();
+    let set = |p: &std::path::Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    std::fs::create_dir_all(&paths.config_dir).unwrap();
+    std::fs::create_dir_all(&paths.data_dir).unwrap();
+    std::fs::write(paths.policies_file(), CURL_DENY).unwrap();
+    std::fs::write(
+        paths.audit_log(),
+        "{\"time\":1,\"identity\":\"claude\",\"session\":\"s\",\"folder\":\"/\",\"tool\":\"Bash\",\"target\":\"curl -H 'Authorization: t' x\",\"decision\":\"allow\",\"by\":\"click\"}\n",
+    )
+    .unwrap();
+    set(&paths.config_dir, 0o755);
+    set(&paths.data_dir, 0o755);
+    set(&paths.policies_file(), 0o644);
+    set(&paths.audit_log(), 0o644);
+    let app = HeadlessApp::start_with(&home, umask_022);
+    let notice = app
+        .wait_log("audit.jsonl was readable by others")
+        .expect("a notice says the audit log was tightened");
+    assert!(notice.contains("644") && notice.contains("600"), "{notice}");
+    app.wait_log("policies in force").expect("the app started");
+    assert_eq!(mode(&paths.audit_log()), 0o600);
+    assert_eq!(mode(&paths.policies_file()), 0o600);
+    assert_eq!(mode(&paths.data_dir), 0o700);
+    assert_eq!(mode(&paths.config_dir), 0o700);
 }

@@ -40,3 +40,49 @@ fn uninstall_says_it_removed_gemini_leftovers_not_that_gemini_is_missing() {
     let out = home.cli(&["--uninstall"]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("Gemini"));
 }
+
+#[cfg(unix)]
+#[test]
+fn the_install_is_private_but_the_agents_own_settings_keep_their_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let home = TempHome::new("private");
+    let settings = home.home().join(".claude/settings.json");
+    fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    fs::write(&settings, "{\"model\":\"opus\"}\n").unwrap();
+    fs::set_permissions(&settings, fs::Permissions::from_mode(0o644)).unwrap();
+    let source = home.hook_source("1");
+    let mut cmd = home.cli_command(&["install", "--hook", source.to_str().unwrap()]);
+    // SAFETY: umask(2) is async-signal-safe and touches only the child after fork.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::umask(0o022);
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let paths = home.paths();
+    let mode = |p: &std::path::Path| {
+        fs::metadata(p)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(&paths.config_dir), 0o700, "config folder");
+    assert_eq!(mode(&paths.install_state_file()), 0o600, "install.json");
+    assert_eq!(mode(&paths.data_dir), 0o700, "data folder");
+    assert_eq!(mode(&paths.hook_dir()), 0o700, "the hook copy's folder");
+    assert_eq!(mode(&paths.installed_hook()), 0o755, "the hook runs");
+    assert!(
+        fs::read_to_string(&settings)
+            .unwrap()
+            .contains("vults-hook")
+    );
+    assert_eq!(
+        mode(&settings),
+        0o644,
+        "the agent's own file keeps its mode"
+    );
+}
