@@ -124,7 +124,8 @@ pub struct AuditEntry {
     pub folder: String,
     pub tool: String,
     pub target: String,
-    /// `allow`, `deny`, `answer`, `withdrawn`, or `refused` (a phone answer that failed a check).
+    /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
+    /// `undelivered` (an answer the hook was no longer there to read; `detail` says which).
     pub decision: String,
     /// `click`, `phone:<device>`, `rule:<id>`, `policy:<name>`, `withdrawn`.
     pub by: String,

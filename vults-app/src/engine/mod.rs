@@ -128,6 +128,10 @@ pub(crate) type ConnId = u64;
 pub(crate) enum Outgoing {
     /// Boxed: a [`Message`] can hold a whole event, and most of these are `Close`-sized.
     Line(Box<Message>),
+    /// The answer to the request (a decision or answers) and the audit line that says so. The
+    /// writer hands the line back as [`Input::Delivered`] once it knows whether the hook got
+    /// the answer: only then is it audited as given.
+    Answer(Box<Message>, Box<AuditEntry>),
     /// Close the connection (the hook prints nothing).
     Close,
 }
@@ -140,6 +144,12 @@ pub(crate) enum Input {
         reply: mpsc::UnboundedSender<Outgoing>,
     },
     Closed(ConnId),
+    /// An [`Outgoing::Answer`]'s audit line: `delivered` when the write succeeded to a hook that
+    /// had not gone away.
+    Delivered {
+        entry: Box<AuditEntry>,
+        delivered: bool,
+    },
     Command(EngineCommand),
     Notice(String),
     /// An ended session's linger is over.
@@ -495,6 +505,7 @@ impl Core {
                     self.withdraw(id, "the agent stopped waiting");
                 }
             }
+            Input::Delivered { entry, delivered } => self.delivered(*entry, delivered),
             Input::Command(EngineCommand::Shutdown) => return false,
             Input::Command(cmd) => self.on_command(cmd),
             Input::Notice(text) => self.notice(text),
@@ -645,9 +656,8 @@ impl Core {
                 self.audit(line);
                 return;
             }
-            let _ = reply.send(Outgoing::Line(Box::new(Message::decision(&event.id, d))));
             let line = entry(decision_word(d), &by, None);
-            self.audit(line);
+            self.answer(&reply, Message::decision(&event.id, d), line);
             return;
         }
         if self.paused || !self.options.interactive {
@@ -764,10 +774,9 @@ impl Core {
         let Some(w) = self.cards.remove(&id) else {
             return;
         };
-        let _ = w.reply.send(Outgoing::Line(Box::new(message)));
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
-        self.finish_card(&w, word, &by, detail);
+        self.finish_card(&w, word, &by, detail, Some(message));
     }
 
     /// Takes a card down because its hook went away (or the app quits).
@@ -778,13 +787,21 @@ impl Core {
         let by = AnsweredBy::Withdrawn;
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
-        self.finish_card(&w, "withdrawn", &by, Some(why.to_string()));
+        self.finish_card(&w, "withdrawn", &by, Some(why.to_string()), None);
     }
 
-    /// Audits an answered card and lets its session go back to work.
-    fn finish_card(&mut self, w: &Waiting, word: &str, by: &AnsweredBy, detail: Option<String>) {
+    /// Audits an answered card and lets its session go back to work. With a `message` (the
+    /// answer), the line is audited once the hook got it ([`Core::answer`]).
+    fn finish_card(
+        &mut self,
+        w: &Waiting,
+        word: &str,
+        by: &AnsweredBy,
+        detail: Option<String>,
+        message: Option<Message>,
+    ) {
         let c = &w.card;
-        self.audit(AuditEntry {
+        let line = AuditEntry {
             time: unix_millis(SystemTime::now()),
             identity: c.identity.key().to_string(),
             session: c.session.session.clone(),
@@ -794,11 +811,43 @@ impl Core {
             decision: word.to_string(),
             by: by.label(),
             detail,
-        });
+        };
+        match message {
+            Some(m) => self.answer(&w.reply, m, line),
+            None => self.audit(line),
+        }
         let still = self.cards.values().any(|o| o.card.session == c.session);
         if !still && self.sessions.set_waiting(&c.session, false) {
             self.dirty.insert(c.session.clone());
         }
+    }
+
+    /// Sends a request's answer; `line` is audited when the connection's writer reports the
+    /// hook got it ([`Input::Delivered`]), right away as undelivered when the connection is gone.
+    fn answer(
+        &mut self,
+        reply: &mpsc::UnboundedSender<Outgoing>,
+        message: Message,
+        line: AuditEntry,
+    ) {
+        if let Err(mpsc::error::SendError(Outgoing::Answer(_, line))) =
+            reply.send(Outgoing::Answer(Box::new(message), Box::new(line)))
+        {
+            self.delivered(*line, false);
+        }
+    }
+
+    /// Audits an answer as given, or — when the hook had stopped waiting — as undelivered: the
+    /// agent never read it, so no line may say it was answered.
+    fn delivered(&mut self, mut entry: AuditEntry, delivered: bool) {
+        if !delivered {
+            let was = std::mem::replace(&mut entry.decision, "undelivered".into());
+            entry.detail = Some(match entry.detail.take() {
+                Some(d) => format!("{was} ({d}) not delivered: the hook had stopped waiting"),
+                None => format!("{was} not delivered: the hook had stopped waiting"),
+            });
+        }
+        self.audit(entry);
     }
 
     fn audit(&mut self, entry: AuditEntry) {

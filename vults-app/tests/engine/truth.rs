@@ -296,3 +296,50 @@ fn a_looser_audit_log_and_folders_are_tightened_with_a_notice() {
     assert_eq!(mode(&paths.data_dir), 0o700);
     assert_eq!(mode(&paths.config_dir), 0o700);
 }
+
+fn signal(app: &HeadlessApp, sig: i32) {
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(app.child.id() as i32, sig) }, 0);
+}
+
+#[test]
+fn a_frozen_app_audits_no_answer_the_agent_never_got() {
+    let home = Home::new("frozen");
+    write_policies(
+        &home,
+        "[[policy]]\nname = \"echo ok\"\nagents = [\"claude\"]\ntool = \"Bash\"\ntarget = \"echo *\"\naction = \"allow\"\n",
+    );
+    let app = HeadlessApp::start(&home);
+    app.wait_log("policies in force").expect("the app started");
+    let request = |command: &str| {
+        hook(
+            &home,
+            &["--agent", "claude", "PermissionRequest"],
+            &bash("s-frozen", command).to_string(),
+        )
+    };
+
+    // Frozen while the request is in flight: the hook gives up after its 2 s, printing nothing.
+    signal(&app, libc::SIGSTOP);
+    let given_up = hook_output(request("echo frozen"));
+    assert_eq!(given_up, "", "the agent asks in its own terminal");
+    signal(&app, libc::SIGCONT);
+
+    // Resumed: a new request is answered and audited as usual…
+    assert!(hook_output(request("echo live")).contains("allow"));
+    app.wait_log("allow Bash echo live")
+        .expect("the live request was audited");
+    let audit = home.paths().audit_log();
+    eventually("the live line on disk", || {
+        std::fs::read_to_string(&audit).is_ok_and(|t| t.contains("echo live"))
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    // …and nothing says the frozen one was allowed: the agent never got that answer.
+    let text = std::fs::read_to_string(&audit).unwrap();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["target"] == "echo frozen" {
+            assert_ne!(v["decision"], "allow", "an answer nobody received: {line}");
+        }
+    }
+}
