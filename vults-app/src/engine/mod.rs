@@ -353,6 +353,56 @@ struct Waiting {
     conn: ConnId,
     event_id: String,
     reply: mpsc::UnboundedSender<Outgoing>,
+    /// The agent's id for the tool call, when the request carried one.
+    tool_use_id: Option<String>,
+    /// Claude Code's subagent id (`agent_id`): a subagent's events say nothing of the main
+    /// agent's dialog, though they share its session.
+    agent_id: Option<String>,
+}
+
+/// What a later event of a card's session says about that card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sign {
+    /// The call itself ran (`PostToolUse`) — allowed in the terminal.
+    Ran,
+    /// The call itself failed or was refused after the dialog (`PostToolUseFailure`,
+    /// `PermissionDenied`).
+    Ended,
+    /// The agent started another call (`PreToolUse`, `PermissionRequest` of another call).
+    NextCall,
+    /// The agent is past the dialog altogether (a new prompt, a stop, the session's end,
+    /// OpenCode's `permission.replied`).
+    MovedOn,
+}
+
+/// How an event can end the wait of a card in its session. Names are compared as in the
+/// flock's bookkeeping: without case and separators (`PostToolUse`, `postToolUse`).
+fn sign_of(event_name: &str) -> Option<Sign> {
+    let name: String = event_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    Some(match name.as_str() {
+        "posttooluse" => Sign::Ran,
+        "posttoolusefailure" | "permissiondenied" => Sign::Ended,
+        "pretooluse" | "permissionrequest" => Sign::NextCall,
+        "userpromptsubmit"
+        | "userpromptsubmitted"
+        | "stop"
+        | "stopfailure"
+        | "agentstop"
+        | "sessionend"
+        | "permissionreplied" => Sign::MovedOn,
+        _ => return None,
+    })
+}
+
+fn payload_str(payload: &serde_json::Value, key: &str) -> Option<String> {
+    payload
+        .get(key)
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string)
 }
 
 /// The modification stamp of the policy file (`None`: missing).
@@ -569,8 +619,65 @@ impl Core {
                 let _ = inputs.send(Input::Expire(key));
             });
         }
+        self.answered_in_terminal(&event, &key);
         if event.wants_reply {
             self.on_request(conn, event, reply, key, now);
+        }
+    }
+
+    /// Withdraws the cards of `session` that this event shows were answered in the agent's own
+    /// terminal: the waiting hook ends silently (it prints nothing: the agent has its answer)
+    /// and the audit says `by: terminal`, never a click. An event for the very call a card is
+    /// about (Claude Code's PreToolUse comes before its PermissionRequest, and their hooks
+    /// race) is no sign unless it says the call ran or ended. A call is matched by the agent's
+    /// `tool_use_id` when both sides carry one, else by tool and whole target.
+    fn answered_in_terminal(&mut self, event: &Event, session: &SessionKey) {
+        let Some(sign) = sign_of(&event.event) else {
+            return;
+        };
+        if !self.cards.values().any(|w| &w.card.session == session) {
+            return;
+        }
+        let call = agents::read_tool_call(&event.payload);
+        let tool_use_id = payload_str(&event.payload, "tool_use_id");
+        let agent_id = payload_str(&event.payload, "agent_id");
+        let same_call = |w: &Waiting| match (&w.tool_use_id, &tool_use_id) {
+            (Some(a), Some(b)) => a == b,
+            _ => {
+                w.card.call.tool == call.tool
+                    && w.card.call.target.rule_key() == call.target.rule_key()
+            }
+        };
+        let ids: Vec<CardId> = self
+            .cards
+            .iter()
+            .filter(|(_, w)| &w.card.session == session)
+            .filter(|(_, w)| match sign {
+                Sign::Ran | Sign::Ended => same_call(w),
+                Sign::NextCall => w.agent_id == agent_id && !same_call(w),
+                Sign::MovedOn => true,
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let (decision, detail) = match sign {
+                Sign::Ran => ("allow", format!("{}: the call ran", event.event)),
+                Sign::Ended => ("answered", format!("{}: the call ended", event.event)),
+                Sign::NextCall => (
+                    "answered",
+                    format!("{} of another call: the agent moved on", event.event),
+                ),
+                Sign::MovedOn => ("answered", format!("{}: the agent moved on", event.event)),
+            };
+            let Some(w) = self.cards.remove(&id) else {
+                continue;
+            };
+            // Closing ends the hook's wait: it prints nothing.
+            let _ = w.reply.send(Outgoing::Close);
+            let by = AnsweredBy::Terminal;
+            self.outbox
+                .push(EngineEvent::CardRemoved { id, by: by.clone() });
+            self.finish_card(&w, decision, &by, Some(detail), None);
         }
     }
 
@@ -705,6 +812,8 @@ impl Core {
             Waiting {
                 card,
                 conn,
+                tool_use_id: payload_str(&event.payload, "tool_use_id"),
+                agent_id: payload_str(&event.payload, "agent_id"),
                 event_id: event.id,
                 reply,
             },

@@ -395,6 +395,9 @@ fn wants(agent: AgentId) -> Vec<Want> {
             },
             want("PermissionRequest", ALL_TOOLS, P),
             want("PostToolUse", ALL_TOOLS, T),
+            // A call that ran and failed after the user allowed it in Claude Code's own dialog:
+            // its card is withdrawn as answered in the terminal.
+            want("PostToolUseFailure", ALL_TOOLS, T),
             want("Notification", None, T),
             want("Stop", None, T),
             want("SubagentStop", None, T),

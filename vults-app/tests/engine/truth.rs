@@ -343,3 +343,119 @@ fn a_frozen_app_audits_no_answer_the_agent_never_got() {
         }
     }
 }
+
+/// Waits (bounded) for a hook process to exit; returns what it printed.
+fn hook_exits(mut child: std::process::Child) -> String {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the hook is still waiting");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    hook_output(child)
+}
+
+fn claude_event(home: &Home, event: &str, payload: serde_json::Value) {
+    let child = hook(home, &["--agent", "claude", event], &payload.to_string());
+    assert_eq!(hook_output(child), "", "a {event} event is never answered");
+}
+
+fn post_tool_use(session: &str, command: &str, id: &str) -> serde_json::Value {
+    json!({"session_id": session, "cwd": "/work/proj", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_input": {"command": command, "description": "d"},
+        "tool_use_id": id, "tool_response": {"stdout": "ok"}})
+}
+
+#[test]
+fn a_card_answered_in_the_agents_terminal_is_withdrawn_and_audited_as_terminal() {
+    use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand};
+    let home = Home::new("terminal");
+    let engine = start(&home, true);
+    let request = |session: &str, command: &str| {
+        hook(
+            &home,
+            &["--agent", "claude", "PermissionRequest"],
+            &bash(session, command).to_string(),
+        )
+    };
+
+    // A card is up; the person says yes in Claude Code's own dialog and the command runs.
+    let child = request("s-t", "npm run build");
+    let card = card_added(&engine);
+    // Another session's PostToolUse of the same command says nothing about this card.
+    claude_event(
+        &home,
+        "PostToolUse",
+        post_tool_use("s-other", "npm run build", "toolu_0"),
+    );
+    claude_event(
+        &home,
+        "PostToolUse",
+        post_tool_use("s-t", "npm run build", "toolu_1"),
+    );
+    match wait_for(&engine, |e| matches!(e, EngineEvent::CardRemoved { .. })) {
+        Some(EngineEvent::CardRemoved { id, by }) => {
+            assert_eq!((id, by), (card.id, AnsweredBy::Terminal));
+        }
+        _ => panic!("the card was not withdrawn"),
+    }
+    assert_eq!(
+        hook_exits(child),
+        "",
+        "the waiting hook ends printing nothing"
+    );
+    let line = audited(&engine, "allow");
+    assert_eq!(line.by, "terminal");
+    assert_eq!(line.target, "npm run build");
+    // A click on the stale card answers nothing and audits nothing.
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Deny,
+        by: AnsweredBy::Click,
+    });
+    let after = drain_for(&engine, Duration::from_millis(500));
+    assert!(
+        after
+            .iter()
+            .any(|e| matches!(e, EngineEvent::Notice(t) if t.contains("no longer waiting"))),
+        "{after:?}"
+    );
+    assert!(
+        !after.iter().any(|e| matches!(e, EngineEvent::Audited(_))),
+        "{after:?}"
+    );
+
+    // Claude Code's PreToolUse for the same call can come after its PermissionRequest (the two
+    // hooks race): it is the precursor, not an answer.
+    let child = request("s-t", "make deploy-docs");
+    let card = card_added(&engine);
+    let mut pre = post_tool_use("s-t", "make deploy-docs", "toolu_2");
+    pre["hook_event_name"] = json!("PreToolUse");
+    pre.as_object_mut().unwrap().remove("tool_response");
+    claude_event(&home, "PreToolUse", pre);
+    assert!(
+        !drain_for(&engine, Duration::from_millis(500))
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardRemoved { .. })),
+        "the precursor withdrew the card"
+    );
+    // A new prompt says the dialog is over (answered one way or the other).
+    claude_event(
+        &home,
+        "UserPromptSubmit",
+        json!({"session_id": "s-t", "cwd": "/work/proj", "hook_event_name": "UserPromptSubmit",
+            "prompt": "never mind"}),
+    );
+    match wait_for(&engine, |e| matches!(e, EngineEvent::CardRemoved { .. })) {
+        Some(EngineEvent::CardRemoved { id, by }) => {
+            assert_eq!((id, by), (card.id, AnsweredBy::Terminal));
+        }
+        _ => panic!("the card was not withdrawn"),
+    }
+    assert_eq!(hook_exits(child), "");
+    let line = audited(&engine, "answered");
+    assert_eq!(line.by, "terminal");
+    assert!(line.detail.unwrap().contains("UserPromptSubmit"));
+}
