@@ -18,6 +18,7 @@
 //! The binaries `vults-hook` and `vults-app` must be built (`cargo build`) in the same target
 //! folder as this test.
 
+mod claude_terminal;
 mod harness;
 
 use harness::*;
@@ -45,4 +46,10 @@ fn opencode() {
 #[test]
 fn copilot() {
     run_agent("copilot");
+}
+
+/// Claude Code interactive under tmux: answered in its own dialog, the card is withdrawn.
+#[test]
+fn claude_terminal() {
+    claude_terminal::claude_answered_in_its_own_dialog();
 }
