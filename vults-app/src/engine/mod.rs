@@ -654,7 +654,13 @@ impl Core {
             .filter(|(_, w)| &w.card.session == session)
             .filter(|(_, w)| match sign {
                 Sign::Ran | Sign::Ended => same_call(w),
-                Sign::NextCall => w.agent_id == agent_id && !same_call(w),
+                // OpenCode's plugin relays a call's PreToolUse without its call id and in other
+                // words than its permission (an edit's `filePath` against `filepath`), so a
+                // late precursor could not be told from another call: for OpenCode only the
+                // signs of the session moving on count.
+                Sign::NextCall => {
+                    w.card.agent != AgentKind::Opencode && w.agent_id == agent_id && !same_call(w)
+                }
                 Sign::MovedOn => true,
             })
             .map(|(id, _)| *id)

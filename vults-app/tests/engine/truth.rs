@@ -458,4 +458,44 @@ fn a_card_answered_in_the_agents_terminal_is_withdrawn_and_audited_as_terminal()
     let line = audited(&engine, "answered");
     assert_eq!(line.by, "terminal");
     assert!(line.detail.unwrap().contains("UserPromptSubmit"));
+
+    // OpenCode's relayed PreToolUse has no call id and other words than its permission: it is
+    // no sign for OpenCode's card. Its session going idle is.
+    let asked = json!({"id": "per_1", "sessionID": "ses_1", "permission": "edit",
+        "patterns": ["src/a.rs"], "metadata": {"filepath": "src/a.rs", "diff": "-a\n+b"},
+        "tool": {"messageID": "msg_1", "callID": "call_1"}, "cwd": "/work/proj",
+        "hook_event_name": "PermissionRequest"});
+    let child = hook(
+        &home,
+        &["--agent", "opencode", "PermissionRequest"],
+        &asked.to_string(),
+    );
+    let card = card_added(&engine);
+    let pre = json!({"session_id": "ses_1", "cwd": "/work/proj", "tool_name": "edit",
+        "tool_input": {"filePath": "src/a.rs", "oldString": "a", "newString": "b"}});
+    let forwarded = hook(
+        &home,
+        &["--agent", "opencode", "PreToolUse"],
+        &pre.to_string(),
+    );
+    assert_eq!(hook_output(forwarded), "");
+    assert!(
+        !drain_for(&engine, Duration::from_millis(500))
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardRemoved { .. })),
+        "OpenCode's relayed precursor withdrew the card"
+    );
+    let idle = hook(
+        &home,
+        &["--agent", "opencode", "Stop"],
+        &json!({"session_id": "ses_1", "cwd": "/work/proj"}).to_string(),
+    );
+    assert_eq!(hook_output(idle), "");
+    match wait_for(&engine, |e| matches!(e, EngineEvent::CardRemoved { .. })) {
+        Some(EngineEvent::CardRemoved { id, by }) => {
+            assert_eq!((id, by), (card.id, AnsweredBy::Terminal));
+        }
+        _ => panic!("OpenCode's card was not withdrawn when its session went idle"),
+    }
+    assert_eq!(hook_exits(child), "");
 }
