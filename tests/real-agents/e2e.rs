@@ -19,6 +19,7 @@
 //! folder as this test.
 
 mod claude_terminal;
+mod frozen_app;
 mod harness;
 
 use harness::*;
@@ -52,4 +53,10 @@ fn copilot() {
 #[test]
 fn claude_terminal() {
     claude_terminal::claude_answered_in_its_own_dialog();
+}
+
+/// Claude Code against a frozen `vults-app --headless`: no audit line claims an answer it never got.
+#[test]
+fn claude_frozen_app() {
+    frozen_app::claude_with_a_frozen_app();
 }
