@@ -4,6 +4,6 @@
 
 mod fixtures;
 mod live;
-mod policy_warnings;
+mod truth;
 mod views;
 mod window;
