@@ -18,6 +18,8 @@
 //! The binaries `vults-hook` and `vults-app` must be built (`cargo build`) in the same target
 //! folder as this test.
 
+mod claude_terminal;
+mod frozen_app;
 mod harness;
 
 use harness::*;
@@ -45,4 +47,16 @@ fn opencode() {
 #[test]
 fn copilot() {
     run_agent("copilot");
+}
+
+/// Claude Code interactive under tmux: answered in its own dialog, the card is withdrawn.
+#[test]
+fn claude_terminal() {
+    claude_terminal::claude_answered_in_its_own_dialog();
+}
+
+/// Claude Code against a frozen `vults-app --headless`: no audit line claims an answer it never got.
+#[test]
+fn claude_frozen_app() {
+    frozen_app::claude_with_a_frozen_app();
 }

@@ -16,7 +16,7 @@ use vults_core::paths::Paths;
 use vults_core::rules::RuleSet;
 
 /// One agent at a time: the machine has two cores and OpenCode's run races its own auto-reject.
-static SERIAL: Mutex<()> = Mutex::new(());
+pub static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Seconds one agent run may take before `timeout` kills it (`VULTS_REAL_AGENTS_TIMEOUT`).
 fn run_timeout_s() -> u64 {
@@ -40,7 +40,7 @@ pub fn bin_dir() -> PathBuf {
 }
 
 /// Whether to run this agent: `Ok(false)` = skip (with the reason printed).
-fn wanted(agent: &str) -> bool {
+pub fn wanted(agent: &str) -> bool {
     let mode = std::env::var("VULTS_REAL_AGENTS").unwrap_or_default();
     if mode == "0" {
         eprintln!("real-agents: {agent} skipped (VULTS_REAL_AGENTS=0)");
@@ -185,7 +185,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    fn new(agent: &'static str) -> Ctx {
+    pub fn new(agent: &'static str) -> Ctx {
         let work = Work::new(agent);
         let home = work.dir.join("home");
         let project = work.dir.join("project");
@@ -220,7 +220,7 @@ impl Ctx {
     }
 
     /// The agent's own model config (no hooks) in the fake HOME.
-    fn setup_agent(&self) {
+    pub fn setup_agent(&self) {
         let port = self.mock.port.to_string();
         let out = agent_sh(&[
             "setup",
@@ -240,7 +240,7 @@ impl Ctx {
     }
 
     /// Vults' installer registers the hook in the fake HOME.
-    fn install_vults(&mut self) {
+    pub fn install_vults(&mut self) {
         let hook = bin_dir().join("vults-hook");
         let out = Command::new(bin_dir().join("vults-app"))
             .arg("install")

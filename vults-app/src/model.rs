@@ -100,6 +100,9 @@ pub enum AnsweredBy {
     Policy(String),
     /// The hook went away: the agent asked in its terminal, or gave up.
     Withdrawn,
+    /// The person answered in the agent's own terminal dialog: the same session's next event
+    /// (the call ran, or the agent moved on) showed it, and the card was withdrawn.
+    Terminal,
 }
 
 impl AnsweredBy {
@@ -110,6 +113,7 @@ impl AnsweredBy {
             AnsweredBy::Rule(id) => format!("rule:{id}"),
             AnsweredBy::Policy(name) => format!("policy:{name}"),
             AnsweredBy::Withdrawn => "withdrawn".into(),
+            AnsweredBy::Terminal => "terminal".into(),
         }
     }
 }
@@ -124,9 +128,10 @@ pub struct AuditEntry {
     pub folder: String,
     pub tool: String,
     pub target: String,
-    /// `allow`, `deny`, `answer`, `withdrawn`, or `refused` (a phone answer that failed a check).
+    /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
+    /// `undelivered` (an answer the hook was no longer there to read; `detail` says which).
     pub decision: String,
-    /// `click`, `phone:<device>`, `rule:<id>`, `policy:<name>`, `withdrawn`.
+    /// `click`, `phone:<device>`, `rule:<id>`, `policy:<name>`, `withdrawn`, `terminal`.
     pub by: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
@@ -139,6 +144,9 @@ pub struct PolicyStatus {
     /// `line:column: message` of the last parse failure; the last good policies stay in force.
     pub error: Option<String>,
     pub count: usize,
+    /// What [`vults_core::policy::PolicySet::warnings`] says of the policies in force: parts
+    /// that parse but will not do what they seem to.
+    pub warnings: Vec<String>,
 }
 
 /// A named tool that has asked for a card.

@@ -12,3 +12,5 @@ mod corpus;
 mod kill;
 #[path = "installer/promises.rs"]
 mod promises;
+#[path = "installer/truth.rs"]
+mod truth;

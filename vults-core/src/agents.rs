@@ -48,6 +48,13 @@ impl ReplyShape {
     pub fn answers_questions(self) -> bool {
         matches!(self, ReplyShape::HookSpecific | ReplyShape::OpencodeRelay)
     }
+
+    /// Whether this agent reads a decision (a policy's deny) back for a question. OpenCode's
+    /// plugin reads only answers for one: a deny printed to it would be dropped, and OpenCode
+    /// would ask in its own prompt.
+    pub fn reads_question_decision(self) -> bool {
+        !matches!(self, ReplyShape::OpencodeRelay)
+    }
 }
 
 /// A decision in the agent's own shape, as the one line the hook prints (no newline).

@@ -9,14 +9,16 @@ use std::path::{Path, PathBuf};
 /// Replaces `path` with `bytes` atomically.
 ///
 /// A symlinked `path` is followed, so the link stays and its target is replaced. The existing
-/// file's permissions are kept; a new file gets `new_mode` (Unix) when given.
+/// file's permissions are kept; a new file gets `new_mode` (Unix) when given, from its first
+/// byte. With a private `new_mode` (nothing for group or others, e.g. `0o600`), a missing
+/// folder is made private too (`0700`, [`crate::paths::private_dir`]), whatever the umask.
 pub fn write(path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()> {
     let target = resolve_symlinks(path)?;
     let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    make_dir(dir, new_mode)?;
     let existing = fs::metadata(&target).ok();
     let file_name = target
         .file_name()
@@ -24,11 +26,14 @@ pub fn write(path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()>
         .unwrap_or_default();
     let tmp = dir.join(format!(".{file_name}.vults-tmp-{}", std::process::id()));
     let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
+        let mut options = OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        if let Some(mode) = new_mode.filter(|_| existing.is_none()) {
+            // Never readable by others, not even for the moment before set_mode below.
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode & 0o700);
+        }
+        let mut f = options.open(&tmp)?;
         f.write_all(bytes)?;
         if let Some(meta) = &existing {
             fs::set_permissions(&tmp, meta.permissions())?;
@@ -47,12 +52,32 @@ pub fn write(path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()>
     result
 }
 
-/// Appends one line to `path` and fsyncs it (the audit log).
-pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
+/// Opens `path` to append, creating it private (`0600`, in a private folder) when missing.
+pub fn open_private_append(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        make_dir(dir, Some(crate::paths::PRIVATE_FILE_MODE))?;
     }
-    let mut f = OpenOptions::new().create(true).append(true).open(path)?;
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, crate::paths::PRIVATE_FILE_MODE);
+    options.open(path)
+}
+
+/// Makes a missing folder: private when the file going in it is.
+fn make_dir(dir: &Path, file_mode: Option<u32>) -> io::Result<()> {
+    if dir.exists() {
+        return Ok(());
+    }
+    match file_mode {
+        Some(m) if m & 0o077 == 0 => crate::paths::private_dir(dir).map(|_| ()),
+        _ => fs::create_dir_all(dir),
+    }
+}
+
+/// Appends one line to `path` and fsyncs it; a new file is private ([`open_private_append`]).
+pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
+    let mut f = open_private_append(path)?;
     let mut buf = Vec::with_capacity(line.len() + 1);
     buf.extend_from_slice(line.as_bytes());
     buf.push(b'\n');
@@ -148,6 +173,22 @@ mod tests {
             fs::metadata(&real).unwrap().permissions().mode() & 0o777,
             0o640
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_goes_in_a_private_new_folder() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tmpdir("private");
+        let p = d.join("new/deeper/secret.json");
+        write(&p, b"x", Some(0o600)).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&p), 0o600);
+        assert_eq!(mode(&d.join("new/deeper")), 0o700);
+        let log = d.join("logs/audit.jsonl");
+        append_line(&log, "{}").unwrap();
+        assert_eq!(mode(&log), 0o600);
+        assert_eq!(mode(&d.join("logs")), 0o700);
     }
 
     #[cfg(unix)]

@@ -8,12 +8,22 @@
 //! | socket | `<runtime>/vults.sock` (Windows: `\\.\pipe\vults-<user>`) | `H/run/vults.sock` |
 //! | agents' own config homes (`~/.claude`, …) | `$HOME` | `H/home` |
 //!
+//! Everything Vults writes in its own folders is private to the user, whatever the umask: the
+//! folders are `0700` and the files `0600` (Unix) when made, and [`Paths::make_private`]
+//! tightens looser ones it finds (with a notice). The agents' own settings files keep their mode.
+//!
 //! `VULTS_SOCKET` overrides the socket alone; `VULTS_AGENT_HOME` overrides where the agents'
 //! configs are looked for. macOS uses `~/Library/Application Support/Vults` for config and data
 //! and `$TMPDIR/vults-<uid>` for the socket (Unix socket paths must stay under 104 bytes);
 //! Windows uses `%APPDATA%\Vults` and `%LOCALAPPDATA%\Vults`.
 
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The mode of a folder Vults makes (Unix).
+pub const PRIVATE_DIR_MODE: u32 = 0o700;
+/// The mode of a file Vults makes in its own folders (Unix).
+pub const PRIVATE_FILE_MODE: u32 = 0o600;
 
 /// Every location Vults uses, resolved once from the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,6 +99,96 @@ impl Paths {
     pub fn install_state_file(&self) -> PathBuf {
         self.config_dir.join("install.json")
     }
+
+    /// Makes Vults' own folders (config, data, the installed hook's folder) private, creating
+    /// the config and data folders when missing, and tightens every file directly in them that
+    /// others could read or write (the audit log, rules, policies, settings, devices, install
+    /// state, keys). Symlinks are left alone: they point at files Vults did not make. Returns
+    /// one notice per thing tightened, and per thing that could not be.
+    pub fn make_private(&self) -> Vec<String> {
+        let mut notices = Vec::new();
+        let mut note = |r: io::Result<Option<String>>, what: &Path| match r {
+            Ok(Some(n)) => notices.push(n),
+            Ok(None) => {}
+            Err(e) => notices.push(format!("cannot make {} private: {e}", what.display())),
+        };
+        for dir in [&self.config_dir, &self.data_dir] {
+            note(private_dir(dir), dir);
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                match entry.file_type() {
+                    Ok(t) if t.is_file() => note(tighten(&path), &path),
+                    Ok(t) if t.is_dir() && path == self.hook_dir() => note(tighten(&path), &path),
+                    _ => {}
+                }
+            }
+        }
+        notices
+    }
+}
+
+/// Makes `dir` (and any missing parent) as a private folder (`0700`); an existing `dir` that
+/// others can reach is tightened. `Some(notice)` when it was tightened.
+pub fn private_dir(dir: &Path) -> io::Result<Option<String>> {
+    if !dir.exists() {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, PRIVATE_DIR_MODE);
+        builder.create(dir)?;
+        // A parent that existed keeps its mode; the folder itself is exactly 0700 (the umask
+        // can only take bits away, and a stricter one would lock the user out).
+        #[cfg(unix)]
+        set_mode(dir, PRIVATE_DIR_MODE)?;
+        return Ok(None);
+    }
+    tighten(dir)
+}
+
+/// Tightens an existing file (to `0600`) or folder (to `0700`) that others can read, write or
+/// enter. `Some(notice)` when it was changed; `None` when it was private already or is missing.
+/// No-op off Unix (Windows keeps the per-user ACLs of the profile folders).
+pub fn tighten(path: &Path) -> io::Result<Option<String>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let mode = meta.permissions().mode() & 0o7777;
+        if mode & 0o077 == 0 {
+            return Ok(None);
+        }
+        let want = if meta.is_dir() {
+            PRIVATE_DIR_MODE
+        } else {
+            // An executable of Vults' own stays runnable by its owner.
+            (mode & 0o700) | PRIVATE_FILE_MODE
+        };
+        set_mode(path, want)?;
+        Ok(Some(format!(
+            "{} was readable by others ({:o}); made it private ({:o})",
+            path.display(),
+            mode,
+            want
+        )))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(None)
+    }
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
 }
 
 fn home(env: &impl Fn(&str) -> Option<PathBuf>) -> PathBuf {

@@ -84,15 +84,13 @@ fn write_loop(path: &Path, rotate_bytes: u64, rx: &mpsc::Receiver<String>) {
 
 /// Appends whole lines and fsyncs, rotating first when the log would grow past `rotate_bytes`.
 pub fn append(path: &Path, rotate_bytes: u64, lines: &[u8]) -> io::Result<()> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
     let size = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if size > 0 && size + lines.len() as u64 > rotate_bytes {
         // rename is atomic: the old log is whole under its new name.
         fs::rename(path, rotated_path(path))?;
     }
-    let mut f = OpenOptions::new().create(true).append(true).open(path)?;
+    // Private (0600 in a 0700 folder) whatever the umask: it holds whole commands.
+    let mut f = vults_core::atomic::open_private_append(path)?;
     f.write_all(lines)?;
     f.sync_data()
 }

@@ -70,6 +70,7 @@ pub async fn serve(
     let stream = Arc::new(stream);
     let for_writer = stream.clone();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Outgoing>();
+    let to_core = core.clone();
     let writer = tokio::spawn(async move {
         let mut send = &*for_writer;
         while let Some(out) = out_rx.recv().await {
@@ -79,7 +80,27 @@ pub async fn serve(
                         break;
                     }
                 }
+                Outgoing::Answer(msg, entry) => {
+                    // A hook that gave up has closed its end: the write fails (EPIPE) and the
+                    // answer is audited as undelivered.
+                    let delivered = send.write_all(msg.to_line().as_bytes()).await.is_ok()
+                        && send.flush().await.is_ok();
+                    let _ = to_core.send(Input::Delivered { entry, delivered });
+                    if !delivered {
+                        break;
+                    }
+                }
                 Outgoing::Close => break,
+            }
+        }
+        // Answers still queued never reach anyone: say so rather than drop their lines.
+        out_rx.close();
+        while let Ok(out) = out_rx.try_recv() {
+            if let Outgoing::Answer(_, entry) = out {
+                let _ = to_core.send(Input::Delivered {
+                    entry,
+                    delivered: false,
+                });
             }
         }
     });
@@ -111,7 +132,17 @@ pub async fn serve(
             continue;
         }
         match read_line(&buf) {
-            ReadLine::Message(Message::Event(event)) => {
+            ReadLine::Message(Message::Event(mut event)) => {
+                if event.wants_reply && peer_gone(&mut reader).await {
+                    // The hook gave up before its request was read (the app was frozen or
+                    // busy): the event still counts for the flock, but nobody is waiting for
+                    // an answer, so none is decided, shown as a card, or audited.
+                    eprintln!(
+                        "vults: connection {conn}: the hook left before its request was read; \
+                         not answered"
+                    );
+                    event.wants_reply = false;
+                }
                 if core
                     .send(Input::Event {
                         conn,
@@ -160,6 +191,16 @@ pub async fn serve(
     // The writer ends once the core has dropped this connection's reply handles (Closed above
     // withdraws its cards) and everything queued is written.
     let _ = writer.await;
+}
+
+/// Whether the peer has already closed, without waiting: a zero-length read available at once.
+/// Data after the line (nothing a hook sends) or nothing yet both mean it is still there.
+async fn peer_gone<R: AsyncBufRead + Unpin>(r: &mut R) -> bool {
+    match tokio::time::timeout(std::time::Duration::ZERO, r.fill_buf()).await {
+        Ok(Ok(rest)) => rest.is_empty(),
+        Ok(Err(_)) => true,
+        Err(_) => false,
+    }
 }
 
 fn kind_of(m: &Message) -> &'static str {

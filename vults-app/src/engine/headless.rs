@@ -88,10 +88,15 @@ fn log(event: &EngineEvent) {
         }
         EngineEvent::Audited(lines) => eprintln!("vults: {} audit lines in history", lines.len()),
         EngineEvent::Rules(rules) => eprintln!("vults: {} Always rules", rules.len()),
-        EngineEvent::Policies(p) => match &p.error {
-            Some(e) => eprintln!("vults: policies: {} has an error at {e}", p.path.display()),
-            None => eprintln!("vults: {} policies in force", p.count),
-        },
+        EngineEvent::Policies(p) => {
+            match &p.error {
+                Some(e) => eprintln!("vults: policies: {} has an error at {e}", p.path.display()),
+                None => eprintln!("vults: {} policies in force", p.count),
+            }
+            for w in &p.warnings {
+                eprintln!("vults: policies: warning: {w}");
+            }
+        }
         EngineEvent::NamedToolSeen(t) => eprintln!("vults: named tool {} asked", t.name),
         EngineEvent::Notice(text) => eprintln!("vults: {text}"),
         // The flock changes with every event; too chatty for a log.

@@ -128,6 +128,10 @@ pub(crate) type ConnId = u64;
 pub(crate) enum Outgoing {
     /// Boxed: a [`Message`] can hold a whole event, and most of these are `Close`-sized.
     Line(Box<Message>),
+    /// The answer to the request (a decision or answers) and the audit line that says so. The
+    /// writer hands the line back as [`Input::Delivered`] once it knows whether the hook got
+    /// the answer: only then is it audited as given.
+    Answer(Box<Message>, Box<AuditEntry>),
     /// Close the connection (the hook prints nothing).
     Close,
 }
@@ -140,6 +144,12 @@ pub(crate) enum Input {
         reply: mpsc::UnboundedSender<Outgoing>,
     },
     Closed(ConnId),
+    /// An [`Outgoing::Answer`]'s audit line: `delivered` when the write succeeded to a hook that
+    /// had not gone away.
+    Delivered {
+        entry: Box<AuditEntry>,
+        delivered: bool,
+    },
     Command(EngineCommand),
     Notice(String),
     /// An ended session's linger is over.
@@ -343,6 +353,56 @@ struct Waiting {
     conn: ConnId,
     event_id: String,
     reply: mpsc::UnboundedSender<Outgoing>,
+    /// The agent's id for the tool call, when the request carried one.
+    tool_use_id: Option<String>,
+    /// Claude Code's subagent id (`agent_id`): a subagent's events say nothing of the main
+    /// agent's dialog, though they share its session.
+    agent_id: Option<String>,
+}
+
+/// What a later event of a card's session says about that card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sign {
+    /// The call itself ran (`PostToolUse`) — allowed in the terminal.
+    Ran,
+    /// The call itself failed or was refused after the dialog (`PostToolUseFailure`,
+    /// `PermissionDenied`).
+    Ended,
+    /// The agent started another call (`PreToolUse`, `PermissionRequest` of another call).
+    NextCall,
+    /// The agent is past the dialog altogether (a new prompt, a stop, the session's end,
+    /// OpenCode's `permission.replied`).
+    MovedOn,
+}
+
+/// How an event can end the wait of a card in its session. Names are compared as in the
+/// flock's bookkeeping: without case and separators (`PostToolUse`, `postToolUse`).
+fn sign_of(event_name: &str) -> Option<Sign> {
+    let name: String = event_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    Some(match name.as_str() {
+        "posttooluse" => Sign::Ran,
+        "posttoolusefailure" | "permissiondenied" => Sign::Ended,
+        "pretooluse" | "permissionrequest" => Sign::NextCall,
+        "userpromptsubmit"
+        | "userpromptsubmitted"
+        | "stop"
+        | "stopfailure"
+        | "agentstop"
+        | "sessionend"
+        | "permissionreplied" => Sign::MovedOn,
+        _ => return None,
+    })
+}
+
+fn payload_str(payload: &serde_json::Value, key: &str) -> Option<String> {
+    payload
+        .get(key)
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string)
 }
 
 /// The modification stamp of the policy file (`None`: missing).
@@ -386,6 +446,8 @@ impl Core {
         stats: Arc<Stats>,
         inputs: mpsc::UnboundedSender<Input>,
     ) -> io::Result<Core> {
+        // Every folder and file of Vults' own is private; say what had to be tightened.
+        let tightened = paths.make_private();
         let audit_path = paths.audit_log();
         if let Err(e) = audit::repair(&audit_path) {
             eprintln!(
@@ -400,6 +462,7 @@ impl Core {
                 path: paths.policies_file(),
                 error: None,
                 count: 0,
+                warnings: Vec::new(),
             },
             paths,
             options,
@@ -436,6 +499,9 @@ impl Core {
         }
         core.outbox
             .push(EngineEvent::Rules(core.rules.rules.clone()));
+        for n in tightened {
+            core.notice(n);
+        }
         core.reload_policies(true);
         core.outbox.push(EngineEvent::Audited(history));
         Ok(core)
@@ -471,6 +537,12 @@ impl Core {
         for id in ids {
             self.withdraw(id, "Vults quit");
         }
+        // Answers written just before quitting: their lines still go to the audit.
+        while let Ok(input) = inputs.try_recv() {
+            if let Input::Delivered { entry, delivered } = input {
+                self.delivered(*entry, delivered);
+            }
+        }
         self.flush();
     }
 
@@ -489,6 +561,7 @@ impl Core {
                     self.withdraw(id, "the agent stopped waiting");
                 }
             }
+            Input::Delivered { entry, delivered } => self.delivered(*entry, delivered),
             Input::Command(EngineCommand::Shutdown) => return false,
             Input::Command(cmd) => self.on_command(cmd),
             Input::Notice(text) => self.notice(text),
@@ -552,8 +625,71 @@ impl Core {
                 let _ = inputs.send(Input::Expire(key));
             });
         }
+        self.answered_in_terminal(&event, &key);
         if event.wants_reply {
             self.on_request(conn, event, reply, key, now);
+        }
+    }
+
+    /// Withdraws the cards of `session` that this event shows were answered in the agent's own
+    /// terminal: the waiting hook ends silently (it prints nothing: the agent has its answer)
+    /// and the audit says `by: terminal`, never a click. An event for the very call a card is
+    /// about (Claude Code's PreToolUse comes before its PermissionRequest, and their hooks
+    /// race) is no sign unless it says the call ran or ended. A call is matched by the agent's
+    /// `tool_use_id` when both sides carry one, else by tool and whole target.
+    fn answered_in_terminal(&mut self, event: &Event, session: &SessionKey) {
+        let Some(sign) = sign_of(&event.event) else {
+            return;
+        };
+        if !self.cards.values().any(|w| &w.card.session == session) {
+            return;
+        }
+        let call = agents::read_tool_call(&event.payload);
+        let tool_use_id = payload_str(&event.payload, "tool_use_id");
+        let agent_id = payload_str(&event.payload, "agent_id");
+        let same_call = |w: &Waiting| match (&w.tool_use_id, &tool_use_id) {
+            (Some(a), Some(b)) => a == b,
+            _ => {
+                w.card.call.tool == call.tool
+                    && w.card.call.target.rule_key() == call.target.rule_key()
+            }
+        };
+        let ids: Vec<CardId> = self
+            .cards
+            .iter()
+            .filter(|(_, w)| &w.card.session == session)
+            .filter(|(_, w)| match sign {
+                Sign::Ran | Sign::Ended => same_call(w),
+                // OpenCode's plugin relays a call's PreToolUse without its call id and in other
+                // words than its permission (an edit's `filePath` against `filepath`), so a
+                // late precursor could not be told from another call: for OpenCode only the
+                // signs of the session moving on count.
+                Sign::NextCall => {
+                    w.card.agent != AgentKind::Opencode && w.agent_id == agent_id && !same_call(w)
+                }
+                Sign::MovedOn => true,
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let (decision, detail) = match sign {
+                Sign::Ran => ("allow", format!("{}: the call ran", event.event)),
+                Sign::Ended => ("answered", format!("{}: the call ended", event.event)),
+                Sign::NextCall => (
+                    "answered",
+                    format!("{} of another call: the agent moved on", event.event),
+                ),
+                Sign::MovedOn => ("answered", format!("{}: the agent moved on", event.event)),
+            };
+            let Some(w) = self.cards.remove(&id) else {
+                continue;
+            };
+            // Closing ends the hook's wait: it prints nothing.
+            let _ = w.reply.send(Outgoing::Close);
+            let by = AnsweredBy::Terminal;
+            self.outbox
+                .push(EngineEvent::CardRemoved { id, by: by.clone() });
+            self.finish_card(&w, decision, &by, Some(detail), None);
         }
     }
 
@@ -585,20 +721,17 @@ impl Core {
         let call = agents::read_tool_call(&event.payload);
         let folder = sessions::folder_of(&event);
         let question = event.is_question();
-        // A question is not a permission: no rule or policy answers it.
-        let verdict = if question {
-            Verdict::Ask(Why::NoMatch)
-        } else {
-            decision::decide(
-                &decision::Request {
-                    identity: &identity,
-                    folder: &folder,
-                    call: &call,
-                },
-                &self.rules,
-                &self.policies,
-            )
-        };
+        // Questions too: decide() never lets a rule or a policy allow one, but a policy may
+        // deny it or send it to a card.
+        let verdict = decision::decide(
+            &decision::Request {
+                identity: &identity,
+                folder: &folder,
+                call: &call,
+            },
+            &self.rules,
+            &self.policies,
+        );
         let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| AuditEntry {
             time: unix_millis(now),
             identity: identity.key().to_string(),
@@ -623,9 +756,27 @@ impl Core {
                 // decide() never allows or denies for these; say so if it ever does.
                 Why::Destructive(_) | Why::NoMatch => AnsweredBy::Policy("(none)".into()),
             };
-            let _ = reply.send(Outgoing::Line(Box::new(Message::decision(&event.id, d))));
+            let shape =
+                agents::ReplyShape::of(event.agent, event.reply.as_deref() == Some("vults"));
+            if question && !shape.is_some_and(agents::ReplyShape::reads_question_decision) {
+                // This agent reads only answers back for a question (OpenCode's plugin): a
+                // deny cannot reach it. The hook prints nothing, the agent asks in its own
+                // prompt, and the audit says the policy's deny was not delivered.
+                let _ = reply.send(Outgoing::Close);
+                let line = entry(
+                    "undelivered",
+                    &by,
+                    Some(format!(
+                        "{} for a question {} cannot read; it asks in its own prompt",
+                        decision_word(d),
+                        event.agent.display_name()
+                    )),
+                );
+                self.audit(line);
+                return;
+            }
             let line = entry(decision_word(d), &by, None);
-            self.audit(line);
+            self.answer(&reply, Message::decision(&event.id, d), line);
             return;
         }
         if self.paused || !self.options.interactive {
@@ -673,6 +824,8 @@ impl Core {
             Waiting {
                 card,
                 conn,
+                tool_use_id: payload_str(&event.payload, "tool_use_id"),
+                agent_id: payload_str(&event.payload, "agent_id"),
                 event_id: event.id,
                 reply,
             },
@@ -742,10 +895,9 @@ impl Core {
         let Some(w) = self.cards.remove(&id) else {
             return;
         };
-        let _ = w.reply.send(Outgoing::Line(Box::new(message)));
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
-        self.finish_card(&w, word, &by, detail);
+        self.finish_card(&w, word, &by, detail, Some(message));
     }
 
     /// Takes a card down because its hook went away (or the app quits).
@@ -756,13 +908,21 @@ impl Core {
         let by = AnsweredBy::Withdrawn;
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
-        self.finish_card(&w, "withdrawn", &by, Some(why.to_string()));
+        self.finish_card(&w, "withdrawn", &by, Some(why.to_string()), None);
     }
 
-    /// Audits an answered card and lets its session go back to work.
-    fn finish_card(&mut self, w: &Waiting, word: &str, by: &AnsweredBy, detail: Option<String>) {
+    /// Audits an answered card and lets its session go back to work. With a `message` (the
+    /// answer), the line is audited once the hook got it ([`Core::answer`]).
+    fn finish_card(
+        &mut self,
+        w: &Waiting,
+        word: &str,
+        by: &AnsweredBy,
+        detail: Option<String>,
+        message: Option<Message>,
+    ) {
         let c = &w.card;
-        self.audit(AuditEntry {
+        let line = AuditEntry {
             time: unix_millis(SystemTime::now()),
             identity: c.identity.key().to_string(),
             session: c.session.session.clone(),
@@ -772,11 +932,43 @@ impl Core {
             decision: word.to_string(),
             by: by.label(),
             detail,
-        });
+        };
+        match message {
+            Some(m) => self.answer(&w.reply, m, line),
+            None => self.audit(line),
+        }
         let still = self.cards.values().any(|o| o.card.session == c.session);
         if !still && self.sessions.set_waiting(&c.session, false) {
             self.dirty.insert(c.session.clone());
         }
+    }
+
+    /// Sends a request's answer; `line` is audited when the connection's writer reports the
+    /// hook got it ([`Input::Delivered`]), right away as undelivered when the connection is gone.
+    fn answer(
+        &mut self,
+        reply: &mpsc::UnboundedSender<Outgoing>,
+        message: Message,
+        line: AuditEntry,
+    ) {
+        if let Err(mpsc::error::SendError(Outgoing::Answer(_, line))) =
+            reply.send(Outgoing::Answer(Box::new(message), Box::new(line)))
+        {
+            self.delivered(*line, false);
+        }
+    }
+
+    /// Audits an answer as given, or — when the hook had stopped waiting — as undelivered: the
+    /// agent never read it, so no line may say it was answered.
+    fn delivered(&mut self, mut entry: AuditEntry, delivered: bool) {
+        if !delivered {
+            let was = std::mem::replace(&mut entry.decision, "undelivered".into());
+            entry.detail = Some(match entry.detail.take() {
+                Some(d) => format!("{was} ({d}) not delivered: the hook had stopped waiting"),
+                None => format!("{was} not delivered: the hook had stopped waiting"),
+            });
+        }
+        self.audit(entry);
     }
 
     fn audit(&mut self, entry: AuditEntry) {
@@ -844,6 +1036,7 @@ impl Core {
             }
         }
         self.policy_status.count = self.policies.policies.len();
+        self.policy_status.warnings = self.policies.warnings();
         self.outbox
             .push(EngineEvent::Policies(self.policy_status.clone()));
     }

@@ -395,6 +395,9 @@ fn wants(agent: AgentId) -> Vec<Want> {
             },
             want("PermissionRequest", ALL_TOOLS, P),
             want("PostToolUse", ALL_TOOLS, T),
+            // A call that ran and failed after the user allowed it in Claude Code's own dialog:
+            // its card is withdrawn as answered in the terminal.
+            want("PostToolUseFailure", ALL_TOOLS, T),
             want("Notification", None, T),
             want("Stop", None, T),
             want("SubagentStop", None, T),
@@ -768,7 +771,16 @@ impl<'a> Run<'a> {
             report.notes.push(CODEX_TRUST_NOTE.into());
         }
         if agent == AgentId::Gemini && op == Op::Uninstall && report.state == AgentState::Missing {
-            report.state = AgentState::NotFound;
+            if report.action == Action::Removed {
+                // Say what went, not "not found": Vults' old hooks were there a moment ago.
+                report.notes.push(
+                    "Vults' old Gemini CLI hooks were removed from its settings (they did \
+                     nothing any more); the rest of the file is as it was."
+                        .into(),
+                );
+            } else {
+                report.state = AgentState::NotFound;
+            }
         }
         report
     }
@@ -1041,7 +1053,12 @@ pub fn format_reports(reports: &[AgentReport]) -> String {
             Action::Updated => " (updated now)".into(),
             Action::Removed => " (removed now)".into(),
         };
-        out.push_str(&format!("{:<14} {}{what}", r.agent.display_name(), r.state));
+        let state = if r.agent == AgentId::Gemini && r.action == Action::Removed {
+            "old Vults hooks".to_string()
+        } else {
+            r.state.to_string()
+        };
+        out.push_str(&format!("{:<14} {state}{what}", r.agent.display_name()));
         if let Some(p) = &r.path
             && !matches!(r.state, AgentState::Unparsable { .. })
         {

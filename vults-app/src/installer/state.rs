@@ -109,7 +109,8 @@ pub enum CopyOutcome {
     Repaired,
 }
 
-/// Copies `source` to [`Paths::installed_hook`] (0755) when it differs, and records its hash.
+/// Copies `source` to [`Paths::installed_hook`] (0755, in a private 0700 folder) when it
+/// differs, and records its hash.
 pub fn place_hook(
     paths: &Paths,
     source: &Path,
@@ -133,6 +134,9 @@ pub fn place_hook(
         (HookCopy::Tampered, true) => CopyOutcome::Unchanged,
         _ => CopyOutcome::Updated,
     };
+    // The folders are Vults' own: private (0700), whatever the umask; a looser one is tightened.
+    vults_core::paths::private_dir(&paths.data_dir)?;
+    vults_core::paths::private_dir(&paths.hook_dir())?;
     if current.as_deref() != Some(hash.as_str()) {
         atomic::write(&target, &bytes, Some(0o755))?;
     }

@@ -7,3 +7,4 @@ mod crash;
 mod load;
 mod requests;
 mod socket;
+mod truth;

@@ -4,5 +4,6 @@
 
 mod fixtures;
 mod live;
+mod truth;
 mod views;
 mod window;

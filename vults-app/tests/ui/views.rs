@@ -493,6 +493,7 @@ fn policies_pane_shows_the_file_its_parse_error_and_opens_it() {
         path: path.clone(),
         error: Some("3:7: expected `=`".into()),
         count: 2,
+        ..PolicyStatus::default()
     })]);
     let mut h = Harness::builder()
         .with_size(egui::vec2(640.0, 300.0))

@@ -9,12 +9,28 @@ use std::collections::BTreeSet;
 pub struct HistoryView {
     agent: Option<String>,
     decision: Option<String>,
-    /// A prefix of `by`: `click`, `phone`, `rule`, `policy`, `withdrawn`, `timeout`.
+    /// A prefix of `by`: `click`, `phone`, `rule`, `policy`, `terminal`, `withdrawn`, `timeout`.
     who: Option<String>,
 }
 
-const WHO: [&str; 6] = ["click", "phone", "rule", "policy", "withdrawn", "timeout"];
-const DECISIONS: [&str; 5] = ["allow", "deny", "answer", "withdrawn", "refused"];
+const WHO: [&str; 7] = [
+    "click",
+    "phone",
+    "rule",
+    "policy",
+    "terminal",
+    "withdrawn",
+    "timeout",
+];
+const DECISIONS: [&str; 7] = [
+    "allow",
+    "deny",
+    "answer",
+    "answered",
+    "withdrawn",
+    "undelivered",
+    "refused",
+];
 
 impl HistoryView {
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) {

@@ -1,5 +1,5 @@
-//! Settings → Policies: the policy file's path, its parse error (line:column) if any, and a
-//! button to open it.
+//! Settings → Policies: the policy file's path, its parse error (line:column) if any, the
+//! warnings about policies that will not do what they seem to, and a button to open it.
 
 use super::SettingsAction;
 use crate::ui::look;
@@ -42,6 +42,9 @@ impl PoliciesView {
                     if n == 1 { "policy" } else { "policies" }
                 ));
             }
+        }
+        for warning in &status.warnings {
+            ui.label(RichText::new(format!("Warning: {warning}")).color(look::AMBER));
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {

@@ -1,0 +1,256 @@
+//! Claude Code interactive, under tmux (issue 11, item 2): a card comes up for the Bash call; the
+//! person answers in Claude Code's own dialog instead (`tmux send-keys Enter` on "1. Yes"); the
+//! command runs, and the card is withdrawn at once, its hook process ends, the audit says
+//! `by: terminal`, and a click on the card afterwards answers nothing and audits nothing.
+//!
+//! Needs `tmux` (a private server, `tmux -L <name>`, killed at the end). Seeding the first-run
+//! screens and the `default` permission mode: shared reference real-agents.md, "Claude Code
+//! interactive (under tmux)".
+
+use crate::harness::*;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use vults_app::engine::{Engine, EngineOptions};
+use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+
+/// A failure bound, not a measurement.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// A private tmux server, killed on drop.
+struct Tmux {
+    name: String,
+}
+
+impl Tmux {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.name]);
+        c
+    }
+
+    fn screen(&self) -> String {
+        self.cmd()
+            .args(["capture-pane", "-p", "-t", "claude"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").status();
+    }
+}
+
+/// Pids of processes running exactly this installed hook for a PermissionRequest.
+fn waiting_hooks(hook: &Path) -> Vec<u32> {
+    let want = hook.to_string_lossy().into_owned();
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        let Ok(raw) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = raw
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if args.first() == Some(&want) && args.iter().any(|a| a == "PermissionRequest") {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+fn until<T>(what: &str, screen: &Tmux, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; screen:\n{}",
+            screen.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+pub fn claude_answered_in_its_own_dialog() {
+    if !wanted("claude") {
+        return;
+    }
+    if Command::new("tmux").arg("-V").output().is_err() {
+        assert!(
+            std::env::var("VULTS_REAL_AGENTS").as_deref() != Ok("1"),
+            "real-agents: tmux is needed for Claude Code's interactive test (apt-get install tmux)"
+        );
+        eprintln!("real-agents: claude-terminal skipped (no tmux)");
+        return;
+    }
+    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ctx = Ctx::new("claude");
+    ctx.setup_agent();
+    // Interactive sessions default to `auto` (a classifier runs the call with no dialog): the
+    // dialog, and with it PermissionRequest, comes back in `default` mode.
+    std::fs::write(
+        ctx.home.join(".claude/settings.json"),
+        r#"{"permissions":{"defaultMode":"default"}}"#,
+    )
+    .unwrap();
+    let project = ctx.project.to_string_lossy().into_owned();
+    std::fs::write(
+        ctx.home.join(".claude.json"),
+        serde_json::json!({"hasCompletedOnboarding": true, "theme": "dark",
+            "customApiKeyResponses": {"approved": ["sk-test"], "rejected": []},
+            "projects": {project.clone(): {"hasTrustDialogAccepted": true, "allowedTools": []}}})
+        .to_string(),
+    )
+    .unwrap();
+    ctx.install_vults();
+    let paths = ctx.paths();
+    let hook = paths.installed_hook();
+    let engine = Engine::start_with(
+        paths.clone(),
+        std::sync::Arc::new(|| {}),
+        EngineOptions::default(),
+    )
+    .expect("the engine starts");
+
+    let claude =
+        here().join(".cache/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    let tmux = Tmux {
+        name: format!("vults-ra-{}", std::process::id()),
+    };
+    let env = [
+        ("HOME", ctx.home.to_string_lossy().into_owned()),
+        ("VULTS_HOME", ctx.vults_home.to_string_lossy().into_owned()),
+        (
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", ctx.mock.port),
+        ),
+        ("ANTHROPIC_API_KEY", "sk-test".into()),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+        ("DISABLE_AUTOUPDATER", "1".into()),
+    ];
+    let mut start = tmux.cmd();
+    start.args([
+        "new-session",
+        "-d",
+        "-x",
+        "160",
+        "-y",
+        "45",
+        "-s",
+        "claude",
+        "-c",
+        &project,
+    ]);
+    for (k, v) in &env {
+        start.args(["-e", &format!("{k}={v}")]);
+    }
+    start.args(["--", &claude.to_string_lossy(), "write the file"]);
+    let status = start.status().expect("tmux starts");
+    assert!(status.success(), "tmux new-session failed");
+
+    // The card comes; Claude Code's own dialog is on screen at the same time.
+    let card = until("a card", &tmux, || {
+        engine
+            .events
+            .recv_timeout(Duration::from_millis(50))
+            .ok()
+            .and_then(|e| match e {
+                EngineEvent::CardAdded(c) => Some(c),
+                _ => None,
+            })
+    });
+    assert_eq!(card.call.target.rule_key(), ctx.command);
+    until("Claude Code's dialog", &tmux, || {
+        let s = tmux.screen();
+        (s.contains("Do you want to proceed?") && s.contains("1. Yes")).then_some(())
+    });
+    let hooks = waiting_hooks(&hook);
+    assert!(!hooks.is_empty(), "the hook is waiting for the card");
+
+    // The person answers in the terminal: "1. Yes" is selected, Enter takes it.
+    assert!(
+        tmux.cmd()
+            .args(["send-keys", "-t", "claude", "Enter"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let ran = until("the command to run", &tmux, || {
+        ctx.marker.exists().then(Instant::now)
+    });
+    let (removed_at, by) = until("the card to be withdrawn", &tmux, || {
+        engine
+            .events
+            .recv_timeout(Duration::from_millis(20))
+            .ok()
+            .and_then(|e| match e {
+                EngineEvent::CardRemoved { id, by } if id == card.id => Some((Instant::now(), by)),
+                _ => None,
+            })
+    });
+    assert_eq!(by, AnsweredBy::Terminal);
+    let late = removed_at.saturating_duration_since(ran);
+    assert!(
+        late <= Duration::from_secs(1),
+        "the card stayed up {late:?} after the command ran"
+    );
+    until("the hook process to end", &tmux, || {
+        waiting_hooks(&hook)
+            .iter()
+            .all(|p| !hooks.contains(p))
+            .then_some(())
+    });
+    let line = until("the audit line", &tmux, || {
+        engine
+            .events
+            .recv_timeout(Duration::from_millis(50))
+            .ok()
+            .and_then(|e| match e {
+                EngineEvent::Audited(l) if l.len() == 1 && l[0].by == "terminal" => {
+                    Some(l[0].clone())
+                }
+                _ => None,
+            })
+    });
+    assert_eq!(
+        (line.decision.as_str(), line.target.as_str()),
+        ("allow", ctx.command.as_str())
+    );
+
+    // A click on the card now answers nothing and audits nothing.
+    engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Deny,
+        by: AnsweredBy::Click,
+    });
+    let deadline = Instant::now() + Duration::from_secs(1);
+    let mut refused = false;
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match engine.events.recv_timeout(left) {
+            Ok(EngineEvent::Audited(l)) => {
+                assert!(
+                    !l.iter().any(|a| a.by == "click"),
+                    "a click on a withdrawn card was audited: {l:?}"
+                );
+            }
+            Ok(EngineEvent::Notice(t)) if t.contains("no longer waiting") => refused = true,
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(refused, "the stale click was not refused");
+    let audit = std::fs::read_to_string(paths.audit_log()).unwrap_or_default();
+    assert!(!audit.contains("\"by\":\"click\""), "{audit}");
+    drop(tmux);
+    ctx.work.keep = false;
+}
