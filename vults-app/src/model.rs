@@ -94,7 +94,7 @@ pub enum CardAnswer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnsweredBy {
     Click,
-    /// A paired phone, by its device name.
+    /// A paired phone: `<device name> (<device id>)` (see `phone::Device::label`).
     Phone(String),
     Rule(String),
     Policy(String),
@@ -126,7 +126,8 @@ pub struct AuditEntry {
     pub target: String,
     /// `allow`, `deny`, `answer`, `withdrawn`, or `refused` (a phone answer that failed a check).
     pub decision: String,
-    /// `click`, `phone:<device>`, `rule:<id>`, `policy:<name>`, `withdrawn`.
+    /// `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`, `policy:<name>`,
+    /// `withdrawn`.
     pub by: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,

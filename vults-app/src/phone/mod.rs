@@ -28,7 +28,7 @@ pub use secrets::KeyStorage;
 use crate::model::{AuditEntry, EngineEvent};
 use gate::Gate;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use vults_core::paths::Paths;
 
 /// The port the link listens on unless the user picks another.
@@ -129,7 +129,7 @@ struct Running {
 /// The phone link: paired devices, the pending cards as the phone sees them, and — while
 /// enabled — the LAN listener.
 pub struct PhoneLink {
-    gate: Arc<Mutex<Gate>>,
+    gate: Arc<Gate>,
     tls_file: std::path::PathBuf,
     key_storage: KeyStorage,
     commands: CommandSink,
@@ -147,7 +147,7 @@ impl PhoneLink {
         let devices = devices::DeviceStore::load(&paths.devices_file())?;
         let gate = Gate::new(keys, devices, commands.clone(), now_ms());
         Ok(PhoneLink {
-            gate: Arc::new(Mutex::new(gate)),
+            gate: Arc::new(gate),
             tls_file: paths.config_dir.join("phone-tls.json"),
             key_storage,
             commands,
@@ -223,6 +223,8 @@ impl PhoneLink {
     /// Stops listening: the port closes and open connections end.
     pub fn stop(&mut self) {
         self.shown = None;
+        self.gate.retire_token();
+        self.gate.flush(now_ms(), true);
         if let Some(mut running) = self.running.take() {
             if let Some(stop) = running.stop.take() {
                 let _ = stop.send(());
@@ -241,10 +243,9 @@ impl PhoneLink {
     /// A new pairing offer (a fresh one-time token, good for 5 minutes), while enabled.
     pub fn offer(&self) -> Option<PairingOffer> {
         let running = self.running.as_ref()?;
-        let mut gate = self.gate.lock().ok()?;
-        let (token, expires_at) = gate.new_token(now_ms());
-        let app_sign_key = crypto::b64(&gate.keys().sign_public());
-        let app_box_key = crypto::b64(&gate.keys().box_public());
+        let (token, expires_at) = self.gate.new_token(now_ms());
+        let (sign, boxk) = self.gate.public_keys();
+        let (app_sign_key, app_box_key) = (crypto::b64(&sign), crypto::b64(&boxk));
         let host = if running.host.contains(':') {
             format!("[{}]", running.host)
         } else {
@@ -270,35 +271,30 @@ impl PhoneLink {
 
     /// Paired devices, revoked ones included (with `revoked_at`).
     pub fn devices(&self) -> Vec<Device> {
-        self.gate
-            .lock()
-            .map(|g| g.devices().to_vec())
-            .unwrap_or_default()
+        self.gate.devices()
     }
 
     /// Revokes a device: every later request from it is refused (and audited as such).
     pub fn revoke(&self, device_id: &str) -> std::io::Result<bool> {
-        let mut gate = self
-            .gate
-            .lock()
-            .map_err(|_| std::io::Error::other("phone link state poisoned"))?;
-        gate.revoke(device_id, now_ms())
+        self.gate.revoke(device_id, now_ms())
     }
 
     /// The latest refused phone requests, oldest first.
     pub fn refusals(&self) -> Vec<AuditEntry> {
-        self.gate
-            .lock()
-            .map(|g| g.refusals().cloned().collect())
-            .unwrap_or_default()
+        self.gate.refusals()
     }
 
     /// Feed every event the app drains from the engine: cards added and removed keep the
     /// phone's list the same as the window's.
     pub fn on_engine_event(&self, ev: &EngineEvent) {
-        if let Ok(mut gate) = self.gate.lock() {
-            gate.on_engine_event(ev);
-        }
+        self.gate.on_engine_event(ev);
+    }
+
+    /// Runs `hook` before each write of `devices.json` (tests: a write held there shows that
+    /// nothing else waits for the disk).
+    #[doc(hidden)]
+    pub fn set_write_hook(&self, hook: Option<devices::WriteHook>) {
+        self.gate.set_write_hook(hook);
     }
 }
 
@@ -330,10 +326,7 @@ impl PhoneLink {
     pub fn status(&self) -> PhoneStatus {
         let now = now_ms();
         let (offer, qr) = match &self.shown {
-            Some((o, qr))
-                if self.running.is_some()
-                    && self.gate.lock().is_ok_and(|g| g.token_open(&o.token, now)) =>
-            {
+            Some((o, qr)) if self.running.is_some() && self.gate.token_open(&o.token, now) => {
                 (Some(o.clone()), qr.clone())
             }
             _ => (None, Vec::new()),
