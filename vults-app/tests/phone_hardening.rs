@@ -16,7 +16,8 @@ use vults_app::phone::client::{self, PhoneClient};
 use vults_app::phone::crypto::{self, Op, WireAnswer};
 use vults_app::phone::devices::DeviceStore;
 use vults_app::phone::gate::{ANON_BURST, Gate, SUMMARY_INTERVAL_MS};
-use vults_app::phone::{LinkConfig, PhoneLink};
+use vults_app::phone::{BackgroundLink, LinkConfig, PhoneAction, PhoneLink};
+use vults_app::ui::app::PhoneSide;
 use vults_core::agents::read_tool_call;
 use vults_core::paths::Paths;
 use vults_core::protocol::{AgentKind, Identity};
@@ -589,4 +590,46 @@ fn nothing_waits_for_the_gate_while_devices_json_is_written() {
     release.send(()).unwrap();
     assert_eq!(pairing.join().unwrap(), 200);
     assert_eq!(h.link.devices().len(), 2);
+}
+
+#[test]
+fn settings_actions_return_at_once_and_the_window_reads_a_snapshot() {
+    let (home, paths) = home("background");
+    let (sent, sink) = sink();
+    let mut link = PhoneLink::new(&paths, sink).unwrap();
+    let addr = link.start(LinkConfig::loopback(0)).unwrap();
+    let mut phone = PhoneClient::new(addr);
+    assert_eq!(phone.pair(&link.offer().unwrap(), "p").unwrap().status, 200);
+    let (hook, entered, release) = held_writes();
+    link.set_write_hook(Some(hook));
+    let woken = Arc::new(Mutex::new(0u32));
+    let w = woken.clone();
+    let mut side: Box<dyn PhoneSide> = Box::new(BackgroundLink::with_link(
+        link,
+        Arc::new(move || *w.lock().unwrap() += 1),
+    ));
+    // Revoking writes devices.json, held here: the window's call returns anyway…
+    side.apply(PhoneAction::Revoke(phone.device.clone()));
+    entered
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the link thread is writing");
+    // …and the window reads the snapshot meanwhile (the device not yet revoked in it).
+    let status = side.status();
+    assert!(status.devices[0].revoked_at.is_none());
+    side.on_engine_event(&EngineEvent::CardAdded(card(1)));
+    release.send(()).unwrap();
+    // The snapshot follows once the write is done.
+    let revoked = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        side.status().devices[0].revoked_at.is_some()
+    });
+    assert!(revoked);
+    assert!(*woken.lock().unwrap() > 0, "the window was woken");
+    drop(side);
+    assert!(
+        client::get(addr, "/").is_err(),
+        "dropping it stops the link"
+    );
+    assert!(audit_of(&sent).is_empty());
+    let _ = std::fs::remove_dir_all(home);
 }

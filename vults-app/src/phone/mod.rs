@@ -1,10 +1,11 @@
 //! The paired phone: a small web page the app serves on the LAN while the user enables it,
 //! through which a paired phone sees the pending cards and answers them with signed requests.
 //!
-//! Start from [`PhoneLink`]: the app creates it once (it loads the app's keys from the
-//! keyring — see [`secrets`] — and the paired devices), feeds it every [`EngineEvent`] it
-//! drains ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings →
-//! Phone. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
+//! Start from [`PhoneLink`]: it loads the app's keys from the keyring — see [`secrets`] — and
+//! the paired devices, is fed every [`EngineEvent`] the app drains
+//! ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings → Phone.
+//! The window holds it only through [`BackgroundLink`], which runs it on a thread of its own
+//! (commands in, a status snapshot out), so the window never waits for it. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
 //! window to draw. Accepted answers leave as [`EngineCommand::Answer`] with
 //! [`AnsweredBy::Phone`](crate::model::AnsweredBy::Phone) through the sink given at creation —
 //! the same command a click sends; the engine stays unaware of the phone.
@@ -13,6 +14,7 @@
 //! threat model in `docs/phone.md`. Not here: any window code (Settings → Phone is a view in
 //! `ui`), and no decision of its own — the phone only feeds answers into the engine.
 
+pub mod background;
 pub mod client;
 pub mod crypto;
 pub mod devices;
@@ -21,6 +23,7 @@ mod http;
 pub mod secrets;
 pub mod tls;
 
+pub use background::BackgroundLink;
 pub use devices::Device;
 pub use http::CommandSink;
 pub use secrets::KeyStorage;
@@ -83,7 +86,8 @@ pub struct PairingOffer {
     pub app_box_key: String,
 }
 
-/// What Settings → Phone asks the link to do (the app calls [`PhoneLink::apply`]).
+/// What Settings → Phone asks the link to do (through [`BackgroundLink::apply`], on the link's
+/// own thread).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PhoneAction {
     /// Listen on the LAN on this port and show a pairing code.

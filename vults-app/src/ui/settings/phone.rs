@@ -1,13 +1,14 @@
 //! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
 //! pairing QR code, the paired devices with Revoke, and the latest refused phone requests.
 //!
-//! The view does no I/O: it reads a [`PhoneStatus`] (from `PhoneLink::status()`, once per
-//! frame) and returns a [`PhoneAction`] for the app to pass to `PhoneLink::apply`.
+//! The view does no I/O: it reads a [`PhoneStatus`] snapshot (from `BackgroundLink::status()`,
+//! once per frame) and returns a [`PhoneAction`] for the app to pass to
+//! `BackgroundLink::apply`, which only sends it to the link's own thread.
 //!
 //! Wiring, in the app: `phone::secrets::use_platform_store()` once in `main`; then
-//! `PhoneLink::new(&paths, Arc::new(move |c| { commander.send(c); }))` with the engine's
-//! `EngineCommander`, `set_on_change` with the repaint callback, and
-//! `phone.on_engine_event(&event)` for every event drained in `logic`.
+//! `BackgroundLink::spawn(paths, Arc::new(move |c| { commander.send(c); }), wake)` with the
+//! engine's `EngineCommander` and the repaint callback, and `phone.on_engine_event(&event)`
+//! for every event drained in `logic`.
 
 use crate::phone::{DEFAULT_PORT, PhoneAction, PhoneStatus};
 use egui::{Color32, RichText};
