@@ -274,6 +274,8 @@ fn a_flood_cannot_push_real_refusals_out_of_settings() {
         shown.contains(&real),
         "the real refusal is still in Settings"
     );
+    assert_eq!(gate.authenticated_refusals(), vec![real]);
+    assert_eq!(gate.unauthenticated_refusals().len(), 10);
     assert!(shown.len() <= 50);
     let _ = std::fs::remove_dir_all(home);
 }
@@ -529,6 +531,12 @@ fn headers_over_8_kib_get_431_and_smaller_ones_are_served() {
             .status,
         431
     );
+    // The 8 KiB is for the head: a body of 12 KiB (under the 16 KiB limit) still reaches the
+    // gate, which finds no envelope in it.
+    let body = json!({"pad": "a".repeat(12 * 1024)}).to_string();
+    let reply = client::post(h.addr, "/api", body.as_bytes()).unwrap();
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert!(reply.text().contains("expected d, n and c"));
 }
 
 // ---- 11. the window never waits ------------------------------------------------------------

@@ -331,8 +331,19 @@ impl Gate {
         Ok(found)
     }
 
-    /// The latest refusals, oldest first (for Settings → Phone): those of authenticated
-    /// requests and, kept apart so a flood cannot push those out, of unauthenticated ones.
+    /// The latest refusals of authenticated requests (and of revoked keys pairing again),
+    /// oldest first: at most 40, apart from the others so a flood cannot push them out.
+    pub fn authenticated_refusals(&self) -> Vec<AuditEntry> {
+        self.state().authenticated.iter().cloned().collect()
+    }
+
+    /// The latest refusals of requests that were not authenticated (and the summary lines of
+    /// those not written), oldest first: at most 10.
+    pub fn unauthenticated_refusals(&self) -> Vec<AuditEntry> {
+        self.state().unauthenticated.iter().cloned().collect()
+    }
+
+    /// Both kinds of refusal, oldest first.
     pub fn refusals(&self) -> Vec<AuditEntry> {
         let st = self.state();
         let mut all: Vec<AuditEntry> = st

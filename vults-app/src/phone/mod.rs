@@ -115,8 +115,12 @@ pub struct PhoneStatus {
     pub key_storage: String,
     /// Whether the keys are in the fallback file (shown as a warning).
     pub key_in_file: bool,
-    /// The latest refused phone requests, oldest first.
+    /// The latest refused requests of paired phones (authenticated), oldest first.
     pub refusals: Vec<AuditEntry>,
+    /// The latest refused requests that were not authenticated (unknown ids, revoked ids,
+    /// failed pairings, the flood summary), oldest first; kept apart so they cannot push the
+    /// others out.
+    pub unauthenticated: Vec<AuditEntry>,
     /// The last action's failure ("address in use" …).
     pub error: Option<String>,
 }
@@ -283,7 +287,7 @@ impl PhoneLink {
         self.gate.revoke(device_id, now_ms())
     }
 
-    /// The latest refused phone requests, oldest first.
+    /// The latest refused phone requests, both kinds, oldest first.
     pub fn refusals(&self) -> Vec<AuditEntry> {
         self.gate.refusals()
     }
@@ -343,7 +347,8 @@ impl PhoneLink {
             tls_fingerprint: self.running.as_ref().and_then(|r| r.fingerprint.clone()),
             key_storage: self.key_storage.describe(),
             key_in_file: matches!(self.key_storage, KeyStorage::File { .. }),
-            refusals: self.refusals(),
+            refusals: self.gate.authenticated_refusals(),
+            unauthenticated: self.gate.unauthenticated_refusals(),
             error: self.error.clone(),
         }
     }
