@@ -512,6 +512,33 @@ fn idle_connections_from_one_host_do_not_lock_out_the_paired_phone() {
 }
 
 #[test]
+fn an_idle_tls_handshake_is_closed_after_3_s() {
+    let (home, paths) = home("tls-idle");
+    let (_sent, sink) = sink();
+    let mut link = PhoneLink::new(&paths, sink).unwrap();
+    let addr = link
+        .start(LinkConfig {
+            tls: true,
+            ..LinkConfig::loopback(0)
+        })
+        .unwrap();
+    // A connection that never starts its TLS handshake.
+    let mut idle = std::net::TcpStream::connect(addr).unwrap();
+    idle.set_read_timeout(Some(Duration::from_millis(4_500)))
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = [0u8; 16];
+    let read = std::io::Read::read(&mut idle, &mut buf);
+    assert!(
+        matches!(read, Ok(0)),
+        "still open after {:?}: {read:?}",
+        started.elapsed()
+    );
+    link.stop();
+    let _ = std::fs::remove_dir_all(home);
+}
+
+#[test]
 fn headers_over_8_kib_get_431_and_smaller_ones_are_served() {
     let h = Harness::new("head");
     let request = |pad: usize| {
