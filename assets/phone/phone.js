@@ -121,8 +121,9 @@ async function pair(offer, name) {
   const receipt = `${PAIRED_DOMAIN}\ndevice=${body.device}\nsign=${signPub}\nbox=${boxPub}`;
   const good = await crypto.subtle.verify({ name: 'Ed25519' }, appKey, unb64(body.sig), enc.encode(receipt));
   if (!good) throw new Error('the app\'s receipt does not verify: this is not the app from the QR code');
+  // The app may have suffixed the name (another device has it already): show the one it keeps.
   const link = {
-    device: body.device, name, appSign: offer.appSign, appBox: offer.appBox,
+    device: body.device, name: typeof body.name === 'string' ? body.name : name, appSign: offer.appSign, appBox: offer.appBox,
     signKey: signPair.privateKey,
     seal: await sealKey(boxPair.privateKey, unb64(offer.appBox), boxPubRaw),
     offset: 0,

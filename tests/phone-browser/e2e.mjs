@@ -155,13 +155,15 @@ try {
   check('answers from the phone reach the agent, keyed by question',
     answers && answers[question] === 'Blue' && JSON.stringify(answers['Which sizes?']) === '["S","XL"]', JSON.stringify(asked));
 
-  // The audit names the phone.
+  // The audit names the phone, with its device id (the page shows "<name> · <device id>").
   await new Promise((r) => setTimeout(r, 300)); // the engine's audit writer is asynchronous
+  const device = ((await page.textContent('#who')) || '').split(' · ')[1];
+  const by = `phone:${PHONE} (${device})`;
   const audit = readFileSync(join(home, 'data', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  const byPhone = audit.filter((e) => e.by === `phone:${PHONE}`).map((e) => `${e.decision}:${e.target}`);
-  check('the audit names the phone for every answer',
-    byPhone.includes(`allow:${allowCmd}`) && byPhone.includes(`deny:${denyCmd}`)
-      && audit.some((e) => e.by === `phone:${PHONE}` && e.decision === 'answer'), JSON.stringify(audit));
+  const byPhone = audit.filter((e) => e.by === by).map((e) => `${e.decision}:${e.target}`);
+  check('the audit names the phone and its device id for every answer',
+    !!device && byPhone.includes(`allow:${allowCmd}`) && byPhone.includes(`deny:${denyCmd}`)
+      && audit.some((e) => e.by === by && e.decision === 'answer'), JSON.stringify(audit));
 } catch (e) {
   check('browser run', false, e.stack || String(e));
 } finally {

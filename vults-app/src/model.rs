@@ -94,7 +94,7 @@ pub enum CardAnswer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnsweredBy {
     Click,
-    /// A paired phone, by its device name.
+    /// A paired phone: `<device name> (<device id>)` (see `phone::Device::label`).
     Phone(String),
     Rule(String),
     Policy(String),
@@ -131,7 +131,8 @@ pub struct AuditEntry {
     /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
     /// `undelivered` (an answer the hook was no longer there to read; `detail` says which).
     pub decision: String,
-    /// `click`, `phone:<device>`, `rule:<id>`, `policy:<name>`, `withdrawn`, `terminal`.
+    /// `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`, `policy:<name>`,
+    /// `withdrawn`, `terminal`.
     pub by: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,

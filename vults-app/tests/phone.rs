@@ -5,7 +5,7 @@
 //! the commands the link sends, so "no card answered" means "no command sent".
 
 use serde_json::{Value, json};
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use vults_app::model::{
@@ -18,6 +18,9 @@ use vults_core::agents::read_tool_call;
 use vults_core::paths::Paths;
 use vults_core::protocol::{AgentKind, AnswerItem, Identity};
 use vults_core::rules::AlwaysRule;
+
+/// A source address for refusals the gate is handed directly.
+const LAN_HOST: IpAddr = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7));
 
 const COMMAND: &str = "cargo publish --token s3cr3t-in-the-command";
 
@@ -91,9 +94,21 @@ impl Harness {
             .collect()
     }
 
+    /// How the audit names the paired device called `name`: `<name> (<id>)`.
+    fn label(&self, name: &str) -> String {
+        let d = self
+            .link
+            .devices()
+            .into_iter()
+            .find(|d| d.name == name)
+            .expect("a paired device by that name");
+        format!("{name} ({})", d.id)
+    }
+
     /// The request was refused with `check`, audited with that check and device, and no
     /// card was answered.
     fn assert_refused(&self, status: u16, reply: Option<Value>, check: &str, device: &str) {
+        let device = self.label(device);
         assert!(status == 401 || status == 403, "status {status}");
         if let Some(r) = reply {
             assert_eq!(r["ok"], json!(false));
@@ -175,7 +190,7 @@ fn a_paired_phone_sees_the_whole_card_and_its_allow_is_the_engines_answer() {
         vec![EngineCommand::Answer {
             card: 7,
             answer: CardAnswer::Allow,
-            by: AnsweredBy::Phone("Ana's phone".into()),
+            by: AnsweredBy::Phone(format!("Ana's phone ({})", phone.device)),
         }]
     );
     assert!(h.audit().is_empty(), "nothing refused");
@@ -204,7 +219,7 @@ fn question_cards_take_answers_one_per_question() {
         vec![EngineCommand::Answer {
             card: 3,
             answer: CardAnswer::Answers(answers),
-            by: AnsweredBy::Phone("p".into()),
+            by: AnsweredBy::Phone(format!("p ({})", phone.device)),
         }]
     );
 }
@@ -420,14 +435,14 @@ fn a_pairing_token_works_once_and_not_after_it_expires() {
     // Expiry, on the gate's clock.
     let keys = crypto::AppKeys::generate();
     let store = vults_app::phone::devices::DeviceStore::load(&h.home.join("d.json")).unwrap();
-    let mut gate = vults_app::phone::gate::Gate::new(keys, store, Arc::new(|_| {}), 0);
+    let gate = vults_app::phone::gate::Gate::new(keys, store, Arc::new(|_| {}), 0);
     let (token, expires) = gate.new_token(1_000);
     let phone = PhoneClient::new(h.addr);
     let (sign, boxk) = (phone.sign_public(), phone.box_public());
     let proof = crypto::pair_message(&token, "late", &sign, &boxk);
     let body = json!({"token": token, "name": "late", "sign": sign, "box": boxk,
         "sig": crypto::b64(&crypto::sign(&phone.sign, proof.as_bytes()))});
-    let late = gate.pair(body.to_string().as_bytes(), expires + 1);
+    let late = gate.pair(body.to_string().as_bytes(), LAN_HOST, expires + 1);
     assert_eq!(late.status, 410);
     assert!(String::from_utf8_lossy(&late.body).contains("expired"));
     assert!(gate.devices().is_empty());

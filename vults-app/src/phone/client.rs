@@ -8,7 +8,7 @@ use super::crypto::{
 use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpStream};
 use x25519_dalek::{PublicKey, StaticSecret};
 
 /// An HTTP reply as received.
@@ -27,6 +27,9 @@ impl Response {
 /// A phone: its keys, and once paired, its device id and seal key.
 pub struct PhoneClient {
     pub addr: SocketAddr,
+    /// The local address to connect from (`None`: the OS picks), so a test can be a second
+    /// host on loopback (`127.0.0.2`).
+    pub source: Option<IpAddr>,
     pub sign: SigningKey,
     pub boxing: StaticSecret,
     pub device: String,
@@ -37,6 +40,7 @@ impl PhoneClient {
     pub fn new(addr: SocketAddr) -> PhoneClient {
         PhoneClient {
             addr,
+            source: None,
             sign: SigningKey::from_bytes(&crypto::random::<32>()),
             boxing: StaticSecret::from(crypto::random::<32>()),
             device: String::new(),
@@ -60,7 +64,7 @@ impl PhoneClient {
             "token": offer.token, "name": name, "sign": sign, "box": boxk,
             "sig": b64(&crypto::sign(&self.sign, proof.as_bytes())),
         });
-        let reply = post(self.addr, "/pair", body.to_string().as_bytes())?;
+        let reply = post_from(self.source, self.addr, "/pair", body.to_string().as_bytes())?;
         if reply.status == 200 {
             let v: Value = serde_json::from_slice(&reply.body).unwrap_or_default();
             let device = v["device"].as_str().unwrap_or_default().to_string();
@@ -113,7 +117,7 @@ impl PhoneClient {
 
     /// Sends an envelope as is.
     pub fn send_raw(&self, envelope: &[u8]) -> std::io::Result<(u16, Option<Value>)> {
-        let reply = post(self.addr, "/api", envelope)?;
+        let reply = post_from(self.source, self.addr, "/api", envelope)?;
         Ok((reply.status, self.open(&reply.body)))
     }
 
@@ -132,13 +136,23 @@ impl PhoneClient {
 
 /// One HTTP/1.1 POST, read to the end.
 pub fn post(addr: SocketAddr, path: &str, body: &[u8]) -> std::io::Result<Response> {
+    post_from(None, addr, path, body)
+}
+
+/// One HTTP/1.1 POST from a given local address, read to the end.
+pub fn post_from(
+    source: Option<IpAddr>,
+    addr: SocketAddr,
+    path: &str,
+    body: &[u8],
+) -> std::io::Result<Response> {
     let mut req = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     )
     .into_bytes();
     req.extend_from_slice(body);
-    exchange(addr, &req)
+    exchange_from(source, addr, &req)
 }
 
 /// One HTTP/1.1 GET, read to the end.
@@ -149,7 +163,31 @@ pub fn get(addr: SocketAddr, path: &str) -> std::io::Result<Response> {
 
 /// Sends raw bytes and reads the reply (tests of malformed requests use it directly).
 pub fn exchange(addr: SocketAddr, request: &[u8]) -> std::io::Result<Response> {
-    let mut s = TcpStream::connect(addr)?;
+    exchange_from(None, addr, request)
+}
+
+/// A TCP connection to `addr`, from `source` when given.
+pub fn connect_from(source: Option<IpAddr>, addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let Some(source) = source else {
+        return TcpStream::connect(addr);
+    };
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    socket.bind(&SocketAddr::new(source, 0).into())?;
+    socket.connect(&addr.into())?;
+    Ok(socket.into())
+}
+
+/// [`exchange`] from a given local address.
+pub fn exchange_from(
+    source: Option<IpAddr>,
+    addr: SocketAddr,
+    request: &[u8],
+) -> std::io::Result<Response> {
+    let mut s = connect_from(source, addr)?;
     s.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
     // A server that answers before reading everything may reset the rest; the reply counts.
     let _ = s.write_all(request);

@@ -163,6 +163,15 @@ impl SealKey {
     }
 }
 
+/// Whether X25519 with `their_public` gives a secret `my_secret` contributes to: a low-order
+/// public key (all zeros, one, …) makes the shared secret all zeros, a seal key anyone can
+/// compute, and is refused.
+pub fn contributory(my_secret: &StaticSecret, their_public: &[u8; 32]) -> bool {
+    my_secret
+        .diffie_hellman(&PublicKey::from(*their_public))
+        .was_contributory()
+}
+
 /// A device's id: the first 12 bytes of SHA-256 of its Ed25519 public key, base64url.
 pub fn device_id(sign_public: &[u8; 32]) -> String {
     let digest = Sha256::digest(sign_public);

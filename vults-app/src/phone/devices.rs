@@ -1,10 +1,19 @@
 //! Paired devices, kept in `devices.json` (config dir), written atomically (0600).
 //!
 //! A revoked device stays in the file with `revoked_at`, so a later request from it is
-//! refused as "revoked" (and audited as such) rather than as an unknown device.
+//! refused as "revoked" (and audited as such) rather than as an unknown device, and the same
+//! key can never pair again.
+//!
+//! The store is the one writer of the file; the gate keeps a copy of the list for its checks
+//! and never holds its own lock while the file is written (see [`super::gate::Gate`]).
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Called just before the file is written (tests hold a write here to prove nothing else
+/// waits for the disk).
+pub type WriteHook = Arc<dyn Fn() + Send + Sync>;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Device {
@@ -22,16 +31,33 @@ pub struct Device {
     pub revoked_at: Option<u64>,
 }
 
+impl Device {
+    /// How the audit names the device: `<name> (<id>)`, so two phones can always be told
+    /// apart (names are unique too, see [`super::gate`]).
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.name, self.id)
+    }
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct DevicesFile {
     devices: Vec<Device>,
 }
 
 /// The devices file and its contents.
-#[derive(Debug)]
 pub struct DeviceStore {
     path: PathBuf,
     devices: Vec<Device>,
+    hook: Option<WriteHook>,
+}
+
+impl std::fmt::Debug for DeviceStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceStore")
+            .field("path", &self.path)
+            .field("devices", &self.devices)
+            .finish_non_exhaustive()
+    }
 }
 
 impl DeviceStore {
@@ -55,6 +81,7 @@ impl DeviceStore {
         Ok(DeviceStore {
             path: path.to_path_buf(),
             devices,
+            hook: None,
         })
     }
 
@@ -66,8 +93,20 @@ impl DeviceStore {
         self.devices.iter().find(|d| d.id == id)
     }
 
-    /// Adds (or, for the same key pairing again, replaces and un-revokes) a device, and saves.
+    /// Runs `hook` before every write of the file (tests).
+    pub fn set_write_hook(&mut self, hook: Option<WriteHook>) {
+        self.hook = hook;
+    }
+
+    /// Adds (or, for the same key pairing again, replaces) a device, and saves. A revoked key
+    /// stays revoked: adding it again is an error and changes nothing.
     pub fn add(&mut self, device: Device) -> std::io::Result<()> {
+        if self.get(&device.id).is_some_and(|d| d.revoked_at.is_some()) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "this device was revoked and cannot pair again",
+            ));
+        }
         let mut next = self.devices.clone();
         next.retain(|d| d.id != device.id);
         next.push(device);
@@ -88,6 +127,9 @@ impl DeviceStore {
     fn save(&mut self, next: Vec<Device>) -> std::io::Result<()> {
         let file = DevicesFile { devices: next };
         let json = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
+        if let Some(hook) = &self.hook {
+            hook();
+        }
         vults_core::atomic::write(&self.path, &json, Some(0o600))?;
         self.devices = file.devices;
         Ok(())

@@ -5,19 +5,34 @@
 //! same device; its Ed25519 signature verifies against that device's key; its time is within
 //! ±60 s of the app's clock and not before this link started; its nonce was never seen; the
 //! card is still pending; and the answer fits the card. Anything else is refused with the
-//! name of the failed check, audited (`decision: refused`, `by: phone:<device>`), and no card
-//! is answered. An accepted answer becomes the same [`EngineCommand::Answer`] a click makes.
+//! name of the failed check, audited (`decision: refused`), and no card is answered. An
+//! accepted answer becomes the same [`EngineCommand::Answer`] a click makes, by
+//! `phone:<name> (<device id>)`.
+//!
+//! Until a request is authenticated (its seal opens with a paired device's key), nothing it
+//! says is trusted: its refusal names only what the app knows (a paired device the request
+//! *claims* to be, marked as claimed, or an escaped, bounded form of the claimed id) and the
+//! source address, and such refusals — failed pairings included — share one flood budget
+//! ([`SOURCE_INTERVAL_MS`], [`ANON_BURST`], [`ANON_REFILL_MS`]); what the budget drops is
+//! counted in one summary line ([`SUMMARY_INTERVAL_MS`]).
+//!
+//! Locks: the in-memory state has one mutex, held only for memory work; `devices.json` is
+//! written under the store's own mutex, never while the state's is held (store → state is the
+//! only order both are taken in), so nothing that reads the state waits for the disk.
 
 use super::crypto::{
     self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
-use super::devices::{Device, DeviceStore};
+use super::devices::{Device, DeviceStore, WriteHook};
 use super::http::CommandSink;
 use crate::model::{
     AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::{Mutex, MutexGuard};
+use subtle::ConstantTimeEq;
 use vults_core::agents::Target;
 
 /// How far a request's time may be from the app's clock.
@@ -28,6 +43,24 @@ pub const TOKEN_LIFETIME_MS: u64 = 5 * 60_000;
 /// "busy" rather than forgetting a nonce that could still be replayed.
 const MAX_NONCES: usize = 50_000;
 const MAX_NAME_CHARS: usize = 40;
+/// Unauthenticated refusals: at most one audit line per source address in this long…
+pub const SOURCE_INTERVAL_MS: u64 = 10_000;
+/// …and at most this many lines in a burst, all sources together…
+pub const ANON_BURST: f64 = 10.0;
+/// …refilled by one line per this long (10 a minute).
+pub const ANON_REFILL_MS: u64 = 6_000;
+/// Refusals the budget dropped are counted in one summary line at most this often (and when
+/// the link stops).
+pub const SUMMARY_INTERVAL_MS: u64 = 60_000;
+/// Source addresses remembered for the per-address interval; past it, new addresses are
+/// dropped (and counted) until old ones age out.
+const MAX_SOURCES: usize = 4096;
+/// Settings → Phone keeps this many refusals of authenticated requests…
+const KEEP_AUTHENTICATED: usize = 40;
+/// …and, apart, this many of unauthenticated ones, so a flood cannot push the others out.
+const KEEP_UNAUTHENTICATED: usize = 10;
+/// Claimed ids are shown escaped and cut to this many characters.
+const MAX_CLAIM_CHARS: usize = 24;
 
 /// A check that refused a request (its name goes to the audit and to the phone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,90 +121,259 @@ impl Reply {
     }
 }
 
+/// The one pairing token that can pair (the newest; none once the link stops).
 struct PairToken {
     token: String,
     expires_ms: u64,
     used: bool,
 }
 
-/// The link's state, behind one mutex shared by the HTTP tasks and the app.
-pub struct Gate {
+/// The flood budget for refusals of requests that are not authenticated.
+struct Flood {
+    last_by_source: HashMap<IpAddr, u64>,
+    tokens: f64,
+    refilled_at: u64,
+    dropped: u64,
+    /// When the first refusal not written since the last summary came.
+    dropped_since: Option<u64>,
+}
+
+impl Flood {
+    fn new(now_ms: u64) -> Flood {
+        Flood {
+            last_by_source: HashMap::new(),
+            tokens: ANON_BURST,
+            refilled_at: now_ms,
+            dropped: 0,
+            dropped_since: None,
+        }
+    }
+
+    /// Whether a refusal from `from` may be audited now; counts it as dropped if not.
+    fn admit(&mut self, from: IpAddr, now_ms: u64) -> bool {
+        let elapsed = now_ms.saturating_sub(self.refilled_at) as f64;
+        self.tokens = (self.tokens + elapsed / ANON_REFILL_MS as f64).min(ANON_BURST);
+        self.refilled_at = self.refilled_at.max(now_ms);
+        if self.last_by_source.len() >= MAX_SOURCES {
+            self.last_by_source
+                .retain(|_, t| now_ms.saturating_sub(*t) < SOURCE_INTERVAL_MS);
+        }
+        let source_ok = match self.last_by_source.get(&from) {
+            Some(t) => now_ms.saturating_sub(*t) >= SOURCE_INTERVAL_MS,
+            None => self.last_by_source.len() < MAX_SOURCES,
+        };
+        if !source_ok || self.tokens < 1.0 {
+            self.dropped += 1;
+            self.dropped_since.get_or_insert(now_ms);
+            return false;
+        }
+        self.tokens -= 1.0;
+        self.last_by_source.insert(from, now_ms);
+        true
+    }
+
+    /// The dropped count and since when, once [`SUMMARY_INTERVAL_MS`] has passed since the
+    /// first of them (or now, `force`).
+    fn summary(&mut self, now_ms: u64, force: bool) -> Option<(u64, u64)> {
+        let since = self.dropped_since?;
+        if !force && now_ms.saturating_sub(since) < SUMMARY_INTERVAL_MS {
+            return None;
+        }
+        let out = (self.dropped, since);
+        self.dropped = 0;
+        self.dropped_since = None;
+        Some(out)
+    }
+}
+
+/// The link's state in memory: behind [`Gate`]'s mutex, which no disk write is made under.
+struct State {
     keys: AppKeys,
-    devices: DeviceStore,
+    /// A copy of the store's list, replaced after each write.
+    devices: Vec<Device>,
     seal_keys: HashMap<String, SealKey>,
     pending: BTreeMap<CardId, PendingCard>,
     nonces: HashMap<(String, String), u64>,
-    tokens: Vec<PairToken>,
+    token: Option<PairToken>,
     /// Requests signed before this instant are refused: a restarted app has forgotten the
     /// nonces it saw, and this keeps a request captured before the restart from replaying.
     started_ms: u64,
+    flood: Flood,
+    authenticated: VecDeque<AuditEntry>,
+    unauthenticated: VecDeque<AuditEntry>,
+}
+
+/// The checks and the state they need, shared by the HTTP tasks and the link's thread.
+pub struct Gate {
+    state: Mutex<State>,
+    /// The one writer of `devices.json`; taken before `state` when both are needed.
+    store: Mutex<DeviceStore>,
     /// Where refusals are audited: the engine (`EngineCommand::Record`), which owns the log.
     record: CommandSink,
-    /// Pre-authentication refusals are audited at most once per 10 s per claimed device, so
-    /// a flood from the LAN cannot flood the audit log.
-    last_anonymous_audit: HashMap<String, u64>,
-    refusals: VecDeque<AuditEntry>,
+}
+
+/// A claimed device id as the audit shows it: ASCII letters, digits, `-` and `_` as they are,
+/// anything else escaped (`\u{202e}`), cut to [`MAX_CLAIM_CHARS`], marked as claimed.
+pub fn claimed_id(claim: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in claim.chars().enumerate() {
+        if i == MAX_CLAIM_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            out.push(c);
+        } else {
+            out.extend(c.escape_unicode());
+        }
+    }
+    format!("claimed id \"{out}\"")
+}
+
+/// Whether a device name may hold `c`: no control or format characters, no bidi overrides or
+/// isolates, no zero-width or invisible fillers, no variation selectors, no line or paragraph
+/// separators, and no whitespace but the plain space.
+fn name_char_ok(c: char) -> bool {
+    let refused = c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}'
+            | '\u{070F}' | '\u{08E2}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}');
+    !refused
+}
+
+/// A device name's form for telling names apart: spaces collapsed, lower case.
+fn folded(name: &str) -> String {
+    name.split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// `name`, or `name (2)`, `name (3)`… — the first no other device (`id` aside) has.
+fn unique_name(name: &str, devices: &[Device], id: &str) -> String {
+    let taken = |n: &str| {
+        devices
+            .iter()
+            .any(|d| d.id != id && folded(&d.name) == folded(n))
+    };
+    if !taken(name) {
+        return name.to_string();
+    }
+    (2u32..)
+        .map(|i| format!("{name} ({i})"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| name.to_string())
 }
 
 impl Gate {
     pub fn new(keys: AppKeys, devices: DeviceStore, record: CommandSink, now_ms: u64) -> Gate {
         Gate {
-            keys,
-            devices,
-            seal_keys: HashMap::new(),
-            pending: BTreeMap::new(),
-            nonces: HashMap::new(),
-            tokens: Vec::new(),
-            started_ms: now_ms,
+            state: Mutex::new(State {
+                keys,
+                devices: devices.all().to_vec(),
+                seal_keys: HashMap::new(),
+                pending: BTreeMap::new(),
+                nonces: HashMap::new(),
+                token: None,
+                started_ms: now_ms,
+                flood: Flood::new(now_ms),
+                authenticated: VecDeque::new(),
+                unauthenticated: VecDeque::new(),
+            }),
+            store: Mutex::new(devices),
             record,
-            last_anonymous_audit: HashMap::new(),
-            refusals: VecDeque::new(),
         }
     }
 
-    pub fn keys(&self) -> &AppKeys {
-        &self.keys
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn devices(&self) -> &[Device] {
-        self.devices.all()
+    fn store(&self) -> MutexGuard<'_, DeviceStore> {
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The app's public keys: (Ed25519, X25519).
+    pub fn public_keys(&self) -> ([u8; 32], [u8; 32]) {
+        let st = self.state();
+        (st.keys.sign_public(), st.keys.box_public())
+    }
+
+    pub fn devices(&self) -> Vec<Device> {
+        self.state().devices.clone()
     }
 
     pub fn pending_count(&self) -> usize {
-        self.pending.len()
+        self.state().pending.len()
     }
 
-    pub fn revoke(&mut self, id: &str, now_ms: u64) -> std::io::Result<bool> {
-        self.seal_keys.remove(id);
-        self.devices.revoke(id, now_ms)
+    /// Runs `hook` before each write of `devices.json` (tests).
+    pub fn set_write_hook(&self, hook: Option<WriteHook>) {
+        self.store().set_write_hook(hook);
     }
 
-    /// The latest refusals, newest last (for Settings → Phone).
-    pub fn refusals(&self) -> impl Iterator<Item = &AuditEntry> {
-        self.refusals.iter()
+    /// Revokes a device (saved before this returns): every later request from it is refused,
+    /// and its key can never pair again.
+    pub fn revoke(&self, id: &str, now_ms: u64) -> std::io::Result<bool> {
+        let mut store = self.store();
+        let found = store.revoke(id, now_ms)?;
+        let devices = store.all().to_vec();
+        let mut st = self.state();
+        st.devices = devices;
+        st.seal_keys.remove(id);
+        Ok(found)
     }
 
-    pub fn on_engine_event(&mut self, ev: &EngineEvent) {
+    /// The latest refusals of authenticated requests (and of revoked keys pairing again),
+    /// oldest first: at most 40, apart from the others so a flood cannot push them out.
+    pub fn authenticated_refusals(&self) -> Vec<AuditEntry> {
+        self.state().authenticated.iter().cloned().collect()
+    }
+
+    /// The latest refusals of requests that were not authenticated (and the summary lines of
+    /// those not written), oldest first: at most 10.
+    pub fn unauthenticated_refusals(&self) -> Vec<AuditEntry> {
+        self.state().unauthenticated.iter().cloned().collect()
+    }
+
+    /// Both kinds of refusal, oldest first.
+    pub fn refusals(&self) -> Vec<AuditEntry> {
+        let st = self.state();
+        let mut all: Vec<AuditEntry> = st
+            .authenticated
+            .iter()
+            .chain(st.unauthenticated.iter())
+            .cloned()
+            .collect();
+        all.sort_by_key(|e| e.time);
+        all
+    }
+
+    pub fn on_engine_event(&self, ev: &EngineEvent) {
+        let mut st = self.state();
         match ev {
             EngineEvent::CardAdded(card) => {
-                self.pending.insert(card.id, card.clone());
+                st.pending.insert(card.id, card.clone());
             }
             EngineEvent::CardRemoved { id, .. } => {
-                self.pending.remove(id);
+                st.pending.remove(id);
             }
             _ => {}
         }
     }
 
-    /// A new one-time pairing token (the newest few stay valid until they expire).
-    pub fn new_token(&mut self, now_ms: u64) -> (String, u64) {
+    /// A new one-time pairing token; it replaces (retires) any earlier one.
+    pub fn new_token(&self, now_ms: u64) -> (String, u64) {
         let token = b64(&crypto::random::<16>());
         let expires_ms = now_ms + TOKEN_LIFETIME_MS;
-        self.tokens.retain(|t| t.expires_ms > now_ms);
-        if self.tokens.len() >= 4 {
-            self.tokens.remove(0);
-        }
-        self.tokens.push(PairToken {
+        self.state().token = Some(PairToken {
             token: token.clone(),
             expires_ms,
             used: false,
@@ -179,19 +381,152 @@ impl Gate {
         (token, expires_ms)
     }
 
-    /// Whether a pairing token can still pair (not used, not expired).
+    /// No token pairs any more (the link stopped).
+    pub fn retire_token(&self) {
+        self.state().token = None;
+    }
+
+    /// Whether a pairing token can still pair (the current one, not used, not expired).
     pub fn token_open(&self, token: &str, now_ms: u64) -> bool {
-        self.tokens
-            .iter()
-            .any(|t| t.token == token && !t.used && t.expires_ms > now_ms)
+        self.state().token.as_ref().is_some_and(|t| {
+            bool::from(t.token.as_bytes().ct_eq(token.as_bytes()))
+                && !t.used
+                && t.expires_ms > now_ms
+        })
+    }
+
+    /// Writes the summary line of dropped unauthenticated refusals, if one is due (`force`:
+    /// whenever any were dropped, as when the link stops).
+    pub fn flush(&self, now_ms: u64, force: bool) {
+        let mut st = self.state();
+        st.summarize(&self.record, now_ms, force);
     }
 
     /// `POST /pair`: `{token, name, sign, box, sig}` — the phone's public keys, the token from
     /// the QR code, and its signature over [`crypto::pair_message`] proving it holds the key.
-    pub fn pair(&mut self, body: &[u8], now_ms: u64) -> Reply {
-        let Ok(v) = serde_json::from_slice::<Value>(body) else {
-            return Reply::error(400, "malformed JSON");
+    /// Every refusal is audited: under the flood budget, except a revoked key trying again
+    /// with a good token, which is audited always.
+    pub fn pair(&self, body: &[u8], from: IpAddr, now_ms: u64) -> Reply {
+        let device = {
+            let mut st = self.state();
+            match st.check_pairing(body, now_ms) {
+                Ok(device) => device,
+                Err((status, message)) => {
+                    let detail = format!("pairing refused: {message} (from {from})");
+                    st.refuse_unauthenticated(&self.record, "phone:unknown", detail, from, now_ms);
+                    return Reply::error(status, message);
+                }
+            }
         };
+        // The token is spent; the file is written without the state's lock.
+        let mut store = self.store();
+        if let Some(old) = store.get(&device.id).filter(|d| d.revoked_at.is_some()) {
+            let by = format!("phone:{}", old.label());
+            drop(store);
+            let detail =
+                format!("pairing refused: revoked device (its key stays revoked), from {from}");
+            let mut st = self.state();
+            st.refuse_authenticated(&self.record, by, detail, None, now_ms);
+            return Reply::error(403, "this device was revoked: it cannot pair again");
+        }
+        let mut device = device;
+        device.name = unique_name(&device.name, store.all(), &device.id);
+        if let Err(e) = store.add(device.clone()) {
+            return Reply::error(500, &format!("could not save the device: {e}"));
+        }
+        let devices = store.all().to_vec();
+        let mut st = self.state();
+        st.devices = devices;
+        st.seal_keys.remove(&device.id);
+        let receipt = crypto::paired_message(&device.id, &device.sign_key, &device.box_key);
+        Reply::json(
+            200,
+            json!({
+                "device": device.id,
+                "name": device.name,
+                "sig": b64(&crypto::sign(&st.keys.sign, receipt.as_bytes())),
+            }),
+        )
+    }
+
+    /// `POST /api`: `{"d": device, "n": nonce, "c": ciphertext}` sealed to the app, holding
+    /// `{"m": message, "s": signature}`. Returns the reply, and the command to send to the
+    /// engine when an answer was accepted (sent by the caller, outside the lock).
+    pub fn api(&self, body: &[u8], from: IpAddr, now_ms: u64) -> (Reply, Option<EngineCommand>) {
+        let Ok(v) = serde_json::from_slice::<Value>(body) else {
+            return (Reply::error(400, "malformed JSON"), None);
+        };
+        let field = |k: &str| v.get(k).and_then(Value::as_str);
+        let (Some(claim), Some(nonce), Some(ct)) = (field("d"), field("n"), field("c")) else {
+            return (Reply::error(400, "expected d, n and c"), None);
+        };
+        let (Some(nonce), Some(ct)) = (unb64_array::<12>(nonce), unb64(ct)) else {
+            return (Reply::error(400, "n and c must be base64url"), None);
+        };
+        let mut st = self.state();
+        let record = &self.record;
+        let Some(device) = st.devices.iter().find(|d| d.id == claim).cloned() else {
+            let detail = format!(
+                "{} ({}, from {from})",
+                Check::UnknownDevice.as_str(),
+                claimed_id(claim)
+            );
+            st.refuse_unauthenticated(record, "phone:unknown", detail, from, now_ms);
+            return (Reply::error(401, Check::UnknownDevice.as_str()), None);
+        };
+        // Until the seal opens, the request only claims to be this device.
+        let by = format!("phone:{}", device.label());
+        let unverified = |check: Check| {
+            format!(
+                "{} (device {}, claimed by a request from {from} that is not authenticated)",
+                check.as_str(),
+                device.id
+            )
+        };
+        if device.revoked_at.is_some() {
+            let detail = unverified(Check::Revoked);
+            st.refuse_unauthenticated(record, &by, detail, from, now_ms);
+            return (Reply::error(403, Check::Revoked.as_str()), None);
+        }
+        let opened = st
+            .seal_key(&device)
+            .and_then(|key| Some((key.open(Direction::ToApp, &device.id, &nonce, &ct)?, key)));
+        let Some((plain, key)) = opened else {
+            let detail = unverified(Check::Seal);
+            st.refuse_unauthenticated(record, &by, detail, from, now_ms);
+            return (Reply::error(401, Check::Seal.as_str()), None);
+        };
+        match st.check_signed(&device, &plain, now_ms) {
+            Ok((req, command)) => {
+                let cards: Vec<Value> = st.pending.values().map(card_json).collect();
+                let out = json!({"re": req.nonce, "ok": true, "now": now_ms, "cards": cards});
+                (sealed(&key, &device, 200, out), command)
+            }
+            Err((check, req_nonce, card)) => {
+                let mut detail = format!("{} (device {})", check.as_str(), device.id);
+                if let Some(c) = card {
+                    detail.push_str(&format!(", card {c}"));
+                }
+                st.refuse_authenticated(record, by, detail, card, now_ms);
+                let out =
+                    json!({"re": req_nonce, "ok": false, "refused": check.as_str(), "now": now_ms});
+                (sealed(&key, &device, 403, out), None)
+            }
+        }
+    }
+}
+
+fn sealed(key: &SealKey, device: &Device, status: u16, v: Value) -> Reply {
+    let (n, c) = key.seal(Direction::ToPhone, &device.id, v.to_string().as_bytes());
+    Reply::json(status, json!({"n": b64(&n), "c": b64(&c)}))
+}
+
+impl State {
+    /// Everything about a pairing that needs no disk: the token (compared in constant time),
+    /// the name, the keys (a low-order X25519 key is refused: its shared secret would be all
+    /// zeros, a seal key anyone can compute) and the proof. Spends the token on success.
+    fn check_pairing(&mut self, body: &[u8], now_ms: u64) -> Result<Device, (u16, &'static str)> {
+        let v: Value = serde_json::from_slice(body).map_err(|_| (400, "malformed JSON"))?;
         let field = |k: &str| v.get(k).and_then(Value::as_str);
         let (Some(token), Some(name), Some(sign), Some(boxk), Some(sig)) = (
             field("token"),
@@ -200,108 +535,51 @@ impl Gate {
             field("box"),
             field("sig"),
         ) else {
-            return Reply::error(400, "expected token, name, sign, box and sig");
+            return Err((400, "expected token, name, sign, box and sig"));
         };
-        let Some(t) = self.tokens.iter().position(|t| t.token == token) else {
-            return Reply::error(403, "unknown pairing token: show a new QR code");
-        };
-        if self.tokens[t].used {
-            return Reply::error(410, "pairing token already used: show a new QR code");
+        let current = self
+            .token
+            .as_mut()
+            .filter(|t| bool::from(t.token.as_bytes().ct_eq(token.as_bytes())))
+            .ok_or((403, "unknown pairing token: show a new QR code"))?;
+        if current.used {
+            return Err((410, "pairing token already used: show a new QR code"));
         }
-        if self.tokens[t].expires_ms <= now_ms {
-            return Reply::error(410, "pairing token expired: show a new QR code");
+        if current.expires_ms <= now_ms {
+            return Err((410, "pairing token expired: show a new QR code"));
         }
-        let name = name.trim();
-        if name.is_empty()
-            || name.chars().count() > MAX_NAME_CHARS
-            || name.chars().any(char::is_control)
-        {
-            return Reply::error(400, "a device name is 1 to 40 printable characters");
+        // Only plain spaces are trimmed: any other whitespace is refused below.
+        let name = name.trim_matches(' ');
+        let length = name.chars().count();
+        if !(1..=MAX_NAME_CHARS).contains(&length) || !name.chars().all(name_char_ok) {
+            return Err((
+                400,
+                "a device name is 1 to 40 visible characters: no control, format, bidi, \
+                 zero-width or line-separator characters, and no whitespace but spaces",
+            ));
         }
-        let (Some(sign_pub), Some(_box_pub)) = (unb64_array::<32>(sign), unb64_array::<32>(boxk))
+        let (Some(sign_pub), Some(box_pub)) = (unb64_array::<32>(sign), unb64_array::<32>(boxk))
         else {
-            return Reply::error(400, "keys must be 32 bytes, base64url");
+            return Err((400, "keys must be 32 bytes, base64url"));
         };
+        if !crypto::contributory(&self.keys.boxing, &box_pub) {
+            return Err((400, "the box key is a low-order X25519 point"));
+        }
         let proof = crypto::pair_message(token, name, sign, boxk);
         if !unb64(sig).is_some_and(|s| crypto::verify(&sign_pub, proof.as_bytes(), &s)) {
-            return Reply::error(403, "the pairing signature does not verify");
+            return Err((403, "the pairing signature does not verify"));
         }
-        let id = crypto::device_id(&sign_pub);
-        let device = Device {
-            id: id.clone(),
+        if let Some(t) = self.token.as_mut() {
+            t.used = true;
+        }
+        Ok(Device {
+            id: crypto::device_id(&sign_pub),
             name: name.to_string(),
             sign_key: sign.to_string(),
             box_key: boxk.to_string(),
             paired_at: now_ms,
             revoked_at: None,
-        };
-        if let Err(e) = self.devices.add(device) {
-            return Reply::error(500, &format!("could not save the device: {e}"));
-        }
-        self.seal_keys.remove(&id);
-        self.tokens[t].used = true;
-        let receipt = crypto::paired_message(&id, sign, boxk);
-        Reply::json(
-            200,
-            json!({
-                "device": id,
-                "sig": b64(&crypto::sign(&self.keys.sign, receipt.as_bytes())),
-            }),
-        )
-    }
-
-    /// `POST /api`: `{"d": device, "n": nonce, "c": ciphertext}` sealed to the app, holding
-    /// `{"m": message, "s": signature}`. Returns the reply, and the command to send to the
-    /// engine when an answer was accepted (sent by the caller, outside the lock).
-    pub fn api(&mut self, body: &[u8], now_ms: u64) -> (Reply, Option<EngineCommand>) {
-        let Ok(v) = serde_json::from_slice::<Value>(body) else {
-            return (Reply::error(400, "malformed JSON"), None);
-        };
-        let field = |k: &str| v.get(k).and_then(Value::as_str);
-        let (Some(device_id), Some(nonce), Some(ct)) = (field("d"), field("n"), field("c")) else {
-            return (Reply::error(400, "expected d, n and c"), None);
-        };
-        let (Some(nonce), Some(ct)) = (unb64_array::<12>(nonce), unb64(ct)) else {
-            return (Reply::error(400, "n and c must be base64url"), None);
-        };
-        let device_id: String = device_id.chars().take(64).collect();
-        let Some(device) = self.devices.get(&device_id).cloned() else {
-            self.refuse_anonymous(Check::UnknownDevice, &device_id, now_ms);
-            return (Reply::error(401, Check::UnknownDevice.as_str()), None);
-        };
-        if device.revoked_at.is_some() {
-            self.refuse(Check::Revoked, &device, None, now_ms);
-            return (Reply::error(403, Check::Revoked.as_str()), None);
-        }
-        let Some(key) = self.seal_key(&device) else {
-            self.refuse(Check::Malformed, &device, None, now_ms);
-            return (
-                Reply::error(500, "the stored device keys are damaged"),
-                None,
-            );
-        };
-        let Some(plain) = key.open(Direction::ToApp, &device.id, &nonce, &ct) else {
-            self.refuse_anonymous(Check::Seal, &device.id, now_ms);
-            return (Reply::error(401, Check::Seal.as_str()), None);
-        };
-        match self.check_signed(&device, &plain, now_ms) {
-            Ok((req, command)) => {
-                let cards: Vec<Value> = self.pending.values().map(card_json).collect();
-                let out = json!({"re": req.nonce, "ok": true, "now": now_ms, "cards": cards});
-                (self.sealed(&key, &device, 200, out), command)
-            }
-            Err((check, req_nonce, card)) => {
-                self.refuse(check, &device, card, now_ms);
-                let out =
-                    json!({"re": req_nonce, "ok": false, "refused": check.as_str(), "now": now_ms});
-                (self.sealed(&key, &device, 403, out), None)
-            }
-        }
-    }
-
-    fn sealed(&self, key: &SealKey, device: &Device, status: u16, v: Value) -> Reply {
-        let (n, c) = key.seal(Direction::ToPhone, &device.id, v.to_string().as_bytes());
-        Reply::json(status, json!({"n": b64(&n), "c": b64(&c)}))
+        })
     }
 
     fn seal_key(&mut self, device: &Device) -> Option<SealKey> {
@@ -309,6 +587,9 @@ impl Gate {
             return Some(k.clone());
         }
         let phone_box = unb64_array::<32>(&device.box_key)?;
+        if !crypto::contributory(&self.keys.boxing, &phone_box) {
+            return None;
+        }
         let key = SealKey::agree(
             &self.keys.boxing,
             &self.keys.box_public(),
@@ -374,44 +655,62 @@ impl Gate {
                 Some(EngineCommand::Answer {
                     card: *card,
                     answer,
-                    by: AnsweredBy::Phone(device.name.clone()),
+                    by: AnsweredBy::Phone(device.label()),
                 })
             }
         };
         Ok((req, command))
     }
 
-    fn refuse_anonymous(&mut self, check: Check, claimed: &str, now_ms: u64) {
-        if self.last_anonymous_audit.len() > 1000 {
-            self.last_anonymous_audit.clear();
+    /// Audits a refusal of a request that is not authenticated, if the flood budget allows;
+    /// otherwise counts it for the summary line.
+    fn refuse_unauthenticated(
+        &mut self,
+        record: &CommandSink,
+        by: &str,
+        detail: String,
+        from: IpAddr,
+        now_ms: u64,
+    ) {
+        if self.flood.admit(from, now_ms) {
+            let entry = self.entry(by.to_string(), detail, None, now_ms);
+            record(EngineCommand::Record(entry.clone()));
+            push(&mut self.unauthenticated, entry, KEEP_UNAUTHENTICATED);
         }
-        let last = self
-            .last_anonymous_audit
-            .entry(claimed.to_string())
-            .or_insert(0);
-        if now_ms.saturating_sub(*last) < 10_000 {
+        self.summarize(record, now_ms, false);
+    }
+
+    /// Audits a refusal of an authenticated request (or a revoked key with a good token).
+    fn refuse_authenticated(
+        &mut self,
+        record: &CommandSink,
+        by: String,
+        detail: String,
+        card: Option<CardId>,
+        now_ms: u64,
+    ) {
+        let entry = self.entry(by, detail, card, now_ms);
+        record(EngineCommand::Record(entry.clone()));
+        push(&mut self.authenticated, entry, KEEP_AUTHENTICATED);
+    }
+
+    fn summarize(&mut self, record: &CommandSink, now_ms: u64, force: bool) {
+        let Some((dropped, since)) = self.flood.summary(now_ms, force) else {
             return;
-        }
-        *last = now_ms;
-        let label = match self.devices.get(claimed) {
-            Some(d) => d.name.clone(),
-            None => "unknown".to_string(),
         };
-        self.audit(check, &label, claimed, None, now_ms);
+        let seconds = now_ms.saturating_sub(since).div_ceil(1000);
+        let detail = format!(
+            "{dropped} more refused requests that were not authenticated (flood limit) were \
+             not logged one by one, in the last {seconds} s"
+        );
+        let entry = self.entry("phone:unknown".into(), detail, None, now_ms);
+        record(EngineCommand::Record(entry.clone()));
+        push(&mut self.unauthenticated, entry, KEEP_UNAUTHENTICATED);
     }
 
-    fn refuse(&mut self, check: Check, device: &Device, card: Option<CardId>, now_ms: u64) {
-        let (name, id) = (device.name.clone(), device.id.clone());
-        self.audit(check, &name, &id, card, now_ms);
-    }
-
-    fn audit(&mut self, check: Check, name: &str, id: &str, card: Option<CardId>, now_ms: u64) {
+    fn entry(&self, by: String, detail: String, card: Option<CardId>, now_ms: u64) -> AuditEntry {
         let pending = card.and_then(|c| self.pending.get(&c));
-        let mut detail = format!("{} (device {id})", check.as_str());
-        if let Some(c) = card {
-            detail.push_str(&format!(", card {c}"));
-        }
-        let entry = AuditEntry {
+        AuditEntry {
             time: now_ms,
             identity: pending
                 .map(|p| p.identity.key().to_string())
@@ -425,20 +724,17 @@ impl Gate {
                 .map(|p| p.call.target.rule_key())
                 .unwrap_or_default(),
             decision: "refused".into(),
-            by: format!("phone:{name}"),
+            by,
             detail: Some(detail),
-        };
-        // The engine writes it with every other answer and shows it in History at once.
-        (self.record)(EngineCommand::Record(entry.clone()));
-        self.push_refusal(entry);
-    }
-
-    fn push_refusal(&mut self, entry: AuditEntry) {
-        if self.refusals.len() >= 50 {
-            self.refusals.pop_front();
         }
-        self.refusals.push_back(entry);
     }
+}
+
+fn push(list: &mut VecDeque<AuditEntry>, entry: AuditEntry, keep: usize) {
+    while list.len() >= keep {
+        list.pop_front();
+    }
+    list.push_back(entry);
 }
 
 /// The engine's answer for a phone's answer, if it fits the card: a question card takes

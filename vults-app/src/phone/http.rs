@@ -1,30 +1,59 @@
-//! A deliberately small HTTP/1.1 server for the phone link: one request per connection,
-//! strict limits, no chunked bodies, no keep-alive.
+//! The phone link's HTTP/1.1 server: `hyper` (over `tokio-rustls` on the LAN), one request per
+//! connection, strict limits, no chunked bodies.
 //!
 //! Routes: `GET /` (the page), `GET /phone.js`, `GET /phone.css`, `POST /pair`, `POST /api`.
-//! Limits: 8 KiB of headers, 16 KiB of body (413), 5 s to send a request (408), 32
-//! connections at once (503, or closed over TLS), and per source address 20 requests in a burst then 5 a second
-//! (429). Everything the server says past pairing is sealed; see [`super::gate`].
+//!
+//! Limits (hyper's where it has them):
+//! - the request line and headers: 8 KiB ([`MAX_HEAD`], hyper answers 431 past it), sent
+//!   within 5 s ([`READ_TIMEOUT`], hyper's header read timeout: the connection just closes);
+//! - the body: 16 KiB ([`MAX_BODY`], 413), within 5 s more (408); chunked bodies get 501 and a
+//!   `POST` without `Content-Length` 411;
+//! - the TLS handshake: 3 s ([`HANDSHAKE_TIMEOUT`]), then the connection closes;
+//! - connections: 8 at once per source address ([`MAX_PER_SOURCE`]) and 64 in all
+//!   ([`MAX_CONNECTIONS`]); past either, plain HTTP gets 503 and TLS is closed at once;
+//! - requests: per source address a burst of 20, then 5 a second (429).
+//!
+//! Everything the server says past pairing is sealed; see [`super::gate`].
 
 use super::gate::{Gate, Reply};
 use crate::model::EngineCommand;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-const MAX_HEADER: usize = 8 * 1024;
+/// The request line and headers, at most (hyper's smallest read buffer, exactly 8 KiB).
+pub const MAX_HEAD: usize = 8 * 1024;
 pub const MAX_BODY: usize = 16 * 1024;
-const READ_TIMEOUT: Duration = Duration::from_secs(5);
-const MAX_CONNECTIONS: usize = 32;
+/// To send the headers, and again the body.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// A TLS handshake not done by then is closed (an idle connection holds a slot only so long).
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
+/// Connections open at once from one source address…
+pub const MAX_PER_SOURCE: usize = 8;
+/// …and from all together.
+pub const MAX_CONNECTIONS: usize = 64;
+/// How often dropped refusals are looked at for their summary line.
+const FLUSH_EVERY: Duration = Duration::from_secs(10);
 const BURST: f64 = 20.0;
 const PER_SECOND: f64 = 5.0;
 
 const PAGE: &str = include_str!("../../../assets/phone/index.html");
 const SCRIPT: &str = include_str!("../../../assets/phone/phone.js");
 const STYLE: &str = include_str!("../../../assets/phone/phone.css");
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
+                   img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Sends an accepted answer to the engine (the same command a click sends).
 pub type CommandSink = Arc<dyn Fn(EngineCommand) + Send + Sync>;
@@ -52,8 +81,50 @@ impl RateLimit {
     }
 }
 
+/// Open connections, in all and per source address.
+#[derive(Default)]
+struct Slots {
+    total: usize,
+    per_source: HashMap<IpAddr, usize>,
+}
+
+/// One open connection's slot, given back when the connection ends.
+struct Slot {
+    slots: Arc<Mutex<Slots>>,
+    ip: IpAddr,
+}
+
+impl Slot {
+    fn take(slots: &Arc<Mutex<Slots>>, ip: IpAddr) -> Option<Slot> {
+        let mut s = slots.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = s.per_source.get(&ip).copied().unwrap_or(0);
+        if s.total >= MAX_CONNECTIONS || mine >= MAX_PER_SOURCE {
+            return None;
+        }
+        s.total += 1;
+        *s.per_source.entry(ip).or_insert(0) += 1;
+        Some(Slot {
+            slots: slots.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut s = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        s.total -= 1;
+        if let Some(n) = s.per_source.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                s.per_source.remove(&self.ip);
+            }
+        }
+    }
+}
+
 pub struct Server {
-    pub gate: Arc<Mutex<Gate>>,
+    pub gate: Arc<Gate>,
     pub commands: CommandSink,
     pub on_change: Arc<dyn Fn() + Send + Sync>,
     /// Serve HTTPS with this certificate (the LAN); plain HTTP without (loopback).
@@ -64,174 +135,140 @@ pub async fn serve(listener: TcpListener, server: Arc<Server>) {
     let limits = Arc::new(Mutex::new(RateLimit {
         buckets: HashMap::new(),
     }));
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let slots = Arc::new(Mutex::new(Slots::default()));
+    let mut flush = tokio::time::interval(FLUSH_EVERY);
     // Connection tasks live in this set: when the link stops, dropping it ends them all.
     let mut tasks = tokio::task::JoinSet::new();
     loop {
-        let Ok((stream, peer)) = listener.accept().await else {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = flush.tick() => {
+                server.gate.flush(super::now_ms(), false);
+                continue;
+            }
+        };
+        let Ok((stream, peer)) = accepted else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
         while tasks.try_join_next().is_some() {}
-        let Ok(permit) = slots.clone().try_acquire_owned() else {
+        let ip = peer.ip();
+        let Some(slot) = Slot::take(&slots, ip) else {
             // Over TLS there is no cheap way to say so: the connection just closes.
             if server.tls.is_none() {
                 tasks.spawn(async move {
                     let mut stream = stream;
-                    let _ =
-                        write_reply(&mut stream, &Reply::error(503, "too many connections")).await;
+                    let reply = Reply::error(503, "too many connections");
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(1),
+                        write_raw(&mut stream, &reply),
+                    )
+                    .await;
                 });
             }
             continue;
         };
         let allowed = limits
             .lock()
-            .map(|mut l| l.allow(peer.ip(), Instant::now()))
+            .map(|mut l| l.allow(ip, Instant::now()))
             .unwrap_or(false);
         let server = server.clone();
         tasks.spawn(async move {
-            let _permit = permit;
+            let _slot = slot;
             match server.tls.clone() {
                 Some(acceptor) => {
                     // A failed or slow handshake (a plain-HTTP client, a port scan) just ends.
-                    if let Ok(Ok(mut tls)) =
-                        tokio::time::timeout(READ_TIMEOUT, acceptor.accept(stream)).await
+                    if let Ok(Ok(tls)) =
+                        tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await
                     {
-                        handle(&mut tls, &server, allowed).await;
+                        connection(tls, server, ip, allowed).await;
                     }
                 }
-                None => {
-                    let mut stream = stream;
-                    handle(&mut stream, &server, allowed).await;
-                }
+                None => connection(stream, server, ip, allowed).await,
             }
         });
     }
 }
 
-async fn handle<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, server: &Server, allowed: bool) {
-    let reply = if allowed {
-        match tokio::time::timeout(READ_TIMEOUT, read_request(stream)).await {
-            Ok(Ok(req)) => route(server, req),
-            Ok(Err(reply)) => reply,
-            Err(_) => Reply::error(408, "request took too long"),
-        }
-    } else {
-        Reply::error(429, "too many requests: slow down")
-    };
-    let _ = write_reply(stream, &reply).await;
+/// One connection, one request, through hyper with the limits above.
+async fn connection<S>(io: S, server: Arc<Server>, ip: IpAddr, allowed: bool)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let service = service_fn(move |req: Request<Incoming>| {
+        let server = server.clone();
+        async move { Ok::<_, Infallible>(respond(&server, req, ip, allowed).await) }
+    });
+    let conn = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(READ_TIMEOUT)
+        .max_buf_size(MAX_HEAD)
+        .keep_alive(false)
+        .serve_connection(TokioIo::new(io), service);
+    // Headers (5 s) + body (5 s) + the reply: nothing holds a slot longer.
+    let _ = tokio::time::timeout(READ_TIMEOUT * 3, conn).await;
 }
 
-struct Request {
-    method: String,
-    path: String,
-    body: Vec<u8>,
-}
-
-async fn read_request<S: AsyncRead + Unpin>(stream: &mut S) -> Result<Request, Reply> {
-    let mut buf = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 2048];
-    let head_end = loop {
-        if let Some(i) = find(&buf, b"\r\n\r\n") {
-            break i;
-        }
-        if buf.len() > MAX_HEADER {
-            return Err(Reply::error(431, "headers too large"));
-        }
-        let n = stream
-            .read(&mut chunk)
-            .await
-            .map_err(|_| Reply::error(400, "connection failed"))?;
-        if n == 0 {
-            return Err(Reply::error(400, "incomplete request"));
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    };
-    let head =
-        std::str::from_utf8(&buf[..head_end]).map_err(|_| Reply::error(400, "bad headers"))?;
-    let mut lines = head.split("\r\n");
-    let mut first = lines.next().unwrap_or_default().split(' ');
-    let (Some(method), Some(target), Some(version)) = (first.next(), first.next(), first.next())
-    else {
-        return Err(Reply::error(400, "bad request line"));
-    };
-    if !version.starts_with("HTTP/1.") {
-        return Err(Reply::error(505, "HTTP/1.x only"));
+async fn respond(
+    server: &Arc<Server>,
+    req: Request<Incoming>,
+    ip: IpAddr,
+    allowed: bool,
+) -> Response<Full<Bytes>> {
+    if !allowed {
+        return response(Reply::error(429, "too many requests: slow down"));
     }
-    let mut length: Option<usize> = None;
-    for line in lines {
-        let Some((name, value)) = line.split_once(':') else {
-            return Err(Reply::error(400, "bad header"));
-        };
-        let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
-        match name.as_str() {
-            "content-length" => {
-                let n: usize = value
-                    .parse()
-                    .map_err(|_| Reply::error(400, "bad content-length"))?;
-                if length.is_some_and(|l| l != n) {
-                    return Err(Reply::error(400, "conflicting content-length"));
-                }
-                length = Some(n);
-            }
-            "transfer-encoding" => {
-                return Err(Reply::error(501, "chunked bodies are not accepted"));
-            }
-            _ => {}
-        }
+    let (parts, body) = req.into_parts();
+    if parts.headers.contains_key(header::TRANSFER_ENCODING) {
+        return response(Reply::error(501, "chunked bodies are not accepted"));
     }
-    let method = method.to_string();
-    let path = target.split('?').next().unwrap_or_default().to_string();
-    let mut body = buf[head_end + 4..].to_vec();
-    if method == "POST" {
+    let path = parts.uri.path().to_string();
+    let body = if parts.method == Method::POST {
+        let length = parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<usize>().ok());
         let Some(length) = length else {
-            return Err(Reply::error(411, "content-length required"));
+            return response(Reply::error(411, "content-length required"));
         };
         if length > MAX_BODY {
-            return Err(Reply::error(413, "body too large"));
+            return response(Reply::error(413, "body too large"));
         }
-        while body.len() < length {
-            let n = stream
-                .read(&mut chunk)
-                .await
-                .map_err(|_| Reply::error(400, "connection failed"))?;
-            if n == 0 {
-                return Err(Reply::error(400, "incomplete body"));
-            }
-            body.extend_from_slice(&chunk[..n]);
+        match tokio::time::timeout(READ_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(_)) => return response(Reply::error(400, "incomplete body")),
+            Err(_) => return response(Reply::error(408, "request took too long")),
         }
-        body.truncate(length);
     } else {
-        body.clear();
-    }
-    Ok(Request { method, path, body })
+        Bytes::new()
+    };
+    response(route(server, &parts.method, &path, body, ip).await)
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
-fn route(server: &Server, req: Request) -> Reply {
+async fn route(
+    server: &Arc<Server>,
+    method: &Method,
+    path: &str,
+    body: Bytes,
+    ip: IpAddr,
+) -> Reply {
     let now = super::now_ms();
-    match (req.method.as_str(), req.path.as_str()) {
+    match (method.as_str(), path) {
         ("GET", "/") | ("GET", "/index.html") => asset(PAGE, "text/html; charset=utf-8"),
         ("GET", "/phone.js") => asset(SCRIPT, "text/javascript; charset=utf-8"),
         ("GET", "/phone.css") => asset(STYLE, "text/css; charset=utf-8"),
         ("POST", "/pair") => {
-            let reply = match server.gate.lock() {
-                Ok(mut gate) => gate.pair(&req.body, now),
-                Err(_) => Reply::error(500, "internal error"),
-            };
-            if reply.status == 200 {
-                (server.on_change)();
-            }
+            // Pairing writes devices.json: off the link's one async thread.
+            let gate = server.gate.clone();
+            let reply = tokio::task::spawn_blocking(move || gate.pair(&body, ip, now))
+                .await
+                .unwrap_or_else(|_| Reply::error(500, "internal error"));
+            (server.on_change)();
             reply
         }
         ("POST", "/api") => {
-            let (reply, command) = match server.gate.lock() {
-                Ok(mut gate) => gate.api(&req.body, now),
-                Err(_) => (Reply::error(500, "internal error"), None),
-            };
+            let (reply, command) = server.gate.api(&body, ip, now);
             if let Some(command) = command {
                 (server.commands)(command);
             }
@@ -255,29 +292,37 @@ fn asset(text: &'static str, content_type: &'static str) -> Reply {
     }
 }
 
-async fn write_reply<S: AsyncWrite + Unpin>(stream: &mut S, reply: &Reply) -> std::io::Result<()> {
-    let reason = match reply.status {
-        200 => "OK",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        410 => "Gone",
-        411 => "Length Required",
-        413 => "Content Too Large",
-        429 => "Too Many Requests",
-        431 => "Request Header Fields Too Large",
-        501 => "Not Implemented",
-        503 => "Service Unavailable",
-        505 => "HTTP Version Not Supported",
-        _ => "Error",
-    };
+fn response(reply: Reply) -> Response<Full<Bytes>> {
+    let mut out = Response::new(Full::new(Bytes::from(reply.body)));
+    *out.status_mut() =
+        StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = out.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(reply.content_type),
+    );
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    out
+}
+
+/// A whole reply written by hand: only the 503 for a connection over the limits, which gets
+/// no hyper connection (and so costs no slot).
+async fn write_raw<S: AsyncWrite + Unpin>(stream: &mut S, reply: &Reply) -> std::io::Result<()> {
     let head = format!(
-        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\
-         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n\
-         Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n\r\n",
+        "HTTP/1.1 {} Service Unavailable\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         reply.status,
         reply.content_type,
         reply.body.len()

@@ -1,10 +1,11 @@
 //! The paired phone: a small web page the app serves on the LAN while the user enables it,
 //! through which a paired phone sees the pending cards and answers them with signed requests.
 //!
-//! Start from [`PhoneLink`]: the app creates it once (it loads the app's keys from the
-//! keyring — see [`secrets`] — and the paired devices), feeds it every [`EngineEvent`] it
-//! drains ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings →
-//! Phone. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
+//! Start from [`PhoneLink`]: it loads the app's keys from the keyring — see [`secrets`] — and
+//! the paired devices, is fed every [`EngineEvent`] the app drains
+//! ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings → Phone.
+//! The window holds it only through [`BackgroundLink`], which runs it on a thread of its own
+//! (commands in, a status snapshot out), so the window never waits for it. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
 //! window to draw. Accepted answers leave as [`EngineCommand::Answer`] with
 //! [`AnsweredBy::Phone`](crate::model::AnsweredBy::Phone) through the sink given at creation —
 //! the same command a click sends; the engine stays unaware of the phone.
@@ -13,6 +14,7 @@
 //! threat model in `docs/phone.md`. Not here: any window code (Settings → Phone is a view in
 //! `ui`), and no decision of its own — the phone only feeds answers into the engine.
 
+pub mod background;
 pub mod client;
 pub mod crypto;
 pub mod devices;
@@ -21,6 +23,7 @@ mod http;
 pub mod secrets;
 pub mod tls;
 
+pub use background::BackgroundLink;
 pub use devices::Device;
 pub use http::CommandSink;
 pub use secrets::KeyStorage;
@@ -28,7 +31,7 @@ pub use secrets::KeyStorage;
 use crate::model::{AuditEntry, EngineEvent};
 use gate::Gate;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use vults_core::paths::Paths;
 
 /// The port the link listens on unless the user picks another.
@@ -83,7 +86,8 @@ pub struct PairingOffer {
     pub app_box_key: String,
 }
 
-/// What Settings → Phone asks the link to do (the app calls [`PhoneLink::apply`]).
+/// What Settings → Phone asks the link to do (through [`BackgroundLink::apply`], on the link's
+/// own thread).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PhoneAction {
     /// Listen on the LAN on this port and show a pairing code.
@@ -111,8 +115,12 @@ pub struct PhoneStatus {
     pub key_storage: String,
     /// Whether the keys are in the fallback file (shown as a warning).
     pub key_in_file: bool,
-    /// The latest refused phone requests, oldest first.
+    /// The latest refused requests of paired phones (authenticated), oldest first.
     pub refusals: Vec<AuditEntry>,
+    /// The latest refused requests that were not authenticated (unknown ids, revoked ids,
+    /// failed pairings, the flood summary), oldest first; kept apart so they cannot push the
+    /// others out.
+    pub unauthenticated: Vec<AuditEntry>,
     /// The last action's failure ("address in use" …).
     pub error: Option<String>,
 }
@@ -129,7 +137,7 @@ struct Running {
 /// The phone link: paired devices, the pending cards as the phone sees them, and — while
 /// enabled — the LAN listener.
 pub struct PhoneLink {
-    gate: Arc<Mutex<Gate>>,
+    gate: Arc<Gate>,
     tls_file: std::path::PathBuf,
     key_storage: KeyStorage,
     commands: CommandSink,
@@ -147,7 +155,7 @@ impl PhoneLink {
         let devices = devices::DeviceStore::load(&paths.devices_file())?;
         let gate = Gate::new(keys, devices, commands.clone(), now_ms());
         Ok(PhoneLink {
-            gate: Arc::new(Mutex::new(gate)),
+            gate: Arc::new(gate),
             tls_file: paths.config_dir.join("phone-tls.json"),
             key_storage,
             commands,
@@ -223,6 +231,8 @@ impl PhoneLink {
     /// Stops listening: the port closes and open connections end.
     pub fn stop(&mut self) {
         self.shown = None;
+        self.gate.retire_token();
+        self.gate.flush(now_ms(), true);
         if let Some(mut running) = self.running.take() {
             if let Some(stop) = running.stop.take() {
                 let _ = stop.send(());
@@ -241,10 +251,9 @@ impl PhoneLink {
     /// A new pairing offer (a fresh one-time token, good for 5 minutes), while enabled.
     pub fn offer(&self) -> Option<PairingOffer> {
         let running = self.running.as_ref()?;
-        let mut gate = self.gate.lock().ok()?;
-        let (token, expires_at) = gate.new_token(now_ms());
-        let app_sign_key = crypto::b64(&gate.keys().sign_public());
-        let app_box_key = crypto::b64(&gate.keys().box_public());
+        let (token, expires_at) = self.gate.new_token(now_ms());
+        let (sign, boxk) = self.gate.public_keys();
+        let (app_sign_key, app_box_key) = (crypto::b64(&sign), crypto::b64(&boxk));
         let host = if running.host.contains(':') {
             format!("[{}]", running.host)
         } else {
@@ -270,35 +279,30 @@ impl PhoneLink {
 
     /// Paired devices, revoked ones included (with `revoked_at`).
     pub fn devices(&self) -> Vec<Device> {
-        self.gate
-            .lock()
-            .map(|g| g.devices().to_vec())
-            .unwrap_or_default()
+        self.gate.devices()
     }
 
     /// Revokes a device: every later request from it is refused (and audited as such).
     pub fn revoke(&self, device_id: &str) -> std::io::Result<bool> {
-        let mut gate = self
-            .gate
-            .lock()
-            .map_err(|_| std::io::Error::other("phone link state poisoned"))?;
-        gate.revoke(device_id, now_ms())
+        self.gate.revoke(device_id, now_ms())
     }
 
-    /// The latest refused phone requests, oldest first.
+    /// The latest refused phone requests, both kinds, oldest first.
     pub fn refusals(&self) -> Vec<AuditEntry> {
-        self.gate
-            .lock()
-            .map(|g| g.refusals().cloned().collect())
-            .unwrap_or_default()
+        self.gate.refusals()
     }
 
     /// Feed every event the app drains from the engine: cards added and removed keep the
     /// phone's list the same as the window's.
     pub fn on_engine_event(&self, ev: &EngineEvent) {
-        if let Ok(mut gate) = self.gate.lock() {
-            gate.on_engine_event(ev);
-        }
+        self.gate.on_engine_event(ev);
+    }
+
+    /// Runs `hook` before each write of `devices.json` (tests: a write held there shows that
+    /// nothing else waits for the disk).
+    #[doc(hidden)]
+    pub fn set_write_hook(&self, hook: Option<devices::WriteHook>) {
+        self.gate.set_write_hook(hook);
     }
 }
 
@@ -330,10 +334,7 @@ impl PhoneLink {
     pub fn status(&self) -> PhoneStatus {
         let now = now_ms();
         let (offer, qr) = match &self.shown {
-            Some((o, qr))
-                if self.running.is_some()
-                    && self.gate.lock().is_ok_and(|g| g.token_open(&o.token, now)) =>
-            {
+            Some((o, qr)) if self.running.is_some() && self.gate.token_open(&o.token, now) => {
                 (Some(o.clone()), qr.clone())
             }
             _ => (None, Vec::new()),
@@ -346,7 +347,8 @@ impl PhoneLink {
             tls_fingerprint: self.running.as_ref().and_then(|r| r.fingerprint.clone()),
             key_storage: self.key_storage.describe(),
             key_in_file: matches!(self.key_storage, KeyStorage::File { .. }),
-            refusals: self.refusals(),
+            refusals: self.gate.authenticated_refusals(),
+            unauthenticated: self.gate.unauthenticated_refusals(),
             error: self.error.clone(),
         }
     }

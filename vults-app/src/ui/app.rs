@@ -78,15 +78,16 @@ pub trait PhoneSide {
     fn apply(&mut self, action: crate::phone::PhoneAction);
 }
 
-impl PhoneSide for crate::phone::PhoneLink {
+/// The link runs on its own thread: these only send a command or read the snapshot.
+impl PhoneSide for crate::phone::BackgroundLink {
     fn on_engine_event(&mut self, event: &EngineEvent) {
-        crate::phone::PhoneLink::on_engine_event(self, event);
+        crate::phone::BackgroundLink::on_engine_event(self, event);
     }
     fn status(&self) -> crate::phone::PhoneStatus {
-        crate::phone::PhoneLink::status(self)
+        crate::phone::BackgroundLink::status(self)
     }
     fn apply(&mut self, action: crate::phone::PhoneAction) {
-        crate::phone::PhoneLink::apply(self, action);
+        crate::phone::BackgroundLink::apply(self, action);
     }
 }
 

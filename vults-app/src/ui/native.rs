@@ -113,14 +113,14 @@ pub fn run(paths: Paths) -> Result<(), String> {
             cc.egui_ctx.request_repaint();
             let installer = BackgroundInstaller::start(installer_paths, wake.clone());
             let commander = engine.commander();
-            let phone = crate::phone::PhoneLink::new(
-                &phone_paths,
+            // The phone link makes itself (keyring, devices) on its own thread.
+            let phone = crate::phone::BackgroundLink::spawn(
+                phone_paths,
                 Arc::new(move |command| {
                     commander.send(command);
                 }),
-            )
-            .map_err(|e| eprintln!("vults: no phone link ({e}); cards answer here only"))
-            .ok();
+                wake.clone(),
+            );
             let desktop = SystemDesktop::new(wake.clone());
             let mut window = VultsWindow::new(
                 Box::new(engine),
@@ -129,10 +129,7 @@ pub fn run(paths: Paths) -> Result<(), String> {
                 Box::new(SystemTime::now),
             )
             .with_installer(Box::new(installer));
-            if let Some(mut phone) = phone {
-                phone.set_on_change(wake.clone());
-                window = window.with_phone(Box::new(phone));
-            }
+            window = window.with_phone(Box::new(phone));
             window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
             Ok(Box::new(NativeApp(window)))
         }),

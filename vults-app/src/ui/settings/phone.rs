@@ -1,13 +1,14 @@
 //! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
 //! pairing QR code, the paired devices with Revoke, and the latest refused phone requests.
 //!
-//! The view does no I/O: it reads a [`PhoneStatus`] (from `PhoneLink::status()`, once per
-//! frame) and returns a [`PhoneAction`] for the app to pass to `PhoneLink::apply`.
+//! The view does no I/O: it reads a [`PhoneStatus`] snapshot (from `BackgroundLink::status()`,
+//! once per frame) and returns a [`PhoneAction`] for the app to pass to
+//! `BackgroundLink::apply`, which only sends it to the link's own thread.
 //!
 //! Wiring, in the app: `phone::secrets::use_platform_store()` once in `main`; then
-//! `PhoneLink::new(&paths, Arc::new(move |c| { commander.send(c); }))` with the engine's
-//! `EngineCommander`, `set_on_change` with the repaint callback, and
-//! `phone.on_engine_event(&event)` for every event drained in `logic`.
+//! `BackgroundLink::spawn(paths, Arc::new(move |c| { commander.send(c); }), wake)` with the
+//! engine's `EngineCommander` and the repaint callback, and `phone.on_engine_event(&event)`
+//! for every event drained in `logic`.
 
 use crate::phone::{DEFAULT_PORT, PhoneAction, PhoneStatus};
 use egui::{Color32, RichText};
@@ -131,22 +132,47 @@ impl PhoneView {
                 }
             });
         }
-        if !status.refusals.is_empty() {
-            ui.add_space(8.0);
-            ui.strong("Refused phone requests");
-            for r in status.refusals.iter().rev().take(10) {
-                ui.label(
-                    RichText::new(format!(
-                        "{} — {}",
-                        r.by,
-                        r.detail.as_deref().unwrap_or("refused")
-                    ))
-                    .small()
-                    .color(WARN),
-                );
-            }
-        }
+        refusal_list(
+            ui,
+            "Refused requests from paired phones",
+            &status.refusals,
+            10,
+            WARN,
+        );
+        refusal_list(
+            ui,
+            "Refused requests that could not be authenticated",
+            &status.unauthenticated,
+            5,
+            MUTED,
+        );
         action
+    }
+}
+
+/// The newest `shown` of `entries` (oldest first), under a heading, if there are any.
+fn refusal_list(
+    ui: &mut egui::Ui,
+    heading: &str,
+    entries: &[crate::model::AuditEntry],
+    shown: usize,
+    color: Color32,
+) {
+    if entries.is_empty() {
+        return;
+    }
+    ui.add_space(8.0);
+    ui.strong(heading);
+    for r in entries.iter().rev().take(shown) {
+        ui.label(
+            RichText::new(format!(
+                "{} — {}",
+                r.by,
+                r.detail.as_deref().unwrap_or("refused")
+            ))
+            .small()
+            .color(color),
+        );
     }
 }
 
@@ -214,6 +240,50 @@ mod tests {
             paired_at: 0,
             revoked_at: revoked.then_some(1),
         }
+    }
+
+    fn refused(time: u64, by: &str, detail: &str) -> crate::model::AuditEntry {
+        crate::model::AuditEntry {
+            time,
+            identity: String::new(),
+            session: String::new(),
+            folder: String::new(),
+            tool: String::new(),
+            target: String::new(),
+            decision: "refused".into(),
+            by: by.into(),
+            detail: Some(detail.into()),
+        }
+    }
+
+    #[test]
+    fn a_flood_of_unauthenticated_refusals_does_not_hide_a_paired_phones() {
+        let flood: Vec<_> = (0..10)
+            .map(|i| {
+                refused(
+                    100 + i,
+                    "phone:unknown",
+                    &format!("unknown device (claimed id \"x{i}\", from 192.0.2.9)"),
+                )
+            })
+            .collect();
+        let h = harness(PhoneStatus {
+            refusals: vec![refused(
+                1,
+                "phone:Ana (dev1)",
+                "bad signature (device dev1), card 3",
+            )],
+            unauthenticated: flood,
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("phone:Ana (dev1) — bad signature (device dev1), card 3");
+        h.get_by_label("Refused requests that could not be authenticated");
+        // The newest few of the flood only.
+        h.get_by_label("phone:unknown — unknown device (claimed id \"x9\", from 192.0.2.9)");
+        assert!(
+            h.query_by_label("phone:unknown — unknown device (claimed id \"x0\", from 192.0.2.9)")
+                .is_none()
+        );
     }
 
     #[test]
