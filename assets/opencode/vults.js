@@ -8,13 +8,64 @@
 // Why an event listener: OpenCode's `permission.ask` plugin hook is declared but never fires
 // (anomalyco/opencode#7006); the `permission.asked` bus event does, and a reply through the
 // client resolves the request.
-import { spawn } from "node:child_process";
+//
+// Why two ways of waiting: OpenCode calls a plugin's event handler without awaiting it, and the
+// headless `opencode run` answers every `permission.asked` itself at once (`reject`, or `once`
+// with `--auto`). There the plugin waits for the hook synchronously (spawnSync), before the
+// handler's first await: OpenCode does nothing else until Vults has answered, and the plugin's
+// reply is sent before the run can send its own. Everywhere else (the TUI, `opencode serve`,
+// `opencode run --interactive`) a person can answer in OpenCode too, so the hook runs
+// asynchronously and OpenCode stays responsive while a card is up.
+import { spawn, spawnSync } from "node:child_process";
 
 const HOOK = "__VULTS_HOOK__";
 // A little more than the hook's own deadlines (protocol::timeouts): the hook gives up first.
 const PERMISSION_TIMEOUT_MS = 600_000;
 const ASK_TIMEOUT_MS = 120_000;
 const EVENT_TIMEOUT_MS = 10_000;
+
+// Whether this process is the headless `opencode run` (not `--interactive`, not `--mini`), from
+// OpenCode's own command line: [runtime, script, ...global options, command, ...its options].
+// Global options before the command: --print-logs, --pure (flags) and --log-level <level>.
+// (Not exported: OpenCode calls every export of a plugin file as a plugin.)
+function isHeadlessRun(argv) {
+  const args = Array.isArray(argv) ? argv.slice(2).map(String) : [];
+  let i = 0;
+  while (i < args.length && args[i].startsWith("-") && args[i] !== "--") {
+    if (args[i] === "--log-level") i += 1;
+    i += 1;
+  }
+  if (args[i] !== "run") return false;
+  for (const a of args.slice(i + 1)) {
+    if (a === "--") break;
+    const [name, value] = a.split("=", 2);
+    if ((name === "--interactive" || name === "--mini") && value !== "false") return false;
+    // -i, alone or among other one-letter flags (-ci).
+    if (/^-[A-Za-z]+$/.test(a) && a.includes("i")) return false;
+  }
+  return true;
+}
+
+const HEADLESS_RUN = isHeadlessRun(process.argv);
+
+// Runs the hook and waits for it, blocking this whole process; returns what it printed ("" on
+// any failure). For `opencode run` only (see above).
+function runHookSync(args, payload, timeoutMs) {
+  try {
+    const r = spawnSync(HOOK, ["--agent", "opencode", ...args], {
+      input: JSON.stringify(payload),
+      stdio: ["pipe", "pipe", "ignore"],
+      encoding: "utf8",
+      timeout: timeoutMs,
+      killSignal: "SIGKILL",
+      maxBuffer: 1024 * 1024,
+    });
+    if (r.error || r.signal || typeof r.stdout !== "string") return "";
+    return r.stdout;
+  } catch {
+    return "";
+  }
+}
 
 // Runs the hook with `payload` on stdin; resolves to what it printed ("" on any failure).
 // Never rejects: a broken hook must never break OpenCode.
@@ -146,8 +197,12 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
           if (!p.id || handled.has(p.id)) return;
           handled.add(p.id);
           const payload = { ...p, cwd, hook_event_name: "PermissionRequest" };
+          // No await before the synchronous wait: the reply below must leave before `opencode
+          // run` gets to answer the same request.
           const answer = parseReply(
-            await runHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS),
+            HEADLESS_RUN
+              ? runHookSync(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS)
+              : await runHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS),
           );
           // Nothing printed: OpenCode's own prompt decides, as without Vults.
           if (answer && (answer.reply === "once" || answer.reply === "reject")) {

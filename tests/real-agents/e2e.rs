@@ -19,6 +19,8 @@
 //! folder as this test.
 
 mod harness;
+/// OpenCode's headless `opencode run` and `opencode run --auto` (issue 11).
+mod opencode_run;
 
 use harness::*;
 
