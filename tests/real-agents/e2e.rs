@@ -13,6 +13,9 @@
 //! - (b) policy: `policies.toml` denies the command → no card, no marker, the audit says
 //!   `policy:<name>`.
 //!
+//! OpenCode's headless `opencode run` and `opencode run --auto` have their own runs in
+//! `opencode_run.rs`.
+//!
 //! `VULTS_REAL_AGENTS=0` skips; unset, agents that are not installed are skipped; `=1` (CI)
 //! makes a missing agent a failure. `VULTS_REAL_AGENTS_ONLY=claude,codex` picks agents.
 //! The binaries `vults-hook` and `vults-app` must be built (`cargo build`) in the same target

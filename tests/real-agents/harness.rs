@@ -15,7 +15,7 @@ use vults_app::model::{
 use vults_core::paths::Paths;
 use vults_core::rules::RuleSet;
 
-/// One agent at a time: the machine has two cores and OpenCode's run races its own auto-reject.
+/// One agent at a time: the machine has two cores, and the agents share the mock and the socket.
 pub static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Seconds one agent run may take before `timeout` kills it (`VULTS_REAL_AGENTS_TIMEOUT`).

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Drives one OpenCode turn the way its TUI does: `opencode serve` plus the HTTP API, so a
-// permission request waits for an answer (the plugin's) instead of `opencode run`'s immediate
-// auto-reject, which races any plugin that takes longer than a few milliseconds to answer.
+// permission request waits for an answer (the plugin's), where the headless `opencode run`
+// answers it itself at once (agent.sh OPENCODE_VIA=run covers that one).
 //
 //   node opencode-serve.mjs <opencode binary> <prompt>      (cwd = the project folder)
 // Prints the assistant's reply as JSON on stdout, the server's output on stderr. Exit 0 when
