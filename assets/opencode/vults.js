@@ -68,8 +68,8 @@ function runHookSync(args, payload, timeoutMs) {
 }
 
 // Runs the hook with `payload` on stdin; resolves to what it printed ("" on any failure).
-// Never rejects: a broken hook must never break OpenCode.
-function runHook(args, payload, timeoutMs) {
+// Never rejects: a broken hook must never break OpenCode. `onSpawn` gets the child process.
+function runHook(args, payload, timeoutMs, onSpawn) {
   return new Promise((resolve) => {
     let out = "";
     let done = false;
@@ -89,6 +89,7 @@ function runHook(args, payload, timeoutMs) {
       finish("");
       return;
     }
+    if (onSpawn) onSpawn(child);
     timer = setTimeout(() => {
       try {
         child.kill("SIGKILL");
@@ -114,9 +115,15 @@ function parseReply(text) {
   }
 }
 
-// Fire and forget: events that never wait for an answer.
+// Events that never wait for an answer; nobody needs to await it (it never rejects).
 function forward(event, payload) {
-  runHook([event], { hook_event_name: event, ...payload }, EVENT_TIMEOUT_MS).catch(() => {});
+  return runHook([event], { hook_event_name: event, ...payload }, EVENT_TIMEOUT_MS);
+}
+
+function stop(child) {
+  try {
+    child.kill("SIGTERM");
+  } catch {}
 }
 
 async function post(serverUrl, path, body) {
@@ -185,6 +192,11 @@ function askPayload(request, cwd) {
 export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) => {
   const cwd = directory || worktree || process.cwd();
   const handled = new Set();
+  // Hooks still waiting for Vults (a card is up), by OpenCode's request id; not in `opencode
+  // run`, which waits synchronously. A request leaves before the plugin sends Vults' answer, so
+  // a `permission.replied` for one still here was answered in OpenCode itself.
+  const waitingPermissions = new Map();
+  const waitingQuestions = new Map();
 
   return {
     event: async ({ event }) => {
@@ -196,14 +208,22 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
         case "permission.asked": {
           if (!p.id || handled.has(p.id)) return;
           handled.add(p.id);
-          const payload = { ...p, cwd, hook_event_name: "PermissionRequest" };
+          const payload = {
+            ...p,
+            cwd,
+            hook_event_name: "PermissionRequest",
+            tool_use_id: p.tool && p.tool.callID,
+          };
           // No await before the synchronous wait: the reply below must leave before `opencode
           // run` gets to answer the same request.
           const answer = parseReply(
             HEADLESS_RUN
               ? runHookSync(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS)
-              : await runHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS),
+              : await runHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS, (child) =>
+                  waitingPermissions.set(p.id, child),
+                ),
           );
+          waitingPermissions.delete(p.id);
           // Nothing printed: OpenCode's own prompt decides, as without Vults.
           if (answer && (answer.reply === "once" || answer.reply === "reject")) {
             await replyPermission(client, serverUrl, p, answer.reply);
@@ -214,11 +234,38 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
           if (!p.id || handled.has(p.id)) return;
           handled.add(p.id);
           const answer = parseReply(
-            await runHook(["--ask", "PreToolUse"], askPayload(p, cwd), ASK_TIMEOUT_MS),
+            await runHook(["--ask", "PreToolUse"], askPayload(p, cwd), ASK_TIMEOUT_MS, (child) =>
+              waitingQuestions.set(p.id, child),
+            ),
           );
+          waitingQuestions.delete(p.id);
           if (answer && Array.isArray(answer.answers)) {
             await replyQuestion(client, serverUrl, p, answer.answers);
           }
+          return;
+        }
+        case "permission.replied": {
+          // Answered in OpenCode's own prompt (or by OpenCode itself) while the card was up:
+          // Vults hears it, then the hook stops waiting, so the card goes and no click can
+          // answer a request that is already settled.
+          const child = p.requestID && waitingPermissions.get(p.requestID);
+          if (!child) return;
+          waitingPermissions.delete(p.requestID);
+          await forward("PermissionReplied", {
+            session_id: p.sessionID,
+            cwd,
+            request_id: p.requestID,
+            reply: p.reply,
+          });
+          stop(child);
+          return;
+        }
+        case "question.replied":
+        case "question.rejected": {
+          const child = p.requestID && waitingQuestions.get(p.requestID);
+          if (!child) return;
+          waitingQuestions.delete(p.requestID);
+          stop(child);
           return;
         }
         case "session.created":
@@ -241,11 +288,17 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
         cwd,
         tool_name: input.tool,
         tool_input: output && output.args,
+        tool_use_id: input.callID,
       });
     },
     "tool.execute.after": async (input) => {
       if (!input || !input.sessionID) return;
-      forward("PostToolUse", { session_id: input.sessionID, cwd, tool_name: input.tool });
+      forward("PostToolUse", {
+        session_id: input.sessionID,
+        cwd,
+        tool_name: input.tool,
+        tool_use_id: input.callID,
+      });
     },
   };
 };

@@ -22,6 +22,8 @@
 //! folder as this test.
 
 mod harness;
+/// OpenCode answered in its own prompt while a card is up (issue 11).
+mod opencode_prompt;
 /// OpenCode's headless `opencode run` and `opencode run --auto` (issue 11).
 mod opencode_run;
 

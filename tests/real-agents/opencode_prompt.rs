@@ -1,0 +1,61 @@
+//! OpenCode answered in its own prompt while Vults' card is up (issue 11, item 2, OpenCode's
+//! side): under `opencode serve` (as the TUI) the request is answered `once` through OpenCode's
+//! own API 2 s after it was asked, nobody clicks. OpenCode's `permission.replied` reaches the
+//! plugin, which tells Vults and ends the hook's wait: the card goes before the agent is done,
+//! the command ran, and no audit line says Vults allowed or denied it.
+
+use crate::harness::*;
+use vults_app::model::{AnsweredBy, EngineEvent};
+
+#[test]
+fn opencode_answered_in_its_own_prompt_withdraws_the_card() {
+    if !wanted("opencode") {
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ctx = Ctx::named("opencode", "opencode-prompt");
+    ctx.run_env.push(("OPENCODE_VIA", "serve".into()));
+    ctx.run_env
+        .push(("OPENCODE_ANSWER_AFTER_MS", "2000".into()));
+    ctx.setup_agent();
+    ctx.install_vults();
+
+    let before = audit_lines(&ctx.paths()).len();
+    let mut engine = Engine::start(ctx.paths());
+    let r = ctx.run(&mut engine, "prompt", None);
+    let log = engine.stop();
+    assert!(
+        r.cards.len() == 1 && r.marker,
+        "expected one card and the command run by OpenCode's own answer; got cards {}, marker {}{}",
+        r.cards.len(),
+        r.marker,
+        ctx.explain(&r, &log)
+    );
+    let id = r.cards[0].id;
+    let removed = r.events.iter().find_map(|e| match e {
+        EngineEvent::CardRemoved { id: i, by } if *i == id => Some(by.clone()),
+        _ => None,
+    });
+    assert!(
+        matches!(&removed, Some(by) if *by != AnsweredBy::Click),
+        "the card must go, not by a click, while the agent runs (removed: {removed:?}){}",
+        ctx.explain(&r, &log)
+    );
+    let claims: Vec<String> = audit_lines(&ctx.paths())
+        .into_iter()
+        .skip(before)
+        .filter(|l| {
+            ["\"by\":\"click\"", "\"by\":\"rule:", "\"by\":\"policy:"]
+                .iter()
+                .any(|b| l.contains(b))
+        })
+        .collect();
+    assert!(
+        claims.is_empty(),
+        "no audit line may say Vults answered: {claims:?}{}",
+        ctx.explain(&r, &log)
+    );
+
+    ctx.work.keep = false;
+    eprintln!("real-agents: opencode prompt passed\n{}", ctx.report);
+}
