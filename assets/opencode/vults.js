@@ -9,20 +9,27 @@
 // (anomalyco/opencode#7006); the `permission.asked` bus event does, and a reply through the
 // client resolves the request.
 //
-// Why two ways of waiting: OpenCode calls a plugin's event handler without awaiting it, and the
-// headless `opencode run` answers every `permission.asked` itself at once (`reject`, or `once`
-// with `--auto`). There the plugin waits for the hook synchronously (spawnSync), before the
-// handler's first await: OpenCode does nothing else until Vults has answered, and the plugin's
-// reply is sent before the run can send its own. Everywhere else (the TUI, `opencode serve`,
-// `opencode run --interactive`) a person can answer in OpenCode too, so the hook runs
-// asynchronously and OpenCode stays responsive while a card is up.
+// Why the plugin holds OpenCode: OpenCode calls a plugin's event handler without awaiting it,
+// and some of its modes answer a `permission.asked` themselves at once: the headless `opencode
+// run` (`reject`, or `once` with `--auto`) and the TUI in auto-approve mode (`once`). Whatever
+// Vults answers has to be sent before the handler's first await, while OpenCode can do nothing
+// else. So:
+// - in `opencode run` the plugin waits for the hook synchronously (spawnSync) until it answers;
+// - elsewhere (the TUI, `opencode serve`, `opencode run --interactive`) a person can answer in
+//   OpenCode too, so the plugin holds OpenCode only for the first HOLD_MS — the hook runs in a
+//   worker thread — which is enough for a rule or a policy; a card, which waits for a person,
+//   goes on in the background and OpenCode stays usable. If OpenCode answers while the card is
+//   up, the card is withdrawn (see `permission.replied` below).
 import { spawn, spawnSync } from "node:child_process";
+import { Worker } from "node:worker_threads";
 
 const HOOK = "__VULTS_HOOK__";
 // A little more than the hook's own deadlines (protocol::timeouts): the hook gives up first.
 const PERMISSION_TIMEOUT_MS = 600_000;
 const ASK_TIMEOUT_MS = 120_000;
 const EVENT_TIMEOUT_MS = 10_000;
+// How long OpenCode is held for Vults' answer outside `opencode run` (see above).
+const HOLD_MS = 1_000;
 
 // Whether this process is the headless `opencode run` (not `--interactive`, not `--mini`), from
 // OpenCode's own command line: [runtime, script, ...global options, command, ...its options].
@@ -65,6 +72,88 @@ function runHookSync(args, payload, timeoutMs) {
   } catch {
     return "";
   }
+}
+
+// The worker that runs one hook for `holdHook`: it writes what the hook printed into the shared
+// buffer ([state, length, pid] then the bytes), sets state to 1 and wakes the waiting thread.
+const HOLD_WORKER = `
+const { workerData: d } = require("node:worker_threads");
+const { spawn } = require("node:child_process");
+const head = new Int32Array(d.sab, 0, 3);
+const bytes = new Uint8Array(d.sab, 12);
+let out = Buffer.alloc(0);
+let done = false;
+const finish = () => {
+  if (done) return;
+  done = true;
+  const n = Math.min(out.length, bytes.length);
+  bytes.set(out.subarray(0, n));
+  Atomics.store(head, 1, n);
+  Atomics.store(head, 0, 1);
+  Atomics.notify(head, 0);
+};
+(() => {
+  let child;
+  try {
+    child = spawn(d.hook, d.args, { stdio: ["pipe", "pipe", "ignore"] });
+  } catch {
+    finish();
+    return;
+  }
+  Atomics.store(head, 2, child.pid || 0);
+  const timer = setTimeout(() => {
+    try { child.kill("SIGKILL"); } catch {}
+    out = Buffer.alloc(0);
+    finish();
+  }, d.timeoutMs);
+  const end = () => { clearTimeout(timer); finish(); };
+  child.on("error", end);
+  child.on("close", end);
+  child.stdout.on("data", (c) => { out = Buffer.concat([out, c]); });
+  child.stdin.on("error", () => {});
+  child.stdin.end(d.payload);
+})();
+`;
+
+// Runs the hook in a worker thread and blocks this thread for up to `holdMs` for it. Returns
+// what it printed (a string) when it finished in time, else a promise of it; `onStop` gets a
+// function that ends the hook early. Falls back to `runHook` where workers or Atomics.wait are
+// not to be had. Never throws.
+function holdHook(args, payload, timeoutMs, holdMs, onStop) {
+  const sab = new SharedArrayBuffer(12 + 1024 * 1024);
+  const head = new Int32Array(sab, 0, 3);
+  const read = () => Buffer.from(new Uint8Array(sab, 12, Atomics.load(head, 1))).toString("utf8");
+  let worker;
+  try {
+    worker = new Worker(HOLD_WORKER, {
+      eval: true,
+      workerData: {
+        sab,
+        hook: HOOK,
+        args: ["--agent", "opencode", ...args],
+        payload: JSON.stringify(payload),
+        timeoutMs,
+      },
+    });
+  } catch {
+    return runHook(args, payload, timeoutMs, (child) => onStop(() => stop(child)));
+  }
+  const finished = new Promise((resolve) => {
+    worker.on("exit", () => resolve(read()));
+    worker.on("error", () => {});
+  });
+  try {
+    if (Atomics.wait(head, 0, 0, holdMs) !== "timed-out") return read();
+  } catch {}
+  onStop(() => {
+    const pid = Atomics.load(head, 2);
+    if (pid > 0 && Atomics.load(head, 0) === 0) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {}
+    }
+  });
+  return finished;
 }
 
 // Runs the hook with `payload` on stdin; resolves to what it printed ("" on any failure).
@@ -214,15 +303,14 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
             hook_event_name: "PermissionRequest",
             tool_use_id: p.tool && p.tool.callID,
           };
-          // No await before the synchronous wait: the reply below must leave before `opencode
-          // run` gets to answer the same request.
-          const answer = parseReply(
-            HEADLESS_RUN
-              ? runHookSync(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS)
-              : await runHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS, (child) =>
-                  waitingPermissions.set(p.id, child),
-                ),
-          );
+          // No await before the hold: an answer that came in time must be sent before OpenCode
+          // can answer the same request itself.
+          const held = HEADLESS_RUN
+            ? runHookSync(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS)
+            : holdHook(["PermissionRequest"], payload, PERMISSION_TIMEOUT_MS, HOLD_MS, (end) =>
+                waitingPermissions.set(p.id, end),
+              );
+          const answer = parseReply(typeof held === "string" ? held : await held);
           waitingPermissions.delete(p.id);
           // Nothing printed: OpenCode's own prompt decides, as without Vults.
           if (answer && (answer.reply === "once" || answer.reply === "reject")) {
@@ -248,8 +336,8 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
           // Answered in OpenCode's own prompt (or by OpenCode itself) while the card was up:
           // Vults hears it, then the hook stops waiting, so the card goes and no click can
           // answer a request that is already settled.
-          const child = p.requestID && waitingPermissions.get(p.requestID);
-          if (!child) return;
+          const end = p.requestID && waitingPermissions.get(p.requestID);
+          if (!end) return;
           waitingPermissions.delete(p.requestID);
           await forward("PermissionReplied", {
             session_id: p.sessionID,
@@ -257,7 +345,7 @@ export const VultsPlugin = async ({ client, directory, worktree, serverUrl }) =>
             request_id: p.requestID,
             reply: p.reply,
           });
-          stop(child);
+          end();
           return;
         }
         case "question.replied":

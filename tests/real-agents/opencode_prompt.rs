@@ -59,3 +59,42 @@ fn opencode_answered_in_its_own_prompt_withdraws_the_card() {
     ctx.work.keep = false;
     eprintln!("real-agents: opencode prompt passed\n{}", ctx.report);
 }
+
+/// OpenCode answering by itself at once, as its TUI does in auto-approve mode (`--auto`, or
+/// switched on at run time): a deny policy still stops the command, and the audit says so.
+#[test]
+fn opencode_answering_at_once_does_not_beat_a_deny_policy() {
+    if !wanted("opencode") {
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ctx = Ctx::named("opencode", "opencode-auto-tui");
+    ctx.run_env.push(("OPENCODE_VIA", "serve".into()));
+    ctx.run_env.push(("OPENCODE_ANSWER_AFTER_MS", "1".into()));
+    ctx.setup_agent();
+    ctx.install_vults();
+    let policy = format!(
+        "[[policy]]\nname = \"{POLICY_NAME}\"\nagents = [\"opencode\"]\nkind = \"shell\"\ntarget = \"echo vults-e2e *\"\naction = \"deny\"\n"
+    );
+    std::fs::write(ctx.paths().policies_file(), policy).expect("write policies.toml");
+    let before = audit_lines(&ctx.paths()).len();
+    let mut engine = Engine::start(ctx.paths());
+    let r = ctx.run(&mut engine, "auto-policy", None);
+    let log = engine.stop();
+    let lines: Vec<String> = audit_lines(&ctx.paths()).into_iter().skip(before).collect();
+    assert!(
+        !r.marker && r.cards.is_empty(),
+        "a deny policy must stop the command although OpenCode answers `once` at once; got marker {}, cards {}, audit {lines:?}{}",
+        r.marker,
+        r.cards.len(),
+        ctx.explain(&r, &log)
+    );
+    assert!(
+        lines.len() == 1
+            && lines[0].contains("\"decision\":\"deny\"")
+            && lines[0].contains(POLICY_NAME),
+        "the audit must say deny by the policy, once: {lines:?}{}",
+        ctx.explain(&r, &log)
+    );
+    ctx.work.keep = false;
+}
