@@ -22,7 +22,7 @@
 //! folder as this test.
 
 mod harness;
-/// OpenCode answered in its own prompt while a card is up (issue 11).
+/// OpenCode answering by itself under `opencode serve`: in its prompt, or at once (issue 11).
 mod opencode_prompt;
 /// OpenCode's headless `opencode run` and `opencode run --auto` (issue 11).
 mod opencode_run;

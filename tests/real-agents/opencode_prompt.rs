@@ -1,8 +1,12 @@
-//! OpenCode answered in its own prompt while Vults' card is up (issue 11, item 2, OpenCode's
-//! side): under `opencode serve` (as the TUI) the request is answered `once` through OpenCode's
-//! own API 2 s after it was asked, nobody clicks. OpenCode's `permission.replied` reaches the
-//! plugin, which tells Vults and ends the hook's wait: the card goes before the agent is done,
-//! the command ran, and no audit line says Vults allowed or denied it.
+//! OpenCode answering a permission request by itself under `opencode serve` (as the TUI does),
+//! through its own API (`OPENCODE_ANSWER_AFTER_MS`), nobody clicking:
+//!
+//! - 2 s after it was asked, as a person in OpenCode's prompt (issue 11, item 2, OpenCode's
+//!   side): OpenCode's `permission.replied` reaches the plugin, which tells Vults and ends the
+//!   hook's wait: the card goes before the agent is done, the command ran, and no audit line
+//!   says Vults allowed or denied it;
+//! - at once, as the TUI's auto-approve mode (issue 11, item 1): the plugin holds OpenCode for
+//!   Vults' first second, so a deny policy still stops the command and the audit says so.
 
 use crate::harness::*;
 use vults_app::model::{AnsweredBy, EngineEvent};
