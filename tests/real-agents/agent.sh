@@ -5,12 +5,14 @@
 #   agent.sh hooks  <agent> <home> <hook-cmd>           stand-in hook registration (what Vults' installer does for real)
 #   agent.sh run    <agent> <home> <project> <port>     one headless run (outer timeout), stdout+stderr to the caller
 #
-# OpenCode runs as `opencode serve` driven over HTTP (opencode-serve.mjs), as its TUI is: `opencode run`
-# auto-rejects every permission request at once, racing any plugin that needs more than a moment.
+# OpenCode runs as `opencode serve` driven over HTTP (opencode-serve.mjs), as its TUI is, or with
+# OPENCODE_VIA=run | run-auto as the headless `opencode run` [--auto], which answers every permission
+# request itself at once (reject; once with --auto) unless a plugin answers first.
 #
 # <agent>: claude | codex | qwen | opencode | copilot. The agents come from .cache/<agent> (install.sh).
 # Env: REAL_AGENT_TIMEOUT (seconds, default 60), CODEX_BYPASS_HOOK_TRUST (default 1: pass Codex's
-# documented one-run --dangerously-bypass-hook-trust; tests only).
+# documented one-run --dangerously-bypass-hook-trust; tests only), OPENCODE_VIA (serve | run |
+# run-auto; default serve).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 nm() { echo "$here/.cache/$1/node_modules"; }
@@ -170,11 +172,19 @@ run() {
         OPENAI_MODEL=mock-model node "$(nm qwen)/@qwen-code/qwen-code/cli.js" --auth-type openai \
         --approval-mode default --input-format stream-json --output-format stream-json ;;
     opencode)
+      local opencode="$(nm opencode)/opencode-linux-x64/bin/opencode"
+      local -a how
+      case "${OPENCODE_VIA:-serve}" in
+        serve) how=(node "$here/opencode-serve.mjs" "$opencode" "write the file") ;;
+        run) how=("$opencode" run "write the file") ;;
+        run-auto) how=("$opencode" run --auto "write the file") ;;
+        *) echo "agent.sh: OPENCODE_VIA must be serve, run or run-auto" >&2; exit 2 ;;
+      esac
       exec timeout -k 5 "$t" "${base[@]}" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
         XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
         OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_SHARE=1 \
         OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
-        node "$here/opencode-serve.mjs" "$(nm opencode)/opencode-linux-x64/bin/opencode" "write the file" </dev/null ;;
+        "${how[@]}" </dev/null ;;
     copilot)
       exec timeout -k 5 "$t" "${base[@]}" COPILOT_HOME="$home/.copilot" COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false \
         COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_API_KEY=sk-test COPILOT_MODEL=mock-model \

@@ -13,6 +13,9 @@
 //! - (b) policy: `policies.toml` denies the command → no card, no marker, the audit says
 //!   `policy:<name>`.
 //!
+//! OpenCode's headless `opencode run` and `opencode run --auto` have their own runs in
+//! `opencode_run.rs`.
+//!
 //! `VULTS_REAL_AGENTS=0` skips; unset, agents that are not installed are skipped; `=1` (CI)
 //! makes a missing agent a failure. `VULTS_REAL_AGENTS_ONLY=claude,codex` picks agents.
 //! The binaries `vults-hook` and `vults-app` must be built (`cargo build`) in the same target
@@ -21,6 +24,10 @@
 mod claude_terminal;
 mod frozen_app;
 mod harness;
+/// OpenCode answering by itself under `opencode serve`: in its prompt, or at once (issue 11).
+mod opencode_prompt;
+/// OpenCode's headless `opencode run` and `opencode run --auto` (issue 11).
+mod opencode_run;
 
 use harness::*;
 

@@ -15,7 +15,7 @@ use vults_app::model::{
 use vults_core::paths::Paths;
 use vults_core::rules::RuleSet;
 
-/// One agent at a time: the machine has two cores and OpenCode's run races its own auto-reject.
+/// One agent at a time: the machine has two cores, and the agents share the mock and the socket.
 pub static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Seconds one agent run may take before `timeout` kills it (`VULTS_REAL_AGENTS_TIMEOUT`).
@@ -182,11 +182,20 @@ pub struct Ctx {
     pub command: String,
     pub mock: Mock,
     pub report: String,
+    /// Extra environment for `agent.sh run` (e.g. `OPENCODE_VIA`).
+    pub run_env: Vec<(&'static str, String)>,
+    /// How long the test takes to click a card (a person is not instant).
+    pub answer_after: Duration,
 }
 
 impl Ctx {
     pub fn new(agent: &'static str) -> Ctx {
-        let work = Work::new(agent);
+        Ctx::named(agent, agent)
+    }
+
+    /// As [`Ctx::new`], in a work folder named after `label` (`/tmp/vults-ra-<label>-<pid>`).
+    pub fn named(agent: &'static str, label: &str) -> Ctx {
+        let work = Work::new(label);
         let home = work.dir.join("home");
         let project = work.dir.join("project");
         let vults_home = work.dir.join("vults");
@@ -206,6 +215,8 @@ impl Ctx {
             command,
             mock,
             report: String::new(),
+            run_env: Vec::new(),
+            answer_after: Duration::ZERO,
         }
     }
 
@@ -333,7 +344,12 @@ impl Ctx {
     }
 
     /// One headless agent run while the engine runs; `on_card` answers each card (or not).
-    fn run(&mut self, engine: &mut Engine, label: &str, answer: Option<CardAnswer>) -> RunResult {
+    pub fn run(
+        &mut self,
+        engine: &mut Engine,
+        label: &str,
+        answer: Option<CardAnswer>,
+    ) -> RunResult {
         let _ = std::fs::remove_file(&self.marker);
         let out_path = self.work.dir.join(format!("{label}.out"));
         let err_path = self.work.dir.join(format!("{label}.err"));
@@ -348,6 +364,7 @@ impl Ctx {
             &port,
         ])
         .env("REAL_AGENT_TIMEOUT", run_timeout_s().to_string())
+        .envs(self.run_env.iter().map(|(k, v)| (*k, v.as_str())))
         .env("VULTS_HOME", &self.vults_home)
         .env_remove("VULTS_SOCKET")
         .env_remove("VULTS_AGENT_HOME")
@@ -363,6 +380,7 @@ impl Ctx {
                 if let EngineEvent::CardAdded(card) = &ev {
                     result.cards.push(card.clone());
                     if let Some(a) = &answer {
+                        std::thread::sleep(self.answer_after);
                         engine.answer(card.id, a.clone());
                     }
                 }
@@ -407,7 +425,7 @@ impl Ctx {
 
     /// Everything useful for a failure: the runs so far, the agent's output, the engine's notices,
     /// the audit, the agent's hook config.
-    fn explain(&self, r: &RunResult, engine_log: &str) -> String {
+    pub fn explain(&self, r: &RunResult, engine_log: &str) -> String {
         format!(
             "\n==== {} ====\n{}\n---- agent stdout (tail) ----\n{}\n---- agent stderr (tail) ----\n{}\n\
              ---- engine events ----\n{}\n---- engine log ----\n{}\n---- audit ----\n{}\n---- work dir ----\n{}\n",
@@ -445,7 +463,7 @@ pub struct RunResult {
 
 impl RunResult {
     /// The flock showed this agent's session, working in the project folder.
-    fn session_seen(&self, agent: &str, project: &Path) -> bool {
+    pub fn session_seen(&self, agent: &str, project: &Path) -> bool {
         self.events.iter().any(|e| match e {
             EngineEvent::SessionChanged(s) => {
                 s.key.identity == agent && Path::new(&s.folder) == project
@@ -478,13 +496,13 @@ impl RunResult {
     }
 
     /// The flock showed the session waiting for the user while the card was up.
-    fn waited(&self) -> bool {
+    pub fn waited(&self) -> bool {
         self.events.iter().any(|e| {
             matches!(e, EngineEvent::SessionChanged(s) if s.state == SessionState::WaitingForYou)
         })
     }
 
-    fn audited(&self, decision: &str, by_prefix: &str) -> bool {
+    pub fn audited(&self, decision: &str, by_prefix: &str) -> bool {
         self.events.iter().any(|e| match e {
             EngineEvent::Audited(lines) => lines
                 .iter()
@@ -494,7 +512,7 @@ impl RunResult {
     }
 }
 
-fn audit_lines(paths: &Paths) -> Vec<String> {
+pub fn audit_lines(paths: &Paths) -> Vec<String> {
     std::fs::read_to_string(paths.audit_log())
         .unwrap_or_default()
         .lines()
@@ -644,7 +662,7 @@ pub struct Engine {
 }
 
 impl Engine {
-    fn start(paths: Paths) -> Engine {
+    pub fn start(paths: Paths) -> Engine {
         let options = EngineOptions {
             interactive: true,
             stop_on_signal: false,
@@ -730,7 +748,7 @@ impl Engine {
     }
 
     /// Stops it; returns its log (notices and what the test did, or the headless stderr).
-    fn stop(mut self) -> String {
+    pub fn stop(mut self) -> String {
         if let Some(mut handle) = self.handle.take() {
             handle.stop();
             for ev in handle.events.try_iter() {

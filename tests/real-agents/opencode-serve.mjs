@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Drives one OpenCode turn the way its TUI does: `opencode serve` plus the HTTP API, so a
-// permission request waits for an answer (the plugin's) instead of `opencode run`'s immediate
-// auto-reject, which races any plugin that takes longer than a few milliseconds to answer.
+// permission request waits for an answer (the plugin's), where the headless `opencode run`
+// answers it itself at once (agent.sh OPENCODE_VIA=run covers that one).
 //
 //   node opencode-serve.mjs <opencode binary> <prompt>      (cwd = the project folder)
 // Prints the assistant's reply as JSON on stdout, the server's output on stderr. Exit 0 when
 // the turn completed, 1 otherwise.
+//
+// OPENCODE_ANSWER_AFTER_MS=<ms>: answer every permission request `once` that long after it was
+// asked, through OpenCode's own API, as a person in OpenCode's prompt would (logged on stderr as
+// `opencode-serve: answered <id> once`).
 import { spawn } from "node:child_process";
 import net from "node:net";
 
@@ -56,9 +60,42 @@ const post = async (path, body) => {
   return JSON.parse(text);
 };
 
+// Reads OpenCode's event stream and answers each permission request after a pause.
+async function answerAfter(ms) {
+  const res = await fetch(base + "/event");
+  const decoder = new TextDecoder();
+  let buf = "";
+  const seen = new Set();
+  for await (const chunk of res.body) {
+    buf += decoder.decode(chunk, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (!line.startsWith("data:")) continue;
+      let ev;
+      try {
+        ev = JSON.parse(line.slice(5));
+      } catch {
+        continue;
+      }
+      const p = ev && ev.properties;
+      if (ev.type !== "permission.asked" || !p || seen.has(p.id)) continue;
+      seen.add(p.id);
+      setTimeout(() => {
+        post(`/session/${p.sessionID}/permissions/${p.id}`, { response: "once" })
+          .then(() => process.stderr.write(`opencode-serve: answered ${p.id} once\n`))
+          .catch((e) => process.stderr.write(`opencode-serve: answering ${p.id}: ${e}\n`));
+      }, ms);
+    }
+  }
+}
+
 let code = 1;
 try {
   if (!(await listening)) throw new Error("opencode serve exited before listening");
+  const answerMs = Number(process.env.OPENCODE_ANSWER_AFTER_MS || "");
+  if (answerMs > 0) answerAfter(answerMs).catch(() => {});
   const session = await post("/session", {});
   const reply = await post(`/session/${session.id}/message`, { parts: [{ type: "text", text: prompt }] });
   process.stdout.write(JSON.stringify(reply) + "\n");
