@@ -361,11 +361,35 @@ fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
 
 #[cfg(windows)]
 fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
-    // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file.
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(socket)
+    // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file. Every instance busy
+    // (ERROR_PIPE_BUSY: other hooks got there between the app's accept and its next instance)
+    // is not "no app": wait for a free instance, within the 2 s rule (the watchdog bounds it
+    // too).
+    use std::os::windows::ffi::OsStrExt;
+    const ERROR_PIPE_BUSY: i32 = 231;
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn WaitNamedPipeW(name: *const u16, timeout_ms: u32) -> i32;
+    }
+    let wide: Vec<u16> = socket.as_os_str().encode_wide().chain([0]).collect();
+    let until = Instant::now() + WAITING_WITHIN;
+    loop {
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(socket)
+        {
+            Err(e) if e.raw_os_error() == Some(ERROR_PIPE_BUSY) => {
+                let left = until.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(e);
+                }
+                // SAFETY: a NUL-terminated UTF-16 name; the call only waits.
+                unsafe { WaitNamedPipeW(wide.as_ptr(), left.as_millis().clamp(1, 2000) as u32) };
+            }
+            other => return other,
+        }
+    }
 }
 
 mod watchdog {
