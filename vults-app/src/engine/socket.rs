@@ -116,8 +116,11 @@ pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
     {
         return Err(already_running(socket));
     }
-    // Protected DACL, one entry: full access for the owner (the user who created the pipe).
-    let sddl = widestring::U16CString::from_str("D:P(A;;GA;;;OW)")
+    // This user as owner, and a protected DACL of one entry: full access for this user. (Not
+    // "OW", the owner's rights: an elevated process's objects are owned by Administrators, so
+    // OW would admit every administrator.)
+    let me = current_user_sid()?;
+    let sddl = widestring::U16CString::from_str(format!("O:{me}D:P(A;;GA;;;{me})"))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let sd = SecurityDescriptor::deserialize(&sddl)?;
     let name = socket.to_fs_name::<GenericFilePath>()?;
@@ -132,6 +135,49 @@ pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
                 e
             }
         })
+}
+
+/// This process's user as an SID string (`S-1-5-21-…`), from its token.
+#[cfg(windows)]
+fn current_user_sid() -> io::Result<String> {
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
+    use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
+    use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
+    // SAFETY: the token is opened and closed here; the buffer is u64-aligned and its length
+    // given; the SID string is NUL-terminated and freed with LocalFree.
+    unsafe {
+        let mut token: HANDLE = std::ptr::null_mut();
+        if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut buf = vec![0u64; 128];
+        let mut len = 0u32;
+        let ok = GetTokenInformation(
+            token,
+            TokenUser,
+            buf.as_mut_ptr().cast(),
+            (buf.len() * 8) as u32,
+            &mut len,
+        );
+        let err = io::Error::last_os_error();
+        CloseHandle(token);
+        if ok == 0 {
+            return Err(err);
+        }
+        let user = &*(buf.as_ptr() as *const TOKEN_USER);
+        let mut text: *mut u16 = std::ptr::null_mut();
+        if ConvertSidToStringSidW(user.User.Sid, &mut text) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut n = 0;
+        while *text.add(n) != 0 {
+            n += 1;
+        }
+        let sid = String::from_utf16_lossy(std::slice::from_raw_parts(text, n));
+        LocalFree(text.cast());
+        Ok(sid)
+    }
 }
 
 /// Whether a connected peer runs as this user. `Err` says who it was, for the log.
