@@ -131,6 +131,21 @@ fn every_agent_reads_allow_and_deny_in_its_own_shape() {
 }
 
 #[test]
+fn the_terminal_pid_is_the_process_that_ran_the_hook() {
+    // Not the hook's own pid, which differs on every event: with the folder, the runner's pid
+    // stands in for a session id when the agent sends none.
+    let home = TempHome::new("pid");
+    let server = TestServer::start(&home.socket(), Script::listen());
+    let run = hook(
+        &home,
+        &["--agent", "claude", "Stop"],
+        br#"{"hook_event_name":"Stop"}"#,
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(only_event(&server).terminal.pid, Some(std::process::id()));
+}
+
+#[test]
 fn a_decision_without_waiting_is_read_too() {
     // An Always rule answers before any card: no `waiting` first.
     let home = TempHome::new("rule");
