@@ -9,7 +9,8 @@
 #    vults-hook.exe (left in target/x86_64-pc-windows-gnu/debug/ for packaging) and the test
 #    executables below, which then run under Wine (.ci/wine-setup.sh makes the prefix).
 #
-# Env: CROSS_SKIP_APPLE=1 / CROSS_SKIP_CLIPPY=1 skip parts while iterating.
+# Env: CROSS_SKIP_APPLE=1 / CROSS_SKIP_CLIPPY=1 skip parts while iterating; CROSS_RELEASE=1
+# also builds the release exes (target/x86_64-pc-windows-gnu/release/, for the installer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -63,6 +64,11 @@ exe() { # the test executable of a target
 }
 out="$root/target/$WIN/debug"
 ls -l "$out/vults-app.exe" "$out/vults-hook.exe"
+if [ "${CROSS_RELEASE:-0}" = 1 ]; then
+    step "cross: Windows release build"
+    cargo build --release --target "$WIN" -p vults-hook -p vults-app --bins --quiet
+    ls -l "$root/target/$WIN/release/vults-app.exe" "$root/target/$WIN/release/vults-hook.exe"
+fi
 
 step "cross: Wine prefix with the ProcessPrng stand-in"
 bash .ci/wine-setup.sh "$WINEPREFIX"

@@ -370,3 +370,39 @@ fn a_card_answered_in_the_app_reaches_the_hook_over_the_pipe() {
         serde_json::json!({"kind":"unsupported","v":9,"id":"old-7"})
     );
 }
+
+#[test]
+fn clients_that_leave_at_once_never_stall_the_pipe() {
+    // A client that connects and closes before the app has called ConnectNamedPipe on the
+    // instance it took leaves that instance "being closed" (ERROR_NO_DATA): an app that only
+    // retried the same instance would never accept again.
+    let home = Home::new("leave");
+    let engine = start(&home, false);
+    let pipe = engine.socket().to_path_buf();
+    let leavers: Vec<_> = (0..8)
+        .map(|_| {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || {
+                for _ in 0..200 {
+                    drop(open_pipe(&pipe, None));
+                }
+            })
+        })
+        .collect();
+    for l in leavers {
+        l.join().unwrap();
+    }
+    let mut c = open_pipe(&pipe, None);
+    c.write_all(
+        event_line(
+            "last",
+            "Stop",
+            false,
+            serde_json::json!({"session_id": "s"}),
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    drop(c);
+    eventually("the app still accepts", || engine.stats().events >= 1);
+}
