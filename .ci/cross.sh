@@ -54,7 +54,7 @@ cargo build --target "$WIN" -p vults-hook -p vults-app --bins --quiet
 cargo test --no-run --target "$WIN" --quiet --message-format=json \
     -p vults-core --lib \
     -p vults-hook --test hook_e2e \
-    -p vults-app --test windows_pipe --test installer_windows \
+    -p vults-tests --test windows_pipe --test installer_windows \
     | jq -r 'select(.reason == "compiler-artifact" and .profile.test and .executable != null)
              | "\(.target.name) \(.executable)"' \
     >"$root/target/cross-tests.txt"

@@ -2,7 +2,7 @@
 //! One test binary (modules below) to save link time.
 //!
 //! Unix only: it checks socket files, their modes and peer uids. The Windows named pipe has
-//! its own suite, `windows_pipe.rs`, run under Wine by `.ci/cross.sh`.
+//! its own suite, `tests/windows/pipe.rs`, run under Wine by `.ci/cross.sh`.
 #![cfg(unix)]
 
 mod common;
