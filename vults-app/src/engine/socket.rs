@@ -3,7 +3,8 @@
 //! Unix: a socket file (mode 0600) in a folder only the user can enter (0700), and the peer's
 //! effective uid checked on every connection. A socket file left by an app that died is
 //! replaced; one that still answers belongs to a running Vults, which keeps it.
-//! Windows: a named pipe whose security descriptor admits only its owner.
+//! Windows: a named pipe whose security descriptor (owner and one protected allow entry) names
+//! only this user's SID.
 
 use interprocess::local_socket::tokio::{Listener, Stream};
 use interprocess::local_socket::traits::tokio::Stream as _;
@@ -103,7 +104,7 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
         })
 }
 
-/// Creates the named pipe, admitting only its owner.
+/// Creates the named pipe, admitting only this user.
 #[cfg(windows)]
 pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
     use interprocess::local_socket::traits::Stream as _;
