@@ -29,9 +29,9 @@ export WINEPREFIX=${WINEPREFIX:-/tmp/vults-wine} WINEDEBUG=-all WINEARCH=win64
 
 step "cross: system packages and rustup targets"
 if ! command -v x86_64-w64-mingw32-gcc >/dev/null || ! command -v wine >/dev/null \
-    || ! command -v Xvfb >/dev/null; then
-    apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 wine wine64 xvfb \
-        imagemagick >/dev/null
+    || ! command -v jq >/dev/null || ! command -v Xvfb >/dev/null; then
+    apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 wine wine64 jq xvfb \
+        imagemagick xdotool >/dev/null
 fi
 rustup target add "$WIN" x86_64-apple-darwin aarch64-apple-darwin >/dev/null 2>&1
 
