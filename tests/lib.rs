@@ -43,9 +43,10 @@ impl TempHome {
         TempHome { dir }
     }
 
-    /// The socket path the hook derives from this `VULTS_HOME`.
+    /// The socket path the hook derives from this `VULTS_HOME` (on Windows, the named pipe).
     pub fn socket(&self) -> PathBuf {
-        self.dir.join("run").join("vults.sock")
+        let dir = self.dir.clone();
+        vults_core::paths::Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone())).socket
     }
 
     pub fn config_dir(&self) -> PathBuf {
@@ -129,7 +130,8 @@ pub struct Received {
     pub event: Option<Event>,
 }
 
-/// A scripted app on a real Unix socket. Dropping it stops accepting and removes the socket.
+/// A scripted app on a real Unix socket (on Windows, a real named pipe). Dropping it stops
+/// accepting and removes the socket.
 pub struct TestServer {
     pub socket: PathBuf,
     received: Arc<Mutex<Vec<Received>>>,
@@ -156,6 +158,7 @@ impl TestServer {
                 match listener.accept() {
                     Ok((stream, _)) => {
                         c.fetch_add(1, Ordering::Relaxed);
+                        let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
                         let (r, s, script) = (r.clone(), s.clone(), script.clone());
                         std::thread::spawn(move || serve(stream, &script, &r, &s));
                     }
@@ -173,7 +176,49 @@ impl TestServer {
             stop,
         }
     }
+}
 
+#[cfg(windows)]
+impl TestServer {
+    /// A scripted app on a real named pipe (`\\.\pipe\…`, what [`TempHome::socket`] gives).
+    ///
+    /// Accepting blocks (a connect is always pending, as in the app): a client that connects,
+    /// writes and leaves before a polling server looked would be dropped by Windows unread.
+    /// Dropping the server wakes the accept with one empty connection.
+    pub fn start(socket: &Path, script: Script) -> TestServer {
+        use interprocess::local_socket::prelude::*;
+        use interprocess::local_socket::{GenericFilePath, ListenerOptions};
+        let name = socket
+            .to_fs_name::<GenericFilePath>()
+            .expect("a named pipe path");
+        let listener = ListenerOptions::new()
+            .name(name)
+            .create_sync()
+            .expect("create the test pipe");
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let connections = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (r, c, s) = (received.clone(), connections.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while let Ok(stream) = listener.accept() {
+                if s.load(Ordering::Relaxed) {
+                    break;
+                }
+                c.fetch_add(1, Ordering::Relaxed);
+                let (r, s, script) = (r.clone(), s.clone(), script.clone());
+                std::thread::spawn(move || serve(stream, &script, &r, &s));
+            }
+        });
+        TestServer {
+            socket: socket.to_path_buf(),
+            received,
+            connections,
+            stop,
+        }
+    }
+}
+
+impl TestServer {
     /// Every event line read so far.
     pub fn received(&self) -> Vec<Received> {
         self.received.lock().map(|r| r.clone()).unwrap_or_default()
@@ -200,18 +245,23 @@ impl TestServer {
 impl Drop for TestServer {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        #[cfg(unix)]
         let _ = std::fs::remove_file(&self.socket);
+        // Wake the blocking accept, which then sees `stop`.
+        #[cfg(windows)]
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&self.socket);
     }
 }
 
-#[cfg(unix)]
 fn serve(
-    mut stream: std::os::unix::net::UnixStream,
+    mut stream: impl Read + Write,
     script: &Script,
     received: &Mutex<Vec<Received>>,
     stop: &std::sync::atomic::AtomicBool,
 ) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     // Read the one event line (it may be up to 1 MiB; read whatever comes, up to 4 MiB).
     let mut buf = Vec::new();
     let mut chunk = [0u8; 64 * 1024];

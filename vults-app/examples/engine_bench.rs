@@ -14,7 +14,6 @@
 //! 3. the socket round trip alone (connect, request, the rule's decision), no process spawn.
 
 use std::io::{Read, Write};
-use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -35,6 +34,20 @@ fn event(id: usize, session: usize) -> String {
          \"wants_reply\":false,\"terminal\":{{\"cwd\":\"/work/proj\",\"pid\":1}},\"payload\":{{\
          \"session_id\":\"bench-{session}\",\"tool_name\":\"Bash\",\"tool_input\":{{\"command\":\"echo {id}\"}}}}}}\n"
     )
+}
+
+/// One connection to the app, as `vults-hook` makes it (a Unix socket; a named pipe on Windows).
+#[cfg(unix)]
+fn connect(socket: &std::path::Path) -> std::io::Result<std::os::unix::net::UnixStream> {
+    std::os::unix::net::UnixStream::connect(socket)
+}
+
+#[cfg(windows)]
+fn connect(socket: &std::path::Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(socket)
 }
 
 fn wait_events(engine: &vults_app::engine::EngineHandle, n: u64) {
@@ -79,7 +92,7 @@ fn main() {
             let socket = paths.socket.clone();
             std::thread::spawn(move || {
                 for i in (c..EVENTS).step_by(CLIENTS) {
-                    let mut s = UnixStream::connect(&socket).expect("connect");
+                    let mut s = connect(&socket).expect("connect");
                     s.write_all(event(i, c).as_bytes()).expect("write");
                 }
             })
@@ -103,7 +116,7 @@ fn main() {
     }
     let before = engine.stats().events;
     let start = Instant::now();
-    let mut s = UnixStream::connect(&paths.socket).expect("connect");
+    let mut s = connect(&paths.socket).expect("connect");
     s.write_all(all.as_bytes()).expect("write");
     wait_events(&engine, before + EVENTS as u64);
     let secs = start.elapsed().as_secs_f64();
@@ -162,7 +175,7 @@ fn main() {
     let mut round_trip = Vec::with_capacity(SPAWNS);
     for _ in 0..SPAWNS {
         let start = Instant::now();
-        let mut s = UnixStream::connect(&paths.socket).expect("connect");
+        let mut s = connect(&paths.socket).expect("connect");
         s.write_all(request.as_bytes()).unwrap();
         let mut reader = std::io::BufReader::new(s);
         let mut line = String::new();

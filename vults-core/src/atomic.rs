@@ -2,7 +2,7 @@
 //! the target, fsync the folder. A reader (or a crash at any instant) sees the old file or the
 //! new one, never a torn one.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -123,7 +123,7 @@ fn set_mode(_path: &Path, _mode: Option<u32>) -> io::Result<()> {
 fn sync_dir(dir: &Path) {
     // Directory fsync makes the rename itself durable; not possible (nor needed) on Windows.
     #[cfg(unix)]
-    if let Ok(d) = File::open(dir) {
+    if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
     }
     #[cfg(not(unix))]

@@ -59,6 +59,12 @@ impl Paths {
         };
         let agent_home = env("VULTS_AGENT_HOME").unwrap_or(agent_home);
         let socket = env("VULTS_SOCKET").unwrap_or_else(|| default_socket(&runtime_dir));
+        // Windows has no socket files: every socket path becomes a named pipe of its own.
+        #[cfg(windows)]
+        let socket = {
+            let default = env("VULTS_HOME").is_none() && env("VULTS_SOCKET").is_none();
+            pipe_name(&env, socket, default)
+        };
         Paths {
             config_dir,
             data_dir,
@@ -227,27 +233,43 @@ fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, P
 fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
     let home = home(env);
     let roaming = env("APPDATA")
-        .unwrap_or_else(|| home.join("AppData/Roaming"))
+        .unwrap_or_else(|| home.join("AppData").join("Roaming"))
         .join("Vults");
     let local = env("LOCALAPPDATA")
-        .unwrap_or_else(|| home.join("AppData/Local"))
+        .unwrap_or_else(|| home.join("AppData").join("Local"))
         .join("Vults");
     (roaming, local.clone(), local.join("run"), home)
 }
 
-#[cfg(unix)]
 fn default_socket(runtime_dir: &std::path::Path) -> PathBuf {
     runtime_dir.join("vults.sock")
 }
 
+/// The named pipe for a socket path (Windows). A path already under `\\.\pipe\` is kept. The
+/// default one is `\\.\pipe\vults-<USERNAME>`; any other path (under `VULTS_HOME`, or a plain
+/// `VULTS_SOCKET`) gets `\\.\pipe\vults-<hash of the path>`, so each home has its
+/// own pipe, as each has its own socket file on Unix, and a test never meets the user's app.
 #[cfg(windows)]
-fn default_socket(_runtime_dir: &std::path::Path) -> PathBuf {
-    let user = std::env::var("USERNAME").unwrap_or_else(|_| "user".into());
-    let user: String = user
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect();
-    PathBuf::from(format!(r"\\.\pipe\vults-{user}"))
+fn pipe_name(env: &impl Fn(&str) -> Option<PathBuf>, socket: PathBuf, default: bool) -> PathBuf {
+    let text = socket.to_string_lossy();
+    let lower = text.to_lowercase();
+    if lower.starts_with(r"\\.\pipe\") || lower.starts_with(r"\\?\pipe\") {
+        return socket;
+    }
+    if default {
+        let user: String = env("USERNAME")
+            .map(|u| u.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "user".into())
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        return PathBuf::from(format!(r"\\.\pipe\vults-{user}"));
+    }
+    // FNV-1a over the lowercased path: Windows paths ignore case; stable across processes.
+    let hash = lower.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    PathBuf::from(format!(r"\\.\pipe\vults-{hash:016x}"))
 }
 
 /// The effective user id of this process (Unix).
@@ -289,9 +311,37 @@ mod tests {
             ("VULTS_SOCKET", "/t/s.sock"),
             ("VULTS_AGENT_HOME", "/t/fakehome"),
         ]));
+        #[cfg(unix)]
         assert_eq!(p.socket, PathBuf::from("/t/s.sock"));
         assert_eq!(p.agent_home, PathBuf::from("/t/fakehome"));
         assert_eq!(p.config_dir, PathBuf::from("/t/v/config"));
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn each_home_and_socket_path_gets_its_own_named_pipe() {
+        let default = Paths::resolve(env(&[("USERNAME", "Zoë Q"), ("APPDATA", r"C:\a")]));
+        assert_eq!(default.socket, PathBuf::from(r"\\.\pipe\vults-ZoQ"));
+        let a = Paths::resolve(env(&[("USERNAME", "me"), ("VULTS_HOME", r"C:\t\a")]));
+        let b = Paths::resolve(env(&[("USERNAME", "me"), ("VULTS_HOME", r"C:\t\b")]));
+        let a_again = Paths::resolve(env(&[("USERNAME", "me"), ("VULTS_HOME", r"c:\T\A")]));
+        let pipe = |p: &Paths| p.socket.to_string_lossy().into_owned();
+        assert!(pipe(&a).starts_with(r"\\.\pipe\vults-"), "{}", pipe(&a));
+        assert_ne!(a.socket, b.socket, "two homes, two pipes");
+        assert_eq!(
+            a.socket, a_again.socket,
+            "the same folder, whatever its case"
+        );
+        assert_ne!(
+            pipe(&a),
+            r"\\.\pipe\vults-me",
+            "a home never meets the user's app"
+        );
+        let plain = Paths::resolve(env(&[("USERNAME", "me"), ("VULTS_SOCKET", r"C:\s.sock")]));
+        assert!(pipe(&plain).starts_with(r"\\.\pipe\vults-"));
+        assert_ne!(plain.socket, a.socket);
+        let named = Paths::resolve(env(&[("VULTS_SOCKET", r"\\.\pipe\mine")]));
+        assert_eq!(named.socket, PathBuf::from(r"\\.\pipe\mine"));
     }
 
     #[cfg(all(unix, not(target_os = "macos")))]

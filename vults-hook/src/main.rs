@@ -175,8 +175,57 @@ fn original_payload(stdin: &[u8]) -> Option<Value> {
 fn agent_pid() -> u32 {
     #[cfg(unix)]
     return std::os::unix::process::parent_id();
-    #[cfg(not(unix))]
-    return std::process::id();
+    #[cfg(windows)]
+    return windows_parent_pid().unwrap_or_else(std::process::id);
+}
+
+/// The parent's process id on Windows, from a process snapshot (Windows keeps it per process;
+/// std has no call for it).
+#[cfg(windows)]
+fn windows_parent_pid() -> Option<u32> {
+    use std::ffi::c_void;
+    #[repr(C)]
+    struct ProcessEntry32W {
+        size: u32,
+        usage: u32,
+        pid: u32,
+        heap: usize,
+        module: u32,
+        threads: u32,
+        parent: u32,
+        priority: i32,
+        flags: u32,
+        exe: [u16; 260],
+    }
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn CreateToolhelp32Snapshot(flags: u32, pid: u32) -> *mut c_void;
+        fn Process32FirstW(snapshot: *mut c_void, entry: *mut ProcessEntry32W) -> i32;
+        fn Process32NextW(snapshot: *mut c_void, entry: *mut ProcessEntry32W) -> i32;
+        fn CloseHandle(handle: *mut c_void) -> i32;
+    }
+    const TH32CS_SNAPPROCESS: u32 = 0x2;
+    let me = std::process::id();
+    // SAFETY: the snapshot handle is checked and closed; the entry is sized as the API wants.
+    unsafe {
+        let snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        if snapshot.is_null() || snapshot as isize == -1 {
+            return None;
+        }
+        let mut entry: ProcessEntry32W = std::mem::zeroed();
+        entry.size = std::mem::size_of::<ProcessEntry32W>() as u32;
+        let mut found = None;
+        let mut ok = Process32FirstW(snapshot, &mut entry);
+        while ok != 0 {
+            if entry.pid == me {
+                found = Some(entry.parent);
+                break;
+            }
+            ok = Process32NextW(snapshot, &mut entry);
+        }
+        CloseHandle(snapshot);
+        found
+    }
 }
 
 /// An opaque id, unique per message: the time in nanoseconds and the hook's pid (one event per
@@ -361,11 +410,35 @@ fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
 
 #[cfg(windows)]
 fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
-    // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file.
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(socket)
+    // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file. Every instance busy
+    // (ERROR_PIPE_BUSY: other hooks got there between the app's accept and its next instance)
+    // is not "no app": wait for a free instance, within the 2 s rule (the watchdog bounds it
+    // too).
+    use std::os::windows::ffi::OsStrExt;
+    const ERROR_PIPE_BUSY: i32 = 231;
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn WaitNamedPipeW(name: *const u16, timeout_ms: u32) -> i32;
+    }
+    let wide: Vec<u16> = socket.as_os_str().encode_wide().chain([0]).collect();
+    let until = Instant::now() + WAITING_WITHIN;
+    loop {
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(socket)
+        {
+            Err(e) if e.raw_os_error() == Some(ERROR_PIPE_BUSY) => {
+                let left = until.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(e);
+                }
+                // SAFETY: a NUL-terminated UTF-16 name; the call only waits.
+                unsafe { WaitNamedPipeW(wide.as_ptr(), left.as_millis().clamp(1, 2000) as u32) };
+            }
+            other => return other,
+        }
+    }
 }
 
 mod watchdog {

@@ -1,6 +1,6 @@
-//! The real `vults-hook` binary against a scripted app on a real Unix socket: every agent's
-//! allow, deny and answers, the waiting rules, and everything that must print nothing.
-#![cfg(unix)]
+//! The real `vults-hook` binary against a scripted app on a real Unix socket (on Windows, a real
+//! named pipe, run under Wine in CI): every agent's allow, deny and answers, the waiting rules,
+//! and everything that must print nothing.
 
 use std::path::Path;
 use std::time::Duration;
@@ -128,6 +128,21 @@ fn every_agent_reads_allow_and_deny_in_its_own_shape() {
             );
         }
     }
+}
+
+#[test]
+fn the_terminal_pid_is_the_process_that_ran_the_hook() {
+    // Not the hook's own pid, which differs on every event: with the folder, the runner's pid
+    // stands in for a session id when the agent sends none.
+    let home = TempHome::new("pid");
+    let server = TestServer::start(&home.socket(), Script::listen());
+    let run = hook(
+        &home,
+        &["--agent", "claude", "Stop"],
+        br#"{"hook_event_name":"Stop"}"#,
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(only_event(&server).terminal.pid, Some(std::process::id()));
 }
 
 #[test]
@@ -324,15 +339,18 @@ fn no_app_returns_at_once_and_prints_nothing() {
     assert_eq!(run.stderr, "");
     assert!(run.elapsed < Duration::from_secs(1), "{:?}", run.elapsed);
 
-    // A stale socket file with nobody listening: the same.
-    let path = home.socket();
-    let listener = std::os::unix::net::UnixListener::bind(&path).expect("bind");
-    drop(listener); // the file stays, nobody accepts
-    let run = hook(
-        &home,
-        &["--agent", "claude", "PermissionRequest"],
-        &fixture("samples/claude/PermissionRequest.json"),
-    );
+    // A stale socket file with nobody listening: the same. (A named pipe leaves nothing behind
+    // when its server goes, so Windows has no such case.)
+    #[cfg(unix)]
+    let run = {
+        let listener = std::os::unix::net::UnixListener::bind(home.socket()).expect("bind");
+        drop(listener); // the file stays, nobody accepts
+        hook(
+            &home,
+            &["--agent", "claude", "PermissionRequest"],
+            &fixture("samples/claude/PermissionRequest.json"),
+        )
+    };
     assert_eq!(run.stdout, "");
     assert!(run.elapsed < Duration::from_secs(1), "{:?}", run.elapsed);
 }
@@ -571,6 +589,17 @@ fn save_users_statusline(home: &TempHome, command: &str) {
         .expect("install.json");
 }
 
+/// A status line command that prints `mine` (no newline) in the shell the hook runs it with:
+/// `sh -c` on Unix, `cmd /C` on Windows.
+const PRINT_MINE: &str = if cfg!(windows) {
+    "echo|set /p=mine"
+} else {
+    "printf mine"
+};
+
+// The user's line here reads stdin with POSIX sh; the Windows runner (`cmd /C`) is covered by
+// the two tests below.
+#[cfg(unix)]
 #[test]
 fn statusline_forwards_only_cost_limits_and_session_and_prints_the_users_line() {
     let home = TempHome::new("status");
@@ -617,7 +646,7 @@ fn statusline_without_cost_or_limits_sends_nothing_and_without_a_saved_line_prin
         "only the run with cost and limits sends"
     );
     // The user's line still prints when Vults has nothing to send.
-    save_users_statusline(&home, "printf mine");
+    save_users_statusline(&home, PRINT_MINE);
     let run = hook(
         &home,
         &["--agent", "claude", "--statusline"],
@@ -629,7 +658,12 @@ fn statusline_without_cost_or_limits_sends_nothing_and_without_a_saved_line_prin
 #[test]
 fn a_users_status_line_that_hangs_is_cut_at_its_bound() {
     let home = TempHome::new("statushang");
-    save_users_statusline(&home, "sleep 30; printf late");
+    let hangs = if cfg!(windows) {
+        "ping -n 9 127.0.0.1 >NUL & echo late"
+    } else {
+        "sleep 30; printf late"
+    };
+    save_users_statusline(&home, hangs);
     let run = hook(
         &home,
         &["--agent", "claude", "--statusline"],

@@ -3,7 +3,8 @@
 //! Unix: a socket file (mode 0600) in a folder only the user can enter (0700), and the peer's
 //! effective uid checked on every connection. A socket file left by an app that died is
 //! replaced; one that still answers belongs to a running Vults, which keeps it.
-//! Windows: a named pipe whose security descriptor admits only its owner.
+//! Windows: a named pipe whose security descriptor (owner and one protected allow entry) names
+//! only this user's SID.
 
 use interprocess::local_socket::tokio::{Listener, Stream};
 use interprocess::local_socket::traits::tokio::Stream as _;
@@ -103,7 +104,7 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
         })
 }
 
-/// Creates the named pipe, admitting only its owner.
+/// Creates the named pipe, admitting only this user.
 #[cfg(windows)]
 pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
     use interprocess::local_socket::traits::Stream as _;
@@ -116,8 +117,11 @@ pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
     {
         return Err(already_running(socket));
     }
-    // Protected DACL, one entry: full access for the owner (the user who created the pipe).
-    let sddl = widestring::U16CString::from_str("D:P(A;;GA;;;OW)")
+    // This user as owner, and a protected DACL of one entry: full access for this user. (Not
+    // "OW", the owner's rights: an elevated process's objects are owned by Administrators, so
+    // OW would admit every administrator.)
+    let me = current_user_sid()?;
+    let sddl = widestring::U16CString::from_str(format!("O:{me}D:P(A;;GA;;;{me})"))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let sd = SecurityDescriptor::deserialize(&sddl)?;
     let name = socket.to_fs_name::<GenericFilePath>()?;
@@ -132,6 +136,49 @@ pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
                 e
             }
         })
+}
+
+/// This process's user as an SID string (`S-1-5-21-…`), from its token.
+#[cfg(windows)]
+fn current_user_sid() -> io::Result<String> {
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
+    use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
+    use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
+    // SAFETY: the token is opened and closed here; the buffer is u64-aligned and its length
+    // given; the SID string is NUL-terminated and freed with LocalFree.
+    unsafe {
+        let mut token: HANDLE = std::ptr::null_mut();
+        if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut buf = vec![0u64; 128];
+        let mut len = 0u32;
+        let ok = GetTokenInformation(
+            token,
+            TokenUser,
+            buf.as_mut_ptr().cast(),
+            (buf.len() * 8) as u32,
+            &mut len,
+        );
+        let err = io::Error::last_os_error();
+        CloseHandle(token);
+        if ok == 0 {
+            return Err(err);
+        }
+        let user = &*(buf.as_ptr() as *const TOKEN_USER);
+        let mut text: *mut u16 = std::ptr::null_mut();
+        if ConvertSidToStringSidW(user.User.Sid, &mut text) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut n = 0;
+        while *text.add(n) != 0 {
+            n += 1;
+        }
+        let sid = String::from_utf16_lossy(std::slice::from_raw_parts(text, n));
+        LocalFree(text.cast());
+        Ok(sid)
+    }
 }
 
 /// Whether a connected peer runs as this user. `Err` says who it was, for the log.

@@ -24,6 +24,7 @@ pub mod jsonfile;
 mod opencode;
 pub mod state;
 mod tomlfile;
+pub mod windows;
 
 use entries::Shape;
 use serde_json::{Map, Value, json};
@@ -248,7 +249,7 @@ fn target(paths: &Paths, agent: AgentId) -> Target {
         AgentId::Claude => Target {
             agent,
             home: h.join(".claude"),
-            file: h.join(".claude/settings.json"),
+            file: h.join(".claude").join("settings.json"),
             kind: grouped,
         },
         AgentId::Codex => {
@@ -288,7 +289,7 @@ fn target(paths: &Paths, agent: AgentId) -> Target {
         AgentId::Qwen => Target {
             agent,
             home: h.join(".qwen"),
-            file: h.join(".qwen/settings.json"),
+            file: h.join(".qwen").join("settings.json"),
             kind: grouped,
         },
         AgentId::Opencode => {
@@ -304,7 +305,7 @@ fn target(paths: &Paths, agent: AgentId) -> Target {
         AgentId::Cursor => Target {
             agent,
             home: h.join(".cursor"),
-            file: h.join(".cursor/hooks.json"),
+            file: h.join(".cursor").join("hooks.json"),
             kind: Kind::Json {
                 shape: Shape::Flat,
                 version: true,
@@ -339,7 +340,7 @@ fn target(paths: &Paths, agent: AgentId) -> Target {
         AgentId::Gemini => Target {
             agent,
             home: h.join(".gemini"),
-            file: h.join(".gemini/settings.json"),
+            file: h.join(".gemini").join("settings.json"),
             kind: grouped,
         },
     }
@@ -470,28 +471,51 @@ fn command(hook: &str, agent: AgentId, w: &Want) -> String {
     format!("{hook} --agent {}{} {}", agent.as_str(), w.flags, w.event)
 }
 
-/// Vults' entries for a JSON-kept agent, event by event in order.
-fn wanted_entries(agent: AgentId, shape: Shape, hook: &str) -> Vec<(String, Vec<Value>)> {
+/// The hook's arguments for one entry (`--agent <id> [--ask] <event>`).
+fn hook_args(agent: AgentId, w: &Want) -> Vec<String> {
+    ["--agent", agent.as_str()]
+        .into_iter()
+        .chain(w.flags.split_whitespace())
+        .chain([w.event])
+        .map(String::from)
+        .collect()
+}
+
+/// Vults' entries for a JSON-kept agent, event by event in order. `hook_path`: the installed
+/// hook's path (as a shell word on Unix; on Windows in the form each agent's runner needs, see
+/// [`windows`]).
+fn wanted_entries(agent: AgentId, shape: Shape, hook_path: &str) -> Vec<(String, Vec<Value>)> {
+    let hook = shell_path(Path::new(hook_path));
     let mut out: Vec<(String, Vec<Value>)> = Vec::new();
     for w in wants(agent) {
-        let cmd = command(hook, agent, &w);
+        let cmd = command(&hook, agent, &w);
+        let on_windows = if cfg!(windows) {
+            windows::handler(
+                agent,
+                Path::new(hook_path),
+                &hook_args(agent, &w),
+                w.timeout,
+            )
+        } else {
+            None
+        };
         let entry = match (shape, agent) {
             (Shape::Grouped, _) => {
                 let mut group = Map::new();
                 if let Some(m) = w.matcher {
                     group.insert("matcher".into(), json!(m));
                 }
-                group.insert(
-                    "hooks".into(),
-                    json!([{"type": "command", "command": cmd, "timeout": w.timeout}]),
+                let handler = on_windows.unwrap_or_else(
+                    || json!({"type": "command", "command": cmd, "timeout": w.timeout}),
                 );
+                group.insert("hooks".into(), json!([handler]));
                 Value::Object(group)
             }
-            (Shape::Flat, AgentId::Copilot) => {
-                // What the real CLI ran: the command under the shell's own key, timeoutSec.
-                let shell = if cfg!(windows) { "powershell" } else { "bash" };
-                json!({"type": "command", shell: cmd, "timeoutSec": w.timeout})
-            }
+            // What the real CLI ran: the command under the shell's own key, timeoutSec (on
+            // Windows, `powershell`).
+            (Shape::Flat, AgentId::Copilot) => on_windows.unwrap_or_else(
+                || json!({"type": "command", "bash": cmd, "timeoutSec": w.timeout}),
+            ),
             (Shape::Flat, _) => json!({"command": cmd, "timeout": w.timeout}),
         };
         match out.iter_mut().find(|(e, _)| e == w.event) {
@@ -500,6 +524,21 @@ fn wanted_entries(agent: AgentId, shape: Shape, hook: &str) -> Vec<(String, Vec<
         }
     }
     out
+}
+
+/// A settings file that could not be replaced: which one, why, and that it is unchanged (the
+/// write is atomic). On Windows "access denied" or a sharing violation mostly means another
+/// program (an editor) holds the file open without letting others replace it.
+fn write_failed(path: &Path, e: &std::io::Error) -> AgentState {
+    let held = if cfg!(windows) && matches!(e.raw_os_error(), Some(5 | 32 | 33)) {
+        "; another program may hold it open: close it, then Repair"
+    } else {
+        ""
+    };
+    AgentState::Failed(format!(
+        "cannot write {}: {e}{held}; the file is unchanged",
+        path.display()
+    ))
 }
 
 fn statusline_command(hook: &str) -> String {
@@ -849,7 +888,7 @@ impl<'a> Run<'a> {
         let want = if op == Op::Uninstall || t.agent == AgentId::Gemini {
             Vec::new()
         } else {
-            wanted_entries(t.agent, shape, &self.hook_word)
+            wanted_entries(t.agent, shape, &self.hook_path)
         };
         let mut next = current.clone();
         let mut scratch_state = self.state.clone();
@@ -928,7 +967,7 @@ impl<'a> Run<'a> {
             } else {
                 Ok(())
             };
-            result.map_err(|e| AgentState::Failed(e.to_string()))?;
+            result.map_err(|e| write_failed(&t.file, &e))?;
             self.state = scratch_state;
             self.forget_created(&t.file);
             let action = if has_ours {
@@ -959,7 +998,7 @@ impl<'a> Run<'a> {
         // A file that was empty or absent has no user content to back up.
         let original = loaded.bytes.as_deref().filter(|_| !loaded.was_empty());
         jsonfile::write_verified(&t.file, original, &bytes, Some(&next))
-            .map_err(|e| AgentState::Failed(e.to_string()))?;
+            .map_err(|e| write_failed(&t.file, &e))?;
         Ok(self.written(has_ours))
     }
 

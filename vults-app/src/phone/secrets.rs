@@ -189,6 +189,7 @@ mod tests {
             panic!("expected the file fallback, got {storage:?}");
         };
         assert!(!reason.is_empty());
+        assert!(path.is_file(), "{} holds the keys", path.display());
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
