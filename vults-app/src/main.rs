@@ -14,17 +14,44 @@ use std::process::ExitCode;
 use vults_app::engine::headless;
 use vults_core::paths::Paths;
 
-const USAGE: &str = "usage: vults-app [--headless [--cards]]
+const USAGE: &str = "\
+usage: vults-app [--headless [--cards]]
+       vults-app install [--hook <path>] [--agent <name>]...
+       vults-app doctor [--hook <path>]
+       vults-app --uninstall
+       vults-app --help | --version
 
+  (nothing)    the window: the island, the flock, cards and Settings. Starting it while it
+               runs brings the running window forward.
   --headless   serve agents without a window: Always rules and policies answer,
                anything else is left to the agent's own prompt
   --cards      with --headless: print cards to stderr and answer them on stdin
                (allow | deny | always [card], answer <card> <text>, remove <rule>,
                pause, resume, quit)
+  install      install or repair Vults' hook in every agent found (or only the named ones:
+               claude codex copilot qwen opencode cursor droid kimi); <path> is the vults-hook
+               to copy (default: the one beside this program)
+  doctor       print every agent's install state and where the log file is; changes nothing
+  --uninstall  remove exactly what Vults added to every agent's settings (and start at login)
   --help       this text
-  --version    the version
+  --version    the version and the hook protocol version
 
-VULTS_HOME moves config, data and the socket; VULTS_SOCKET moves the socket alone.";
+VULTS_HOME moves config, data, the log and the socket; VULTS_SOCKET moves the socket alone;
+VULTS_LOG=debug|trace|warn sets the log level (default info).";
+
+/// The version line both binaries print: the same version, the same hook protocol.
+fn version_line() -> String {
+    format!(
+        "vults-app {} (hook protocol {})",
+        env!("CARGO_PKG_VERSION"),
+        vults_core::protocol::VERSION
+    )
+}
+
+#[allow(clippy::print_stdout)] // reason: --help and --version answer on stdout, for scripts.
+fn say(text: &str) {
+    println!("{text}");
+}
 
 fn main() -> ExitCode {
     // Installer commands (`install`, `doctor`, `--uninstall`) run and exit before anything starts.
@@ -39,11 +66,11 @@ fn main() -> ExitCode {
             "--headless" => headless = true,
             "--cards" => cards = true,
             "--help" | "-h" => {
-                eprintln!("{USAGE}");
+                say(USAGE);
                 return ExitCode::SUCCESS;
             }
             "--version" | "-V" => {
-                eprintln!("vults-app {}", env!("CARGO_PKG_VERSION"));
+                say(&version_line());
                 return ExitCode::SUCCESS;
             }
             other => {

@@ -1,0 +1,47 @@
+//! `--version` and `--help` of both binaries.
+
+use super::support::{app_bin, run, stdout};
+
+#[test]
+fn both_binaries_print_the_same_version_and_the_protocol_version() {
+    let app = run(&app_bin(), &["--version"], &[]);
+    let hook = run(vults_tests::built_hook_bin(), &["--version"], &[]);
+    assert!(app.status.success() && hook.status.success());
+    let (app, hook) = (stdout(&app), stdout(&hook));
+    let expected = format!(
+        "{} (hook protocol {})\n",
+        env!("CARGO_PKG_VERSION"),
+        vults_core::protocol::VERSION
+    );
+    assert_eq!(app, format!("vults-app {expected}"));
+    assert_eq!(hook, format!("vults-hook {expected}"));
+    assert!(expected.contains("(hook protocol 9)"), "{expected}");
+}
+
+#[test]
+fn help_lists_every_command() {
+    let out = run(&app_bin(), &["--help"], &[]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for command in [
+        "install",
+        "doctor",
+        "--uninstall",
+        "--headless",
+        "--cards",
+        "--version",
+        "--help",
+        "VULTS_HOME",
+        "VULTS_LOG",
+    ] {
+        assert!(
+            help.contains(command),
+            "--help does not mention {command}:\n{help}"
+        );
+    }
+    let short = run(&app_bin(), &["-V"], &[]);
+    assert_eq!(
+        stdout(&short),
+        format!("{}", stdout(&run(&app_bin(), &["--version"], &[])))
+    );
+}
