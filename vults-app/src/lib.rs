@@ -6,10 +6,12 @@
 //! - [`installer`]: puts `vults-hook` into each agent's own settings on start, and takes it out.
 //! - [`phone`]: the paired phone — the LAN page, pairing, and signed answers verified before
 //!   they reach the engine as the same command a click sends.
+//! - [`log`]: the rotated log file (`tracing`), and stderr on a terminal.
 //! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
 
 pub mod engine;
 pub mod installer;
+pub mod log;
 pub mod model;
 pub mod phone;
 pub mod ui;

@@ -84,6 +84,11 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let paths = Paths::from_env();
+    // The window has no terminal: what happens goes to the log file (and stderr when on one).
+    match vults_app::log::init(&paths) {
+        Ok(file) => tracing::info!("{} starting; log at {}", version_line(), file.display()),
+        Err(e) => tracing::warn!("{e}; logging to stderr only"),
+    }
     if headless {
         return headless::run(paths, cards);
     }
@@ -91,7 +96,7 @@ fn main() -> ExitCode {
     match vults_app::ui::native::run(paths) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("vults-app: {e}");
+            tracing::error!("vults-app: {e}");
             ExitCode::FAILURE
         }
     }

@@ -15,7 +15,7 @@ usage: vults-app install [--hook <path>] [--agent <name>]...
          Installs or repairs Vults' hook in every agent found (or only the named ones),
          copying <path> (default: the vults-hook beside this program) as the installed hook.
        vults-app doctor [--hook <path>]
-         Prints every agent's install state; changes nothing. The installed hook copy is
+         Prints every agent's install state and the log file's path; changes nothing. The installed hook copy is
          compared with <path> (default: the vults-hook beside this program).
        vults-app --uninstall
          Removes exactly what Vults added to every agent's settings.";
@@ -34,6 +34,7 @@ pub fn run(args: &[String]) -> Option<i32> {
             };
             let reports = doctor_against(&paths, hook.as_deref());
             print(&format_reports(&reports));
+            print(&format!("Log file: {}\n", paths.log_file().display()));
             Some(exit_code(&reports))
         }
         "--uninstall" | "uninstall" => {

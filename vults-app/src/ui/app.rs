@@ -38,7 +38,7 @@ impl EngineLink for crate::engine::EngineHandle {
     }
     fn send(&mut self, command: EngineCommand) {
         if !crate::engine::EngineHandle::send(self, command) {
-            eprintln!("vults: the engine has stopped; the answer was not delivered");
+            tracing::warn!("the engine has stopped; the answer was not delivered");
         }
     }
 }
@@ -603,7 +603,7 @@ impl VultsWindow {
         if let Some(frames) = self.card_pending_draw.take() {
             self.frames_to_card = Some(frames);
             if self.log_card_frames {
-                eprintln!("vults: card drawn {frames} frame(s) after its event arrived");
+                tracing::info!("card drawn {frames} frame(s) after its event arrived");
             }
         }
         for (id, answer) in answers {

@@ -65,7 +65,7 @@ pub fn run(paths: Paths) -> Result<(), String> {
     let installer_paths = paths.clone();
     // Phone keys live in the OS keyring where one runs (else a 0600 file, and Settings says so).
     if let Err(e) = crate::phone::secrets::use_platform_store() {
-        eprintln!("vults: no keyring ({e}); the phone link keeps its key in a private file");
+        tracing::warn!("no keyring ({e}); the phone link keeps its key in a private file");
     }
     let phone_paths = paths.clone();
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
@@ -119,7 +119,7 @@ pub fn run(paths: Paths) -> Result<(), String> {
                     commander.send(command);
                 }),
             )
-            .map_err(|e| eprintln!("vults: no phone link ({e}); cards answer here only"))
+            .map_err(|e| tracing::warn!("no phone link ({e}); cards answer here only"))
             .ok();
             let desktop = SystemDesktop::new(wake.clone());
             let mut window = VultsWindow::new(
@@ -178,7 +178,7 @@ impl BackgroundInstaller {
                 wake();
             });
         if let Err(e) = spawned {
-            eprintln!("vults: cannot run the installer: {e}");
+            tracing::warn!("cannot run the installer: {e}");
         }
     }
 }

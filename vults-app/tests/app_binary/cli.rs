@@ -45,3 +45,15 @@ fn help_lists_every_command() {
         format!("{}", stdout(&run(&app_bin(), &["--version"], &[])))
     );
 }
+
+#[test]
+fn doctor_prints_where_the_log_file_is() {
+    let home = vults_tests::TempHome::new("doctorlog");
+    let out = run(&app_bin(), &["doctor"], &[("VULTS_HOME", &home.dir)]);
+    let text = stdout(&out);
+    let expected = format!(
+        "Log file: {}\n",
+        home.dir.join("log").join("vults.log").display()
+    );
+    assert!(text.contains(&expected), "{text}");
+}
