@@ -1,17 +1,20 @@
 //! `vults-app`: the Vults desktop app.
 //!
 //! ```text
-//! vults-app                     the window (island, flock, cards, settings)
+//! vults-app                     the window (island, flock, cards, settings); a second start
+//!                               brings the running window forward (crate::instance)
 //! vults-app --headless          the engine alone: rules and policies answer, agents ask the rest
 //! vults-app --headless --cards  the engine alone, cards answered on stdin (see engine::headless)
 //! vults-app install [--hook P]  install or repair the hook in every agent found (installer::cli)
 //! vults-app doctor             every agent's install state
-//! vults-app --uninstall        remove exactly what Vults added
+//! vults-app --uninstall        remove exactly what Vults added (and start at login)
+//! vults-app autostart on|off    start at login (crate::autostart)
 //! ```
 //! `VULTS_HOME` moves every file and the socket (two copies side by side, tests).
 
 use std::process::ExitCode;
 use vults_app::engine::headless;
+use vults_app::instance;
 use vults_core::paths::Paths;
 
 const USAGE: &str = "\
@@ -19,6 +22,7 @@ usage: vults-app [--headless [--cards]]
        vults-app install [--hook <path>] [--agent <name>]...
        vults-app doctor [--hook <path>]
        vults-app --uninstall
+       vults-app autostart on|off|status
        vults-app --help | --version
 
   (nothing)    the window: the island, the flock, cards and Settings. Starting it while it
@@ -32,7 +36,8 @@ usage: vults-app [--headless [--cards]]
                claude codex copilot qwen opencode cursor droid kimi); <path> is the vults-hook
                to copy (default: the one beside this program)
   doctor       print every agent's install state and where the log file is; changes nothing
-  --uninstall  remove exactly what Vults added to every agent's settings (and start at login)
+  --uninstall  remove exactly what Vults added to every agent's settings, and start at login
+  autostart    on | off | status: start Vults when you log in (Settings -> General)
   --help       this text
   --version    the version and the hook protocol version
 
@@ -85,15 +90,33 @@ fn main() -> ExitCode {
     }
     let paths = Paths::from_env();
     // The window has no terminal: what happens goes to the log file (and stderr when on one).
-    match vults_app::log::init(&paths) {
-        Ok(file) => tracing::info!("{} starting; log at {}", version_line(), file.display()),
-        Err(e) => tracing::warn!("{e}; logging to stderr only"),
-    }
+    let log_file = match vults_app::log::init(&paths) {
+        Ok(file) => {
+            tracing::info!("{} starting; log at {}", version_line(), file.display());
+            Some(file)
+        }
+        Err(e) => {
+            tracing::warn!("{e}; logging to stderr only");
+            None
+        }
+    };
     if headless {
         return headless::run(paths, cards);
     }
+    // One window per user: a running app is asked to come forward, and this start ends.
+    let instance = match instance::claim(&paths) {
+        Ok(instance::Claim::Running) => {
+            tracing::info!("Vults is already running; asked it to bring its window forward");
+            return ExitCode::SUCCESS;
+        }
+        Ok(instance::Claim::First(listener)) => Some(listener),
+        Err(e) => {
+            tracing::warn!("no one-instance channel ({e}); a second start will not find this one");
+            None
+        }
+    };
     // GUI starts here: the engine, the installer's app-start run, and the window (ui::native).
-    match vults_app::ui::native::run(paths) {
+    match vults_app::ui::native::run(paths, instance, log_file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("vults-app: {e}");

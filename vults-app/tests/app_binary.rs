@@ -8,3 +8,6 @@ mod support;
 
 #[path = "app_binary/cli.rs"]
 mod cli;
+
+#[path = "app_binary/desktop.rs"]
+mod desktop;

@@ -5,4 +5,5 @@
 mod fixtures;
 mod live;
 mod views;
+mod welcome;
 mod window;
