@@ -1,6 +1,7 @@
 //! The log: `tracing` to a size-rotated file in the platform's log folder
 //! ([`Paths::log_file`]), and to stderr as well when stderr is a terminal.
 //!
+//! - `--headless` copies every line to stderr, terminal or not (its console).
 //! - Level: `VULTS_LOG` (`error`, `warn`, `info`, `debug`, `trace`); `info` by default.
 //! - Rotation: when `vults.log` passes [`MAX_BYTES`] it becomes `vults.log.1` (the older ones
 //!   move up to `.{KEEP}` and the oldest is dropped), checked at start and while writing.
@@ -22,8 +23,10 @@ pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
 pub const KEEP: usize = 3;
 
 /// Starts logging for the app (window or headless). Returns the log file's path, or why there
-/// is none (then only stderr gets the lines). Call once; a second call changes nothing.
-pub fn init(paths: &Paths) -> Result<PathBuf, String> {
+/// is none (then only stderr gets the lines). `stderr_always`: copy every line to stderr even
+/// when it is not a terminal (`--headless`, whose stderr is its console, often a service's
+/// journal). Call once; a second call changes nothing.
+pub fn init(paths: &Paths, stderr_always: bool) -> Result<PathBuf, String> {
     let level = level_from(std::env::var("VULTS_LOG").ok().as_deref());
     let file = paths.log_file();
     let (rotating, result) = match RotatingFile::open(&file, MAX_BYTES, KEEP) {
@@ -34,7 +37,7 @@ pub fn init(paths: &Paths) -> Result<PathBuf, String> {
         ),
     };
     let writer = Tee {
-        stderr: std::io::stderr().is_terminal() || rotating.is_none(),
+        stderr: stderr_always || std::io::stderr().is_terminal() || rotating.is_none(),
         file: rotating,
     };
     let installed = tracing_subscriber::fmt()

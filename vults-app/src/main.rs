@@ -90,7 +90,7 @@ fn main() -> ExitCode {
     }
     let paths = Paths::from_env();
     // The window has no terminal: what happens goes to the log file (and stderr when on one).
-    let log_file = match vults_app::log::init(&paths) {
+    let log_file = match vults_app::log::init(&paths, headless) {
         Ok(file) => {
             tracing::info!("{} starting; log at {}", version_line(), file.display());
             Some(file)
