@@ -57,3 +57,26 @@ fn doctor_prints_where_the_log_file_is() {
     );
     assert!(text.contains(&expected), "{text}");
 }
+
+#[test]
+fn headless_logs_to_the_file_and_to_its_stderr() {
+    let home = vults_tests::TempHome::new("headlog");
+    let mut app = std::process::Command::new(app_bin())
+        .arg("--headless")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("VULTS_HOME", &home.dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("vults-app --headless starts");
+    let logged = super::support::wait_until(30, || {
+        super::support::log_text(&home.dir).contains("serving ")
+    });
+    let _ = app.kill();
+    let out = app.wait_with_output().unwrap();
+    let log = super::support::log_text(&home.dir);
+    assert!(logged, "no 'serving' line in the log file:\n{log}");
+    assert!(log.contains("(hook protocol 9) starting; log at "), "{log}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("serving "), "stderr: {stderr}");
+}
