@@ -100,7 +100,7 @@ if [ -n "${SHOTS_ONLY:-}" ]; then
     import -window root "$SHOTS/question-card.png"
     cat "$OUT"/*.out
     echo
-    cat "$VULTS_HOME/app.log"
+    cat "$VULTS_HOME/app.log" "$VULTS_HOME/log/vults.log"
     exit 0
 fi
 
@@ -119,4 +119,5 @@ sleep "$SECS"
 t3=$(ticks)
 rss=$(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$APP/status")
 echo "| $PROFILE | 20 | 2 | cards < 1 min old: 50 s, $((t1 - t0)) ticks = $(pct "$t0" "$t1" 50) % | idle: ${SECS} s, $((t3 - t2)) ticks = $(pct "$t2" "$t3" "$SECS") % | ${rss} MB |"
-cat "$VULTS_HOME/app.log"
+# The app logs to VULTS_HOME/log/vults.log (stderr only on a terminal): "card drawn …" is there.
+cat "$VULTS_HOME/app.log" "$VULTS_HOME/log/vults.log"

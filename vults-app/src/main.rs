@@ -1,30 +1,62 @@
 //! `vults-app`: the Vults desktop app.
 //!
 //! ```text
-//! vults-app                     the window (island, flock, cards, settings)
+//! vults-app                     the window (island, flock, cards, settings); a second start
+//!                               brings the running window forward (crate::instance)
 //! vults-app --headless          the engine alone: rules and policies answer, agents ask the rest
 //! vults-app --headless --cards  the engine alone, cards answered on stdin (see engine::headless)
 //! vults-app install [--hook P]  install or repair the hook in every agent found (installer::cli)
 //! vults-app doctor             every agent's install state
-//! vults-app --uninstall        remove exactly what Vults added
+//! vults-app --uninstall        remove exactly what Vults added (and start at login)
+//! vults-app autostart on|off    start at login (crate::autostart)
 //! ```
 //! `VULTS_HOME` moves every file and the socket (two copies side by side, tests).
 
 use std::process::ExitCode;
 use vults_app::engine::headless;
+use vults_app::instance;
 use vults_core::paths::Paths;
 
-const USAGE: &str = "usage: vults-app [--headless [--cards]]
+const USAGE: &str = "\
+usage: vults-app [--headless [--cards]]
+       vults-app install [--hook <path>] [--agent <name>]...
+       vults-app doctor [--hook <path>]
+       vults-app --uninstall
+       vults-app autostart on|off|status
+       vults-app --help | --version
 
+  (nothing)    the window: the island, the flock, cards and Settings. Starting it while it
+               runs brings the running window forward.
   --headless   serve agents without a window: Always rules and policies answer,
                anything else is left to the agent's own prompt
   --cards      with --headless: print cards to stderr and answer them on stdin
                (allow | deny | always [card], answer <card> <text>, remove <rule>,
                pause, resume, quit)
+  install      install or repair Vults' hook in every agent found (or only the named ones:
+               claude codex copilot qwen opencode cursor droid kimi); <path> is the vults-hook
+               to copy (default: the one beside this program)
+  doctor       print every agent's install state and where the log file is; changes nothing
+  --uninstall  remove exactly what Vults added to every agent's settings, and start at login
+  autostart    on | off | status: start Vults when you log in (Settings -> General)
   --help       this text
-  --version    the version
+  --version    the version and the hook protocol version
 
-VULTS_HOME moves config, data and the socket; VULTS_SOCKET moves the socket alone.";
+VULTS_HOME moves config, data, the log and the socket; VULTS_SOCKET moves the socket alone;
+VULTS_LOG=debug|trace|warn sets the log level (default info).";
+
+/// The version line both binaries print: the same version, the same hook protocol.
+fn version_line() -> String {
+    format!(
+        "vults-app {} (hook protocol {})",
+        env!("CARGO_PKG_VERSION"),
+        vults_core::protocol::VERSION
+    )
+}
+
+#[allow(clippy::print_stdout)] // reason: --help and --version answer on stdout, for scripts.
+fn say(text: &str) {
+    println!("{text}");
+}
 
 fn main() -> ExitCode {
     // Installer commands (`install`, `doctor`, `--uninstall`) run and exit before anything starts.
@@ -39,11 +71,11 @@ fn main() -> ExitCode {
             "--headless" => headless = true,
             "--cards" => cards = true,
             "--help" | "-h" => {
-                eprintln!("{USAGE}");
+                say(USAGE);
                 return ExitCode::SUCCESS;
             }
             "--version" | "-V" => {
-                eprintln!("vults-app {}", env!("CARGO_PKG_VERSION"));
+                say(&version_line());
                 return ExitCode::SUCCESS;
             }
             other => {
@@ -57,14 +89,37 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let paths = Paths::from_env();
+    // The window has no terminal: what happens goes to the log file (and stderr when on one).
+    let log_file = match vults_app::log::init(&paths, headless) {
+        Ok(file) => {
+            tracing::info!("{} starting; log at {}", version_line(), file.display());
+            Some(file)
+        }
+        Err(e) => {
+            tracing::warn!("{e}; logging to stderr only");
+            None
+        }
+    };
     if headless {
         return headless::run(paths, cards);
     }
+    // One window per user: a running app is asked to come forward, and this start ends.
+    let instance = match instance::claim(&paths) {
+        Ok(instance::Claim::Running) => {
+            tracing::info!("Vults is already running; asked it to bring its window forward");
+            return ExitCode::SUCCESS;
+        }
+        Ok(instance::Claim::First(listener)) => Some(listener),
+        Err(e) => {
+            tracing::warn!("no one-instance channel ({e}); a second start will not find this one");
+            None
+        }
+    };
     // GUI starts here: the engine, the installer's app-start run, and the window (ui::native).
-    match vults_app::ui::native::run(paths) {
+    match vults_app::ui::native::run(paths, instance, log_file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("vults-app: {e}");
+            tracing::error!("vults-app: {e}");
             ExitCode::FAILURE
         }
     }

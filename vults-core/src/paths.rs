@@ -4,6 +4,7 @@
 //! |---|---|---|
 //! | config (rules, policies, settings, devices) | `$XDG_CONFIG_HOME/vults` | `H/config` |
 //! | data (audit log, installed hook copy) | `$XDG_DATA_HOME/vults` | `H/data` |
+//! | log (`vults.log`, rotated) | `$XDG_STATE_HOME/vults` (`~/.local/state/vults`) | `H/log` |
 //! | runtime (the socket's 0700 folder) | `$XDG_RUNTIME_DIR/vults`, else `/tmp/vults-<uid>` | `H/run` |
 //! | socket | `<runtime>/vults.sock` (Windows: `\\.\pipe\vults-<user>`) | `H/run/vults.sock` |
 //! | agents' own config homes (`~/.claude`, …) | `$HOME` | `H/home` |
@@ -15,7 +16,8 @@
 //! `VULTS_SOCKET` overrides the socket alone; `VULTS_AGENT_HOME` overrides where the agents'
 //! configs are looked for. macOS uses `~/Library/Application Support/Vults` for config and data
 //! and `$TMPDIR/vults-<uid>` for the socket (Unix socket paths must stay under 104 bytes);
-//! Windows uses `%APPDATA%\Vults` and `%LOCALAPPDATA%\Vults`.
+//! Windows uses `%APPDATA%\Vults` and `%LOCALAPPDATA%\Vults`. The log goes to
+//! `~/Library/Logs/Vults` on macOS and `%LOCALAPPDATA%\Vults\logs` on Windows.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,8 @@ pub struct Paths {
     pub config_dir: PathBuf,
     pub data_dir: PathBuf,
     pub runtime_dir: PathBuf,
+    /// Where the app's log file lives (the platform's state/log folder).
+    pub log_dir: PathBuf,
     pub socket: PathBuf,
     /// The folder that holds the agents' config homes (`.claude`, `.codex`, `.config/opencode` …).
     pub agent_home: PathBuf,
@@ -48,14 +52,19 @@ impl Paths {
 
     /// Resolves from any environment lookup (tests pass a map).
     pub fn resolve(env: impl Fn(&str) -> Option<PathBuf>) -> Paths {
-        let (config_dir, data_dir, runtime_dir, agent_home) = match env("VULTS_HOME") {
+        let (config_dir, data_dir, runtime_dir, agent_home, log_dir) = match env("VULTS_HOME") {
             Some(home) => (
                 home.join("config"),
                 home.join("data"),
                 home.join("run"),
                 home.join("home"),
+                home.join("log"),
             ),
-            None => platform_dirs(&env),
+            None => {
+                let (config, data, run, home) = platform_dirs(&env);
+                let log = log_dir(&env, &home, &data);
+                (config, data, run, home, log)
+            }
         };
         let agent_home = env("VULTS_AGENT_HOME").unwrap_or(agent_home);
         let socket = env("VULTS_SOCKET").unwrap_or_else(|| default_socket(&runtime_dir));
@@ -69,9 +78,25 @@ impl Paths {
             config_dir,
             data_dir,
             runtime_dir,
+            log_dir,
             socket,
             agent_home,
         }
+    }
+
+    /// The app's log file (older ones beside it as `vults.log.1`, `.2`, …).
+    pub fn log_file(&self) -> PathBuf {
+        self.log_dir.join("vults.log")
+    }
+    /// The one-instance channel: the running window listens here for a second start's `show`.
+    /// Its own socket (named pipe on Windows) beside the hook's, never the hook socket itself.
+    pub fn instance_socket(&self) -> PathBuf {
+        let stem = self
+            .socket
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "vults".into());
+        self.socket.with_file_name(format!("{stem}.instance.sock"))
     }
 
     pub fn rules_file(&self) -> PathBuf {
@@ -241,6 +266,35 @@ fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, P
     (roaming, local.clone(), local.join("run"), home)
 }
 
+#[cfg(all(unix, not(target_os = "macos")))]
+fn log_dir(
+    env: &impl Fn(&str) -> Option<PathBuf>,
+    home: &std::path::Path,
+    _data: &std::path::Path,
+) -> PathBuf {
+    env("XDG_STATE_HOME")
+        .unwrap_or_else(|| home.join(".local/state"))
+        .join("vults")
+}
+
+#[cfg(target_os = "macos")]
+fn log_dir(
+    _env: &impl Fn(&str) -> Option<PathBuf>,
+    home: &std::path::Path,
+    _data: &std::path::Path,
+) -> PathBuf {
+    home.join("Library/Logs/Vults")
+}
+
+#[cfg(windows)]
+fn log_dir(
+    _env: &impl Fn(&str) -> Option<PathBuf>,
+    _home: &std::path::Path,
+    data: &std::path::Path,
+) -> PathBuf {
+    data.join("logs")
+}
+
 fn default_socket(runtime_dir: &std::path::Path) -> PathBuf {
     runtime_dir.join("vults.sock")
 }
@@ -302,6 +356,12 @@ mod tests {
         assert_eq!(p.socket, PathBuf::from("/t/v/run/vults.sock"));
         assert!(p.audit_log().starts_with("/t/v"));
         assert!(p.installed_hook().starts_with("/t/v/data/bin"));
+        assert_eq!(p.log_file(), PathBuf::from("/t/v/log/vults.log"));
+        #[cfg(unix)]
+        assert_eq!(
+            p.instance_socket(),
+            PathBuf::from("/t/v/run/vults.instance.sock")
+        );
     }
 
     #[test]
@@ -355,5 +415,8 @@ mod tests {
         assert_eq!(p.data_dir, PathBuf::from("/home/me/.local/share/vults"));
         assert_eq!(p.socket, PathBuf::from("/run/user/7/vults/vults.sock"));
         assert_eq!(p.agent_home, PathBuf::from("/home/me"));
+        assert_eq!(p.log_dir, PathBuf::from("/home/me/.local/state/vults"));
+        let p = Paths::resolve(env(&[("HOME", "/home/me"), ("XDG_STATE_HOME", "/st")]));
+        assert_eq!(p.log_file(), PathBuf::from("/st/vults/vults.log"));
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! vults-hook --agent <name> [--reply vults] [--ask] [--statusline] <Event>
+//! vults-hook --version      prints `vults-hook <version> (hook protocol 9)` on stdout
 //! ```
 //!
 //! It reads the agent's JSON on stdin, builds a wire event ([`protocol::build_event`] does the
@@ -101,9 +102,20 @@ fn refuse(why: &str) {
 /// Everything the hook does; returns what to print.
 fn run(started: Instant) -> Option<String> {
     // args_os: a non-UTF-8 argument is refused with a reason, not a panic.
-    let argv = std::env::args_os()
+    let argv: Vec<String> = std::env::args_os()
         .skip(1)
-        .map(|a| a.to_string_lossy().into_owned());
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    // A person (or a package test) asking which hook this is; no agent passes these.
+    if let [only] = argv.as_slice()
+        && (only == "--version" || only == "-V")
+    {
+        return Some(format!(
+            "vults-hook {} (hook protocol {})\n",
+            env!("CARGO_PKG_VERSION"),
+            protocol::VERSION
+        ));
+    }
     let args = match HookArgs::parse(argv) {
         Ok(a) => a,
         Err(e) => {

@@ -49,7 +49,7 @@ impl AuditWriter {
         let line = match serde_json::to_string(entry) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("vults: audit entry not written: {e}");
+                tracing::error!("audit entry not written: {e}");
                 return;
             }
         };
@@ -77,7 +77,7 @@ fn write_loop(path: &Path, rotate_bytes: u64, rx: &mpsc::Receiver<String>) {
             batch.push('\n');
         }
         if let Err(e) = append(path, rotate_bytes, batch.as_bytes()) {
-            eprintln!("vults: cannot write the audit log {}: {e}", path.display());
+            tracing::error!("cannot write the audit log {}: {e}", path.display());
         }
     }
 }

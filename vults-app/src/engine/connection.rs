@@ -119,12 +119,12 @@ pub async fn serve(
             Ok(LineRead::Eof) => break,
             Ok(LineRead::TooLong) => {
                 stats.oversized.fetch_add(1, Ordering::Relaxed);
-                eprintln!("vults: connection {conn}: a line over {MAX_LINE} bytes; closing it");
+                tracing::warn!("connection {conn}: a line over {MAX_LINE} bytes; closing it");
                 closed_by_us = true;
                 break;
             }
             Err(e) => {
-                eprintln!("vults: connection {conn}: read failed: {e}");
+                tracing::warn!("connection {conn}: read failed: {e}");
                 break;
             }
         }
@@ -168,8 +168,8 @@ pub async fn serve(
             }
             ReadLine::OtherVersion { id, v } => {
                 stats.unsupported.fetch_add(1, Ordering::Relaxed);
-                eprintln!(
-                    "vults: connection {conn}: protocol version {} is not {}; answered unsupported",
+                tracing::warn!(
+                    "connection {conn}: protocol version {} is not {}; answered unsupported",
                     v.map(|v| v.to_string()).unwrap_or_else(|| "(none)".into()),
                     vults_core::protocol::VERSION
                 );
@@ -177,7 +177,7 @@ pub async fn serve(
             }
             ReadLine::Malformed(why) => {
                 stats.malformed.fetch_add(1, Ordering::Relaxed);
-                eprintln!("vults: connection {conn}: malformed line ({why}); closing it");
+                tracing::warn!("connection {conn}: malformed line ({why}); closing it");
                 closed_by_us = true;
                 break;
             }

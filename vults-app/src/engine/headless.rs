@@ -36,12 +36,12 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     let mut engine: EngineHandle = match Engine::start_with(paths, Arc::new(|| {}), options) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("vults: cannot start: {e}");
+            tracing::error!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
-    eprintln!(
-        "vults: serving {}{}",
+    tracing::info!(
+        "serving {}{}",
         engine.socket().display(),
         if cards {
             " (answer cards on stdin: allow | deny | always [card])"
@@ -57,7 +57,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             .name("vults-console".into())
             .spawn(move || console(&commander, &waiting));
         if let Err(e) = spawned {
-            eprintln!("vults: cannot read the console: {e}");
+            tracing::warn!("cannot read the console: {e}");
         }
     }
     for event in engine.events.iter() {
@@ -71,7 +71,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         }
     }
     engine.join();
-    eprintln!("vults: stopped");
+    tracing::info!("stopped");
     ExitCode::SUCCESS
 }
 

@@ -213,7 +213,7 @@ impl EngineHandle {
         if let Some(t) = self.thread.take()
             && t.join().is_err()
         {
-            eprintln!("vults: the engine thread panicked");
+            tracing::warn!("the engine thread panicked");
         }
     }
 }
@@ -301,7 +301,7 @@ async fn accept_loop(
         let stream = match listener.accept().await {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("vults: accepting a connection failed: {e}");
+                tracing::warn!("accepting a connection failed: {e}");
                 // Out of file descriptors and the like: do not spin.
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
@@ -326,7 +326,7 @@ async fn stop_on_signal(core: mpsc::UnboundedSender<Input>) {
             signal(SignalKind::interrupt()),
             signal(SignalKind::terminate()),
         ) else {
-            eprintln!("vults: cannot listen for SIGINT/SIGTERM");
+            tracing::warn!("cannot listen for SIGINT/SIGTERM");
             return;
         };
         tokio::select! {
@@ -450,10 +450,7 @@ impl Core {
         let tightened = paths.make_private();
         let audit_path = paths.audit_log();
         if let Err(e) = audit::repair(&audit_path) {
-            eprintln!(
-                "vults: cannot check the audit log {}: {e}",
-                audit_path.display()
-            );
+            tracing::warn!("cannot check the audit log {}: {e}", audit_path.display());
         }
         let history = audit::tail(&audit_path, TAIL_LINES);
         let audit = audit::AuditWriter::spawn(audit_path, options.audit_rotate_bytes)?;
@@ -576,7 +573,7 @@ impl Core {
     }
 
     fn notice(&mut self, text: String) {
-        eprintln!("vults: {text}");
+        tracing::info!("{text}");
         self.outbox.push(EngineEvent::Notice(text));
     }
 
@@ -1027,8 +1024,8 @@ impl Core {
                 }
                 Err(e) => {
                     let text = format!("{}:{}: {}", e.line, e.column, e.message);
-                    eprintln!(
-                        "vults: {} not taken ({text}); the last good policies stay in force",
+                    tracing::warn!(
+                        "{} not taken ({text}); the last good policies stay in force",
                         path.display()
                     );
                     self.policy_status.error = Some(text);

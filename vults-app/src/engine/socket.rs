@@ -67,10 +67,7 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
                 // Something answers: a live app. Leave its socket alone.
                 Ok(_) => return Err(already_running(socket)),
                 Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
-                    eprintln!(
-                        "vults: replacing a stale socket left at {}",
-                        socket.display()
-                    );
+                    tracing::info!("replacing a stale socket left at {}", socket.display());
                     std::fs::remove_file(socket)?;
                 }
                 Err(e) => return Err(e),

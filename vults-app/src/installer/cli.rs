@@ -1,5 +1,5 @@
 //! The installer's command line: `vults-app doctor`, `vults-app --uninstall`,
-//! `vults-app install [--hook <path>] [--agent <name>]…`.
+//! `vults-app install [--hook <path>] [--agent <name>]…`, `vults-app autostart on|off|status`.
 //!
 //! `main` calls [`run`] first; it returns `None` for any other command line, which then
 //! starts the app as usual.
@@ -7,7 +7,7 @@
 use super::{
     AgentId, AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
 
 const USAGE: &str = "\
@@ -15,10 +15,12 @@ usage: vults-app install [--hook <path>] [--agent <name>]...
          Installs or repairs Vults' hook in every agent found (or only the named ones),
          copying <path> (default: the vults-hook beside this program) as the installed hook.
        vults-app doctor [--hook <path>]
-         Prints every agent's install state; changes nothing. The installed hook copy is
+         Prints every agent's install state and the log file's path; changes nothing. The installed hook copy is
          compared with <path> (default: the vults-hook beside this program).
        vults-app --uninstall
-         Removes exactly what Vults added to every agent's settings.";
+         Removes exactly what Vults added to every agent's settings, and start at login.
+       vults-app autostart on|off|status
+         Starts Vults when you log in, or not (the same switch as Settings -> General).";
 
 /// Handles an installer command, returning the process exit code; `None` when `args` (without
 /// the program name) is not one.
@@ -34,15 +36,56 @@ pub fn run(args: &[String]) -> Option<i32> {
             };
             let reports = doctor_against(&paths, hook.as_deref());
             print(&format_reports(&reports));
+            print(&format!("Log file: {}\n", paths.log_file().display()));
             Some(exit_code(&reports))
         }
         "--uninstall" | "uninstall" => {
             let reports = super::uninstall_all(&paths);
             print(&format_reports(&reports));
-            Some(exit_code(&reports))
+            let mut code = exit_code(&reports);
+            if crate::autostart::is_enabled(&paths) {
+                match crate::autostart::set(&paths, false, Path::new("")) {
+                    Ok(entry) => print(&format!("Start at login: removed {entry}\n")),
+                    Err(e) => {
+                        print(&format!("Start at login: could not remove it: {e}\n"));
+                        code = 1;
+                    }
+                }
+            }
+            Some(code)
         }
+        "autostart" => Some(autostart(&paths, &args[1..])),
         "install" => Some(install(&paths, &args[1..])),
         _ => None,
+    }
+}
+
+/// `vults-app autostart on|off|status`: the same switch as Settings → General.
+fn autostart(paths: &Paths, args: &[String]) -> i32 {
+    let on = match args {
+        [a] if a == "on" => true,
+        [a] if a == "off" => false,
+        [a] if a == "status" => {
+            let on = crate::autostart::is_enabled(paths);
+            print(&format!(
+                "Start at login: {}\n",
+                if on { "on" } else { "off" }
+            ));
+            return 0;
+        }
+        _ => return usage("autostart takes on, off or status"),
+    };
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("vults-app"));
+    match crate::autostart::set(paths, on, &exe) {
+        Ok(entry) => {
+            let state = if on { "on" } else { "off" };
+            print(&format!("Start at login: {state} ({entry})\n"));
+            0
+        }
+        Err(e) => {
+            eprintln!("vults-app: cannot change start at login: {e}");
+            1
+        }
     }
 }
 

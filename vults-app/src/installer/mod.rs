@@ -1178,7 +1178,7 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
             AgentState::Failed(why) => todo.push(format!("{}: {why}", r.agent.display_name())),
             AgentState::Leftover => todo.push(
                 "Gemini CLI: old Vults hooks are still in its settings; they do nothing now. \
-                 Remove them from Settings → Agents."
+                 Remove them from Settings > Agents."
                     .into(),
             ),
             _ => {}

@@ -38,7 +38,7 @@ impl EngineLink for crate::engine::EngineHandle {
     }
     fn send(&mut self, command: EngineCommand) {
         if !crate::engine::EngineHandle::send(self, command) {
-            eprintln!("vults: the engine has stopped; the answer was not delivered");
+            tracing::warn!("the engine has stopped; the answer was not delivered");
         }
     }
 }
@@ -68,6 +68,10 @@ pub trait InstallerLink {
     fn set_enabled(&mut self, agent: &str, enabled: bool);
     /// Takes Vults' leftover Gemini CLI hooks out, then reports.
     fn remove_gemini_leftovers(&mut self);
+    /// Turns start at login on or off, then reports ([`InstallerNews::start_at_login`]).
+    fn set_start_at_login(&mut self, _enabled: bool) {}
+    /// Builds the welcome from what is installed now and sends it ([`InstallerNews::welcome`]).
+    fn show_welcome(&mut self) {}
 }
 
 /// How the window reaches the paired-phone link (Settings → Phone).
@@ -92,11 +96,15 @@ impl PhoneSide for crate::phone::BackgroundLink {
 }
 
 /// What an installer run found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct InstallerNews {
     pub installs: Vec<super::state::AgentInstall>,
     /// A line for the window: the first-run text, or what a repair could not do.
     pub message: Option<String>,
+    /// The first run's welcome, to show now (only on the first run).
+    pub welcome: Option<crate::welcome::Welcome>,
+    /// Whether Vults starts at login, when this run looked.
+    pub start_at_login: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,16 +122,18 @@ pub enum Tab {
     History,
     /// Only with a phone link ([`VultsWindow::with_phone`]).
     Phone,
+    General,
 }
 
 impl Tab {
-    const ALL: [Tab; 6] = [
+    const ALL: [Tab; 7] = [
         Tab::Flock,
         Tab::Agents,
         Tab::Rules,
         Tab::Policies,
         Tab::History,
         Tab::Phone,
+        Tab::General,
     ];
     fn title(self) -> &'static str {
         match self {
@@ -133,6 +143,7 @@ impl Tab {
             Tab::Policies => "Policies",
             Tab::History => "History",
             Tab::Phone => "Phone",
+            Tab::General => "General",
         }
     }
 }
@@ -160,6 +171,9 @@ pub struct VultsWindow {
     rules: RulesView,
     policies: PoliciesView,
     history: HistoryView,
+    general: super::settings::general::GeneralView,
+    /// A second start of the app asks for the window here (crate::instance).
+    show_requests: Option<std::sync::mpsc::Receiver<()>>,
     cards: HashMap<CardId, CardView>,
     /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
     pulse_from: Option<f64>,
@@ -199,6 +213,8 @@ impl VultsWindow {
             rules: RulesView,
             policies: PoliciesView,
             history: HistoryView::default(),
+            general: Default::default(),
+            show_requests: None,
             cards: HashMap::new(),
             pulse_from: None,
             island_placed: false,
@@ -213,6 +229,12 @@ impl VultsWindow {
     /// Adds the installer: Settings → Agents then shows its states and repairs.
     pub fn with_installer(mut self, installer: Box<dyn InstallerLink>) -> VultsWindow {
         self.installer = Some(installer);
+        self
+    }
+
+    /// Brings the window forward whenever `requests` delivers (a second start of the app).
+    pub fn with_show_requests(mut self, requests: std::sync::mpsc::Receiver<()>) -> VultsWindow {
+        self.show_requests = Some(requests);
         self
     }
 
@@ -233,6 +255,23 @@ impl VultsWindow {
             if let Some(message) = news.message {
                 self.model.notices.push_back(message);
             }
+            if news.start_at_login.is_some() {
+                self.model.start_at_login = news.start_at_login;
+            }
+            if let Some(welcome) = news.welcome {
+                tracing::info!("the welcome is shown");
+                self.model.welcome = Some(welcome);
+                self.model.welcome_open = true;
+                self.show_main(ctx);
+            }
+        }
+        let shows = self
+            .show_requests
+            .as_ref()
+            .map_or(0, |rx| rx.try_iter().count());
+        if shows > 0 {
+            tracing::info!("brought the window forward for a second start");
+            self.show_main(ctx);
         }
         while let Some(event) = self.link.try_recv() {
             if let Some(phone) = self.phone.as_mut() {
@@ -289,10 +328,17 @@ impl VultsWindow {
 
     fn show_main(&mut self, ctx: &egui::Context) {
         self.main_open = true;
-        if self.layout == Layout::Floating {
-            ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Visible(true));
-            ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Focus);
+        match self.layout {
+            Layout::Floating => {
+                ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Visible(true));
+                ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Focus);
+            }
+            Layout::Embedded => {
+                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Minimized(false));
+                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Focus);
+            }
         }
+        ctx.request_repaint();
     }
 
     fn set_paused(&mut self, paused: bool) {
@@ -433,12 +479,30 @@ impl VultsWindow {
         }
         let now = (self.clock)();
         let mut action = None;
+        if self.model.welcome_open
+            && let Some(welcome) = self.model.welcome.clone()
+        {
+            let phone = self.phone.is_some();
+            let chosen = egui::CentralPanel::default()
+                .show(ui, |ui| super::welcome::ui(ui, &welcome, phone))
+                .inner;
+            match chosen {
+                Some(super::welcome::WelcomeAction::Close) => self.model.welcome_open = false,
+                Some(super::welcome::WelcomeAction::PairPhone) => {
+                    self.model.welcome_open = false;
+                    self.tab = Tab::Phone;
+                }
+                None => {}
+            }
+            return;
+        }
         egui::CentralPanel::default().show(ui, |ui| match self.tab {
             Tab::Flock => self.flock.ui(ui, &self.model, now),
             Tab::Agents => action = self.agents.ui(ui, &self.model),
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
             Tab::History => self.history.ui(ui, &self.model),
+            Tab::General => action = self.general.ui(ui, &self.model),
             Tab::Phone => {
                 if let Some(phone) = self.phone.as_mut() {
                     let status = phone.status();
@@ -474,8 +538,25 @@ impl VultsWindow {
                     "Cannot remove Gemini hooks from here: run `vults-app --uninstall`".into(),
                 ),
             },
+            Some(SettingsAction::SetStartAtLogin(on)) => match self.installer.as_mut() {
+                Some(installer) => installer.set_start_at_login(on),
+                None => self.model.notices.push_back(
+                    "Cannot change start at login from here: run `vults-app autostart on|off`"
+                        .into(),
+                ),
+            },
+            Some(SettingsAction::ShowWelcome) => match self.installer.as_mut() {
+                // Built afresh from what is installed now.
+                Some(installer) => installer.show_welcome(),
+                None => self.model.welcome_open = self.model.welcome.is_some(),
+            },
             None => {}
         }
+    }
+
+    /// Sets where the log file is, for Settings → General.
+    pub fn set_log_file(&mut self, path: Option<std::path::PathBuf>) {
+        self.model.log_file = path;
     }
 
     fn cards_ui(&mut self, ctx: &egui::Context) {
@@ -604,7 +685,7 @@ impl VultsWindow {
         if let Some(frames) = self.card_pending_draw.take() {
             self.frames_to_card = Some(frames);
             if self.log_card_frames {
-                eprintln!("vults: card drawn {frames} frame(s) after its event arrived");
+                tracing::info!("card drawn {frames} frame(s) after its event arrived");
             }
         }
         for (id, answer) in answers {

@@ -61,7 +61,7 @@ impl SystemDesktop {
             #[cfg(target_os = "linux")]
             tray: Tray::new(wake)
                 .map_err(|e| {
-                    eprintln!("vults: no tray icon ({e}); the island and the window still work")
+                    tracing::warn!("no tray icon ({e}); the island and the window still work")
                 })
                 .ok(),
         }
@@ -88,7 +88,7 @@ impl Desktop for SystemDesktop {
                 if let Err(e) = shown
                     && !failed.swap(true, Ordering::Relaxed)
                 {
-                    eprintln!("vults: no desktop notifications ({e}); cards still show");
+                    tracing::warn!("no desktop notifications ({e}); cards still show");
                 }
             });
         if spawned.is_err() {
@@ -117,7 +117,7 @@ impl Desktop for SystemDesktop {
             Ok(mut child) => {
                 let _ = std::thread::Builder::new().spawn(move || child.wait());
             }
-            Err(e) => eprintln!("vults: cannot open {} with {opener}: {e}", path.display()),
+            Err(e) => tracing::warn!("cannot open {} with {opener}: {e}", path.display()),
         }
     }
 

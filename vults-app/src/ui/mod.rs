@@ -13,3 +13,4 @@ pub mod look;
 pub mod native;
 pub mod settings;
 pub mod state;
+pub mod welcome;

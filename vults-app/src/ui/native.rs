@@ -51,8 +51,14 @@ pub fn choose_layout(env: impl Fn(&str) -> Option<String>) -> Layout {
     Layout::Floating
 }
 
-/// Starts the engine and runs the window until it is closed (tray → Quit).
-pub fn run(paths: Paths) -> Result<(), String> {
+/// Starts the engine and runs the window until it is closed (tray → Quit). `instance` is the
+/// one-instance channel this process claimed (a second start asks it for the window);
+/// `log_file` is shown in Settings → General.
+pub fn run(
+    paths: Paths,
+    instance: Option<crate::instance::InstanceListener>,
+    log_file: Option<std::path::PathBuf>,
+) -> Result<(), String> {
     let ctx_cell: Arc<OnceLock<egui::Context>> = Arc::new(OnceLock::new());
     let wake: Arc<dyn Fn() + Send + Sync> = {
         let cell = ctx_cell.clone();
@@ -65,7 +71,7 @@ pub fn run(paths: Paths) -> Result<(), String> {
     let installer_paths = paths.clone();
     // Phone keys live in the OS keyring where one runs (else a 0600 file, and Settings says so).
     if let Err(e) = crate::phone::secrets::use_platform_store() {
-        eprintln!("vults: no keyring ({e}); the phone link keeps its key in a private file");
+        tracing::warn!("no keyring ({e}); the phone link keeps its key in a private file");
     }
     let phone_paths = paths.clone();
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
@@ -129,6 +135,10 @@ pub fn run(paths: Paths) -> Result<(), String> {
                 Box::new(SystemTime::now),
             )
             .with_installer(Box::new(installer));
+            if let Some(instance) = instance {
+                window = window.with_show_requests(instance.serve(wake.clone()));
+            }
+            window.set_log_file(log_file);
             window = window.with_phone(Box::new(phone));
             window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
             Ok(Box::new(NativeApp(window)))
@@ -158,9 +168,28 @@ impl BackgroundInstaller {
         };
         me.spawn(|paths| {
             let start = installer::on_app_start(paths);
+            for r in &start.reports {
+                if r.state != installer::AgentState::NotFound {
+                    tracing::info!("app start: {} {}", r.agent.display_name(), r.state);
+                }
+            }
+            // The welcome replaces the first-run notice, once; the marker is written here,
+            // off the window's thread.
+            let welcome = (!crate::welcome::seen(paths)).then(|| {
+                if let Err(e) = crate::welcome::mark_seen(paths) {
+                    tracing::warn!("cannot record that the welcome was shown: {e}");
+                }
+                crate::welcome::build(paths, &start.reports)
+            });
             InstallerNews {
-                message: start.message(),
+                message: if welcome.is_some() {
+                    None
+                } else {
+                    start.message()
+                },
                 installs: installs_of(&start.reports),
+                welcome,
+                start_at_login: Some(crate::autostart::is_enabled(paths)),
             }
         });
         me
@@ -175,12 +204,41 @@ impl BackgroundInstaller {
                 wake();
             });
         if let Err(e) = spawned {
-            eprintln!("vults: cannot run the installer: {e}");
+            tracing::warn!("cannot run the installer: {e}");
         }
     }
 }
 
 impl InstallerLink for BackgroundInstaller {
+    fn set_start_at_login(&mut self, enabled: bool) {
+        self.spawn(move |paths| {
+            let exe = std::env::current_exe().unwrap_or_else(|_| "vults-app".into());
+            let message = match crate::autostart::set(paths, enabled, &exe) {
+                Ok(entry) if enabled => format!("Vults starts when you log in ({entry})."),
+                Ok(entry) => format!("Vults no longer starts at login (removed {entry})."),
+                Err(e) => format!("Could not change start at login: {e}"),
+            };
+            tracing::info!("{message}");
+            InstallerNews {
+                installs: installs_of(&installer::doctor(paths)),
+                message: Some(message),
+                start_at_login: Some(crate::autostart::is_enabled(paths)),
+                ..Default::default()
+            }
+        });
+    }
+
+    fn show_welcome(&mut self) {
+        self.spawn(|paths| {
+            let reports = installer::doctor(paths);
+            InstallerNews {
+                installs: installs_of(&reports),
+                welcome: Some(crate::welcome::build(paths, &reports)),
+                ..Default::default()
+            }
+        });
+    }
+
     fn poll(&mut self) -> Option<InstallerNews> {
         self.news_rx.try_iter().last()
     }
@@ -200,6 +258,7 @@ impl InstallerLink for BackgroundInstaller {
             InstallerNews {
                 installs: installs_of(&installer::doctor(paths)),
                 message: (!message.is_empty()).then_some(message),
+                ..Default::default()
             }
         });
     }
@@ -225,6 +284,7 @@ impl InstallerLink for BackgroundInstaller {
             InstallerNews {
                 installs: installs_of(&installer::doctor(paths)),
                 message: (!notes.is_empty()).then(|| notes.join(" ")),
+                ..Default::default()
             }
         });
     }
@@ -239,6 +299,7 @@ impl InstallerLink for BackgroundInstaller {
                 } else {
                     removed.notes.join(" ")
                 }),
+                ..Default::default()
             }
         });
     }

@@ -53,6 +53,14 @@ pub struct Model {
     pub notices: VecDeque<String>,
     /// Cards are paused (the window asked the engine to leave requests to the agents).
     pub paused: bool,
+    /// The first run's welcome, once the installer has built it (or on request).
+    pub welcome: Option<crate::welcome::Welcome>,
+    /// The welcome is on screen (in place of the tab's pane).
+    pub welcome_open: bool,
+    /// Whether Vults starts at login; `None` until the installer has looked.
+    pub start_at_login: Option<bool>,
+    /// Where the log file is (Settings → General).
+    pub log_file: Option<std::path::PathBuf>,
 }
 
 impl Model {

@@ -6,4 +6,5 @@ mod fixtures;
 mod live;
 mod truth;
 mod views;
+mod welcome;
 mod window;

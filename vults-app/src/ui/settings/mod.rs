@@ -1,6 +1,7 @@
-//! Settings, one pane per file: Agents, Rules, Policies, History, Phone.
+//! Settings, one pane per file: Agents, Rules, Policies, History, Phone, General.
 
 pub mod agents;
+pub mod general;
 pub mod history;
 pub mod phone;
 pub mod policies;
@@ -20,4 +21,8 @@ pub enum SettingsAction {
     SetEnabled(String, bool),
     /// Take Vults' leftover Gemini CLI hooks out (offered, never done on its own).
     RemoveGeminiLeftovers,
+    /// Turn start at login on or off (Settings → General).
+    SetStartAtLogin(bool),
+    /// Show the first run's welcome again.
+    ShowWelcome,
 }

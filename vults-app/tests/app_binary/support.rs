@@ -1,0 +1,143 @@
+//! Running the real binaries with a temp `VULTS_HOME`, and an `Xvfb` of the test's own.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn app_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_vults-app"))
+}
+
+/// Runs a binary to its end with a clean environment (`PATH` only, plus `env`).
+pub fn run(bin: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut cmd = Command::new(bin);
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output()
+        .unwrap_or_else(|e| panic!("{} runs: {e}", bin.display()))
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// An `Xvfb` of the test's own, killed on drop. `None` (after saying why) when there is no
+/// `Xvfb` and `VULTS_DESKTOP_TESTS` is not `1`; with it set, a missing `Xvfb` fails the test.
+pub struct Xvfb {
+    child: std::process::Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start(test: &str) -> Option<Xvfb> {
+        let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
+        let found = std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|dir| dir.join("Xvfb").is_file())
+        });
+        if !found {
+            assert!(
+                !required,
+                "{test}: VULTS_DESKTOP_TESTS=1 but Xvfb is not installed"
+            );
+            eprintln!("{test}: skipped, needs Xvfb (apt-get install xvfb) and Mesa");
+            return None;
+        }
+        // A display number of our own: several test processes run at once.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        for _ in 0..20 {
+            let n = 200
+                + (std::process::id() % 400) * 4
+                + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 4;
+            let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
+            if lock.exists() {
+                continue;
+            }
+            let child = Command::new("Xvfb")
+                .args([
+                    &format!(":{n}"),
+                    "-screen",
+                    "0",
+                    "1280x800x24",
+                    "-nolisten",
+                    "tcp",
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("Xvfb starts");
+            let mut xvfb = Xvfb {
+                child,
+                display: format!(":{n}"),
+            };
+            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+            for _ in 0..100 {
+                if socket.exists() {
+                    return Some(xvfb);
+                }
+                if let Ok(Some(_)) = xvfb.child.try_wait() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            let _ = xvfb.child.kill();
+            let _ = xvfb.child.wait();
+        }
+        panic!("{test}: Xvfb did not start");
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The window app running under an `Xvfb`, killed on drop.
+pub struct RunningApp {
+    pub child: std::process::Child,
+}
+
+impl RunningApp {
+    pub fn start(home: &Path, display: &str) -> RunningApp {
+        let child = Command::new(app_bin())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("VULTS_HOME", home)
+            .env("HOME", home.join("home"))
+            .env("DISPLAY", display)
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("vults-app starts");
+        RunningApp { child }
+    }
+}
+
+impl Drop for RunningApp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The app's log under a `VULTS_HOME`.
+pub fn log_text(home: &Path) -> String {
+    std::fs::read_to_string(home.join("log").join("vults.log")).unwrap_or_default()
+}
+
+/// Waits until `f` holds, for up to `secs`; the last value of `what` explains a failure.
+pub fn wait_until(secs: u64, mut f: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < end {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    f()
+}
