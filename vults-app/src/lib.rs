@@ -8,6 +8,7 @@
 //!   they reach the engine as the same command a click sends.
 //! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
 
+pub mod diff;
 pub mod engine;
 pub mod installer;
 pub mod model;

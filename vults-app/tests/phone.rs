@@ -146,6 +146,7 @@ fn card(id: u64, question: bool) -> PendingCard {
         reason: "no rule".into(),
         question,
         arrived: std::time::SystemTime::now(),
+        context: Default::default(),
     }
 }
 

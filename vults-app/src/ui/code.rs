@@ -1,0 +1,440 @@
+//! Code on a card: unified diffs, file content and shell commands with syntax colour (egui_extras'
+//! built-in highlighter, by file extension), laid out once per card and kept in the card's view
+//! state; each frame only paints the kept galley (again only when the card's width changes).
+//!
+//! Long shell commands wrap at `&&`, `||`, `;` and `|` outside quotes, with a visible
+//! continuation mark; the text is otherwise exactly the command (the copy button copies the
+//! original).
+
+use crate::diff::{FileDiff, Op, Tag};
+use egui::text::{LayoutJob, TextFormat};
+use egui::{Color32, FontId, Galley, Rect, Shape};
+use egui_extras::syntax_highlighting::{CodeTheme, TokenType, highlight};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The mark that starts a wrapped command's continuation line.
+pub const CONTINUATION: &str = "  ↳ ";
+/// A command line longer than this many characters wraps at its operators.
+pub const WRAP_AT: usize = 56;
+
+const MUTED: Color32 = Color32::from_gray(125);
+const REMOVED_FILL: Color32 = Color32::from_rgb(0x4A, 0x22, 0x26);
+const ADDED_FILL: Color32 = Color32::from_rgb(0x1C, 0x40, 0x2A);
+const REMOVED_MARK: Color32 = Color32::from_rgb(0xFF, 0x8A, 0x8F);
+const ADDED_MARK: Color32 = Color32::from_rgb(0x7E, 0xE0, 0x9C);
+
+/// What a logical line of laid-out code is, for its background.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Plain,
+    Removed,
+    Added,
+}
+
+/// Code laid out once: the highlighted job, and its galley for the last width.
+#[derive(Debug, Clone)]
+pub struct Laid {
+    job: LayoutJob,
+    kinds: Vec<Kind>,
+    /// The galley, and the width and pixels per point it was laid out for.
+    galley: Option<(f32, f32, Arc<Galley>)>,
+}
+
+impl Laid {
+    /// The text shown (the galley's text, what a reader of the screen gets).
+    pub fn text(&self) -> &str {
+        &self.job.text
+    }
+
+    /// The galley at `width`, laid out again only when the width or the scale changed.
+    pub fn galley(&mut self, ctx: &egui::Context, width: f32) -> Arc<Galley> {
+        let ppp = ctx.pixels_per_point();
+        match &self.galley {
+            Some((w, p, g)) if (w - width).abs() < 0.5 && *p == ppp => g.clone(),
+            _ => {
+                let mut job = self.job.clone();
+                job.wrap.max_width = width;
+                let g = ctx.fonts_mut(|f| f.layout_job(job));
+                self.galley = Some((width, ppp, g.clone()));
+                g
+            }
+        }
+    }
+
+    /// Shows the code, selectable, with a full-width background on removed and added lines.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> egui::Response {
+        let width = ui.available_width();
+        let galley = self.galley(ui.ctx(), width);
+        let backdrop = ui.painter().add(Shape::Noop);
+        let response = ui.add(egui::Label::new(galley.clone()).selectable(true));
+        let origin = response.rect.min;
+        let mut shapes = Vec::new();
+        let mut line = 0;
+        for row in &galley.rows {
+            let fill = match self.kinds.get(line) {
+                Some(Kind::Removed) => Some(REMOVED_FILL),
+                Some(Kind::Added) => Some(ADDED_FILL),
+                _ => None,
+            };
+            if let Some(fill) = fill {
+                let r = row.rect().translate(origin.to_vec2());
+                shapes.push(Shape::rect_filled(
+                    Rect::from_x_y_ranges(origin.x - 4.0..=origin.x + width, r.y_range()),
+                    0.0,
+                    fill,
+                ));
+            }
+            if row.ends_with_newline {
+                line += 1;
+            }
+        }
+        ui.painter().set(backdrop, Shape::Vec(shapes));
+        response
+    }
+}
+
+/// The highlighter's language for a path, by its extension (`None`: plain text).
+pub fn language_of(path: &str) -> &'static str {
+    let ext = path
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "rs" => "rs",
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" => "cpp",
+        "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => "js",
+        "json" | "jsonc" | "json5" => "json",
+        "py" | "pyi" => "py",
+        "sh" | "bash" | "zsh" => "sh",
+        "sql" => "sql",
+        "toml" => "toml",
+        "yaml" | "yml" => "yaml",
+        _ => "",
+    }
+}
+
+fn theme(font: &FontId) -> CodeTheme {
+    let mut t = CodeTheme::dark(font.size);
+    // Keywords red would read as "removed": violet; names light, as plain text.
+    t.format_mut(TokenType::Keyword).color = Color32::from_rgb(0xC6, 0x8C, 0xF0);
+    t.format_mut(TokenType::Literal).color = Color32::from_gray(225);
+    t.format_mut(TokenType::Punctuation).color = Color32::from_gray(200);
+    t.format_mut(TokenType::Comment).color = Color32::from_gray(140);
+    t
+}
+
+fn mono(ctx: &egui::Context) -> FontId {
+    egui::TextStyle::Monospace.resolve(&ctx.global_style())
+}
+
+/// A line of highlighted code: byte ranges of the highlighted job's text, and their format.
+type Pieces = Vec<(Range<usize>, TextFormat)>;
+
+/// Highlights `code` as `language` and returns, per line, the formatted byte ranges of it.
+fn highlighted_lines(ctx: &egui::Context, code: &str, language: &str) -> (LayoutJob, Vec<Pieces>) {
+    let font = mono(ctx);
+    let job = if language.is_empty() {
+        LayoutJob::simple(
+            code.to_string(),
+            font.clone(),
+            Color32::from_gray(230),
+            f32::INFINITY,
+        )
+    } else {
+        highlight(ctx, &ctx.global_style(), &theme(&font), code, language)
+    };
+    let mut lines = vec![Vec::new()];
+    for s in &job.sections {
+        let (from, to) = (s.byte_range.start.0, s.byte_range.end.0);
+        let mut start = from;
+        for (i, _) in job.text[from..to].match_indices('\n') {
+            let end = from + i;
+            if end > start {
+                lines
+                    .last_mut()
+                    .expect("one line")
+                    .push((start..end, s.format.clone()));
+            }
+            lines.push(Vec::new());
+            start = end + 1;
+        }
+        if to > start {
+            lines
+                .last_mut()
+                .expect("one line")
+                .push((start..to, s.format.clone()));
+        }
+    }
+    (job, lines)
+}
+
+fn plain(font: &FontId, color: Color32) -> TextFormat {
+    TextFormat::simple(font.clone(), color)
+}
+
+/// Lays out a card's diff: for a patch (`headers`), a line per file saying what happens to it;
+/// `⋯` between hunks; per line its number (where the file was read), `-`/`+` and the code.
+pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
+    let font = mono(ctx);
+    let mut job = LayoutJob::default();
+    let mut kinds = Vec::new();
+    let mut first = true;
+    let mut newline = |job: &mut LayoutJob, kinds: &mut Vec<Kind>, kind: Kind| {
+        if !first {
+            job.append("\n", 0.0, plain(&font, MUTED));
+        }
+        first = false;
+        kinds.push(kind);
+    };
+    for f in files {
+        if headers {
+            newline(&mut job, &mut kinds, Kind::Plain);
+            let mut what = format!("{} {}", f.op.word(), f.path);
+            if let Some(to) = &f.move_to {
+                what.push_str(&format!(" → {to}"));
+            }
+            let color = match f.op {
+                Op::Add => ADDED_MARK,
+                Op::Delete => REMOVED_MARK,
+                Op::Update => Color32::from_gray(235),
+            };
+            job.append(
+                &what,
+                0.0,
+                TextFormat {
+                    underline: egui::Stroke::new(1.0, MUTED),
+                    ..plain(&font, color)
+                },
+            );
+        }
+        let width = f
+            .hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .filter_map(|l| l.line)
+            .max()
+            .map(|n| n.to_string().len());
+        let code: String = f
+            .hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .map(|l| l.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
+        let (src, lines) = highlighted_lines(ctx, &code, language);
+        let mut index = 0;
+        for (hi, h) in f.hunks.iter().enumerate() {
+            if hi > 0 || h.header.is_some() {
+                newline(&mut job, &mut kinds, Kind::Plain);
+                let gap = match &h.header {
+                    Some(header) => format!("⋯ {header}"),
+                    None => "⋯".to_string(),
+                };
+                job.append(&gap, 0.0, plain(&font, MUTED));
+            }
+            for l in &h.lines {
+                let kind = match l.tag {
+                    Tag::Context => Kind::Plain,
+                    Tag::Removed => Kind::Removed,
+                    Tag::Added => Kind::Added,
+                };
+                newline(&mut job, &mut kinds, kind);
+                if let Some(w) = width {
+                    let n = l.line.map(|n| n.to_string()).unwrap_or_default();
+                    job.append(&format!("{n:>w$} "), 0.0, plain(&font, MUTED));
+                }
+                let mark_color = match l.tag {
+                    Tag::Context => MUTED,
+                    Tag::Removed => REMOVED_MARK,
+                    Tag::Added => ADDED_MARK,
+                };
+                job.append(&format!("{} ", l.tag.mark()), 0.0, plain(&font, mark_color));
+                for (range, format) in lines.get(index).into_iter().flatten() {
+                    job.append(&src.text[range.clone()], 0.0, format.clone());
+                }
+                index += 1;
+            }
+        }
+    }
+    Laid {
+        job,
+        kinds,
+        galley: None,
+    }
+}
+
+/// Lays out text (file content, old or new text) with colour for `language`.
+pub fn text(ctx: &egui::Context, code: &str, language: &str) -> Laid {
+    let (src, lines) = highlighted_lines(ctx, code, language);
+    let font = mono(ctx);
+    let mut job = LayoutJob::default();
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            job.append("\n", 0.0, plain(&font, MUTED));
+        }
+        for (range, format) in line {
+            job.append(&src.text[range.clone()], 0.0, format.clone());
+        }
+    }
+    let kinds = vec![Kind::Plain; lines.len()];
+    Laid {
+        job,
+        kinds,
+        galley: None,
+    }
+}
+
+/// Lays out a shell command: highlighted, its long lines wrapped at operators with
+/// [`CONTINUATION`] marks.
+pub fn command(ctx: &egui::Context, command: &str) -> Laid {
+    let font = mono(ctx);
+    let shown = command_lines(command);
+    let mut job = LayoutJob::default();
+    let mut kinds = Vec::new();
+    for (i, (continued, line)) in shown.iter().enumerate() {
+        if i > 0 {
+            job.append("\n", 0.0, plain(&font, MUTED));
+        }
+        if *continued {
+            job.append(
+                CONTINUATION,
+                0.0,
+                plain(&font, Color32::from_rgb(0x7C, 0xA8, 0xE0)),
+            );
+        }
+        let (src, lines) = highlighted_lines(ctx, line, "sh");
+        for (range, format) in lines.iter().flatten() {
+            job.append(&src.text[range.clone()], 0.0, format.clone());
+        }
+        kinds.push(Kind::Plain);
+    }
+    Laid {
+        job,
+        kinds,
+        galley: None,
+    }
+}
+
+/// The lines a command is shown as: each line of it, and a line longer than [`WRAP_AT`]
+/// characters cut after each `&&`, `||`, `;` and `|` outside quotes, `$(…)` and `(…)` (the
+/// following blanks dropped at the cut). `true` marks a continuation. Joining the pieces of a
+/// cut line with the dropped blanks gives the line back exactly.
+pub fn command_lines(command: &str) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut depth = 0usize;
+    for line in command.split('\n') {
+        let long = line.chars().count() > WRAP_AT;
+        let mut piece_start = 0;
+        let mut cuts = Vec::new();
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let (at, c) = chars[i];
+            match (quote, c) {
+                (Some('\''), '\'') => quote = None,
+                (Some('\''), _) => {}
+                (_, '\\') => i += 1,
+                (Some('"'), '"') => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"') => quote = Some(c),
+                (None, '(') => depth += 1,
+                (None, ')') => depth = depth.saturating_sub(1),
+                (None, '&' | '|' | ';') if depth == 0 => {
+                    let next = chars.get(i + 1).map(|(_, c)| *c);
+                    let op_len = match (c, next) {
+                        ('&', Some('&')) | ('|', Some('|')) | (';', Some(';')) => 2,
+                        ('&', _) => 0, // a background `&` or a redirection `>&`
+                        ('|', Some('&')) => 2,
+                        _ => 1,
+                    };
+                    let prev = i.checked_sub(1).map(|p| chars[p].1);
+                    if op_len > 0 && prev != Some('>') && prev != Some('<') {
+                        cuts.push(at + op_len);
+                        i += op_len - 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if !long || cuts.is_empty() {
+            out.push((false, line.to_string()));
+            continue;
+        }
+        for cut in cuts {
+            if line[cut..].trim().is_empty() {
+                break;
+            }
+            out.push((piece_start > 0, line[piece_start..cut].to_string()));
+            piece_start = cut + (line[cut..].len() - line[cut..].trim_start().len());
+        }
+        out.push((piece_start > 0, line[piece_start..].to_string()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(command: &str) -> Vec<String> {
+        command_lines(command)
+            .into_iter()
+            .map(|(c, l)| if c { format!("↳{l}") } else { l })
+            .collect()
+    }
+
+    #[test]
+    fn a_long_chain_wraps_at_each_operator_outside_quotes() {
+        let cmd = "cargo build --release && cargo test --workspace || echo 'a && b; c | d' ; git push origin main | tee log";
+        assert_eq!(
+            shown(cmd),
+            vec![
+                "cargo build --release &&",
+                "↳cargo test --workspace ||",
+                "↳echo 'a && b; c | d' ;",
+                "↳git push origin main |",
+                "↳tee log",
+            ]
+        );
+    }
+
+    #[test]
+    fn short_commands_subshells_and_redirections_stay_whole() {
+        assert_eq!(shown("make && make test"), vec!["make && make test"]);
+        let cmd = "x=$(git rev-parse HEAD && git describe --tags) ; cargo run 2>&1 >/dev/null &";
+        assert_eq!(
+            shown(cmd),
+            vec![
+                "x=$(git rev-parse HEAD && git describe --tags) ;",
+                "↳cargo run 2>&1 >/dev/null &"
+            ]
+        );
+        let escaped = "echo \"a \\\" && b is one string that goes on and on and on and on\" && ls";
+        assert_eq!(shown(escaped).len(), 2);
+    }
+
+    #[test]
+    fn the_pieces_rejoin_to_the_exact_command() {
+        let cmd = "a   &&   b --with-a-long-flag-name-here --and-another-one-here ||c;d|e";
+        let lines = command_lines(cmd);
+        let rebuilt: String = lines
+            .iter()
+            .map(|(_, l)| l.as_str())
+            .collect::<Vec<_>>()
+            .join("");
+        assert_eq!(rebuilt.replace(' ', ""), cmd.replace(' ', ""));
+        assert!(lines.iter().all(|(_, l)| cmd.contains(l.as_str())));
+    }
+
+    #[test]
+    fn languages_by_extension() {
+        assert_eq!(language_of("/a/b.RS"), "rs");
+        assert_eq!(language_of("x.tsx"), "js");
+        assert_eq!(language_of("Makefile"), "");
+    }
+}
