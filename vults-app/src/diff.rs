@@ -557,6 +557,20 @@ mod tests {
     }
 
     #[test]
+    fn the_phone_gets_marks_numbers_and_text() {
+        let c = call(Target::Write {
+            path: "/p/a.txt".into(),
+            content: Some("line 1\nLINE 2\n".into()),
+        });
+        let d = card_diff(&c, &before("/p/a.txt", &numbered_file(2))).unwrap();
+        assert_eq!(
+            to_json(&d),
+            json!([{"path": "/p/a.txt", "op": "update", "move_to": null, "hunks": [{"header": null,
+                "lines": [[" ", 1, "line 1"], ["-", 2, "line 2"], ["+", 2, "LINE 2"]]}]}])
+        );
+    }
+
+    #[test]
     fn text_that_is_not_a_patch_is_not_parsed() {
         assert_eq!(parse_patch("just text"), None);
         assert_eq!(
