@@ -32,9 +32,20 @@ enum Kind {
     Added,
 }
 
-/// Code laid out once: the highlighted job, and its galley for the last width.
+/// Lines per laid-out piece: a long diff is laid out only where it is scrolled into view.
+const CHUNK_LINES: usize = 48;
+
+/// Code laid out once: the highlighted text in pieces of [`CHUNK_LINES`] lines, each laid out
+/// into a galley the first time it is in view (again only when the width or scale changes).
 #[derive(Debug, Clone)]
 pub struct Laid {
+    text: String,
+    font: FontId,
+    chunks: Vec<Chunk>,
+}
+
+#[derive(Debug, Clone)]
+struct Chunk {
     job: LayoutJob,
     kinds: Vec<Kind>,
     /// The galley, and the width and pixels per point it was laid out for.
@@ -42,13 +53,71 @@ pub struct Laid {
 }
 
 impl Laid {
-    /// The text shown (the galley's text, what a reader of the screen gets).
-    pub fn text(&self) -> &str {
-        &self.job.text
+    fn new(job: LayoutJob, kinds: Vec<Kind>, font: FontId) -> Laid {
+        let lines = split_lines(&job);
+        let chunks = lines
+            .chunks(CHUNK_LINES)
+            .zip(kinds.chunks(CHUNK_LINES))
+            .map(|(lines, kinds)| {
+                let mut part = LayoutJob::default();
+                for (i, line) in lines.iter().enumerate() {
+                    if i > 0 {
+                        part.append("\n", 0.0, plain(&font, MUTED));
+                    }
+                    for (range, format) in line {
+                        part.append(&job.text[range.clone()], 0.0, format.clone());
+                    }
+                }
+                Chunk {
+                    job: part,
+                    kinds: kinds.to_vec(),
+                    galley: None,
+                }
+            })
+            .collect();
+        Laid {
+            text: job.text,
+            font,
+            chunks,
+        }
     }
 
-    /// The galley at `width`, laid out again only when the width or the scale changed.
-    pub fn galley(&mut self, ctx: &egui::Context, width: f32) -> Arc<Galley> {
+    /// The whole text shown (what a reader of the screen gets, piece by piece).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// How many pieces have been laid out so far.
+    pub fn laid_out(&self) -> usize {
+        self.chunks.iter().filter(|c| c.galley.is_some()).count()
+    }
+
+    /// Shows the code, selectable, with a full-width background on removed and added lines.
+    /// A piece out of view takes its (estimated, until laid out) height and is not laid out.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let width = ui.available_width();
+        let row = ui.fonts_mut(|f| f.row_height(&self.font));
+        let clip = ui.clip_rect();
+        ui.scope(|ui| {
+            ui.spacing_mut().item_spacing.y = 0.0;
+            for chunk in &mut self.chunks {
+                let top = ui.cursor().top();
+                let height = match &chunk.galley {
+                    Some((w, _, g)) if (w - width).abs() < 0.5 => g.rect.height(),
+                    _ => chunk.kinds.len() as f32 * row,
+                };
+                if top > clip.bottom() || top + height < clip.top() {
+                    ui.allocate_space(egui::vec2(width, height));
+                } else {
+                    chunk.ui(ui, width);
+                }
+            }
+        });
+    }
+}
+
+impl Chunk {
+    fn galley(&mut self, ctx: &egui::Context, width: f32) -> Arc<Galley> {
         let ppp = ctx.pixels_per_point();
         match &self.galley {
             Some((w, p, g)) if (w - width).abs() < 0.5 && *p == ppp => g.clone(),
@@ -62,9 +131,7 @@ impl Laid {
         }
     }
 
-    /// Shows the code, selectable, with a full-width background on removed and added lines.
-    pub fn ui(&mut self, ui: &mut egui::Ui) -> egui::Response {
-        let width = ui.available_width();
+    fn ui(&mut self, ui: &mut egui::Ui, width: f32) {
         let galley = self.galley(ui.ctx(), width);
         let backdrop = ui.painter().add(Shape::Noop);
         let response = ui.add(egui::Label::new(galley.clone()).selectable(true));
@@ -90,7 +157,6 @@ impl Laid {
             }
         }
         ui.painter().set(backdrop, Shape::Vec(shapes));
-        response
     }
 }
 
@@ -145,6 +211,12 @@ fn highlighted_lines(ctx: &egui::Context, code: &str, language: &str) -> (Layout
     } else {
         highlight(ctx, &ctx.global_style(), &theme(&font), code, language)
     };
+    let lines = split_lines(&job);
+    (job, lines)
+}
+
+/// A job's text per line (without the `\n`), as formatted byte ranges of it.
+fn split_lines(job: &LayoutJob) -> Vec<Pieces> {
     let mut lines = vec![Vec::new()];
     for s in &job.sections {
         let (from, to) = (s.byte_range.start.0, s.byte_range.end.0);
@@ -167,7 +239,7 @@ fn highlighted_lines(ctx: &egui::Context, code: &str, language: &str) -> (Layout
                 .push((start..to, s.format.clone()));
         }
     }
-    (job, lines)
+    lines
 }
 
 fn plain(font: &FontId, color: Color32) -> TextFormat {
@@ -259,11 +331,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
             }
         }
     }
-    Laid {
-        job,
-        kinds,
-        galley: None,
-    }
+    Laid::new(job, kinds, font)
 }
 
 /// Lays out text (file content, old or new text) with colour for `language`.
@@ -280,11 +348,7 @@ pub fn text(ctx: &egui::Context, code: &str, language: &str) -> Laid {
         }
     }
     let kinds = vec![Kind::Plain; lines.len()];
-    Laid {
-        job,
-        kinds,
-        galley: None,
-    }
+    Laid::new(job, kinds, font)
 }
 
 /// Lays out a shell command: highlighted, its long lines wrapped at operators with
@@ -311,11 +375,7 @@ pub fn command(ctx: &egui::Context, command: &str) -> Laid {
         }
         kinds.push(Kind::Plain);
     }
-    Laid {
-        job,
-        kinds,
-        galley: None,
-    }
+    Laid::new(job, kinds, font)
 }
 
 /// The lines a command is shown as: each line of it, and a line longer than [`WRAP_AT`]
@@ -429,6 +489,37 @@ mod tests {
             .join("");
         assert_eq!(rebuilt.replace(' ', ""), cmd.replace(' ', ""));
         assert!(lines.iter().all(|(_, l)| cmd.contains(l.as_str())));
+    }
+
+    #[test]
+    fn a_long_diff_is_laid_out_only_where_it_is_in_view() {
+        let before: String = (1..=2000).map(|i| format!("let a{i} = {i};\n")).collect();
+        let after: String = (1..=2000).map(|i| format!("let b{i} = {i};\n")).collect();
+        let files = vec![FileDiff {
+            path: "a.rs".into(),
+            op: Op::Update,
+            move_to: None,
+            hunks: crate::diff::file_hunks(&before, &after),
+        }];
+        let ctx = egui::Context::default();
+        let mut laid = None;
+        for _ in 0..2 {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let l = laid.get_or_insert_with(|| diff(ui.ctx(), &files, false));
+                egui::ScrollArea::vertical()
+                    .max_height(220.0)
+                    .show(ui, |ui| l.ui(ui));
+            });
+            out.textures_delta.clear();
+        }
+        let laid = laid.expect("laid out");
+        assert_eq!(laid.chunks.len(), 4000 / CHUNK_LINES + 1);
+        assert!(laid.laid_out() <= 2, "{} pieces laid out", laid.laid_out());
+        // Every line is in the text all the same.
+        for i in [1, 1000, 2000] {
+            assert!(laid.text().contains(&format!("- let a{i} = {i};")));
+            assert!(laid.text().contains(&format!("+ let b{i} = {i};")));
+        }
     }
 
     #[test]
