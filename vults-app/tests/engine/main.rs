@@ -2,6 +2,7 @@
 //! One test binary (modules below) to save link time.
 #![cfg(unix)]
 
+mod cards;
 mod common;
 mod crash;
 mod load;
