@@ -9,8 +9,8 @@
 //! 10th line (200 hunks' worth of lines), and a Write that replaces every line (4,000 diff lines)
 //! — it times, median of 30 runs each:
 //! 1. the diff (`vults_app::diff::card_diff`, similar's line diff, once per card),
-//! 2. colour and the layout job (`ui::code::diff`, once per card),
-//! 3. the card's first frame: its view, the diff, colour, the galleys of the pieces in view
+//! 2. the lines to show (`ui::code::diff`: numbers, marks, pieces of 48 lines; once per card),
+//! 3. the card's first frame: its view, the diff, colour and galleys of the pieces in view
 //!    (48 lines each; the rest are laid out when scrolled to) and tessellation,
 //! 4. each frame after (`CardView::ui` + tessellation), drawing what the card kept.
 
@@ -130,7 +130,7 @@ fn main() {
     // Fonts exist after a first frame.
     let _ = frame(&ctx, |_| {});
     eprintln!(
-        "| change to a {LINES}-line file | diff lines | diff | colour + layout job | first frame of the card | each frame after |"
+        "| change to a {LINES}-line file | diff lines | diff | lines to show | first frame of the card | each frame after |"
     );
     eprintln!("|---|---|---|---|---|---|");
     for (name, target) in cases {

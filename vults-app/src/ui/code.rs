@@ -32,11 +32,23 @@ enum Kind {
     Added,
 }
 
-/// Lines per laid-out piece: a long diff is laid out only where it is scrolled into view.
+/// Lines per laid-out piece: a long diff is coloured and laid out only where it is in view.
 const CHUNK_LINES: usize = 48;
 
-/// Code laid out once: the highlighted text in pieces of [`CHUNK_LINES`] lines, each laid out
-/// into a galley the first time it is in view (again only when the width or scale changes).
+/// One line to show: plain prefixes (line number, mark, continuation) and then code, coloured
+/// as `language` (or in `plain` when it is not code: a file header, a gap between hunks).
+#[derive(Debug, Clone)]
+struct Line {
+    prefix: Vec<(String, TextFormat)>,
+    code: String,
+    language: &'static str,
+    plain: Option<TextFormat>,
+    kind: Kind,
+}
+
+/// Code made once per card: its lines in pieces of [`CHUNK_LINES`], each coloured and laid out
+/// into a galley the first time it is in view (laid out again only when the width or scale
+/// changes). The lines are kept as text until then, so a long diff costs little to make.
 #[derive(Debug, Clone)]
 pub struct Laid {
     text: String,
@@ -46,40 +58,32 @@ pub struct Laid {
 
 #[derive(Debug, Clone)]
 struct Chunk {
-    job: LayoutJob,
-    kinds: Vec<Kind>,
+    lines: Vec<Line>,
+    job: Option<LayoutJob>,
     /// The galley, and the width and pixels per point it was laid out for.
     galley: Option<(f32, f32, Arc<Galley>)>,
 }
 
 impl Laid {
-    fn new(job: LayoutJob, kinds: Vec<Kind>, font: FontId) -> Laid {
-        let lines = split_lines(&job);
+    fn new(lines: Vec<Line>, font: FontId) -> Laid {
+        let text = lines
+            .iter()
+            .map(|l| {
+                let mut t: String = l.prefix.iter().map(|(p, _)| p.as_str()).collect();
+                t.push_str(&l.code);
+                t
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
         let chunks = lines
             .chunks(CHUNK_LINES)
-            .zip(kinds.chunks(CHUNK_LINES))
-            .map(|(lines, kinds)| {
-                let mut part = LayoutJob::default();
-                for (i, line) in lines.iter().enumerate() {
-                    if i > 0 {
-                        part.append("\n", 0.0, plain(&font, MUTED));
-                    }
-                    for (range, format) in line {
-                        part.append(&job.text[range.clone()], 0.0, format.clone());
-                    }
-                }
-                Chunk {
-                    job: part,
-                    kinds: kinds.to_vec(),
-                    galley: None,
-                }
+            .map(|lines| Chunk {
+                lines: lines.to_vec(),
+                job: None,
+                galley: None,
             })
             .collect();
-        Laid {
-            text: job.text,
-            font,
-            chunks,
-        }
+        Laid { text, font, chunks }
     }
 
     /// The whole text shown (what a reader of the screen gets, piece by piece).
@@ -98,18 +102,19 @@ impl Laid {
         let width = ui.available_width();
         let row = ui.fonts_mut(|f| f.row_height(&self.font));
         let clip = ui.clip_rect();
+        let font = self.font.clone();
         ui.scope(|ui| {
             ui.spacing_mut().item_spacing.y = 0.0;
             for chunk in &mut self.chunks {
                 let top = ui.cursor().top();
                 let height = match &chunk.galley {
                     Some((w, _, g)) if (w - width).abs() < 0.5 => g.rect.height(),
-                    _ => chunk.kinds.len() as f32 * row,
+                    _ => chunk.lines.len() as f32 * row,
                 };
                 if top > clip.bottom() || top + height < clip.top() {
                     ui.allocate_space(egui::vec2(width, height));
                 } else {
-                    chunk.ui(ui, width);
+                    chunk.ui(ui, width, &font);
                 }
             }
         });
@@ -117,12 +122,57 @@ impl Laid {
 }
 
 impl Chunk {
-    fn galley(&mut self, ctx: &egui::Context, width: f32) -> Arc<Galley> {
+    /// Colours the piece's code (each run of lines in one language at once) into a job.
+    fn job(&mut self, ctx: &egui::Context, font: &FontId) -> &LayoutJob {
+        let lines = &self.lines;
+        self.job.get_or_insert_with(|| {
+            let mut job = LayoutJob::default();
+            let mut i = 0;
+            while i < lines.len() {
+                let language = lines[i].language;
+                let coloured = lines[i].plain.is_none();
+                let run = if coloured {
+                    lines[i..]
+                        .iter()
+                        .take_while(|l| l.plain.is_none() && l.language == language)
+                        .count()
+                } else {
+                    1
+                };
+                let source = coloured.then(|| {
+                    let code: Vec<&str> =
+                        lines[i..i + run].iter().map(|l| l.code.as_str()).collect();
+                    highlighted_lines(ctx, &code.join("\n"), language)
+                });
+                for (k, line) in lines[i..i + run].iter().enumerate() {
+                    if i + k > 0 {
+                        job.append("\n", 0.0, plain(font, MUTED));
+                    }
+                    for (text, format) in &line.prefix {
+                        job.append(text, 0.0, format.clone());
+                    }
+                    match (&line.plain, &source) {
+                        (Some(format), _) => job.append(&line.code, 0.0, format.clone()),
+                        (None, Some((src, pieces))) => {
+                            for (range, format) in pieces.get(k).into_iter().flatten() {
+                                job.append(&src.text[range.clone()], 0.0, format.clone());
+                            }
+                        }
+                        (None, None) => {}
+                    }
+                }
+                i += run;
+            }
+            job
+        })
+    }
+
+    fn galley(&mut self, ctx: &egui::Context, width: f32, font: &FontId) -> Arc<Galley> {
         let ppp = ctx.pixels_per_point();
         match &self.galley {
             Some((w, p, g)) if (w - width).abs() < 0.5 && *p == ppp => g.clone(),
             _ => {
-                let mut job = self.job.clone();
+                let mut job = self.job(ctx, font).clone();
                 job.wrap.max_width = width;
                 let g = ctx.fonts_mut(|f| f.layout_job(job));
                 self.galley = Some((width, ppp, g.clone()));
@@ -131,15 +181,15 @@ impl Chunk {
         }
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, width: f32) {
-        let galley = self.galley(ui.ctx(), width);
+    fn ui(&mut self, ui: &mut egui::Ui, width: f32, font: &FontId) {
+        let galley = self.galley(ui.ctx(), width, font);
         let backdrop = ui.painter().add(Shape::Noop);
         let response = ui.add(egui::Label::new(galley.clone()).selectable(true));
         let origin = response.rect.min;
         let mut shapes = Vec::new();
         let mut line = 0;
         for row in &galley.rows {
-            let fill = match self.kinds.get(line) {
+            let fill = match self.lines.get(line).map(|l| l.kind) {
                 Some(Kind::Removed) => Some(REMOVED_FILL),
                 Some(Kind::Added) => Some(ADDED_FILL),
                 _ => None,
@@ -246,23 +296,14 @@ fn plain(font: &FontId, color: Color32) -> TextFormat {
     TextFormat::simple(font.clone(), color)
 }
 
-/// Lays out a card's diff: for a patch (`headers`), a line per file saying what happens to it;
-/// `⋯` between hunks; per line its number (where the file was read), `-`/`+` and the code.
+/// A card's diff: for a patch (`headers`), a line per file saying what happens to it; `⋯`
+/// between hunks; per line its number (where the file was read), `-`/`+` and the code.
 pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
     let font = mono(ctx);
-    let mut job = LayoutJob::default();
-    let mut kinds = Vec::new();
-    let mut first = true;
-    let mut newline = |job: &mut LayoutJob, kinds: &mut Vec<Kind>, kind: Kind| {
-        if !first {
-            job.append("\n", 0.0, plain(&font, MUTED));
-        }
-        first = false;
-        kinds.push(kind);
-    };
+    let mut lines = Vec::new();
     for f in files {
+        let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
         if headers {
-            newline(&mut job, &mut kinds, Kind::Plain);
             let mut what = format!("{} {}", f.op.word(), f.path);
             if let Some(to) = &f.move_to {
                 what.push_str(&format!(" → {to}"));
@@ -272,14 +313,16 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                 Op::Delete => REMOVED_MARK,
                 Op::Update => Color32::from_gray(235),
             };
-            job.append(
-                &what,
-                0.0,
-                TextFormat {
+            lines.push(Line {
+                prefix: Vec::new(),
+                code: what,
+                language,
+                plain: Some(TextFormat {
                     underline: egui::Stroke::new(1.0, MUTED),
                     ..plain(&font, color)
-                },
-            );
+                }),
+                kind: Kind::Plain,
+            });
         }
         let width = f
             .hunks
@@ -288,94 +331,80 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
             .filter_map(|l| l.line)
             .max()
             .map(|n| n.to_string().len());
-        let code: String = f
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .map(|l| l.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
-        let (src, lines) = highlighted_lines(ctx, &code, language);
-        let mut index = 0;
         for (hi, h) in f.hunks.iter().enumerate() {
             if hi > 0 || h.header.is_some() {
-                newline(&mut job, &mut kinds, Kind::Plain);
-                let gap = match &h.header {
-                    Some(header) => format!("⋯ {header}"),
-                    None => "⋯".to_string(),
-                };
-                job.append(&gap, 0.0, plain(&font, MUTED));
+                lines.push(Line {
+                    prefix: Vec::new(),
+                    code: match &h.header {
+                        Some(header) => format!("⋯ {header}"),
+                        None => "⋯".to_string(),
+                    },
+                    language,
+                    plain: Some(plain(&font, MUTED)),
+                    kind: Kind::Plain,
+                });
             }
             for l in &h.lines {
-                let kind = match l.tag {
-                    Tag::Context => Kind::Plain,
-                    Tag::Removed => Kind::Removed,
-                    Tag::Added => Kind::Added,
+                let (kind, mark_color) = match l.tag {
+                    Tag::Context => (Kind::Plain, MUTED),
+                    Tag::Removed => (Kind::Removed, REMOVED_MARK),
+                    Tag::Added => (Kind::Added, ADDED_MARK),
                 };
-                newline(&mut job, &mut kinds, kind);
+                let mut prefix = Vec::new();
                 if let Some(w) = width {
                     let n = l.line.map(|n| n.to_string()).unwrap_or_default();
-                    job.append(&format!("{n:>w$} "), 0.0, plain(&font, MUTED));
+                    prefix.push((format!("{n:>w$} "), plain(&font, MUTED)));
                 }
-                let mark_color = match l.tag {
-                    Tag::Context => MUTED,
-                    Tag::Removed => REMOVED_MARK,
-                    Tag::Added => ADDED_MARK,
-                };
-                job.append(&format!("{} ", l.tag.mark()), 0.0, plain(&font, mark_color));
-                for (range, format) in lines.get(index).into_iter().flatten() {
-                    job.append(&src.text[range.clone()], 0.0, format.clone());
-                }
-                index += 1;
+                prefix.push((format!("{} ", l.tag.mark()), plain(&font, mark_color)));
+                lines.push(Line {
+                    prefix,
+                    code: l.text.clone(),
+                    language,
+                    plain: None,
+                    kind,
+                });
             }
         }
     }
-    Laid::new(job, kinds, font)
+    Laid::new(lines, font)
 }
 
-/// Lays out text (file content, old or new text) with colour for `language`.
-pub fn text(ctx: &egui::Context, code: &str, language: &str) -> Laid {
-    let (src, lines) = highlighted_lines(ctx, code, language);
-    let font = mono(ctx);
-    let mut job = LayoutJob::default();
-    for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
-            job.append("\n", 0.0, plain(&font, MUTED));
-        }
-        for (range, format) in line {
-            job.append(&src.text[range.clone()], 0.0, format.clone());
-        }
-    }
-    let kinds = vec![Kind::Plain; lines.len()];
-    Laid::new(job, kinds, font)
+/// Text (file content, old or new text) with colour for `language`.
+pub fn text(ctx: &egui::Context, code: &str, language: &'static str) -> Laid {
+    let lines = code
+        .split('\n')
+        .map(|l| Line {
+            prefix: Vec::new(),
+            code: l.to_string(),
+            language,
+            plain: None,
+            kind: Kind::Plain,
+        })
+        .collect();
+    Laid::new(lines, mono(ctx))
 }
 
-/// Lays out a shell command: highlighted, its long lines wrapped at operators with
-/// [`CONTINUATION`] marks.
+/// A shell command: coloured, its long lines wrapped at operators with [`CONTINUATION`] marks.
 pub fn command(ctx: &egui::Context, command: &str) -> Laid {
     let font = mono(ctx);
-    let shown = command_lines(command);
-    let mut job = LayoutJob::default();
-    let mut kinds = Vec::new();
-    for (i, (continued, line)) in shown.iter().enumerate() {
-        if i > 0 {
-            job.append("\n", 0.0, plain(&font, MUTED));
-        }
-        if *continued {
-            job.append(
-                CONTINUATION,
-                0.0,
-                plain(&font, Color32::from_rgb(0x7C, 0xA8, 0xE0)),
-            );
-        }
-        let (src, lines) = highlighted_lines(ctx, line, "sh");
-        for (range, format) in lines.iter().flatten() {
-            job.append(&src.text[range.clone()], 0.0, format.clone());
-        }
-        kinds.push(Kind::Plain);
-    }
-    Laid::new(job, kinds, font)
+    let lines = command_lines(command)
+        .into_iter()
+        .map(|(continued, line)| Line {
+            prefix: if continued {
+                vec![(
+                    CONTINUATION.to_string(),
+                    plain(&font, Color32::from_rgb(0x7C, 0xA8, 0xE0)),
+                )]
+            } else {
+                Vec::new()
+            },
+            code: line,
+            language: "sh",
+            plain: None,
+            kind: Kind::Plain,
+        })
+        .collect();
+    Laid::new(lines, font)
 }
 
 /// The lines a command is shown as: each line of it, and a line longer than [`WRAP_AT`]
@@ -514,6 +543,10 @@ mod tests {
         }
         let laid = laid.expect("laid out");
         assert_eq!(laid.chunks.len(), 4000 / CHUNK_LINES + 1);
+        assert!(
+            laid.chunks.iter().filter(|c| c.job.is_some()).count() <= 2,
+            "coloured only in view"
+        );
         assert!(laid.laid_out() <= 2, "{} pieces laid out", laid.laid_out());
         // Every line is in the text all the same.
         for i in [1, 1000, 2000] {
