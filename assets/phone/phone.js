@@ -186,8 +186,9 @@ function targetView(t) {
 // The exact text the agent sent is one tap away ("Whole text").
 function diffView(card) {
   const out = [];
-  const patch = card.target.type === 'patch';
-  if (!patch && card.target.path) out.push(el('div', { textContent: card.target.path }));
+  // An edit or write names its file above the diff; a patch (or OpenCode's diff) per file.
+  const patch = card.target.type !== 'edit' && card.target.type !== 'write';
+  if (!patch) out.push(el('div', { textContent: card.target.path }));
   for (const f of card.diff) {
     const box = el('div', { className: 'diff' });
     if (patch) {

@@ -163,8 +163,106 @@ pub fn card_diff(call: &ToolCall, context: &CardContext) -> Option<Vec<FileDiff>
             }
             Some(files)
         }
+        // OpenCode asks for an edit or write with the unified diff it made (`metadata.diff`,
+        // next to `filepath`): shown as it came, numbered by its own `@@` lines.
+        Target::Input { json } => {
+            let input: Value = serde_json::from_str(json).ok()?;
+            let diff = input.get("diff")?.as_str()?;
+            let path = ["filepath", "filePath", "file_path", "path"]
+                .iter()
+                .find_map(|k| input.get(*k).and_then(Value::as_str));
+            let mut files = parse_unified(diff)?;
+            if let (Some(path), [only]) = (path, files.as_mut_slice()) {
+                only.path = path.to_string();
+            }
+            Some(files)
+        }
         _ => None,
     }
+}
+
+/// Reads a unified diff (`--- a` / `+++ b` / `@@ -o,n +o,n @@` hunks), numbered by its hunk
+/// headers, each hunk as long as its header says. `None` when it has no hunk or a line in a
+/// hunk does not fit.
+pub fn parse_unified(text: &str) -> Option<Vec<FileDiff>> {
+    let mut files: Vec<FileDiff> = Vec::new();
+    let (mut old, mut new) = (0usize, 0usize);
+    let (mut old_left, mut new_left) = (0usize, 0usize);
+    let mut from = String::new();
+    let range = |r: &str| -> Option<(usize, usize)> {
+        let mut it = r.splitn(2, ',');
+        let start = it.next()?.parse().ok()?;
+        let count = it.next().map_or(Some(1), |c| c.parse().ok())?;
+        Some((start, count))
+    };
+    for raw in text.lines() {
+        let l = raw.strip_suffix('\r').unwrap_or(raw);
+        if old_left > 0 || new_left > 0 {
+            let (tag, line) = match l.chars().next() {
+                Some(' ') | None => (Tag::Context, new),
+                Some('-') => (Tag::Removed, old),
+                Some('+') => (Tag::Added, new),
+                Some('\\') => continue, // "\ No newline at end of file"
+                _ => return None,
+            };
+            match tag {
+                Tag::Context => {
+                    (old, new) = (old + 1, new + 1);
+                    old_left = old_left.saturating_sub(1);
+                    new_left = new_left.saturating_sub(1);
+                }
+                Tag::Removed => {
+                    old += 1;
+                    old_left = old_left.saturating_sub(1);
+                }
+                Tag::Added => {
+                    new += 1;
+                    new_left = new_left.saturating_sub(1);
+                }
+            }
+            files.last_mut()?.hunks.last_mut()?.lines.push(Line {
+                tag,
+                line: Some(line),
+                text: l.get(1..).unwrap_or_default().to_string(),
+            });
+        } else if let Some(p) = l.strip_prefix("--- ") {
+            from = p.split('\t').next().unwrap_or(p).trim().to_string();
+        } else if let Some(p) = l.strip_prefix("+++ ") {
+            let to = p.split('\t').next().unwrap_or(p).trim();
+            let (path, op) = match (from.as_str(), to) {
+                ("/dev/null", to) => (to.to_string(), Op::Add),
+                (from, "/dev/null") => (from.to_string(), Op::Delete),
+                (_, to) => (to.to_string(), Op::Update),
+            };
+            files.push(FileDiff {
+                path,
+                op,
+                move_to: None,
+                hunks: Vec::new(),
+            });
+        } else if let Some(rest) = l.strip_prefix("@@ -") {
+            let (ranges, header) = rest.split_once(" @@").unwrap_or((rest, ""));
+            let (o, n) = ranges.split_once(" +")?;
+            (old, old_left) = range(o)?;
+            (new, new_left) = range(n)?;
+            let header = header.trim();
+            if files.is_empty() {
+                files.push(FileDiff {
+                    path: String::new(),
+                    op: Op::Update,
+                    move_to: None,
+                    hunks: Vec::new(),
+                });
+            }
+            files.last_mut()?.hunks.push(Hunk {
+                header: (!header.is_empty()).then(|| header.to_string()),
+                lines: Vec::new(),
+            });
+        }
+        // Anything else between hunks (Index:, ====, diff --git, \ No newline) is a heading.
+    }
+    files.retain(|f| !f.hunks.is_empty());
+    (!files.is_empty()).then_some(files)
 }
 
 /// The files a call changes whose current text a diff needs: the Edit/Write path, or each
@@ -568,6 +666,47 @@ mod tests {
             json!([{"path": "/p/a.txt", "op": "update", "move_to": null, "hunks": [{"header": null,
                 "lines": [[" ", 1, "line 1"], ["-", 2, "line 2"], ["+", 2, "LINE 2"]]}]}])
         );
+    }
+
+    #[test]
+    fn opencodes_own_unified_diff_is_shown_numbered_by_its_hunks() {
+        let diff = "Index: /p/src/a.ts\n===================================================================\n--- /p/src/a.ts\n+++ /p/src/a.ts\n@@ -3,4 +3,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n const c = 4;\n--- x\n\\ No newline at end of file\n";
+        let input = json!({"filepath": "/p/src/a.ts", "diff": diff});
+        let c = ToolCall {
+            session_id: None,
+            cwd: None,
+            tool: "edit".into(),
+            kind: ToolKind::Edit,
+            target: Target::Input {
+                json: vults_core::agents::canonical_json(&input),
+            },
+        };
+        let d = card_diff(&c, &CardContext::default()).unwrap();
+        assert_eq!(d[0].path, "/p/src/a.ts");
+        let shown: Vec<_> = d[0].hunks[0]
+            .lines
+            .iter()
+            .map(|l| (l.tag.mark(), l.line, l.text.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (' ', Some(3), "const a = 1;"),
+                ('-', Some(4), "const b = 2;"),
+                ('+', Some(4), "const b = 3;"),
+                (' ', Some(5), "const c = 4;"),
+                ('-', Some(6), "-- x"),
+            ]
+        );
+        assert_eq!(parse_unified("no diff here"), None);
+        // Two files: the second `---` comes after the first hunk's promised lines.
+        let two = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-x\n+y\n--- /dev/null\n+++ b/new\n@@ -0,0 +1,2 @@\n+1\n+2\n";
+        let d = parse_unified(two).unwrap();
+        assert_eq!(
+            (d.len(), d[1].op, d[1].path.as_str()),
+            (2, Op::Add, "b/new")
+        );
+        assert_eq!(d[1].text(), "+1\n+2\n");
     }
 
     #[test]

@@ -440,8 +440,15 @@ impl CardView {
                     .or_insert_with(|| code::text(&ctx, &pretty_json(input), "json"));
                 code_block(ui, "input", l, CODE_FILL);
             }
+            Target::Input { .. } if shows_diff && let Some(d) = diff => {
+                head_ui(ui, "diff", None, toggle);
+                let l = laid
+                    .entry("diff")
+                    .or_insert_with(|| code::diff(&ctx, d, true));
+                code_block(ui, "diff", l, CODE_FILL);
+            }
             Target::Input { json } => {
-                head_ui(ui, &format!("{tool} input"), None, None);
+                head_ui(ui, &format!("{tool} input"), None, toggle);
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(json), "json"));

@@ -341,3 +341,25 @@ fn long_chained_command_wraps_at_operators_and_copy_gives_the_exact_command() {
         .collect();
     assert_eq!(copied, vec![command.to_string()]);
 }
+
+#[test]
+fn opencode_edit_card_shows_the_diff_opencode_made() {
+    let diff = "Index: /home/ada/src/vults/web/app.ts\n===================================================================\n--- /home/ada/src/vults/web/app.ts\n+++ /home/ada/src/vults/web/app.ts\n@@ -10,3 +10,3 @@\n const port = 8080;\n-const host = \"0.0.0.0\";\n+const host = \"127.0.0.1\";\n listen(host, port);\n";
+    let input = serde_json::json!({"command": "web/app.ts", "diff": diff, "filepath": "/home/ada/src/vults/web/app.ts"});
+    let json = vults_core::agents::canonical_json(&input);
+    let mut card = fixtures::card(
+        23,
+        fixtures::call("edit", Target::Input { json: json.clone() }),
+        None,
+    );
+    card.agent = vults_core::protocol::AgentKind::Opencode;
+    card.identity = vults_core::protocol::Identity::Builtin(card.agent);
+    let mut h = harness(card);
+    h.run();
+    every_changed_line_is_shown(&h);
+    label_with(&h, "update /home/ada/src/vults/web/app.ts");
+    let pretty =
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&json).unwrap())
+            .unwrap();
+    whole_text_shows(&mut h, &[&pretty]);
+}
