@@ -137,6 +137,9 @@ pub fn card_diff(call: &ToolCall, context: &CardContext) -> Option<Vec<FileDiff>
                     .map(|e| fragment_hunk(&e.old, &e.new))
                     .collect(),
             };
+            if hunks.is_empty() {
+                return None; // nothing changes: the card shows the text as sent
+            }
             Some(vec![FileDiff {
                 path: path.clone(),
                 op: Op::Update,
@@ -148,12 +151,15 @@ pub fn card_diff(call: &ToolCall, context: &CardContext) -> Option<Vec<FileDiff>
             path,
             content: Some(content),
         } => {
-            let before = context.before(path)?;
+            let hunks = file_hunks(context.before(path)?, content);
+            if hunks.is_empty() {
+                return None; // the same content: the card shows it as it is
+            }
             Some(vec![FileDiff {
                 path: path.clone(),
                 op: Op::Update,
                 move_to: None,
-                hunks: file_hunks(before, content),
+                hunks,
             }])
         }
         Target::Patch { patch } => {
@@ -628,6 +634,12 @@ mod tests {
         let d = card_diff(&c, &before("/p/a.txt", &numbered_file(3))).unwrap();
         assert_eq!(d[0].text(), " line 1\n-line 2\n+LINE 2\n line 3\n");
         assert_eq!(card_diff(&c, &CardContext::default()), None);
+        // Writing the same content again changes nothing: no (empty) diff.
+        let same = call(Target::Write {
+            path: "/p/a.txt".into(),
+            content: Some(numbered_file(3)),
+        });
+        assert_eq!(card_diff(&same, &before("/p/a.txt", &numbered_file(3))), None);
     }
 
     const PATCH: &str = "*** Begin Patch\n*** Add File: docs/new.md\n+# New\n+text\n*** Update File: src/lib.rs\n@@ fn main\n line 4\n-line 5\n+five\n line 6\n*** Delete File: old.txt\n*** End Patch\n";
