@@ -12,7 +12,8 @@
 //! 2. the lines to show (`ui::code::diff`: numbers, marks, pieces of 48 lines; once per card),
 //! 3. the card's first frame: its view, the diff, colour and galleys of the pieces in view
 //!    (48 lines each; the rest are laid out when scrolled to) and tessellation,
-//! 4. each frame after (`CardView::ui` + tessellation), drawing what the card kept.
+//! 4. each frame after (`CardView::ui` + tessellation), drawing what the card kept,
+//! 5. for comparison, laying out all the diff's lines as one galley (what the card avoids).
 
 use egui::{Context, RawInput, Rect, pos2, vec2};
 use std::time::{Duration, Instant, SystemTime};
@@ -130,12 +131,13 @@ fn main() {
     // Fonts exist after a first frame.
     let _ = frame(&ctx, |_| {});
     eprintln!(
-        "| change to a {LINES}-line file | diff lines | diff | lines to show | first frame of the card | each frame after |"
+        "| change to a {LINES}-line file | diff lines | diff | lines to show | first frame of the card | each frame after | (all lines as one galley) |"
     );
-    eprintln!("|---|---|---|---|---|---|");
+    eprintln!("|---|---|---|---|---|---|---|");
     for (name, target) in cases {
         let card = card(target, &before);
         let (mut diff_t, mut job_t, mut first_t, mut frame_t) = (vec![], vec![], vec![], vec![]);
+        let mut whole_t = vec![];
         let mut lines = 0;
         let now = SystemTime::now();
         for _ in 0..RUNS {
@@ -152,6 +154,20 @@ fn main() {
                 let laid = code::diff(ui.ctx(), &files, false);
                 job_t.push(t.elapsed());
                 assert!(laid.text().lines().count() >= lines);
+                // For comparison: all of it as one galley, uncoloured (a new width each run, so
+                // egui's galley cache cannot answer).
+                let font = egui::TextStyle::Monospace.resolve(ui.style());
+                let width = 400.0 + (job_t.len() % 17) as f32;
+                let job = egui::text::LayoutJob::simple(
+                    laid.text().to_string(),
+                    font,
+                    egui::Color32::WHITE,
+                    width,
+                );
+                let t = Instant::now();
+                let g = ui.ctx().fonts_mut(|f| f.layout_job(job));
+                whole_t.push(t.elapsed());
+                assert!(g.rows.len() >= lines);
             });
             // A card as the window makes it: its view (the diff) and its first frame (colour,
             // layout job, and the galleys of the pieces in view), with tessellation.
@@ -179,11 +195,12 @@ fn main() {
             assert!(!meshes.is_empty());
         }
         eprintln!(
-            "| {name} | {lines} | {} | {} | {} | {} |",
+            "| {name} | {lines} | {} | {} | {} | {} | ({}) |",
             ms(median(diff_t)),
             ms(median(job_t)),
             ms(median(first_t)),
-            ms(median(frame_t))
+            ms(median(frame_t)),
+            ms(median(whole_t))
         );
     }
 }

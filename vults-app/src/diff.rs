@@ -639,7 +639,10 @@ mod tests {
             path: "/p/a.txt".into(),
             content: Some(numbered_file(3)),
         });
-        assert_eq!(card_diff(&same, &before("/p/a.txt", &numbered_file(3))), None);
+        assert_eq!(
+            card_diff(&same, &before("/p/a.txt", &numbered_file(3))),
+            None
+        );
     }
 
     const PATCH: &str = "*** Begin Patch\n*** Add File: docs/new.md\n+# New\n+text\n*** Update File: src/lib.rs\n@@ fn main\n line 4\n-line 5\n+five\n line 6\n*** Delete File: old.txt\n*** End Patch\n";
