@@ -119,6 +119,10 @@ try {
   // Run 1: Allow.
   const allowCmd = `echo vults-phone-e2e-allow-${Date.now()}`;
   const allowRun = askThroughHook(allowCmd);
+  const said = page.locator('article.card', { hasText: allowCmd }).locator('.said');
+  await said.waitFor({ timeout: 20000 });
+  check('the agent\'s own words are labelled as its words, above the command',
+    (await said.innerText()) === 'Claude Code says: phone e2e', await said.innerText());
   await answerOnPhone(page, allowCmd, 'Allow');
   const allowed = await allowRun;
   check('Allow on the phone: the hook prints the agent\'s allow', behaviorOf(allowed.out) === 'allow', JSON.stringify(allowed));
