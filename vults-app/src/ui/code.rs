@@ -49,41 +49,57 @@ struct Line {
 /// Code made once per card: its lines in pieces of [`CHUNK_LINES`], each coloured and laid out
 /// into a galley the first time it is in view (laid out again only when the width or scale
 /// changes). The lines are kept as text until then, so a long diff costs little to make.
+///
+/// The prefixes (line number and mark, a command's continuation mark) stand in a column of
+/// their own, so a long line that wraps continues under its code, not under the numbers.
 #[derive(Debug, Clone)]
 pub struct Laid {
     text: String,
     font: FontId,
+    /// The widest prefix, to measure the prefix column by.
+    widest_prefix: String,
     chunks: Vec<Chunk>,
 }
 
 #[derive(Debug, Clone)]
 struct Chunk {
     lines: Vec<Line>,
+    /// The piece's text with its prefixes: what a screen reader (and a test) reads.
+    text: String,
     job: Option<LayoutJob>,
-    /// The galley, and the width and pixels per point it was laid out for.
-    galley: Option<(f32, f32, Arc<Galley>)>,
+    /// The code and prefix galleys, and the width and pixels per point they were laid out for.
+    galley: Option<(f32, f32, Arc<Galley>, Arc<Galley>)>,
+}
+
+fn shown(line: &Line) -> String {
+    let mut t: String = line.prefix.iter().map(|(p, _)| p.as_str()).collect();
+    t.push_str(&line.code);
+    t
 }
 
 impl Laid {
     fn new(lines: Vec<Line>, font: FontId) -> Laid {
-        let text = lines
+        let text = lines.iter().map(shown).collect::<Vec<_>>().join("\n");
+        let widest_prefix = lines
             .iter()
-            .map(|l| {
-                let mut t: String = l.prefix.iter().map(|(p, _)| p.as_str()).collect();
-                t.push_str(&l.code);
-                t
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+            .map(|l| l.prefix.iter().map(|(p, _)| p.as_str()).collect::<String>())
+            .max_by_key(|p| p.chars().count())
+            .unwrap_or_default();
         let chunks = lines
             .chunks(CHUNK_LINES)
             .map(|lines| Chunk {
+                text: lines.iter().map(shown).collect::<Vec<_>>().join("\n"),
                 lines: lines.to_vec(),
                 job: None,
                 galley: None,
             })
             .collect();
-        Laid { text, font, chunks }
+        Laid {
+            text,
+            font,
+            widest_prefix,
+            chunks,
+        }
     }
 
     /// The whole text shown (what a reader of the screen gets, piece by piece).
@@ -100,21 +116,29 @@ impl Laid {
     /// A piece out of view takes its (estimated, until laid out) height and is not laid out.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let width = ui.available_width();
-        let row = ui.fonts_mut(|f| f.row_height(&self.font));
+        let (row, gutter) = ui.fonts_mut(|f| {
+            let gutter: f32 = self
+                .widest_prefix
+                .chars()
+                .map(|c| f.glyph_width(&self.font, c))
+                .sum();
+            (f.row_height(&self.font), gutter.ceil())
+        });
+        let code_width = (width - gutter).max(80.0);
         let clip = ui.clip_rect();
         let font = self.font.clone();
         ui.scope(|ui| {
-            ui.spacing_mut().item_spacing.y = 0.0;
+            ui.spacing_mut().item_spacing = egui::vec2(0.0, 0.0);
             for chunk in &mut self.chunks {
                 let top = ui.cursor().top();
                 let height = match &chunk.galley {
-                    Some((w, _, g)) if (w - width).abs() < 0.5 => g.rect.height(),
+                    Some((w, _, g, _)) if (w - code_width).abs() < 0.5 => g.rect.height(),
                     _ => chunk.lines.len() as f32 * row,
                 };
                 if top > clip.bottom() || top + height < clip.top() {
                     ui.allocate_space(egui::vec2(width, height));
                 } else {
-                    chunk.ui(ui, width, &font);
+                    chunk.ui(ui, width, gutter, code_width, &font);
                 }
             }
         });
@@ -148,9 +172,6 @@ impl Chunk {
                     if i + k > 0 {
                         job.append("\n", 0.0, plain(font, MUTED));
                     }
-                    for (text, format) in &line.prefix {
-                        job.append(text, 0.0, format.clone());
-                    }
                     match (&line.plain, &source) {
                         (Some(format), _) => job.append(&line.code, 0.0, format.clone()),
                         (None, Some((src, pieces))) => {
@@ -167,28 +188,66 @@ impl Chunk {
         })
     }
 
-    fn galley(&mut self, ctx: &egui::Context, width: f32, font: &FontId) -> Arc<Galley> {
+    /// The code galley at `width`, and the prefix column beside it (each line's prefix on the
+    /// first row of its line).
+    fn galleys(
+        &mut self,
+        ctx: &egui::Context,
+        width: f32,
+        font: &FontId,
+    ) -> (Arc<Galley>, Arc<Galley>) {
         let ppp = ctx.pixels_per_point();
         match &self.galley {
-            Some((w, p, g)) if (w - width).abs() < 0.5 && *p == ppp => g.clone(),
+            Some((w, p, code, prefixes)) if (w - width).abs() < 0.5 && *p == ppp => {
+                (code.clone(), prefixes.clone())
+            }
             _ => {
                 let mut job = self.job(ctx, font).clone();
                 job.wrap.max_width = width;
-                let g = ctx.fonts_mut(|f| f.layout_job(job));
-                self.galley = Some((width, ppp, g.clone()));
-                g
+                let code = ctx.fonts_mut(|f| f.layout_job(job));
+                let mut rows = vec![0usize; self.lines.len()];
+                let mut line = 0;
+                for row in &code.rows {
+                    if let Some(n) = rows.get_mut(line) {
+                        *n += 1;
+                    }
+                    if row.ends_with_newline {
+                        line += 1;
+                    }
+                }
+                let mut column = LayoutJob::default();
+                for (i, l) in self.lines.iter().enumerate() {
+                    for (text, format) in &l.prefix {
+                        column.append(text, 0.0, format.clone());
+                    }
+                    if i + 1 < self.lines.len() {
+                        column.append(&"\n".repeat(rows[i].max(1)), 0.0, plain(font, MUTED));
+                    }
+                }
+                let prefixes = ctx.fonts_mut(|f| f.layout_job(column));
+                self.galley = Some((width, ppp, code.clone(), prefixes.clone()));
+                (code, prefixes)
             }
         }
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, width: f32, font: &FontId) {
-        let galley = self.galley(ui.ctx(), width, font);
+    fn ui(&mut self, ui: &mut egui::Ui, width: f32, gutter: f32, code_width: f32, font: &FontId) {
+        let (code, prefixes) = self.galleys(ui.ctx(), code_width, font);
         let backdrop = ui.painter().add(Shape::Noop);
-        let response = ui.add(egui::Label::new(galley.clone()).selectable(true));
+        let response = ui
+            .horizontal_top(|ui| {
+                ui.add_space(gutter);
+                ui.add(egui::Label::new(code.clone()).selectable(true))
+            })
+            .inner;
+        // Read as shown: each line with its number and mark.
+        let text = self.text.clone();
+        response.widget_info(move || egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
+        let left = response.rect.min.x - gutter;
         let origin = response.rect.min;
         let mut shapes = Vec::new();
         let mut line = 0;
-        for row in &galley.rows {
+        for row in &code.rows {
             let fill = match self.lines.get(line).map(|l| l.kind) {
                 Some(Kind::Removed) => Some(REMOVED_FILL),
                 Some(Kind::Added) => Some(ADDED_FILL),
@@ -197,7 +256,7 @@ impl Chunk {
             if let Some(fill) = fill {
                 let r = row.rect().translate(origin.to_vec2());
                 shapes.push(Shape::rect_filled(
-                    Rect::from_x_y_ranges(origin.x - 4.0..=origin.x + width, r.y_range()),
+                    Rect::from_x_y_ranges(left - 4.0..=left + width, r.y_range()),
                     0.0,
                     fill,
                 ));
@@ -206,6 +265,11 @@ impl Chunk {
                 line += 1;
             }
         }
+        shapes.push(Shape::galley(
+            egui::pos2(left, origin.y),
+            prefixes,
+            Color32::from_gray(200),
+        ));
         ui.painter().set(backdrop, Shape::Vec(shapes));
     }
 }
