@@ -182,6 +182,38 @@ function targetView(t) {
   }
 }
 
+// A unified diff, as the desktop card shows it: per file (named for a patch), hunks with `⋯`
+// between them, each line with its number where the app could read the file, its mark and text.
+// The exact text the agent sent is one tap away ("Whole text").
+function diffView(card) {
+  const out = [];
+  // An edit or write names its file above the diff; a patch (or OpenCode's diff) per file.
+  const patch = card.target.type !== 'edit' && card.target.type !== 'write';
+  if (!patch) out.push(el('div', { textContent: card.target.path }));
+  for (const f of card.diff) {
+    const box = el('div', { className: 'diff' });
+    if (patch) {
+      const to = f.move_to ? ` → ${f.move_to}` : '';
+      box.append(el('div', { className: `file ${f.op}`, textContent: `${f.op} ${f.path}${to}` }));
+    }
+    const numbered = f.hunks.some((h) => h.lines.some((l) => l[1] != null));
+    f.hunks.forEach((h, i) => {
+      if (i > 0 || h.header) box.append(el('div', { className: 'gap', textContent: h.header ? `⋯ ${h.header}` : '⋯' }));
+      for (const [mark, line, text] of h.lines) {
+        const kind = mark === '+' ? 'add' : mark === '-' ? 'del' : 'ctx';
+        box.append(el('div', { className: `line ${kind}` },
+          numbered ? el('span', { className: 'num', textContent: line == null ? '' : String(line) }) : null,
+          el('span', { className: 'mark', textContent: mark }),
+          el('span', { className: 'code', textContent: text })));
+      }
+    });
+    out.push(box);
+  }
+  out.push(el('details', { className: 'whole' }, el('summary', { textContent: 'Whole text' }),
+    ...targetView(card.target).filter(Boolean)));
+  return out;
+}
+
 function questionsView(card, questions) {
   const form = el('div');
   questions.forEach((q, i) => {
@@ -207,6 +239,8 @@ function cardView(link, card) {
   box.dataset.cardId = String(card.id);
   box.append(el('div', { className: 'meta', textContent: `${card.agent} · ${card.folder} · ${card.tool}` }));
   if (card.destructive) box.append(el('div', { className: 'warn', textContent: `Destructive: ${card.destructive}` }));
+  // The agent's own words: labelled as the agent's, above the exact target, never instead of it.
+  if (card.said) box.append(el('div', { className: 'said', textContent: `${card.agent} says: ${card.said}` }));
   const actions = el('div', { className: 'actions' });
   const answer = (field) => async () => {
     for (const b of actions.querySelectorAll('button')) b.disabled = true;
@@ -224,7 +258,7 @@ function cardView(link, card) {
     box.append(form);
     actions.append(el('button', { className: 'allow', textContent: 'Send answers', onclick: answer(() => `answers:${JSON.stringify(form.collect())}`) }));
   } else {
-    box.append(...targetView(card.target).filter(Boolean));
+    box.append(...(Array.isArray(card.diff) && card.diff.length ? diffView(card) : targetView(card.target).filter(Boolean)));
     actions.append(el('button', { className: 'allow', textContent: 'Allow', onclick: answer(() => 'allow') }));
     if (card.always) actions.append(el('button', { textContent: 'Always allow', onclick: answer(() => 'always') }));
   }

@@ -4,7 +4,8 @@
 #
 #   bench/ui/run.sh [debug|release] [seconds]      (default: release, 60)
 #
-# Needs: xvfb openbox xcompmgr imagemagick xdotool (apt). Prints a Markdown table row.
+# Needs: xvfb openbox xcompmgr x11-apps x11-xserver-utils imagemagick xdotool (apt). Prints a
+# Markdown table row.
 # Everything it starts it stops by pid; the app's home is a temp folder (VULTS_HOME).
 set -eu
 PROFILE=${1:-release}
@@ -87,9 +88,9 @@ sleep 1
 if [ -n "${SHOTS_ONLY:-}" ]; then
     # Answer both cards (Allow on each, top first), then look at Settings -> Agents, the
     # second tab of the Vults window (placed at 16,56), and at a question card.
-    xdotool mousemove 843 325 click 1
+    xdotool mousemove 843 554 click 1
     sleep 1.5
-    xdotool mousemove 843 215 click 1
+    xdotool mousemove 843 273 click 1
     sleep 1.5
     xdotool mousemove 107 95 click 1
     sleep 1.5

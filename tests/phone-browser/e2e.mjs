@@ -3,13 +3,14 @@
 // card a real `vults-hook` call made, taps Allow — and the hook prints Claude Code's allow.
 // Then the page is reloaded (its keys come back from IndexedDB), a second call is made, and
 // Deny is tapped: the hook prints the deny. Then an AskUserQuestion (`--ask`) is answered on
-// the phone (an option, a multi-select and free text). The audit must name the phone for all.
+// the phone (an option, a multi-select and free text), and an Edit card shows its unified diff.
+// The audit must name the phone for all.
 //
 // Usage: node e2e.mjs <phone_e2e binary> <vults-hook binary>
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -118,6 +119,10 @@ try {
   // Run 1: Allow.
   const allowCmd = `echo vults-phone-e2e-allow-${Date.now()}`;
   const allowRun = askThroughHook(allowCmd);
+  const said = page.locator('article.card', { hasText: allowCmd }).locator('.said');
+  await said.waitFor({ timeout: 20000 });
+  check('the agent\'s own words are labelled as its words, above the command',
+    (await said.innerText()) === 'Claude Code says: phone e2e', await said.innerText());
   await answerOnPhone(page, allowCmd, 'Allow');
   const allowed = await allowRun;
   check('Allow on the phone: the hook prints the agent\'s allow', behaviorOf(allowed.out) === 'allow', JSON.stringify(allowed));
@@ -154,6 +159,32 @@ try {
   try { answers = JSON.parse(asked.out.trim()).hookSpecificOutput.updatedInput.answers; } catch { /* checked below */ }
   check('answers from the phone reach the agent, keyed by question',
     answers && answers[question] === 'Blue' && JSON.stringify(answers['Which sizes?']) === '["S","XL"]', JSON.stringify(asked));
+
+  // Run 4: an Edit card shows the same unified diff as the desktop, numbered (the app read the
+  // file), with the exact text one tap away; Deny leaves the file alone.
+  const src = join(home, 'project', 'lib.rs');
+  mkdirSync(join(home, 'project'), { recursive: true });
+  const lines = Array.from({ length: 12 }, (_, i) => `fn f${i + 1}() {}`);
+  writeFileSync(src, lines.join('\n') + '\n');
+  const editRun = runHook(['--agent', 'claude', 'PermissionRequest'], {
+    session_id: 'phone-e2e', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'default',
+    tool_name: 'Edit', tool_input: { file_path: src, old_string: 'fn f7() {}', new_string: 'fn seven() -> u8 { 7 }' },
+  });
+  const ecard = page.locator('article.card', { hasText: src });
+  await ecard.waitFor({ timeout: 20000 });
+  await page.screenshot({ path: join(home, 'card-edit.png') });
+  const del = await ecard.locator('.diff .line.del').allInnerTexts();
+  const add = await ecard.locator('.diff .line.add').allInnerTexts();
+  const ctx = await ecard.locator('.diff .line.ctx').count();
+  const flat = (xs) => xs.map((x) => x.replace(/\s+/g, ' ').trim());
+  check('an Edit card shows the unified diff, numbered, with context and the whole text a tap away',
+    JSON.stringify(flat(del)) === JSON.stringify(['7 - fn f7() {}'])
+      && JSON.stringify(flat(add)) === JSON.stringify(['7 + fn seven() -> u8 { 7 }'])
+      && ctx === 6 && await ecard.locator('details.whole pre').count() === 2,
+    JSON.stringify({ del, add, ctx }));
+  await ecard.getByRole('button', { name: 'Deny', exact: true }).click();
+  await ecard.waitFor({ state: 'detached', timeout: 20000 });
+  await editRun;
 
   // The audit names the phone, with its device id (the page shows "<name> · <device id>").
   await new Promise((r) => setTimeout(r, 300)); // the engine's audit writer is asynchronous

@@ -12,6 +12,7 @@
 //! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
 
 pub mod autostart;
+pub mod diff;
 pub mod engine;
 pub mod installer;
 pub mod instance;

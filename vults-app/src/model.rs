@@ -77,6 +77,44 @@ pub struct PendingCard {
     /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
     pub question: bool,
     pub arrived: SystemTime,
+    /// What the engine read for the card beyond the tool call (the agent's own words, the file
+    /// as it is now); the window never does I/O. Boxed: most cards carry little of it.
+    pub context: Box<CardContext>,
+}
+
+/// What a card shows besides the exact target: read by the engine when the card is made.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CardContext {
+    /// The agent's own words about the call (Claude Code's Bash `description`, Codex's
+    /// `justification`): shown above the exact target, never instead of it.
+    pub said: Option<String>,
+    /// Every edit of an Edit or MultiEdit, in order, as the agent sent it.
+    pub edits: Vec<EditPair>,
+    /// The files the call edits, writes over or patches, as they are now: path as the agent
+    /// wrote it → text. Only regular, readable UTF-8 files up to [`MAX_BEFORE`] bytes.
+    pub before: Vec<(String, String)>,
+}
+
+/// The most of a file the engine reads to show a diff against it.
+pub const MAX_BEFORE: u64 = 512 * 1024;
+
+/// One replacement of an Edit or MultiEdit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditPair {
+    pub old: String,
+    pub new: String,
+    /// Every occurrence is replaced, not only the first.
+    pub replace_all: bool,
+}
+
+impl CardContext {
+    /// The text of `path` as it is now, when the engine could read it.
+    pub fn before(&self, path: &str) -> Option<&str> {
+        self.before
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, t)| t.as_str())
+    }
 }
 
 /// An answer to a card.

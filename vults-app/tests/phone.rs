@@ -161,6 +161,7 @@ fn card(id: u64, question: bool) -> PendingCard {
         reason: "no rule".into(),
         question,
         arrived: std::time::SystemTime::now(),
+        context: Default::default(),
     }
 }
 

@@ -15,6 +15,7 @@
 
 mod audit;
 mod connection;
+mod context;
 pub mod headless;
 mod sessions;
 mod socket;
@@ -799,6 +800,8 @@ impl Core {
         }
         self.next_card += 1;
         let id = self.next_card;
+        // Read only for a card: the agent's words, and the files it changes as they are now.
+        let context = context::read(&event.payload, &call, &folder);
         let card = PendingCard {
             id,
             agent: event.agent,
@@ -811,6 +814,7 @@ impl Core {
             always_rule,
             question,
             arrived: now,
+            context: Box::new(context),
         };
         if self.sessions.set_waiting(&session, true) {
             self.dirty.insert(session);

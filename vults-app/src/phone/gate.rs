@@ -777,5 +777,9 @@ pub fn card_json(c: &PendingCard) -> Value {
         "always": c.always_rule.is_some() && c.destructive.is_none(),
         "question": c.question,
         "arrived": arrived,
+        // What the desktop card shows besides the target: the agent's own words, and the
+        // unified diff of an edit, a write over an existing file or a patch (docs/phone.md).
+        "said": c.context.said,
+        "diff": crate::diff::card_diff(&c.call, &c.context).map(|d| crate::diff::to_json(&d)),
     })
 }

@@ -1,10 +1,18 @@
 //! A card: one pending request, with the whole command, file or URL the agent sent, and the
 //! answers — Allow, Deny, Always allow (with the exact rule it makes; never on a destructive
 //! call), or, for an AskUserQuestion, each question's choice and an "other" free text.
+//!
+//! An edit, a write over an existing file or a patch shows as a unified diff with syntax colour
+//! ([`crate::diff`], [`super::code`]), with the exact text the agent sent one click away
+//! ("Whole text"); a long command wraps at its operators. The agent's own words about the call
+//! stand above the target, labelled as the agent's, never instead of it.
 
+use super::code::{self, Laid};
 use super::look;
+use crate::diff::FileDiff;
 use crate::model::{CardAnswer, PendingCard};
 use egui::{Color32, Key, RichText};
+use std::collections::HashMap;
 use std::time::SystemTime;
 use vults_core::agents::{Question, Target};
 use vults_core::protocol::AnswerItem;
@@ -14,10 +22,15 @@ pub const WIDTH: f32 = 460.0;
 /// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
 const BLOCK_MAX: f32 = 220.0;
 
-/// A card's own state: the choices made so far on a question card.
+/// A card's own state: the choices made so far on a question card, its diff (computed once)
+/// and its code laid out once, by block.
 #[derive(Debug, Clone, Default)]
 pub struct CardView {
     questions: Vec<QuestionChoice>,
+    diff: Option<Vec<FileDiff>>,
+    /// Shows the exact text the agent sent instead of the diff.
+    whole: bool,
+    laid: HashMap<&'static str, Laid>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -39,7 +52,17 @@ impl CardView {
                 .collect(),
             _ => Vec::new(),
         };
-        CardView { questions }
+        let diff = crate::diff::card_diff(&card.call, &card.context).filter(|d| !d.is_empty());
+        CardView {
+            questions,
+            diff,
+            ..Default::default()
+        }
+    }
+
+    /// The card's diff, when it shows one.
+    pub fn diff(&self) -> Option<&[FileDiff]> {
+        self.diff.as_deref()
     }
 
     /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
@@ -56,8 +79,9 @@ impl CardView {
         ui.add_space(4.0);
         match &card.call.target {
             Target::Questions { questions } if card.question => self.questions_ui(ui, questions),
-            target => {
-                target_ui(ui, &card.call.tool, target);
+            _ => {
+                said_ui(ui, card);
+                self.target_ui(ui, card);
                 ui.add_space(6.0);
                 let mut answer = decision_ui(ui, card);
                 if keys && answer.is_none() && !ui.ctx().memory(|m| m.focused().is_some()) {
@@ -294,58 +318,196 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
     }
 }
 
-/// The whole target, never a summary.
-fn target_ui(ui: &mut egui::Ui, tool: &str, target: &Target) {
-    match target {
-        Target::Command { command } => block_ui(ui, "command", command, None),
-        Target::Edit { path, old, new } => {
-            path_ui(ui, path);
-            if let Some(old) = old {
-                block_ui(ui, "old", old, Some(Color32::from_rgb(0x3A, 0x1F, 0x22)));
+/// The agent's own words about the call, muted and labelled as the agent's.
+fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
+    if let Some(said) = &card.context.said {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("{} says: {said}", card.identity.display_name()))
+                    .italics()
+                    .color(Color32::from_gray(165)),
+            )
+            .wrap(),
+        );
+    }
+}
+
+const OLD_FILL: Color32 = Color32::from_rgb(0x3A, 0x1F, 0x22);
+const NEW_FILL: Color32 = Color32::from_rgb(0x1B, 0x33, 0x24);
+const CODE_FILL: Color32 = Color32::from_gray(16);
+
+impl CardView {
+    /// The whole target, never a summary: a diff where there is one (the exact text a click
+    /// away), else the exact text.
+    fn target_ui(&mut self, ui: &mut egui::Ui, card: &PendingCard) {
+        let tool = card.call.tool.as_str();
+        let ctx = ui.ctx().clone();
+        let CardView {
+            diff, whole, laid, ..
+        } = self;
+        let shows_diff = diff.is_some() && !*whole;
+        let toggle = diff.is_some().then_some(whole);
+        match &card.call.target {
+            Target::Command { command } => {
+                head_ui(ui, "command", Some(command), None);
+                let l = laid
+                    .entry("command")
+                    .or_insert_with(|| code::command(&ctx, command));
+                code_block(ui, "command", l, CODE_FILL);
             }
-            if let Some(new) = new {
-                block_ui(ui, "new", new, Some(Color32::from_rgb(0x1B, 0x33, 0x24)));
+            Target::Edit { path, old, new } => {
+                path_ui(ui, path);
+                if shows_diff && let Some(d) = diff {
+                    head_ui(ui, "diff", None, toggle);
+                    let l = laid
+                        .entry("diff")
+                        .or_insert_with(|| code::diff(&ctx, d, false));
+                    code_block(ui, "diff", l, CODE_FILL);
+                    return;
+                }
+                let lang = code::language_of(path);
+                let mut toggle = toggle;
+                if let Some(old) = old {
+                    head_ui(ui, "old", None, toggle.take());
+                    let l = laid
+                        .entry("old")
+                        .or_insert_with(|| code::text(&ctx, old, lang));
+                    code_block(ui, "old", l, OLD_FILL);
+                }
+                if let Some(new) = new {
+                    head_ui(ui, "new", None, toggle.take());
+                    // A MultiEdit's edits come as JSON.
+                    let lang = if old.is_none() && new.trim_start().starts_with('[') {
+                        "json"
+                    } else {
+                        lang
+                    };
+                    let l = laid
+                        .entry("new")
+                        .or_insert_with(|| code::text(&ctx, new, lang));
+                    code_block(ui, "new", l, NEW_FILL);
+                }
             }
-        }
-        Target::Write { path, content } => {
-            path_ui(ui, path);
-            if let Some(content) = content {
-                block_ui(
-                    ui,
-                    "content",
-                    content,
-                    Some(Color32::from_rgb(0x1B, 0x33, 0x24)),
-                );
+            Target::Write { path, content } => {
+                path_ui(ui, path);
+                if shows_diff && let Some(d) = diff {
+                    head_ui(ui, "diff with the file now", None, toggle);
+                    let l = laid
+                        .entry("diff")
+                        .or_insert_with(|| code::diff(&ctx, d, false));
+                    code_block(ui, "diff", l, CODE_FILL);
+                } else if let Some(content) = content {
+                    head_ui(ui, "content", None, toggle);
+                    let l = laid
+                        .entry("content")
+                        .or_insert_with(|| code::text(&ctx, content, code::language_of(path)));
+                    code_block(ui, "content", l, NEW_FILL);
+                }
             }
-        }
-        Target::Path { path } => path_ui(ui, path),
-        Target::Url { url } => block_ui(ui, "URL", url, None),
-        Target::Patch { patch } => block_ui(ui, "patch", patch, None),
-        Target::Mcp {
-            server,
-            tool: mcp_tool,
-            input,
-        } => {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
-                ui.label(
-                    RichText::new(format!("{server} / {mcp_tool}"))
-                        .monospace()
-                        .strong(),
-                );
-            });
-            block_ui(ui, "input", &pretty_json(input), None);
-        }
-        Target::Input { json } => block_ui(ui, &format!("{tool} input"), &pretty_json(json), None),
-        Target::Questions { questions } => {
-            let text = questions
-                .iter()
-                .map(|q| q.question.as_str())
-                .collect::<Vec<_>>()
-                .join("\n");
-            block_ui(ui, "questions", &text, None);
+            Target::Path { path } => path_ui(ui, path),
+            Target::Url { url } => block_ui(ui, "URL", url, None),
+            Target::Patch { patch } => {
+                if shows_diff && let Some(d) = diff {
+                    head_ui(ui, "patch", None, toggle);
+                    let l = laid
+                        .entry("diff")
+                        .or_insert_with(|| code::diff(&ctx, d, true));
+                    code_block(ui, "diff", l, CODE_FILL);
+                } else {
+                    head_ui(ui, "patch", Some(patch), toggle);
+                    let l = laid
+                        .entry("patch")
+                        .or_insert_with(|| code::text(&ctx, patch, ""));
+                    code_block(ui, "patch", l, CODE_FILL);
+                }
+            }
+            Target::Mcp {
+                server,
+                tool: mcp_tool,
+                input,
+            } => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
+                    ui.label(
+                        RichText::new(format!("{server} / {mcp_tool}"))
+                            .monospace()
+                            .strong(),
+                    );
+                });
+                head_ui(ui, "input", None, None);
+                let l = laid
+                    .entry("input")
+                    .or_insert_with(|| code::text(&ctx, &pretty_json(input), "json"));
+                code_block(ui, "input", l, CODE_FILL);
+            }
+            Target::Input { .. } if shows_diff && let Some(d) = diff => {
+                head_ui(ui, "diff", None, toggle);
+                let l = laid
+                    .entry("diff")
+                    .or_insert_with(|| code::diff(&ctx, d, true));
+                code_block(ui, "diff", l, CODE_FILL);
+            }
+            Target::Input { json } => {
+                head_ui(ui, &format!("{tool} input"), None, toggle);
+                let l = laid
+                    .entry("input")
+                    .or_insert_with(|| code::text(&ctx, &pretty_json(json), "json"));
+                code_block(ui, "input", l, CODE_FILL);
+            }
+            Target::Questions { questions } => {
+                let text = questions
+                    .iter()
+                    .map(|q| q.question.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                block_ui(ui, "questions", &text, None);
+            }
         }
     }
+}
+
+/// A block's small label, a Copy button for the exact text, and the diff / whole-text toggle.
+fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: Option<&mut bool>) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if let Some(text) = copy
+                && ui
+                    .small_button("Copy")
+                    .on_hover_text("Copies the exact text, as the agent sent it")
+                    .clicked()
+            {
+                ui.ctx().copy_text(text.to_string());
+            }
+            if let Some(whole) = whole {
+                let button =
+                    egui::Button::new(RichText::new("Whole text").small()).selected(*whole);
+                if ui
+                    .add(button)
+                    .on_hover_text("The exact text the agent sent, instead of the diff")
+                    .clicked()
+                {
+                    *whole = !*whole;
+                }
+            }
+        });
+    });
+}
+
+fn code_block(ui: &mut egui::Ui, what: &str, laid: &mut Laid, fill: Color32) {
+    egui::Frame::new()
+        .fill(fill)
+        .corner_radius(6)
+        .inner_margin(egui::Margin::same(8))
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt(what)
+                .max_height(BLOCK_MAX)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    laid.ui(ui);
+                });
+        });
 }
 
 fn path_ui(ui: &mut egui::Ui, path: &str) {
@@ -355,7 +517,7 @@ fn path_ui(ui: &mut egui::Ui, path: &str) {
 fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
     ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
     egui::Frame::new()
-        .fill(fill.unwrap_or(Color32::from_gray(16)))
+        .fill(fill.unwrap_or(CODE_FILL))
         .corner_radius(6)
         .inner_margin(egui::Margin::same(8))
         .show(ui, |ui| {
@@ -456,9 +618,29 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
     fn block(text: &str) -> f32 {
         (lines(text) * 15.0).min(BLOCK_MAX) + 36.0
     }
-    let base = 150.0;
+    let base = 150.0
+        + if card.context.said.is_some() {
+            20.0
+        } else {
+            0.0
+        };
     let body = match &card.call.target {
-        Target::Command { command } => block(command),
+        Target::Command { command } => {
+            let shown: Vec<String> = code::command_lines(command)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect();
+            20.0 + block(&shown.join("\n"))
+        }
+        Target::Edit { .. } | Target::Write { .. } | Target::Patch { .. }
+            if let Some(files) = crate::diff::card_diff(&card.call, &card.context) =>
+        {
+            let text: String = files
+                .iter()
+                .map(|f| format!("{} {}\n{}", f.op.word(), f.path, f.text()))
+                .collect();
+            48.0 + block(&text)
+        }
         Target::Edit { old, new, .. } => {
             24.0 + old.as_deref().map(block).unwrap_or(0.0)
                 + new.as_deref().map(block).unwrap_or(0.0)
@@ -466,7 +648,7 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
         Target::Write { content, .. } => 24.0 + content.as_deref().map(block).unwrap_or(0.0),
         Target::Path { .. } => 24.0,
         Target::Url { url } => block(url),
-        Target::Patch { patch } => block(patch),
+        Target::Patch { patch } => 20.0 + block(patch),
         Target::Mcp { input, .. } => 24.0 + block(&pretty_json(input)),
         Target::Input { json } => block(&pretty_json(json)),
         Target::Questions { questions } => questions

@@ -5,6 +5,7 @@
 //! its own suite, `tests/windows/pipe.rs`, run under Wine by `.ci/cross.sh`.
 #![cfg(unix)]
 
+mod cards;
 mod common;
 mod crash;
 mod load;

@@ -152,6 +152,7 @@ pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
         always_rule,
         question,
         arrived: ago(12),
+        context: Default::default(),
     }
 }
 

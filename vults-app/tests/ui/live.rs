@@ -184,7 +184,20 @@ fn claude_request_shows_the_whole_command_and_allow_reaches_the_hook() {
     let mut live = Live::start();
     let command = "cargo build --release && ./target/release/vults-app --headless --verbose 2>&1 | tee build.log";
     let hook = live.claude_bash("s-allow", command);
-    live.until_label(command);
+    // The whole command, wrapped at its operators (each continuation marked), word for word.
+    let shown = vults_app::ui::code::command_lines(command)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect::<Vec<_>>()
+        .join(&format!("\n{}", vults_app::ui::code::CONTINUATION));
+    assert_eq!(
+        shown.replace(&format!("\n{}", vults_app::ui::code::CONTINUATION), " "),
+        command
+    );
+    live.until_label(&shown);
+    // The agent's own words are labelled as its words, and never stand instead of the command.
+    live.harness
+        .get_by_label("Claude Code says: A short summary the card must not show instead");
     assert!(
         live.harness
             .query_by_label("A short summary the card must not show instead")
@@ -199,7 +212,7 @@ fn claude_request_shows_the_whole_command_and_allow_reaches_the_hook() {
     live.click("Allow");
     assert_eq!(parsed(&printed(hook)), claude_allow());
     assert!(
-        live.harness.query_by_label(command).is_none(),
+        live.harness.query_by_label(&shown).is_none(),
         "an answered card goes away"
     );
 }

@@ -186,11 +186,17 @@ fn edit_card_shows_path_old_and_new() {
     let mut h = card_harness(fixtures::edit_card(5));
     h.run();
     h.get_by_label("/home/ada/src/vults/vults-core/src/rules.rs");
+    // The file was not read: a diff of the old and new text, unnumbered.
+    h.get_by_label_contains(
+        "+     self.tool == call.tool && self.target == call.target.rule_key()",
+    );
+    h.snapshot("card_edit");
+    h.get_by_label("Whole text").click();
+    h.run();
     h.get_by_label(
         "pub fn matches(&self, call: &ToolCall) -> bool {\n    self.tool == call.tool\n}",
     );
     h.get_by_label_contains("self.target == call.target.rule_key()");
-    h.snapshot("card_edit");
 }
 
 #[test]
