@@ -128,6 +128,7 @@ fn card(id: u64) -> vults_app::model::PendingCard {
         reason: "no rule".into(),
         question: false,
         arrived: std::time::SystemTime::now(),
+        context: Default::default(),
     }
 }
 

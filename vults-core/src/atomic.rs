@@ -2,7 +2,7 @@
 //! the target, fsync the folder. A reader (or a crash at any instant) sees the old file or the
 //! new one, never a torn one.
 
-use std::fs::{self, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
