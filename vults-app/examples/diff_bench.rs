@@ -61,7 +61,7 @@ fn card(target: Target, before: &str) -> PendingCard {
             target,
         },
         destructive: None,
-        reason: "no rule".into(),
+        reason: vults_app::model::Reason::NoRule,
         always_rule: None,
         question: false,
         arrived: SystemTime::now(),

@@ -8,6 +8,7 @@
 
 use std::time::SystemTime;
 use vults_core::agents::ToolCall;
+use vults_core::decision::Why;
 use vults_core::protocol::{AgentKind, AnswerItem, Identity};
 use vults_core::rules::AlwaysRule;
 
@@ -70,8 +71,8 @@ pub struct PendingCard {
     pub call: ToolCall,
     /// Set when the call is destructive: what made it so. Such a card has no Always.
     pub destructive: Option<String>,
-    /// Why a person is asked (a policy's name, "destructive", "no rule").
-    pub reason: String,
+    /// Why a person is asked.
+    pub reason: Reason,
     /// The exact rule "Always allow" would create; `None` for destructive calls and questions.
     pub always_rule: Option<AlwaysRule>,
     /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
@@ -80,6 +81,49 @@ pub struct PendingCard {
     /// What the engine read for the card beyond the tool call (the agent's own words, the file
     /// as it is now); the window never does I/O. Boxed: most cards carry little of it.
     pub context: Box<CardContext>,
+}
+
+/// Why a card asks a person: the decision point's [`Why`] as a card says it. Its text (shown in
+/// the headless log and sent to the phone as `reason`) is `destructive: <what>`,
+/// `policy <name>`, `rule <id>`, `no rule` or `a question for you`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// A destructive call: what made it so ("rm -r", "git push --force" …).
+    Destructive(String),
+    /// The policy of this name sent it to a card.
+    Policy(String),
+    /// The Always rule of this id (decide() never asks for a rule; kept so every [`Why`] maps).
+    Rule(String),
+    /// Nothing answered a permission: a person must.
+    NoRule,
+    /// A question nothing answered: only a person answers one.
+    Question,
+}
+
+impl Reason {
+    /// The reason for a card that `decide()` asked about for `why`; `question` says the card is
+    /// an AskUserQuestion.
+    pub fn new(why: &Why, question: bool) -> Reason {
+        match why {
+            Why::Destructive(what) => Reason::Destructive(what.clone()),
+            Why::Policy(name) => Reason::Policy(name.clone()),
+            Why::Rule(id) => Reason::Rule(id.clone()),
+            Why::NoMatch if question => Reason::Question,
+            Why::NoMatch => Reason::NoRule,
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::Destructive(what) => write!(f, "destructive: {what}"),
+            Reason::Policy(name) => write!(f, "policy {name}"),
+            Reason::Rule(id) => write!(f, "rule {id}"),
+            Reason::NoRule => f.write_str("no rule"),
+            Reason::Question => f.write_str("a question for you"),
+        }
+    }
 }
 
 /// What a card shows besides the exact target: read by the engine when the card is made.
@@ -230,4 +274,23 @@ pub enum EngineCommand {
     /// the engine appends it with its own and shows it in History at once. It answers nothing.
     Record(AuditEntry),
     Shutdown,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_says_what_cards_said_before_it_was_typed() {
+        let said = |why: Why, question: bool| Reason::new(&why, question).to_string();
+        assert_eq!(
+            said(Why::Destructive("rm -r".into()), false),
+            "destructive: rm -r"
+        );
+        assert_eq!(said(Why::Policy("ask npm".into()), false), "policy ask npm");
+        assert_eq!(said(Why::Policy("q".into()), true), "policy q");
+        assert_eq!(said(Why::Rule("r-1".into()), false), "rule r-1");
+        assert_eq!(said(Why::NoMatch, false), "no rule");
+        assert_eq!(said(Why::NoMatch, true), "a question for you");
+    }
 }

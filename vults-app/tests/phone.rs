@@ -158,7 +158,7 @@ fn card(id: u64, question: bool) -> PendingCard {
         folder: "/work/p".into(),
         call,
         destructive: None,
-        reason: "no rule".into(),
+        reason: vults_app::model::Reason::NoRule,
         question,
         arrived: std::time::SystemTime::now(),
         context: Default::default(),

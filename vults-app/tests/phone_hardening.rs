@@ -125,7 +125,7 @@ fn card(id: u64) -> vults_app::model::PendingCard {
         folder: "/w".into(),
         call,
         destructive: None,
-        reason: "no rule".into(),
+        reason: vults_app::model::Reason::NoRule,
         question: false,
         arrived: std::time::SystemTime::now(),
         context: Default::default(),

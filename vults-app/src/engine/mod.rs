@@ -22,7 +22,7 @@ mod socket;
 
 use crate::model::{
     AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, PendingCard,
-    PolicyStatus, SessionKey,
+    PolicyStatus, Reason, SessionKey,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -783,12 +783,10 @@ impl Core {
             let _ = reply.send(Outgoing::Close);
             return;
         }
-        let (destructive, reason) = match &why {
-            Why::Destructive(what) => (Some(what.clone()), format!("destructive: {what}")),
-            Why::Policy(name) => (None, format!("policy {name}")),
-            Why::Rule(id) => (None, format!("rule {id}")),
-            Why::NoMatch if question => (None, "a question for you".to_string()),
-            Why::NoMatch => (None, "no rule".to_string()),
+        let reason = Reason::new(&why, question);
+        let destructive = match &why {
+            Why::Destructive(what) => Some(what.clone()),
+            _ => None,
         };
         let always_rule = (destructive.is_none() && !question)
             .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_millis(now) / 1000));

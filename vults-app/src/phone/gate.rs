@@ -773,7 +773,7 @@ pub fn card_json(c: &PendingCard) -> Value {
         "kind": c.call.kind,
         "target": c.call.target,
         "destructive": c.destructive,
-        "reason": c.reason,
+        "reason": c.reason.to_string(),
         "always": c.always_rule.is_some() && c.destructive.is_none(),
         "question": c.question,
         "arrived": arrived,

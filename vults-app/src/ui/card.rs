@@ -10,7 +10,7 @@
 use super::code::{self, Laid};
 use super::look;
 use crate::diff::FileDiff;
-use crate::model::{CardAnswer, PendingCard};
+use crate::model::{CardAnswer, PendingCard, Reason};
 use egui::{Color32, Key, RichText};
 use std::collections::HashMap;
 use std::time::SystemTime;
@@ -309,7 +309,7 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
         }
     });
     // A policy that says "ask" is worth naming: it is why this card exists.
-    if card.reason.starts_with("policy") {
+    if let Reason::Policy(_) = card.reason {
         ui.label(
             RichText::new(format!("Asked by {}", card.reason))
                 .small()

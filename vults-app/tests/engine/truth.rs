@@ -106,7 +106,7 @@ fn a_question_ask_policy_sends_it_to_a_card_and_an_allow_policy_never_answers_it
     );
     let card = card_added(&engine);
     assert!(card.question);
-    assert_eq!(card.reason, "policy questions to me");
+    assert_eq!(card.reason.to_string(), "policy questions to me");
     let mut child = child;
     let _ = child.kill();
     let _ = child.wait();
@@ -124,7 +124,7 @@ fn a_question_ask_policy_sends_it_to_a_card_and_an_allow_policy_never_answers_it
     );
     let card = card_added(&engine);
     assert!(card.question);
-    assert_eq!(card.reason, "a question for you");
+    assert_eq!(card.reason.to_string(), "a question for you");
     // Quitting withdraws the card: the hook prints nothing.
     drop(engine);
     assert_eq!(hook_output(child), "");

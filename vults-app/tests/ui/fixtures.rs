@@ -1,7 +1,7 @@
 //! Fixed data for deterministic views and snapshots.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use vults_app::model::{PendingCard, RateWindow, Session, SessionKey, SessionState};
+use vults_app::model::{PendingCard, RateWindow, Reason, Session, SessionKey, SessionState};
 use vults_core::agents::{Question, QuestionOption, Target, ToolCall, ToolKind};
 use vults_core::protocol::{AgentKind, AgentName, Identity};
 use vults_core::rules::AlwaysRule;
@@ -144,10 +144,9 @@ pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
         folder: "/home/ada/src/vults".into(),
         call,
         destructive: destructive.map(str::to_string),
-        reason: if destructive.is_some() {
-            "destructive".into()
-        } else {
-            "no rule".into()
+        reason: match destructive {
+            Some(what) => Reason::Destructive(what.to_string()),
+            None => Reason::NoRule,
         },
         always_rule,
         question,

@@ -546,7 +546,7 @@ fn a_named_tools_kept_rule_shows_even_before_the_tool_asks_again() {
 #[test]
 fn a_card_a_policy_asked_for_names_the_policy() {
     let mut card = fixtures::bash_card(11, "npm publish");
-    card.reason = "policy ask-before-publish".into();
+    card.reason = vults_app::model::Reason::Policy("ask-before-publish".into());
     let mut h = card_harness(card);
     h.run();
     h.get_by_label("Asked by policy ask-before-publish");
