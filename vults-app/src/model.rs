@@ -172,12 +172,17 @@ pub enum CardAnswer {
     Answers(Vec<AnswerItem>),
 }
 
-/// Who answered — written to the audit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Who answered — written to the audit as its `by` text ([`AnsweredBy::label`]), and read
+/// back from it with [`AnsweredBy::parse`]: every text round-trips exactly.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", from = "String")]
 pub enum AnsweredBy {
     Click,
     /// A paired phone: `<device name> (<device id>)` (see `phone::Device::label`).
     Phone(String),
+    /// A request that claims to come from a phone but is not from a paired device (`phone:unknown`):
+    /// only ever the `by` of a refusal.
+    UnknownPhone,
     Rule(String),
     Policy(String),
     /// The hook went away: the agent asked in its terminal, or gave up.
@@ -185,18 +190,97 @@ pub enum AnsweredBy {
     /// The person answered in the agent's own terminal dialog: the same session's next event
     /// (the call ran, or the agent moved on) showed it, and the card was withdrawn.
     Terminal,
+    /// A `by` this version does not write (an older app's line in the audit file), kept as it
+    /// was written.
+    Other(String),
 }
 
 impl AnsweredBy {
+    /// The audit's `by` text: `click`, `phone:<device>`, `phone:unknown`, `rule:<id>`,
+    /// `policy:<name>`, `withdrawn`, `terminal`.
     pub fn label(&self) -> String {
         match self {
             AnsweredBy::Click => "click".into(),
             AnsweredBy::Phone(d) => format!("phone:{d}"),
+            AnsweredBy::UnknownPhone => "phone:unknown".into(),
             AnsweredBy::Rule(id) => format!("rule:{id}"),
             AnsweredBy::Policy(name) => format!("policy:{name}"),
             AnsweredBy::Withdrawn => "withdrawn".into(),
             AnsweredBy::Terminal => "terminal".into(),
+            AnsweredBy::Other(text) => text.clone(),
         }
+    }
+
+    /// Reads an audit `by` text back; any text comes back as the same text from [`Self::label`].
+    pub fn parse(text: &str) -> AnsweredBy {
+        match text {
+            "click" => return AnsweredBy::Click,
+            "phone:unknown" => return AnsweredBy::UnknownPhone,
+            "withdrawn" => return AnsweredBy::Withdrawn,
+            "terminal" => return AnsweredBy::Terminal,
+            _ => {}
+        }
+        if let Some(device) = text.strip_prefix("phone:") {
+            AnsweredBy::Phone(device.into())
+        } else if let Some(id) = text.strip_prefix("rule:") {
+            AnsweredBy::Rule(id.into())
+        } else if let Some(name) = text.strip_prefix("policy:") {
+            AnsweredBy::Policy(name.into())
+        } else {
+            AnsweredBy::Other(text.into())
+        }
+    }
+
+    /// What History filters on: `click`, `phone`, `rule`, `policy`, `withdrawn`, `terminal`, or
+    /// for an older line the part of its text before any `:`.
+    pub fn kind(&self) -> &str {
+        match self {
+            AnsweredBy::Click => "click",
+            AnsweredBy::Phone(_) | AnsweredBy::UnknownPhone => "phone",
+            AnsweredBy::Rule(_) => "rule",
+            AnsweredBy::Policy(_) => "policy",
+            AnsweredBy::Withdrawn => "withdrawn",
+            AnsweredBy::Terminal => "terminal",
+            AnsweredBy::Other(text) => text.split(':').next().unwrap_or_default(),
+        }
+    }
+}
+
+impl std::fmt::Display for AnsweredBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+impl From<AnsweredBy> for String {
+    fn from(by: AnsweredBy) -> String {
+        by.label()
+    }
+}
+
+impl From<String> for AnsweredBy {
+    fn from(text: String) -> AnsweredBy {
+        AnsweredBy::parse(&text)
+    }
+}
+
+impl From<&str> for AnsweredBy {
+    fn from(text: &str) -> AnsweredBy {
+        AnsweredBy::parse(text)
+    }
+}
+
+/// Compares the audit text.
+impl PartialEq<&str> for AnsweredBy {
+    fn eq(&self, text: &&str) -> bool {
+        self.label() == *text
+    }
+}
+
+/// Compares the audit text.
+impl PartialEq<String> for AnsweredBy {
+    fn eq(&self, text: &String) -> bool {
+        self.label() == *text
     }
 }
 
@@ -213,9 +297,9 @@ pub struct AuditEntry {
     /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
     /// `undelivered` (an answer the hook was no longer there to read; `detail` says which).
     pub decision: String,
-    /// `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`, `policy:<name>`,
-    /// `withdrawn`, `terminal`.
-    pub by: String,
+    /// Written as `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`,
+    /// `policy:<name>`, `withdrawn`, `terminal`.
+    pub by: AnsweredBy,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -292,5 +376,64 @@ mod tests {
         assert_eq!(said(Why::Rule("r-1".into()), false), "rule r-1");
         assert_eq!(said(Why::NoMatch, false), "no rule");
         assert_eq!(said(Why::NoMatch, true), "a question for you");
+    }
+
+    #[test]
+    fn who_answered_writes_the_audit_texts_used_before_it_was_typed() {
+        let cases = [
+            (AnsweredBy::Click, "click"),
+            (AnsweredBy::Phone("Ana (dev1)".into()), "phone:Ana (dev1)"),
+            (AnsweredBy::UnknownPhone, "phone:unknown"),
+            (AnsweredBy::Rule("r-1".into()), "rule:r-1"),
+            (AnsweredBy::Policy("no curl".into()), "policy:no curl"),
+            (AnsweredBy::Policy("(none)".into()), "policy:(none)"),
+            (AnsweredBy::Withdrawn, "withdrawn"),
+            (AnsweredBy::Terminal, "terminal"),
+            (AnsweredBy::Other("timeout".into()), "timeout"),
+        ];
+        for (by, text) in cases {
+            assert_eq!(by.label(), text);
+            assert_eq!(AnsweredBy::parse(text), by, "{text}");
+            assert_eq!(serde_json::to_value(&by).unwrap(), serde_json::json!(text));
+        }
+    }
+
+    #[test]
+    fn any_audit_line_reads_back_and_writes_out_byte_for_byte() {
+        for by in [
+            "click",
+            "phone:unknown",
+            "phone:Pixel (2) (d-9)",
+            "phone:",
+            "rule:",
+            "policy:a:b",
+            "terminal",
+            "timeout",
+            "",
+            "Click",
+            "something:else",
+        ] {
+            let line = serde_json::json!({
+                "time": 1, "identity": "claude", "session": "s", "folder": "/p", "tool": "Bash",
+                "target": "ls", "decision": "allow", "by": by, "detail": "d"
+            })
+            .to_string();
+            let entry: AuditEntry = serde_json::from_str(&line).unwrap();
+            assert_eq!(entry.by.label(), by);
+            assert_eq!(serde_json::to_string(&entry).unwrap(), line, "{by}");
+        }
+    }
+
+    #[test]
+    fn history_filters_on_the_kind_of_who_answered() {
+        let kind = |text: &str| AnsweredBy::parse(text).kind().to_string();
+        assert_eq!(kind("click"), "click");
+        assert_eq!(kind("phone:Ana (dev1)"), "phone");
+        assert_eq!(kind("phone:unknown"), "phone");
+        assert_eq!(kind("rule:r-1"), "rule");
+        assert_eq!(kind("policy:p"), "policy");
+        assert_eq!(kind("withdrawn"), "withdrawn");
+        assert_eq!(kind("terminal"), "terminal");
+        assert_eq!(kind("timeout"), "timeout");
     }
 }

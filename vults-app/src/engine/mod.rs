@@ -738,7 +738,7 @@ impl Core {
             tool: call.tool.clone(),
             target: call.target.rule_key(),
             decision: decision.to_string(),
-            by: by.label(),
+            by: by.clone(),
             detail,
         };
         let (decided, why) = match verdict {
@@ -929,7 +929,7 @@ impl Core {
             tool: c.call.tool.clone(),
             target: c.call.target.rule_key(),
             decision: word.to_string(),
-            by: by.label(),
+            by: by.clone(),
             detail,
         };
         match message {

@@ -413,7 +413,13 @@ impl Gate {
                 Ok(device) => device,
                 Err((status, message)) => {
                     let detail = format!("pairing refused: {message} (from {from})");
-                    st.refuse_unauthenticated(&self.record, "phone:unknown", detail, from, now_ms);
+                    st.refuse_unauthenticated(
+                        &self.record,
+                        &AnsweredBy::UnknownPhone,
+                        detail,
+                        from,
+                        now_ms,
+                    );
                     return Reply::error(status, message);
                 }
             }
@@ -421,7 +427,7 @@ impl Gate {
         // The token is spent; the file is written without the state's lock.
         let mut store = self.store();
         if let Some(old) = store.get(&device.id).filter(|d| d.revoked_at.is_some()) {
-            let by = format!("phone:{}", old.label());
+            let by = AnsweredBy::Phone(old.label());
             drop(store);
             let detail =
                 format!("pairing refused: revoked device (its key stays revoked), from {from}");
@@ -471,11 +477,11 @@ impl Gate {
                 Check::UnknownDevice.as_str(),
                 claimed_id(claim)
             );
-            st.refuse_unauthenticated(record, "phone:unknown", detail, from, now_ms);
+            st.refuse_unauthenticated(record, &AnsweredBy::UnknownPhone, detail, from, now_ms);
             return (Reply::error(401, Check::UnknownDevice.as_str()), None);
         };
         // Until the seal opens, the request only claims to be this device.
-        let by = format!("phone:{}", device.label());
+        let by = AnsweredBy::Phone(device.label());
         let unverified = |check: Check| {
             format!(
                 "{} (device {}, claimed by a request from {from} that is not authenticated)",
@@ -667,13 +673,13 @@ impl State {
     fn refuse_unauthenticated(
         &mut self,
         record: &CommandSink,
-        by: &str,
+        by: &AnsweredBy,
         detail: String,
         from: IpAddr,
         now_ms: u64,
     ) {
         if self.flood.admit(from, now_ms) {
-            let entry = self.entry(by.to_string(), detail, None, now_ms);
+            let entry = self.entry(by.clone(), detail, None, now_ms);
             record(EngineCommand::Record(entry.clone()));
             push(&mut self.unauthenticated, entry, KEEP_UNAUTHENTICATED);
         }
@@ -684,7 +690,7 @@ impl State {
     fn refuse_authenticated(
         &mut self,
         record: &CommandSink,
-        by: String,
+        by: AnsweredBy,
         detail: String,
         card: Option<CardId>,
         now_ms: u64,
@@ -703,12 +709,18 @@ impl State {
             "{dropped} more refused requests that were not authenticated (flood limit) were \
              not logged one by one, in the last {seconds} s"
         );
-        let entry = self.entry("phone:unknown".into(), detail, None, now_ms);
+        let entry = self.entry(AnsweredBy::UnknownPhone, detail, None, now_ms);
         record(EngineCommand::Record(entry.clone()));
         push(&mut self.unauthenticated, entry, KEEP_UNAUTHENTICATED);
     }
 
-    fn entry(&self, by: String, detail: String, card: Option<CardId>, now_ms: u64) -> AuditEntry {
+    fn entry(
+        &self,
+        by: AnsweredBy,
+        detail: String,
+        card: Option<CardId>,
+        now_ms: u64,
+    ) -> AuditEntry {
         let pending = card.and_then(|c| self.pending.get(&c));
         AuditEntry {
             time: now_ms,

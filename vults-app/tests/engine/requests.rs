@@ -65,7 +65,10 @@ fn a_card_answered_through_the_api_reaches_the_hook_in_the_agents_shape() {
         })
     ));
     let line = audited(&engine, "allow");
-    assert_eq!((line.by.as_str(), line.target.as_str()), ("click", command));
+    assert_eq!(
+        (line.by.label().as_str(), line.target.as_str()),
+        ("click", command)
+    );
 
     // A deny reads as the agent's deny.
     let child = claude_request(&home, "rm -rf target");

@@ -116,7 +116,7 @@ fn card_allow_and_deny(home: &Home, ex: &Example, name: &str) {
         (
             audit.identity.as_str(),
             audit.decision.as_str(),
-            audit.by.as_str()
+            audit.by.label().as_str()
         ),
         (name, "allow", "click")
     );

@@ -122,7 +122,7 @@ action = "deny"
     );
     let a = w.audited();
     assert_eq!(
-        (a.decision.as_str(), a.by.as_str()),
+        (a.decision.as_str(), a.by.label().as_str()),
         ("deny", "policy:tool-a never pushes")
     );
     audits.push(a);

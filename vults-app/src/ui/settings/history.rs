@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 pub struct HistoryView {
     agent: Option<String>,
     decision: Option<String>,
-    /// A prefix of `by`: `click`, `phone`, `rule`, `policy`, `terminal`, `withdrawn`, `timeout`.
+    /// The [`AnsweredBy::kind`](crate::model::AnsweredBy::kind) shown: `click`, `phone`, `rule`,
+    /// `policy`, `terminal`, `withdrawn`, `timeout`.
     who: Option<String>,
 }
 
@@ -46,7 +47,7 @@ impl HistoryView {
             .rev()
             .filter(|a| self.agent.as_deref().is_none_or(|x| a.identity == x))
             .filter(|a| self.decision.as_deref().is_none_or(|x| a.decision == x))
-            .filter(|a| self.who.as_deref().is_none_or(|x| a.by.starts_with(x)))
+            .filter(|a| self.who.as_deref().is_none_or(|x| a.by.kind() == x))
             .collect();
         if rows.is_empty() {
             ui.label(RichText::new("Nothing answered yet.").color(Color32::from_gray(150)));
