@@ -304,6 +304,45 @@ pub struct AuditEntry {
     pub detail: Option<String>,
 }
 
+impl AuditEntry {
+    /// The one way a line is made: when, what was decided and by whom, about no call yet (a
+    /// refusal of a request that names no card stays so); [`AuditEntry::about`] adds the call.
+    pub fn new(time: u64, decision: &str, by: AnsweredBy, detail: Option<String>) -> AuditEntry {
+        AuditEntry {
+            time,
+            identity: String::new(),
+            session: String::new(),
+            folder: String::new(),
+            tool: String::new(),
+            target: String::new(),
+            decision: decision.to_string(),
+            by,
+            detail,
+        }
+    }
+
+    /// The line about `call` of `identity`'s `session`, made in `folder`.
+    pub fn about(
+        mut self,
+        identity: &Identity,
+        session: &SessionKey,
+        folder: &str,
+        call: &ToolCall,
+    ) -> AuditEntry {
+        self.identity = identity.key().to_string();
+        self.session = session.session.clone();
+        self.folder = folder.to_string();
+        self.tool = call.tool.clone();
+        self.target = call.target.rule_key();
+        self
+    }
+
+    /// The line about `card`'s call.
+    pub fn about_card(self, card: &PendingCard) -> AuditEntry {
+        self.about(&card.identity, &card.session, &card.folder, &card.call)
+    }
+}
+
 /// The policy file's state.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PolicyStatus {
@@ -435,5 +474,31 @@ mod tests {
         assert_eq!(kind("withdrawn"), "withdrawn");
         assert_eq!(kind("terminal"), "terminal");
         assert_eq!(kind("timeout"), "timeout");
+    }
+
+    #[test]
+    fn an_audit_line_about_a_call_names_it_as_before() {
+        let call = vults_core::agents::read_tool_call(&serde_json::json!({
+            "tool_name": "Bash", "tool_input": {"command": "ls -la"}
+        }));
+        let session = SessionKey {
+            identity: "claude".into(),
+            session: "s-1".into(),
+        };
+        let line = AuditEntry::new(7, "allow", AnsweredBy::Click, None).about(
+            &Identity::Builtin(AgentKind::Claude),
+            &session,
+            "/p",
+            &call,
+        );
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"time":7,"identity":"claude","session":"s-1","folder":"/p","tool":"Bash","target":"ls -la","decision":"allow","by":"click"}"#
+        );
+        let refusal = AuditEntry::new(8, "refused", AnsweredBy::UnknownPhone, Some("why".into()));
+        assert_eq!(
+            serde_json::to_string(&refusal).unwrap(),
+            r#"{"time":8,"identity":"","session":"","folder":"","tool":"","target":"","decision":"refused","by":"phone:unknown","detail":"why"}"#
+        );
     }
 }

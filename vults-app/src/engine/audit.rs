@@ -179,18 +179,16 @@ fn tail_of(path: &Path, max: usize) -> Vec<AuditEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::AnsweredBy;
 
     fn entry(i: u64) -> AuditEntry {
         AuditEntry {
-            time: i,
             identity: "claude".into(),
             session: "s".into(),
             folder: "/p".into(),
             tool: "Bash".into(),
             target: format!("echo {i}"),
-            decision: "allow".into(),
-            by: "click".into(),
-            detail: None,
+            ..AuditEntry::new(i, "allow", AnsweredBy::Click, None)
         }
     }
 

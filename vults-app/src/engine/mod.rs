@@ -730,16 +730,9 @@ impl Core {
             &self.rules,
             &self.policies,
         );
-        let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| AuditEntry {
-            time: unix_millis(now),
-            identity: identity.key().to_string(),
-            session: session.session.clone(),
-            folder: folder.clone(),
-            tool: call.tool.clone(),
-            target: call.target.rule_key(),
-            decision: decision.to_string(),
-            by: by.clone(),
-            detail,
+        let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| {
+            AuditEntry::new(unix_millis(now), decision, by.clone(), detail)
+                .about(&identity, &session, &folder, &call)
         };
         let (decided, why) = match verdict {
             Verdict::Allow(why) => (Some(Decision::Allow), why),
@@ -921,17 +914,8 @@ impl Core {
         message: Option<Message>,
     ) {
         let c = &w.card;
-        let line = AuditEntry {
-            time: unix_millis(SystemTime::now()),
-            identity: c.identity.key().to_string(),
-            session: c.session.session.clone(),
-            folder: c.folder.clone(),
-            tool: c.call.tool.clone(),
-            target: c.call.target.rule_key(),
-            decision: word.to_string(),
-            by: by.clone(),
-            detail,
-        };
+        let line =
+            AuditEntry::new(unix_millis(SystemTime::now()), word, by.clone(), detail).about_card(c);
         match message {
             Some(m) => self.answer(&w.reply, m, line),
             None => self.audit(line),

@@ -721,23 +721,10 @@ impl State {
         card: Option<CardId>,
         now_ms: u64,
     ) -> AuditEntry {
-        let pending = card.and_then(|c| self.pending.get(&c));
-        AuditEntry {
-            time: now_ms,
-            identity: pending
-                .map(|p| p.identity.key().to_string())
-                .unwrap_or_default(),
-            session: pending
-                .map(|p| p.session.session.clone())
-                .unwrap_or_default(),
-            folder: pending.map(|p| p.folder.clone()).unwrap_or_default(),
-            tool: pending.map(|p| p.call.tool.clone()).unwrap_or_default(),
-            target: pending
-                .map(|p| p.call.target.rule_key())
-                .unwrap_or_default(),
-            decision: "refused".into(),
-            by,
-            detail: Some(detail),
+        let entry = AuditEntry::new(now_ms, "refused", by, Some(detail));
+        match card.and_then(|c| self.pending.get(&c)) {
+            Some(pending) => entry.about_card(pending),
+            None => entry,
         }
     }
 }

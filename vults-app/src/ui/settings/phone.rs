@@ -243,17 +243,7 @@ mod tests {
     }
 
     fn refused(time: u64, by: &str, detail: &str) -> crate::model::AuditEntry {
-        crate::model::AuditEntry {
-            time,
-            identity: String::new(),
-            session: String::new(),
-            folder: String::new(),
-            tool: String::new(),
-            target: String::new(),
-            decision: "refused".into(),
-            by: by.into(),
-            detail: Some(detail.into()),
-        }
+        crate::model::AuditEntry::new(time, "refused", by.into(), Some(detail.into()))
     }
 
     #[test]
