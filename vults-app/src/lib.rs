@@ -6,12 +6,14 @@
 //! - [`installer`]: puts `vults-hook` into each agent's own settings on start, and takes it out.
 //! - [`phone`]: the paired phone — the LAN page, pairing, and signed answers verified before
 //!   they reach the engine as the same command a click sends.
+//! - [`clock`]: wall time as Unix milliseconds, in one place.
 //! - [`log`]: the rotated log file (`tracing`), and stderr on a terminal.
 //! - [`instance`], [`autostart`], [`welcome`]: one window per user, start at login, the first
 //!   run's welcome.
 //! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
 
 pub mod autostart;
+pub mod clock;
 pub mod diff;
 pub mod engine;
 pub mod installer;

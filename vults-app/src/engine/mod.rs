@@ -20,6 +20,7 @@ pub mod headless;
 mod sessions;
 mod socket;
 
+use crate::clock::{now_ms, unix_ms};
 use crate::model::{
     AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, PendingCard,
     PolicyStatus, Reason, SessionKey,
@@ -340,12 +341,6 @@ async fn stop_on_signal(core: mpsc::UnboundedSender<Input>) {
         return;
     }
     let _ = core.send(Input::Command(EngineCommand::Shutdown));
-}
-
-fn unix_millis(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }
 
 /// A card and the connection waiting on it.
@@ -731,7 +726,7 @@ impl Core {
             &self.policies,
         );
         let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| {
-            AuditEntry::new(unix_millis(now), decision, by.clone(), detail)
+            AuditEntry::new(unix_ms(now), decision, by.clone(), detail)
                 .about(&identity, &session, &folder, &call)
         };
         let (decided, why) = match verdict {
@@ -782,7 +777,7 @@ impl Core {
             _ => None,
         };
         let always_rule = (destructive.is_none() && !question)
-            .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_millis(now) / 1000));
+            .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_ms(now) / 1000));
         if reply
             .send(Outgoing::Line(Box::new(Message::waiting(&event.id))))
             .is_err()
@@ -914,8 +909,7 @@ impl Core {
         message: Option<Message>,
     ) {
         let c = &w.card;
-        let line =
-            AuditEntry::new(unix_millis(SystemTime::now()), word, by.clone(), detail).about_card(c);
+        let line = AuditEntry::new(now_ms(), word, by.clone(), detail).about_card(c);
         match message {
             Some(m) => self.answer(&w.reply, m, line),
             None => self.audit(line),

@@ -759,11 +759,7 @@ fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer> {
 
 /// A card as the phone shows it: the same content as the desktop card.
 pub fn card_json(c: &PendingCard) -> Value {
-    let arrived = c
-        .arrived
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0);
+    let arrived = crate::clock::unix_ms(c.arrived);
     json!({
         "id": c.id,
         "agent": c.identity.display_name(),

@@ -28,6 +28,7 @@ pub use devices::Device;
 pub use http::CommandSink;
 pub use secrets::KeyStorage;
 
+pub(crate) use crate::clock::now_ms;
 use crate::model::{AuditEntry, EngineEvent};
 use gate::Gate;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -383,11 +384,4 @@ fn lan_address() -> Option<IpAddr> {
     socket.connect("192.0.2.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
     (!ip.is_unspecified()).then_some(ip)
-}
-
-pub(crate) fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }

@@ -5,7 +5,7 @@ use super::look;
 use super::state::Model;
 use crate::model::{RateWindow, Session};
 use egui::{Color32, RichText};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 #[derive(Debug, Default)]
 pub struct FlockView;
@@ -24,10 +24,7 @@ impl FlockView {
             });
             return;
         }
-        let now_unix = now
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
+        let now_unix = crate::clock::unix_ms(now) / 1000;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {

@@ -94,10 +94,7 @@ impl AgentsView {
                     );
                     ui.label(RichText::new(name).strong());
                     if let Some(tool) = model.named_tools.get(name) {
-                        let ms = tool
-                            .last_asked
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map_or(0, |d| d.as_millis() as u64);
+                        let ms = crate::clock::unix_ms(tool.last_asked);
                         ui.label(
                             RichText::new(format!("last asked {} UTC", super::history::clock(ms)))
                                 .color(Color32::from_gray(150)),
