@@ -11,6 +11,7 @@
 //!   [`decision::decide`], and what it reads.
 //! - `shell` (crate-private): the shell parser [`destructive`] reads commands with.
 //! - [`atomic`]: crash-safe file replacement used for rules, settings and agent configs.
+//! - [`text`]: what is done to outside bytes before they are parsed (the BOM strip).
 //!
 //! Not here: sockets, threads, windows — those belong to `vults-hook` and `vults-app`.
 
@@ -25,3 +26,4 @@ pub mod rules;
 pub(crate) mod shell;
 #[cfg(test)]
 mod testing;
+pub mod text;

@@ -177,8 +177,7 @@ enum Reply {
 
 /// The agent's payload as it came (BOM stripped), for matching answers to questions.
 fn original_payload(stdin: &[u8]) -> Option<Value> {
-    let bytes = stdin.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdin);
-    serde_json::from_slice(bytes).ok()
+    serde_json::from_slice(vults_core::text::strip_bom(stdin)).ok()
 }
 
 /// The process that ran the hook: the agent (or the shell it ran the hook through, which most
@@ -295,8 +294,7 @@ fn ends_with_brace(chunk: &[u8]) -> bool {
 }
 
 fn is_whole_json(buf: &[u8]) -> bool {
-    let bytes = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+    serde_json::from_slice::<serde::de::IgnoredAny>(vults_core::text::strip_bom(buf)).is_ok()
 }
 
 // ---------------------------------------------------------------------------------------------
