@@ -16,7 +16,7 @@
 
 use crate::agents::{ToolCall, ToolKind};
 use crate::policy::{Action, PolicySet};
-use crate::protocol::{AgentKind, Identity};
+use crate::protocol::{AgentKind, Decision, Identity};
 use crate::rules::RuleSet;
 
 /// What is being asked.
@@ -25,6 +25,17 @@ pub struct Request<'a> {
     /// The folder the agent works in (the event's terminal cwd).
     pub folder: &'a str,
     pub call: &'a ToolCall,
+}
+
+impl Decision {
+    /// The decision's one word — `allow` or `deny` — as the wire carries it (its serde form),
+    /// agents read it (`behavior`, `permissionDecision`) and the audit writes it (`decision`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Deny => "deny",
+        }
+    }
 }
 
 /// Why a verdict was reached; shown on cards and written to the audit.
@@ -525,5 +536,13 @@ mod tests {
         assert_eq!(Why::Policy("p".into()).label(), "policy:p");
         assert_eq!(Why::Rule("r-1".into()).label(), "rule:r-1");
         assert_eq!(Why::NoMatch.label(), "no rule");
+    }
+
+    #[test]
+    fn a_decision_has_one_word_the_same_as_on_the_wire() {
+        for (d, word) in [(Decision::Allow, "allow"), (Decision::Deny, "deny")] {
+            assert_eq!(d.as_str(), word);
+            assert_eq!(serde_json::to_value(d).unwrap(), serde_json::json!(word));
+        }
     }
 }

@@ -754,14 +754,14 @@ impl Core {
                     &by,
                     Some(format!(
                         "{} for a question {} cannot read; it asks in its own prompt",
-                        decision_word(d),
+                        d.as_str(),
                         event.agent.display_name()
                     )),
                 );
                 self.audit(line);
                 return;
             }
-            let line = entry(decision_word(d), &by, None);
+            let line = entry(d.as_str(), &by, None);
             self.answer(&reply, Message::decision(&event.id, d), line);
             return;
         }
@@ -1016,12 +1016,5 @@ impl Core {
         self.policy_status.warnings = self.policies.warnings();
         self.outbox
             .push(EngineEvent::Policies(self.policy_status.clone()));
-    }
-}
-
-fn decision_word(d: Decision) -> &'static str {
-    match d {
-        Decision::Allow => "allow",
-        Decision::Deny => "deny",
     }
 }
