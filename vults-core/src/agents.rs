@@ -63,7 +63,7 @@ impl ReplyShape {
 pub fn render_decision(shape: ReplyShape, question: bool, decision: Decision) -> String {
     let v = match (shape, decision) {
         (ReplyShape::HookSpecific, d) if question => {
-            let mut out = json!({"hookEventName": "PreToolUse", "permissionDecision": behavior(d)});
+            let mut out = json!({"hookEventName": "PreToolUse", "permissionDecision": d.as_str()});
             if d == Decision::Deny {
                 out["permissionDecisionReason"] = json!(DENY_MESSAGE);
             }
@@ -82,13 +82,6 @@ pub fn render_decision(shape: ReplyShape, question: bool, decision: Decision) ->
         (ReplyShape::Vults, Decision::Deny) => json!({"decision":"deny","reason":DENY_MESSAGE}),
     };
     v.to_string()
-}
-
-fn behavior(d: Decision) -> &'static str {
-    match d {
-        Decision::Allow => "allow",
-        Decision::Deny => "deny",
-    }
 }
 
 /// Answers to an AskUserQuestion in the agent's shape, matched by position to the questions in

@@ -539,7 +539,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
     {
         return refuse_reply();
     }
-    let stdin = stdin.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdin);
+    let stdin = crate::text::strip_bom(stdin);
     let payload: Value = if stdin.iter().all(u8::is_ascii_whitespace) {
         Value::Object(Map::new())
     } else {

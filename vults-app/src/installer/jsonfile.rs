@@ -91,7 +91,7 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
         });
     }
     // A UTF-8 byte-order mark is legal in a text file but not in JSON; skip it when reading.
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let body = vults_core::text::strip_bom(&bytes);
     match serde_json::from_slice::<Value>(body) {
         Ok(value) if value.is_object() => Ok(Loaded {
             bytes: Some(bytes),
@@ -184,7 +184,7 @@ pub fn backup_once(path: &Path, original: &[u8]) -> io::Result<()> {
 /// The `.bak`'s bytes, when they parse to exactly `doc` (same keys in the same order).
 pub fn backup_matching(path: &Path, doc: &Value) -> Option<Vec<u8>> {
     let bytes = fs::read(backup_path(path)).ok()?;
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let body = vults_core::text::strip_bom(&bytes);
     let parsed: Value = serde_json::from_slice(body).ok()?;
     let same = serde_json::to_string(&parsed).ok()? == serde_json::to_string(doc).ok()?;
     same.then_some(bytes)
@@ -276,5 +276,20 @@ mod tests {
             render(&v, &s).unwrap(),
             b"{\r\n  \"a\": [\r\n    1,\r\n    {}\r\n  ]\r\n}"
         );
+    }
+
+    #[test]
+    fn a_settings_file_and_its_backup_that_start_with_a_bom_still_parse() {
+        let dir = std::env::temp_dir().join(format!("vults-jsonfile-bom-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("settings.json");
+        let bytes = b"\xEF\xBB\xBF{\"a\": 1}\n".to_vec();
+        fs::write(&path, &bytes).unwrap();
+        let loaded = load(&path).unwrap();
+        assert_eq!(loaded.value, serde_json::json!({"a": 1}));
+        assert_eq!(loaded.bytes.as_deref(), Some(&bytes[..]));
+        fs::write(backup_path(&path), &bytes).unwrap();
+        assert_eq!(backup_matching(&path, &loaded.value), Some(bytes));
+        fs::remove_dir_all(&dir).unwrap();
     }
 }
