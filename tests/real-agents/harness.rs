@@ -506,7 +506,7 @@ impl RunResult {
         self.events.iter().any(|e| match e {
             EngineEvent::Audited(lines) => lines
                 .iter()
-                .any(|l| l.decision == decision && l.by.starts_with(by_prefix)),
+                .any(|l| l.decision == decision && l.by.label().starts_with(by_prefix)),
             _ => false,
         })
     }

@@ -76,7 +76,7 @@ fn check_audit(
         ),
     };
     assert!(
-        line.decision == decision && line.by.starts_with(by),
+        line.decision == decision && line.by.label().starts_with(by),
         "{what}: the audit must say {decision} by {by}, it says {} by {}{}",
         line.decision,
         line.by,
