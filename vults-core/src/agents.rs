@@ -13,9 +13,64 @@
 //! payload it read itself (not the shaped copy the app saw), so answers land on the questions
 //! the agent really asked.
 
-use crate::protocol::{AgentKind, AnswerItem, DENY_MESSAGE, Decision};
+use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+
+/// The agent kinds the wire has a type for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    Claude,
+    Codex,
+    Opencode,
+    Qwen,
+    Copilot,
+    Other,
+}
+
+impl AgentKind {
+    pub const ALL: [AgentKind; 6] = [
+        AgentKind::Claude,
+        AgentKind::Codex,
+        AgentKind::Opencode,
+        AgentKind::Qwen,
+        AgentKind::Copilot,
+        AgentKind::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "claude",
+            AgentKind::Codex => "codex",
+            AgentKind::Opencode => "opencode",
+            AgentKind::Qwen => "qwen",
+            AgentKind::Copilot => "copilot",
+            AgentKind::Other => "other",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<AgentKind> {
+        AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The name people know the agent by.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "Claude Code",
+            AgentKind::Codex => "Codex CLI",
+            AgentKind::Opencode => "OpenCode",
+            AgentKind::Qwen => "Qwen Code",
+            AgentKind::Copilot => "Copilot CLI",
+            AgentKind::Other => "Other",
+        }
+    }
+
+    /// Whether the app answers this agent's PermissionRequest.
+    pub fn can_reply(self) -> bool {
+        self != AgentKind::Other
+    }
+}
 
 /// How an agent reads an answer back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,6 +6,8 @@
 //! spec; this module is its one implementation, and [`build_event`] is how the hook makes an
 //! event from an agent's stdin (agent names, `zeca`, terminal, payload shaping, `wants_reply`).
 
+pub use crate::agents::AgentKind;
+pub use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -24,8 +26,6 @@ pub const MAX_PATCH_LINES: usize = 400;
 pub const SHORT_STRING: usize = 200;
 /// A hook that hears neither `waiting` nor the answer within this long gives up.
 pub const WAITING_WITHIN_MS: u64 = 2000;
-/// The answer is sent as `"message"`/`"reason"` of a deny.
-pub const DENY_MESSAGE: &str = "Denied from Vults";
 
 /// Timeouts the installer writes into agents' hook entries, in seconds, and how long the hook
 /// waits after `waiting` for each: a little less, so the hook gives up before the agent kills it.
@@ -44,61 +44,6 @@ pub mod timeouts {
     pub const PERMISSION_WAIT_S: u64 = PERMISSION_ENTRY_S - MARGIN_S;
     /// The hook's deadline after `waiting` for a question.
     pub const ASK_WAIT_S: u64 = ASK_ENTRY_S - MARGIN_S;
-}
-
-/// The agent kinds the wire has a type for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AgentKind {
-    Claude,
-    Codex,
-    Opencode,
-    Qwen,
-    Copilot,
-    Other,
-}
-
-impl AgentKind {
-    pub const ALL: [AgentKind; 6] = [
-        AgentKind::Claude,
-        AgentKind::Codex,
-        AgentKind::Opencode,
-        AgentKind::Qwen,
-        AgentKind::Copilot,
-        AgentKind::Other,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AgentKind::Claude => "claude",
-            AgentKind::Codex => "codex",
-            AgentKind::Opencode => "opencode",
-            AgentKind::Qwen => "qwen",
-            AgentKind::Copilot => "copilot",
-            AgentKind::Other => "other",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<AgentKind> {
-        AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// The name people know the agent by.
-    pub fn display_name(self) -> &'static str {
-        match self {
-            AgentKind::Claude => "Claude Code",
-            AgentKind::Codex => "Codex CLI",
-            AgentKind::Opencode => "OpenCode",
-            AgentKind::Qwen => "Qwen Code",
-            AgentKind::Copilot => "Copilot CLI",
-            AgentKind::Other => "Other",
-        }
-    }
-
-    /// Whether the app answers this agent's PermissionRequest.
-    pub fn can_reply(self) -> bool {
-        self != AgentKind::Other
-    }
 }
 
 /// Native agents the wire has no type for: they travel as `other` with their own name, and
@@ -301,31 +246,6 @@ impl Event {
     pub fn is_question(&self) -> bool {
         self.event == "PreToolUse"
             && crate::agents::tool_name(&self.payload) == Some("AskUserQuestion")
-    }
-}
-
-/// A decision on a permission.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Decision {
-    Allow,
-    Deny,
-}
-
-/// One question's answer: an option's label (or the user's own words), or several labels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum AnswerItem {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl AnswerItem {
-    pub fn labels(&self) -> Vec<String> {
-        match self {
-            AnswerItem::One(s) => vec![s.clone()],
-            AnswerItem::Many(v) => v.clone(),
-        }
     }
 }
 
