@@ -65,11 +65,6 @@ impl AgentKind {
             AgentKind::Other => "Other",
         }
     }
-
-    /// Whether the app answers this agent's PermissionRequest.
-    pub fn can_reply(self) -> bool {
-        self != AgentKind::Other
-    }
 }
 
 /// How an agent reads an answer back.
