@@ -412,8 +412,8 @@ mod tests {
         }
     }
 
-    /// Issue 10, item 2: with one broad policy a person might write, every destructive family
-    /// still goes to a card, and the everyday look-alikes beside them are still allowed.
+    /// docs/safety.md's destructive families: with one broad policy a person might write, every
+    /// family still goes to a card, and the everyday look-alikes beside them are still allowed.
     #[test]
     fn a_broad_shell_allow_still_asks_for_every_destructive_family() {
         let pols = policies(

@@ -4,7 +4,7 @@
 //!
 //! This module owns the file format, its errors (with line and column) and what a policy
 //! matches. What a match *does* is [`crate::decision::decide`]'s: a deny beats an ask beats an
-//! allow, and an allow only ever reaches Claude Code (decision record 0027).
+//! allow, and an allow only ever reaches Claude Code (docs/policies.md).
 //!
 //! ```toml
 //! [[policy]]

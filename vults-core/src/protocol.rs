@@ -11,7 +11,8 @@ pub use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Version 9 = version 8 (seed 001) + the open reply for named tools (decision record 0027).
+/// Version 9 = version 8 + the open reply for named tools (`--reply vults`; the version
+/// history is docs/hook-protocol.md §8).
 pub const VERSION: u32 = 9;
 /// No line on the wire may be longer than this, newline included; the app drops a longer one
 /// without reading it.
@@ -32,7 +33,8 @@ pub const WAITING_WITHIN_MS: u64 = 2000;
 pub mod timeouts {
     /// A permission request's entry (Claude Code, Codex, Qwen Code, Copilot CLI).
     pub const PERMISSION_ENTRY_S: u64 = 600;
-    /// The AskUserQuestion entry (`--ask`), as seed 001 fixes it.
+    /// The AskUserQuestion entry (`--ask`): 120 s (docs/hook-protocol.md §4, "The 2 s rule and
+    /// the deadlines").
     pub const ASK_ENTRY_S: u64 = 120;
     /// Every other event: the hook never waits there.
     pub const OTHER_ENTRY_S: u64 = 10;
@@ -620,7 +622,7 @@ const ESSENTIAL_KEYS: &[&str] = &[
     "reason",
 ];
 
-/// Makes an event fit the wire (seed 001, "payload"): drops `tool_response` but its `error` (and
+/// Makes an event fit the wire (docs/hook-protocol.md §3, "Limits and shaping"): drops `tool_response` but its `error` (and
 /// Claude Code's `structuredPatch` on PostToolUse, cut to 400 lines), drops transcript paths,
 /// cuts strings to 2000 bytes (a Codex `apply_patch` PostToolUse keeps 64 KiB of patch); an event
 /// still over 1 MiB gets 200-byte strings, then only the fields that say what happened, and then

@@ -8,7 +8,7 @@
 //!
 //! The file is `{"version":1,"rules":[…]}`. Each stored rule says whether its identity is a
 //! built-in agent or a named tool (`"named": true`), so a named tool whose name later becomes a
-//! built-in agent is recognised at load and its rules are dropped (decision record 0027): they
+//! built-in agent is recognised at load and its rules are dropped (docs/hook-protocol.md §7): they
 //! are never carried over to an agent that reads another reply.
 
 use crate::agents::ToolCall;

@@ -5,7 +5,7 @@
 //! [`uninstall_all`] (`vults-app --uninstall`), [`doctor`] (read-only, `vults-app doctor`) and
 //! [`first_run_message`]. Each returns one [`AgentReport`] per agent.
 //!
-//! The promises (RTK's installer, and more):
+//! The promises:
 //! - agents' configs run an absolute path to a Vults-owned copy of the hook whose SHA-256 is
 //!   recorded ([`state`]); a copy whose hash changed is reported tampered and replaced;
 //! - a file that does not parse is never rewritten: its state says where (line, column);
