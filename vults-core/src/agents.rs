@@ -21,15 +21,22 @@ use serde_json::{Map, Value, json};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AgentKind {
+    /// Claude Code (`claude`).
     Claude,
+    /// Codex CLI (`codex`).
     Codex,
+    /// OpenCode, through Vults' plugin (`opencode`).
     Opencode,
+    /// Qwen Code (`qwen`).
     Qwen,
+    /// GitHub Copilot CLI (`copilot`).
     Copilot,
+    /// Any other tool or agent; with an `agent_name` it is a named tool or a registered native agent.
     Other,
 }
 
 impl AgentKind {
+    /// Every kind, in the wire's order.
     pub const ALL: [AgentKind; 6] = [
         AgentKind::Claude,
         AgentKind::Codex,
@@ -39,6 +46,7 @@ impl AgentKind {
         AgentKind::Other,
     ];
 
+    /// The kind's name on the wire and in `--agent`.
     pub fn as_str(self) -> &'static str {
         match self {
             AgentKind::Claude => "claude",
@@ -50,6 +58,7 @@ impl AgentKind {
         }
     }
 
+    /// The kind a wire name stands for; `None` for any other string.
     pub fn parse(s: &str) -> Option<AgentKind> {
         AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
@@ -235,18 +244,28 @@ pub fn session_id(payload: &Value) -> Option<&str> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolKind {
+    /// A shell command (`Bash`, `run_shell_command`, `shell` …).
     Shell,
+    /// A file edited in place.
     Edit,
+    /// A file written whole.
     Write,
+    /// A file or folder read, listed or searched.
     Read,
+    /// A URL fetched, or a web search.
     Fetch,
+    /// A patch applied (Codex `apply_patch`).
     Patch,
+    /// A question to the user (AskUserQuestion).
     Question,
+    /// An MCP server's tool (`mcp__<server>__<tool>`).
     Mcp,
+    /// Anything else.
     Other,
 }
 
 impl ToolKind {
+    /// The kind of a tool as the agent names it; `Other` when it is not known.
     pub fn of(tool: &str) -> ToolKind {
         if tool.starts_with("mcp__") {
             return ToolKind::Mcp;
@@ -281,18 +300,25 @@ impl ToolKind {
 /// One question of an AskUserQuestion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Question {
+    /// The question as asked.
     pub question: String,
+    /// A short label for the question (Claude Code's chip).
     #[serde(default)]
     pub header: String,
+    /// The options offered; empty when only free text is asked for.
     #[serde(default)]
     pub options: Vec<QuestionOption>,
+    /// Whether several options may be picked.
     #[serde(default, rename = "multiSelect")]
     pub multi_select: bool,
 }
 
+/// One option of a [`Question`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionOption {
+    /// What the option says, and what an answer names.
     pub label: String,
+    /// A longer explanation of the option.
     #[serde(default)]
     pub description: String,
 }
@@ -302,34 +328,60 @@ pub struct QuestionOption {
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Target {
     /// A shell command, whole.
-    Command { command: String },
+    Command {
+        /// The command.
+        command: String,
+    },
     /// A file edit: the path, and the old/new text when the tool says it.
     Edit {
+        /// The file edited.
         path: String,
+        /// The text replaced, when the tool says.
         old: Option<String>,
+        /// The text put in its place, when the tool says.
         new: Option<String>,
     },
     /// A file written whole.
     Write {
+        /// The file written.
         path: String,
+        /// Its whole new content, when the tool says.
         content: Option<String>,
     },
     /// A file or folder read or searched.
-    Path { path: String },
+    Path {
+        /// The file or folder.
+        path: String,
+    },
     /// A URL fetched (or a search query).
-    Url { url: String },
+    Url {
+        /// The URL, or the search query.
+        url: String,
+    },
     /// A patch (Codex `apply_patch`).
-    Patch { patch: String },
+    Patch {
+        /// The whole patch.
+        patch: String,
+    },
     /// AskUserQuestion's questions.
-    Questions { questions: Vec<Question> },
+    Questions {
+        /// In the order asked.
+        questions: Vec<Question>,
+    },
     /// An MCP tool: server, tool and its JSON input.
     Mcp {
+        /// The MCP server's name.
         server: String,
+        /// The tool's name on that server.
         tool: String,
+        /// Its input as canonical JSON.
         input: String,
     },
     /// Anything else: the tool input as canonical JSON.
-    Input { json: String },
+    Input {
+        /// The canonical JSON.
+        json: String,
+    },
 }
 
 impl Target {
@@ -367,6 +419,7 @@ impl Target {
         out
     }
 
+    /// The shell command, for a [`Target::Command`].
     pub fn command(&self) -> Option<&str> {
         match self {
             Target::Command { command } => Some(command),
@@ -378,11 +431,15 @@ impl Target {
 /// A tool call as every agent's adapter reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
+    /// The agent's session id, when the payload has one.
     pub session_id: Option<String>,
+    /// The folder the agent works in, as the payload says (`cwd`).
     pub cwd: Option<String>,
     /// The tool as the agent names it (`Bash`, `run_shell_command`, `mcp__github__create_issue`…).
     pub tool: String,
+    /// The kind of tool, across agents' names.
     pub kind: ToolKind,
+    /// The whole of what the call would touch.
     pub target: Target,
 }
 

@@ -12,7 +12,9 @@ pub const DENY_MESSAGE: &str = "Denied from Vults";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
+    /// Let the call run.
     Allow,
+    /// Stop the call (the agent is told [`DENY_MESSAGE`]).
     Deny,
 }
 
@@ -20,11 +22,14 @@ pub enum Decision {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum AnswerItem {
+    /// One label, or the user's own words.
     One(String),
+    /// Several labels (a multi-select question).
     Many(Vec<String>),
 }
 
 impl AnswerItem {
+    /// The labels, one or several.
     pub fn labels(&self) -> Vec<String> {
         match self {
             AnswerItem::One(s) => vec![s.clone()],

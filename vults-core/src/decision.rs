@@ -21,9 +21,11 @@ use crate::rules::RuleSet;
 
 /// What is being asked.
 pub struct Request<'a> {
+    /// Who asks: a built-in agent or a named tool.
     pub identity: &'a Identity,
     /// The folder the agent works in (the event's terminal cwd).
     pub folder: &'a str,
+    /// The tool call, as the adapter read it.
     pub call: &'a ToolCall,
 }
 
@@ -53,14 +55,19 @@ impl Why {
     }
 }
 
+/// What [`decide`] concludes, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// Let it run without asking.
     Allow(Why),
+    /// Refuse it without asking.
     Deny(Why),
+    /// A person must answer (a card).
     Ask(Why),
 }
 
 impl Verdict {
+    /// Why this verdict was reached.
     pub fn why(&self) -> &Why {
         match self {
             Verdict::Allow(w) | Verdict::Deny(w) | Verdict::Ask(w) => w,

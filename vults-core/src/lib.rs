@@ -18,6 +18,8 @@
 //!
 //! Not here: sockets, threads, windows — those belong to `vults-hook` and `vults-app`.
 
+#![warn(missing_docs)]
+
 pub mod agents;
 pub mod answer;
 pub mod atomic;

@@ -30,11 +30,15 @@ pub const PRIVATE_FILE_MODE: u32 = 0o600;
 /// Every location Vults uses, resolved once from the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Paths {
+    /// Rules, policies, settings and paired devices.
     pub config_dir: PathBuf,
+    /// The audit log, the install record and the hook copy.
     pub data_dir: PathBuf,
+    /// Where the hook socket lives (when not moved by `VULTS_SOCKET`).
     pub runtime_dir: PathBuf,
     /// Where the app's log file lives (the platform's state/log folder).
     pub log_dir: PathBuf,
+    /// The hook socket (a named pipe on Windows).
     pub socket: PathBuf,
     /// The folder that holds the agents' config homes (`.claude`, `.codex`, `.config/opencode` …).
     pub agent_home: PathBuf,
@@ -99,18 +103,23 @@ impl Paths {
         self.socket.with_file_name(format!("{stem}.instance.sock"))
     }
 
+    /// The Always rules (`rules.json`).
     pub fn rules_file(&self) -> PathBuf {
         self.config_dir.join("rules.json")
     }
+    /// The policies (`policies.toml`, docs/policies.md).
     pub fn policies_file(&self) -> PathBuf {
         self.config_dir.join("policies.toml")
     }
+    /// The app's settings (`settings.json`).
     pub fn settings_file(&self) -> PathBuf {
         self.config_dir.join("settings.json")
     }
+    /// The paired phones (`devices.json`, docs/phone.md).
     pub fn devices_file(&self) -> PathBuf {
         self.config_dir.join("devices.json")
     }
+    /// The audit log (`audit.jsonl`): one line per answered request.
     pub fn audit_log(&self) -> PathBuf {
         self.data_dir.join("audit.jsonl")
     }

@@ -64,6 +64,7 @@ pub const RESERVED_NAMES: [&str; 7] = [
 pub struct AgentName(String);
 
 impl AgentName {
+    /// A checked name: 1–24 characters of `a-z 0-9 -`, not in [`RESERVED_NAMES`].
     pub fn new(name: &str) -> Result<AgentName, NameError> {
         if name.is_empty() || name.len() > 24 {
             return Err(NameError::Length);
@@ -80,6 +81,7 @@ impl AgentName {
         Ok(AgentName(name.to_string()))
     }
 
+    /// The name as it is.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -109,10 +111,14 @@ impl std::fmt::Display for AgentName {
     }
 }
 
+/// Why a name was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameError {
+    /// Empty, or longer than 24 characters.
     Length,
+    /// Something other than `a-z 0-9 -`.
     Characters,
+    /// One of [`RESERVED_NAMES`].
     Reserved,
 }
 
@@ -133,11 +139,14 @@ impl std::error::Error for NameError {}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
 pub enum Identity {
+    /// A built-in agent.
     Builtin(AgentKind),
+    /// `other` with its own name.
     Named(AgentName),
 }
 
 impl Identity {
+    /// The kind's or the name's plain string (rules' and policies' key).
     pub fn key(&self) -> &str {
         match self {
             Identity::Builtin(k) => k.as_str(),
@@ -145,6 +154,7 @@ impl Identity {
         }
     }
 
+    /// The name people know it by (`Claude Code`, or the tool's own name).
     pub fn display_name(&self) -> String {
         match self {
             Identity::Builtin(k) => k.display_name().to_string(),
@@ -179,10 +189,13 @@ impl std::fmt::Display for Identity {
 /// Where the agent runs. Every field is optional on the wire.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Terminal {
+    /// The agent's working folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// The agent's process id (the hook's parent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+    /// The variables of [`TERMINAL_ENV`] that were set.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub env: Map<String, Value>,
 }
@@ -216,20 +229,30 @@ pub const TERMINAL_ENV: &[&str] = &[
 /// Hook → app.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
+    /// The protocol version ([`VERSION`]).
     pub v: u32,
+    /// A fresh id; the reply carries it back.
     pub id: String,
+    /// The agent's kind.
     pub agent: AgentKind,
+    /// The name of an `other` (a named tool or a registered native agent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_name: Option<AgentName>,
+    /// The agent's event name (`PermissionRequest`, `PreToolUse`, …).
     pub event: String,
+    /// Whether the hook waits for a reply (docs/hook-protocol.md §4).
     pub wants_reply: bool,
-    /// `"vults"` when a named tool asked for the open reply (0027).
+    /// `"vults"` when a named tool asked for the open reply (docs/hook-protocol.md §7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// The hook saw `VULTS_ZECA=1` (Claude Code and Codex only): never a session, a bird or a
+    /// card, and never `wants_reply`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub zeca: bool,
+    /// Where the agent runs.
     #[serde(default)]
     pub terminal: Terminal,
+    /// The agent's payload, shaped to fit ([`shape`]).
     #[serde(default)]
     pub payload: Value,
 }
@@ -258,34 +281,51 @@ impl Event {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Message {
+    /// Hook → app: one event.
     Event(Event),
+    /// App → hook: a person is being asked; the hook waits for the answer.
     Waiting {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
     },
+    /// App → hook: the decision on a permission request.
     Decision {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
+        /// Allow or deny.
         decision: Decision,
     },
+    /// App → hook: the answers to an AskUserQuestion, one per question in order.
     Answer {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
+        /// One per question.
         answers: Vec<AnswerItem>,
     },
+    /// App → hook: the event's version is not this one; the hook prints nothing.
     Unsupported {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
     },
 }
 
 impl Message {
+    /// A `waiting` for the event `id`.
     pub fn waiting(id: &str) -> Message {
         Message::Waiting {
             v: VERSION,
             id: id.to_string(),
         }
     }
+    /// A `decision` for the event `id`.
     pub fn decision(id: &str, decision: Decision) -> Message {
         Message::Decision {
             v: VERSION,
@@ -293,6 +333,7 @@ impl Message {
             decision,
         }
     }
+    /// An `answer` for the event `id`.
     pub fn answer(id: &str, answers: Vec<AnswerItem>) -> Message {
         Message::Answer {
             v: VERSION,
@@ -300,6 +341,7 @@ impl Message {
             answers,
         }
     }
+    /// An `unsupported` for the event `id`.
     pub fn unsupported(id: &str) -> Message {
         Message::Unsupported {
             v: VERSION,
@@ -307,6 +349,7 @@ impl Message {
         }
     }
 
+    /// The event id the message is about.
     pub fn id(&self) -> &str {
         match self {
             Message::Event(e) => &e.id,
@@ -331,11 +374,14 @@ impl Message {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq)]
 pub enum ReadLine {
+    /// A message of this version.
     Message(Message),
     /// A well-formed envelope of another version (or of this version with a body this side
     /// cannot read); answer `unsupported` with this id.
     OtherVersion {
+        /// The envelope's id.
         id: String,
+        /// The envelope's version, when it had one.
         v: Option<u64>,
     },
     /// Not a JSON object with a `kind`.
@@ -377,10 +423,15 @@ pub fn read_line(line: &[u8]) -> ReadLine {
 /// The hook's command line, parsed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HookArgs {
+    /// `--agent`: a built-in kind or a tool's own name.
     pub agent: String,
+    /// The agent's event name (`PermissionRequest` …).
     pub event: String,
+    /// `--reply vults`: a named tool takes the open reply.
     pub reply_vults: bool,
+    /// `--ask`: the AskUserQuestion entry.
     pub ask: bool,
+    /// `--statusline`: Claude Code's status line.
     pub statusline: bool,
 }
 
@@ -433,9 +484,13 @@ pub enum Built {
 
 /// Everything the hook knows about where it runs.
 pub struct HookContext<'a> {
+    /// The id the event gets.
     pub id: String,
+    /// The agent's process id (the hook's parent).
     pub pid: u32,
+    /// The hook's own working folder (the fallback `cwd`).
     pub own_cwd: String,
+    /// The environment, by name.
     pub env: &'a dyn Fn(&str) -> Option<String>,
 }
 

@@ -26,8 +26,11 @@ pub const RULES_VERSION: u32 = 1;
 pub struct AlwaysRule {
     /// Stable id (`r-<hex>`), shown in the audit as who answered.
     pub id: String,
+    /// The built-in agent or named tool it answers.
     pub identity: Identity,
+    /// The folder the call was made in, exactly.
     pub folder: String,
+    /// The tool as the agent names it, exactly.
     pub tool: String,
     /// The whole command, file path or URL; otherwise the canonical JSON of the tool input
     /// ([`crate::agents::Target::rule_key`]).
@@ -84,6 +87,7 @@ pub fn rule_id(identity: &Identity, folder: &str, tool: &str, target: &str) -> S
 /// All Always rules.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RuleSet {
+    /// In the order they were made.
     pub rules: Vec<AlwaysRule>,
 }
 
