@@ -63,17 +63,190 @@ impl AgentKind {
         AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
-    /// The name people know the agent by.
+    /// The name people know the agent by (its row in [`AGENTS`]; `Other` for `other`).
     pub fn display_name(self) -> &'static str {
-        match self {
-            AgentKind::Claude => "Claude Code",
-            AgentKind::Codex => "Codex CLI",
-            AgentKind::Opencode => "OpenCode",
-            AgentKind::Qwen => "Qwen Code",
-            AgentKind::Copilot => "Copilot CLI",
-            AgentKind::Other => "Other",
-        }
+        AGENTS
+            .iter()
+            .find(|a| a.wire == Wire::Kind(self))
+            .map_or("Other", |a| a.display_name)
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The agent table
+// ---------------------------------------------------------------------------------------------
+
+/// How an agent's events travel on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// As its own [`AgentKind`].
+    Kind(AgentKind),
+    /// As `other` with its own name as `agent_name`: a native agent the wire has no type for.
+    /// It never gets a card, and cannot take `--reply vults`.
+    Other,
+    /// Not at all: old hooks of an agent Vults no longer serves send nothing.
+    Silent,
+}
+
+/// Where the installer finds an agent's configuration: its config home, a folder under the
+/// agents' home (the user's home), unless the agent's own environment variable moves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfigHome {
+    /// The folder under the agents' home, one path component at a time (`[".claude"]`).
+    pub dir: &'static [&'static str],
+    /// The variable that moves it, and the folder under that variable's value (`""`: the value
+    /// itself), e.g. `("CODEX_HOME", "")`, `("XDG_CONFIG_HOME", "opencode")`.
+    pub env: Option<(&'static str, &'static str)>,
+}
+
+/// One agent Vults knows: what differs from one agent to the next, in one row. The file format
+/// and the entries the installer writes are in `vults-app/src/installer/agents.rs`; payload field
+/// names every adapter shares are read by [`read_tool_call`] and [`resolve_cwd`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The name `--agent` takes (and the key in the app's settings).
+    pub name: &'static str,
+    /// The name people know it by.
+    pub display_name: &'static str,
+    /// How its events travel.
+    pub wire: Wire,
+    /// How it reads an answer back; `None`: its permission requests are never answered (it
+    /// only shows its sessions and asks in its own window).
+    pub reply: Option<ReplyShape>,
+    /// Whether its AskUserQuestion, sent by the `--ask` entry as PreToolUse, wants a reply.
+    pub asks: bool,
+    /// Whether `VULTS_ZECA=1` marks its events (never a session, a bird or a card).
+    pub zeca: bool,
+    /// Where the installer looks for it; `None`: the installer does not install into it.
+    pub config_home: Option<ConfigHome>,
+}
+
+const fn home(
+    dir: &'static [&'static str],
+    env: Option<(&'static str, &'static str)>,
+) -> Option<ConfigHome> {
+    Some(ConfigHome { dir, env })
+}
+
+/// Every agent Vults knows. Adding one: a row here (and its [`AgentKind`] if the wire gets a
+/// type for it), its fixtures in `tests/fixtures/golden/`, and the installer's entries.
+pub const AGENTS: &[AgentSpec] = &[
+    AgentSpec {
+        name: "claude",
+        display_name: "Claude Code",
+        wire: Wire::Kind(AgentKind::Claude),
+        reply: Some(ReplyShape::HookSpecific),
+        asks: true,
+        zeca: true,
+        config_home: home(&[".claude"], None),
+    },
+    AgentSpec {
+        name: "codex",
+        display_name: "Codex CLI",
+        wire: Wire::Kind(AgentKind::Codex),
+        reply: Some(ReplyShape::HookSpecific),
+        asks: false,
+        zeca: true,
+        config_home: home(&[".codex"], Some(("CODEX_HOME", ""))),
+    },
+    AgentSpec {
+        name: "copilot",
+        display_name: "Copilot CLI",
+        wire: Wire::Kind(AgentKind::Copilot),
+        reply: Some(ReplyShape::Flat),
+        asks: false,
+        zeca: false,
+        config_home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
+    },
+    AgentSpec {
+        name: "qwen",
+        display_name: "Qwen Code",
+        wire: Wire::Kind(AgentKind::Qwen),
+        reply: Some(ReplyShape::HookSpecific),
+        asks: false,
+        zeca: false,
+        config_home: home(&[".qwen"], None),
+    },
+    AgentSpec {
+        name: "opencode",
+        display_name: "OpenCode",
+        wire: Wire::Kind(AgentKind::Opencode),
+        reply: Some(ReplyShape::OpencodeRelay),
+        asks: true,
+        zeca: false,
+        config_home: home(
+            &[".config", "opencode"],
+            Some(("XDG_CONFIG_HOME", "opencode")),
+        ),
+    },
+    AgentSpec {
+        name: "cursor",
+        display_name: "Cursor",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".cursor"], None),
+    },
+    AgentSpec {
+        name: "droid",
+        display_name: "Factory Droid",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".factory"], None),
+    },
+    AgentSpec {
+        name: "kimi",
+        display_name: "Kimi Code",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
+    },
+    AgentSpec {
+        name: "antigravity",
+        display_name: "Antigravity",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: None,
+    },
+    AgentSpec {
+        name: "gemini",
+        display_name: "Gemini CLI",
+        wire: Wire::Silent,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".gemini"], None),
+    },
+];
+
+/// The row of the agent `--agent` calls `name`.
+pub fn spec(name: &str) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|a| a.name == name)
+}
+
+/// The row of a wire kind; `None` for `other`.
+pub fn spec_of(kind: AgentKind) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|a| a.wire == Wire::Kind(kind))
+}
+
+/// Whether `name` is a native agent that travels as `other` with its name (antigravity, cursor,
+/// droid, kimi): never a card, and no `--reply vults`.
+pub fn is_registered_other(name: &str) -> bool {
+    spec(name).is_some_and(|a| a.wire == Wire::Other)
+}
+
+/// Whether an `agent_name` may not be `name`: a wire kind's name (`other` too), or an agent
+/// whose old hooks send nothing (`gemini`). Registered native agents' names are not reserved:
+/// they are the `agent_name` those agents travel with.
+pub fn is_reserved_name(name: &str) -> bool {
+    AgentKind::parse(name).is_some() || spec(name).is_some_and(|a| a.wire == Wire::Silent)
 }
 
 /// How an agent reads an answer back.
@@ -93,13 +266,8 @@ impl ReplyShape {
     /// The shape for an agent kind (`reply_vults`: a named tool asked for the open reply).
     pub fn of(agent: AgentKind, reply_vults: bool) -> Option<ReplyShape> {
         match agent {
-            AgentKind::Claude | AgentKind::Codex | AgentKind::Qwen => {
-                Some(ReplyShape::HookSpecific)
-            }
-            AgentKind::Copilot => Some(ReplyShape::Flat),
-            AgentKind::Opencode => Some(ReplyShape::OpencodeRelay),
             AgentKind::Other if reply_vults => Some(ReplyShape::Vults),
-            AgentKind::Other => None,
+            kind => spec_of(kind).and_then(|a| a.reply),
         }
     }
 
@@ -229,6 +397,27 @@ pub fn tool_input(payload: &Value) -> Option<Value> {
         .get("command")
         .and_then(Value::as_str)
         .map(|c| json!({ "command": c }))
+}
+
+/// `cwd` of the payload, else the first of `workspacePaths` (Antigravity) or
+/// `workspace_roots` (Cursor), else the hook's own folder.
+pub fn resolve_cwd(payload: &Value, own_cwd: &str) -> String {
+    let first = |key: &str| {
+        payload
+            .get(key)?
+            .as_array()?
+            .first()?
+            .as_str()
+            .map(str::to_string)
+    };
+    payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .or_else(|| first("workspacePaths"))
+        .or_else(|| first("workspace_roots"))
+        .unwrap_or_else(|| own_cwd.to_string())
 }
 
 /// The agent's session id: `session_id`, Copilot's `sessionId`, OpenCode's `sessionID`,
@@ -601,6 +790,76 @@ pub fn canonical_json(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_agent_table_has_one_row_per_wire_kind_and_unique_names() {
+        for kind in AgentKind::ALL {
+            let rows: Vec<_> = AGENTS
+                .iter()
+                .filter(|a| a.wire == Wire::Kind(kind))
+                .collect();
+            match kind {
+                AgentKind::Other => assert!(rows.is_empty()),
+                _ => {
+                    assert_eq!(rows.len(), 1, "{kind:?}");
+                    assert_eq!(rows[0].name, kind.as_str());
+                }
+            }
+        }
+        let mut names: Vec<_> = AGENTS.iter().map(|a| a.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), AGENTS.len());
+        for a in AGENTS {
+            // Only a wire kind can be answered, and only an answerable agent asks questions.
+            assert!(
+                a.reply.is_none() || matches!(a.wire, Wire::Kind(_)),
+                "{}",
+                a.name
+            );
+            assert!(!a.asks || a.reply.is_some_and(ReplyShape::answers_questions));
+        }
+    }
+
+    #[test]
+    fn names_read_from_the_table_are_the_documented_ones() {
+        // docs/hook-protocol.md §2 and docs/other-agents.md name these.
+        let others: Vec<_> = AGENTS
+            .iter()
+            .map(|a| a.name)
+            .filter(|n| is_registered_other(n))
+            .collect();
+        assert_eq!(others, ["cursor", "droid", "kimi", "antigravity"]);
+        for n in [
+            "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
+        ] {
+            assert!(is_reserved_name(n), "{n}");
+        }
+        for n in ["cursor", "droid", "kimi", "antigravity", "my-tool"] {
+            assert!(!is_reserved_name(n), "{n}");
+        }
+        let shapes: Vec<_> = AgentKind::ALL
+            .into_iter()
+            .map(|k| ReplyShape::of(k, false))
+            .collect();
+        assert_eq!(
+            shapes,
+            [
+                Some(ReplyShape::HookSpecific),
+                Some(ReplyShape::HookSpecific),
+                Some(ReplyShape::OpencodeRelay),
+                Some(ReplyShape::HookSpecific),
+                Some(ReplyShape::Flat),
+                None
+            ]
+        );
+        assert_eq!(
+            ReplyShape::of(AgentKind::Claude, true),
+            Some(ReplyShape::HookSpecific)
+        );
+        assert_eq!(AgentKind::Copilot.display_name(), "Copilot CLI");
+        assert_eq!(AgentKind::Other.display_name(), "Other");
+    }
 
     #[test]
     fn claude_bash_reads_the_whole_command() {

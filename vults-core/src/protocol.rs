@@ -6,7 +6,8 @@
 //! spec; this module is its one implementation, and [`build_event`] is how the hook makes an
 //! event from an agent's stdin (agent names, `zeca`, terminal, payload shaping, `wants_reply`).
 
-pub use crate::agents::AgentKind;
+use crate::agents;
+pub use crate::agents::{AgentKind, resolve_cwd};
 pub use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -48,23 +49,14 @@ pub mod timeouts {
     pub const ASK_WAIT_S: u64 = ASK_ENTRY_S - MARGIN_S;
 }
 
-/// Native agents the wire has no type for: they travel as `other` with their own name, and
-/// never get a card (they cannot take `--reply vults` either).
-pub const REGISTERED_OTHERS: [&str; 4] = ["antigravity", "cursor", "droid", "kimi"];
-
-/// Names an `agent_name` may not take: the wire's own types, and `gemini` (old hooks of the
-/// Gemini CLI may still be installed; they send nothing).
-pub const RESERVED_NAMES: [&str; 7] = [
-    "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
-];
-
 /// A valid `agent_name`: 1–24 characters of `a-z 0-9 -`, not reserved.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct AgentName(String);
 
 impl AgentName {
-    /// A checked name: 1–24 characters of `a-z 0-9 -`, not in [`RESERVED_NAMES`].
+    /// A checked name: 1–24 characters of `a-z 0-9 -`, not reserved
+    /// ([`agents::is_reserved_name`]).
     pub fn new(name: &str) -> Result<AgentName, NameError> {
         if name.is_empty() || name.len() > 24 {
             return Err(NameError::Length);
@@ -75,7 +67,7 @@ impl AgentName {
         {
             return Err(NameError::Characters);
         }
-        if RESERVED_NAMES.contains(&name) {
+        if agents::is_reserved_name(name) {
             return Err(NameError::Reserved);
         }
         Ok(AgentName(name.to_string()))
@@ -88,7 +80,7 @@ impl AgentName {
 
     /// A native agent the wire carries as `other` (antigravity, cursor, droid, kimi).
     pub fn is_registered_other(&self) -> bool {
-        REGISTERED_OTHERS.contains(&self.0.as_str())
+        agents::is_registered_other(&self.0)
     }
 }
 
@@ -118,7 +110,7 @@ pub enum NameError {
     Length,
     /// Something other than `a-z 0-9 -`.
     Characters,
-    /// One of [`RESERVED_NAMES`].
+    /// A built-in agent's name ([`agents::is_reserved_name`]).
     Reserved,
 }
 
@@ -269,8 +261,7 @@ impl Event {
 
     /// Whether this event is an AskUserQuestion (answered with `answer`, not `decision`).
     pub fn is_question(&self) -> bool {
-        self.event == "PreToolUse"
-            && crate::agents::tool_name(&self.payload) == Some("AskUserQuestion")
+        self.event == "PreToolUse" && agents::tool_name(&self.payload) == Some("AskUserQuestion")
     }
 }
 
@@ -527,7 +518,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
         }
     };
     let zeca = (ctx.env)("VULTS_ZECA").as_deref() == Some("1")
-        && matches!(agent, AgentKind::Claude | AgentKind::Codex);
+        && agents::spec_of(agent).is_some_and(|a| a.zeca);
 
     let payload = if args.statusline {
         match statusline_payload(&payload) {
@@ -538,15 +529,13 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
         payload
     };
 
-    let tool = crate::agents::tool_name(&payload)
-        .unwrap_or_default()
-        .to_string();
+    let tool = agents::tool_name(&payload).unwrap_or_default().to_string();
     let is_permission = is_permission_event(&args.event);
     let wants_reply = !zeca
         && !args.statusline
         && match agent {
             AgentKind::Other => args.reply_vults && is_permission,
-            AgentKind::Claude | AgentKind::Opencode if args.ask => {
+            kind if args.ask && agents::spec_of(kind).is_some_and(|a| a.asks) => {
                 args.event == "PreToolUse" && is_ask_user_question(&tool)
             }
             _ => is_permission,
@@ -579,7 +568,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
 
 /// `--agent` → the wire's kind and name. `Ok(None)`: send nothing (gemini).
 pub fn resolve_agent(name: &str) -> Result<Option<(AgentKind, Option<AgentName>)>, String> {
-    if name == "gemini" {
+    if agents::spec(name).is_some_and(|a| a.wire == agents::Wire::Silent) {
         return Ok(None);
     }
     match AgentKind::parse(name) {
@@ -601,27 +590,6 @@ fn is_permission_event(event: &str) -> bool {
 fn is_ask_user_question(tool: &str) -> bool {
     // OpenCode's plugin relays its `question` tool in Claude Code's words.
     tool == "AskUserQuestion"
-}
-
-/// `cwd` of the payload, else the first of `workspacePaths` (Antigravity) or
-/// `workspace_roots` (Cursor), else the hook's own folder.
-pub fn resolve_cwd(payload: &Value, own_cwd: &str) -> String {
-    let first = |key: &str| {
-        payload
-            .get(key)?
-            .as_array()?
-            .first()?
-            .as_str()
-            .map(str::to_string)
-    };
-    payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .or_else(|| first("workspacePaths"))
-        .or_else(|| first("workspace_roots"))
-        .unwrap_or_else(|| own_cwd.to_string())
 }
 
 /// The status line's payload: only `rate_limits`, `cost.total_cost_usd` and `session_id`;
@@ -893,7 +861,9 @@ mod tests {
         assert_eq!(AgentName::new("My-Tool"), Err(NameError::Characters));
         assert_eq!(AgentName::new("my_tool"), Err(NameError::Characters));
         assert_eq!(AgentName::new("tool ☃"), Err(NameError::Characters));
-        for r in RESERVED_NAMES {
+        for r in [
+            "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
+        ] {
             assert_eq!(AgentName::new(r), Err(NameError::Reserved), "{r}");
         }
         // On the wire too: an event naming a reserved agent_name does not parse.

@@ -242,9 +242,8 @@ impl RuleSet {
 fn identity_of(stored: &StoredRule) -> Result<Identity, String> {
     let name = stored.identity.as_str();
     if stored.named {
-        let builtin = AgentKind::parse(name).is_some()
-            || crate::protocol::RESERVED_NAMES.contains(&name)
-            || crate::protocol::REGISTERED_OTHERS.contains(&name);
+        let builtin =
+            crate::agents::is_reserved_name(name) || crate::agents::is_registered_other(name);
         if builtin {
             return Err("now a built-in agent".to_string());
         }
