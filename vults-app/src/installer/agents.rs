@@ -6,6 +6,7 @@ use super::entries::Shape;
 use super::{opencode, tomlfile, windows};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
+use vults_core::agents::AgentSpec;
 use vults_core::paths::Paths;
 use vults_core::protocol::timeouts::{ASK_ENTRY_S, OTHER_ENTRY_S, PERMISSION_ENTRY_S};
 
@@ -56,26 +57,20 @@ impl AgentId {
         AgentId::ALL.into_iter().find(|a| a.as_str() == s)
     }
 
+    /// Its row in the agent table ([`vults_core::agents::AGENTS`]).
+    pub fn spec(self) -> &'static AgentSpec {
+        // Every installer agent has a row (the_installer_agents_are_rows_of_the_agent_table).
+        vults_core::agents::spec(self.as_str()).unwrap_or(&vults_core::agents::AGENTS[0])
+    }
+
+    /// The name people know it by.
     pub fn display_name(self) -> &'static str {
-        match self {
-            AgentId::Claude => "Claude Code",
-            AgentId::Codex => "Codex CLI",
-            AgentId::Copilot => "Copilot CLI",
-            AgentId::Qwen => "Qwen Code",
-            AgentId::Opencode => "OpenCode",
-            AgentId::Cursor => "Cursor",
-            AgentId::Droid => "Factory Droid",
-            AgentId::Kimi => "Kimi Code",
-            AgentId::Gemini => "Gemini CLI",
-        }
+        self.spec().display_name
     }
 
     /// Whether Vults answers this agent's permission requests (the others only show sessions).
     pub fn answers_permissions(self) -> bool {
-        matches!(
-            self,
-            AgentId::Claude | AgentId::Codex | AgentId::Copilot | AgentId::Qwen | AgentId::Opencode
-        )
+        self.spec().reply.is_some()
     }
 }
 
@@ -117,80 +112,59 @@ fn env_dir(paths: &Paths, var: &str) -> Option<PathBuf> {
     (own_home || dir.starts_with(&paths.agent_home)).then_some(dir)
 }
 
+/// An agent's config home, as its row in the agent table says: under the agents' home, unless
+/// the agent's own variable moves it ([`env_dir`]).
+fn config_home(paths: &Paths, agent: AgentId) -> PathBuf {
+    let Some(home) = agent.spec().config_home else {
+        // Every installer agent has one (the_installer_agents_are_rows_of_the_agent_table).
+        return paths.agent_home.join(agent.as_str());
+    };
+    if let Some((var, sub)) = home.env
+        && let Some(dir) = env_dir(paths, var)
+    {
+        return if sub.is_empty() { dir } else { dir.join(sub) };
+    }
+    home.dir
+        .iter()
+        .fold(paths.agent_home.clone(), |path, part| path.join(part))
+}
+
+/// Where Vults writes for `agent`: the file in its config home, and how that file is kept.
 pub(super) fn target(paths: &Paths, agent: AgentId) -> Target {
-    let h = &paths.agent_home;
+    let home = config_home(paths, agent);
     let grouped = Kind::Json {
         shape: Shape::Grouped,
         version: false,
     };
-    match agent {
-        AgentId::Claude => Target {
-            agent,
-            home: h.join(".claude"),
-            file: h.join(".claude").join("settings.json"),
-            kind: grouped,
-        },
+    let (file, kind) = match agent {
+        AgentId::Claude | AgentId::Qwen | AgentId::Gemini => (home.join("settings.json"), grouped),
         AgentId::Codex => {
-            let home = env_dir(paths, "CODEX_HOME").unwrap_or_else(|| h.join(".codex"));
             let json = home.join("hooks.json");
             let toml = home.join("config.toml");
             // The user keeps hooks in config.toml when it has a [hooks] event list and no
             // hooks.json exists; otherwise hooks.json (what Codex documents first).
             if !json.exists() && tomlfile::codex_has_hooks(&toml) {
-                Target {
-                    agent,
-                    home,
-                    file: toml,
-                    kind: Kind::CodexToml,
-                }
+                (toml, Kind::CodexToml)
             } else {
-                Target {
-                    agent,
-                    home,
-                    file: json,
-                    kind: grouped,
-                }
+                (json, grouped)
             }
         }
-        AgentId::Copilot => {
-            let home = env_dir(paths, "COPILOT_HOME").unwrap_or_else(|| h.join(".copilot"));
-            Target {
-                agent,
-                file: home.join("settings.json"),
-                home,
-                kind: Kind::Json {
-                    shape: Shape::Flat,
-                    version: false,
-                },
-            }
-        }
-        AgentId::Qwen => Target {
-            agent,
-            home: h.join(".qwen"),
-            file: h.join(".qwen").join("settings.json"),
-            kind: grouped,
-        },
-        AgentId::Opencode => {
-            let config = env_dir(paths, "XDG_CONFIG_HOME").unwrap_or_else(|| h.join(".config"));
-            let home = config.join("opencode");
-            Target {
-                agent,
-                file: opencode::plugin_file(&home),
-                home,
-                kind: Kind::OpencodePlugin,
-            }
-        }
-        AgentId::Cursor => Target {
-            agent,
-            home: h.join(".cursor"),
-            file: h.join(".cursor").join("hooks.json"),
-            kind: Kind::Json {
+        AgentId::Copilot => (
+            home.join("settings.json"),
+            Kind::Json {
+                shape: Shape::Flat,
+                version: false,
+            },
+        ),
+        AgentId::Opencode => (opencode::plugin_file(&home), Kind::OpencodePlugin),
+        AgentId::Cursor => (
+            home.join("hooks.json"),
+            Kind::Json {
                 shape: Shape::Flat,
                 version: true,
             },
-        },
+        ),
         AgentId::Droid => {
-            let home = h.join(".factory");
             // Droid reads settings.json's hooks only while hooks.json is absent: creating
             // hooks.json would silence the user's own hooks, so it is used only if it exists.
             let json = home.join("hooks.json");
@@ -199,28 +173,15 @@ pub(super) fn target(paths: &Paths, agent: AgentId) -> Target {
             } else {
                 home.join("settings.json")
             };
-            Target {
-                agent,
-                home,
-                file,
-                kind: grouped,
-            }
+            (file, grouped)
         }
-        AgentId::Kimi => {
-            let home = env_dir(paths, "KIMI_CODE_HOME").unwrap_or_else(|| h.join(".kimi-code"));
-            Target {
-                agent,
-                file: home.join("config.toml"),
-                home,
-                kind: Kind::KimiToml,
-            }
-        }
-        AgentId::Gemini => Target {
-            agent,
-            home: h.join(".gemini"),
-            file: h.join(".gemini").join("settings.json"),
-            kind: grouped,
-        },
+        AgentId::Kimi => (home.join("config.toml"), Kind::KimiToml),
+    };
+    Target {
+        agent,
+        home,
+        file,
+        kind,
     }
 }
 
@@ -406,4 +367,64 @@ pub(super) fn wanted_entries(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_installer_agents_are_rows_of_the_agent_table() {
+        for agent in AgentId::ALL {
+            let row = vults_core::agents::spec(agent.as_str()).expect("a row");
+            assert!(row.config_home.is_some(), "{}", row.name);
+        }
+        let answered: Vec<_> = AgentId::ALL
+            .into_iter()
+            .filter(|a| a.answers_permissions())
+            .collect();
+        assert_eq!(
+            answered,
+            [
+                AgentId::Claude,
+                AgentId::Codex,
+                AgentId::Copilot,
+                AgentId::Qwen,
+                AgentId::Opencode
+            ]
+        );
+        assert_eq!(AgentId::Droid.display_name(), "Factory Droid");
+    }
+
+    #[test]
+    fn config_homes_come_from_the_table() {
+        // An agents' home that is not the user's own: the agents' variables are ignored.
+        let h = PathBuf::from("/nonexistent-vults-agent-home");
+        let paths = Paths::resolve(|k| match k {
+            "VULTS_HOME" => Some(PathBuf::from("/nonexistent-vults-home")),
+            "VULTS_AGENT_HOME" => Some(h.clone()),
+            _ => None,
+        });
+        let homes: Vec<_> = AgentId::ALL
+            .into_iter()
+            .map(|a| target(&paths, a).home)
+            .collect();
+        let want: Vec<PathBuf> = [
+            h.join(".claude"),
+            h.join(".codex"),
+            h.join(".copilot"),
+            h.join(".qwen"),
+            h.join(".config").join("opencode"),
+            h.join(".cursor"),
+            h.join(".factory"),
+            h.join(".kimi-code"),
+            h.join(".gemini"),
+        ]
+        .into();
+        assert_eq!(homes, want);
+        assert_eq!(
+            target(&paths, AgentId::Claude).file,
+            h.join(".claude").join("settings.json")
+        );
+    }
 }
