@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Windows and macOS from this Linux machine (issue 12). Called by .ci/run; runs alone too.
+# Windows and macOS from this Linux machine (docs/platforms.md). Called by .ci/run; runs alone too.
 #
 # 1. Lints for x86_64-pc-windows-gnu, x86_64-apple-darwin and aarch64-apple-darwin
 #    (`cargo clippy --all-targets -D warnings`). The Apple targets are type-checked only: ring's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI: the packages, built and installed (issue 13). Called from .ci/run after the tests, so the
+# CI: the packages, built and installed (packaging/). Called from .ci/run after the tests, so the
 # debug binaries exist. The .deb is installed with dpkg and driven under Xvfb; the NSIS
 # installer runs silently under Wine. PROFILE=release packages release binaries instead.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-agent recipes for the real-agent end-to-end tests (see shared reference real-agents.md).
+# Per-agent recipes for the real-agent end-to-end tests (see README.md beside this file).
 #
 #   agent.sh setup  <agent> <home> <project> <port>     model/provider config only (no hooks) in the fake HOME
 #   agent.sh hooks  <agent> <home> <hook-cmd>           stand-in hook registration (what Vults' installer does for real)

@@ -1,11 +1,11 @@
-//! Claude Code interactive, under tmux (issue 11, item 2): a card comes up for the Bash call; the
+//! Claude Code interactive, under tmux, answered in its own dialog: a card comes up for the Bash call; the
 //! person answers in Claude Code's own dialog instead (`tmux send-keys Enter` on "1. Yes"); the
 //! command runs, and the card is withdrawn at once, its hook process ends, the audit says
 //! `by: terminal`, and a click on the card afterwards answers nothing and audits nothing.
 //!
-//! Needs `tmux` (a private server, `tmux -L <name>`, killed at the end). Seeding the first-run
-//! screens and the `default` permission mode: shared reference real-agents.md, "Claude Code
-//! interactive (under tmux)".
+//! Needs `tmux` (a private server, `tmux -L <name>`, killed at the end). The first-run
+//! screens are skipped and the `default` permission mode set by the files the test writes into
+//! the fake HOME (`.claude.json`, `.claude/settings.json`).
 
 use crate::harness::*;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Real agents, end to end (issue 5): Claude Code, Codex CLI, Qwen Code, OpenCode and Copilot CLI,
+//! Real agents, end to end: Claude Code, Codex CLI, Qwen Code, OpenCode and Copilot CLI,
 //! installed from npm at pinned versions (`tests/real-agents/install.sh`), each run headless in a
 //! fake HOME against the mock model server (`mock-model.mjs`) that makes it run one shell command
 //! writing a marker file. **Vults' own installer** (`vults-app install --hook …`) registers the hook
@@ -24,9 +24,9 @@
 mod claude_terminal;
 mod frozen_app;
 mod harness;
-/// OpenCode answering by itself under `opencode serve`: in its prompt, or at once (issue 11).
+/// OpenCode answering by itself under `opencode serve`: in its prompt, or at once.
 mod opencode_prompt;
-/// OpenCode's headless `opencode run` and `opencode run --auto` (issue 11).
+/// OpenCode's headless `opencode run` and `opencode run --auto`.
 mod opencode_run;
 
 use harness::*;

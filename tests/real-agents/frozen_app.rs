@@ -1,4 +1,4 @@
-//! A frozen app audits no answer the agent never got (issue 11, item 3), with Claude Code in
+//! A frozen app audits no answer the agent never got, with Claude Code in
 //! `-p` mode and the shipped `vults-app --headless`: a policy allows the command. Live, the
 //! command runs and the audit says `allow`. Stopped with SIGSTOP while the request is in flight,
 //! the hook gives up after its 2 s and Claude Code goes on without an answer (no marker); after

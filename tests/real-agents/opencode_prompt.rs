@@ -1,11 +1,11 @@
 //! OpenCode answering a permission request by itself under `opencode serve` (as the TUI does),
 //! through its own API (`OPENCODE_ANSWER_AFTER_MS`), nobody clicking:
 //!
-//! - 2 s after it was asked, as a person in OpenCode's prompt (issue 11, item 2, OpenCode's
-//!   side): OpenCode's `permission.replied` reaches the plugin, which tells Vults and ends the
+//! - 2 s after it was asked, as a person in OpenCode's prompt (answered in the agent's own
+//!   dialog, OpenCode's side): OpenCode's `permission.replied` reaches the plugin, which tells Vults and ends the
 //!   hook's wait: the card goes before the agent is done, the command ran, and no audit line
 //!   says Vults allowed or denied it;
-//! - at once, as the TUI's auto-approve mode (issue 11, item 1): the plugin holds OpenCode for
+//! - at once, as the TUI's auto-approve mode: the plugin holds OpenCode for
 //!   Vults' first second, so a deny policy still stops the command and the audit says so.
 
 use crate::harness::*;

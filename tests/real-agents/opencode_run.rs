@@ -1,4 +1,4 @@
-//! OpenCode's headless `opencode run`, with and without `--auto` (issue 11, item 1).
+//! OpenCode's headless `opencode run`, with and without `--auto`.
 //!
 //! `opencode run` answers every `permission.asked` itself as soon as it sees it: `reject`, or
 //! `once` with `--auto`. Vults' plugin waits for the hook synchronously there, so Vults' answer

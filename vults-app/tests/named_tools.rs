@@ -1,4 +1,4 @@
-//! Issue 6, decision record 0027: tools of one's own ask with `vults-hook --agent <name>
+//! Named tools (docs/hook-protocol.md §7): tools of one's own ask with `vults-hook --agent <name>
 //! --reply vults PermissionRequest` and get a card, answered `{"decision":"allow"}` or
 //! `{"decision":"deny",…}`; anything else means "ask the user yourself".
 //!

@@ -1,4 +1,4 @@
-//! The phone link against a hostile LAN (issue 10, items 3–9 and 11): what reaches the audit
+//! The phone link against a hostile LAN (the promises of docs/phone.md): what reaches the audit
 //! before a request is authenticated, device names, pairing with revoked or low-order keys,
 //! pairing tokens, the HTTP limits, and a window that never waits for the link.
 //!

@@ -13,9 +13,241 @@
 //! payload it read itself (not the shaped copy the app saw), so answers land on the questions
 //! the agent really asked.
 
-use crate::protocol::{AgentKind, AnswerItem, DENY_MESSAGE, Decision};
+use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+
+/// The agent kinds the wire has a type for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    /// Claude Code (`claude`).
+    Claude,
+    /// Codex CLI (`codex`).
+    Codex,
+    /// OpenCode, through Vults' plugin (`opencode`).
+    Opencode,
+    /// Qwen Code (`qwen`).
+    Qwen,
+    /// GitHub Copilot CLI (`copilot`).
+    Copilot,
+    /// Any other tool or agent; with an `agent_name` it is a named tool or a registered native agent.
+    Other,
+}
+
+impl AgentKind {
+    /// Every kind, in the wire's order.
+    pub const ALL: [AgentKind; 6] = [
+        AgentKind::Claude,
+        AgentKind::Codex,
+        AgentKind::Opencode,
+        AgentKind::Qwen,
+        AgentKind::Copilot,
+        AgentKind::Other,
+    ];
+
+    /// The kind's name on the wire and in `--agent`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "claude",
+            AgentKind::Codex => "codex",
+            AgentKind::Opencode => "opencode",
+            AgentKind::Qwen => "qwen",
+            AgentKind::Copilot => "copilot",
+            AgentKind::Other => "other",
+        }
+    }
+
+    /// The kind a wire name stands for; `None` for any other string.
+    pub fn parse(s: &str) -> Option<AgentKind> {
+        AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The name people know the agent by (its row in [`AGENTS`]; `Other` for `other`).
+    pub fn display_name(self) -> &'static str {
+        AGENTS
+            .iter()
+            .find(|a| a.wire == Wire::Kind(self))
+            .map_or("Other", |a| a.display_name)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The agent table
+// ---------------------------------------------------------------------------------------------
+
+/// How an agent's events travel on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// As its own [`AgentKind`].
+    Kind(AgentKind),
+    /// As `other` with its own name as `agent_name`: a native agent the wire has no type for.
+    /// It never gets a card, and cannot take `--reply vults`.
+    Other,
+    /// Not at all: old hooks of an agent Vults no longer serves send nothing.
+    Silent,
+}
+
+/// Where the installer finds an agent's configuration: its config home, a folder under the
+/// agents' home (the user's home), unless the agent's own environment variable moves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfigHome {
+    /// The folder under the agents' home, one path component at a time (`[".claude"]`).
+    pub dir: &'static [&'static str],
+    /// The variable that moves it, and the folder under that variable's value (`""`: the value
+    /// itself), e.g. `("CODEX_HOME", "")`, `("XDG_CONFIG_HOME", "opencode")`.
+    pub env: Option<(&'static str, &'static str)>,
+}
+
+/// One agent Vults knows: what differs from one agent to the next, in one row. The file format
+/// and the entries the installer writes are in `vults-app/src/installer/agents.rs`; payload field
+/// names every adapter shares are read by [`read_tool_call`] and [`resolve_cwd`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The name `--agent` takes (and the key in the app's settings).
+    pub name: &'static str,
+    /// The name people know it by.
+    pub display_name: &'static str,
+    /// How its events travel.
+    pub wire: Wire,
+    /// How it reads an answer back; `None`: its permission requests are never answered (it
+    /// only shows its sessions and asks in its own window).
+    pub reply: Option<ReplyShape>,
+    /// Whether its AskUserQuestion, sent by the `--ask` entry as PreToolUse, wants a reply.
+    pub asks: bool,
+    /// Whether `VULTS_ZECA=1` marks its events (never a session, a bird or a card).
+    pub zeca: bool,
+    /// Where the installer looks for it; `None`: the installer does not install into it.
+    pub config_home: Option<ConfigHome>,
+}
+
+const fn home(
+    dir: &'static [&'static str],
+    env: Option<(&'static str, &'static str)>,
+) -> Option<ConfigHome> {
+    Some(ConfigHome { dir, env })
+}
+
+/// Every agent Vults knows. Adding one: a row here (and its [`AgentKind`] if the wire gets a
+/// type for it), its fixtures in `tests/fixtures/golden/`, and the installer's entries.
+pub const AGENTS: &[AgentSpec] = &[
+    AgentSpec {
+        name: "claude",
+        display_name: "Claude Code",
+        wire: Wire::Kind(AgentKind::Claude),
+        reply: Some(ReplyShape::HookSpecific),
+        asks: true,
+        zeca: true,
+        config_home: home(&[".claude"], None),
+    },
+    AgentSpec {
+        name: "codex",
+        display_name: "Codex CLI",
+        wire: Wire::Kind(AgentKind::Codex),
+        reply: Some(ReplyShape::HookSpecific),
+        asks: false,
+        zeca: true,
+        config_home: home(&[".codex"], Some(("CODEX_HOME", ""))),
+    },
+    AgentSpec {
+        name: "copilot",
+        display_name: "Copilot CLI",
+        wire: Wire::Kind(AgentKind::Copilot),
+        reply: Some(ReplyShape::Flat),
+        asks: false,
+        zeca: false,
+        config_home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
+    },
+    AgentSpec {
+        name: "qwen",
+        display_name: "Qwen Code",
+        wire: Wire::Kind(AgentKind::Qwen),
+        reply: Some(ReplyShape::HookSpecific),
+        asks: false,
+        zeca: false,
+        config_home: home(&[".qwen"], None),
+    },
+    AgentSpec {
+        name: "opencode",
+        display_name: "OpenCode",
+        wire: Wire::Kind(AgentKind::Opencode),
+        reply: Some(ReplyShape::OpencodeRelay),
+        asks: true,
+        zeca: false,
+        config_home: home(
+            &[".config", "opencode"],
+            Some(("XDG_CONFIG_HOME", "opencode")),
+        ),
+    },
+    AgentSpec {
+        name: "cursor",
+        display_name: "Cursor",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".cursor"], None),
+    },
+    AgentSpec {
+        name: "droid",
+        display_name: "Factory Droid",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".factory"], None),
+    },
+    AgentSpec {
+        name: "kimi",
+        display_name: "Kimi Code",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
+    },
+    AgentSpec {
+        name: "antigravity",
+        display_name: "Antigravity",
+        wire: Wire::Other,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: None,
+    },
+    AgentSpec {
+        name: "gemini",
+        display_name: "Gemini CLI",
+        wire: Wire::Silent,
+        reply: None,
+        asks: false,
+        zeca: false,
+        config_home: home(&[".gemini"], None),
+    },
+];
+
+/// The row of the agent `--agent` calls `name`.
+pub fn spec(name: &str) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|a| a.name == name)
+}
+
+/// The row of a wire kind; `None` for `other`.
+pub fn spec_of(kind: AgentKind) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|a| a.wire == Wire::Kind(kind))
+}
+
+/// Whether `name` is a native agent that travels as `other` with its name (antigravity, cursor,
+/// droid, kimi): never a card, and no `--reply vults`.
+pub fn is_registered_other(name: &str) -> bool {
+    spec(name).is_some_and(|a| a.wire == Wire::Other)
+}
+
+/// Whether an `agent_name` may not be `name`: a wire kind's name (`other` too), or an agent
+/// whose old hooks send nothing (`gemini`). Registered native agents' names are not reserved:
+/// they are the `agent_name` those agents travel with.
+pub fn is_reserved_name(name: &str) -> bool {
+    AgentKind::parse(name).is_some() || spec(name).is_some_and(|a| a.wire == Wire::Silent)
+}
 
 /// How an agent reads an answer back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,13 +266,8 @@ impl ReplyShape {
     /// The shape for an agent kind (`reply_vults`: a named tool asked for the open reply).
     pub fn of(agent: AgentKind, reply_vults: bool) -> Option<ReplyShape> {
         match agent {
-            AgentKind::Claude | AgentKind::Codex | AgentKind::Qwen => {
-                Some(ReplyShape::HookSpecific)
-            }
-            AgentKind::Copilot => Some(ReplyShape::Flat),
-            AgentKind::Opencode => Some(ReplyShape::OpencodeRelay),
             AgentKind::Other if reply_vults => Some(ReplyShape::Vults),
-            AgentKind::Other => None,
+            kind => spec_of(kind).and_then(|a| a.reply),
         }
     }
 
@@ -165,6 +392,27 @@ pub fn tool_input(payload: &Value) -> Option<Value> {
         .map(|c| json!({ "command": c }))
 }
 
+/// `cwd` of the payload, else the first of `workspacePaths` (Antigravity) or
+/// `workspace_roots` (Cursor), else the hook's own folder.
+pub fn resolve_cwd(payload: &Value, own_cwd: &str) -> String {
+    let first = |key: &str| {
+        payload
+            .get(key)?
+            .as_array()?
+            .first()?
+            .as_str()
+            .map(str::to_string)
+    };
+    payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .or_else(|| first("workspacePaths"))
+        .or_else(|| first("workspace_roots"))
+        .unwrap_or_else(|| own_cwd.to_string())
+}
+
 /// The agent's session id: `session_id`, Copilot's `sessionId`, OpenCode's `sessionID`,
 /// Cursor's `conversation_id`.
 pub fn session_id(payload: &Value) -> Option<&str> {
@@ -178,18 +426,28 @@ pub fn session_id(payload: &Value) -> Option<&str> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolKind {
+    /// A shell command (`Bash`, `run_shell_command`, `shell` …).
     Shell,
+    /// A file edited in place.
     Edit,
+    /// A file written whole.
     Write,
+    /// A file or folder read, listed or searched.
     Read,
+    /// A URL fetched, or a web search.
     Fetch,
+    /// A patch applied (Codex `apply_patch`).
     Patch,
+    /// A question to the user (AskUserQuestion).
     Question,
+    /// An MCP server's tool (`mcp__<server>__<tool>`).
     Mcp,
+    /// Anything else.
     Other,
 }
 
 impl ToolKind {
+    /// The kind of a tool as the agent names it; `Other` when it is not known.
     pub fn of(tool: &str) -> ToolKind {
         if tool.starts_with("mcp__") {
             return ToolKind::Mcp;
@@ -224,18 +482,25 @@ impl ToolKind {
 /// One question of an AskUserQuestion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Question {
+    /// The question as asked.
     pub question: String,
+    /// A short label for the question (Claude Code's chip).
     #[serde(default)]
     pub header: String,
+    /// The options offered; empty when only free text is asked for.
     #[serde(default)]
     pub options: Vec<QuestionOption>,
+    /// Whether several options may be picked.
     #[serde(default, rename = "multiSelect")]
     pub multi_select: bool,
 }
 
+/// One option of a [`Question`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionOption {
+    /// What the option says, and what an answer names.
     pub label: String,
+    /// A longer explanation of the option.
     #[serde(default)]
     pub description: String,
 }
@@ -245,34 +510,60 @@ pub struct QuestionOption {
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Target {
     /// A shell command, whole.
-    Command { command: String },
+    Command {
+        /// The command.
+        command: String,
+    },
     /// A file edit: the path, and the old/new text when the tool says it.
     Edit {
+        /// The file edited.
         path: String,
+        /// The text replaced, when the tool says.
         old: Option<String>,
+        /// The text put in its place, when the tool says.
         new: Option<String>,
     },
     /// A file written whole.
     Write {
+        /// The file written.
         path: String,
+        /// Its whole new content, when the tool says.
         content: Option<String>,
     },
     /// A file or folder read or searched.
-    Path { path: String },
+    Path {
+        /// The file or folder.
+        path: String,
+    },
     /// A URL fetched (or a search query).
-    Url { url: String },
+    Url {
+        /// The URL, or the search query.
+        url: String,
+    },
     /// A patch (Codex `apply_patch`).
-    Patch { patch: String },
+    Patch {
+        /// The whole patch.
+        patch: String,
+    },
     /// AskUserQuestion's questions.
-    Questions { questions: Vec<Question> },
+    Questions {
+        /// In the order asked.
+        questions: Vec<Question>,
+    },
     /// An MCP tool: server, tool and its JSON input.
     Mcp {
+        /// The MCP server's name.
         server: String,
+        /// The tool's name on that server.
         tool: String,
+        /// Its input as canonical JSON.
         input: String,
     },
     /// Anything else: the tool input as canonical JSON.
-    Input { json: String },
+    Input {
+        /// The canonical JSON.
+        json: String,
+    },
 }
 
 impl Target {
@@ -310,6 +601,7 @@ impl Target {
         out
     }
 
+    /// The shell command, for a [`Target::Command`].
     pub fn command(&self) -> Option<&str> {
         match self {
             Target::Command { command } => Some(command),
@@ -321,11 +613,15 @@ impl Target {
 /// A tool call as every agent's adapter reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
+    /// The agent's session id, when the payload has one.
     pub session_id: Option<String>,
+    /// The folder the agent works in, as the payload says (`cwd`).
     pub cwd: Option<String>,
     /// The tool as the agent names it (`Bash`, `run_shell_command`, `mcp__github__create_issue`…).
     pub tool: String,
+    /// The kind of tool, across agents' names.
     pub kind: ToolKind,
+    /// The whole of what the call would touch.
     pub target: Target,
 }
 
@@ -487,6 +783,76 @@ pub fn canonical_json(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_agent_table_has_one_row_per_wire_kind_and_unique_names() {
+        for kind in AgentKind::ALL {
+            let rows: Vec<_> = AGENTS
+                .iter()
+                .filter(|a| a.wire == Wire::Kind(kind))
+                .collect();
+            match kind {
+                AgentKind::Other => assert!(rows.is_empty()),
+                _ => {
+                    assert_eq!(rows.len(), 1, "{kind:?}");
+                    assert_eq!(rows[0].name, kind.as_str());
+                }
+            }
+        }
+        let mut names: Vec<_> = AGENTS.iter().map(|a| a.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), AGENTS.len());
+        for a in AGENTS {
+            // Only a wire kind can be answered, and only an answerable agent asks questions.
+            assert!(
+                a.reply.is_none() || matches!(a.wire, Wire::Kind(_)),
+                "{}",
+                a.name
+            );
+            assert!(!a.asks || a.reply.is_some_and(ReplyShape::answers_questions));
+        }
+    }
+
+    #[test]
+    fn names_read_from_the_table_are_the_documented_ones() {
+        // docs/hook-protocol.md §2 and docs/other-agents.md name these.
+        let others: Vec<_> = AGENTS
+            .iter()
+            .map(|a| a.name)
+            .filter(|n| is_registered_other(n))
+            .collect();
+        assert_eq!(others, ["cursor", "droid", "kimi", "antigravity"]);
+        for n in [
+            "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
+        ] {
+            assert!(is_reserved_name(n), "{n}");
+        }
+        for n in ["cursor", "droid", "kimi", "antigravity", "my-tool"] {
+            assert!(!is_reserved_name(n), "{n}");
+        }
+        let shapes: Vec<_> = AgentKind::ALL
+            .into_iter()
+            .map(|k| ReplyShape::of(k, false))
+            .collect();
+        assert_eq!(
+            shapes,
+            [
+                Some(ReplyShape::HookSpecific),
+                Some(ReplyShape::HookSpecific),
+                Some(ReplyShape::OpencodeRelay),
+                Some(ReplyShape::HookSpecific),
+                Some(ReplyShape::Flat),
+                None
+            ]
+        );
+        assert_eq!(
+            ReplyShape::of(AgentKind::Claude, true),
+            Some(ReplyShape::HookSpecific)
+        );
+        assert_eq!(AgentKind::Copilot.display_name(), "Copilot CLI");
+        assert_eq!(AgentKind::Other.display_name(), "Other");
+    }
 
     #[test]
     fn claude_bash_reads_the_whole_command() {

@@ -21,9 +21,11 @@ use crate::rules::RuleSet;
 
 /// What is being asked.
 pub struct Request<'a> {
+    /// Who asks: a built-in agent or a named tool.
     pub identity: &'a Identity,
     /// The folder the agent works in (the event's terminal cwd).
     pub folder: &'a str,
+    /// The tool call, as the adapter read it.
     pub call: &'a ToolCall,
 }
 
@@ -64,14 +66,19 @@ impl Why {
     }
 }
 
+/// What [`decide`] concludes, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// Let it run without asking.
     Allow(Why),
+    /// Refuse it without asking.
     Deny(Why),
+    /// A person must answer (a card).
     Ask(Why),
 }
 
 impl Verdict {
+    /// Why this verdict was reached.
     pub fn why(&self) -> &Why {
         match self {
             Verdict::Allow(w) | Verdict::Deny(w) | Verdict::Ask(w) => w,
@@ -423,8 +430,8 @@ mod tests {
         }
     }
 
-    /// Issue 10, item 2: with one broad policy a person might write, every destructive family
-    /// still goes to a card, and the everyday look-alikes beside them are still allowed.
+    /// docs/safety.md's destructive families: with one broad policy a person might write, every
+    /// family still goes to a card, and the everyday look-alikes beside them are still allowed.
     #[test]
     fn a_broad_shell_allow_still_asks_for_every_destructive_family() {
         let pols = policies(

@@ -1822,7 +1822,7 @@ mod tests {
         ),
         ("rmdir /s /q build", Some("rmdir /s")),
         ("Remove-Item file.txt", None),
-        // ---- issue 10, item 2: the families a broad "allow every shell command" let through ----
+        // ---- the families a broad "allow every shell command" once let through (docs/safety.md) ----
         // Deletion through another program: every item found is removed, with no `-r` needed.
         (
             "find . -name '*.log' -exec rm {} \\;",

@@ -6,6 +6,10 @@
 //!   builds and shapes an event ([`protocol::build_event`]).
 //! - [`agents`]: one adapter per agent — read its native payload into a [`agents::ToolCall`]
 //!   (session, folder, tool, the whole target) and render an answer in the shape it reads.
+//! - [`answer`]: what a request is answered with ([`answer::Decision`], [`answer::AnswerItem`]).
+//!
+//! The modules import in one direction only: `answer` ← `agents` ← `protocol` ← the decision
+//! modules (`tests/layering.rs` checks there is no cycle).
 //! - [`paths`]: where every file and the socket live; `VULTS_HOME` / `VULTS_SOCKET` move them.
 //! - [`destructive`], [`rules`], [`policy`] and [`decision`]: the one decision point,
 //!   [`decision::decide`], and what it reads.
@@ -15,7 +19,10 @@
 //!
 //! Not here: sockets, threads, windows — those belong to `vults-hook` and `vults-app`.
 
+#![warn(missing_docs)]
+
 pub mod agents;
+pub mod answer;
 pub mod atomic;
 pub mod decision;
 pub mod destructive;

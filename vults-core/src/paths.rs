@@ -13,6 +13,11 @@
 //! folders are `0700` and the files `0600` (Unix) when made, and [`Paths::make_private`]
 //! tightens looser ones it finds (with a notice). The agents' own settings files keep their mode.
 //!
+//! The platform's folders come from the operating system through the `directories` crate
+//! ([`Paths::from_env`]): Known Folders on Windows, the Standard Directories on macOS, the XDG
+//! rules on Linux (`HOME` and `XDG_*` set for a process are followed). [`Paths::resolve`] applies
+//! the same rules to an environment handed in (tests).
+//!
 //! `VULTS_SOCKET` overrides the socket alone; `VULTS_AGENT_HOME` overrides where the agents'
 //! configs are looked for. macOS uses `~/Library/Application Support/Vults` for config and data
 //! and `$TMPDIR/vults-<uid>` for the socket (Unix socket paths must stay under 104 bytes);
@@ -30,28 +35,46 @@ pub const PRIVATE_FILE_MODE: u32 = 0o600;
 /// Every location Vults uses, resolved once from the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Paths {
+    /// Rules, policies, settings and paired devices.
     pub config_dir: PathBuf,
+    /// The audit log, the install record and the hook copy.
     pub data_dir: PathBuf,
+    /// Where the hook socket lives (when not moved by `VULTS_SOCKET`).
     pub runtime_dir: PathBuf,
     /// Where the app's log file lives (the platform's state/log folder).
     pub log_dir: PathBuf,
+    /// The hook socket (a named pipe on Windows).
     pub socket: PathBuf,
     /// The folder that holds the agents' config homes (`.claude`, `.codex`, `.config/opencode` …).
     pub agent_home: PathBuf,
 }
 
 impl Paths {
-    /// Resolves from the process environment.
+    /// Resolves from the process environment, with the platform's folders from the operating
+    /// system ([`directories`]: Known Folders on Windows, the Standard Directories on macOS, the
+    /// XDG rules on Linux — which read `HOME` and `XDG_*` themselves, so a process started with
+    /// them set follows them). `VULTS_HOME`, `VULTS_AGENT_HOME` and `VULTS_SOCKET` still move
+    /// everything as in [`Paths::resolve`].
     pub fn from_env() -> Paths {
-        Paths::resolve(|k| {
+        let env = |k: &str| {
             std::env::var_os(k)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
+        };
+        Paths::build(&env, || {
+            Base::from_os().unwrap_or_else(|| Base::from_vars(&env))
         })
     }
 
-    /// Resolves from any environment lookup (tests pass a map).
+    /// Resolves from any environment lookup (tests pass a map): the platform's folders follow
+    /// the same rules as [`Paths::from_env`], applied to the variables given (`HOME`, `XDG_*`;
+    /// `USERPROFILE`, `APPDATA`, `LOCALAPPDATA` on Windows; `TMPDIR` on macOS).
     pub fn resolve(env: impl Fn(&str) -> Option<PathBuf>) -> Paths {
+        Paths::build(&env, || Base::from_vars(&env))
+    }
+
+    /// `base` is asked only when `VULTS_HOME` does not move everything.
+    fn build(env: &impl Fn(&str) -> Option<PathBuf>, base: impl FnOnce() -> Base) -> Paths {
         let (config_dir, data_dir, runtime_dir, agent_home, log_dir) = match env("VULTS_HOME") {
             Some(home) => (
                 home.join("config"),
@@ -60,11 +83,7 @@ impl Paths {
                 home.join("home"),
                 home.join("log"),
             ),
-            None => {
-                let (config, data, run, home) = platform_dirs(&env);
-                let log = log_dir(&env, &home, &data);
-                (config, data, run, home, log)
-            }
+            None => base().vults_folders(),
         };
         let agent_home = env("VULTS_AGENT_HOME").unwrap_or(agent_home);
         let socket = env("VULTS_SOCKET").unwrap_or_else(|| default_socket(&runtime_dir));
@@ -72,7 +91,7 @@ impl Paths {
         #[cfg(windows)]
         let socket = {
             let default = env("VULTS_HOME").is_none() && env("VULTS_SOCKET").is_none();
-            pipe_name(&env, socket, default)
+            pipe_name(env, socket, default)
         };
         Paths {
             config_dir,
@@ -99,18 +118,23 @@ impl Paths {
         self.socket.with_file_name(format!("{stem}.instance.sock"))
     }
 
+    /// The Always rules (`rules.json`).
     pub fn rules_file(&self) -> PathBuf {
         self.config_dir.join("rules.json")
     }
+    /// The policies (`policies.toml`, docs/policies.md).
     pub fn policies_file(&self) -> PathBuf {
         self.config_dir.join("policies.toml")
     }
+    /// The app's settings (`settings.json`).
     pub fn settings_file(&self) -> PathBuf {
         self.config_dir.join("settings.json")
     }
+    /// The paired phones (`devices.json`, docs/phone.md).
     pub fn devices_file(&self) -> PathBuf {
         self.config_dir.join("devices.json")
     }
+    /// The audit log (`audit.jsonl`): one line per answered request.
     pub fn audit_log(&self) -> PathBuf {
         self.data_dir.join("audit.jsonl")
     }
@@ -222,77 +246,119 @@ fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
 }
 
-fn home(env: &impl Fn(&str) -> Option<PathBuf>) -> PathBuf {
-    env("HOME")
-        .or_else(|| env("USERPROFILE"))
-        .unwrap_or_else(|| PathBuf::from("."))
+/// The platform's own folders, which Vults' folders are built from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Base {
+    /// The user's home (the agents' config homes are in it).
+    home: PathBuf,
+    /// Linux: `$XDG_CONFIG_HOME`; macOS: `~/Library/Application Support`; Windows: the roaming
+    /// AppData folder.
+    config: PathBuf,
+    /// Linux: `$XDG_DATA_HOME`; macOS: `~/Library/Application Support`; Windows: the local
+    /// AppData folder.
+    data: PathBuf,
+    /// Linux: `$XDG_STATE_HOME`; not used elsewhere.
+    state: Option<PathBuf>,
+    /// Linux: `$XDG_RUNTIME_DIR`; macOS: the temporary folder; not used on Windows.
+    runtime: Option<PathBuf>,
 }
 
-#[cfg(all(unix, not(target_os = "macos")))]
-fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
-    let home = home(env);
-    let config = env("XDG_CONFIG_HOME")
-        .unwrap_or_else(|| home.join(".config"))
-        .join("vults");
-    let data = env("XDG_DATA_HOME")
-        .unwrap_or_else(|| home.join(".local/share"))
-        .join("vults");
-    let runtime = match env("XDG_RUNTIME_DIR") {
-        Some(dir) => dir.join("vults"),
-        None => std::env::temp_dir().join(format!("vults-{}", current_uid())),
-    };
-    (config, data, runtime, home)
-}
+impl Base {
+    /// From the operating system; `None` when it reports no home folder.
+    fn from_os() -> Option<Base> {
+        let dirs = directories::BaseDirs::new()?;
+        Some(Base {
+            home: dirs.home_dir().to_path_buf(),
+            config: dirs.config_dir().to_path_buf(),
+            data: dirs.data_local_dir().to_path_buf(),
+            state: dirs.state_dir().map(Path::to_path_buf),
+            runtime: if cfg!(target_os = "macos") {
+                Some(std::env::temp_dir())
+            } else {
+                dirs.runtime_dir().map(Path::to_path_buf)
+            },
+        })
+    }
 
-#[cfg(target_os = "macos")]
-fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
-    let home = home(env);
-    let support = home.join("Library/Application Support/Vults");
-    let runtime = env("TMPDIR")
-        .unwrap_or_else(|| PathBuf::from("/tmp"))
-        .join(format!("vults-{}", current_uid()));
-    (support.clone(), support, runtime, home)
-}
+    /// The same rules, applied to the variables `env` gives (tests hand in their own).
+    fn from_vars(env: &impl Fn(&str) -> Option<PathBuf>) -> Base {
+        let home = env("HOME")
+            .or_else(|| env("USERPROFILE"))
+            .unwrap_or_else(|| PathBuf::from("."));
+        if cfg!(windows) {
+            Base {
+                config: env("APPDATA").unwrap_or_else(|| home.join("AppData").join("Roaming")),
+                data: env("LOCALAPPDATA").unwrap_or_else(|| home.join("AppData").join("Local")),
+                state: None,
+                runtime: None,
+                home,
+            }
+        } else if cfg!(target_os = "macos") {
+            let support = home.join("Library/Application Support");
+            Base {
+                config: support.clone(),
+                data: support,
+                state: None,
+                runtime: Some(env("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"))),
+                home,
+            }
+        } else {
+            Base {
+                config: env("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config")),
+                data: env("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share")),
+                state: Some(env("XDG_STATE_HOME").unwrap_or_else(|| home.join(".local/state"))),
+                runtime: env("XDG_RUNTIME_DIR"),
+                home,
+            }
+        }
+    }
 
-#[cfg(windows)]
-fn platform_dirs(env: &impl Fn(&str) -> Option<PathBuf>) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
-    let home = home(env);
-    let roaming = env("APPDATA")
-        .unwrap_or_else(|| home.join("AppData").join("Roaming"))
-        .join("Vults");
-    let local = env("LOCALAPPDATA")
-        .unwrap_or_else(|| home.join("AppData").join("Local"))
-        .join("Vults");
-    (roaming, local.clone(), local.join("run"), home)
-}
+    /// Vults' config, data, runtime and log folders, and the agents' home.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn vults_folders(self) -> (PathBuf, PathBuf, PathBuf, PathBuf, PathBuf) {
+        let runtime = match self.runtime {
+            Some(dir) => dir.join("vults"),
+            None => std::env::temp_dir().join(format!("vults-{}", current_uid())),
+        };
+        let state = self.state.unwrap_or_else(|| self.home.join(".local/state"));
+        (
+            self.config.join("vults"),
+            self.data.join("vults"),
+            runtime,
+            self.home,
+            state.join("vults"),
+        )
+    }
 
-#[cfg(all(unix, not(target_os = "macos")))]
-fn log_dir(
-    env: &impl Fn(&str) -> Option<PathBuf>,
-    home: &std::path::Path,
-    _data: &std::path::Path,
-) -> PathBuf {
-    env("XDG_STATE_HOME")
-        .unwrap_or_else(|| home.join(".local/state"))
-        .join("vults")
-}
+    /// Vults' config, data, runtime and log folders, and the agents' home.
+    #[cfg(target_os = "macos")]
+    fn vults_folders(self) -> (PathBuf, PathBuf, PathBuf, PathBuf, PathBuf) {
+        let runtime = self
+            .runtime
+            .unwrap_or_else(std::env::temp_dir)
+            .join(format!("vults-{}", current_uid()));
+        let log = self.home.join("Library/Logs/Vults");
+        (
+            self.config.join("Vults"),
+            self.data.join("Vults"),
+            runtime,
+            self.home,
+            log,
+        )
+    }
 
-#[cfg(target_os = "macos")]
-fn log_dir(
-    _env: &impl Fn(&str) -> Option<PathBuf>,
-    home: &std::path::Path,
-    _data: &std::path::Path,
-) -> PathBuf {
-    home.join("Library/Logs/Vults")
-}
-
-#[cfg(windows)]
-fn log_dir(
-    _env: &impl Fn(&str) -> Option<PathBuf>,
-    _home: &std::path::Path,
-    data: &std::path::Path,
-) -> PathBuf {
-    data.join("logs")
+    /// Vults' config, data, runtime and log folders, and the agents' home.
+    #[cfg(windows)]
+    fn vults_folders(self) -> (PathBuf, PathBuf, PathBuf, PathBuf, PathBuf) {
+        let local = self.data.join("Vults");
+        (
+            self.config.join("Vults"),
+            local.clone(),
+            local.join("run"),
+            self.home,
+            local.join("logs"),
+        )
+    }
 }
 
 fn default_socket(runtime_dir: &std::path::Path) -> PathBuf {
@@ -418,5 +484,24 @@ mod tests {
         assert_eq!(p.log_dir, PathBuf::from("/home/me/.local/state/vults"));
         let p = Paths::resolve(env(&[("HOME", "/home/me"), ("XDG_STATE_HOME", "/st")]));
         assert_eq!(p.log_file(), PathBuf::from("/st/vults/vults.log"));
+    }
+
+    /// What the operating system reports (the `directories` crate) and the same rules over this
+    /// process's variables agree, so `from_env` and `resolve` put Vults in the same place.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn the_os_folders_follow_the_variables_of_this_process() {
+        let env = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        if env("HOME").is_none() {
+            return;
+        }
+        let os = Base::from_os().expect("a home");
+        let vars = Base::from_vars(&env);
+        assert_eq!(os, vars);
+        assert_eq!(os.vults_folders(), vars.vults_folders());
     }
 }

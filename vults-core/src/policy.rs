@@ -4,7 +4,7 @@
 //!
 //! This module owns the file format, its errors (with line and column) and what a policy
 //! matches. What a match *does* is [`crate::decision::decide`]'s: a deny beats an ask beats an
-//! allow, and an allow only ever reaches Claude Code (decision record 0027).
+//! allow, and an allow only ever reaches Claude Code (docs/policies.md).
 //!
 //! ```toml
 //! [[policy]]
@@ -21,15 +21,20 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use toml::Spanned;
 
+/// What a matching policy does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
+    /// Refuse the call.
     Deny,
+    /// Send it to a person (a card).
     Ask,
+    /// Let it run (Claude Code only, and never a destructive call).
     Allow,
 }
 
 impl Action {
+    /// The action as the policy file spells it.
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Deny => "deny",
@@ -42,13 +47,16 @@ impl Action {
 /// The policies in force.
 #[derive(Debug, Clone, Default)]
 pub struct PolicySet {
+    /// In file order.
     pub policies: Vec<Policy>,
 }
 
 /// One policy. Every condition left out matches anything; all given conditions must hold.
 #[derive(Debug, Clone)]
 pub struct Policy {
+    /// Its name, shown as who answered (`policy:<name>`).
     pub name: String,
+    /// What it does when it matches.
     pub action: Action,
     /// Whom it reaches.
     pub agents: Agents,
@@ -70,11 +78,14 @@ pub struct Policy {
 /// every built-in agent and never a named tool — a named tool is reached only by its own name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Agents {
+    /// Every built-in agent (`"*"` or no `agents`); never a named tool.
     pub every_builtin: bool,
+    /// Identities named one by one.
     pub listed: Vec<Identity>,
 }
 
 impl Agents {
+    /// Whether a policy with these agents reaches `identity`.
     pub fn reaches(&self, identity: &Identity) -> bool {
         self.listed.contains(identity)
             || (self.every_builtin && matches!(identity, Identity::Builtin(_)))
@@ -84,11 +95,14 @@ impl Agents {
 /// A target condition: a glob over the whole target, or a regex found anywhere in it.
 #[derive(Debug, Clone)]
 pub enum TargetPattern {
+    /// `target = "…"`: a glob over the whole target.
     Glob(Glob),
+    /// `target_regex = "…"`: found anywhere in the target.
     Regex(regex_lite::Regex),
 }
 
 impl TargetPattern {
+    /// Whether `target` meets the condition.
     pub fn matches(&self, target: &str) -> bool {
         match self {
             TargetPattern::Glob(g) => g.matches(target),
@@ -101,8 +115,11 @@ impl TargetPattern {
 /// the file could not be read at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyError {
+    /// 1-based line; 0 when the file could not be read.
     pub line: usize,
+    /// 1-based column; 0 when unknown.
     pub column: usize,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -444,6 +461,7 @@ pub struct Glob {
 }
 
 impl Glob {
+    /// A glob (`*`, `?`, `[…]`, `\` escapes); an error names an unclosed `[`.
     pub fn new(pattern: &str) -> Result<Glob, String> {
         let chars: Vec<char> = pattern.chars().collect();
         let mut i = 0;
@@ -467,6 +485,7 @@ impl Glob {
         })
     }
 
+    /// The pattern as written.
     pub fn as_str(&self) -> &str {
         &self.text
     }
@@ -478,6 +497,7 @@ impl Glob {
         self.text = self.chars.iter().collect();
     }
 
+    /// Whether the whole of `s` matches.
     pub fn matches(&self, s: &str) -> bool {
         let s: Vec<char> = s.chars().collect();
         glob_match(&self.chars, &s)

@@ -6,10 +6,14 @@
 //! spec; this module is its one implementation, and [`build_event`] is how the hook makes an
 //! event from an agent's stdin (agent names, `zeca`, terminal, payload shaping, `wants_reply`).
 
+use crate::agents;
+pub use crate::agents::{AgentKind, resolve_cwd};
+pub use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Version 9 = version 8 (seed 001) + the open reply for named tools (decision record 0027).
+/// Version 9 = version 8 + the open reply for named tools (`--reply vults`; the version
+/// history is docs/hook-protocol.md §8).
 pub const VERSION: u32 = 9;
 /// No line on the wire may be longer than this, newline included; the app drops a longer one
 /// without reading it.
@@ -24,15 +28,14 @@ pub const MAX_PATCH_LINES: usize = 400;
 pub const SHORT_STRING: usize = 200;
 /// A hook that hears neither `waiting` nor the answer within this long gives up.
 pub const WAITING_WITHIN_MS: u64 = 2000;
-/// The answer is sent as `"message"`/`"reason"` of a deny.
-pub const DENY_MESSAGE: &str = "Denied from Vults";
 
 /// Timeouts the installer writes into agents' hook entries, in seconds, and how long the hook
 /// waits after `waiting` for each: a little less, so the hook gives up before the agent kills it.
 pub mod timeouts {
     /// A permission request's entry (Claude Code, Codex, Qwen Code, Copilot CLI).
     pub const PERMISSION_ENTRY_S: u64 = 600;
-    /// The AskUserQuestion entry (`--ask`), as seed 001 fixes it.
+    /// The AskUserQuestion entry (`--ask`): 120 s (docs/hook-protocol.md §4, "The 2 s rule and
+    /// the deadlines").
     pub const ASK_ENTRY_S: u64 = 120;
     /// Every other event: the hook never waits there.
     pub const OTHER_ENTRY_S: u64 = 10;
@@ -46,77 +49,14 @@ pub mod timeouts {
     pub const ASK_WAIT_S: u64 = ASK_ENTRY_S - MARGIN_S;
 }
 
-/// The agent kinds the wire has a type for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AgentKind {
-    Claude,
-    Codex,
-    Opencode,
-    Qwen,
-    Copilot,
-    Other,
-}
-
-impl AgentKind {
-    pub const ALL: [AgentKind; 6] = [
-        AgentKind::Claude,
-        AgentKind::Codex,
-        AgentKind::Opencode,
-        AgentKind::Qwen,
-        AgentKind::Copilot,
-        AgentKind::Other,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AgentKind::Claude => "claude",
-            AgentKind::Codex => "codex",
-            AgentKind::Opencode => "opencode",
-            AgentKind::Qwen => "qwen",
-            AgentKind::Copilot => "copilot",
-            AgentKind::Other => "other",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<AgentKind> {
-        AgentKind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// The name people know the agent by.
-    pub fn display_name(self) -> &'static str {
-        match self {
-            AgentKind::Claude => "Claude Code",
-            AgentKind::Codex => "Codex CLI",
-            AgentKind::Opencode => "OpenCode",
-            AgentKind::Qwen => "Qwen Code",
-            AgentKind::Copilot => "Copilot CLI",
-            AgentKind::Other => "Other",
-        }
-    }
-
-    /// Whether the app answers this agent's PermissionRequest.
-    pub fn can_reply(self) -> bool {
-        self != AgentKind::Other
-    }
-}
-
-/// Native agents the wire has no type for: they travel as `other` with their own name, and
-/// never get a card (they cannot take `--reply vults` either).
-pub const REGISTERED_OTHERS: [&str; 4] = ["antigravity", "cursor", "droid", "kimi"];
-
-/// Names an `agent_name` may not take: the wire's own types, and `gemini` (old hooks of the
-/// Gemini CLI may still be installed; they send nothing).
-pub const RESERVED_NAMES: [&str; 7] = [
-    "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
-];
-
 /// A valid `agent_name`: 1–24 characters of `a-z 0-9 -`, not reserved.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct AgentName(String);
 
 impl AgentName {
+    /// A checked name: 1–24 characters of `a-z 0-9 -`, not reserved
+    /// ([`agents::is_reserved_name`]).
     pub fn new(name: &str) -> Result<AgentName, NameError> {
         if name.is_empty() || name.len() > 24 {
             return Err(NameError::Length);
@@ -127,19 +67,20 @@ impl AgentName {
         {
             return Err(NameError::Characters);
         }
-        if RESERVED_NAMES.contains(&name) {
+        if agents::is_reserved_name(name) {
             return Err(NameError::Reserved);
         }
         Ok(AgentName(name.to_string()))
     }
 
+    /// The name as it is.
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
     /// A native agent the wire carries as `other` (antigravity, cursor, droid, kimi).
     pub fn is_registered_other(&self) -> bool {
-        REGISTERED_OTHERS.contains(&self.0.as_str())
+        agents::is_registered_other(&self.0)
     }
 }
 
@@ -162,10 +103,14 @@ impl std::fmt::Display for AgentName {
     }
 }
 
+/// Why a name was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameError {
+    /// Empty, or longer than 24 characters.
     Length,
+    /// Something other than `a-z 0-9 -`.
     Characters,
+    /// A built-in agent's name ([`agents::is_reserved_name`]).
     Reserved,
 }
 
@@ -186,11 +131,14 @@ impl std::error::Error for NameError {}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
 pub enum Identity {
+    /// A built-in agent.
     Builtin(AgentKind),
+    /// `other` with its own name.
     Named(AgentName),
 }
 
 impl Identity {
+    /// The kind's or the name's plain string (rules' and policies' key).
     pub fn key(&self) -> &str {
         match self {
             Identity::Builtin(k) => k.as_str(),
@@ -198,6 +146,7 @@ impl Identity {
         }
     }
 
+    /// The name people know it by (`Claude Code`, or the tool's own name).
     pub fn display_name(&self) -> String {
         match self {
             Identity::Builtin(k) => k.display_name().to_string(),
@@ -232,10 +181,13 @@ impl std::fmt::Display for Identity {
 /// Where the agent runs. Every field is optional on the wire.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Terminal {
+    /// The agent's working folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// The agent's process id (the hook's parent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+    /// The variables of [`TERMINAL_ENV`] that were set.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub env: Map<String, Value>,
 }
@@ -269,20 +221,30 @@ pub const TERMINAL_ENV: &[&str] = &[
 /// Hook → app.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
+    /// The protocol version ([`VERSION`]).
     pub v: u32,
+    /// A fresh id; the reply carries it back.
     pub id: String,
+    /// The agent's kind.
     pub agent: AgentKind,
+    /// The name of an `other` (a named tool or a registered native agent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_name: Option<AgentName>,
+    /// The agent's event name (`PermissionRequest`, `PreToolUse`, …).
     pub event: String,
+    /// Whether the hook waits for a reply (docs/hook-protocol.md §4).
     pub wants_reply: bool,
-    /// `"vults"` when a named tool asked for the open reply (0027).
+    /// `"vults"` when a named tool asked for the open reply (docs/hook-protocol.md §7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// The hook saw `VULTS_ZECA=1` (Claude Code and Codex only): never a session, a bird or a
+    /// card, and never `wants_reply`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub zeca: bool,
+    /// Where the agent runs.
     #[serde(default)]
     pub terminal: Terminal,
+    /// The agent's payload, shaped to fit ([`shape`]).
     #[serde(default)]
     pub payload: Value,
 }
@@ -299,33 +261,7 @@ impl Event {
 
     /// Whether this event is an AskUserQuestion (answered with `answer`, not `decision`).
     pub fn is_question(&self) -> bool {
-        self.event == "PreToolUse"
-            && crate::agents::tool_name(&self.payload) == Some("AskUserQuestion")
-    }
-}
-
-/// A decision on a permission.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Decision {
-    Allow,
-    Deny,
-}
-
-/// One question's answer: an option's label (or the user's own words), or several labels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum AnswerItem {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl AnswerItem {
-    pub fn labels(&self) -> Vec<String> {
-        match self {
-            AnswerItem::One(s) => vec![s.clone()],
-            AnswerItem::Many(v) => v.clone(),
-        }
+        self.event == "PreToolUse" && agents::tool_name(&self.payload) == Some("AskUserQuestion")
     }
 }
 
@@ -336,34 +272,51 @@ impl AnswerItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Message {
+    /// Hook → app: one event.
     Event(Event),
+    /// App → hook: a person is being asked; the hook waits for the answer.
     Waiting {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
     },
+    /// App → hook: the decision on a permission request.
     Decision {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
+        /// Allow or deny.
         decision: Decision,
     },
+    /// App → hook: the answers to an AskUserQuestion, one per question in order.
     Answer {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
+        /// One per question.
         answers: Vec<AnswerItem>,
     },
+    /// App → hook: the event's version is not this one; the hook prints nothing.
     Unsupported {
+        /// The protocol version.
         v: u32,
+        /// The event's id.
         id: String,
     },
 }
 
 impl Message {
+    /// A `waiting` for the event `id`.
     pub fn waiting(id: &str) -> Message {
         Message::Waiting {
             v: VERSION,
             id: id.to_string(),
         }
     }
+    /// A `decision` for the event `id`.
     pub fn decision(id: &str, decision: Decision) -> Message {
         Message::Decision {
             v: VERSION,
@@ -371,6 +324,7 @@ impl Message {
             decision,
         }
     }
+    /// An `answer` for the event `id`.
     pub fn answer(id: &str, answers: Vec<AnswerItem>) -> Message {
         Message::Answer {
             v: VERSION,
@@ -378,6 +332,7 @@ impl Message {
             answers,
         }
     }
+    /// An `unsupported` for the event `id`.
     pub fn unsupported(id: &str) -> Message {
         Message::Unsupported {
             v: VERSION,
@@ -385,6 +340,7 @@ impl Message {
         }
     }
 
+    /// The event id the message is about.
     pub fn id(&self) -> &str {
         match self {
             Message::Event(e) => &e.id,
@@ -409,11 +365,14 @@ impl Message {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq)]
 pub enum ReadLine {
+    /// A message of this version.
     Message(Message),
     /// A well-formed envelope of another version (or of this version with a body this side
     /// cannot read); answer `unsupported` with this id.
     OtherVersion {
+        /// The envelope's id.
         id: String,
+        /// The envelope's version, when it had one.
         v: Option<u64>,
     },
     /// Not a JSON object with a `kind`.
@@ -455,10 +414,15 @@ pub fn read_line(line: &[u8]) -> ReadLine {
 /// The hook's command line, parsed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HookArgs {
+    /// `--agent`: a built-in kind or a tool's own name.
     pub agent: String,
+    /// The agent's event name (`PermissionRequest` …).
     pub event: String,
+    /// `--reply vults`: a named tool takes the open reply.
     pub reply_vults: bool,
+    /// `--ask`: the AskUserQuestion entry.
     pub ask: bool,
+    /// `--statusline`: Claude Code's status line.
     pub statusline: bool,
 }
 
@@ -511,9 +475,13 @@ pub enum Built {
 
 /// Everything the hook knows about where it runs.
 pub struct HookContext<'a> {
+    /// The id the event gets.
     pub id: String,
+    /// The agent's process id (the hook's parent).
     pub pid: u32,
+    /// The hook's own working folder (the fallback `cwd`).
     pub own_cwd: String,
+    /// The environment, by name.
     pub env: &'a dyn Fn(&str) -> Option<String>,
 }
 
@@ -550,7 +518,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
         }
     };
     let zeca = (ctx.env)("VULTS_ZECA").as_deref() == Some("1")
-        && matches!(agent, AgentKind::Claude | AgentKind::Codex);
+        && agents::spec_of(agent).is_some_and(|a| a.zeca);
 
     let payload = if args.statusline {
         match statusline_payload(&payload) {
@@ -561,15 +529,13 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
         payload
     };
 
-    let tool = crate::agents::tool_name(&payload)
-        .unwrap_or_default()
-        .to_string();
+    let tool = agents::tool_name(&payload).unwrap_or_default().to_string();
     let is_permission = is_permission_event(&args.event);
     let wants_reply = !zeca
         && !args.statusline
         && match agent {
             AgentKind::Other => args.reply_vults && is_permission,
-            AgentKind::Claude | AgentKind::Opencode if args.ask => {
+            kind if args.ask && agents::spec_of(kind).is_some_and(|a| a.asks) => {
                 args.event == "PreToolUse" && is_ask_user_question(&tool)
             }
             _ => is_permission,
@@ -602,7 +568,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
 
 /// `--agent` → the wire's kind and name. `Ok(None)`: send nothing (gemini).
 pub fn resolve_agent(name: &str) -> Result<Option<(AgentKind, Option<AgentName>)>, String> {
-    if name == "gemini" {
+    if agents::spec(name).is_some_and(|a| a.wire == agents::Wire::Silent) {
         return Ok(None);
     }
     match AgentKind::parse(name) {
@@ -624,27 +590,6 @@ fn is_permission_event(event: &str) -> bool {
 fn is_ask_user_question(tool: &str) -> bool {
     // OpenCode's plugin relays its `question` tool in Claude Code's words.
     tool == "AskUserQuestion"
-}
-
-/// `cwd` of the payload, else the first of `workspacePaths` (Antigravity) or
-/// `workspace_roots` (Cursor), else the hook's own folder.
-pub fn resolve_cwd(payload: &Value, own_cwd: &str) -> String {
-    let first = |key: &str| {
-        payload
-            .get(key)?
-            .as_array()?
-            .first()?
-            .as_str()
-            .map(str::to_string)
-    };
-    payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .or_else(|| first("workspacePaths"))
-        .or_else(|| first("workspace_roots"))
-        .unwrap_or_else(|| own_cwd.to_string())
 }
 
 /// The status line's payload: only `rate_limits`, `cost.total_cost_usd` and `session_id`;
@@ -700,7 +645,7 @@ const ESSENTIAL_KEYS: &[&str] = &[
     "reason",
 ];
 
-/// Makes an event fit the wire (seed 001, "payload"): drops `tool_response` but its `error` (and
+/// Makes an event fit the wire (docs/hook-protocol.md §3, "Limits and shaping"): drops `tool_response` but its `error` (and
 /// Claude Code's `structuredPatch` on PostToolUse, cut to 400 lines), drops transcript paths,
 /// cuts strings to 2000 bytes (a Codex `apply_patch` PostToolUse keeps 64 KiB of patch); an event
 /// still over 1 MiB gets 200-byte strings, then only the fields that say what happened, and then
@@ -916,7 +861,9 @@ mod tests {
         assert_eq!(AgentName::new("My-Tool"), Err(NameError::Characters));
         assert_eq!(AgentName::new("my_tool"), Err(NameError::Characters));
         assert_eq!(AgentName::new("tool ☃"), Err(NameError::Characters));
-        for r in RESERVED_NAMES {
+        for r in [
+            "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
+        ] {
             assert_eq!(AgentName::new(r), Err(NameError::Reserved), "{r}");
         }
         // On the wire too: an event naming a reserved agent_name does not parse.

@@ -8,7 +8,7 @@
 //!
 //! The file is `{"version":1,"rules":[…]}`. Each stored rule says whether its identity is a
 //! built-in agent or a named tool (`"named": true`), so a named tool whose name later becomes a
-//! built-in agent is recognised at load and its rules are dropped (decision record 0027): they
+//! built-in agent is recognised at load and its rules are dropped (docs/hook-protocol.md §7): they
 //! are never carried over to an agent that reads another reply.
 
 use crate::agents::ToolCall;
@@ -26,8 +26,11 @@ pub const RULES_VERSION: u32 = 1;
 pub struct AlwaysRule {
     /// Stable id (`r-<hex>`), shown in the audit as who answered.
     pub id: String,
+    /// The built-in agent or named tool it answers.
     pub identity: Identity,
+    /// The folder the call was made in, exactly.
     pub folder: String,
+    /// The tool as the agent names it, exactly.
     pub tool: String,
     /// The whole command, file path or URL; otherwise the canonical JSON of the tool input
     /// ([`crate::agents::Target::rule_key`]).
@@ -84,6 +87,7 @@ pub fn rule_id(identity: &Identity, folder: &str, tool: &str, target: &str) -> S
 /// All Always rules.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RuleSet {
+    /// In the order they were made.
     pub rules: Vec<AlwaysRule>,
 }
 
@@ -238,9 +242,8 @@ impl RuleSet {
 fn identity_of(stored: &StoredRule) -> Result<Identity, String> {
     let name = stored.identity.as_str();
     if stored.named {
-        let builtin = AgentKind::parse(name).is_some()
-            || crate::protocol::RESERVED_NAMES.contains(&name)
-            || crate::protocol::REGISTERED_OTHERS.contains(&name);
+        let builtin =
+            crate::agents::is_reserved_name(name) || crate::agents::is_registered_other(name);
         if builtin {
             return Err("now a built-in agent".to_string());
         }

@@ -11,7 +11,7 @@
 //! ([`agents::render_decision`], [`agents::render_answers`]). What it owns is the I/O around that:
 //! bounded reads, deadlines, the one stdout writer, and never failing the agent.
 //!
-//! Rules it keeps (decision record 0003, seed 001):
+//! Rules it keeps (CLAUDE.md rule 1; docs/hook-protocol.md §4 and §6):
 //! - always exits 0; a panic is caught and prints nothing;
 //! - stdout carries exactly one valid reply line, or nothing (silence is never an allow);
 //!   with `--statusline`, exactly what the user's own status-line command printed, or nothing;

@@ -1,7 +1,8 @@
 //! OpenCode has no command hooks: Vults installs a plugin file (`assets/opencode/vults.js`, the
 //! hook's absolute path filled in) into the global plugin folder the real CLI loads.
 
-use super::{Action, AgentState, Op, Run, Target};
+use super::agents::Target;
+use super::{Action, AgentState, Op, Run};
 use std::fs;
 use std::path::{Path, PathBuf};
 use vults_core::atomic;

@@ -59,10 +59,6 @@ impl InstallState {
         atomic::write(&file, &bytes, Some(0o600))
     }
 
-    pub fn saved_statusline(&self) -> Option<&Value> {
-        self.claude.get("statusLine")
-    }
-
     pub fn created_in(&self, file: &Path) -> Option<&Vec<String>> {
         self.created.get(&file.to_string_lossy().into_owned())
     }

@@ -4,8 +4,9 @@
 //! event list whose Vults entries change is rewritten. Codex's trust records
 //! (`[hooks.state."…"]`) are never written or touched.
 
+use super::agents::{Target, command, wanted_entries, wants};
 use super::entries::{self, Shape};
-use super::{Action, AgentId, AgentState, Op, Run, Target, jsonfile, wanted_entries, wants};
+use super::{Action, AgentId, AgentState, Op, Run, jsonfile};
 use serde_json::{Map, Value, json};
 use std::fs;
 use std::path::Path;
@@ -379,7 +380,7 @@ pub(super) fn kimi(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Act
         wants(AgentId::Kimi)
             .iter()
             .map(|w| {
-                json!({"event": w.event, "command": super::command(&run.hook_word, AgentId::Kimi, w), "timeout": w.timeout})
+                json!({"event": w.event, "command": command(&run.hook_word, AgentId::Kimi, w), "timeout": w.timeout})
             })
             .collect()
     };

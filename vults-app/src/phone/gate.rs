@@ -24,16 +24,18 @@ use super::crypto::{
     self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
 use super::devices::{Device, DeviceStore, WriteHook};
-use super::http::CommandSink;
 use crate::model::{
     AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use subtle::ConstantTimeEq;
 use vults_core::agents::Target;
+
+/// Sends an accepted answer (or a refusal to audit) to the engine: the same command a click sends.
+pub type CommandSink = Arc<dyn Fn(EngineCommand) + Send + Sync>;
 
 /// How far a request's time may be from the app's clock.
 pub const TIME_WINDOW_MS: u64 = 60_000;

@@ -15,8 +15,7 @@
 //!
 //! Everything the server says past pairing is sealed; see [`super::gate`].
 
-use super::gate::{Gate, Reply};
-use crate::model::EngineCommand;
+use super::gate::{CommandSink, Gate, Reply};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
@@ -54,9 +53,6 @@ const SCRIPT: &str = include_str!("../../../assets/phone/phone.js");
 const STYLE: &str = include_str!("../../../assets/phone/phone.css");
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
                    img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/// Sends an accepted answer to the engine (the same command a click sends).
-pub type CommandSink = Arc<dyn Fn(EngineCommand) + Send + Sync>;
 
 /// Per-address token buckets.
 struct RateLimit {

@@ -25,7 +25,7 @@ pub mod tls;
 
 pub use background::BackgroundLink;
 pub use devices::Device;
-pub use http::CommandSink;
+pub use gate::CommandSink;
 pub use secrets::KeyStorage;
 
 pub(crate) use crate::clock::now_ms;

@@ -3,7 +3,7 @@
 //!
 //! Two layouts ([`Layout`]):
 //! - **Floating** (X11, macOS, Windows; on Linux Wayland sessions the app runs through
-//!   XWayland, see `main.rs`): the root window *is* the island — a transparent, undecorated,
+//!   XWayland, see `ui/native.rs`): the root window *is* the island — a transparent, undecorated,
 //!   always-on-top pill that never takes focus — and the flock/settings window and each card
 //!   are viewports of their own. Cards are always on top, stacked at the top-right, newest
 //!   first, and do not take focus either (a key typed into the terminal never answers one).

@@ -1,4 +1,4 @@
-//! Always rules and policies keyed by a named tool's name (decision record 0027): a rule made
+//! Always rules and policies keyed by a named tool's name (docs/hook-protocol.md §7): a rule made
 //! on `tool-a`'s card answers only `tool-a`; a policy reaches `tool-a` only when it names it,
 //! and then only to deny or ask; every answer is audited under the tool's name.
 

@@ -1,0 +1,213 @@
+//! What the installer says: one [`AgentReport`] per agent, its [`AgentState`], and the texts
+//! built from them (`vults-app doctor`'s lines, the first run's message).
+
+use super::AgentId;
+use std::fmt;
+use std::path::PathBuf;
+
+/// An agent's install state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentState {
+    /// Vults' hook is in place, as this version writes it.
+    Installed,
+    /// Vults' entries are there but differ from what this version writes (repair updates them).
+    Outdated,
+    /// The installed hook copy's SHA-256 differs from the recorded one.
+    Tampered,
+    /// The agent is on this machine but Vults' hook is not (or its hook copy is gone).
+    Missing,
+    /// The agent's config home does not exist here.
+    NotFound,
+    /// The user turned the agent off in Settings → Agents.
+    Disabled,
+    /// The file does not parse; it was left untouched.
+    Unparsable {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Old Vults hooks of an agent Vults no longer installs into (Gemini CLI): offer removal.
+    Leftover,
+    /// Something else went wrong (unreadable file, unexpected shape, a failed write).
+    Failed(String),
+}
+
+impl AgentState {
+    pub fn label(&self) -> &'static str {
+        match self {
+            AgentState::Installed => "installed",
+            AgentState::Outdated => "outdated",
+            AgentState::Tampered => "tampered",
+            AgentState::Missing => "missing",
+            AgentState::NotFound => "not found on this machine",
+            AgentState::Disabled => "turned off",
+            AgentState::Unparsable { .. } => "cannot parse its settings",
+            AgentState::Leftover => "old hooks left",
+            AgentState::Failed(_) => "failed",
+        }
+    }
+
+    /// Whether a Repair (an install run) would change something.
+    pub fn needs_repair(&self) -> bool {
+        matches!(
+            self,
+            AgentState::Outdated | AgentState::Tampered | AgentState::Missing
+        )
+    }
+}
+
+impl fmt::Display for AgentState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentState::Unparsable {
+                path,
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "{} does not parse (line {line}, column {column}: {message}); left untouched",
+                path.display()
+            ),
+            AgentState::Failed(why) => write!(f, "failed: {why}"),
+            other => f.write_str(other.label()),
+        }
+    }
+}
+
+/// What a call did to an agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Nothing,
+    Installed,
+    Updated,
+    Removed,
+}
+
+/// One agent's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentReport {
+    pub agent: AgentId,
+    /// The state after the call.
+    pub state: AgentState,
+    pub action: Action,
+    /// The file (or plugin) Vults writes for this agent.
+    pub path: Option<PathBuf>,
+    /// What the user should know: a repaired hook copy, Codex's `/hooks` trust, …
+    pub notes: Vec<String>,
+}
+
+pub(super) const CODEX_TRUST_NOTE: &str = "Codex runs new or changed hooks only after you trust them: \
+     open /hooks in Codex once and trust the Vults entries.";
+
+/// One line per agent, as `vults-app doctor` prints it.
+pub fn format_reports(reports: &[AgentReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        let what = match r.action {
+            Action::Nothing => String::new(),
+            Action::Installed => " (installed now)".into(),
+            Action::Updated => " (updated now)".into(),
+            Action::Removed => " (removed now)".into(),
+        };
+        let state = if r.agent == AgentId::Gemini && r.action == Action::Removed {
+            "old Vults hooks".to_string()
+        } else {
+            r.state.to_string()
+        };
+        out.push_str(&format!("{:<14} {state}{what}", r.agent.display_name()));
+        if let Some(p) = &r.path
+            && !matches!(r.state, AgentState::Unparsable { .. })
+        {
+            out.push_str(&format!("  [{}]", p.display()));
+        }
+        out.push('\n');
+        for n in &r.notes {
+            out.push_str(&format!("               - {n}\n"));
+        }
+    }
+    if reports.is_empty() {
+        out.push_str("No agent found on this machine.\n");
+    }
+    out
+}
+
+/// What the app says on its first run: the agents found, what was installed, and what the
+/// user must still do.
+pub fn first_run_message(reports: &[AgentReport]) -> String {
+    let names = |f: &dyn Fn(&AgentReport) -> bool| -> Vec<&str> {
+        reports
+            .iter()
+            .filter(|r| f(r))
+            .map(|r| r.agent.display_name())
+            .collect()
+    };
+    let found = names(&|r| r.agent != AgentId::Gemini && r.state != AgentState::NotFound);
+    let mut out = String::new();
+    if found.is_empty() {
+        out.push_str(
+            "Vults found no coding agent on this machine yet. Install one (Claude Code, Codex CLI, \
+             Copilot CLI, Qwen Code, OpenCode …) and restart Vults: it puts its hook in by itself.\n",
+        );
+        return out;
+    }
+    out.push_str(&format!("Vults found: {}.\n", found.join(", ")));
+    let done = names(&|r| matches!(r.state, AgentState::Installed));
+    if !done.is_empty() {
+        out.push_str(&format!(
+            "Its hook is installed for: {}.\n",
+            done.join(", ")
+        ));
+    }
+    let cards = names(&|r| r.state == AgentState::Installed && r.agent.answers_permissions());
+    if !cards.is_empty() {
+        out.push_str(&format!(
+            "Permission requests of {} now show up as cards.\n",
+            cards.join(", ")
+        ));
+    }
+    let sessions_only =
+        names(&|r| r.state == AgentState::Installed && !r.agent.answers_permissions());
+    if !sessions_only.is_empty() {
+        out.push_str(&format!(
+            "{} only show their sessions in the flock; they keep asking for permission in their own window.\n",
+            sessions_only.join(", ")
+        ));
+    }
+    if reports
+        .iter()
+        .any(|r| r.agent == AgentId::Claude && r.state == AgentState::Installed)
+    {
+        out.push_str(
+            "Claude Code's status line now also feeds Vults; a status line of your own still shows.\n",
+        );
+    }
+    let mut todo = Vec::new();
+    for r in reports {
+        match &r.state {
+            AgentState::Installed | AgentState::Outdated if r.agent == AgentId::Codex => {
+                todo.push(format!("Codex CLI: {CODEX_TRUST_NOTE}"));
+            }
+            AgentState::Unparsable { .. } => todo.push(format!(
+                "{}: {}. Fix the file and Vults installs on its next start.",
+                r.agent.display_name(),
+                r.state
+            )),
+            AgentState::Failed(why) => todo.push(format!("{}: {why}", r.agent.display_name())),
+            AgentState::Leftover => todo.push(
+                "Gemini CLI: old Vults hooks are still in its settings; they do nothing now. \
+                 Remove them from Settings > Agents."
+                    .into(),
+            ),
+            _ => {}
+        }
+    }
+    if !todo.is_empty() {
+        out.push_str("Still to do:\n");
+        for t in todo {
+            out.push_str(&format!("- {t}\n"));
+        }
+    }
+    out
+}
