@@ -22,6 +22,8 @@
 //! folder as this test.
 
 mod claude_terminal;
+// SIGSTOP/SIGCONT: Unix only.
+#[cfg(unix)]
 mod frozen_app;
 mod harness;
 /// OpenCode answering by itself under `opencode serve`: in its prompt, or at once.
@@ -63,6 +65,7 @@ fn claude_terminal() {
 }
 
 /// Claude Code against a frozen `vults-app --headless`: no audit line claims an answer it never got.
+#[cfg(unix)]
 #[test]
 fn claude_frozen_app() {
     frozen_app::claude_with_a_frozen_app();

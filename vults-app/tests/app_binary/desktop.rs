@@ -1,6 +1,6 @@
 //! One instance, the first-run welcome and start at login, with the real binary.
 
-use super::support::{RunningApp, Xvfb, app_bin, log_text, run, stdout, wait_until};
+use super::support::{RunningApp, Xvfb, app_bin, log_text, run, wait_until};
 use std::time::Duration;
 
 #[test]
@@ -81,6 +81,7 @@ fn the_welcome_shows_on_the_first_run_only() {
 #[cfg(all(unix, not(target_os = "macos")))]
 #[test]
 fn autostart_on_writes_the_xdg_entry_and_off_or_uninstall_removes_it() {
+    use super::support::stdout;
     let home = vults_tests::TempHome::new("autostart");
     let env = [("VULTS_HOME", home.dir.as_path())];
     let entry = home.dir.join("home/.config/autostart/vults.desktop");
