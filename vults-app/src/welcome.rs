@@ -4,7 +4,7 @@
 //! again only when asked from Settings → General.
 
 use crate::installer::{AgentId, AgentReport, AgentState, first_run_message, jsonfile};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::io;
 use std::path::PathBuf;
 use vults_core::paths::Paths;
@@ -67,33 +67,10 @@ pub fn seen(paths: &Paths) -> bool {
 /// Records that the welcome was shown, keeping every other setting. A `settings.json` that
 /// does not parse is left alone (the welcome then shows again next time).
 pub fn mark_seen(paths: &Paths) -> io::Result<()> {
-    let file = paths.settings_file();
-    let mut root = match std::fs::read(&file) {
-        Ok(b) if !b.iter().all(u8::is_ascii_whitespace) => serde_json::from_slice::<Value>(&b)
-            .map_err(|e| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{} does not parse: {e}", file.display()),
-                )
-            })?,
-        _ => Value::Object(Map::new()),
-    };
-    let Some(obj) = root.as_object_mut() else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{} is not a JSON object", file.display()),
-        ));
-    };
-    let welcome = obj
-        .entry("welcome")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !welcome.is_object() {
-        *welcome = Value::Object(Map::new());
-    }
-    welcome["shown"] = Value::Bool(true);
-    let mut bytes = serde_json::to_vec_pretty(&root).map_err(io::Error::other)?;
-    bytes.push(b'\n');
-    vults_core::atomic::write(&file, &bytes, Some(0o600))
+    crate::installer::state::edit_settings(paths, |root| {
+        let welcome = crate::installer::state::object_at(root, "welcome");
+        welcome.insert("shown".into(), Value::Bool(true));
+    })
 }
 
 #[cfg(test)]

@@ -171,6 +171,16 @@ pub fn is_enabled(paths: &Paths, agent: &str) -> bool {
 
 /// Turns an agent on or off in `settings.json`, keeping every other setting.
 pub fn set_enabled(paths: &Paths, agent: &str, enabled: bool) -> io::Result<()> {
+    edit_settings(paths, |root| {
+        let entry = object_at(object_at(root, "agents"), agent);
+        entry.insert("enabled".into(), Value::Bool(enabled));
+    })
+}
+
+/// Changes `settings.json` through `edit`, keeping every other setting. A file that does not
+/// parse, or is not a JSON object, is left as it is and reported; a missing or blank one starts
+/// empty. Written atomically, private (`0600`).
+pub fn edit_settings(paths: &Paths, edit: impl FnOnce(&mut Map<String, Value>)) -> io::Result<()> {
     let file = paths.settings_file();
     let mut root = match fs::read(&file) {
         Ok(b) if !b.iter().all(u8::is_ascii_whitespace) => serde_json::from_slice::<Value>(&b)
@@ -188,22 +198,17 @@ pub fn set_enabled(paths: &Paths, agent: &str, enabled: bool) -> io::Result<()> 
             format!("{} is not a JSON object", file.display()),
         ));
     };
-    let agents = obj
-        .entry("agents")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !agents.is_object() {
-        *agents = Value::Object(Map::new());
-    }
-    if let Some(agents) = agents.as_object_mut() {
-        let entry = agents
-            .entry(agent)
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !entry.is_object() {
-            *entry = Value::Object(Map::new());
-        }
-        entry["enabled"] = Value::Bool(enabled);
-    }
+    edit(obj);
     let mut bytes = serde_json::to_vec_pretty(&root).map_err(io::Error::other)?;
     bytes.push(b'\n');
     atomic::write(&file, &bytes, Some(0o600))
+}
+
+/// The object under `key`, made (or made an object again) when it is missing or not one.
+pub fn object_at<'a>(obj: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<String, Value> {
+    let slot = obj.entry(key).or_insert_with(|| Value::Object(Map::new()));
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
+    }
+    slot.as_object_mut().expect("made an object just above")
 }
