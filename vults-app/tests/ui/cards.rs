@@ -3,43 +3,13 @@
 //! wrapped at its operators. Each is a snapshot, and each is also read back as text: every
 //! changed line is on the card, and the whole target is one click away.
 
-use crate::fixtures::{self, now};
+use crate::fixtures::{self, CardState, card_harness as harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use vults_app::diff::{FileDiff, Tag};
 use vults_app::model::{CardAnswer, CardContext, EditPair, PendingCard};
-use vults_app::ui::card::{self, CardView};
 use vults_app::ui::code;
 use vults_core::agents::Target;
-
-pub struct CardState {
-    view: CardView,
-    card: PendingCard,
-    answer: Option<CardAnswer>,
-}
-
-fn harness(card: PendingCard) -> Harness<'static, CardState> {
-    let height = card::estimated_height(&card);
-    Harness::builder()
-        .with_size(egui::vec2(card::WIDTH, height))
-        .build_ui_state(
-            |ui, s: &mut CardState| {
-                egui::Frame::new()
-                    .fill(vults_app::ui::look::CARD_FILL)
-                    .inner_margin(14)
-                    .show(ui, |ui| {
-                        if let Some(a) = s.view.ui(ui, &s.card, now(), true) {
-                            s.answer = Some(a);
-                        }
-                    });
-            },
-            CardState {
-                view: CardView::new(&card),
-                card,
-                answer: None,
-            },
-        )
-}
 
 fn with_context(tool: &str, target: Target, context: CardContext) -> PendingCard {
     let mut card = fixtures::card(20, fixtures::call(tool, target), None);

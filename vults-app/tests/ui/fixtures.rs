@@ -1,7 +1,11 @@
 //! Fixed data for deterministic views and snapshots.
 
+use egui_kittest::Harness;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use vults_app::model::{PendingCard, RateWindow, Reason, Session, SessionKey, SessionState};
+use vults_app::model::{
+    CardAnswer, PendingCard, RateWindow, Reason, Session, SessionKey, SessionState,
+};
+use vults_app::ui::card::{self, CardView};
 use vults_core::agents::{Question, QuestionOption, Target, ToolCall, ToolKind};
 use vults_core::protocol::{AgentKind, AgentName, Identity};
 use vults_core::rules::AlwaysRule;
@@ -251,5 +255,35 @@ pub fn window_harness(
                 w.ui(ui);
             },
             window,
+        )
+}
+
+/// One card view on its own, as a floating card draws it, and the answer it gave.
+pub struct CardState {
+    pub view: CardView,
+    pub card: PendingCard,
+    pub answer: Option<CardAnswer>,
+}
+
+pub fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
+    let height = card::estimated_height(&card);
+    Harness::builder()
+        .with_size(egui::vec2(card::WIDTH, height))
+        .build_ui_state(
+            |ui, s: &mut CardState| {
+                egui::Frame::new()
+                    .fill(vults_app::ui::look::CARD_FILL)
+                    .inner_margin(14)
+                    .show(ui, |ui| {
+                        if let Some(a) = s.view.ui(ui, &s.card, now(), true) {
+                            s.answer = Some(a);
+                        }
+                    });
+            },
+            CardState {
+                view: CardView::new(&card),
+                card,
+                answer: None,
+            },
         )
 }

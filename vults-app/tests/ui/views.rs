@@ -1,12 +1,11 @@
 //! Each view fed a fixed model: what a person sees and what a click sends. Snapshots of the
 //! island, the flock, a Bash card, an Edit card, a question card and Settings → Agents.
 
-use crate::fixtures::{self, now};
+use crate::fixtures::{self, card_harness, now};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vults_app::model::{AuditEntry, CardAnswer, EngineEvent, NamedTool, PendingCard};
-use vults_app::ui::card::{self, CardView};
+use vults_app::model::{AuditEntry, CardAnswer, EngineEvent, NamedTool};
 use vults_app::ui::flock::FlockView;
 use vults_app::ui::island::IslandView;
 use vults_app::ui::settings::SettingsAction;
@@ -15,35 +14,6 @@ use vults_app::ui::settings::history::HistoryView;
 use vults_app::ui::state::{AgentInstall, Model};
 use vults_core::protocol::AnswerItem;
 use vults_core::rules::AlwaysRule;
-
-pub struct CardState {
-    view: CardView,
-    card: PendingCard,
-    answer: Option<CardAnswer>,
-}
-
-fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
-    let height = card::estimated_height(&card);
-    Harness::builder()
-        .with_size(egui::vec2(card::WIDTH, height))
-        .build_ui_state(
-            |ui, s: &mut CardState| {
-                egui::Frame::new()
-                    .fill(vults_app::ui::look::CARD_FILL)
-                    .inner_margin(14)
-                    .show(ui, |ui| {
-                        if let Some(a) = s.view.ui(ui, &s.card, now(), true) {
-                            s.answer = Some(a);
-                        }
-                    });
-            },
-            CardState {
-                view: CardView::new(&card),
-                card,
-                answer: None,
-            },
-        )
-}
 
 fn model_with(events: Vec<EngineEvent>) -> Model {
     let mut model = Model::default();
