@@ -495,6 +495,11 @@ fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: Option<&mut
 }
 
 fn code_block(ui: &mut egui::Ui, what: &str, laid: &mut Laid, fill: Color32) {
+    scroll_block(ui, what, fill, |ui| laid.ui(ui));
+}
+
+/// A rounded block of `fill` that scrolls past `BLOCK_MAX`: every command, text and diff on a card.
+fn scroll_block(ui: &mut egui::Ui, what: &str, fill: Color32, add: impl FnOnce(&mut egui::Ui)) {
     egui::Frame::new()
         .fill(fill)
         .corner_radius(6)
@@ -504,9 +509,7 @@ fn code_block(ui: &mut egui::Ui, what: &str, laid: &mut Laid, fill: Color32) {
                 .id_salt(what)
                 .max_height(BLOCK_MAX)
                 .auto_shrink([false, true])
-                .show(ui, |ui| {
-                    laid.ui(ui);
-                });
+                .show(ui, add);
         });
 }
 
@@ -516,27 +519,17 @@ fn path_ui(ui: &mut egui::Ui, path: &str) {
 
 fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
     ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
-    egui::Frame::new()
-        .fill(fill.unwrap_or(CODE_FILL))
-        .corner_radius(6)
-        .inner_margin(egui::Margin::same(8))
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt(what)
-                .max_height(BLOCK_MAX)
-                .auto_shrink([false, true])
-                .show(ui, |ui| {
-                    ui.add(
-                        egui::Label::new(
-                            RichText::new(text)
-                                .monospace()
-                                .color(Color32::from_gray(235)),
-                        )
-                        .wrap()
-                        .selectable(true),
-                    );
-                });
-        });
+    scroll_block(ui, what, fill.unwrap_or(CODE_FILL), |ui| {
+        ui.add(
+            egui::Label::new(
+                RichText::new(text)
+                    .monospace()
+                    .color(Color32::from_gray(235)),
+            )
+            .wrap()
+            .selectable(true),
+        );
+    });
 }
 
 fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
