@@ -10,7 +10,9 @@
 #    executables below, which then run under Wine (.ci/wine-setup.sh makes the prefix).
 #
 # Env: CROSS_SKIP_APPLE=1 / CROSS_SKIP_CLIPPY=1 skip parts while iterating; CROSS_RELEASE=1
-# also builds the release exes (target/x86_64-pc-windows-gnu/release/, for the installer).
+# also builds the release exes (target/x86_64-pc-windows-gnu/release/, for the installer);
+# CROSS_PRUNE=1 (CI) deletes each target's intermediates and the Wine prefix once they have been
+# used, keeping only the two Windows exes packaging needs: CI machines are short of disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -19,8 +21,14 @@ last=$(date +%s)
 step() {
     local now
     now=$(date +%s)
-    printf '\n== %s (at %ss; previous step %ss)\n' "$1" "$((now - start))" "$((now - last))"
+    printf '\n== %s (at %ss; previous step %ss; disk free: %s)\n' "$1" "$((now - start))" \
+        "$((now - last))" "$(df -h --output=avail . | tail -1 | tr -d ' ')"
     last=$now
+}
+prune() { # paths under target/ to delete when CROSS_PRUNE=1
+    [ "${CROSS_PRUNE:-0}" = 1 ] || return 0
+    local p
+    for p in "$@"; do rm -rf "${root:?}/target/$p"; done
 }
 
 WIN=x86_64-pc-windows-gnu
@@ -44,6 +52,7 @@ if [ "${CROSS_SKIP_CLIPPY:-0}" != 1 ]; then
             u=${t//-/_}
             env "CC_$u=$root/.ci/fake-cc" "AR_$u=$root/.ci/fake-ar" \
                 cargo clippy --workspace --all-targets --target "$t" --quiet -- -D warnings
+            prune "$t"
         done
     fi
 fi
@@ -91,5 +100,9 @@ wine_test hook-e2e hook_e2e
 wine_test engine-pipe windows_pipe
 wine_test installer installer_windows
 wineserver -k 2>/dev/null || true
+# Packaging needs only the two exes; the test executables, deps and the prefix can go.
+prune "$WIN/debug/deps" "$WIN/debug/build" "$WIN/debug/incremental" "$WIN/debug/examples" \
+    "$WIN/release/deps" "$WIN/release/build" "$WIN/release/incremental"
+[ "${CROSS_PRUNE:-0}" = 1 ] && rm -rf "$WINEPREFIX"
 
 step "cross: done"
