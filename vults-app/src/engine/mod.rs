@@ -604,7 +604,14 @@ impl Core {
             return;
         }
         let now = SystemTime::now();
-        let key = self.sessions.apply(&event, now);
+        let Some(key) = self.sessions.apply(&event, now) else {
+            tracing::info!(
+                "an empty {} event from {} names no session: ignored",
+                event.event,
+                event.agent.as_str()
+            );
+            return;
+        };
         self.dirty.insert(key.clone());
         if self
             .sessions

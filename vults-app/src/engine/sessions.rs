@@ -135,9 +135,16 @@ impl Sessions {
         self.map.is_empty()
     }
 
-    /// Applies an event; returns the session's key (the session changed).
-    pub fn apply(&mut self, event: &Event, now: SystemTime) -> SessionKey {
+    /// Applies an event; returns the session's key (the session changed), or `None` for an
+    /// event that carries nothing (`{}`: an agent that exited before writing its hook's stdin,
+    /// as OpenCode can right after a turn) and names no session already known: it cannot say
+    /// which session it belongs to, so it moves none and makes no stray bird keyed by pid.
+    pub fn apply(&mut self, event: &Event, now: SystemTime) -> Option<SessionKey> {
         let key = key_of(event);
+        let says_nothing = event.payload.as_object().is_some_and(|m| m.is_empty());
+        if says_nothing && !event.wants_reply && !self.map.contains_key(&key) {
+            return None;
+        }
         let effect = effect_of(event);
         let session = self.map.entry(key.clone()).or_insert_with(|| Session {
             key: key.clone(),
@@ -202,7 +209,7 @@ impl Sessions {
             }
             _ => {}
         }
-        key
+        Some(key)
     }
 
     /// Marks a session waiting for a person (a card is up) or back to working (no card left).
@@ -269,6 +276,33 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_event_makes_no_bird_but_still_moves_a_known_one() {
+        let mut s = Sessions::default();
+        let t = SystemTime::now();
+        // OpenCode exiting right after a turn: its forwarded Stop reaches the hook with no stdin.
+        assert_eq!(
+            s.apply(&ev(AgentKind::Opencode, "Stop", json!({})), t),
+            None
+        );
+        assert!(s.is_empty());
+        // A session keyed by pid (an agent that gives no session id) that an empty event names.
+        let k = s
+            .apply(
+                &ev(AgentKind::Opencode, "PreToolUse", json!({"tool":"bash"})),
+                t,
+            )
+            .unwrap();
+        assert_eq!(k.session, "pid:77@/proj");
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
+        assert_eq!(
+            s.apply(&ev(AgentKind::Opencode, "Stop", json!({})), t),
+            Some(k.clone())
+        );
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
     fn a_status_line_never_moves_a_bird() {
         let mut s = Sessions::default();
         let mut start = ev(
@@ -277,7 +311,7 @@ mod tests {
             json!({"session_id":"m","cwd":"/proj/a"}),
         );
         start.terminal.cwd = Some("/proj/a".into());
-        let k = s.apply(&start, SystemTime::now());
+        let k = s.apply(&start, SystemTime::now()).unwrap();
         let mut status = ev(
             AgentKind::Claude,
             "StatusLine",
@@ -293,10 +327,12 @@ mod tests {
     fn lifecycle_states_follow_the_events() {
         let mut s = Sessions::default();
         let t = SystemTime::now();
-        let k = s.apply(
-            &ev(AgentKind::Claude, "SessionStart", json!({"session_id":"a"})),
-            t,
-        );
+        let k = s
+            .apply(
+                &ev(AgentKind::Claude, "SessionStart", json!({"session_id":"a"})),
+                t,
+            )
+            .unwrap();
         assert_eq!(k.session, "a");
         assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
         assert_eq!(s.get(&k).unwrap().task.as_deref(), Some("t-1"));
@@ -340,18 +376,24 @@ mod tests {
     fn silent_sessions_are_forgotten_unless_a_card_is_up() {
         let mut s = Sessions::default();
         let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
-        let a = s.apply(
-            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"a"})),
-            old,
-        );
-        let b = s.apply(
-            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"b"})),
-            old,
-        );
-        let c = s.apply(
-            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"c"})),
-            SystemTime::now(),
-        );
+        let a = s
+            .apply(
+                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"a"})),
+                old,
+            )
+            .unwrap();
+        let b = s
+            .apply(
+                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"b"})),
+                old,
+            )
+            .unwrap();
+        let c = s
+            .apply(
+                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"c"})),
+                SystemTime::now(),
+            )
+            .unwrap();
         let gone = s.remove_silent(old + std::time::Duration::from_secs(1), &|k| *k == b);
         assert_eq!(gone, vec![a]);
         assert!(s.get(&b).is_some() && s.get(&c).is_some());
@@ -368,7 +410,7 @@ mod tests {
                 "rate_limits":{"five_hour":{"used_percentage":23.5,"resets_at":1738425600},"seven_day":{"used_percentage":4.0}}}),
             ),
             SystemTime::now(),
-        );
+        ).unwrap();
         let b = s.get(&k).unwrap();
         assert_eq!(b.cost_usd, Some(1.25));
         assert_eq!(
@@ -379,10 +421,12 @@ mod tests {
             })
         );
         assert_eq!(b.seven_day.unwrap().resets_at, None);
-        let k = s.apply(
-            &ev(AgentKind::Copilot, "preToolUse", json!({"toolName":"bash"})),
-            SystemTime::now(),
-        );
+        let k = s
+            .apply(
+                &ev(AgentKind::Copilot, "preToolUse", json!({"toolName":"bash"})),
+                SystemTime::now(),
+            )
+            .unwrap();
         assert_eq!(
             k,
             SessionKey {
