@@ -198,11 +198,6 @@ impl EngineHandle {
         &self.socket
     }
 
-    /// Whether the engine's thread has ended (after a Shutdown or a signal).
-    pub fn is_stopped(&self) -> bool {
-        self.thread.as_ref().is_none_or(|t| t.is_finished())
-    }
-
     /// Stops the engine and waits for it: pending cards are withdrawn (their hooks print
     /// nothing), queued audit lines are written, the socket file is removed.
     pub fn stop(&mut self) {
