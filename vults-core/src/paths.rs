@@ -468,6 +468,16 @@ mod tests {
         assert_ne!(plain.socket, a.socket);
         let named = Paths::resolve(env(&[("VULTS_SOCKET", r"\\.\pipe\mine")]));
         assert_eq!(named.socket, PathBuf::from(r"\\.\pipe\mine"));
+        // The one-instance channel is a pipe of its own beside the hook's, never the same one.
+        assert_eq!(
+            default.instance_socket(),
+            PathBuf::from(r"\\.\pipe\vults-ZoQ.instance.sock")
+        );
+        assert_eq!(
+            named.instance_socket(),
+            PathBuf::from(r"\\.\pipe\mine.instance.sock")
+        );
+        assert_ne!(a.instance_socket(), b.instance_socket());
     }
 
     #[cfg(all(unix, not(target_os = "macos")))]
