@@ -35,6 +35,11 @@ hook_v=$(wine "$inst/vults-hook.exe" --version | tr -d '\r')
 [ "$app_v" = "vults-app $version (hook protocol 9)" ] || fail "vults-app.exe --version: $app_v"
 [ "${hook_v#vults-hook }" = "${app_v#vults-app }" ] || fail "versions differ: $app_v / $hook_v"
 say "$app_v / $hook_v"
+# The window opens no console of its own (GUI subsystem; its commands attach to the caller's
+# console), while the hook stays a console program: agents read its stdout.
+subsystem() { x86_64-w64-mingw32-objdump -p "$1" | awk '$1 == "Subsystem" { print $2 }'; }
+[ "$(subsystem "$inst/vults-app.exe")" = 00000002 ] || fail "vults-app.exe is not a GUI program"
+[ "$(subsystem "$inst/vults-hook.exe")" = 00000003 ] || fail "vults-hook.exe is not a console program"
 wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Vults' /v DisplayVersion \
     | tr -d '\r' | grep -q "$version" || fail "no uninstall entry in HKCU"
 lnk=$(find "$user_dir" -name Vults.lnk | head -1)

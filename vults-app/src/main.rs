@@ -11,6 +11,12 @@
 //! vults-app autostart on|off    start at login (crate::autostart)
 //! ```
 //! `VULTS_HOME` moves every file and the socket (two copies side by side, tests).
+//!
+//! On Windows this is a GUI-subsystem program, so starting the window from the Start menu or at
+//! login opens no console window; the command-line forms attach to the console they were typed
+//! in (and write to a pipe or file as any program does when their output is redirected).
+
+#![cfg_attr(windows, windows_subsystem = "windows")]
 
 use std::process::ExitCode;
 use vults_app::engine::headless;
@@ -59,6 +65,8 @@ fn say(text: &str) {
 }
 
 fn main() -> ExitCode {
+    #[cfg(windows)]
+    attach_console();
     // Installer commands (`install`, `doctor`, `--uninstall`) run and exit before anything starts.
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(code) = vults_app::installer::cli::run(&args) {
@@ -121,6 +129,21 @@ fn main() -> ExitCode {
         Err(e) => {
             tracing::error!("vults-app: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// A GUI-subsystem program starts with no console: with arguments (a command typed in one),
+/// attach to the parent's console so `--version`, `doctor` and the rest print there. Output
+/// already redirected to a pipe or file keeps its handles; attaching fails harmlessly when
+/// there is no parent console (started from Explorer).
+#[cfg(windows)]
+fn attach_console() {
+    use windows_sys::Win32::System::Console::{ATTACH_PARENT_PROCESS, AttachConsole};
+    if std::env::args_os().len() > 1 {
+        // SAFETY: no pointers; failure only means there is no console to attach to.
+        unsafe {
+            AttachConsole(ATTACH_PARENT_PROCESS);
         }
     }
 }
