@@ -169,10 +169,81 @@ impl EngineCommander {
     }
 }
 
+/// Opens the engine's per-host sockets (docs/hosts.md): each SSH host's link forwards to a
+/// local socket of its own, so a connection's host is known by where it arrived, with the
+/// hook protocol unchanged. Cheap to clone; the link threads hold one.
+#[derive(Clone)]
+pub struct HostSockets {
+    rt: tokio::runtime::Handle,
+    core: mpsc::UnboundedSender<Input>,
+    stats: Arc<Stats>,
+    runtime_dir: PathBuf,
+}
+
+/// One host's listening socket; dropping it stops listening and removes the socket file.
+pub struct HostListener {
+    task: tokio::task::AbortHandle,
+    socket: PathBuf,
+}
+
+impl Drop for HostListener {
+    fn drop(&mut self) {
+        self.task.abort();
+        #[cfg(unix)]
+        {
+            // The listener goes with its task; the file may outlive a runtime already stopped.
+            let _ = std::fs::remove_file(&self.socket);
+        }
+    }
+}
+
+impl HostSockets {
+    /// The local socket that `host`'s link forwards to: `<runtime>/hosts/<host>.sock`.
+    pub fn socket_of(&self, host: &str) -> PathBuf {
+        host_socket(&self.runtime_dir, host)
+    }
+
+    /// Listens on `host`'s own socket (made in a 0700 folder, 0600, the same peer and version
+    /// checks as the main socket); every event that comes through it has the folder
+    /// `host:/path`.
+    pub fn listen(&self, host: &str) -> io::Result<HostListener> {
+        if self.core.is_closed() {
+            return Err(io::Error::other("the engine has stopped"));
+        }
+        if !vults_core::decision::is_host_name(host) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{host:?} is not a host name"),
+            ));
+        }
+        let socket = self.socket_of(host);
+        let listener = {
+            let _guard = self.rt.enter();
+            socket::listen(&socket, &self.runtime_dir)?
+        };
+        let task = self.rt.spawn(accept_loop(
+            listener,
+            self.core.clone(),
+            self.stats.clone(),
+            Some(Arc::from(host)),
+        ));
+        Ok(HostListener {
+            task: task.abort_handle(),
+            socket,
+        })
+    }
+}
+
+/// `<runtime>/hosts/<host>.sock`: where the engine listens for `host`'s forwarded hooks.
+pub fn host_socket(runtime_dir: &std::path::Path, host: &str) -> PathBuf {
+    runtime_dir.join("hosts").join(format!("{host}.sock"))
+}
+
 /// A running engine. Dropping it stops the engine.
 pub struct EngineHandle {
     /// Engine → window. Closed (disconnected) once the engine has stopped.
     pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    hosts: HostSockets,
     commander: EngineCommander,
     stats: Arc<Stats>,
     socket: PathBuf,
@@ -187,6 +258,11 @@ impl EngineHandle {
 
     pub fn commander(&self) -> EngineCommander {
         self.commander.clone()
+    }
+
+    /// Opens per-host sockets for SSH hosts' links (crate::remote).
+    pub fn host_sockets(&self) -> HostSockets {
+        self.hosts.clone()
     }
 
     pub fn stats(&self) -> StatsSnapshot {
@@ -252,6 +328,7 @@ impl Engine {
             let _guard = runtime.enter();
             socket::listen(&paths.socket, &paths.runtime_dir)?
         };
+        let rt = runtime.handle().clone();
         let (ui_tx, ui_rx) = std::sync::mpsc::channel();
         let (in_tx, in_rx) = mpsc::unbounded_channel();
         let stats = Arc::new(Stats::default());
@@ -270,7 +347,7 @@ impl Engine {
             .name("vults-engine".into())
             .spawn(move || {
                 runtime.block_on(async move {
-                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats));
+                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats, None));
                     if options.stop_on_signal {
                         tokio::spawn(stop_on_signal(core.inputs.clone()));
                     }
@@ -284,6 +361,12 @@ impl Engine {
             })?;
         Ok(EngineHandle {
             events: ui_rx,
+            hosts: HostSockets {
+                rt,
+                core: in_tx.clone(),
+                stats: stats.clone(),
+                runtime_dir: paths.runtime_dir.clone(),
+            },
             commander: EngineCommander(in_tx),
             stats,
             socket: paths.socket,
@@ -296,6 +379,7 @@ async fn accept_loop(
     listener: interprocess::local_socket::tokio::Listener,
     core: mpsc::UnboundedSender<Input>,
     stats: Arc<Stats>,
+    host: Option<Arc<str>>,
 ) {
     use interprocess::local_socket::traits::tokio::Listener as _;
     let mut next: ConnId = 0;
@@ -316,7 +400,13 @@ async fn accept_loop(
         }
         stats.accepted.fetch_add(1, Ordering::Relaxed);
         next += 1;
-        tokio::spawn(connection::serve(next, stream, core.clone(), stats.clone()));
+        tokio::spawn(connection::serve(
+            next,
+            stream,
+            core.clone(),
+            stats.clone(),
+            host.clone(),
+        ));
     }
 }
 
@@ -787,7 +877,11 @@ impl Core {
         self.next_card += 1;
         let id = self.next_card;
         // Read only for a card: the agent's words, and the files it changes as they are now.
-        let context = context::read(&event.payload, &call, &folder);
+        // A host's files are not on this machine: its cards show the call without them.
+        let local = decision::host_of(&folder)
+            .is_none()
+            .then_some(folder.as_str());
+        let context = context::read(&event.payload, &call, local);
         let card = PendingCard {
             id,
             agent: event.agent,
