@@ -15,6 +15,7 @@
 //! and keys work as usual. The host needs `sh`, `tar`, `uname` and `sha256sum` (or `shasum`);
 //! no Rust toolchain and no GUI library.
 
+pub mod background;
 pub mod cli;
 pub mod install;
 pub mod link;
