@@ -26,8 +26,8 @@ use vults_core::paths::Paths;
 
 /// The longest wait between two tries.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(60);
-/// A link alive this long counts as up (ssh prints nothing when a forward succeeds).
-pub const UP_AFTER: Duration = Duration::from_millis(1500);
+/// What `ssh -v` prints once the host has accepted the forward: the link is up.
+const FORWARD_OK: [&str; 2] = ["remote forward success", "all expected forwarding replies"];
 
 /// A link's state, for Settings → Hosts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,6 +210,8 @@ fn wait(d: Duration, stop: &AtomicBool) -> bool {
 pub fn link_command(host: &Host, local_socket: &std::path::Path) -> std::process::Command {
     let mut c = host.ssh();
     c.args([
+        // -v: its "remote forward success" line says when the link is up.
+        "-v",
         "-N",
         "-T",
         "-o",
@@ -313,21 +315,25 @@ fn watch(
 ) -> (String, bool) {
     let pid = child.id();
     let last_line = Arc::new(Mutex::new(String::new()));
+    let forwarded = Arc::new(AtomicBool::new(false));
     let reader = child.stderr.take().map(|err| {
-        let last = last_line.clone();
+        let (last, forwarded) = (last_line.clone(), forwarded.clone());
         std::thread::spawn(move || {
             for line in BufReader::new(err).lines().map_while(Result::ok) {
                 let line = line.trim().to_string();
-                if !line.is_empty() {
-                    tracing::debug!("ssh: {line}");
-                    if let Ok(mut l) = last.lock() {
-                        *l = line;
-                    }
+                if FORWARD_OK.iter().any(|ok| line.contains(ok)) {
+                    forwarded.store(true, Ordering::Relaxed);
+                }
+                if line.is_empty() || !is_news(&line) {
+                    continue;
+                }
+                tracing::debug!("ssh: {line}");
+                if let Ok(mut l) = last.lock() {
+                    *l = line;
                 }
             }
         })
     });
-    let started = Instant::now();
     let mut up = false;
     set(statuses, name, LinkState::Connecting, Some(pid), starts);
     let status = loop {
@@ -345,7 +351,7 @@ fn watch(
                 return (format!("lost the ssh process: {e}"), up);
             }
         }
-        if !up && started.elapsed() >= UP_AFTER {
+        if !up && forwarded.load(Ordering::Relaxed) {
             up = true;
             set(statuses, name, LinkState::Up, Some(pid), starts);
         }
@@ -361,6 +367,13 @@ fn watch(
         line
     };
     (why, up)
+}
+
+/// A line of `ssh -v` worth showing as why a link ended (not its debug chatter).
+fn is_news(line: &str) -> bool {
+    !["debug", "OpenSSH_", "Authenticated to", "Transferred:", "Bytes per second"]
+        .iter()
+        .any(|p| line.starts_with(p))
 }
 
 #[cfg(test)]
@@ -381,6 +394,8 @@ mod tests {
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let joined = args.join(" ");
+        assert!(is_news("Warning: remote port forwarding failed for listen path /x"));
+        assert!(!is_news("debug1: remote forward success for: listen /x"));
         for want in [
             "-o BatchMode=yes",
             "-p 2222",
