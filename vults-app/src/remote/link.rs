@@ -371,9 +371,15 @@ fn watch(
 
 /// A line of `ssh -v` worth showing as why a link ended (not its debug chatter).
 fn is_news(line: &str) -> bool {
-    !["debug", "OpenSSH_", "Authenticated to", "Transferred:", "Bytes per second"]
-        .iter()
-        .any(|p| line.starts_with(p))
+    ![
+        "debug",
+        "OpenSSH_",
+        "Authenticated to",
+        "Transferred:",
+        "Bytes per second",
+    ]
+    .iter()
+    .any(|p| line.starts_with(p))
 }
 
 #[cfg(test)]
@@ -394,7 +400,9 @@ mod tests {
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let joined = args.join(" ");
-        assert!(is_news("Warning: remote port forwarding failed for listen path /x"));
+        assert!(is_news(
+            "Warning: remote port forwarding failed for listen path /x"
+        ));
         assert!(!is_news("debug1: remote forward success for: listen /x"));
         for want in [
             "-o BatchMode=yes",
