@@ -50,7 +50,7 @@ struct Shared {
 /// The links while the app runs, and add / remove off the window's thread.
 pub struct BackgroundHosts {
     paths: Paths,
-    links: Arc<Mutex<Links>>,
+    links: Arc<Links>,
     shared: Arc<Mutex<Shared>>,
     wake: Arc<dyn Fn() + Send + Sync>,
 }
@@ -65,7 +65,7 @@ impl BackgroundHosts {
         let links = Links::start(&paths, sockets);
         BackgroundHosts {
             paths,
-            links: Arc::new(Mutex::new(links)),
+            links: Arc::new(links),
             shared: Arc::new(Mutex::new(Shared {
                 busy: None,
                 last: None,
@@ -79,7 +79,7 @@ impl BackgroundHosts {
             Ok(list) => (list.hosts, None),
             Err(e) => (Vec::new(), Some(e)),
         };
-        let states = self.links.lock().map(|l| l.statuses()).unwrap_or_default();
+        let states = self.links.statuses();
         let rows = hosts
             .into_iter()
             .map(|h| {
@@ -149,9 +149,7 @@ impl BackgroundHosts {
                     },
                 };
                 tracing::info!("hosts: {said}");
-                if let Ok(mut l) = links.lock() {
-                    l.reload();
-                }
+                links.reload();
                 if let Ok(mut s) = shared.lock() {
                     s.busy = None;
                     s.last = Some(said);

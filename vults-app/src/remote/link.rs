@@ -72,34 +72,91 @@ pub struct LinkStatus {
 type Statuses = Arc<Mutex<BTreeMap<String, LinkStatus>>>;
 
 struct Running {
+    host: Host,
     stop: Arc<AtomicBool>,
     thread: JoinHandle<()>,
 }
 
+/// How often `hosts.json` is looked at, so a `vults-app remote add` or `remove` in a terminal
+/// reaches the running app.
+pub const WATCH_EVERY: Duration = Duration::from_secs(1);
+
 /// Every host's link. Dropping it stops them (each `ssh` is ended).
 pub struct Links {
+    inner: Arc<Mutex<Inner>>,
+    statuses: Statuses,
+    watch_stop: Arc<AtomicBool>,
+    watcher: Option<JoinHandle<()>>,
+}
+
+struct Inner {
     paths: Paths,
     sockets: HostSockets,
     statuses: Statuses,
     running: BTreeMap<String, Running>,
+    /// `hosts.json`'s modification time and length when last read.
+    stamp: Option<(SystemTime, u64)>,
+}
+
+fn stamp(paths: &Paths) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(HostList::file(paths)).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 impl Links {
-    /// Starts a link for every host in `hosts.json`.
+    /// Starts a link for every host in `hosts.json`, and follows the file from then on.
     pub fn start(paths: &Paths, sockets: HostSockets) -> Links {
-        let mut links = Links {
+        let statuses = Statuses::default();
+        let inner = Arc::new(Mutex::new(Inner {
             paths: paths.clone(),
             sockets,
-            statuses: Arc::default(),
+            statuses: statuses.clone(),
             running: BTreeMap::new(),
-        };
-        links.reload();
-        links
+            stamp: None,
+        }));
+        if let Ok(mut i) = inner.lock() {
+            i.reload();
+        }
+        let watch_stop = Arc::new(AtomicBool::new(false));
+        let (flag, watched) = (watch_stop.clone(), inner.clone());
+        let watcher = std::thread::Builder::new()
+            .name("vults-hosts-watch".into())
+            .spawn(move || {
+                while wait(WATCH_EVERY, &flag) {
+                    if let Ok(mut i) = watched.lock()
+                        && stamp(&i.paths) != i.stamp
+                    {
+                        i.reload();
+                    }
+                }
+            })
+            .map_err(|e| tracing::warn!("hosts: cannot watch hosts.json: {e}"))
+            .ok();
+        Links {
+            inner,
+            statuses,
+            watch_stop,
+            watcher,
+        }
     }
 
-    /// Follows `hosts.json`: starts links for new hosts, stops those of removed ones (and
-    /// restarts a host whose settings changed).
-    pub fn reload(&mut self) {
+    /// Follows `hosts.json` now: starts links for new hosts, stops those of removed ones, and
+    /// restarts a host whose settings changed.
+    pub fn reload(&self) {
+        if let Ok(mut i) = self.inner.lock() {
+            i.reload();
+        }
+    }
+
+    /// Every link's status, by host name.
+    pub fn statuses(&self) -> BTreeMap<String, LinkStatus> {
+        self.statuses.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
+impl Inner {
+    fn reload(&mut self) {
+        self.stamp = stamp(&self.paths);
         let hosts = match HostList::load(&self.paths) {
             Ok(list) => list.hosts,
             Err(e) => {
@@ -107,20 +164,19 @@ impl Links {
                 return;
             }
         };
-        let gone: Vec<String> = self
+        let stale: Vec<String> = self
             .running
-            .keys()
-            .filter(|n| !hosts.iter().any(|h| &h.name == *n))
-            .cloned()
+            .iter()
+            .filter(|(n, r)| !hosts.iter().any(|h| &h.name == *n && h == &r.host))
+            .map(|(n, _)| n.clone())
             .collect();
-        for name in gone {
+        for name in stale {
             self.stop_one(&name);
         }
         for host in hosts {
-            if self.running.contains_key(&host.name) {
-                continue;
+            if !self.running.contains_key(&host.name) {
+                self.start_one(host);
             }
-            self.start_one(host);
         }
     }
 
@@ -128,12 +184,13 @@ impl Links {
         let stop = Arc::new(AtomicBool::new(false));
         let name = host.name.clone();
         let (sockets, statuses, flag) = (self.sockets.clone(), self.statuses.clone(), stop.clone());
+        let linked = host.clone();
         let thread = std::thread::Builder::new()
             .name(format!("vults-link-{name}"))
-            .spawn(move || run_link(host, sockets, statuses, flag));
+            .spawn(move || run_link(linked, sockets, statuses, flag));
         match thread {
             Ok(thread) => {
-                self.running.insert(name, Running { stop, thread });
+                self.running.insert(name, Running { host, stop, thread });
             }
             Err(e) => tracing::warn!("hosts: cannot start the link to {name}: {e}"),
         }
@@ -149,24 +206,24 @@ impl Links {
         }
     }
 
-    /// Every link's status, by host name.
-    pub fn statuses(&self) -> BTreeMap<String, LinkStatus> {
-        self.statuses.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-
-    /// A shared view of the statuses (for a window that reads them each frame).
-    pub fn status_handle(&self) -> Arc<Mutex<BTreeMap<String, LinkStatus>>> {
-        self.statuses.clone()
-    }
-}
-
-impl Drop for Links {
-    fn drop(&mut self) {
+    fn stop_all(&mut self) {
         for r in self.running.values() {
             r.stop.store(true, Ordering::Relaxed);
         }
         for (_, r) in std::mem::take(&mut self.running) {
             let _ = r.thread.join();
+        }
+    }
+}
+
+impl Drop for Links {
+    fn drop(&mut self) {
+        self.watch_stop.store(true, Ordering::Relaxed);
+        if let Some(w) = self.watcher.take() {
+            let _ = w.join();
+        }
+        if let Ok(mut i) = self.inner.lock() {
+            i.stop_all();
         }
     }
 }

@@ -102,3 +102,44 @@ fn a_hosts_socket_tags_its_calls_with_the_host_and_its_rules_stay_there() {
     assert_eq!(hook_output(child), "", "no socket: silence");
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
+
+/// The links follow `hosts.json` while the app runs (a `remote add` or `remove` in a terminal):
+/// a host added gets its own local socket and a link that says why it is down; a host removed
+/// loses both.
+#[test]
+fn the_links_follow_the_host_list_and_say_why_a_link_is_down() {
+    use vults_app::remote::link::{LinkState, Links};
+    use vults_app::remote::{Host, HostList};
+    let home = Home::new("links");
+    let engine = start(&home, true);
+    let paths = home.paths();
+    let links = Links::start(&paths, engine.host_sockets());
+    assert!(links.statuses().is_empty());
+    // A host whose ssh cannot connect (a proxy that exits at once): no network is touched.
+    let mut host = Host::parse("me@devbox").unwrap();
+    host.home = "/home/me".into();
+    host.ssh_options = ["-F", "/dev/null", "-o", "ProxyCommand=false"]
+        .map(String::from)
+        .to_vec();
+    let mut list = HostList::default();
+    list.put(host);
+    list.save(&paths).unwrap();
+    let socket = engine.host_sockets().socket_of("devbox");
+    eventually("the new host's link to say why it is down", || {
+        matches!(
+            links.statuses().get("devbox").map(|s| &s.state),
+            Some(LinkState::Down { .. })
+        )
+    });
+    assert!(socket.exists(), "the host's own local socket is there");
+    let state = links.statuses()["devbox"].state.clone();
+    assert!(
+        !state.label().is_empty() && state.label().starts_with("down ("),
+        "{state:?}"
+    );
+    HostList::default().save(&paths).unwrap();
+    eventually("the removed host's link to go", || {
+        !links.statuses().contains_key("devbox")
+    });
+    assert!(!socket.exists(), "the removed host's local socket is gone");
+}
