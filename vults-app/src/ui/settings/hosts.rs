@@ -58,15 +58,24 @@ impl HostsView {
         ui.add_space(12.0);
         ui.horizontal(|ui| {
             ui.label("Add");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.spec)
-                    .hint_text("[user@]host[:port]")
-                    .desired_width(200.0),
+            let labelled = |edit: egui::Response, name: &'static str| {
+                edit.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, name));
+            };
+            labelled(
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.spec)
+                        .hint_text("[user@]host[:port]")
+                        .desired_width(200.0),
+                ),
+                "Host",
             );
-            ui.add(
-                egui::TextEdit::singleline(&mut self.ssh_options)
-                    .hint_text("ssh options (optional)")
-                    .desired_width(200.0),
+            labelled(
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.ssh_options)
+                        .hint_text("ssh options (optional)")
+                        .desired_width(200.0),
+                ),
+                "ssh options",
             );
             let can = status.busy.is_none() && !self.spec.trim().is_empty();
             if ui.add_enabled(can, egui::Button::new("Add host")).clicked() {
