@@ -177,7 +177,7 @@ pub struct HostSockets {
     rt: tokio::runtime::Handle,
     core: mpsc::UnboundedSender<Input>,
     stats: Arc<Stats>,
-    runtime_dir: PathBuf,
+    paths: Paths,
 }
 
 /// One host's listening socket; dropping it stops listening and removes the socket file.
@@ -198,9 +198,9 @@ impl Drop for HostListener {
 }
 
 impl HostSockets {
-    /// The local socket that `host`'s link forwards to: `<runtime>/hosts/<host>.sock`.
+    /// The local socket that `host`'s link forwards to ([`Paths::host_socket`]).
     pub fn socket_of(&self, host: &str) -> PathBuf {
-        host_socket(&self.runtime_dir, host)
+        self.paths.host_socket(host)
     }
 
     /// Listens on `host`'s own socket (made in a 0700 folder, 0600, the same peer and version
@@ -216,10 +216,26 @@ impl HostSockets {
                 format!("{host:?} is not a host name"),
             ));
         }
+        if cfg!(windows) {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "SSH hosts' links need Unix sockets: link hosts from Linux or macOS",
+            ));
+        }
         let socket = self.socket_of(host);
+        // sun_path holds 104 (macOS) to 108 (Linux) bytes.
+        if socket.as_os_str().len() > 100 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is too long for a socket; use a shorter host name",
+                    socket.display()
+                ),
+            ));
+        }
         let listener = {
             let _guard = self.rt.enter();
-            socket::listen(&socket, &self.runtime_dir)?
+            socket::listen(&socket, &self.paths.runtime_dir)?
         };
         let task = self.rt.spawn(accept_loop(
             listener,
@@ -232,11 +248,6 @@ impl HostSockets {
             socket,
         })
     }
-}
-
-/// `<runtime>/hosts/<host>.sock`: where the engine listens for `host`'s forwarded hooks.
-pub fn host_socket(runtime_dir: &std::path::Path, host: &str) -> PathBuf {
-    runtime_dir.join("hosts").join(format!("{host}.sock"))
 }
 
 /// A running engine. Dropping it stops the engine.
@@ -365,7 +376,7 @@ impl Engine {
                 rt,
                 core: in_tx.clone(),
                 stats: stats.clone(),
-                runtime_dir: paths.runtime_dir.clone(),
+                paths: paths.clone(),
             },
             commander: EngineCommander(in_tx),
             stats,

@@ -192,7 +192,7 @@ pub struct HostList {
 
 impl HostList {
     pub fn file(paths: &Paths) -> PathBuf {
-        paths.data_dir.join("hosts.json")
+        paths.hosts_file()
     }
 
     /// The hosts; none when the file is missing. A file that does not parse is an error (and
