@@ -189,11 +189,8 @@ pub struct HostListener {
 impl Drop for HostListener {
     fn drop(&mut self) {
         self.task.abort();
-        #[cfg(unix)]
-        {
-            // The listener goes with its task; the file may outlive a runtime already stopped.
-            let _ = std::fs::remove_file(&self.socket);
-        }
+        // The listener goes with its task; the file may outlive a runtime already stopped.
+        let _ = std::fs::remove_file(&self.socket);
     }
 }
 
