@@ -275,6 +275,38 @@ fn remote_add_and_remove_keep_the_installers_promises_on_the_host() {
 }
 
 #[test]
+fn a_host_out_of_reach_is_named_and_can_be_forgotten_without_touching_it() {
+    let w = World::new("reach");
+    fs::create_dir_all(w.host().join(".claude")).unwrap();
+    fs::write(w.host().join(".claude/settings.json"), "{}\n").unwrap();
+    let (code, said) = w.add();
+    assert_eq!(code, 0, "{said}");
+    let installed = snapshot(&w.host());
+    // The host goes away: every ssh fails as ssh does.
+    fs::write(
+        w.root.join("ssh"),
+        "#!/bin/sh\necho 'ssh: connect to host devbox port 22: No route to host' >&2\nexit 255\n",
+    )
+    .unwrap();
+    let out = w.cli(&["remote", "remove", "devbox"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out);
+    assert!(
+        said.contains("No route to host") && said.contains("remote remove --forget devbox"),
+        "{said}"
+    );
+    let out = w.cli(&["remote", "remove", "--forget", "devbox"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        snapshot(&w.host()),
+        installed,
+        "--forget touches nothing on the host"
+    );
+    let list = String::from_utf8_lossy(&w.cli(&["remote", "list"]).stdout).into_owned();
+    assert!(list.starts_with("No hosts"), "{list}");
+}
+
+#[test]
 fn a_host_of_another_system_without_a_hook_for_it_is_refused_clearly() {
     let w = World::new("system");
     fs::create_dir_all(w.host().join(".claude")).unwrap();

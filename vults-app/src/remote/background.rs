@@ -3,7 +3,7 @@
 //! sends [`HostsAction`]s.
 
 use super::link::Links;
-use super::{Host, HostList, install};
+use super::{Host, install};
 use crate::engine::HostSockets;
 use std::sync::{Arc, Mutex};
 use vults_core::paths::Paths;
@@ -75,8 +75,9 @@ impl BackgroundHosts {
     }
 
     pub fn status(&self) -> HostsStatus {
-        let (hosts, error) = match HostList::load(&self.paths) {
-            Ok(list) => (list.hosts, None),
+        // No file is read here (the window asks each frame): the links keep the list.
+        let (hosts, error) = match self.links.hosts() {
+            Ok(hosts) => (hosts, None),
             Err(e) => (Vec::new(), Some(e)),
         };
         let states = self.links.statuses();

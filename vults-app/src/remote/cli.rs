@@ -10,8 +10,9 @@ usage: vults-app remote add [user@]host[:port] [--hook <path>] [-- <ssh options>
          Places vults-hook on the host (for its OS and architecture) and registers it in the
          agents found there; the running app links the host and answers its agents.
          <ssh options> are given to every ssh for this host (e.g. -i KEY -F CONFIG).
-       vults-app remote remove <host>
+       vults-app remote remove [--forget] <host>
          Takes Vults out of the host's agents (their files as they were) and forgets the host.
+         --forget: only forgets it, touching nothing on the host (one you cannot reach any more).
        vults-app remote list
          The hosts, their system and their hook's SHA-256.";
 
@@ -34,6 +35,32 @@ pub fn run(paths: &Paths, args: &[String]) -> i32 {
                     1
                 }
             },
+            [flag, name] if flag == "--forget" => {
+                let mut list = match HostList::load(paths) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        eprintln!("vults-app: {e}");
+                        return 1;
+                    }
+                };
+                if list.remove(name).is_none() {
+                    eprintln!("vults-app: no host named {name:?} (vults-app remote list)");
+                    return 1;
+                }
+                match list.save(paths) {
+                    Ok(()) => {
+                        say(&format!(
+                            "{name}: forgotten; nothing on it was touched (its agents still run \
+                             the hook, which stays silent without a link).\n"
+                        ));
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("vults-app: cannot save the host list: {e}");
+                        1
+                    }
+                }
+            }
             _ => usage("remote remove takes one host name"),
         },
         Some("list") => match HostList::load(paths) {

@@ -112,7 +112,12 @@ pub fn remove(paths: &Paths, name: &str) -> Result<Removed, String> {
         .get(name)
         .cloned()
         .ok_or_else(|| format!("no host named {name:?} (vults-app remote list)"))?;
-    let stage = Stage::fetch(paths, &mut host)?;
+    let stage = Stage::fetch(paths, &mut host).map_err(|e| {
+        format!(
+            "{e}\n(to forget a host you cannot reach, touching nothing on it: \
+             vults-app remote remove --forget {name})"
+        )
+    })?;
     let reports = installer::uninstall_all(&stage.paths);
     let written = stage.write_back(&host)?;
     let reports = for_host(reports, &stage, &host);

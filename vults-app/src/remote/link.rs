@@ -85,14 +85,19 @@ pub const WATCH_EVERY: Duration = Duration::from_secs(1);
 pub struct Links {
     inner: Arc<Mutex<Inner>>,
     statuses: Statuses,
+    listed: Listed,
     watch_stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
 }
+
+/// The hosts as last read from `hosts.json`, or why it could not be read.
+type Listed = Arc<Mutex<Result<Vec<Host>, String>>>;
 
 struct Inner {
     paths: Paths,
     sockets: HostSockets,
     statuses: Statuses,
+    listed: Listed,
     running: BTreeMap<String, Running>,
     /// `hosts.json`'s modification time and length when last read.
     stamp: Option<(SystemTime, u64)>,
@@ -107,10 +112,12 @@ impl Links {
     /// Starts a link for every host in `hosts.json`, and follows the file from then on.
     pub fn start(paths: &Paths, sockets: HostSockets) -> Links {
         let statuses = Statuses::default();
+        let listed: Listed = Arc::new(Mutex::new(Ok(Vec::new())));
         let inner = Arc::new(Mutex::new(Inner {
             paths: paths.clone(),
             sockets,
             statuses: statuses.clone(),
+            listed: listed.clone(),
             running: BTreeMap::new(),
             stamp: None,
         }));
@@ -135,6 +142,7 @@ impl Links {
         Links {
             inner,
             statuses,
+            listed,
             watch_stop,
             watcher,
         }
@@ -152,13 +160,26 @@ impl Links {
     pub fn statuses(&self) -> BTreeMap<String, LinkStatus> {
         self.statuses.lock().map(|s| s.clone()).unwrap_or_default()
     }
+
+    /// The hosts as last read from `hosts.json` (no file is read here: the window asks each
+    /// frame), or why the file could not be read.
+    pub fn hosts(&self) -> Result<Vec<Host>, String> {
+        self.listed
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_else(|_| Ok(Vec::new()))
+    }
 }
 
 impl Inner {
     fn reload(&mut self) {
         self.stamp = stamp(&self.paths);
-        let hosts = match HostList::load(&self.paths) {
-            Ok(list) => list.hosts,
+        let loaded = HostList::load(&self.paths).map(|l| l.hosts);
+        if let Ok(mut l) = self.listed.lock() {
+            *l = loaded.clone();
+        }
+        let hosts = match loaded {
+            Ok(hosts) => hosts,
             Err(e) => {
                 tracing::warn!("hosts: {e}");
                 return;

@@ -132,6 +132,12 @@ fn the_links_follow_the_host_list_and_say_why_a_link_is_down() {
         )
     });
     assert!(socket.exists(), "the host's own local socket is there");
+    let listed: Vec<String> = links.hosts().unwrap().into_iter().map(|h| h.name).collect();
+    assert_eq!(
+        listed,
+        ["devbox"],
+        "the window's list comes from the links, not a file read"
+    );
     let state = links.statuses()["devbox"].state.clone();
     assert!(
         !state.label().is_empty() && state.label().starts_with("down ("),
