@@ -14,7 +14,9 @@ usage: vults-app remote add [user@]host[:port] [--hook <path>] [-- <ssh options>
          Takes Vults out of the host's agents (their files as they were) and forgets the host.
          --forget: only forgets it, touching nothing on the host (one you cannot reach any more).
        vults-app remote list
-         The hosts, their system and their hook's SHA-256.";
+         The hosts, their system and their hook's SHA-256.
+VULTS_SSH names the ssh program (default: ssh from PATH); VULTS_HOST_HOOKS a folder of
+prebuilt hooks for other systems, as <platform>/vults-hook (docs/hosts.md).";
 
 /// `vults-app remote …` (the words after `remote`); the exit code.
 pub fn run(paths: &Paths, args: &[String]) -> i32 {
