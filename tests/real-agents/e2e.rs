@@ -30,6 +30,9 @@ mod harness;
 mod opencode_prompt;
 /// OpenCode's headless `opencode run` and `opencode run --auto`.
 mod opencode_run;
+/// Claude Code on an SSH host (a local sshd, a second user), answered from the local app.
+#[cfg(unix)]
+mod ssh_host;
 
 use harness::*;
 
@@ -69,4 +72,11 @@ fn claude_terminal() {
 #[test]
 fn claude_frozen_app() {
     frozen_app::claude_with_a_frozen_app();
+}
+
+/// Claude Code on an SSH host: the card names the host, its rule stays there, link down = silence.
+#[cfg(unix)]
+#[test]
+fn claude_on_an_ssh_host() {
+    ssh_host::claude_on_an_ssh_host();
 }

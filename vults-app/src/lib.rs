@@ -6,6 +6,7 @@
 //! - [`installer`]: puts `vults-hook` into each agent's own settings on start, and takes it out.
 //! - [`phone`]: the paired phone — the LAN page, pairing, and signed answers verified before
 //!   they reach the engine as the same command a click sends.
+//! - [`remote`]: agents on SSH hosts — `remote add/remove`, and the links while the app runs.
 //! - [`clock`]: wall time as Unix milliseconds, in one place.
 //! - [`log`]: the rotated log file (`tracing`), and stderr on a terminal.
 //! - [`instance`], [`autostart`], [`welcome`]: one window per user, start at login, the first
@@ -21,5 +22,6 @@ pub mod instance;
 pub mod log;
 pub mod model;
 pub mod phone;
+pub mod remote;
 pub mod ui;
 pub mod welcome;

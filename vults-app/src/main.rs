@@ -9,6 +9,7 @@
 //! vults-app doctor             every agent's install state
 //! vults-app --uninstall        remove exactly what Vults added (and start at login)
 //! vults-app autostart on|off    start at login (crate::autostart)
+//! vults-app remote add|remove|list   agents on SSH hosts (vults_app::remote, docs/hosts.md)
 //! ```
 //! `VULTS_HOME` moves every file and the socket (two copies side by side, tests).
 //!
@@ -29,6 +30,7 @@ usage: vults-app [--headless [--cards]]
        vults-app doctor [--hook <path>]
        vults-app --uninstall
        vults-app autostart on|off|status
+       vults-app remote add [user@]host[:port] [-- <ssh options>] | remove <host> | list
        vults-app --help | --version
 
   (nothing)    the window: the island, the flock, cards and Settings. Starting it while it
@@ -44,6 +46,8 @@ usage: vults-app [--headless [--cards]]
   doctor       print every agent's install state and where the log file is; changes nothing
   --uninstall  remove exactly what Vults added to every agent's settings, and start at login
   autostart    on | off | status: start Vults when you log in (Settings -> General)
+  remote       agents on SSH hosts: add places the hook there and registers it, the
+               running app links the host; remove takes it all out (docs/hosts.md)
   --help       this text
   --version    the version and the hook protocol version
 

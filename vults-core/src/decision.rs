@@ -13,6 +13,10 @@
 //!
 //! A question (AskUserQuestion) is never allowed by a rule or a policy: only a person answers
 //! it (a policy may still deny or ask).
+//!
+//! A call made on an SSH host (docs/hosts.md) arrives with the folder `host:/path`
+//! ([`host_folder`]): rules and policies compare folders as text, so a rule made for
+//! `devbox:/home/me/app` never answers a local `/home/me/app`, nor the other way round.
 
 use crate::agents::{ToolCall, ToolKind};
 use crate::policy::{Action, PolicySet};
@@ -27,6 +31,29 @@ pub struct Request<'a> {
     pub folder: &'a str,
     /// The tool call, as the adapter read it.
     pub call: &'a ToolCall,
+}
+
+/// The folder key of a call made on the SSH host `host`: `host:/path`. Rules, policies, the
+/// flock and the audit all see this one string, so a host folder is never the same folder as
+/// the same path on this machine.
+pub fn host_folder(host: &str, folder: &str) -> String {
+    format!("{host}:{folder}")
+}
+
+/// The host of a folder key made by [`host_folder`]; `None` for a folder on this machine (a
+/// Unix path, or a Windows one: a drive letter is one character, a host name at least two).
+pub fn host_of(folder: &str) -> Option<&str> {
+    let (host, _) = folder.split_once(':')?;
+    (host.len() >= 2 && is_host_name(host)).then_some(host)
+}
+
+/// Whether `name` can name a host: 2 to 64 of `A-Z a-z 0-9 . _ -`, not starting with `-` or `.`.
+pub fn is_host_name(name: &str) -> bool {
+    (2..=64).contains(&name.len())
+        && !name.starts_with(['-', '.'])
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))
 }
 
 impl Decision {
@@ -187,6 +214,71 @@ mod tests {
             &PolicySet::default(),
         );
         assert_eq!(v, Verdict::Ask(Why::NoMatch));
+    }
+
+    #[test]
+    fn a_host_folder_is_not_the_same_local_folder() {
+        let call = bash("cargo test");
+        let none = PolicySet::default();
+        let on_host = host_folder("devbox", FOLDER);
+        assert_eq!(on_host, "devbox:/home/u/app");
+        assert_eq!(host_of(&on_host), Some("devbox"));
+        assert_eq!(host_of(FOLDER), None);
+        assert_eq!(host_of(r"C:\Users\u\app"), None);
+        assert_eq!(host_of("/odd:name/app"), None);
+        let ask = |folder: &str, rules: &RuleSet| {
+            decide(
+                &Request {
+                    identity: &CLAUDE,
+                    folder,
+                    call: &call,
+                },
+                rules,
+                &none,
+            )
+        };
+        // A rule made on the host's card answers the host's folder only.
+        let mut host_rules = RuleSet::default();
+        host_rules.add(AlwaysRule::for_call(&CLAUDE, &on_host, &call, 1));
+        assert!(matches!(ask(&on_host, &host_rules), Verdict::Allow(_)));
+        assert!(ask(FOLDER, &host_rules).asks());
+        assert!(ask(&host_folder("other", FOLDER), &host_rules).asks());
+        // And a local rule never answers the host.
+        let local = rules_for(&CLAUDE, &call);
+        assert!(matches!(ask(FOLDER, &local), Verdict::Allow(_)));
+        assert!(ask(&on_host, &local).asks());
+        // A policy for a local folder does not reach the host's same path.
+        let pols = policies(
+            "[[policy]]\nname = \"local\"\nagents = [\"claude\"]\nfolder = \"/home/u\"\naction = \"deny\"\n",
+        );
+        assert!(matches!(
+            decide(
+                &Request {
+                    identity: &CLAUDE,
+                    folder: FOLDER,
+                    call: &call
+                },
+                &RuleSet::default(),
+                &pols
+            ),
+            Verdict::Deny(_)
+        ));
+        assert!(
+            decide(
+                &Request {
+                    identity: &CLAUDE,
+                    folder: &on_host,
+                    call: &call
+                },
+                &RuleSet::default(),
+                &pols
+            )
+            .asks()
+        );
+        assert!(is_host_name("dev-box.lan"));
+        assert!(!is_host_name("x"));
+        assert!(!is_host_name("-o"));
+        assert!(!is_host_name("a/b"));
     }
 
     #[test]

@@ -150,6 +150,15 @@ impl Paths {
             "vults-hook"
         })
     }
+    /// The SSH hosts whose agents this app answers (`hosts.json`, docs/hosts.md).
+    pub fn hosts_file(&self) -> PathBuf {
+        self.data_dir.join("hosts.json")
+    }
+    /// The local socket an SSH host's link forwards to: `<runtime>/hosts/<host>.sock`, one per
+    /// host, so the app knows a call's host by where it arrived.
+    pub fn host_socket(&self, host: &str) -> PathBuf {
+        self.runtime_dir.join("hosts").join(format!("{host}.sock"))
+    }
     /// Where the installer saves what it needs to undo its changes (the user's status line …).
     pub fn install_state_file(&self) -> PathBuf {
         self.config_dir.join("install.json")

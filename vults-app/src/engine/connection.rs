@@ -59,12 +59,22 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
     }
 }
 
+/// Marks an event as coming from `host`: its folder becomes `host:/path`.
+pub fn tag_host(event: &mut vults_core::protocol::Event, host: &str) {
+    let folder = super::sessions::folder_of(event);
+    event.terminal.cwd = Some(vults_core::decision::host_folder(host, &folder));
+}
+
 /// Serves one connection until it closes.
+/// `host`: the SSH host whose link this connection came through (its own local socket), or
+/// `None` for the local socket. A host's events get the folder `host:/path`
+/// ([`vults_core::decision::host_folder`]) before anything else sees them.
 pub async fn serve(
     conn: ConnId,
     stream: Stream,
     core: mpsc::UnboundedSender<Input>,
     stats: Arc<Stats>,
+    host: Option<Arc<str>>,
 ) {
     // `&Stream` reads and writes; the socket closes when both holders are gone.
     let stream = Arc::new(stream);
@@ -142,6 +152,9 @@ pub async fn serve(
                          not answered"
                     );
                     event.wants_reply = false;
+                }
+                if let Some(host) = &host {
+                    tag_host(&mut event, host);
                 }
                 if core
                     .send(Input::Event {

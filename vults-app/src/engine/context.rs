@@ -12,8 +12,9 @@ use vults_core::agents::{self, ToolCall, ToolKind};
 const MAX_FILES: usize = 16;
 
 /// The context of a request: `folder` resolves relative paths (Codex patches name files
-/// relative to its working folder).
-pub fn read(payload: &Value, call: &ToolCall, folder: &str) -> CardContext {
+/// relative to its working folder). `None`: the call was made on an SSH host, whose files are
+/// not on this machine, so none is read (the card shows the call and the agent's words).
+pub fn read(payload: &Value, call: &ToolCall, folder: Option<&str>) -> CardContext {
     let input = agents::tool_input(payload).unwrap_or(Value::Null);
     let said = ["description", "justification"]
         .iter()
@@ -27,14 +28,18 @@ pub fn read(payload: &Value, call: &ToolCall, folder: &str) -> CardContext {
     } else {
         Vec::new()
     };
-    let before = crate::diff::paths_to_read(call)
-        .into_iter()
-        .take(MAX_FILES)
-        .filter_map(|p| {
-            let text = read_bounded(&Path::new(call.cwd.as_deref().unwrap_or(folder)).join(&p))?;
-            Some((p, text))
-        })
-        .collect();
+    let before = match folder {
+        None => Vec::new(),
+        Some(folder) => crate::diff::paths_to_read(call)
+            .into_iter()
+            .take(MAX_FILES)
+            .filter_map(|p| {
+                let text =
+                    read_bounded(&Path::new(call.cwd.as_deref().unwrap_or(folder)).join(&p))?;
+                Some((p, text))
+            })
+            .collect(),
+    };
     CardContext {
         said,
         edits,
@@ -87,7 +92,7 @@ mod tests {
 
     fn context_of(payload: Value, folder: &str) -> CardContext {
         let call = agents::read_tool_call(&payload);
-        read(&payload, &call, folder)
+        read(&payload, &call, Some(folder))
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         stop_on_signal: true,
         ..EngineOptions::default()
     };
+    let link_paths = paths.clone();
     let mut engine: EngineHandle = match Engine::start_with(paths, Arc::new(|| {}), options) {
         Ok(e) => e,
         Err(e) => {
@@ -49,6 +50,8 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             " (no cards: rules and policies answer, agents ask the rest themselves)"
         }
     );
+    // Agents on SSH hosts reach this engine too, through their links (crate::remote).
+    let _links = crate::remote::link::Links::start(&link_paths, engine.host_sockets());
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();

@@ -169,10 +169,89 @@ impl EngineCommander {
     }
 }
 
+/// Opens the engine's per-host sockets (docs/hosts.md): each SSH host's link forwards to a
+/// local socket of its own, so a connection's host is known by where it arrived, with the
+/// hook protocol unchanged. Cheap to clone; the link threads hold one.
+#[derive(Clone)]
+pub struct HostSockets {
+    rt: tokio::runtime::Handle,
+    core: mpsc::UnboundedSender<Input>,
+    stats: Arc<Stats>,
+    paths: Paths,
+}
+
+/// One host's listening socket; dropping it stops listening and removes the socket file.
+pub struct HostListener {
+    task: tokio::task::AbortHandle,
+    socket: PathBuf,
+}
+
+impl Drop for HostListener {
+    fn drop(&mut self) {
+        self.task.abort();
+        // The listener goes with its task; the file may outlive a runtime already stopped.
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+impl HostSockets {
+    /// The local socket that `host`'s link forwards to ([`Paths::host_socket`]).
+    pub fn socket_of(&self, host: &str) -> PathBuf {
+        self.paths.host_socket(host)
+    }
+
+    /// Listens on `host`'s own socket (made in a 0700 folder, 0600, the same peer and version
+    /// checks as the main socket); every event that comes through it has the folder
+    /// `host:/path`.
+    pub fn listen(&self, host: &str) -> io::Result<HostListener> {
+        if self.core.is_closed() {
+            return Err(io::Error::other("the engine has stopped"));
+        }
+        if !vults_core::decision::is_host_name(host) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{host:?} is not a host name"),
+            ));
+        }
+        if cfg!(windows) {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "SSH hosts' links need Unix sockets: link hosts from Linux or macOS",
+            ));
+        }
+        let socket = self.socket_of(host);
+        // sun_path holds 104 (macOS) to 108 (Linux) bytes.
+        if socket.as_os_str().len() > 100 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is too long for a socket; use a shorter host name",
+                    socket.display()
+                ),
+            ));
+        }
+        let listener = {
+            let _guard = self.rt.enter();
+            socket::listen(&socket, &self.paths.runtime_dir)?
+        };
+        let task = self.rt.spawn(accept_loop(
+            listener,
+            self.core.clone(),
+            self.stats.clone(),
+            Some(Arc::from(host)),
+        ));
+        Ok(HostListener {
+            task: task.abort_handle(),
+            socket,
+        })
+    }
+}
+
 /// A running engine. Dropping it stops the engine.
 pub struct EngineHandle {
     /// Engine → window. Closed (disconnected) once the engine has stopped.
     pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    hosts: HostSockets,
     commander: EngineCommander,
     stats: Arc<Stats>,
     socket: PathBuf,
@@ -187,6 +266,11 @@ impl EngineHandle {
 
     pub fn commander(&self) -> EngineCommander {
         self.commander.clone()
+    }
+
+    /// Opens per-host sockets for SSH hosts' links (crate::remote).
+    pub fn host_sockets(&self) -> HostSockets {
+        self.hosts.clone()
     }
 
     pub fn stats(&self) -> StatsSnapshot {
@@ -247,6 +331,7 @@ impl Engine {
             let _guard = runtime.enter();
             socket::listen(&paths.socket, &paths.runtime_dir)?
         };
+        let rt = runtime.handle().clone();
         let (ui_tx, ui_rx) = std::sync::mpsc::channel();
         let (in_tx, in_rx) = mpsc::unbounded_channel();
         let stats = Arc::new(Stats::default());
@@ -265,7 +350,7 @@ impl Engine {
             .name("vults-engine".into())
             .spawn(move || {
                 runtime.block_on(async move {
-                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats));
+                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats, None));
                     if options.stop_on_signal {
                         tokio::spawn(stop_on_signal(core.inputs.clone()));
                     }
@@ -279,6 +364,12 @@ impl Engine {
             })?;
         Ok(EngineHandle {
             events: ui_rx,
+            hosts: HostSockets {
+                rt,
+                core: in_tx.clone(),
+                stats: stats.clone(),
+                paths: paths.clone(),
+            },
             commander: EngineCommander(in_tx),
             stats,
             socket: paths.socket,
@@ -291,6 +382,7 @@ async fn accept_loop(
     listener: interprocess::local_socket::tokio::Listener,
     core: mpsc::UnboundedSender<Input>,
     stats: Arc<Stats>,
+    host: Option<Arc<str>>,
 ) {
     use interprocess::local_socket::traits::tokio::Listener as _;
     let mut next: ConnId = 0;
@@ -311,7 +403,13 @@ async fn accept_loop(
         }
         stats.accepted.fetch_add(1, Ordering::Relaxed);
         next += 1;
-        tokio::spawn(connection::serve(next, stream, core.clone(), stats.clone()));
+        tokio::spawn(connection::serve(
+            next,
+            stream,
+            core.clone(),
+            stats.clone(),
+            host.clone(),
+        ));
     }
 }
 
@@ -789,7 +887,11 @@ impl Core {
         self.next_card += 1;
         let id = self.next_card;
         // Read only for a card: the agent's words, and the files it changes as they are now.
-        let context = context::read(&event.payload, &call, &folder);
+        // A host's files are not on this machine: its cards show the call without them.
+        let local = decision::host_of(&folder)
+            .is_none()
+            .then_some(folder.as_str());
+        let context = context::read(&event.payload, &call, local);
         let card = PendingCard {
             id,
             agent: event.agent,

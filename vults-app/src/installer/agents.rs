@@ -320,18 +320,20 @@ fn hook_args(agent: AgentId, w: &Want) -> Vec<String> {
         .collect()
 }
 
-/// Vults' entries for a JSON-kept agent, event by event in order. `hook_path`: the installed
-/// hook's path (as a shell word on Unix; on Windows in the form each agent's runner needs, see
-/// [`windows`]).
+/// Vults' entries for a JSON-kept agent, event by event in order. `hook_word`: what a command
+/// starts with (the installed hook's path as a shell word, or for an SSH host, the same with its
+/// `VULTS_HOME=…` before it); `hook_path`: the installed hook's path (on Windows in the form
+/// each agent's runner needs, see [`windows`]).
 pub(super) fn wanted_entries(
     agent: AgentId,
     shape: Shape,
+    hook_word: &str,
     hook_path: &str,
 ) -> Vec<(String, Vec<Value>)> {
-    let hook = shell_path(Path::new(hook_path));
+    let hook = hook_word;
     let mut out: Vec<(String, Vec<Value>)> = Vec::new();
     for w in wants(agent) {
-        let cmd = command(&hook, agent, &w);
+        let cmd = command(hook, agent, &w);
         let on_windows = if cfg!(windows) {
             windows::handler(
                 agent,

@@ -56,6 +56,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         }
         "autostart" => Some(autostart(&paths, &args[1..])),
         "install" => Some(install(&paths, &args[1..])),
+        "remote" => Some(crate::remote::cli::run(&paths, &args[1..])),
         _ => None,
     }
 }

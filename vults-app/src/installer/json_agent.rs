@@ -28,7 +28,7 @@ impl Run<'_> {
         let want = if op == Op::Uninstall || t.agent == AgentId::Gemini {
             Vec::new()
         } else {
-            wanted_entries(t.agent, shape, &self.hook_path)
+            wanted_entries(t.agent, shape, &self.hook_word, &self.hook_path)
         };
         let mut next = current.clone();
         let mut scratch_state = self.state.clone();

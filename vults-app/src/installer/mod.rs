@@ -66,6 +66,18 @@ enum Op {
 pub struct InstallOptions {
     /// Install only into these agents (all when empty): Settings → Agents' Repair button.
     pub only: Vec<AgentId>,
+    /// The hook as the agents' configs must name it, when that is not
+    /// [`Paths::installed_hook`]: an SSH host's files are installed into a local copy of them
+    /// (crate::remote), whose configs name the hook where it lives on the host.
+    pub hook_at: Option<HookAt>,
+}
+
+/// Where the agents' configs find the hook: `word` starts each command (a shell word, maybe
+/// with variables set before it), `path` is the hook's own path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookAt {
+    pub word: String,
+    pub path: String,
 }
 
 /// Places the hook copy, then installs or repairs the hook for every agent found on this
@@ -88,6 +100,10 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
         let _ = state.save(paths);
     }
     let mut run = Run::new(paths, state);
+    if let Some(at) = &opts.hook_at {
+        run.hook_word = at.word.clone();
+        run.hook_path = at.path.clone();
+    }
     let mut reports = Vec::new();
     for agent in AgentId::ALL {
         if !opts.only.is_empty() && !opts.only.contains(&agent) {
@@ -159,7 +175,14 @@ pub fn on_app_start(paths: &Paths) -> StartReport {
 /// Settings → Agents' Repair button (also turns nothing off or on).
 pub fn repair(paths: &Paths, agent: AgentId) -> Vec<AgentReport> {
     match default_hook_source().filter(|p| p.is_file()) {
-        Some(source) => install_all(paths, &source, &InstallOptions { only: vec![agent] }),
+        Some(source) => install_all(
+            paths,
+            &source,
+            &InstallOptions {
+                only: vec![agent],
+                ..InstallOptions::default()
+            },
+        ),
         None => missing_source(doctor(paths))
             .into_iter()
             .filter(|r| r.agent == agent)
@@ -367,6 +390,28 @@ impl<'a> Run<'a> {
             .created
             .remove(&file.to_string_lossy().into_owned());
     }
+}
+
+/// Every agent's config home, and the files the installer may write there (settings, hooks and
+/// TOML files and their `.bak`s): what `crate::remote` copies from an SSH host and back.
+/// OpenCode is left out: its plugin runs the hook without a shell, so it cannot be told where
+/// a host's Vults folder is (docs/hosts.md).
+pub fn config_files(paths: &Paths) -> Vec<(AgentId, PathBuf, Vec<PathBuf>)> {
+    AgentId::ALL
+        .into_iter()
+        .filter(|a| *a != AgentId::Opencode)
+        .map(|agent| {
+            let home = target(paths, agent).home;
+            let files = ["settings.json", "hooks.json", "config.toml"]
+                .iter()
+                .flat_map(|name| {
+                    let file = home.join(name);
+                    [jsonfile::backup_path(&file), file]
+                })
+                .collect();
+            (agent, home, files)
+        })
+        .collect()
 }
 
 /// The hook built next to the running app (`vults-hook` beside `vults-app`).

@@ -287,7 +287,12 @@ pub(super) fn codex(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Ac
     let want = if op == Op::Uninstall {
         Vec::new()
     } else {
-        wanted_entries(AgentId::Codex, Shape::Grouped, &run.hook_path)
+        wanted_entries(
+            AgentId::Codex,
+            Shape::Grouped,
+            &run.hook_word,
+            &run.hook_path,
+        )
     };
     let created = run.created_for(&t.file);
     let mut root = Map::new();

@@ -74,6 +74,21 @@ pub trait InstallerLink {
     fn show_welcome(&mut self) {}
 }
 
+/// How the window reaches the SSH hosts' links (Settings → Hosts).
+pub trait HostsSide {
+    fn status(&self) -> crate::remote::background::HostsStatus;
+    fn apply(&mut self, action: crate::remote::background::HostsAction);
+}
+
+impl HostsSide for crate::remote::background::BackgroundHosts {
+    fn status(&self) -> crate::remote::background::HostsStatus {
+        crate::remote::background::BackgroundHosts::status(self)
+    }
+    fn apply(&mut self, action: crate::remote::background::HostsAction) {
+        crate::remote::background::BackgroundHosts::apply(self, action);
+    }
+}
+
 /// How the window reaches the paired-phone link (Settings → Phone).
 pub trait PhoneSide {
     /// Every engine event, so the phone sees the cards the window sees.
@@ -120,18 +135,21 @@ pub enum Tab {
     Rules,
     Policies,
     History,
+    /// Only with hosts' links ([`VultsWindow::with_hosts`]).
+    Hosts,
     /// Only with a phone link ([`VultsWindow::with_phone`]).
     Phone,
     General,
 }
 
 impl Tab {
-    const ALL: [Tab; 7] = [
+    const ALL: [Tab; 8] = [
         Tab::Flock,
         Tab::Agents,
         Tab::Rules,
         Tab::Policies,
         Tab::History,
+        Tab::Hosts,
         Tab::Phone,
         Tab::General,
     ];
@@ -142,6 +160,7 @@ impl Tab {
             Tab::Rules => "Rules",
             Tab::Policies => "Policies",
             Tab::History => "History",
+            Tab::Hosts => "Hosts",
             Tab::Phone => "Phone",
             Tab::General => "General",
         }
@@ -164,6 +183,8 @@ pub struct VultsWindow {
     installer: Option<Box<dyn InstallerLink>>,
     phone: Option<Box<dyn PhoneSide>>,
     phone_view: super::settings::phone::PhoneView,
+    hosts: Option<Box<dyn HostsSide>>,
+    hosts_view: super::settings::hosts::HostsView,
     clock: Box<dyn Fn() -> SystemTime>,
     island: IslandView,
     flock: FlockView,
@@ -206,6 +227,8 @@ impl VultsWindow {
             installer: None,
             phone: None,
             phone_view: Default::default(),
+            hosts: None,
+            hosts_view: Default::default(),
             clock,
             island: IslandView::default(),
             flock: FlockView,
@@ -241,6 +264,12 @@ impl VultsWindow {
     /// Adds the paired-phone link: Settings → Phone appears, and the phone sees the cards.
     pub fn with_phone(mut self, phone: Box<dyn PhoneSide>) -> VultsWindow {
         self.phone = Some(phone);
+        self
+    }
+
+    /// Adds the SSH hosts' links: Settings → Hosts appears.
+    pub fn with_hosts(mut self, hosts: Box<dyn HostsSide>) -> VultsWindow {
+        self.hosts = Some(hosts);
         self
     }
 
@@ -455,6 +484,9 @@ impl VultsWindow {
                     if tab == Tab::Phone && self.phone.is_none() {
                         continue;
                     }
+                    if tab == Tab::Hosts && self.hosts.is_none() {
+                        continue;
+                    }
                     if ui.selectable_label(self.tab == tab, tab.title()).clicked() {
                         self.tab = tab;
                     }
@@ -503,6 +535,18 @@ impl VultsWindow {
             Tab::Policies => action = self.policies.ui(ui, &self.model),
             Tab::History => self.history.ui(ui, &self.model),
             Tab::General => action = self.general.ui(ui, &self.model),
+            Tab::Hosts => {
+                if let Some(hosts) = self.hosts.as_mut() {
+                    let status = hosts.status();
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(a) = self.hosts_view.ui(ui, &status) {
+                                hosts.apply(a);
+                            }
+                        });
+                }
+            }
             Tab::Phone => {
                 if let Some(phone) = self.phone.as_mut() {
                     let status = phone.status();

@@ -74,7 +74,14 @@ pub fn run(
         tracing::warn!("no keyring ({e}); the phone link keeps its key in a private file");
     }
     let phone_paths = paths.clone();
+    let hosts_paths = paths.clone();
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
+    // Agents on SSH hosts: one link per host while the app runs (crate::remote).
+    let hosts = crate::remote::background::BackgroundHosts::start(
+        hosts_paths,
+        engine.host_sockets(),
+        wake.clone(),
+    );
     let layout = choose_layout(|k| std::env::var(k).ok());
 
     let viewport = match layout {
@@ -140,6 +147,7 @@ pub fn run(
             }
             window.set_log_file(log_file);
             window = window.with_phone(Box::new(phone));
+            window = window.with_hosts(Box::new(hosts));
             window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
             Ok(Box::new(NativeApp(window)))
         }),

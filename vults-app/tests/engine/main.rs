@@ -8,6 +8,7 @@
 mod cards;
 mod common;
 mod crash;
+mod hosts;
 mod load;
 mod requests;
 mod socket;

@@ -4,6 +4,7 @@
 
 mod cards;
 mod fixtures;
+mod hosts;
 mod live;
 mod truth;
 mod views;

@@ -1,8 +1,9 @@
-//! Settings, one pane per file: Agents, Rules, Policies, History, Phone, General.
+//! Settings, one pane per file: Agents, Rules, Policies, History, Hosts, Phone, General.
 
 pub mod agents;
 pub mod general;
 pub mod history;
+pub mod hosts;
 pub mod phone;
 pub mod policies;
 pub mod rules;

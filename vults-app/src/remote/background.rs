@@ -1,0 +1,167 @@
+//! The window's side of the hosts: the links, and `remote add` / `remove` run on a thread of
+//! their own (the window never does I/O). Settings → Hosts reads [`HostsStatus`] each frame and
+//! sends [`HostsAction`]s.
+
+use super::link::Links;
+use super::{Host, install};
+use crate::engine::HostSockets;
+use std::sync::{Arc, Mutex};
+use vults_core::paths::Paths;
+
+/// One host as Settings → Hosts shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRow {
+    pub name: String,
+    pub target: String,
+    pub system: String,
+    /// The link's state in words (`linked`, `down (…); again in 4 s`).
+    pub link: String,
+    pub linked: bool,
+}
+
+/// What Settings → Hosts shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostsStatus {
+    pub hosts: Vec<HostRow>,
+    /// What is being done now (`adding devbox…`).
+    pub busy: Option<String>,
+    /// What the last add or remove said.
+    pub last: Option<String>,
+    /// `hosts.json` does not parse (it is left alone).
+    pub error: Option<String>,
+}
+
+/// What Settings → Hosts asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostsAction {
+    /// `[user@]host[:port]` and extra ssh options (split on whitespace).
+    Add {
+        spec: String,
+        ssh_options: String,
+    },
+    Remove(String),
+}
+
+struct Shared {
+    busy: Option<String>,
+    last: Option<String>,
+}
+
+/// The links while the app runs, and add / remove off the window's thread.
+pub struct BackgroundHosts {
+    paths: Paths,
+    links: Arc<Links>,
+    shared: Arc<Mutex<Shared>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl BackgroundHosts {
+    /// Starts a link for every host in `hosts.json`.
+    pub fn start(
+        paths: Paths,
+        sockets: HostSockets,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> BackgroundHosts {
+        let links = Links::start(&paths, sockets);
+        BackgroundHosts {
+            paths,
+            links: Arc::new(links),
+            shared: Arc::new(Mutex::new(Shared {
+                busy: None,
+                last: None,
+            })),
+            wake,
+        }
+    }
+
+    pub fn status(&self) -> HostsStatus {
+        // No file is read here (the window asks each frame): the links keep the list.
+        let (hosts, error) = match self.links.hosts() {
+            Ok(hosts) => (hosts, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        let states = self.links.statuses();
+        let rows = hosts
+            .into_iter()
+            .map(|h| {
+                let state = states.get(&h.name).map(|s| s.state.clone());
+                HostRow {
+                    linked: state == Some(super::link::LinkState::Up),
+                    link: state.map_or_else(|| "starting".into(), |s| s.label()),
+                    name: h.name,
+                    target: h.target,
+                    system: h.system,
+                }
+            })
+            .collect();
+        let shared = self.shared.lock();
+        HostsStatus {
+            hosts: rows,
+            busy: shared.as_ref().ok().and_then(|s| s.busy.clone()),
+            last: shared.as_ref().ok().and_then(|s| s.last.clone()),
+            error,
+        }
+    }
+
+    pub fn apply(&mut self, action: HostsAction) {
+        let (paths, links, shared, wake) = (
+            self.paths.clone(),
+            self.links.clone(),
+            self.shared.clone(),
+            self.wake.clone(),
+        );
+        let what = match &action {
+            HostsAction::Add { spec, .. } => format!("adding {spec}…"),
+            HostsAction::Remove(name) => format!("removing {name}…"),
+        };
+        if let Ok(mut s) = shared.lock() {
+            if s.busy.is_some() {
+                return;
+            }
+            s.busy = Some(what);
+        }
+        let spawned = std::thread::Builder::new()
+            .name("vults-hosts".into())
+            .spawn(move || {
+                let said = match action {
+                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim()) {
+                        Err(e) => e,
+                        Ok(mut host) => {
+                            host.ssh_options =
+                                ssh_options.split_whitespace().map(String::from).collect();
+                            match install::add(&paths, host, None) {
+                                Ok(a) => format!(
+                                    "{} added ({}): hook at {}, {} file(s) written",
+                                    a.host.name,
+                                    a.host.system,
+                                    a.host.hook_path(),
+                                    a.written.len()
+                                ),
+                                Err(e) => e,
+                            }
+                        }
+                    },
+                    HostsAction::Remove(name) => match install::remove(&paths, &name) {
+                        Ok(r) => format!(
+                            "{name} removed: its agents' files as they were ({} written back)",
+                            r.written.len()
+                        ),
+                        Err(e) => e,
+                    },
+                };
+                tracing::info!("hosts: {said}");
+                links.reload();
+                if let Ok(mut s) = shared.lock() {
+                    s.busy = None;
+                    s.last = Some(said);
+                }
+                wake();
+            });
+        if let Err(e) = spawned
+            && let Ok(mut s) = self.shared.lock()
+        {
+            s.busy = None;
+            s.last = Some(format!("cannot start: {e}"));
+        }
+    }
+}
