@@ -68,7 +68,7 @@ impl ChatView {
                         }
                     }
                 });
-            if ui.button("New chat").clicked() {
+            if ui.button("Start a new chat").clicked() {
                 self.selected = None;
                 self.new_id = None;
             }
@@ -225,11 +225,13 @@ impl ChatView {
             return None;
         }
         egui::Grid::new("zeca-task").num_columns(2).show(ui, |ui| {
-            ui.label("Task folder");
-            ui.text_edit_singleline(&mut self.task_folder);
+            let label = ui.label("Task folder");
+            ui.text_edit_singleline(&mut self.task_folder)
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Task prompt");
-            ui.text_edit_singleline(&mut self.task_prompt);
+            let label = ui.label("Task prompt");
+            ui.text_edit_singleline(&mut self.task_prompt)
+                .labelled_by(label.id);
             ui.end_row();
             ui.label("Agent");
             ui.horizontal(|ui| {
@@ -340,13 +342,13 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
             error,
             ..
         } => {
-            let mark = match (result, error) {
-                (None, _) => "…",
-                (Some(_), false) => "✓",
-                (Some(_), true) => "✗",
+            let (mark, color) = match (result, error) {
+                (None, _) => ("asks", Color32::from_gray(170)),
+                (Some(_), false) => ("ran", look::GREEN),
+                (Some(_), true) => ("refused", look::RED),
             };
             let head = ui.horizontal(|ui| {
-                ui.label(RichText::new(mark).monospace());
+                ui.label(RichText::new(mark).small().color(color));
                 ui.label(RichText::new(name).strong());
                 ui.label(
                     RichText::new(summary)

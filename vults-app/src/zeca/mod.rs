@@ -183,6 +183,8 @@ pub struct ZecaOptions {
     pub claude: Option<PathBuf>,
     /// Extra environment for every process the chat starts (the CLI and tasks).
     pub env: Vec<(String, String)>,
+    /// Variables taken out of the environment of every process the chat starts.
+    pub env_remove: Vec<String>,
 }
 
 /// What the processes report; the engine hands each to [`Zeca::on_note`].
@@ -364,6 +366,7 @@ impl Zeca {
         }
         let claude = self.claude();
         let env = self.options.env.clone();
+        let remove = self.options.env_remove.clone();
         self.next_run += 1;
         let run = self.next_run;
         let sink = self.sink.clone();
@@ -400,8 +403,18 @@ impl Zeca {
                 }
                 let mut env = env;
                 env.push(("VULTS_ZECA".into(), "1".into()));
-                process::Proc::spawn(&program, &args, &folder, &env, &[], id.clone(), run, sink)
-                    .map_err(|e| format!("cannot start {}: {e}", program.display()))
+                let remove: Vec<&str> = remove.iter().map(String::as_str).collect();
+                process::Proc::spawn(
+                    &program,
+                    &args,
+                    &folder,
+                    &env,
+                    &remove,
+                    id.clone(),
+                    run,
+                    sink,
+                )
+                .map_err(|e| format!("cannot start {}: {e}", program.display()))
             });
             match started {
                 Ok(p) => {
@@ -739,6 +752,7 @@ impl Zeca {
                 folder: folder.clone(),
                 task: task_id.clone(),
                 env: self.options.env.clone(),
+                remove: self.options.env_remove.clone(),
             };
             if spec.headless {
                 task::headless(&launch, &log, chat_id.clone(), self.sink.clone())

@@ -154,7 +154,7 @@ mod tests {
             b"{not json"
         );
         // Settings that do not parse are never written over.
-        std::fs::create_dir_all(&store.settings.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(store.settings.parent().unwrap()).unwrap();
         std::fs::write(&store.settings, b"[").unwrap();
         assert!(store.load_settings().1.is_some());
         assert!(store.save_settings(&ZecaSettings::default()).is_err());

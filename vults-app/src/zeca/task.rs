@@ -16,6 +16,8 @@ pub struct Launch {
     pub folder: String,
     pub task: String,
     pub env: Vec<(String, String)>,
+    /// Variables taken out of the environment.
+    pub remove: Vec<String>,
 }
 
 impl Launch {
@@ -75,6 +77,9 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
     let out = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(&launch.program);
+    for k in &launch.remove {
+        cmd.env_remove(k);
+    }
     cmd.args(launch.args(true))
         .current_dir(&launch.folder)
         .env_remove("VULTS_ZECA")
@@ -191,6 +196,9 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
         }
         c
     };
+    for k in &launch.remove {
+        cmd.env_remove(k);
+    }
     cmd.current_dir(&launch.folder)
         .env_remove("VULTS_ZECA")
         .envs(launch.env.iter().map(|(k, v)| (k, v)))
@@ -225,6 +233,7 @@ mod tests {
             folder: "/p".into(),
             task: "t1".into(),
             env: Vec::new(),
+            remove: Vec::new(),
         };
         assert_eq!(l.args(true), ["-p", "fix it"]);
         assert_eq!(l.args(false), ["fix it"]);
