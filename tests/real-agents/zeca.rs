@@ -190,6 +190,7 @@ fn zeca_drives_real_claude_code() {
         },
         ..EngineOptions::default()
     };
+    let options2 = options.clone();
     let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options)
         .expect("the engine starts");
     let engine = Arc::new(Mutex::new(handle));
@@ -474,6 +475,81 @@ fn zeca_drives_real_claude_code() {
         "the chat shows the task"
     );
 
+    // The first chat's CLI waits for its next turn; quitting the app ends it.
+    let idle = h.state().model.chats[&a]
+        .pid
+        .expect("the first chat's CLI stays for the next turn");
+    drop(h);
+    if let Ok(mut e) = engine.lock() {
+        e.stop();
+    }
+    #[cfg(unix)]
+    {
+        let start = Instant::now();
+        while group_alive(idle) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            !group_alive(idle),
+            "nothing of the chat's CLIs is left after the app quits"
+        );
+    }
+
+    // 8. After a restart the conversation is back, and its next turn resumes the CLI's session
+    //    (`--resume`): the mock sees the turns from before the restart.
+    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options2)
+        .expect("the engine starts again");
+    let engine = Arc::new(Mutex::new(handle));
+    let window = VultsWindow::new(
+        Box::new(Tap {
+            engine: engine.clone(),
+            seen: Arc::new(Mutex::new(Vec::new())),
+        }),
+        Box::new(NoDesktop::default()),
+        Layout::Embedded,
+        Box::new(SystemTime::now),
+    );
+    let mut h: H = Harness::builder()
+        .with_size(egui::vec2(1100.0, 1000.0))
+        .build_ui_state(
+            |ui, w: &mut VultsWindow| {
+                w.logic(ui.ctx());
+                w.ui(ui);
+            },
+            window,
+        );
+    until(&mut h, "the saved conversations", 10, &report, |h| {
+        h.state().model.chats.len() >= 4
+    });
+    let saved = h.state().model.chats[&a].clone();
+    assert_eq!(saved.session_id, session, "the CLI's session id came back");
+    assert!(!saved.running && saved.pid.is_none());
+    let requests_before = std::fs::read_to_string(&ctx.mock.log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    engine
+        .lock()
+        .unwrap()
+        .send(EngineCommand::Chat(vults_app::zeca::ChatCommand::Send {
+            chat: a.clone(),
+            folder: String::new(),
+            text: "after a restart".into(),
+        }));
+    until(&mut h, "the resumed turn", 60, &report, |h| {
+        let e = entries(h, &a);
+        !running(h, &a) && e.len() > saved.entries.len() + 1
+    });
+    let log = std::fs::read_to_string(&ctx.mock.log).unwrap_or_default();
+    assert!(
+        log.lines()
+            .skip(requests_before)
+            .any(|l| l.contains("write the file")
+                && l.contains("and now say it again")
+                && l.contains("after a restart")),
+        "the resumed turn's request carries the turns from before the restart{}",
+        report()
+    );
     drop(h);
     if let Ok(mut e) = engine.lock() {
         e.stop();
