@@ -455,6 +455,14 @@ fn zeca_drives_real_claude_code() {
             "its VULTS_TASK"
         );
     }
+    // The flock shows the bird's link to the chat's task.
+    h.state_mut().tab = Tab::Flock;
+    h.run_steps(2);
+    assert!(
+        h.query_by_label(&format!("Task: {task_id}")).is_some(),
+        "the flock shows the bird took off from the task"
+    );
+    h.state_mut().tab = Tab::Chat;
     // A floating card's first frame only sizes it.
     h.run_steps(2);
     h.get_by_label("Allow").click();
