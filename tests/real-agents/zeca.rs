@@ -187,6 +187,7 @@ fn zeca_drives_real_claude_code() {
                 "VULTS_SOCKET".into(),
                 "VULTS_AGENT_HOME".into(),
             ],
+            codex: None,
         },
         ..EngineOptions::default()
     };
@@ -542,6 +543,7 @@ fn zeca_drives_real_claude_code() {
         .send(EngineCommand::Chat(vults_app::zeca::ChatCommand::Send {
             chat: a.clone(),
             folder: String::new(),
+            engine: "claude".into(),
             text: "after a restart".into(),
         }));
     until(&mut h, "the resumed turn", 60, &report, |h| {
@@ -567,4 +569,129 @@ fn zeca_drives_real_claude_code() {
         "real-agents: zeca passed in {:.1} s",
         t0.elapsed().as_secs_f64()
     );
+}
+
+/// The same panel drives Codex CLI through its app server (`codex app-server`): the approval
+/// request shows inline as a card of the chat; Allow runs the command, Deny does not; the text
+/// streams in; the audit names the chat.
+#[test]
+fn zeca_drives_real_codex() {
+    if !wanted("codex") {
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ctx = Ctx::named("codex", "zeca-codex");
+    ctx.setup_agent();
+    ctx.install_vults();
+    let s = |p: &Path| p.display().to_string();
+    let options = EngineOptions {
+        interactive: true,
+        zeca: ZecaOptions {
+            claude: None,
+            codex: Some(here().join(".cache/codex/node_modules/.bin/codex")),
+            env: vec![
+                ("HOME".into(), s(&ctx.home)),
+                ("CODEX_HOME".into(), s(&ctx.home.join(".codex"))),
+                ("MOCK_API_KEY".into(), "sk-test".into()),
+                ("NO_COLOR".into(), "1".into()),
+                ("VULTS_HOME".into(), s(&ctx.vults_home)),
+            ],
+            env_remove: vec![
+                "CI".into(),
+                "GITHUB_ACTIONS".into(),
+                "VULTS_SOCKET".into(),
+                "VULTS_AGENT_HOME".into(),
+            ],
+        },
+        ..EngineOptions::default()
+    };
+    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options)
+        .expect("the engine starts");
+    let engine = Arc::new(Mutex::new(handle));
+    let window = VultsWindow::new(
+        Box::new(Tap {
+            engine: engine.clone(),
+            seen: Arc::new(Mutex::new(Vec::new())),
+        }),
+        Box::new(NoDesktop::default()),
+        Layout::Embedded,
+        Box::new(SystemTime::now),
+    );
+    let mut h: H = Harness::builder()
+        .with_size(egui::vec2(1100.0, 1000.0))
+        .build_ui_state(
+            |ui, w: &mut VultsWindow| {
+                w.logic(ui.ctx());
+                w.ui(ui);
+            },
+            window,
+        );
+    let work = ctx.work.dir.clone();
+    let audit = ctx.paths().audit_log();
+    let report = move || {
+        format!(
+            "\n---- audit ----\n{}\n---- work dir ----\n{}",
+            std::fs::read_to_string(&audit).unwrap_or_default(),
+            work.display()
+        )
+    };
+    h.state_mut().tab = Tab::Chat;
+    h.run_steps(2);
+    type_into(&mut h, "Folder", &s(&ctx.project));
+    h.get_by_label("Codex CLI").click();
+    h.run_steps(2);
+
+    let _ = std::fs::remove_file(&ctx.marker);
+    let a = send(&mut h, "write the file");
+    assert_eq!(h.state().model.chats[&a].engine, "codex");
+    until(&mut h, "Codex's inline card", 90, &report, |h| {
+        h.query_by_label("Allow").is_some()
+    });
+    {
+        let card = &h.state().model.cards[0];
+        assert_eq!(card.identity.key(), "codex");
+        assert_eq!(card.session.session, format!("zeca:{a}"));
+        let command = card.call.target.command().unwrap_or_default();
+        assert!(
+            command.contains(&ctx.command),
+            "the whole command: {command}"
+        );
+    }
+    h.get_by_label("Allow").click();
+    until(&mut h, "Codex's text", 90, &report, |h| {
+        !running(h, &a) && h.query_by_label("done").is_some()
+    });
+    assert!(ctx.marker.exists(), "Allow ran Codex's command{}", report());
+    assert!(
+        audit_of(&ctx, &a)
+            .iter()
+            .any(|l| l["decision"] == "allow" && l["by"] == "click" && l["identity"] == "codex"),
+        "the audit names the chat{}",
+        report()
+    );
+
+    let _ = std::fs::remove_file(&ctx.marker);
+    h.get_by_label("Start a new chat").click();
+    h.run_steps(2);
+    let b = send(&mut h, "write the file");
+    until(&mut h, "Codex's second card", 90, &report, |h| {
+        h.query_by_label("Deny").is_some()
+    });
+    h.get_by_label("Deny").click();
+    until(&mut h, "the denied turn's end", 90, &report, |h| {
+        !running(h, &b)
+    });
+    assert!(!ctx.marker.exists(), "Deny ran nothing{}", report());
+    assert!(
+        audit_of(&ctx, &b)
+            .iter()
+            .any(|l| l["decision"] == "deny" && l["by"] == "click"),
+        "deny audited for chat {b}{}",
+        report()
+    );
+    drop(h);
+    if let Ok(mut e) = engine.lock() {
+        e.stop();
+    }
+    ctx.work.keep = false;
 }

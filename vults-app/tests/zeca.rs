@@ -90,6 +90,7 @@ fn setup(name: &str, tool: &str, input: &Value, rule_for: Option<&str>) -> Setup
                 ("FAKE_LOG".into(), log.display().to_string()),
             ],
             env_remove: Vec::new(),
+            codex: None,
         },
         ..EngineOptions::default()
     };
@@ -107,6 +108,7 @@ impl Setup {
         assert!(self.engine.send(EngineCommand::Chat(ChatCommand::Send {
             chat: chat.into(),
             folder: self.project.clone(),
+            engine: "claude".into(),
             text: "go".into(),
         })));
     }

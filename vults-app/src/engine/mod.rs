@@ -959,7 +959,7 @@ impl Core {
             }
         });
         let session = SessionKey {
-            identity: AgentKind::Claude.as_str().to_string(),
+            identity: ask.event.agent.as_str().to_string(),
             session: crate::zeca::session_of(&ask.chat),
         };
         self.on_request(ask.conn, ask.event, tx, session, SystemTime::now());

@@ -26,6 +26,8 @@ pub struct ChatView {
     /// The folder of a new conversation.
     pub folder: String,
     pub draft: String,
+    /// The engine of a new conversation: `claude` or `codex`.
+    pub engine: String,
     task_open: bool,
     task_prompt: String,
     task_folder: String,
@@ -43,6 +45,9 @@ impl ChatView {
         let mut action = None;
         if self.task_agent.is_empty() {
             self.task_agent = "claude".into();
+        }
+        if self.engine.is_empty() {
+            self.engine = "claude".into();
         }
         // The conversation picker, the folder and the engine.
         ui.horizontal(|ui| {
@@ -72,10 +77,20 @@ impl ChatView {
                 self.selected = None;
                 self.new_id = None;
             }
-            ui.label(RichText::new("Engine: Claude Code").color(Color32::from_gray(160)))
-                .on_hover_text("Codex has no approval channel Vults can drive yet: docs/zeca.md");
         });
         let conv = self.selected.as_ref().and_then(|id| model.chats.get(id));
+        ui.horizontal(|ui| {
+            ui.label("Engine");
+            match conv {
+                Some(c) => {
+                    ui.label(engine_name(&c.engine));
+                }
+                None => {
+                    ui.radio_value(&mut self.engine, "claude".to_string(), "Claude Code");
+                    ui.radio_value(&mut self.engine, "codex".to_string(), "Codex CLI");
+                }
+            }
+        });
         ui.horizontal(|ui| {
             let label = ui.label("Folder");
             match conv {
@@ -117,7 +132,12 @@ impl ChatView {
                 let edit = ui
                     .add(
                         egui::TextEdit::multiline(&mut self.draft)
-                            .hint_text("Message Claude Code (Ctrl+Enter sends)")
+                            .hint_text(format!(
+                                "Message {} (Ctrl+Enter sends)",
+                                engine_name(
+                                    conv.map_or(self.engine.as_str(), |c| c.engine.as_str())
+                                )
+                            ))
                             .desired_rows(2)
                             .desired_width(ui.available_width() - 80.0),
                     )
@@ -136,6 +156,7 @@ impl ChatView {
                         action = Some(ChatAction::Command(ChatCommand::Send {
                             chat: chat_id.clone(),
                             folder,
+                            engine: self.engine.clone(),
                             text: std::mem::take(&mut self.draft).trim().to_string(),
                         }));
                         self.selected = Some(chat_id.clone());
@@ -161,8 +182,8 @@ impl ChatView {
                 let Some(conv) = conv else {
                     ui.label(
                         RichText::new(
-                            "Pick a folder and say what to do. Claude Code runs there with your \
-                             own settings; what it wants to do asks here.",
+                            "Pick a folder and say what to do. Claude Code (or Codex) runs \
+                             there with your own settings; what it wants to do asks here.",
                         )
                         .color(Color32::from_gray(160)),
                     );
@@ -292,11 +313,15 @@ impl ChatView {
             .get_or_insert_with(|| model.zeca_settings.clone());
         let mut claude = s.claude.clone().unwrap_or_default();
         let mut terminal = s.terminal.clone().unwrap_or_default();
+        let mut codex = s.codex.clone().unwrap_or_default();
         egui::Grid::new("zeca-settings")
             .num_columns(2)
             .show(ui, |ui| {
                 ui.label("claude binary");
                 ui.add(egui::TextEdit::singleline(&mut claude).hint_text("found on PATH"));
+                ui.end_row();
+                ui.label("codex binary");
+                ui.add(egui::TextEdit::singleline(&mut codex).hint_text("found on PATH"));
                 ui.end_row();
                 ui.label("Terminal for tasks");
                 ui.add(
@@ -306,6 +331,7 @@ impl ChatView {
             });
         let some = |t: String| (!t.trim().is_empty()).then(|| t.trim().to_string());
         s.claude = some(claude);
+        s.codex = some(codex);
         s.terminal = some(terminal);
         let mut action = None;
         if ui.button("Save chat settings").clicked() {
@@ -314,6 +340,13 @@ impl ChatView {
         }
         ui.separator();
         action
+    }
+}
+
+fn engine_name(engine: &str) -> &'static str {
+    match engine {
+        "codex" => "Codex CLI",
+        _ => "Claude Code",
     }
 }
 

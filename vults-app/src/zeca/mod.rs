@@ -15,6 +15,7 @@
 //! that the window shows inline in the chat. The answer comes back as [`Note::Answered`] and goes
 //! to the CLI's stdin as a `control_response`, never through the hook socket.
 
+pub mod codex;
 pub mod process;
 pub mod store;
 pub mod stream;
@@ -86,9 +87,9 @@ pub enum Entry {
 pub struct Conversation {
     pub id: ChatId,
     pub folder: String,
-    /// `claude` (the only engine so far; docs/zeca.md says why not Codex).
+    /// `claude` (Claude Code, stream-json) or `codex` (Codex CLI's app server).
     pub engine: String,
-    /// The CLI's session id, for `--resume` after a restart.
+    /// The CLI's session id (Claude Code) or thread id (Codex), to resume after a restart.
     #[serde(default)]
     pub session_id: Option<String>,
     #[serde(default)]
@@ -102,11 +103,11 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    pub fn new(id: &str, folder: &str) -> Conversation {
+    pub fn new(id: &str, folder: &str, engine: &str) -> Conversation {
         Conversation {
             id: id.to_string(),
             folder: folder.to_string(),
-            engine: "claude".into(),
+            engine: engine.to_string(),
             session_id: None,
             entries: Vec::new(),
             running: false,
@@ -131,6 +132,9 @@ pub struct ZecaSettings {
     /// The `claude` to run; empty: found on PATH.
     #[serde(default)]
     pub claude: Option<String>,
+    /// The `codex` to run; empty: found on PATH.
+    #[serde(default)]
+    pub codex: Option<String>,
     /// The terminal emulator for tasks, as a command prefix (`kitty -e`, `gnome-terminal --`);
     /// empty: found the way the platform does it ([`task::detect_terminal`]).
     #[serde(default)]
@@ -155,6 +159,8 @@ pub enum ChatCommand {
     Send {
         chat: ChatId,
         folder: String,
+        /// `claude` or `codex`; only read when the conversation is new.
+        engine: String,
         text: String,
     },
     /// Stops the running turn: the CLI's process group ends; the next turn resumes the session.
@@ -181,6 +187,8 @@ pub enum ChatEvent {
 pub struct ZecaOptions {
     /// The `claude` binary, over the setting and PATH.
     pub claude: Option<PathBuf>,
+    /// The `codex` binary, over the setting and PATH.
+    pub codex: Option<PathBuf>,
     /// Extra environment for every process the chat starts (the CLI and tasks).
     pub env: Vec<(String, String)>,
     /// Variables taken out of the environment of every process the chat starts.
@@ -251,6 +259,12 @@ struct PendingAsk {
 struct Chat {
     conv: Conversation,
     proc: Option<process::Proc>,
+    /// Codex: the thread of this process is open (turns before that wait in `queued`).
+    thread_ready: bool,
+    queued: Vec<String>,
+    /// Codex: file changes by item id, for the approval that names the item.
+    changes: Vec<(String, Value)>,
+    next_rpc: u64,
     /// The assistant entry being streamed into.
     open_text: Option<usize>,
     asks: BTreeMap<String, PendingAsk>,
@@ -288,6 +302,10 @@ impl Zeca {
                 Chat {
                     conv,
                     proc: None,
+                    thread_ready: false,
+                    queued: Vec::new(),
+                    changes: Vec::new(),
+                    next_rpc: 10,
                     open_text: None,
                     asks: BTreeMap::new(),
                     stopping: false,
@@ -326,9 +344,32 @@ impl Zeca {
         })
     }
 
+    /// The `codex` to run: the engine's option, the setting, or PATH.
+    fn codex(&self) -> Result<PathBuf, String> {
+        if let Some(p) = &self.options.codex {
+            return Ok(p.clone());
+        }
+        if let Some(p) = self
+            .settings
+            .codex
+            .as_ref()
+            .filter(|p| !p.trim().is_empty())
+        {
+            return Ok(PathBuf::from(p.trim()));
+        }
+        task::find_on_path("codex").ok_or_else(|| {
+            "Codex CLI (`codex`) is not on PATH; set its path in the Chat's settings".into()
+        })
+    }
+
     pub fn on_command(&mut self, cmd: ChatCommand) -> Vec<Effect> {
         match cmd {
-            ChatCommand::Send { chat, folder, text } => self.send(chat, &folder, &text),
+            ChatCommand::Send {
+                chat,
+                folder,
+                engine,
+                text,
+            } => self.send(chat, &folder, &engine, &text),
             ChatCommand::Stop { chat } => {
                 if let Some(c) = self.chats.get_mut(&chat)
                     && let Some(p) = &c.proc
@@ -350,27 +391,39 @@ impl Zeca {
         }
     }
 
-    fn chat_mut(&mut self, id: &str, folder: &str) -> &mut Chat {
+    fn chat_mut(&mut self, id: &str, folder: &str, engine: &str) -> &mut Chat {
         self.chats.entry(id.to_string()).or_insert_with(|| Chat {
-            conv: Conversation::new(id, folder),
+            conv: Conversation::new(id, folder, engine),
             proc: None,
+            thread_ready: false,
+            queued: Vec::new(),
+            changes: Vec::new(),
+            next_rpc: 10,
             open_text: None,
             asks: BTreeMap::new(),
             stopping: false,
         })
     }
 
-    fn send(&mut self, id: ChatId, folder: &str, text: &str) -> Vec<Effect> {
+    fn send(&mut self, id: ChatId, folder: &str, engine: &str, text: &str) -> Vec<Effect> {
         if !store::valid_id(&id) {
             return vec![Effect::Notice(format!("not a chat id: {id:?}"))];
         }
-        let claude = self.claude();
+        if engine != "claude" && engine != "codex" {
+            return vec![Effect::Notice(format!("no such chat engine: {engine:?}"))];
+        }
+        let engine = self
+            .chats
+            .get(&id)
+            .map_or_else(|| engine.to_string(), |c| c.conv.engine.clone());
+        let codex = engine == "codex";
+        let program = if codex { self.codex() } else { self.claude() };
         let env = self.options.env.clone();
         let remove = self.options.env_remove.clone();
         self.next_run += 1;
         let run = self.next_run;
         let sink = self.sink.clone();
-        let chat = self.chat_mut(&id, folder);
+        let chat = self.chat_mut(&id, folder, &engine);
         if chat.conv.folder.is_empty() {
             chat.conv.folder = folder.to_string();
         }
@@ -379,25 +432,29 @@ impl Zeca {
         });
         let folder = chat.conv.folder.clone();
         if chat.proc.is_none() {
-            let started = claude.and_then(|program| {
+            let started = program.and_then(|program| {
                 if !std::path::Path::new(&folder).is_dir() {
                     return Err(format!("the folder {folder:?} does not exist"));
                 }
-                let mut args: Vec<String> = [
-                    "-p",
-                    "--input-format",
-                    "stream-json",
-                    "--output-format",
-                    "stream-json",
-                    "--verbose",
-                    "--permission-prompt-tool",
-                    "stdio",
-                    "--include-partial-messages",
-                ]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-                if let Some(sid) = &chat.conv.session_id {
+                let mut args: Vec<String> = if codex {
+                    vec!["app-server".to_string()]
+                } else {
+                    [
+                        "-p",
+                        "--input-format",
+                        "stream-json",
+                        "--output-format",
+                        "stream-json",
+                        "--verbose",
+                        "--permission-prompt-tool",
+                        "stdio",
+                        "--include-partial-messages",
+                    ]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect()
+                };
+                if let Some(sid) = chat.conv.session_id.as_ref().filter(|_| !codex) {
                     args.push("--resume".into());
                     args.push(sid.clone());
                 }
@@ -419,6 +476,13 @@ impl Zeca {
             match started {
                 Ok(p) => {
                     chat.conv.pid = Some(p.pid);
+                    chat.thread_ready = false;
+                    chat.queued.clear();
+                    if codex {
+                        for line in codex::opening(&folder, chat.conv.session_id.as_deref()) {
+                            p.write(line);
+                        }
+                    }
                     chat.proc = Some(p);
                 }
                 Err(e) => {
@@ -430,7 +494,16 @@ impl Zeca {
         let Some(p) = &chat.proc else {
             return Vec::new();
         };
-        p.write(stream::user_line(text));
+        if !codex {
+            p.write(stream::user_line(text));
+        } else if chat.thread_ready
+            && let Some(thread) = &chat.conv.session_id
+        {
+            chat.next_rpc += 1;
+            p.write(codex::turn_line(chat.next_rpc, thread, text));
+        } else {
+            chat.queued.push(text.to_string());
+        }
         chat.conv.running = true;
         chat.open_text = None;
         self.changed(&id)
@@ -475,10 +548,11 @@ impl Zeca {
                     && c.asks.remove(&request_id).is_some()
                     && let Some(p) = &c.proc
                 {
-                    p.write(stream::deny_line(
-                        &request_id,
-                        "Nobody could answer in Vults",
-                    ));
+                    p.write(if c.conv.engine == "codex" {
+                        codex::decision_line(&request_id, false)
+                    } else {
+                        stream::deny_line(&request_id, "Nobody could answer in Vults")
+                    });
                 }
                 Vec::new()
             }
@@ -509,6 +583,16 @@ impl Zeca {
         let Some(p) = &c.proc else {
             return false;
         };
+        if c.conv.engine == "codex" {
+            let accept = matches!(
+                reply,
+                Message::Decision {
+                    decision: Decision::Allow,
+                    ..
+                }
+            );
+            return p.write(codex::decision_line(request_id, accept));
+        }
         let input = agents::tool_input(&ask.payload).unwrap_or(json!({}));
         let line = match reply {
             Message::Decision {
@@ -535,19 +619,36 @@ impl Zeca {
     }
 
     fn on_line(&mut self, id: &str, run: u64, line: &str) -> Vec<Effect> {
-        let out = match stream::read_line(line) {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::debug!("zeca {id}: a stdout line skipped: {e}");
-                return Vec::new();
-            }
-        };
         let next_conn = self.next_conn;
         let Some(chat) = self.chats.get_mut(id) else {
             return Vec::new();
         };
         if chat.proc.as_ref().map(|p| p.run) != Some(run) {
             return Vec::new(); // a stopped process's last words
+        }
+        let codex = chat.conv.engine == "codex";
+        let read = if codex {
+            codex::read_line(line, &mut chat.changes)
+        } else {
+            stream::read_line(line)
+        };
+        let out = match read {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::debug!("zeca {id}: a stdout line skipped: {e}");
+                return Vec::new();
+            }
+        };
+        if codex && let stream::Out::Init { session_id } = &out {
+            // The thread is open: the turns typed meanwhile go now.
+            chat.thread_ready = true;
+            let queued = std::mem::take(&mut chat.queued);
+            if let Some(p) = &chat.proc {
+                for text in queued {
+                    chat.next_rpc += 1;
+                    p.write(codex::turn_line(chat.next_rpc, session_id, &text));
+                }
+            }
         }
         let entries = &mut chat.conv.entries;
         match out {
@@ -639,7 +740,11 @@ impl Zeca {
                 let event = Event {
                     v: VERSION,
                     id: ask.request_id.clone(),
-                    agent: AgentKind::Claude,
+                    agent: if codex {
+                        AgentKind::Codex
+                    } else {
+                        AgentKind::Claude
+                    },
                     agent_name: None,
                     event: if question {
                         "PreToolUse".into()
@@ -731,8 +836,7 @@ impl Zeca {
         );
         let program = match spec.agent.as_str() {
             "claude" => self.claude(),
-            "codex" => task::find_on_path("codex")
-                .ok_or_else(|| "Codex CLI (`codex`) is not on PATH".to_string()),
+            "codex" => self.codex(),
             other => Err(format!("no such agent for a task: {other}")),
         };
         let folder = if spec.folder.trim().is_empty() {
@@ -764,7 +868,7 @@ impl Zeca {
             Ok(how) => how,
             Err(e) => format!("could not start: {e}"),
         };
-        let chat = self.chat_mut(&chat_id, &folder);
+        let chat = self.chat_mut(&chat_id, &folder, "claude");
         chat.conv.entries.push(Entry::Task {
             id: task_id,
             folder,

@@ -134,7 +134,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("vults-zeca-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut store = Store::new(&paths(&dir));
-        let mut c = Conversation::new("c-1", "/p");
+        let mut c = Conversation::new("c-1", "/p", "claude");
         c.session_id = Some("s-9".into());
         c.entries.push(Entry::User { text: "hi".into() });
         c.running = true;
