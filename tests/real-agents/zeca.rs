@@ -385,6 +385,8 @@ fn zeca_drives_real_claude_code() {
     let pid = h.state().model.chats[&d]
         .pid
         .expect("the CLI's pid while it runs");
+    #[cfg(not(unix))]
+    let _ = pid;
     h.get_by_label("Stop").click();
     until(&mut h, "the stopped CLI to end", 30, &report, |h| {
         h.state().model.chats[&d].pid.is_none() && h.state().model.cards.is_empty()
@@ -488,6 +490,8 @@ fn zeca_drives_real_claude_code() {
     let idle = h.state().model.chats[&a]
         .pid
         .expect("the first chat's CLI stays for the next turn");
+    #[cfg(not(unix))]
+    let _ = idle;
     drop(h);
     if let Ok(mut e) = engine.lock() {
         e.stop();

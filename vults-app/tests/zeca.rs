@@ -183,13 +183,15 @@ fn an_always_rule_answers_the_chat_without_a_card() {
 }
 
 #[test]
-fn a_destructive_command_of_the_chat_asks_even_with_an_always_rule() {
+fn a_destructive_command_of_the_chat_asks_even_with_an_always_rule_and_cards_paused() {
     let s = setup(
         "destructive",
         "Bash",
         &json!({"command":"rm -rf build"}),
         Some("rm -rf build"),
     );
+    // Paused cards leave hook requests to the agent's terminal; the chat has none: it still asks.
+    assert!(s.engine.send(EngineCommand::SetPaused(true)));
     s.send("c2");
     let seen = s.until("the card", |e| matches!(e, EngineEvent::CardAdded(_)));
     let Some(EngineEvent::CardAdded(card)) = seen.last() else {

@@ -791,7 +791,9 @@ impl Core {
             self.answer(&reply, Message::decision(&event.id, d), line);
             return;
         }
-        if self.paused || !self.options.interactive {
+        // The chat asks in the window the user is typing in: pausing cards does not reach it.
+        let chat = crate::zeca::chat_of_session(&session.session).is_some();
+        if (self.paused && !chat) || !self.options.interactive {
             // Nobody to ask: close at once so the hook prints nothing and the agent asks in its
             // own terminal (rather than after the hook's 2 s wait for `waiting`).
             let _ = reply.send(Outgoing::Close);
