@@ -589,13 +589,15 @@ impl VultsWindow {
         let mut answers = Vec::new();
         // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
         // not fit below it go to a column further left, so none hides another.
-        // The chat's own cards are drawn inline in the Chat view, not here.
+        // The chat's own cards are drawn inline while the Chat view is open; elsewhere they
+        // float like any card, so none waits unseen.
+        let chat_open = self.tab == Tab::Chat && self.main_open && !self.model.welcome_open;
         let newest_first: Vec<PendingCard> = self
             .model
             .cards
             .iter()
             .rev()
-            .filter(|c| crate::zeca::chat_of_session(&c.session.session).is_none())
+            .filter(|c| !chat_open || crate::zeca::chat_of_session(&c.session.session).is_none())
             .cloned()
             .collect();
         for (index, card) in newest_first.iter().enumerate() {

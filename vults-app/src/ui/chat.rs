@@ -56,7 +56,7 @@ impl ChatView {
                 .as_ref()
                 .and_then(|id| model.chats.get(id))
                 .map_or_else(|| "New chat".to_string(), Conversation::title);
-            egui::ComboBox::from_id_salt("zeca-chats")
+            egui::ComboBox::from_label("Conversation")
                 .selected_text(title)
                 .width(220.0)
                 .show_ui(ui, |ui| {
