@@ -83,6 +83,7 @@ fn a_conversation_renders_markdown_and_tool_rows_and_asks_inline() {
     h.get_by_label("ran");
     h.get_by_label("Finished dev");
     h.get_by_label_contains("rm -rf target");
+    h.snapshot("chat_view");
 
     // The card keys answer the inline card; Stop stops the turn.
     h.key_press(egui::Key::D);
