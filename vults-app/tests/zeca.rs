@@ -249,3 +249,44 @@ fn a_question_of_the_chat_is_answered_inline() {
     );
     assert_eq!(response["updatedInput"]["questions"], input["questions"]);
 }
+
+/// Seed 001: a `zeca: true` event never has `wants_reply`. One that claims it anyway (a
+/// hand-made client) is closed at once: no card, no session, nothing waits on it.
+#[test]
+fn a_zeca_event_that_wants_a_reply_is_closed_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = std::env::temp_dir().join(format!("vults-zeca-wants-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let paths = paths(&dir);
+    let mut engine =
+        Engine::start_with(paths.clone(), Arc::new(|| {}), EngineOptions::default()).unwrap();
+    let mut stream = std::os::unix::net::UnixStream::connect(&paths.socket).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let line = json!({"kind":"event","v":9,"id":"z1","agent":"claude","event":"PermissionRequest",
+        "wants_reply":true,"zeca":true,"terminal":{"cwd":"/p","pid":7},
+        "payload":{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}});
+    stream.write_all(format!("{line}\n").as_bytes()).unwrap();
+    let start = Instant::now();
+    let mut reply = String::new();
+    let n = BufReader::new(stream).read_line(&mut reply);
+    assert!(
+        matches!(n, Ok(0)),
+        "closed with nothing said, not {n:?} {reply:?}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(2), "at once");
+    std::thread::sleep(Duration::from_millis(200));
+    let seen: Vec<EngineEvent> = engine.events.try_iter().collect();
+    assert!(
+        !seen.iter().any(|e| matches!(
+            e,
+            EngineEvent::CardAdded(_) | EngineEvent::SessionChanged(_)
+        )),
+        "{seen:?}"
+    );
+    assert_eq!(engine.stats().zeca, 1);
+    engine.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -627,6 +627,10 @@ impl Core {
         // The chat's own agents: never a session, never a card (and never a reply).
         if event.zeca {
             self.stats.zeca.fetch_add(1, Ordering::Relaxed);
+            if event.wants_reply {
+                // Never sent by the hook (seed 001); a hand-made client is not left waiting.
+                let _ = reply.send(Outgoing::Close);
+            }
             return;
         }
         let now = SystemTime::now();
