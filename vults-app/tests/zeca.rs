@@ -290,3 +290,75 @@ fn a_zeca_event_that_wants_a_reply_is_closed_at_once() {
     engine.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A task in "the terminal": the terminal set in the chat's settings is a command prefix, and
+/// the command it is given sets `VULTS_TASK` and the folder itself (some terminals start it
+/// from a server of theirs). `env` stands in for a terminal here: it runs what it is given.
+#[test]
+fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
+    let dir = std::env::temp_dir().join(format!("vults-zeca-term-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("project")).unwrap();
+    let project = dir.join("project").canonicalize().unwrap();
+    let agent = dir.join("claude");
+    let out = dir.join("task.txt");
+    std::fs::write(
+        &agent,
+        format!(
+            "#!/bin/sh\necho \"$VULTS_TASK|$(pwd)|$*\" > {}\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&agent, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let options = EngineOptions {
+        zeca: ZecaOptions {
+            claude: Some(agent),
+            ..ZecaOptions::default()
+        },
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::start_with(paths(&dir), Arc::new(|| {}), options).unwrap();
+    let settings = vults_app::zeca::ZecaSettings {
+        terminal: Some("env".into()),
+        ..Default::default()
+    };
+    assert!(engine.send(EngineCommand::Chat(ChatCommand::Configure(settings))));
+    assert!(engine.send(EngineCommand::Chat(ChatCommand::StartTask {
+        chat: "c9".into(),
+        task: vults_app::zeca::TaskSpec {
+            folder: project.display().to_string(),
+            prompt: "fix the build".into(),
+            agent: "claude".into(),
+            headless: false,
+        },
+    })));
+    let start = Instant::now();
+    while !out.exists() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&out).expect("the task ran");
+    let parts: Vec<&str> = text.trim().split('|').collect();
+    assert!(parts[0].starts_with('t') && parts[0].len() > 3, "{text}");
+    assert_eq!(parts[1], project.display().to_string());
+    assert_eq!(parts[2], "fix the build");
+    // The chat shows the task under that id.
+    let start = Instant::now();
+    let mut shown = false;
+    while !shown && start.elapsed() < Duration::from_secs(5) {
+        if let Ok(EngineEvent::Chat(vults_app::zeca::ChatEvent::Updated(c))) =
+            engine.events.recv_timeout(Duration::from_millis(100))
+        {
+            shown = c.entries.iter().any(|e| {
+                matches!(e, vults_app::zeca::Entry::Task { id, state, .. }
+                    if id == parts[0] && state == "opened in the terminal")
+            });
+        }
+    }
+    assert!(shown, "the chat shows the task {}", parts[0]);
+    engine.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
