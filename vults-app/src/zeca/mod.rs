@@ -515,7 +515,9 @@ impl Zeca {
             return Vec::new();
         };
         let mut out = Vec::new();
-        if let Err(e) = self.store.save(&chat.conv) {
+        // An atomic write is a few fsyncs: let the runtime move other tasks off this thread.
+        let saved = tokio::task::block_in_place(|| self.store.save(&chat.conv));
+        if let Err(e) = saved {
             out.push(Effect::Notice(e));
         }
         out.push(Effect::Window(ChatEvent::Updated(chat.conv.clone())));
