@@ -11,7 +11,8 @@
 //! - [`log`]: the rotated log file (`tracing`), and stderr on a terminal.
 //! - [`instance`], [`autostart`], [`welcome`]: one window per user, start at login, the first
 //!   run's welcome.
-//! - [`ui`]: the egui views (island, flock, cards, settings), one per file.
+//! - [`ui`]: the egui views (island, flock, chat, cards, settings), one per file.
+//! - [`zeca`]: the app's own chat, driving the user's Claude Code (docs/zeca.md).
 
 pub mod autostart;
 pub mod clock;
@@ -25,3 +26,4 @@ pub mod phone;
 pub mod remote;
 pub mod ui;
 pub mod welcome;
+pub mod zeca;

@@ -379,6 +379,8 @@ pub enum EngineEvent {
     NamedToolSeen(NamedTool),
     /// A line for the status bar / log (a refused connection, a failed write …).
     Notice(String),
+    /// The chat (Zeca): a conversation as it is now, or its settings.
+    Chat(crate::zeca::ChatEvent),
 }
 
 /// Window (or phone) → engine.
@@ -396,6 +398,8 @@ pub enum EngineCommand {
     /// An audit line from another part of the app (a phone answer the phone link refused):
     /// the engine appends it with its own and shows it in History at once. It answers nothing.
     Record(AuditEntry),
+    /// The chat (Zeca): a turn, a stop, a task, its settings.
+    Chat(crate::zeca::ChatCommand),
     Shutdown,
 }
 

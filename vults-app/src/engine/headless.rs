@@ -104,6 +104,8 @@ fn log(event: &EngineEvent) {
         EngineEvent::Notice(text) => eprintln!("vults: {text}"),
         // The flock changes with every event; too chatty for a log.
         EngineEvent::SessionChanged(_) | EngineEvent::SessionGone(_) => {}
+        // No chat without a window.
+        EngineEvent::Chat(_) => {}
     }
 }
 

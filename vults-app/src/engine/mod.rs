@@ -62,6 +62,8 @@ pub struct EngineOptions {
     pub stop_on_signal: bool,
     /// The audit log moves to `audit.jsonl.1` past this size.
     pub audit_rotate_bytes: u64,
+    /// How the chat (Zeca) runs its CLIs.
+    pub zeca: crate::zeca::ZecaOptions,
 }
 
 impl Default for EngineOptions {
@@ -70,6 +72,7 @@ impl Default for EngineOptions {
             interactive: true,
             stop_on_signal: false,
             audit_rotate_bytes: ROTATE_BYTES,
+            zeca: crate::zeca::ZecaOptions::default(),
         }
     }
 }
@@ -93,6 +96,8 @@ pub struct Stats {
     pub sessions: AtomicU64,
     /// Cards waiting now.
     pub cards: AtomicU64,
+    /// Events from the chat's own agents (`zeca: true`): counted, never a session or a card.
+    pub zeca: AtomicU64,
 }
 
 /// A copy of [`Stats`] at one instant.
@@ -106,6 +111,7 @@ pub struct StatsSnapshot {
     pub oversized: u64,
     pub sessions: u64,
     pub cards: u64,
+    pub zeca: u64,
 }
 
 impl Stats {
@@ -120,6 +126,7 @@ impl Stats {
             oversized: l(&self.oversized),
             sessions: l(&self.sessions),
             cards: l(&self.cards),
+            zeca: l(&self.zeca),
         }
     }
 }
@@ -156,6 +163,8 @@ pub(crate) enum Input {
     Notice(String),
     /// An ended session's linger is over.
     Expire(SessionKey),
+    /// What the chat's processes report.
+    Zeca(crate::zeca::Note),
 }
 
 /// Sends commands to a running engine; cheap to clone (the phone endpoint holds one).
@@ -524,6 +533,7 @@ struct Core {
     paused: bool,
     audit: audit::AuditWriter,
     outbox: Vec<EngineEvent>,
+    zeca: crate::zeca::Zeca,
 }
 
 impl Core {
@@ -543,6 +553,14 @@ impl Core {
         }
         let history = audit::tail(&audit_path, TAIL_LINES);
         let audit = audit::AuditWriter::spawn(audit_path, options.audit_rotate_bytes)?;
+        let zeca_inputs = inputs.clone();
+        let (zeca, zeca_effects) = crate::zeca::Zeca::load(
+            &paths,
+            options.zeca.clone(),
+            Arc::new(move |note| {
+                let _ = zeca_inputs.send(Input::Zeca(note));
+            }),
+        );
         let mut core = Core {
             policy_status: PolicyStatus {
                 path: paths.policies_file(),
@@ -567,7 +585,9 @@ impl Core {
             paused: false,
             audit,
             outbox: Vec::new(),
+            zeca,
         };
+        core.apply_zeca(zeca_effects);
         match RuleSet::load(&core.paths.rules_file()) {
             Ok((rules, dropped)) => {
                 for why in dropped {
@@ -623,6 +643,7 @@ impl Core {
         for id in ids {
             self.withdraw(id, "Vults quit");
         }
+        self.zeca.shutdown();
         // Answers written just before quitting: their lines still go to the audit.
         while let Ok(input) = inputs.try_recv() {
             if let Input::Delivered { entry, delivered } = input {
@@ -651,6 +672,10 @@ impl Core {
             Input::Command(EngineCommand::Shutdown) => return false,
             Input::Command(cmd) => self.on_command(cmd),
             Input::Notice(text) => self.notice(text),
+            Input::Zeca(note) => {
+                let effects = self.zeca.on_note(note);
+                self.apply_zeca(effects);
+            }
             Input::Expire(key) => {
                 if self.sessions.remove_if_ended(&key) {
                     self.dirty.remove(&key);
@@ -694,6 +719,11 @@ impl Core {
         self.stats.events.fetch_add(1, Ordering::Relaxed);
         // The chat's own agents: never a session, never a card (and never a reply).
         if event.zeca {
+            self.stats.zeca.fetch_add(1, Ordering::Relaxed);
+            if event.wants_reply {
+                // Never sent by the hook (seed 001); a hand-made client is not left waiting.
+                let _ = reply.send(Outgoing::Close);
+            }
             return;
         }
         let now = SystemTime::now();
@@ -865,7 +895,9 @@ impl Core {
             self.answer(&reply, Message::decision(&event.id, d), line);
             return;
         }
-        if self.paused || !self.options.interactive {
+        // The chat asks in the window the user is typing in: pausing cards does not reach it.
+        let chat = crate::zeca::chat_of_session(&session.session).is_some();
+        if (self.paused && !chat) || !self.options.interactive {
             // Nobody to ask: close at once so the hook prints nothing and the agent asks in its
             // own terminal (rather than after the hook's 2 s wait for `waiting`).
             let _ = reply.send(Outgoing::Close);
@@ -937,6 +969,10 @@ impl Core {
             EngineCommand::ReloadPolicies => self.reload_policies(true),
             EngineCommand::SetPaused(p) => self.paused = p,
             EngineCommand::Record(entry) => self.audit(entry),
+            EngineCommand::Chat(cmd) => {
+                let effects = self.zeca.on_command(cmd);
+                self.apply_zeca(effects);
+            }
             // Handled by the loop.
             EngineCommand::Shutdown => {}
         }
@@ -989,6 +1025,54 @@ impl Core {
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
         self.finish_card(&w, word, &by, detail, Some(message));
+    }
+
+    /// Carries out what the chat asks of the engine.
+    fn apply_zeca(&mut self, effects: Vec<crate::zeca::Effect>) {
+        use crate::zeca::Effect;
+        for effect in effects {
+            match effect {
+                Effect::Window(ev) => self.outbox.push(EngineEvent::Chat(ev)),
+                Effect::Ask(ask) => self.on_chat_ask(ask),
+                Effect::Closed(conn) => {
+                    self.handle(Input::Closed(conn));
+                }
+                Effect::Delivered(entry, delivered) => self.delivered(entry, delivered),
+                Effect::Notice(text) => self.notice(text),
+            }
+        }
+    }
+
+    /// The chat's `can_use_tool`: decided as any hook's request ([`Core::on_request`]), as a
+    /// card of the session `zeca:<chat>` (never a bird: no session is made for it). What the
+    /// request's "connection" gets back goes to the CLI's stdin, through the chat.
+    fn on_chat_ask(&mut self, ask: crate::zeca::Ask) {
+        use crate::zeca::Note;
+        let (tx, mut rx) = mpsc::unbounded_channel::<Outgoing>();
+        let inputs = self.inputs.clone();
+        let chat = ask.chat.clone();
+        let request_id = ask.event.id.clone();
+        tokio::spawn(async move {
+            while let Some(out) = rx.recv().await {
+                let note = match out {
+                    Outgoing::Line(_) => continue, // `waiting`: the card is up
+                    Outgoing::Answer(reply, entry) => Note::Answered {
+                        chat,
+                        request_id,
+                        reply,
+                        entry,
+                    },
+                    Outgoing::Close => Note::Withdrawn { chat, request_id },
+                };
+                let _ = inputs.send(Input::Zeca(note));
+                return;
+            }
+        });
+        let session = SessionKey {
+            identity: ask.event.agent.as_str().to_string(),
+            session: crate::zeca::session_of(&ask.chat),
+        };
+        self.on_request(ask.conn, ask.event, tx, session, SystemTime::now());
     }
 
     /// Takes a card down because its hook went away (or the app quits).

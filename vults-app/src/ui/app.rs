@@ -131,6 +131,8 @@ pub enum Layout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
     Flock,
+    /// Zeca, the app's own chat.
+    Chat,
     Agents,
     Rules,
     Policies,
@@ -145,6 +147,7 @@ pub enum Tab {
 impl Tab {
     const ALL: [Tab; 8] = [
         Tab::Flock,
+        Tab::Chat,
         Tab::Agents,
         Tab::Rules,
         Tab::Policies,
@@ -156,6 +159,7 @@ impl Tab {
     fn title(self) -> &'static str {
         match self {
             Tab::Flock => "Flock",
+            Tab::Chat => "Chat",
             Tab::Agents => "Agents",
             Tab::Rules => "Rules",
             Tab::Policies => "Policies",
@@ -188,6 +192,7 @@ pub struct VultsWindow {
     clock: Box<dyn Fn() -> SystemTime>,
     island: IslandView,
     flock: FlockView,
+    chat: super::chat::ChatView,
     agents: AgentsView,
     rules: RulesView,
     policies: PoliciesView,
@@ -232,6 +237,7 @@ impl VultsWindow {
             clock,
             island: IslandView::default(),
             flock: FlockView,
+            chat: Default::default(),
             agents: AgentsView,
             rules: RulesView,
             policies: PoliciesView,
@@ -528,8 +534,10 @@ impl VultsWindow {
             }
             return;
         }
+        let mut chat_action = None;
         egui::CentralPanel::default().show(ui, |ui| match self.tab {
             Tab::Flock => self.flock.ui(ui, &self.model, now),
+            Tab::Chat => chat_action = self.chat.ui(ui, &self.model, now),
             Tab::Agents => action = self.agents.ui(ui, &self.model),
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
@@ -560,6 +568,11 @@ impl VultsWindow {
                 }
             }
         });
+        match chat_action {
+            Some(super::chat::ChatAction::Command(cmd)) => self.link.send(EngineCommand::Chat(cmd)),
+            Some(super::chat::ChatAction::Answer(id, answer)) => self.answer(id, answer),
+            None => {}
+        }
         match action {
             Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
             Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
@@ -620,7 +633,17 @@ impl VultsWindow {
         let mut answers = Vec::new();
         // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
         // not fit below it go to a column further left, so none hides another.
-        let newest_first: Vec<PendingCard> = self.model.cards.iter().rev().cloned().collect();
+        // The chat's own cards are drawn inline while the Chat view is open; elsewhere they
+        // float like any card, so none waits unseen.
+        let chat_open = self.tab == Tab::Chat && self.main_open && !self.model.welcome_open;
+        let newest_first: Vec<PendingCard> = self
+            .model
+            .cards
+            .iter()
+            .rev()
+            .filter(|c| !chat_open || crate::zeca::chat_of_session(&c.session.session).is_none())
+            .cloned()
+            .collect();
         for (index, card) in newest_first.iter().enumerate() {
             let height = self
                 .card_heights

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod card;
+pub mod chat;
 pub mod code;
 pub mod desktop;
 pub mod flock;

@@ -61,6 +61,9 @@ pub struct Model {
     pub start_at_login: Option<bool>,
     /// Where the log file is (Settings → General).
     pub log_file: Option<std::path::PathBuf>,
+    /// The chat's conversations (Zeca), by id.
+    pub chats: BTreeMap<String, crate::zeca::Conversation>,
+    pub zeca_settings: crate::zeca::ZecaSettings,
 }
 
 impl Model {
@@ -97,6 +100,10 @@ impl Model {
             EngineEvent::NamedToolSeen(tool) => {
                 self.named_tools.insert(tool.name.clone(), tool);
             }
+            EngineEvent::Chat(crate::zeca::ChatEvent::Updated(c)) => {
+                self.chats.insert(c.id.clone(), c);
+            }
+            EngineEvent::Chat(crate::zeca::ChatEvent::Settings(s)) => self.zeca_settings = s,
             EngineEvent::Notice(line) => {
                 self.notices.push_back(line);
                 while self.notices.len() > NOTICES_KEPT {

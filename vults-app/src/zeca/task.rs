@@ -1,0 +1,255 @@
+//! Tasks started from the chat: an agent session in a folder, launched with
+//! `VULTS_TASK=<task id>` — in the user's terminal emulator, or headless. The hook copies
+//! `VULTS_TASK` into `terminal.env`, so the session's bird in the flock carries the task id
+//! (it took off from Zeca), and its cards are ordinary cards.
+
+use super::{ChatId, Note, Sink};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What to launch.
+pub struct Launch {
+    pub program: PathBuf,
+    /// `claude` or `codex`.
+    pub agent: String,
+    pub prompt: String,
+    pub folder: String,
+    pub task: String,
+    pub env: Vec<(String, String)>,
+    /// Variables taken out of the environment.
+    pub remove: Vec<String>,
+}
+
+impl Launch {
+    /// The agent's arguments: interactive in a terminal, or its headless mode.
+    fn args(&self, headless: bool) -> Vec<String> {
+        let mut args = Vec::new();
+        if headless {
+            args.push(if self.agent == "codex" { "exec" } else { "-p" }.to_string());
+        }
+        if !self.prompt.trim().is_empty() {
+            args.push(self.prompt.clone());
+        }
+        args
+    }
+}
+
+/// `name` on PATH (with Windows' executable extensions), as a shell would find it.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let exts: &[&str] = if cfg!(windows) {
+        &["exe", "cmd", "bat"]
+    } else {
+        &[""]
+    };
+    std::env::split_paths(&path).find_map(|dir| {
+        exts.iter().find_map(|ext| {
+            let p = if ext.is_empty() {
+                dir.join(name)
+            } else {
+                dir.join(format!("{name}.{ext}"))
+            };
+            is_executable(&p).then_some(p)
+        })
+    })
+}
+
+fn is_executable(p: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        p.is_file()
+    }
+}
+
+/// Runs the task headless; its output goes to `log`, its end to the chat ([`Note::TaskExited`]).
+pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result<String, String> {
+    if !Path::new(&launch.folder).is_dir() {
+        return Err(format!("the folder {:?} does not exist", launch.folder));
+    }
+    if let Some(dir) = log.parent() {
+        vults_core::paths::private_dir(dir).map_err(|e| e.to_string())?;
+    }
+    let out = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(&launch.program);
+    for k in &launch.remove {
+        cmd.env_remove(k);
+    }
+    cmd.args(launch.args(true))
+        .current_dir(&launch.folder)
+        .env_remove("VULTS_ZECA")
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .env("VULTS_TASK", &launch.task)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("{}: {e}", launch.program.display()))?;
+    let task = launch.task.clone();
+    std::thread::Builder::new()
+        .name("zeca-task".into())
+        .spawn(move || {
+            let status = match child.wait() {
+                Ok(s) => s.to_string(),
+                Err(e) => e.to_string(),
+            };
+            sink(Note::TaskExited { chat, task, status });
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(format!("running headless (log {})", log.display()))
+}
+
+/// The terminal emulator as a command prefix: the setting, else the platform's way.
+/// Linux and other Unix: `$TERMINAL`, then `x-terminal-emulator`, then the common ones found on
+/// PATH. macOS: Terminal.app through `open`. Windows: Windows Terminal (`wt`), else `cmd /c start`.
+pub fn detect_terminal(setting: Option<&str>) -> Option<Vec<String>> {
+    if let Some(s) = setting.map(str::trim).filter(|s| !s.is_empty()) {
+        return Some(s.split_whitespace().map(str::to_string).collect());
+    }
+    if cfg!(windows) {
+        return Some(if find_on_path("wt").is_some() {
+            vec!["wt".into(), "-d".into(), ".".into()]
+        } else {
+            vec![
+                "cmd".into(),
+                "/c".into(),
+                "start".into(),
+                "Vults task".into(),
+            ]
+        });
+    }
+    if cfg!(target_os = "macos") {
+        return None; // Terminal.app takes a script, not a command line: see in_terminal.
+    }
+    if let Ok(t) = std::env::var("TERMINAL")
+        && !t.trim().is_empty()
+        && find_on_path(t.split_whitespace().next().unwrap_or_default()).is_some()
+    {
+        return Some(vec![t.trim().to_string(), "-e".into()]);
+    }
+    let known: &[(&str, &[&str])] = &[
+        ("x-terminal-emulator", &["-e"]),
+        ("gnome-terminal", &["--"]),
+        ("konsole", &["-e"]),
+        ("xfce4-terminal", &["-x"]),
+        ("kitty", &[]),
+        ("alacritty", &["-e"]),
+        ("wezterm", &["start", "--"]),
+        ("foot", &[]),
+        ("xterm", &["-e"]),
+    ];
+    known.iter().find_map(|(name, args)| {
+        find_on_path(name).map(|_| {
+            std::iter::once(name.to_string())
+                .chain(args.iter().map(|a| a.to_string()))
+                .collect()
+        })
+    })
+}
+
+/// Opens the task in the user's terminal emulator.
+pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, String> {
+    if !Path::new(&launch.folder).is_dir() {
+        return Err(format!("the folder {:?} does not exist", launch.folder));
+    }
+    let mut argv: Vec<String> = vec![launch.program.display().to_string()];
+    argv.extend(launch.args(false));
+    let mut cmd = if cfg!(target_os = "macos") && setting.is_none_or(|s| s.trim().is_empty()) {
+        // `open -a Terminal` runs a script file; it sets the variable itself.
+        let script = std::env::temp_dir().join(format!("vults-{}.command", launch.task));
+        let quoted: Vec<String> = argv.iter().map(|a| sh_quote(a)).collect();
+        let text = format!(
+            "#!/bin/sh\ncd {} || exit 1\nexport VULTS_TASK={}\nexec {}\n",
+            sh_quote(&launch.folder),
+            sh_quote(&launch.task),
+            quoted.join(" ")
+        );
+        vults_core::atomic::write(&script, text.as_bytes(), Some(0o700))
+            .map_err(|e| e.to_string())?;
+        let mut c = Command::new("open");
+        c.args(["-a", "Terminal"]).arg(&script);
+        c
+    } else {
+        let prefix = detect_terminal(setting).ok_or_else(|| {
+            "no terminal emulator found; set one in the Chat's settings (e.g. `xterm -e`)"
+                .to_string()
+        })?;
+        let mut c = Command::new(&prefix[0]);
+        c.args(&prefix[1..]);
+        if cfg!(windows) {
+            c.args(["cmd", "/k", "set", &format!("VULTS_TASK={}&&", launch.task)]);
+            c.args(&argv);
+        } else {
+            // Some terminals start the command from a server of theirs (gnome-terminal), so
+            // neither our environment nor our folder reaches it: the command sets both.
+            c.args(["env", &format!("VULTS_TASK={}", launch.task), "sh", "-c"])
+                .arg("cd \"$1\" && shift && exec \"$@\"")
+                .arg("sh")
+                .arg(&launch.folder)
+                .args(&argv);
+        }
+        c
+    };
+    for k in &launch.remove {
+        cmd.env_remove(k);
+    }
+    cmd.current_dir(&launch.folder)
+        .env_remove("VULTS_ZECA")
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .env("VULTS_TASK", &launch.task)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot open the terminal: {e}"))?;
+    // The emulator (or its launcher) is reaped when it ends; it lives on its own.
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    Ok("opened in the terminal".into())
+}
+
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_task_runs_the_agent_headless_or_interactive() {
+        let l = Launch {
+            program: "claude".into(),
+            agent: "claude".into(),
+            prompt: "fix it".into(),
+            folder: "/p".into(),
+            task: "t1".into(),
+            env: Vec::new(),
+            remove: Vec::new(),
+        };
+        assert_eq!(l.args(true), ["-p", "fix it"]);
+        assert_eq!(l.args(false), ["fix it"]);
+        let c = Launch {
+            agent: "codex".into(),
+            ..l
+        };
+        assert_eq!(c.args(true), ["exec", "fix it"]);
+    }
+
+    #[test]
+    fn the_terminal_setting_wins_and_is_split_into_words() {
+        assert_eq!(
+            detect_terminal(Some(" kitty  -e ")),
+            Some(vec!["kitty".to_string(), "-e".to_string()])
+        );
+        assert_eq!(sh_quote("it's"), "'it'\\''s'");
+    }
+}
