@@ -145,7 +145,7 @@ pub enum Tab {
 }
 
 impl Tab {
-    const ALL: [Tab; 8] = [
+    const ALL: [Tab; 9] = [
         Tab::Flock,
         Tab::Chat,
         Tab::Agents,
