@@ -79,7 +79,12 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                             .color(Color32::from_gray(190)),
                     );
                     if let Some(task) = &s.task {
-                        ui.label(RichText::new(format!("Task: {task}")).italics());
+                        // A task Zeca started: the bird took off from the chat.
+                        ui.label(
+                            RichText::new(format!("from Zeca · task {task}"))
+                                .italics()
+                                .color(look::AMBER),
+                        );
                     }
                     if let Some(tool) = &s.last_tool {
                         let target = s.last_target.as_deref().unwrap_or("");

@@ -55,7 +55,7 @@ fn flock_shows_each_bird_with_agent_folder_state_cost_limits_and_task() {
     }
     h.get_by_label("/home/ada/src/vults");
     h.get_by_label("waiting for you");
-    h.get_by_label("Task: Fix the flaky socket test");
+    h.get_by_label("from Zeca · task Fix the flaky socket test");
     h.get_by_label("$1.27");
     h.get_by_label("5 h 42 % used, resets in 2 h 13 min");
     h.get_by_label("7 d 18 % used, resets in 3 d 0 h");
