@@ -292,6 +292,10 @@ pub struct AuditEntry {
     pub identity: String,
     pub session: String,
     pub folder: String,
+    /// The SSH host the call was made on (docs/hosts.md); absent for this machine. `folder`
+    /// carries it too, as `host:/path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     pub tool: String,
     pub target: String,
     /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
@@ -313,6 +317,7 @@ impl AuditEntry {
             identity: String::new(),
             session: String::new(),
             folder: String::new(),
+            host: None,
             tool: String::new(),
             target: String::new(),
             decision: decision.to_string(),
@@ -332,6 +337,7 @@ impl AuditEntry {
         self.identity = identity.key().to_string();
         self.session = session.session.clone();
         self.folder = folder.to_string();
+        self.host = vults_core::decision::host_of(folder).map(str::to_string);
         self.tool = call.tool.clone();
         self.target = call.target.rule_key();
         self

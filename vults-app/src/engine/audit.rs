@@ -186,6 +186,7 @@ mod tests {
             identity: "claude".into(),
             session: "s".into(),
             folder: "/p".into(),
+            host: None,
             tool: "Bash".into(),
             target: format!("echo {i}"),
             ..AuditEntry::new(i, "allow", AnsweredBy::Click, None)

@@ -68,7 +68,10 @@ fn a_hosts_socket_tags_its_calls_with_the_host_and_its_rules_stay_there() {
         |e| matches!(e, EngineEvent::Audited(l) if l.iter().any(|a| a.decision == "allow")),
     );
     match audited {
-        Some(EngineEvent::Audited(l)) => assert_eq!(l[0].folder, "devbox:/work/proj"),
+        Some(EngineEvent::Audited(l)) => {
+            assert_eq!(l[0].folder, "devbox:/work/proj");
+            assert_eq!(l[0].host.as_deref(), Some("devbox"));
+        }
         _ => panic!("no audit line"),
     }
 

@@ -506,6 +506,7 @@ fn a_refusal_recorded_by_the_phone_link_is_audited_and_shown_but_answers_nothing
         identity: "claude".into(),
         session: "s".into(),
         folder: "/work/proj".into(),
+        host: None,
         tool: "Bash".into(),
         target: "make release".into(),
         decision: "refused".into(),

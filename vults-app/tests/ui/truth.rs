@@ -66,6 +66,7 @@ fn history_filters_answers_given_in_the_agents_terminal() {
         identity: "claude".into(),
         session: "c-1".into(),
         folder: "/p".into(),
+        host: None,
         tool: "Bash".into(),
         target: target.into(),
         decision: decision.into(),

@@ -408,6 +408,7 @@ fn history_is_newest_first_and_filters_by_decision() {
         identity: "claude".into(),
         session: "c-1".into(),
         folder: "/p".into(),
+        host: None,
         tool: "Bash".into(),
         target: target.into(),
         decision: decision.into(),
