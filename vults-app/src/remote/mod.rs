@@ -92,7 +92,8 @@ impl Host {
         })
     }
 
-    /// `ssh -o BatchMode=yes [-p PORT] [options…]` (the target and command follow).
+    /// `ssh -o BatchMode=yes [-p PORT] [options…]` (the target and command follow). Batch mode:
+    /// Vults never types a password or accepts a host key for you ([`ssh_hint`] says what to do).
     pub fn ssh(&self) -> Command {
         let mut c = Command::new(ssh_program());
         c.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=15"]);
@@ -140,10 +141,11 @@ impl Host {
         } else {
             let err = String::from_utf8_lossy(&out.stderr);
             Err(format!(
-                "ssh {} failed ({}): {}",
+                "ssh {} failed ({}): {}{}",
                 self.target,
                 out.status,
-                err.trim()
+                err.trim(),
+                ssh_hint(&err, &self.target)
             ))
         }
     }
@@ -307,6 +309,21 @@ pub fn hook_for(system: &str, local_hook: Option<&Path>) -> Result<PathBuf, Stri
     ))
 }
 
+/// What to do about the failures batch mode turns into errors: ssh cannot ask for a password,
+/// a passphrase or a new host key on Vults' behalf.
+fn ssh_hint(stderr: &str, target: &str) -> String {
+    if stderr.contains("Host key verification failed") {
+        format!(
+            " (connect once with `ssh {target}` to check and accept the host's key, then add it again)"
+        )
+    } else if stderr.contains("Permission denied") {
+        " (Vults logs in without asking: use a key, loaded in your ssh-agent if it has a passphrase)"
+            .to_string()
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,5 +388,15 @@ mod tests {
         assert!(err.contains("does not parse"), "{err}");
         assert_eq!(std::fs::read(HostList::file(&paths)).unwrap(), b"{not json");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn batch_mode_failures_say_what_to_do() {
+        assert!(ssh_hint("Host key verification failed.", "me@devbox").contains("ssh me@devbox"));
+        assert!(
+            ssh_hint("me@devbox: Permission denied (publickey).", "me@devbox")
+                .contains("ssh-agent")
+        );
+        assert_eq!(ssh_hint("Connection refused", "devbox"), "");
     }
 }
