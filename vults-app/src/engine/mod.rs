@@ -458,6 +458,13 @@ struct Waiting {
     agent_id: Option<String>,
 }
 
+/// Calls an agent runs side by side arrive within moments of each other: Claude Code runs its
+/// read-only tools in parallel, so two Reads outside the project send PreToolUse, PreToolUse,
+/// PermissionRequest, PermissionRequest (seen with the pinned CLI). A person takes longer than
+/// this to answer a dialog in the terminal, so another call's event withdraws only a card older
+/// than this: a sibling never takes its neighbour's card away.
+const SIBLING_WINDOW: Duration = Duration::from_millis(1500);
+
 /// What a later event of a card's session says about that card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sign {
@@ -466,7 +473,8 @@ enum Sign {
     /// The call itself failed or was refused after the dialog (`PostToolUseFailure`,
     /// `PermissionDenied`).
     Ended,
-    /// The agent started another call (`PreToolUse`, `PermissionRequest` of another call).
+    /// The agent started another call (`PreToolUse`, `PermissionRequest` of another call), more
+    /// than [`SIBLING_WINDOW`] after the card came up.
     NextCall,
     /// The agent is past the dialog altogether (a new prompt, a stop, the session's end,
     /// OpenCode's `permission.replied`).
@@ -748,7 +756,7 @@ impl Core {
                 let _ = inputs.send(Input::Expire(key));
             });
         }
-        self.answered_in_terminal(&event, &key);
+        self.answered_in_terminal(&event, &key, now);
         if event.wants_reply {
             self.on_request(conn, event, reply, key, now);
         }
@@ -760,7 +768,7 @@ impl Core {
     /// about (Claude Code's PreToolUse comes before its PermissionRequest, and their hooks
     /// race) is no sign unless it says the call ran or ended. A call is matched by the agent's
     /// `tool_use_id` when both sides carry one, else by tool and whole target.
-    fn answered_in_terminal(&mut self, event: &Event, session: &SessionKey) {
+    fn answered_in_terminal(&mut self, event: &Event, session: &SessionKey, now: SystemTime) {
         let Some(sign) = sign_of(&event.event) else {
             return;
         };
@@ -788,7 +796,12 @@ impl Core {
                 // late precursor could not be told from another call: for OpenCode only the
                 // signs of the session moving on count.
                 Sign::NextCall => {
-                    w.card.agent != AgentKind::Opencode && w.agent_id == agent_id && !same_call(w)
+                    w.card.agent != AgentKind::Opencode
+                        && w.agent_id == agent_id
+                        && !same_call(w)
+                        && now
+                            .duration_since(w.card.arrived)
+                            .is_ok_and(|up| up >= SIBLING_WINDOW)
                 }
                 Sign::MovedOn => true,
             })

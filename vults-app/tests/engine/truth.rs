@@ -499,3 +499,91 @@ fn a_card_answered_in_the_agents_terminal_is_withdrawn_and_audited_as_terminal()
     }
     assert_eq!(hook_exits(child), "");
 }
+
+fn read_call(session: &str, event: &str, file: &str, id: &str) -> serde_json::Value {
+    let mut v = json!({"session_id": session, "cwd": "/work/proj", "hook_event_name": event,
+        "tool_name": "Read", "tool_input": {"file_path": file}});
+    // Claude Code puts the call's id on PreToolUse, not on PermissionRequest (pinned CLI).
+    if event == "PreToolUse" {
+        v["tool_use_id"] = json!(id);
+    }
+    v
+}
+
+#[test]
+fn calls_run_side_by_side_keep_each_others_cards_and_a_later_call_withdraws() {
+    use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand};
+    let home = Home::new("siblings");
+    let engine = start(&home, true);
+    // Claude Code's order for two Reads outside the project in one turn (seen with the pinned
+    // CLI): both PreToolUse, then both PermissionRequest, the cards up at once.
+    claude_event(
+        &home,
+        "PreToolUse",
+        read_call("s-p", "PreToolUse", "/etc/os-release", "toolu_a"),
+    );
+    claude_event(
+        &home,
+        "PreToolUse",
+        read_call("s-p", "PreToolUse", "/etc/hostname", "toolu_b"),
+    );
+    let ask = |file: &str| {
+        hook(
+            &home,
+            &["--agent", "claude", "PermissionRequest"],
+            &read_call("s-p", "PermissionRequest", file, "").to_string(),
+        )
+    };
+    let first = ask("/etc/os-release");
+    let a = card_added(&engine);
+    // The hooks race: the sibling's PreToolUse may come after the first card is up.
+    claude_event(
+        &home,
+        "PreToolUse",
+        read_call("s-p", "PreToolUse", "/etc/hostname", "toolu_b"),
+    );
+    let second = ask("/etc/hostname");
+    let b = card_added(&engine);
+    assert!(
+        !drain_for(&engine, Duration::from_millis(500))
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardRemoved { .. })),
+        "a call run beside another withdrew its card"
+    );
+    for (card, child) in [(a, first), (b, second)] {
+        engine.send(EngineCommand::Answer {
+            card: card.id,
+            answer: CardAnswer::Allow,
+            by: AnsweredBy::Click,
+        });
+        assert!(hook_exits(child).contains(r#""behavior":"allow""#));
+    }
+
+    // A card answered (or dismissed) in the terminal, and the agent's next call a while later:
+    // that card is withdrawn.
+    let child = hook(
+        &home,
+        &["--agent", "claude", "PermissionRequest"],
+        &bash("s-p", "make release").to_string(),
+    );
+    let card = card_added(&engine);
+    std::thread::sleep(Duration::from_millis(1600));
+    claude_event(
+        &home,
+        "PreToolUse",
+        read_call("s-p", "PreToolUse", "/etc/hosts", "toolu_c"),
+    );
+    match wait_for(&engine, |e| matches!(e, EngineEvent::CardRemoved { .. })) {
+        Some(EngineEvent::CardRemoved { id, by }) => {
+            assert_eq!((id, by), (card.id, AnsweredBy::Terminal));
+        }
+        _ => panic!("the card was not withdrawn by the next call"),
+    }
+    assert_eq!(hook_exits(child), "");
+    assert!(
+        audited(&engine, "answered")
+            .detail
+            .unwrap()
+            .contains("another call")
+    );
+}
