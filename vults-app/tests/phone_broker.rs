@@ -273,7 +273,7 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     std::fs::write(
         &conf,
         format!(
-            "persistence false\nallow_anonymous true\nlog_dest stderr\n\
+            "persistence false\nallow_anonymous true\nlog_dest stderr\nlog_type all\n\
              listener {plain} 127.0.0.1\n\
              listener {wss} 127.0.0.1\nprotocol websockets\nhttp_dir {}\n\
              certfile {}\nkeyfile {}\n",
@@ -351,7 +351,7 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     }
     let status = node.wait().unwrap();
     assert!(
-        status.success() && out.contains("7 passed, 0 failed"),
+        status.success() && out.contains("8 passed, 0 failed"),
         "the browser test failed:\n{out}\n--- mosquitto ---\n{}",
         std::fs::read_to_string(&broker.log).unwrap_or_default()
     );
@@ -442,6 +442,10 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
             .unwrap();
         std::thread::sleep(Duration::from_millis(20));
     }
+    eprintln!(
+        "replayed {} frames, {device_replays} for the device",
+        replays.len()
+    );
     eventually(
         "every replayed request refused and audited",
         Duration::from_secs(20),

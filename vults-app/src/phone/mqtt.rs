@@ -425,13 +425,15 @@ async fn run(
                     }
                     (out.frame, out.refused)
                 };
+                // A device that just paired is subscribed to before it hears back, so its
+                // first request cannot reach the broker before the app listens for it.
+                sync_topics(&client, &gate, &mut subscribed);
                 if let Some(frame) = reply {
                     let _ = client.try_publish(to_phone(id), QoS::AtMostOnce, false, frame);
                 }
                 if refused {
                     on_change();
                 }
-                sync_topics(&client, &gate, &mut subscribed);
             }
             Ok(_) => {}
             Err(e) => {
