@@ -160,7 +160,7 @@ async function overBroker(url, id, bytes, accept) {
   });
   inbox.set(replies, handler);
   b.subscribe(replies);
-  await b.ready();
+  await b.ready(6000);
   if (!b.publish(`vults/${id}/a`, bytes)) throw new Error('Not connected to the broker.');
   try { return await reply; } finally { if (inbox.get(replies) === handler) inbox.delete(replies); }
 }
@@ -209,13 +209,22 @@ async function pair(offer, name) {
   const request = { token: offer.token, name, sign: signPub, box: boxPub,
     sig: await sign(signPair.privateKey, proof) };
   let res;
-  if (offer.broker) {
-    res = await pairOverBroker(offer, request, boxPair.privateKey, boxPubRaw);
-  } else {
+  const overLan = async () => {
     const r = await fetch('/pair', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request),
     });
-    res = { ok: r.ok, status: r.status, body: await r.json().catch(() => ({})) };
+    return { ok: r.ok, status: r.status, body: await r.json().catch(() => ({})) };
+  };
+  if (offer.broker) {
+    try {
+      res = await pairOverBroker(offer, request, boxPair.privateKey, boxPubRaw);
+    } catch (e) {
+      // The broker cannot be reached: on the app's own page (the LAN), pair there instead.
+      res = await overLan().catch(() => null);
+      if (!res || !res.body || (res.status !== 200 && !res.body.error)) throw e;
+    }
+  } else {
+    res = await overLan();
   }
   const body = res.body;
   if (!res.ok) throw new Error(body.error || `pairing failed (${res.status})`);
@@ -241,17 +250,29 @@ async function pair(offer, name) {
 // ---- signed requests -----------------------------------------------------------------------
 let clockOffset = 0;
 
+// A phone paired over a broker uses it; when the broker cannot be reached and this page is
+// the app's own (on the LAN), the same request goes to the app directly, with a fresh nonce.
 async function call(link, op, extra) {
+  if (!link.broker) return attempt(link, op, extra, false);
+  try {
+    return await attempt(link, op, extra, true);
+  } catch (e) {
+    try { return await attempt(link, op, extra, false); } catch { throw e; }
+  }
+}
+
+async function attempt(link, op, extra, viaBroker) {
   const nonce = b64(random(16));
   let m = `${DOMAIN}\nop=${op}\ndevice=${link.device}\ntime=${Date.now() + clockOffset}\nnonce=${nonce}`;
   if (extra) m += extra;
   const inner = JSON.stringify({ m, s: await sign(link.signKey, m) });
-  if (link.broker) return callOverBroker(link, nonce, inner);
+  if (viaBroker) return callOverBroker(link, nonce, inner);
   const env = await seal(link, inner);
   const res = await fetch('/api', {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(env),
   });
-  const body = await res.json().catch(() => ({}));
+  // Not the app (a static host's answer): no JSON.
+  const body = link.broker ? await res.json() : await res.json().catch(() => ({}));
   if (!body.c) {
     if (body.error === 'revoked device') throw new Error('This phone was revoked in Vults. Scan a new QR code to pair again.');
     if (body.error === 'unknown device' || body.error === 'seal does not open') {
