@@ -1,8 +1,14 @@
 //! The engine and the phone link over a broker, without a window and with the LAN link off,
 //! for the broker test (`vults-app/tests/phone_broker.rs`): connects to the broker, waits
 //! until it is connected, writes the pairing URL to stderr as `vults-phone-e2e: pair <url>`,
-//! and feeds every engine event to the link — the same wiring the window does. A line `code`
-//! on stdin prints a new pairing URL the same way. Stops on SIGINT/SIGTERM or when stdin closes.
+//! and feeds every engine event to the link — the same wiring the window does; each card
+//! added is printed as `vults-phone-e2e: card <id>`. Lines on stdin:
+//! - `code`: a new pairing URL, printed the same way, then `code ready`;
+//! - `state`: `vults-phone-e2e: broker <state>`;
+//! - `lan`: turns the LAN link on (loopback, plain HTTP): `vults-phone-e2e: lan <address>`;
+//! - `click <card> allow|deny|always`: answers a card as a click on the desktop would.
+//!
+//! Stops on SIGINT/SIGTERM or when stdin closes.
 //!
 //! `cargo run -p vults-app --example phone_broker_e2e -- <broker url> [--ca <pem file>]
 //! [--phone <wss url for the page>] [--page <page url>]`. `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
@@ -11,7 +17,8 @@ use std::io::BufRead;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use vults_app::engine::{Engine, EngineOptions};
-use vults_app::phone::{BrokerConfig, BrokerState, PhoneLink};
+use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_app::phone::{BrokerConfig, BrokerState, LinkConfig, PhoneLink};
 use vults_core::paths::Paths;
 
 fn main() -> std::process::ExitCode {
@@ -40,6 +47,7 @@ fn main() -> std::process::ExitCode {
         }
     };
     let commander = engine.commander();
+    let clicks = engine.commander();
     let phone = match PhoneLink::new(
         &paths,
         Arc::new(move |c| {
@@ -89,12 +97,38 @@ fn main() -> std::process::ExitCode {
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
-            if line.trim() == "code" {
-                let link = for_stdin.lock().unwrap_or_else(|e| e.into_inner());
-                print_code(&link);
-                // The new code's topic is subscribed within the link's sync interval.
-                std::thread::sleep(Duration::from_millis(600));
-                eprintln!("vults-phone-e2e: code ready");
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let mut link = for_stdin.lock().unwrap_or_else(|e| e.into_inner());
+            match words.as_slice() {
+                ["code"] => {
+                    print_code(&link);
+                    // The new code's topic is subscribed within the link's sync interval.
+                    std::thread::sleep(Duration::from_millis(600));
+                    eprintln!("vults-phone-e2e: code ready");
+                }
+                ["state"] => match link.broker_state() {
+                    Some(state) => eprintln!("vults-phone-e2e: broker {}", state.describe()),
+                    None => eprintln!("vults-phone-e2e: broker off"),
+                },
+                ["lan"] => match link.start(LinkConfig::loopback(0)) {
+                    Ok(addr) => eprintln!("vults-phone-e2e: lan {addr}"),
+                    Err(e) => eprintln!("vults-phone-e2e: lan failed: {e}"),
+                },
+                ["click", card, answer] => {
+                    let answer = match *answer {
+                        "allow" => CardAnswer::Allow,
+                        "always" => CardAnswer::AlwaysAllow,
+                        _ => CardAnswer::Deny,
+                    };
+                    if let Ok(card) = card.parse() {
+                        clicks.send(EngineCommand::Answer {
+                            card,
+                            answer,
+                            by: AnsweredBy::Click,
+                        });
+                    }
+                }
+                _ => eprintln!("vults-phone-e2e: unknown command {line:?}"),
             }
         }
         // stdin closed: the test is gone.
@@ -102,7 +136,10 @@ fn main() -> std::process::ExitCode {
     });
     for event in engine.events.iter() {
         lock().on_engine_event(&event);
-        if let vults_app::model::EngineEvent::Audited(lines) = &event {
+        if let EngineEvent::CardAdded(card) = &event {
+            eprintln!("vults-phone-e2e: card {}", card.id);
+        }
+        if let EngineEvent::Audited(lines) = &event {
             for l in lines {
                 eprintln!("vults-phone-e2e: audit {} by {}", l.decision, l.by);
             }

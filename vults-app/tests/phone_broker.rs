@@ -9,7 +9,9 @@
 //! Meanwhile a subscriber on `#` records every payload the broker carried: none holds the
 //! command text, a card id, the device name or any JSON in clear. Then each captured payload
 //! for the app is published again — each is refused and audited — and a payload moved to a
-//! second device's topic is refused too.
+//! second device's topic is refused too. Last, the broker is stopped: the app shows it
+//! reconnecting, and a desktop click (Always), the rule it made, and the LAN link (turned on
+//! then, a phone pairing and denying over it) all still answer real hook calls.
 //!
 //! Runs when `VULTS_PHONE_BROWSER=1` (as the LAN browser test; CI installs `mosquitto`).
 
@@ -565,6 +567,84 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
             })
         },
     );
+
+    // The broker goes away: the app says so, and desktop cards, rules and the LAN link work on.
+    broker.stop();
+    let stdin = app.stdin.as_mut().unwrap();
+    let started = Instant::now();
+    loop {
+        writeln!(stdin, "state").unwrap();
+        let state = wait_line(&app_lines, "vults-phone-e2e: broker ");
+        if state.starts_with("Reconnecting") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{state}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let hook = |command: &str| {
+        let mut child = Command::new(&hook_bin)
+            .args(["--agent", "claude", "PermissionRequest"])
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env("VULTS_HOOK_WAIT_S", "60")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = serde_json::json!({
+            "session_id": "broker-down", "cwd": home, "hook_event_name": "PermissionRequest",
+            "permission_mode": "default", "tool_name": "Bash",
+            "tool_input": {"command": command},
+        });
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        child
+    };
+    let behavior = |child: Child| {
+        let out = child.wait_with_output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        v["hookSpecificOutput"]["decision"]["behavior"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    // A desktop card, answered Always with a click: the hook prints the allow…
+    let down_cmd = format!("ls vults-broker-down-{tag}");
+    let first = hook(&down_cmd);
+    let card = wait_line(&app_lines, "vults-phone-e2e: card ");
+    writeln!(app.stdin.as_mut().unwrap(), "click {card} always").unwrap();
+    assert_eq!(behavior(first), "allow");
+    // …and the rule it made answers the same call again, with no card.
+    assert_eq!(behavior(hook(&down_cmd)), "allow");
+    let last = audit(&home).pop().unwrap();
+    assert!(
+        last["by"].as_str().unwrap_or_default().starts_with("rule:"),
+        "{last}"
+    );
+    // The LAN link: on, a phone pairs over it and denies a card.
+    let stdin = app.stdin.as_mut().unwrap();
+    writeln!(stdin, "lan").unwrap();
+    let lan: std::net::SocketAddr = wait_line(&app_lines, "vults-phone-e2e: lan ")
+        .parse()
+        .unwrap();
+    writeln!(stdin, "code").unwrap();
+    let url = wait_line(&app_lines, "vults-phone-e2e: pair ");
+    assert!(url.starts_with(&format!("http://{lan}/#")), "{url}");
+    let offer = offer_from_url(&url).unwrap();
+    let mut lan_phone = PhoneClient::new(lan);
+    assert_eq!(lan_phone.pair(&offer, "LAN phone").unwrap().status, 200);
+    let denied = hook(&format!("ls vults-broker-down-lan-{tag}"));
+    let card: u64 = wait_line(&app_lines, "vults-phone-e2e: card ")
+        .parse()
+        .unwrap();
+    let (status, reply) = lan_phone
+        .send(&lan_phone.answer(card, vults_app::phone::crypto::WireAnswer::Deny))
+        .unwrap();
+    assert_eq!(status, 200, "{reply:?}");
+    assert_eq!(behavior(denied), "deny");
 
     drop(app);
     drop(broker);
