@@ -573,3 +573,26 @@ fn lan_address() -> Option<IpAddr> {
     let ip = socket.local_addr().ok()?.ip();
     (!ip.is_unspecified()).then_some(ip)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broker_url_survives_the_qr_codes_fragment() {
+        let ws = "wss://[::1]:8884/mqtt?x=1&y=2#z";
+        let encoded = fragment_encode(ws);
+        assert!(
+            !encoded.contains(['&', '#', '=', '/', ':', '?']),
+            "{encoded}"
+        );
+        let url = format!("https://h/#v=1&t=tok&k=K&x=X&b={encoded}&p=00ff");
+        let offer = client::offer_from_url(&url).unwrap();
+        assert_eq!(offer.broker, Some((ws.to_string(), "00ff".to_string())));
+        assert_eq!(
+            (offer.token.as_str(), offer.app_box_key.as_str()),
+            ("tok", "X")
+        );
+        assert_eq!(fragment_encode("aZ09-_.~"), "aZ09-_.~");
+    }
+}
