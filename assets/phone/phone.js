@@ -129,13 +129,13 @@ function unframe(bytes, prefixLen) {
   return { iv: bytes.slice(1 + prefixLen, 13 + prefixLen), ct: bytes.slice(13 + prefixLen) };
 }
 let broker = null;
-const inbox = new Map(); // topic → handler of frames arriving on it
+const inbox = new Map(); // topic → the handlers of frames arriving on it (one per request waiting)
 
 function brokerFor(url) {
   if (broker && broker.url === url) return broker;
   if (broker) broker.stop();
   broker = new VultsMqtt(url, {
-    onMessage: (topic, bytes) => { const h = inbox.get(topic); if (h) h(bytes); },
+    onMessage: (topic, bytes) => { for (const h of inbox.get(topic) || []) h(bytes); },
     onState: (state, why, wait) => {
       if (state === 'reconnecting') status(`Reconnecting to the broker in ${Math.round(wait / 1000)} s (${why})…`, true);
       else if (state === 'refused') status(why, true);
@@ -158,11 +158,17 @@ async function overBroker(url, id, bytes, accept) {
       if (v != null) { clearTimeout(t); resolve(v); }
     };
   });
-  inbox.set(replies, handler);
-  b.subscribe(replies);
-  await b.ready(6000);
-  if (!b.publish(`vults/${id}/a`, bytes)) throw new Error('Not connected to the broker.');
-  try { return await reply; } finally { if (inbox.get(replies) === handler) inbox.delete(replies); }
+  reply.catch(() => {}); // awaited below, unless sending failed first
+  if (!inbox.has(replies)) inbox.set(replies, new Set());
+  inbox.get(replies).add(handler);
+  try {
+    b.subscribe(replies);
+    await b.ready(6000);
+    if (!b.publish(`vults/${id}/a`, bytes)) throw new Error('Not connected to the broker.');
+    return await reply;
+  } finally {
+    inbox.get(replies).delete(handler);
+  }
 }
 async function sign(privateKey, text) {
   return b64(await crypto.subtle.sign({ name: 'Ed25519' }, privateKey, enc.encode(text)));
