@@ -650,3 +650,123 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     drop(broker);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Settings → Phone's broker over `mqtts://` with a login: a wrong password shows as
+/// "Reconnecting" with the broker's refusal, the right one connects; the password is kept
+/// apart from `phone-broker.json` (the keyring, or its 0600 file where none runs).
+#[test]
+fn settings_connect_over_mqtts_with_a_password() {
+    if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
+        eprintln!("skipped: set VULTS_PHONE_BROWSER=1 (needs mosquitto)");
+        return;
+    }
+    use vults_app::phone::{BrokerConfig, BrokerSettings, BrokerState, PhoneAction, PhoneLink};
+    let home = std::env::temp_dir().join(format!("vults-phone-mqtts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let (ca, cert, key) = certificates(&home, &["127.0.0.1"]);
+    let passwd = home.join("passwd");
+    let made = Command::new("mosquitto_passwd")
+        .args(["-b", "-c"])
+        .arg(&passwd)
+        .args(["vults-app", "s3cret-pw"])
+        .status()
+        .expect("run mosquitto_passwd");
+    assert!(made.success());
+    // Mosquitto drops root for its own user, which must read these.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&passwd, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let port = free_port();
+    let conf = home.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "persistence false\nallow_anonymous false\nlog_dest stderr\npassword_file {}\n\
+             listener {port} 127.0.0.1\ncertfile {}\nkeyfile {}\n",
+            passwd.display(),
+            cert.display(),
+            key.display()
+        ),
+    )
+    .unwrap();
+    let mut broker = Broker {
+        conf,
+        log: home.join("mosquitto.log"),
+        plain: port,
+        child: None,
+    };
+    broker.start();
+
+    let h = home.clone();
+    let paths = vults_core::paths::Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
+    let mut link = PhoneLink::new(&paths, Arc::new(|_| {})).unwrap();
+    let settings = |password: &str| BrokerSettings {
+        config: BrokerConfig {
+            url: format!("mqtts://127.0.0.1:{port}"),
+            username: Some("vults-app".into()),
+            ca_file: Some(ca.clone()),
+            phone_url: Some("wss://broker.test/".into()),
+            ..BrokerConfig::default()
+        },
+        password: Some(password.into()),
+    };
+    let wait_for = |link: &PhoneLink, what: &str, ok: &dyn Fn(&BrokerState) -> bool| {
+        let started = Instant::now();
+        loop {
+            let state = link.broker_state().expect("the broker link is on");
+            if ok(&state) {
+                return state;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(15),
+                "{what}: {state:?}\n{}",
+                std::fs::read_to_string(&broker.log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    link.apply(PhoneAction::Broker(settings("wrong")));
+    let refused = wait_for(&link, "a refusal", &|s| {
+        matches!(s, BrokerState::Reconnecting { .. })
+    });
+    let BrokerState::Reconnecting { error, .. } = refused else {
+        unreachable!()
+    };
+    assert!(
+        error.contains("NotAuthorized") || error.contains("BadUserNamePassword"),
+        "{error}"
+    );
+    link.apply(PhoneAction::Broker(settings("s3cret-pw")));
+    wait_for(&link, "connected", &|s| *s == BrokerState::Connected);
+    let status = link.status();
+    assert!(status.broker.password_set);
+    assert_eq!(status.broker.error, None);
+    let saved = std::fs::read_to_string(vults_app::phone::broker_file(&paths)).unwrap();
+    assert!(saved.contains("mqtts://127.0.0.1"), "{saved}");
+    assert!(
+        !saved.contains("s3cret-pw"),
+        "no password in the settings file"
+    );
+    // With the broker on, a pairing code names it (and its page, the LAN link being off).
+    let offer = link.offer().expect("a code while the broker is on");
+    assert!(
+        offer.url.starts_with("https://broker.test/#"),
+        "{}",
+        offer.url
+    );
+    assert!(offer.broker.is_some());
+
+    link.apply(PhoneAction::BrokerOff);
+    assert_eq!(link.broker_state(), None);
+    drop(link);
+    // Off stays off across a restart; the settings stay.
+    let again = PhoneLink::new(&paths, Arc::new(|_| {})).unwrap();
+    assert_eq!(again.broker_state(), None);
+    assert!(again.status().broker.config.is_some());
+    drop(again);
+    drop(broker);
+    let _ = std::fs::remove_dir_all(&home);
+}
