@@ -1,4 +1,5 @@
-//! The paired phone: a small web page the app serves on the LAN while the user enables it,
+//! The paired phone: a small web page the app serves on the LAN while the user enables it (or
+//! any static host serves, the phone then talking through an MQTT broker — see [`mqtt`]),
 //! through which a paired phone sees the pending cards and answers them with signed requests.
 //!
 //! Start from [`PhoneLink`]: it loads the app's keys from the keyring — see [`secrets`] — and

@@ -1,5 +1,6 @@
 //! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
-//! pairing QR code, the paired devices with Revoke, and the latest refused phone requests.
+//! broker (URL, login, CA file; Connect / Disconnect and the connection's state), the pairing
+//! QR code, the paired devices with Revoke, and the latest refused phone requests.
 //!
 //! The view does no I/O: it reads a [`PhoneStatus`] snapshot (from `BackgroundLink::status()`,
 //! once per frame) and returns a [`PhoneAction`] for the app to pass to
