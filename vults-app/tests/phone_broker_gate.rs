@@ -441,3 +441,40 @@ fn a_broker_that_cannot_be_reached_leaves_the_lan_link_alone() {
     link.stop();
     let _ = std::fs::remove_dir_all(home);
 }
+
+#[test]
+fn bad_broker_settings_are_a_clear_error_and_an_unreadable_file_is_kept() {
+    let home = home("settings");
+    let h = home.clone();
+    let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
+    let mut link = PhoneLink::new(&paths, Arc::new(|_| {})).unwrap();
+    link.apply(PhoneAction::Broker(vults_app::phone::BrokerSettings {
+        config: BrokerConfig {
+            url: "mqtt://broker.example".into(),
+            ..BrokerConfig::default()
+        },
+        password: None,
+    }));
+    let status = link.status();
+    let error = status.broker.error.expect("the broker's error");
+    assert!(error.contains("TLS"), "{error}");
+    assert_eq!(
+        status.error, None,
+        "shown beside the broker, not as the link's"
+    );
+    assert_eq!(link.broker_state(), None);
+    let file = vults_app::phone::broker_file(&paths);
+    assert!(!file.exists(), "nothing saved");
+    drop(link);
+
+    // A settings file that does not parse: reported, and left as it is.
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "{ not json").unwrap();
+    let mut link = PhoneLink::new(&paths, Arc::new(|_| {})).unwrap();
+    let error = link.status().broker.error.expect("the file's error");
+    assert!(error.contains("cannot be read"), "{error}");
+    link.apply(PhoneAction::BrokerOff);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ not json");
+    drop(link);
+    let _ = std::fs::remove_dir_all(home);
+}

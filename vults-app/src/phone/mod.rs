@@ -477,10 +477,13 @@ impl PhoneLink {
             }
             PhoneAction::NewCode => Ok(()),
             PhoneAction::Revoke(id) => self.revoke(&id).map(|_| ()),
-            PhoneAction::Broker(settings) => self.save_broker(settings).map_err(|e| {
-                self.broker_status.error = Some(e.clone());
-                std::io::Error::other(e)
-            }),
+            // Shown beside the broker's settings, not as the link's error.
+            PhoneAction::Broker(settings) => {
+                if let Err(e) = self.save_broker(settings) {
+                    self.broker_status.error = Some(e);
+                }
+                Ok(())
+            }
             PhoneAction::BrokerOff => self.broker_off().map_err(std::io::Error::other),
         };
         match result {
