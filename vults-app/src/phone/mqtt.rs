@@ -14,6 +14,9 @@
 //! its devices' topics and the current code's, nothing else; the set is compared with the
 //! gate's every [`SYNC_EVERY`] and after each message.
 //!
+//! Frames are limited per topic (a burst of 20, then 5 a second; past it they are dropped
+//! unread, as the LAN answers 429).
+//!
 //! The connection runs on a thread of its own; nothing here touches the LAN listener, the
 //! engine or the window, so a broker that is down or slow changes nothing for them.
 
@@ -39,6 +42,38 @@ pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 const MAX_INCOMING: usize = 64 * 1024;
 /// A reply (a card list with whole files and diffs), at most.
 const MAX_OUTGOING: usize = 4 * 1024 * 1024;
+/// Frames per topic: a burst of this many…
+const BURST: f64 = 20.0;
+/// …then this many a second; past it frames are dropped unread, as the LAN answers 429
+/// (a replay flood cannot fill the audit with "nonce already used").
+const PER_SECOND: f64 = 5.0;
+
+/// Per-topic token buckets (the broker hides the sender; the topic is what a frame names).
+#[derive(Default)]
+struct RateLimit {
+    buckets: std::collections::HashMap<String, (f64, std::time::Instant)>,
+}
+
+impl RateLimit {
+    fn allow(&mut self, topic: &str, now: std::time::Instant) -> bool {
+        if self.buckets.len() > 10_000 {
+            self.buckets.clear();
+        }
+        let (tokens, last) = self
+            .buckets
+            .entry(topic.to_string())
+            .or_insert((BURST, now));
+        let refill = now.saturating_duration_since(*last).as_secs_f64() * PER_SECOND;
+        *tokens = (*tokens + refill).min(BURST);
+        *last = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
 
 /// The topic a phone sends to (the app listens on).
 pub fn to_app(id: &str) -> String {
@@ -384,6 +419,7 @@ async fn run(
     let mut connected = false;
     let mut backoff = FIRST_BACKOFF;
     let mut sync = tokio::time::interval(SYNC_EVERY);
+    let mut limits = RateLimit::default();
     loop {
         let event = tokio::select! {
             _ = &mut stop => break,
@@ -410,6 +446,9 @@ async fn run(
                 let Some(id) = app_topic_id(&p.topic) else {
                     continue;
                 };
+                if !limits.allow(id, std::time::Instant::now()) {
+                    continue;
+                }
                 let now = super::now_ms();
                 let (reply, refused) = if gate.broker_topics(now).pairing.as_deref() == Some(id) {
                     // Pairing writes devices.json: off this thread's runtime.
@@ -499,6 +538,22 @@ mod tests {
         assert_eq!(app_topic_id(&to_app(&id.to_uppercase())), None);
         assert_eq!(app_topic_id(&format!("vults/{id}/a/x")), None);
         assert_eq!(app_topic_id(&format!("x/{id}/a")), None);
+    }
+
+    #[test]
+    fn each_topic_gets_a_burst_then_five_frames_a_second() {
+        let mut limits = RateLimit::default();
+        let t0 = std::time::Instant::now();
+        for _ in 0..20 {
+            assert!(limits.allow("a", t0));
+        }
+        assert!(!limits.allow("a", t0), "past the burst");
+        assert!(limits.allow("b", t0), "another topic has its own bucket");
+        assert!(
+            limits.allow("a", t0 + Duration::from_millis(200)),
+            "refilled"
+        );
+        assert!(!limits.allow("a", t0 + Duration::from_millis(200)));
     }
 
     #[test]
