@@ -16,6 +16,11 @@
 //! ([`SOURCE_INTERVAL_MS`], [`ANON_BURST`], [`ANON_REFILL_MS`]); what the budget drops is
 //! counted in one summary line ([`SUMMARY_INTERVAL_MS`]).
 //!
+//! Both transports come here: the LAN's `POST /pair` and `POST /api` ([`Gate::pair`],
+//! [`Gate::api`]) and the broker's frames ([`Gate::broker_pair`], [`Gate::broker_request`],
+//! where the device is the one whose topic the frame arrived on and the source is that
+//! topic). They share the checks, in the same order, and one nonce table.
+//!
 //! Locks: the in-memory state has one mutex, held only for memory work; `devices.json` is
 //! written under the store's own mutex, never while the state's is held (store → state is the
 //! only order both are taken in), so nothing that reads the state waits for the disk.
