@@ -27,12 +27,12 @@ use std::time::{Duration, Instant};
 use vults_app::phone::client::{PhoneClient, offer_from_url};
 use vults_app::phone::crypto::Op;
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// `N` free ports on 127.0.0.1, all held until all are picked (so no two are the same).
+fn free_ports<const N: usize>() -> [u16; N] {
+    let held: Vec<TcpListener> = (0..N)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    std::array::from_fn(|i| held[i].local_addr().unwrap().port())
 }
 
 fn pem(label: &str, der: &[u8]) -> String {
@@ -270,7 +270,7 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     for f in ["index.html", "phone.js", "phone.css", "mqtt.js"] {
         std::fs::copy(root.join("assets/phone").join(f), www.join(f)).unwrap();
     }
-    let (plain, wss) = (free_port(), free_port());
+    let [plain, wss] = free_ports();
     let conf = home.join("mosquitto.conf");
     std::fs::write(
         &conf,
@@ -730,7 +730,7 @@ fn settings_connect_over_mqtts_with_a_password() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&passwd, std::fs::Permissions::from_mode(0o644)).unwrap();
     }
-    let port = free_port();
+    let [port] = free_ports();
     let conf = home.join("mosquitto.conf");
     std::fs::write(
         &conf,
