@@ -2,7 +2,9 @@
 // playwright-core, loads the page from the broker's own web server (Mosquitto's `http_dir` on
 // its TLS WebSocket listener), pairs over the broker with the app (LAN link off), and answers
 // a real `vults-hook` call with Allow, another with Deny, and a question card; the hook prints
-// each. Then it asks the test to restart the broker (a line `RESTART-BROKER` on stdout, and
+// each. Then the test publishes again every frame the broker carried to the phone (a line
+// `REPLAY-TO-PHONE`, then one on stdin), and the page must be unmoved. Then it asks the test
+// to restart the broker (a line `RESTART-BROKER` on stdout, and
 // waits for a line on stdin), and answers one more call through the reconnected app and page.
 //
 // Started by vults-app/tests/phone_broker.rs, which runs the broker, the app
@@ -137,6 +139,18 @@ try {
   let answers = null;
   try { answers = JSON.parse(asked.out.trim()).hookSpecificOutput.updatedInput.answers; } catch { /* checked below */ }
   check('a question answered over the broker reaches the agent', answers && answers[question] === 'Blue', JSON.stringify(asked));
+
+  // Every frame the broker carried to the phone so far, published again by the test: the
+  // page takes none of them for a reply (each names a request it is not waiting for, or
+  // none), and stays connected with nothing waiting.
+  console.log('REPLAY-TO-PHONE');
+  await stdinLines.next();
+  await new Promise((r) => setTimeout(r, 3000));
+  await page.waitForFunction(connected, null, { timeout: 10000 });
+  check('replayed replies change nothing on the page',
+    await page.evaluate(() => document.getElementById('status').className !== 'error'
+      && document.getElementById('cards').textContent === 'Nothing is waiting for you.'),
+    await page.textContent('body'));
 
   // The broker restarts mid-session: the app and the page reconnect, and the next answer works.
   console.log('RESTART-BROKER');

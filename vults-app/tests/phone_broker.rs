@@ -339,6 +339,23 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     for line in BufReader::new(node.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
         eprintln!("[node] {line}");
+        if line == "REPLAY-TO-PHONE" {
+            let to_phone: Vec<(String, Vec<u8>)> = log
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(t, _)| t.ends_with("/p"))
+                .cloned()
+                .collect();
+            assert!(!to_phone.is_empty(), "replies were carried");
+            for (topic, payload) in to_phone {
+                client
+                    .publish(topic, QoS::AtMostOnce, false, payload)
+                    .unwrap();
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            writeln!(node_in, "replayed").unwrap();
+        }
         if line == "RESTART-BROKER" {
             broker.stop();
             std::thread::sleep(Duration::from_millis(500));
@@ -353,7 +370,7 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     }
     let status = node.wait().unwrap();
     assert!(
-        status.success() && out.contains("8 passed, 0 failed"),
+        status.success() && out.contains("9 passed, 0 failed"),
         "the browser test failed:\n{out}\n--- mosquitto ---\n{}",
         std::fs::read_to_string(&broker.log).unwrap_or_default()
     );
@@ -475,12 +492,15 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     // topic; each of those requests, replayed, must be refused. (A request the broker dropped
     // — one the page sent while the app was still reconnecting — was never seen: replayed, it
     // is new, as a delayed one would be. It still answers nothing: the cards are gone.)
+    // (Distinct frames: those replayed to the page above were carried twice.)
     let received = carried
         .iter()
         .filter(|(t, _)| {
             t.ends_with("/p") && !t.contains(&first_pairing) && t.starts_with("vults/")
         })
-        .count();
+        .map(|(_, p)| p.clone())
+        .collect::<std::collections::HashSet<_>>()
+        .len();
     eprintln!(
         "replayed {} frames, {device_replays} for the device, {received} of them answered once",
         replays.len()
