@@ -1,4 +1,5 @@
-// phone.js — the Vults phone page. No build step, no dependencies: WebCrypto and IndexedDB.
+// phone.js — the Vults phone page. No build step, no dependencies: WebCrypto, IndexedDB, and
+// (for a phone paired over a broker) the small MQTT client beside it, mqtt.js.
 //
 // Pairing: the QR code's URL carries, in its fragment (never sent to a server), a one-time
 // token and the app's Ed25519 (k) and X25519 (x) public keys. This page makes its own Ed25519
@@ -6,6 +7,13 @@
 // and checks the app's signed receipt against k. Afterwards every request is signed with the
 // phone's Ed25519 key over a line-based message (see vults-app/src/phone/crypto.rs) and sealed
 // with AES-256-GCM under a key from X25519 + HKDF-SHA256; every reply is sealed the same way.
+//
+// Two transports for the same sealed bytes: HTTPS to the app on the LAN (POST /pair, /api),
+// or — when the QR code names a broker (b) and a pairing topic (p) — MQTT over WSS through
+// the broker the user picked. On the broker every message is a frame with nothing in clear:
+// [1] ‖ (phone X25519 key, pairing only) ‖ nonce ‖ ciphertext, on vults/<id>/a (to the app)
+// and vults/<id>/p (to the phone), where <id> is random per QR code for pairing and, after
+// it, derived from the same X25519 secret as the seal key.
 'use strict';
 
 const DOMAIN = 'vults-phone-v1';
@@ -13,7 +21,9 @@ const PAIR_DOMAIN = 'vults-phone-pair-v1';
 const PAIRED_DOMAIN = 'vults-phone-paired-v1';
 const HKDF_SALT = 'vults-phone-v1 hkdf salt';
 const HKDF_INFO = 'vults-phone-v1 aes-256-gcm';
+const TOPIC_INFO = 'vults-phone-v1 mqtt topic';
 const POLL_MS = 1500;
+const BROKER_REPLY_MS = 10000;
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -68,28 +78,97 @@ async function save(record) {
 
 // ---- crypto --------------------------------------------------------------------------------
 async function sealKey(boxPrivate, appBoxRaw, phoneBoxRaw) {
+  return (await agree(boxPrivate, appBoxRaw, phoneBoxRaw)).seal;
+}
+// The seal key and the broker topic id, both from the one X25519 secret (vults-app's
+// crypto.rs, SealKey::agree and SealKey::topic).
+async function agree(boxPrivate, appBoxRaw, phoneBoxRaw) {
   const appBox = await crypto.subtle.importKey('raw', appBoxRaw, { name: 'X25519' }, false, []);
   const shared = await crypto.subtle.deriveBits({ name: 'X25519', public: appBox }, boxPrivate, 256);
-  const hk = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
-  return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: enc.encode(HKDF_SALT),
-      info: concat(enc.encode(HKDF_INFO), appBoxRaw, phoneBoxRaw) },
+  const hk = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey', 'deriveBits']);
+  const salt = enc.encode(HKDF_SALT);
+  const seal = await crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt, info: concat(enc.encode(HKDF_INFO), appBoxRaw, phoneBoxRaw) },
     hk, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  const topic = new Uint8Array(await crypto.subtle.deriveBits(
+    { name: 'HKDF', hash: 'SHA-256', salt, info: concat(enc.encode(TOPIC_INFO), appBoxRaw, phoneBoxRaw) },
+    hk, 128));
+  return { seal, topic: hex(topic) };
+}
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 function aad(direction, device) {
   return enc.encode(`${DOMAIN} ${direction} ${device}`);
 }
-async function seal(link, plain) {
+async function sealBytes(key, device, plain) {
   const iv = random(12);
-  const ct = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: aad('to-app', link.device) }, link.seal, enc.encode(plain));
+  const ct = new Uint8Array(await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: aad('to-app', device) }, key, enc.encode(plain)));
+  return { iv, ct };
+}
+async function openBytes(key, device, iv, ct) {
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv, additionalData: aad('to-phone', device) }, key, ct);
+  return JSON.parse(dec.decode(plain));
+}
+async function seal(link, plain) {
+  const { iv, ct } = await sealBytes(link.seal, link.device, plain);
   return { d: link.device, n: b64(iv), c: b64(ct) };
 }
 async function open(link, body) {
-  const plain = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: unb64(body.n), additionalData: aad('to-phone', link.device) },
-    link.seal, unb64(body.c));
-  return JSON.parse(dec.decode(plain));
+  return openBytes(link.seal, link.device, unb64(body.n), unb64(body.c));
+}
+
+// ---- the broker: one connection, replies matched to requests ---------------------------------
+const FRAME_VERSION = 1;
+function frame(...parts) { return concat(new Uint8Array([FRAME_VERSION]), ...parts); }
+// (prefix, nonce, ciphertext) of a frame, or null.
+function unframe(bytes, prefixLen) {
+  if (bytes[0] !== FRAME_VERSION || bytes.length < 1 + prefixLen + 12 + 16) return null;
+  return { iv: bytes.slice(1 + prefixLen, 13 + prefixLen), ct: bytes.slice(13 + prefixLen) };
+}
+let broker = null;
+const inbox = new Map(); // topic → the handlers of frames arriving on it (one per request waiting)
+
+function brokerFor(url) {
+  if (broker && broker.url === url) return broker;
+  if (broker) broker.stop();
+  broker = new VultsMqtt(url, {
+    onMessage: (topic, bytes) => { for (const h of inbox.get(topic) || []) h(bytes); },
+    onState: (state, why, wait) => {
+      if (state === 'reconnecting') status(`Reconnecting to the broker in ${Math.round(wait / 1000)} s (${why})…`, true);
+      else if (state === 'refused') status(why, true);
+    },
+  });
+  broker.start();
+  return broker;
+}
+
+// Publishes `bytes` to vults/<id>/a and resolves with the first frame on vults/<id>/p that
+// `accept` turns into a value (others — a replay, another request's reply — are ignored).
+async function overBroker(url, id, bytes, accept) {
+  const b = brokerFor(url);
+  const replies = `vults/${id}/p`;
+  let handler;
+  const reply = new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('No reply from Vults through the broker: is the app running and connected to it?')), BROKER_REPLY_MS);
+    handler = async (frameBytes) => {
+      const v = await accept(frameBytes).catch(() => null);
+      if (v != null) { clearTimeout(t); resolve(v); }
+    };
+  });
+  reply.catch(() => {}); // awaited below, unless sending failed first
+  if (!inbox.has(replies)) inbox.set(replies, new Set());
+  inbox.get(replies).add(handler);
+  try {
+    b.subscribe(replies);
+    await b.ready(6000);
+    if (!b.publish(`vults/${id}/a`, bytes)) throw new Error('Not connected to the broker.');
+    return await reply;
+  } finally {
+    inbox.get(replies).delete(handler);
+  }
 }
 async function sign(privateKey, text) {
   return b64(await crypto.subtle.sign({ name: 'Ed25519' }, privateKey, enc.encode(text)));
@@ -99,7 +178,31 @@ async function sign(privateKey, text) {
 function offerFromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   if (p.get('v') !== '1' || !p.get('t') || !p.get('k') || !p.get('x')) return null;
-  return { token: p.get('t'), appSign: p.get('k'), appBox: p.get('x') };
+  const offer = { token: p.get('t'), appSign: p.get('k'), appBox: p.get('x') };
+  const b = p.get('b');
+  const topic = p.get('p');
+  if (b && topic) {
+    if (!b.startsWith('wss://') || !/^[0-9a-f]{32}$/.test(topic)) return null;
+    offer.broker = b;
+    offer.topic = topic;
+  }
+  return offer;
+}
+
+// The pairing request over the broker: sealed to the app's X25519 key (the key from the QR
+// code) under the key this phone will share with it, bound to the code's topic; the reply
+// sealed back the same way.
+async function pairOverBroker(offer, body, boxPrivate, boxPubRaw) {
+  const appBoxRaw = unb64(offer.appBox);
+  const key = await sealKey(boxPrivate, appBoxRaw, boxPubRaw);
+  const device = `pair-${offer.topic}`;
+  const { iv, ct } = await sealBytes(key, device, JSON.stringify(body));
+  return overBroker(offer.broker, offer.topic, frame(boxPubRaw, iv, ct), async (bytes) => {
+    const f = unframe(bytes, 0);
+    if (!f) return null;
+    const r = await openBytes(key, device, f.iv, f.ct);
+    return { ok: r.status === 200, status: r.status, body: r.body || {} };
+  });
 }
 
 async function pair(offer, name) {
@@ -109,12 +212,27 @@ async function pair(offer, name) {
   const boxPubRaw = new Uint8Array(await crypto.subtle.exportKey('raw', boxPair.publicKey));
   const boxPub = b64(boxPubRaw);
   const proof = `${PAIR_DOMAIN}\ntoken=${offer.token}\nname=${name}\nsign=${signPub}\nbox=${boxPub}`;
-  const res = await fetch('/pair', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: offer.token, name, sign: signPub, box: boxPub,
-      sig: await sign(signPair.privateKey, proof) }),
-  });
-  const body = await res.json().catch(() => ({}));
+  const request = { token: offer.token, name, sign: signPub, box: boxPub,
+    sig: await sign(signPair.privateKey, proof) };
+  let res;
+  const overLan = async () => {
+    const r = await fetch('/pair', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request),
+    });
+    return { ok: r.ok, status: r.status, body: await r.json().catch(() => ({})) };
+  };
+  if (offer.broker) {
+    try {
+      res = await pairOverBroker(offer, request, boxPair.privateKey, boxPubRaw);
+    } catch (e) {
+      // The broker cannot be reached: on the app's own page (the LAN), pair there instead.
+      res = await overLan().catch(() => null);
+      if (!res || !res.body || (res.status !== 200 && !res.body.error)) throw e;
+    }
+  } else {
+    res = await overLan();
+  }
+  const body = res.body;
   if (!res.ok) throw new Error(body.error || `pairing failed (${res.status})`);
   // The receipt must be signed by the app whose key was in the QR code.
   const appKey = await crypto.subtle.importKey('raw', unb64(offer.appSign), { name: 'Ed25519' }, false, ['verify']);
@@ -122,10 +240,13 @@ async function pair(offer, name) {
   const good = await crypto.subtle.verify({ name: 'Ed25519' }, appKey, unb64(body.sig), enc.encode(receipt));
   if (!good) throw new Error('the app\'s receipt does not verify: this is not the app from the QR code');
   // The app may have suffixed the name (another device has it already): show the one it keeps.
+  const agreed = await agree(boxPair.privateKey, unb64(offer.appBox), boxPubRaw);
   const link = {
     device: body.device, name: typeof body.name === 'string' ? body.name : name, appSign: offer.appSign, appBox: offer.appBox,
     signKey: signPair.privateKey,
-    seal: await sealKey(boxPair.privateKey, unb64(offer.appBox), boxPubRaw),
+    seal: agreed.seal,
+    // Paired over a broker: every later request goes through it, on this device's topic.
+    broker: offer.broker ? { url: offer.broker, topic: agreed.topic } : null,
     offset: 0,
   };
   await save(link);
@@ -135,15 +256,29 @@ async function pair(offer, name) {
 // ---- signed requests -----------------------------------------------------------------------
 let clockOffset = 0;
 
+// A phone paired over a broker uses it; when the broker cannot be reached and this page is
+// the app's own (on the LAN), the same request goes to the app directly, with a fresh nonce.
 async function call(link, op, extra) {
+  if (!link.broker) return attempt(link, op, extra, false);
+  try {
+    return await attempt(link, op, extra, true);
+  } catch (e) {
+    try { return await attempt(link, op, extra, false); } catch { throw e; }
+  }
+}
+
+async function attempt(link, op, extra, viaBroker) {
   const nonce = b64(random(16));
   let m = `${DOMAIN}\nop=${op}\ndevice=${link.device}\ntime=${Date.now() + clockOffset}\nnonce=${nonce}`;
   if (extra) m += extra;
-  const env = await seal(link, JSON.stringify({ m, s: await sign(link.signKey, m) }));
+  const inner = JSON.stringify({ m, s: await sign(link.signKey, m) });
+  if (viaBroker) return callOverBroker(link, nonce, inner);
+  const env = await seal(link, inner);
   const res = await fetch('/api', {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(env),
   });
-  const body = await res.json().catch(() => ({}));
+  // Not the app (a static host's answer): no JSON.
+  const body = link.broker ? await res.json() : await res.json().catch(() => ({}));
   if (!body.c) {
     if (body.error === 'revoked device') throw new Error('This phone was revoked in Vults. Scan a new QR code to pair again.');
     if (body.error === 'unknown device' || body.error === 'seal does not open') {
@@ -153,6 +288,20 @@ async function call(link, op, extra) {
   }
   const reply = await open(link, body);
   if (reply.re !== nonce) throw new Error('a reply to another request');
+  if (typeof reply.now === 'number') clockOffset = reply.now - Date.now();
+  return reply;
+}
+
+// A request over the broker. A refusal before the app could authenticate it (a revoked
+// phone, one it does not know) gets no reply there: the broker is not told why.
+async function callOverBroker(link, nonce, inner) {
+  const { iv, ct } = await sealBytes(link.seal, link.device, inner);
+  const reply = await overBroker(link.broker.url, link.broker.topic, frame(iv, ct), async (bytes) => {
+    const f = unframe(bytes, 0);
+    if (!f) return null;
+    const r = await openBytes(link.seal, link.device, f.iv, f.ct);
+    return r.re === nonce ? r : null;
+  });
   if (typeof reply.now === 'number') clockOffset = reply.now - Date.now();
   return reply;
 }

@@ -134,6 +134,127 @@ impl PhoneClient {
     }
 }
 
+/// Over a broker: the same requests as frames (see [`crypto::frame`]); the test moves the
+/// bytes through its own MQTT connection.
+impl PhoneClient {
+    /// The pairing request for `offer`'s code, to publish on `vults/<pairing topic>/a`:
+    /// the phone's X25519 key, then the request sealed to the app's key, bound to the topic.
+    pub fn broker_pair_frame(&self, offer: &PairingOffer, name: &str) -> Option<Vec<u8>> {
+        let (_, topic) = offer.broker.as_ref()?;
+        let (sign, boxk) = (self.sign_public(), self.box_public());
+        let proof = crypto::pair_message(&offer.token, name, &sign, &boxk);
+        let body = json!({
+            "token": offer.token, "name": name, "sign": sign, "box": boxk,
+            "sig": b64(&crypto::sign(&self.sign, proof.as_bytes())),
+        });
+        let key = self.pairing_key(offer)?;
+        let aad = super::gate::pairing_aad(topic);
+        let (n, c) = key.seal(Direction::ToApp, &aad, body.to_string().as_bytes());
+        Some(crypto::frame(
+            PublicKey::from(&self.boxing).as_bytes(),
+            &n,
+            &c,
+        ))
+    }
+
+    fn pairing_key(&self, offer: &PairingOffer) -> Option<SealKey> {
+        let app_box = unb64_array::<32>(&offer.app_box_key)?;
+        let mine = PublicKey::from(&self.boxing).to_bytes();
+        Some(SealKey::agree(&self.boxing, &app_box, &mine, &app_box))
+    }
+
+    /// Reads the app's reply to [`PhoneClient::broker_pair_frame`]: the status, and on
+    /// success (the receipt verified against the QR code's key) the device id and seal key.
+    pub fn broker_pair_reply(&mut self, offer: &PairingOffer, frame: &[u8]) -> Option<u16> {
+        let (_, topic) = offer.broker.as_ref()?;
+        let key = self.pairing_key(offer)?;
+        let (_, n, c) = crypto::unframe(frame, 0)?;
+        let plain = key.open(Direction::ToPhone, &super::gate::pairing_aad(topic), &n, c)?;
+        let v: Value = serde_json::from_slice(&plain).ok()?;
+        let status = v["status"].as_u64()? as u16;
+        if status == 200 {
+            let device = v["body"]["device"].as_str()?.to_string();
+            let receipt = crypto::paired_message(&device, &self.sign_public(), &self.box_public());
+            let app_sign = unb64_array::<32>(&offer.app_sign_key)?;
+            let sig = v["body"]["sig"].as_str().and_then(unb64)?;
+            if !crypto::verify(&app_sign, receipt.as_bytes(), &sig) {
+                return None;
+            }
+            self.seal = Some(key);
+            self.device = device;
+        }
+        Some(status)
+    }
+
+    /// This device's topic id (once paired).
+    pub fn broker_topic(&self) -> Option<String> {
+        self.seal.as_ref().map(SealKey::topic)
+    }
+
+    /// A signed request as a frame for `vults/<topic>/a`.
+    pub fn broker_frame(&self, req: &SignedRequest) -> Option<Vec<u8>> {
+        let m = req.to_message();
+        let sig = crypto::sign(&self.sign, m.as_bytes());
+        let inner = json!({"m": m, "s": b64(&sig)}).to_string();
+        let (n, c) = self
+            .seal
+            .as_ref()?
+            .seal(Direction::ToApp, &self.device, inner.as_bytes());
+        Some(crypto::frame(&[], &n, &c))
+    }
+
+    /// Opens a reply frame from `vults/<topic>/p`.
+    pub fn open_frame(&self, frame: &[u8]) -> Option<Value> {
+        let (_, n, c) = crypto::unframe(frame, 0)?;
+        let plain = self
+            .seal
+            .as_ref()?
+            .open(Direction::ToPhone, &self.device, &n, c)?;
+        serde_json::from_slice(&plain).ok()
+    }
+}
+
+/// The pairing offer a QR code's URL holds (its fragment: `t`, `k`, `x`, and `b`, `p` for a
+/// broker), as the page reads it.
+pub fn offer_from_url(url: &str) -> Option<PairingOffer> {
+    let (_, fragment) = url.split_once('#')?;
+    let mut fields = std::collections::HashMap::new();
+    for pair in fragment.split('&') {
+        let (k, v) = pair.split_once('=')?;
+        fields.insert(k.to_string(), percent_decode(v)?);
+    }
+    let get = |k: &str| fields.get(k).cloned();
+    let broker = match (get("b"), get("p")) {
+        (Some(b), Some(p)) => Some((b, p)),
+        _ => None,
+    };
+    Some(PairingOffer {
+        url: url.to_string(),
+        token: get("t")?,
+        expires_at: 0,
+        app_sign_key: get("k")?,
+        app_box_key: get("x")?,
+        broker,
+    })
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let h = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// One HTTP/1.1 POST, read to the end.
 pub fn post(addr: SocketAddr, path: &str, body: &[u8]) -> std::io::Result<Response> {
     post_from(None, addr, path, body)

@@ -26,6 +26,11 @@ pub const PAIR_DOMAIN: &str = "vults-phone-pair-v1";
 pub const PAIRED_DOMAIN: &str = "vults-phone-paired-v1";
 const HKDF_SALT: &[u8] = b"vults-phone-v1 hkdf salt";
 const HKDF_INFO: &[u8] = b"vults-phone-v1 aes-256-gcm";
+/// The HKDF info of a device's broker topic (see [`SealKey::topic`]): the same secret as the
+/// seal key, another output, so the topic tells nothing about the key.
+const TOPIC_INFO: &[u8] = b"vults-phone-v1 mqtt topic";
+/// The first byte of every frame on the broker (see [`frame`]).
+pub const FRAME_VERSION: u8 = 1;
 
 pub fn b64(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
@@ -94,10 +99,11 @@ pub enum Direction {
     ToPhone,
 }
 
-/// The AES-256-GCM key one device shares with the app.
+/// The AES-256-GCM key one device shares with the app, and the device's broker topic id.
 #[derive(Clone)]
 pub struct SealKey {
     cipher: Aes256Gcm,
+    topic: [u8; 16],
 }
 
 impl SealKey {
@@ -117,9 +123,23 @@ impl SealKey {
         let mut key = [0u8; 32];
         hk.expand(&info, &mut key)
             .expect("32 bytes is a valid HKDF-SHA256 output length");
+        let mut topic_info = TOPIC_INFO.to_vec();
+        topic_info.extend_from_slice(app_box_public);
+        topic_info.extend_from_slice(phone_box_public);
+        let mut topic = [0u8; 16];
+        hk.expand(&topic_info, &mut topic)
+            .expect("16 bytes is a valid HKDF-SHA256 output length");
         SealKey {
             cipher: Aes256Gcm::new(&key.into()),
+            topic,
         }
+    }
+
+    /// The device's topic id on a broker: 128 bits from the same X25519 secret as the seal
+    /// key (another HKDF output), as 32 hex digits. Only the app and the phone can compute
+    /// it; the broker learns a random name.
+    pub fn topic(&self) -> String {
+        hex(&self.topic)
     }
 
     fn aad(direction: Direction, device: &str) -> Vec<u8> {
@@ -161,6 +181,35 @@ impl SealKey {
             .decrypt(&Nonce::from(*nonce), Payload { msg: ct, aad: &aad })
             .ok()
     }
+}
+
+/// Lower-case hex (topic ids).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A sealed message as it travels on the broker: no JSON, nothing in clear but the version —
+/// `[FRAME_VERSION] ‖ prefix ‖ nonce (12) ‖ ciphertext with tag`, where `prefix` is the
+/// phone's X25519 public key (32 bytes) on a pairing request and empty otherwise.
+pub fn frame(prefix: &[u8], nonce: &[u8; 12], ct: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1 + prefix.len() + 12 + ct.len());
+    out.push(FRAME_VERSION);
+    out.extend_from_slice(prefix);
+    out.extend_from_slice(nonce);
+    out.extend_from_slice(ct);
+    out
+}
+
+/// Splits a frame made by [`frame`] with a `prefix_len`-byte prefix: (prefix, nonce,
+/// ciphertext), or `None` for another version or a frame too short to hold a tag.
+pub fn unframe(bytes: &[u8], prefix_len: usize) -> Option<(&[u8], [u8; 12], &[u8])> {
+    let (&version, rest) = bytes.split_first()?;
+    if version != FRAME_VERSION || rest.len() < prefix_len + 12 + 16 {
+        return None;
+    }
+    let (prefix, rest) = rest.split_at(prefix_len);
+    let (nonce, ct) = rest.split_at(12);
+    Some((prefix, nonce.try_into().ok()?, ct))
 }
 
 /// Whether X25519 with `their_public` gives a secret `my_secret` contributes to: a low-order
@@ -381,6 +430,72 @@ mod tests {
         assert_eq!(
             SignedRequest::parse(&m.replace("op=answer", "op=delete")),
             None
+        );
+    }
+
+    #[test]
+    fn topics_are_shared_per_device_and_tell_nothing_of_the_key() {
+        let app = AppKeys::generate();
+        let phone = StaticSecret::from(random::<32>());
+        let phone_pub = PublicKey::from(&phone).to_bytes();
+        let at_app = SealKey::agree(&app.boxing, &app.box_public(), &phone_pub, &phone_pub);
+        let at_phone = SealKey::agree(&phone, &app.box_public(), &phone_pub, &app.box_public());
+        let topic = at_app.topic();
+        assert_eq!(topic, at_phone.topic(), "both sides derive the same topic");
+        assert_eq!(topic.len(), 32);
+        assert!(
+            topic
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
+        let other = StaticSecret::from(random::<32>());
+        let other_pub = PublicKey::from(&other).to_bytes();
+        let at_other = SealKey::agree(&app.boxing, &app.box_public(), &other_pub, &other_pub);
+        assert_ne!(at_other.topic(), topic, "another device, another topic");
+        // The topic is not the seal key: a message sealed under the topic bytes does not open.
+        let (n, ct) = at_phone.seal(Direction::ToApp, "dev", b"x");
+        let mut forged = [0u8; 32];
+        forged[..16].copy_from_slice(&at_app.topic);
+        let guess = SealKey {
+            cipher: Aes256Gcm::new(&forged.into()),
+            topic: at_app.topic,
+        };
+        assert_eq!(guess.open(Direction::ToApp, "dev", &n, &ct), None);
+    }
+
+    #[test]
+    fn frames_carry_only_the_version_and_sealed_bytes() {
+        let (nonce, ct) = ([3u8; 12], vec![5u8; 40]);
+        let plain = frame(&[], &nonce, &ct);
+        assert_eq!(plain.len(), 1 + 12 + 40);
+        assert_eq!(plain[0], FRAME_VERSION);
+        assert_eq!(unframe(&plain, 0), Some((&[][..], nonce, &ct[..])));
+        let key = [8u8; 32];
+        let pairing = frame(&key, &nonce, &ct);
+        assert_eq!(unframe(&pairing, 32), Some((&key[..], nonce, &ct[..])));
+        // Another version, or too short to hold a nonce and a tag: refused.
+        let mut v2 = plain.clone();
+        v2[0] = 2;
+        assert_eq!(unframe(&v2, 0), None);
+        assert_eq!(unframe(&frame(&[], &nonce, &[1u8; 15]), 0), None);
+        assert_eq!(unframe(&[], 0), None);
+        assert_eq!(
+            unframe(&plain, 32),
+            None,
+            "a device frame is no pairing frame"
+        );
+        // A sealed round trip through a frame.
+        let app = AppKeys::generate();
+        let phone = StaticSecret::from(random::<32>());
+        let phone_pub = PublicKey::from(&phone).to_bytes();
+        let k = SealKey::agree(&app.boxing, &app.box_public(), &phone_pub, &phone_pub);
+        let (n, c) = k.seal(Direction::ToApp, "d", br#"{"m":"secret"}"#);
+        let bytes = frame(&[], &n, &c);
+        assert!(!bytes.windows(6).any(|w| w == b"secret"));
+        let (_, n2, c2) = unframe(&bytes, 0).unwrap();
+        assert_eq!(
+            k.open(Direction::ToApp, "d", &n2, c2).as_deref(),
+            Some(&br#"{"m":"secret"}"#[..])
         );
     }
 

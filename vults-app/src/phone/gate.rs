@@ -16,6 +16,11 @@
 //! ([`SOURCE_INTERVAL_MS`], [`ANON_BURST`], [`ANON_REFILL_MS`]); what the budget drops is
 //! counted in one summary line ([`SUMMARY_INTERVAL_MS`]).
 //!
+//! Both transports come here: the LAN's `POST /pair` and `POST /api` ([`Gate::pair`],
+//! [`Gate::api`]) and the broker's frames ([`Gate::broker_pair`], [`Gate::broker_request`],
+//! where the device is the one whose topic the frame arrived on and the source is that
+//! topic). They share the checks, in the same order, and one nonce table.
+//!
 //! Locks: the in-memory state has one mutex, held only for memory work; `devices.json` is
 //! written under the store's own mutex, never while the state's is held (store → state is the
 //! only order both are taken in), so nothing that reads the state waits for the disk.
@@ -123,16 +128,66 @@ impl Reply {
     }
 }
 
+/// Where a request came from, as far as the app can vouch for it: a LAN address, or the
+/// broker topic it arrived on (the broker hides the sender's address).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Source {
+    Ip(IpAddr),
+    /// The topic id (32 hex digits) of the broker topic the request arrived on.
+    Broker(String),
+}
+
+impl From<IpAddr> for Source {
+    fn from(ip: IpAddr) -> Source {
+        Source::Ip(ip)
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Ip(ip) => write!(f, "{ip}"),
+            // The first 8 hex digits tell topics apart in the audit without spelling them out.
+            Source::Broker(topic) => {
+                write!(f, "the broker, topic {}…", topic.get(..8).unwrap_or(topic))
+            }
+        }
+    }
+}
+
 /// The one pairing token that can pair (the newest; none once the link stops).
 struct PairToken {
     token: String,
     expires_ms: u64,
     used: bool,
+    /// The topic id a phone pairs on over the broker: random per code.
+    topic: String,
+}
+
+/// What a request over the broker comes to.
+#[derive(Debug)]
+pub struct BrokerReply {
+    /// The sealed reply to publish to the phone; `None` when the request was not
+    /// authenticated (nothing is sent).
+    pub frame: Option<Vec<u8>>,
+    /// The accepted answer, for the engine.
+    pub command: Option<EngineCommand>,
+    /// Whether it was refused (and audited).
+    pub refused: bool,
+}
+
+/// What the broker link subscribes to: each device's topic id (revoked ones too, so their
+/// requests are refused and audited as on the LAN), and the pairing code's while it can pair.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BrokerTopics {
+    /// (topic id, device id)
+    pub devices: Vec<(String, String)>,
+    pub pairing: Option<String>,
 }
 
 /// The flood budget for refusals of requests that are not authenticated.
 struct Flood {
-    last_by_source: HashMap<IpAddr, u64>,
+    last_by_source: HashMap<Source, u64>,
     tokens: f64,
     refilled_at: u64,
     dropped: u64,
@@ -152,7 +207,7 @@ impl Flood {
     }
 
     /// Whether a refusal from `from` may be audited now; counts it as dropped if not.
-    fn admit(&mut self, from: IpAddr, now_ms: u64) -> bool {
+    fn admit(&mut self, from: &Source, now_ms: u64) -> bool {
         let elapsed = now_ms.saturating_sub(self.refilled_at) as f64;
         self.tokens = (self.tokens + elapsed / ANON_REFILL_MS as f64).min(ANON_BURST);
         self.refilled_at = self.refilled_at.max(now_ms);
@@ -160,7 +215,7 @@ impl Flood {
             self.last_by_source
                 .retain(|_, t| now_ms.saturating_sub(*t) < SOURCE_INTERVAL_MS);
         }
-        let source_ok = match self.last_by_source.get(&from) {
+        let source_ok = match self.last_by_source.get(from) {
             Some(t) => now_ms.saturating_sub(*t) >= SOURCE_INTERVAL_MS,
             None => self.last_by_source.len() < MAX_SOURCES,
         };
@@ -170,7 +225,7 @@ impl Flood {
             return false;
         }
         self.tokens -= 1.0;
-        self.last_by_source.insert(from, now_ms);
+        self.last_by_source.insert(from.clone(), now_ms);
         true
     }
 
@@ -379,8 +434,34 @@ impl Gate {
             token: token.clone(),
             expires_ms,
             used: false,
+            topic: crypto::hex(&crypto::random::<16>()),
         });
         (token, expires_ms)
+    }
+
+    /// The current pairing code's broker topic id (random per code).
+    pub fn pairing_topic(&self) -> Option<String> {
+        self.state().token.as_ref().map(|t| t.topic.clone())
+    }
+
+    /// The topics the broker link should listen on now. The pairing topic stays while its
+    /// code is the current one (used or not), so a replayed pairing request is refused and
+    /// audited, not silently lost; it goes when the code expires or is replaced.
+    pub fn broker_topics(&self, now_ms: u64) -> BrokerTopics {
+        let mut st = self.state();
+        let devices: Vec<Device> = st.devices.clone();
+        let mut out = BrokerTopics::default();
+        for d in &devices {
+            if let Some(key) = st.seal_key(d) {
+                out.devices.push((key.topic(), d.id.clone()));
+            }
+        }
+        out.pairing = st
+            .token
+            .as_ref()
+            .filter(|t| t.expires_ms > now_ms)
+            .map(|t| t.topic.clone());
+        out
     }
 
     /// No token pairs any more (the link stopped).
@@ -408,7 +489,8 @@ impl Gate {
     /// the QR code, and its signature over [`crypto::pair_message`] proving it holds the key.
     /// Every refusal is audited: under the flood budget, except a revoked key trying again
     /// with a good token, which is audited always.
-    pub fn pair(&self, body: &[u8], from: IpAddr, now_ms: u64) -> Reply {
+    pub fn pair(&self, body: &[u8], from: impl Into<Source>, now_ms: u64) -> Reply {
+        let from = from.into();
         let device = {
             let mut st = self.state();
             match st.check_pairing(body, now_ms) {
@@ -419,7 +501,7 @@ impl Gate {
                         &self.record,
                         &AnsweredBy::UnknownPhone,
                         detail,
-                        from,
+                        &from,
                         now_ms,
                     );
                     return Reply::error(status, message);
@@ -457,10 +539,78 @@ impl Gate {
         )
     }
 
+    /// A pairing request over the broker, on the current code's topic: the frame holds the
+    /// phone's X25519 key, then the request ([`Gate::pair`]'s body) sealed to the app's
+    /// X25519 key under the key both derive (as for every later request), bound to this
+    /// topic. The body's `box` must be the key in the frame. Returns the framed reply,
+    /// sealed the same way, or `None` when nothing could be opened (refused and audited).
+    pub fn broker_pair(&self, topic: &str, frame: &[u8], now_ms: u64) -> Option<Vec<u8>> {
+        let from = Source::Broker(topic.to_string());
+        let refuse = |why: &str| {
+            let detail = format!("pairing refused: {why} (from {from})");
+            let mut st = self.state();
+            st.refuse_unauthenticated(
+                &self.record,
+                &AnsweredBy::UnknownPhone,
+                detail,
+                &from,
+                now_ms,
+            );
+        };
+        let Some((prefix, nonce, ct)) = crypto::unframe(frame, 32) else {
+            refuse("not a pairing frame");
+            return None;
+        };
+        let phone_box: [u8; 32] = prefix.try_into().ok()?;
+        let aad = pairing_aad(topic);
+        let key = {
+            let st = self.state();
+            crypto::contributory(&st.keys.boxing, &phone_box).then(|| {
+                SealKey::agree(
+                    &st.keys.boxing,
+                    &st.keys.box_public(),
+                    &phone_box,
+                    &phone_box,
+                )
+            })
+        };
+        let Some(key) = key else {
+            refuse("the box key is a low-order X25519 point");
+            return None;
+        };
+        let Some(plain) = key.open(Direction::ToApp, &aad, &nonce, ct) else {
+            refuse(Check::Seal.as_str());
+            return None;
+        };
+        let same_key = serde_json::from_slice::<Value>(&plain)
+            .ok()
+            .and_then(|v| {
+                v.get("box")
+                    .and_then(Value::as_str)
+                    .and_then(unb64_array::<32>)
+            })
+            .is_some_and(|k| k == phone_box);
+        let reply = if same_key {
+            self.pair(&plain, from.clone(), now_ms)
+        } else {
+            refuse("the request names another box key than it is sealed with");
+            Reply::error(400, "the box key differs from the sealing key")
+        };
+        let body: Value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+        let out = json!({"status": reply.status, "body": body});
+        let (n, c) = key.seal(Direction::ToPhone, &aad, out.to_string().as_bytes());
+        Some(crypto::frame(&[], &n, &c))
+    }
+
     /// `POST /api`: `{"d": device, "n": nonce, "c": ciphertext}` sealed to the app, holding
     /// `{"m": message, "s": signature}`. Returns the reply, and the command to send to the
     /// engine when an answer was accepted (sent by the caller, outside the lock).
-    pub fn api(&self, body: &[u8], from: IpAddr, now_ms: u64) -> (Reply, Option<EngineCommand>) {
+    pub fn api(
+        &self,
+        body: &[u8],
+        from: impl Into<Source>,
+        now_ms: u64,
+    ) -> (Reply, Option<EngineCommand>) {
         let Ok(v) = serde_json::from_slice::<Value>(body) else {
             return (Reply::error(400, "malformed JSON"), None);
         };
@@ -471,6 +621,46 @@ impl Gate {
         let (Some(nonce), Some(ct)) = (unb64_array::<12>(nonce), unb64(ct)) else {
             return (Reply::error(400, "n and c must be base64url"), None);
         };
+        self.sealed_request(claim, &nonce, &ct, &from.into(), now_ms)
+    }
+
+    /// A sealed request from the broker: the device is the one whose topic it arrived on,
+    /// the frame holds the nonce and ciphertext (see [`crypto::frame`]). The same checks as
+    /// [`Gate::api`], in the same order, sharing its nonces; a frame that does not split is
+    /// refused as the seal would be. Returns the framed, sealed reply (`None` when the
+    /// request was not authenticated: the broker gets nothing to read) and the command.
+    pub fn broker_request(&self, topic: &str, frame: &[u8], now_ms: u64) -> BrokerReply {
+        let from = Source::Broker(topic.to_string());
+        let device = {
+            let mut st = self.state();
+            let devices = st.devices.clone();
+            devices
+                .into_iter()
+                .find(|d| st.seal_key(d).is_some_and(|k| k.topic() == topic))
+        };
+        // An unknown topic claims no device: its id in the audit is the topic's.
+        let claim = device.map(|d| d.id).unwrap_or_else(|| topic.to_string());
+        let (nonce, ct) = match crypto::unframe(frame, 0) {
+            Some((_, nonce, ct)) => (nonce, ct.to_vec()),
+            None => ([0u8; 12], Vec::new()),
+        };
+        let (reply, command) = self.sealed_request(&claim, &nonce, &ct, &from, now_ms);
+        BrokerReply {
+            frame: reframe(&reply),
+            command,
+            refused: reply.status != 200,
+        }
+    }
+
+    fn sealed_request(
+        &self,
+        claim: &str,
+        nonce: &[u8; 12],
+        ct: &[u8],
+        from: &Source,
+        now_ms: u64,
+    ) -> (Reply, Option<EngineCommand>) {
+        let (nonce, ct) = (*nonce, ct);
         let mut st = self.state();
         let record = &self.record;
         let Some(device) = st.devices.iter().find(|d| d.id == claim).cloned() else {
@@ -498,7 +688,7 @@ impl Gate {
         }
         let opened = st
             .seal_key(&device)
-            .and_then(|key| Some((key.open(Direction::ToApp, &device.id, &nonce, &ct)?, key)));
+            .and_then(|key| Some((key.open(Direction::ToApp, &device.id, &nonce, ct)?, key)));
         let Some((plain, key)) = opened else {
             let detail = unverified(Check::Seal);
             st.refuse_unauthenticated(record, &by, detail, from, now_ms);
@@ -522,6 +712,21 @@ impl Gate {
             }
         }
     }
+}
+
+/// The associated data's "device" for a pairing over the broker: bound to the code's topic,
+/// so a pairing request or reply cannot be moved to another code.
+pub fn pairing_aad(topic: &str) -> String {
+    format!("pair-{topic}")
+}
+
+/// A sealed reply (`{"n", "c"}`) as a broker frame; `None` for a plain refusal, which the
+/// broker is not sent.
+fn reframe(reply: &Reply) -> Option<Vec<u8>> {
+    let v: Value = serde_json::from_slice(&reply.body).ok()?;
+    let nonce = unb64_array::<12>(v.get("n")?.as_str()?)?;
+    let ct = unb64(v.get("c")?.as_str()?)?;
+    Some(crypto::frame(&[], &nonce, &ct))
 }
 
 fn sealed(key: &SealKey, device: &Device, status: u16, v: Value) -> Reply {
@@ -677,7 +882,7 @@ impl State {
         record: &CommandSink,
         by: &AnsweredBy,
         detail: String,
-        from: IpAddr,
+        from: &Source,
         now_ms: u64,
     ) {
         if self.flood.admit(from, now_ms) {

@@ -1,7 +1,8 @@
 //! The phone link's HTTP/1.1 server: `hyper` (over `tokio-rustls` on the LAN), one request per
 //! connection, strict limits, no chunked bodies.
 //!
-//! Routes: `GET /` (the page), `GET /phone.js`, `GET /phone.css`, `POST /pair`, `POST /api`.
+//! Routes: `GET /` (the page), `GET /phone.js`, `GET /mqtt.js`, `GET /phone.css`, `POST /pair`,
+//! `POST /api`.
 //!
 //! Limits (hyper's where it has them):
 //! - the request line and headers: 8 KiB ([`MAX_HEAD`], hyper answers 431 past it), sent
@@ -51,7 +52,9 @@ const PER_SECOND: f64 = 5.0;
 const PAGE: &str = include_str!("../../../assets/phone/index.html");
 const SCRIPT: &str = include_str!("../../../assets/phone/phone.js");
 const STYLE: &str = include_str!("../../../assets/phone/phone.css");
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
+const MQTT: &str = include_str!("../../../assets/phone/mqtt.js");
+// `wss:`: a phone paired over a broker talks to it from this page too.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' wss:; \
                    img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Per-address token buckets.
@@ -254,6 +257,7 @@ async fn route(
         ("GET", "/") | ("GET", "/index.html") => asset(PAGE, "text/html; charset=utf-8"),
         ("GET", "/phone.js") => asset(SCRIPT, "text/javascript; charset=utf-8"),
         ("GET", "/phone.css") => asset(STYLE, "text/css; charset=utf-8"),
+        ("GET", "/mqtt.js") => asset(MQTT, "text/javascript; charset=utf-8"),
         ("POST", "/pair") => {
             // Pairing writes devices.json: off the link's one async thread.
             let gate = server.gate.clone();
@@ -273,7 +277,7 @@ async fn route(
             }
             reply
         }
-        (_, "/" | "/index.html" | "/phone.js" | "/phone.css" | "/pair" | "/api") => {
+        (_, "/" | "/index.html" | "/phone.js" | "/phone.css" | "/mqtt.js" | "/pair" | "/api") => {
             Reply::error(405, "method not allowed")
         }
         _ => Reply::error(404, "not found"),

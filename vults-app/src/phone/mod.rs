@@ -1,4 +1,5 @@
-//! The paired phone: a small web page the app serves on the LAN while the user enables it,
+//! The paired phone: a small web page the app serves on the LAN while the user enables it (or
+//! any static host serves, the phone then talking through an MQTT broker — see [`mqtt`]),
 //! through which a paired phone sees the pending cards and answers them with signed requests.
 //!
 //! Start from [`PhoneLink`]: it loads the app's keys from the keyring — see [`secrets`] — and
@@ -20,12 +21,14 @@ pub mod crypto;
 pub mod devices;
 pub mod gate;
 mod http;
+pub mod mqtt;
 pub mod secrets;
 pub mod tls;
 
 pub use background::BackgroundLink;
 pub use devices::Device;
 pub use gate::CommandSink;
+pub use mqtt::{BrokerConfig, BrokerState};
 pub use secrets::KeyStorage;
 
 pub(crate) use crate::clock::now_ms;
@@ -85,6 +88,32 @@ pub struct PairingOffer {
     pub app_sign_key: String,
     /// The app's X25519 public key, base64url.
     pub app_box_key: String,
+    /// The broker's WebSocket URL and this code's pairing topic id, while the broker link is
+    /// on (the phone then pairs, and talks, over the broker).
+    pub broker: Option<(String, String)>,
+}
+
+/// The broker as Settings → Phone saves it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerSettings {
+    pub config: BrokerConfig,
+    /// `None` keeps the stored password; `Some("")` removes it; anything else replaces it
+    /// (kept in the keyring).
+    pub password: Option<String>,
+}
+
+/// The broker link as Settings → Phone shows it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BrokerStatus {
+    /// The saved settings (none yet: `None`).
+    pub config: Option<BrokerConfig>,
+    /// The connection's state while it is on.
+    pub state: Option<BrokerState>,
+    pub password_set: bool,
+    /// Where the password is (the keyring, or the fallback file and why).
+    pub password_storage: Option<String>,
+    /// Why the settings could not be used or read.
+    pub error: Option<String>,
 }
 
 /// What Settings → Phone asks the link to do (through [`BackgroundLink::apply`], on the link's
@@ -99,6 +128,10 @@ pub enum PhoneAction {
     /// A fresh one-time pairing code.
     NewCode,
     Revoke(String),
+    /// Save the broker settings and connect (replacing a connection already running).
+    Broker(BrokerSettings),
+    /// Disconnect from the broker (the settings stay).
+    BrokerOff,
 }
 
 /// What Settings → Phone shows; cheap enough to take once per frame.
@@ -124,6 +157,7 @@ pub struct PhoneStatus {
     pub unauthenticated: Vec<AuditEntry>,
     /// The last action's failure ("address in use" …).
     pub error: Option<String>,
+    pub broker: BrokerStatus,
 }
 
 struct Running {
@@ -146,6 +180,10 @@ pub struct PhoneLink {
     running: Option<Running>,
     shown: Option<(PairingOffer, Vec<Vec<bool>>)>,
     error: Option<String>,
+    paths: Paths,
+    broker: Option<mqtt::BrokerLink>,
+    broker_status: BrokerStatus,
+    broker_on_change: Arc<std::sync::Mutex<Arc<dyn Fn() + Send + Sync>>>,
 }
 
 impl PhoneLink {
@@ -155,7 +193,13 @@ impl PhoneLink {
         let (keys, key_storage) = secrets::load_or_create(paths)?;
         let devices = devices::DeviceStore::load(&paths.devices_file())?;
         let gate = Gate::new(keys, devices, commands.clone(), now_ms());
-        Ok(PhoneLink {
+        let mut broker_status = BrokerStatus::default();
+        match BrokerConfig::load(&broker_file(paths)) {
+            Ok(config) => broker_status.config = config,
+            Err(e) => broker_status.error = Some(e.to_string()),
+        }
+        broker_status.password_set = secrets::broker_password(paths).is_some();
+        let mut link = PhoneLink {
             gate: Arc::new(gate),
             tls_file: paths.config_dir.join("phone-tls.json"),
             key_storage,
@@ -164,12 +208,108 @@ impl PhoneLink {
             running: None,
             shown: None,
             error: None,
-        })
+            paths: paths.clone(),
+            broker: None,
+            broker_status,
+            broker_on_change: Arc::new(std::sync::Mutex::new(Arc::new(|| {}))),
+        };
+        if let Some(config) = link.broker_status.config.clone().filter(|c| c.enabled) {
+            let password = secrets::broker_password(paths);
+            if let Err(e) = link.start_broker(config, password) {
+                link.broker_status.error = Some(e);
+            }
+        }
+        Ok(link)
+    }
+
+    /// Connects to the broker (on a thread of its own; returns at once). Errors are the
+    /// settings' (a bad URL, an unreadable CA file); a broker that does not answer shows in
+    /// [`BrokerStatus::state`].
+    pub fn start_broker(
+        &mut self,
+        config: BrokerConfig,
+        password: Option<String>,
+    ) -> Result<(), String> {
+        self.stop_broker();
+        let cell = self.broker_on_change.clone();
+        let on_change: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+            let f = cell.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            f();
+        });
+        let link = mqtt::BrokerLink::start(
+            config,
+            password,
+            self.gate.clone(),
+            self.commands.clone(),
+            on_change,
+        )?;
+        self.broker = Some(link);
+        Ok(())
+    }
+
+    /// Disconnects from the broker.
+    pub fn stop_broker(&mut self) {
+        if let Some(mut link) = self.broker.take() {
+            link.stop();
+        }
+    }
+
+    /// The broker connection's state, while it is on.
+    pub fn broker_state(&self) -> Option<BrokerState> {
+        self.broker.as_ref().map(|b| b.state())
+    }
+
+    fn save_broker(&mut self, settings: BrokerSettings) -> Result<(), String> {
+        let mut config = settings.config;
+        config.validate()?;
+        config.enabled = true;
+        match settings.password.as_deref() {
+            None => {}
+            Some("") => {
+                secrets::set_broker_password(&self.paths, None).map_err(|e| e.to_string())?;
+                self.broker_status.password_storage = None;
+            }
+            Some(p) => {
+                let storage = secrets::set_broker_password(&self.paths, Some(p))
+                    .map_err(|e| e.to_string())?;
+                self.broker_status.password_storage = Some(match storage {
+                    KeyStorage::Keyring => "The broker password is in the system keyring.".into(),
+                    KeyStorage::File { path, reason } => format!(
+                        "No usable system keyring ({reason}); the broker password is in {} (readable only by you).",
+                        path.display()
+                    ),
+                });
+            }
+        }
+        let password = secrets::broker_password(&self.paths);
+        self.broker_status.password_set = password.is_some();
+        config
+            .save(&broker_file(&self.paths))
+            .map_err(|e| format!("cannot save the broker settings: {e}"))?;
+        self.broker_status.config = Some(config.clone());
+        self.broker_status.error = None;
+        self.start_broker(config, password)
+    }
+
+    fn broker_off(&mut self) -> Result<(), String> {
+        self.stop_broker();
+        if let Some(config) = self.broker_status.config.as_mut() {
+            config.enabled = false;
+            config
+                .save(&broker_file(&self.paths))
+                .map_err(|e| format!("cannot save the broker settings: {e}"))?;
+        }
+        Ok(())
     }
 
     /// Called after a device pairs or a request is refused (the window's repaint).
     pub fn set_on_change(&mut self, on_change: Arc<dyn Fn() + Send + Sync>) {
-        self.on_change = on_change;
+        self.on_change = on_change.clone();
+        // A broker link started before this (at creation) calls the new one too.
+        *self
+            .broker_on_change
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = on_change;
     }
 
     /// Where the app's keys are (the keyring, or the 0600 file and why).
@@ -249,32 +389,50 @@ impl PhoneLink {
         self.running.as_ref().map(|r| r.addr)
     }
 
-    /// A new pairing offer (a fresh one-time token, good for 5 minutes), while enabled.
+    /// A new pairing offer (a fresh one-time token, good for 5 minutes), while the LAN link
+    /// or the broker link is on. With the broker on, the code also names the broker and this
+    /// code's pairing topic; with the LAN link off, the page is the one the broker settings
+    /// name (Mosquitto's `http_dir`, or any static host).
     pub fn offer(&self) -> Option<PairingOffer> {
-        let running = self.running.as_ref()?;
+        let broker = self.broker.as_ref().and_then(|b| {
+            let config = b.config();
+            Some((config.phone_ws_url()?, config.page()?))
+        });
+        let page = match (&self.running, &broker) {
+            (Some(running), _) => {
+                let host = if running.host.contains(':') {
+                    format!("[{}]", running.host)
+                } else {
+                    running.host.clone()
+                };
+                let scheme = if running.fingerprint.is_some() {
+                    "https"
+                } else {
+                    "http"
+                };
+                format!("{scheme}://{host}:{}/", running.addr.port())
+            }
+            (None, Some((_, page))) => page.clone(),
+            (None, None) => return None,
+        };
         let (token, expires_at) = self.gate.new_token(now_ms());
         let (sign, boxk) = self.gate.public_keys();
         let (app_sign_key, app_box_key) = (crypto::b64(&sign), crypto::b64(&boxk));
-        let host = if running.host.contains(':') {
-            format!("[{}]", running.host)
-        } else {
-            running.host.clone()
+        let mut url = format!("{page}#v=1&t={token}&k={app_sign_key}&x={app_box_key}");
+        let broker = match (broker, self.gate.pairing_topic()) {
+            (Some((ws, _)), Some(topic)) => {
+                url.push_str(&format!("&b={}&p={topic}", fragment_encode(&ws)));
+                Some((ws, topic))
+            }
+            _ => None,
         };
-        let scheme = if running.fingerprint.is_some() {
-            "https"
-        } else {
-            "http"
-        };
-        let url = format!(
-            "{scheme}://{host}:{}/#v=1&t={token}&k={app_sign_key}&x={app_box_key}",
-            running.addr.port()
-        );
         Some(PairingOffer {
             url,
             token,
             expires_at,
             app_sign_key,
             app_box_key,
+            broker,
         })
     }
 
@@ -319,6 +477,14 @@ impl PhoneLink {
             }
             PhoneAction::NewCode => Ok(()),
             PhoneAction::Revoke(id) => self.revoke(&id).map(|_| ()),
+            // Shown beside the broker's settings, not as the link's error.
+            PhoneAction::Broker(settings) => {
+                if let Err(e) = self.save_broker(settings) {
+                    self.broker_status.error = Some(e);
+                }
+                Ok(())
+            }
+            PhoneAction::BrokerOff => self.broker_off().map_err(std::io::Error::other),
         };
         match result {
             Ok(()) => {
@@ -335,7 +501,10 @@ impl PhoneLink {
     pub fn status(&self) -> PhoneStatus {
         let now = now_ms();
         let (offer, qr) = match &self.shown {
-            Some((o, qr)) if self.running.is_some() && self.gate.token_open(&o.token, now) => {
+            Some((o, qr))
+                if (self.running.is_some() || self.broker.is_some())
+                    && self.gate.token_open(&o.token, now) =>
+            {
                 (Some(o.clone()), qr.clone())
             }
             _ => (None, Vec::new()),
@@ -351,6 +520,10 @@ impl PhoneLink {
             refusals: self.gate.authenticated_refusals(),
             unauthenticated: self.gate.unauthenticated_refusals(),
             error: self.error.clone(),
+            broker: BrokerStatus {
+                state: self.broker_state(),
+                ..self.broker_status.clone()
+            },
         }
     }
 }
@@ -358,7 +531,26 @@ impl PhoneLink {
 impl Drop for PhoneLink {
     fn drop(&mut self) {
         self.stop();
+        self.stop_broker();
     }
+}
+
+/// Where the broker settings are kept (no password: that is in the keyring).
+pub fn broker_file(paths: &Paths) -> std::path::PathBuf {
+    paths.config_dir.join("phone-broker.json")
+}
+
+/// `s` for a URL fragment's `key=value` (what `URLSearchParams` decodes): unreserved
+/// characters as they are, everything else percent-encoded.
+pub fn fragment_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// The QR code of an offer as rows of dark (`true`) and light modules, without the quiet zone
@@ -384,4 +576,27 @@ fn lan_address() -> Option<IpAddr> {
     socket.connect("192.0.2.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
     (!ip.is_unspecified()).then_some(ip)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broker_url_survives_the_qr_codes_fragment() {
+        let ws = "wss://[::1]:8884/mqtt?x=1&y=2#z";
+        let encoded = fragment_encode(ws);
+        assert!(
+            !encoded.contains(['&', '#', '=', '/', ':', '?']),
+            "{encoded}"
+        );
+        let url = format!("https://h/#v=1&t=tok&k=K&x=X&b={encoded}&p=00ff");
+        let offer = client::offer_from_url(&url).unwrap();
+        assert_eq!(offer.broker, Some((ws.to_string(), "00ff".to_string())));
+        assert_eq!(
+            (offer.token.as_str(), offer.app_box_key.as_str()),
+            ("tok", "X")
+        );
+        assert_eq!(fragment_encode("aZ09-_.~"), "aZ09-_.~");
+    }
 }

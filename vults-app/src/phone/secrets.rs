@@ -97,6 +97,49 @@ pub fn load_or_create(paths: &Paths) -> std::io::Result<(AppKeys, KeyStorage)> {
     }
 }
 
+/// The broker password's entry in the keyring.
+const BROKER_USER: &str = "phone-broker-password";
+
+/// The broker password's fallback file (0600), where no keyring can be used.
+pub fn broker_password_file(paths: &Paths) -> PathBuf {
+    paths.config_dir.join("phone-broker.secret")
+}
+
+/// The broker password, from the keyring (or its 0600 fallback file); `None` when none is set.
+pub fn broker_password(paths: &Paths) -> Option<String> {
+    if let Ok(entry) = keyring_core::Entry::new(SERVICE, BROKER_USER)
+        && let Ok(p) = entry.get_password()
+    {
+        return Some(p);
+    }
+    std::fs::read_to_string(broker_password_file(paths)).ok()
+}
+
+/// Keeps the broker password in the keyring (or, without one, in a 0600 file, and says so);
+/// `None` removes it from both.
+pub fn set_broker_password(paths: &Paths, password: Option<&str>) -> std::io::Result<KeyStorage> {
+    let file = broker_password_file(paths);
+    let entry = keyring_core::Entry::new(SERVICE, BROKER_USER);
+    let Some(password) = password else {
+        if let Ok(entry) = &entry {
+            let _ = entry.delete_credential();
+        }
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => return Ok(KeyStorage::Keyring),
+        }
+    };
+    let reason = match entry.and_then(|e| e.set_password(password)) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&file);
+            return Ok(KeyStorage::Keyring);
+        }
+        Err(e) => STORE_ERROR.get().cloned().unwrap_or_else(|| e.to_string()),
+    };
+    write_secret(&file, password.as_bytes())?;
+    Ok(KeyStorage::File { path: file, reason })
+}
+
 fn keyring_entry() -> keyring_core::Result<keyring_core::Entry> {
     keyring_core::Entry::new(SERVICE, USER)
 }
@@ -211,6 +254,15 @@ mod tests {
         let (from_keyring, storage) = load_or_create(&paths).unwrap();
         assert_eq!(storage, KeyStorage::Keyring);
         assert_eq!(from_keyring.box_public(), keys.box_public());
+
+        // The broker password goes to the keyring too, and away again.
+        assert_eq!(broker_password(&paths), None);
+        let storage = set_broker_password(&paths, Some("s3cret")).unwrap();
+        assert_eq!(storage, KeyStorage::Keyring);
+        assert_eq!(broker_password(&paths).as_deref(), Some("s3cret"));
+        assert!(!broker_password_file(&paths).exists(), "not on disk");
+        set_broker_password(&paths, None).unwrap();
+        assert_eq!(broker_password(&paths), None);
         let _ = std::fs::remove_dir_all(&home);
     }
 }

@@ -1,5 +1,6 @@
 //! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
-//! pairing QR code, the paired devices with Revoke, and the latest refused phone requests.
+//! broker (URL, login, CA file; Connect / Disconnect and the connection's state), the pairing
+//! QR code, the paired devices with Revoke, and the latest refused phone requests.
 //!
 //! The view does no I/O: it reads a [`PhoneStatus`] snapshot (from `BackgroundLink::status()`,
 //! once per frame) and returns a [`PhoneAction`] for the app to pass to
@@ -10,18 +11,68 @@
 //! engine's `EngineCommander` and the repaint callback, and `phone.on_engine_event(&event)`
 //! for every event drained in `logic`.
 
-use crate::phone::{DEFAULT_PORT, PhoneAction, PhoneStatus};
+use crate::phone::{BrokerConfig, BrokerSettings, DEFAULT_PORT, PhoneAction, PhoneStatus};
 use egui::{Color32, RichText};
 
 #[derive(Debug)]
 pub struct PhoneView {
     port: String,
+    broker: BrokerFields,
+}
+
+/// The broker settings being edited (filled from the saved ones once).
+#[derive(Debug, Default)]
+struct BrokerFields {
+    loaded: bool,
+    url: String,
+    username: String,
+    /// Empty: keep the stored password.
+    password: String,
+    ca_file: String,
+    phone_url: String,
+    page_url: String,
+}
+
+impl BrokerFields {
+    fn load(&mut self, config: Option<&BrokerConfig>) {
+        if self.loaded {
+            return;
+        }
+        self.loaded = true;
+        let Some(c) = config else { return };
+        self.url = c.url.clone();
+        self.username = c.username.clone().unwrap_or_default();
+        self.ca_file = c
+            .ca_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        self.phone_url = c.phone_url.clone().unwrap_or_default();
+        self.page_url = c.page_url.clone().unwrap_or_default();
+    }
+
+    fn settings(&mut self) -> BrokerSettings {
+        let opt = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        let password = std::mem::take(&mut self.password);
+        BrokerSettings {
+            config: BrokerConfig {
+                url: self.url.trim().to_string(),
+                username: opt(&self.username),
+                ca_file: opt(&self.ca_file).map(Into::into),
+                phone_url: opt(&self.phone_url),
+                page_url: opt(&self.page_url),
+                enabled: true,
+            },
+            password: (!password.is_empty()).then_some(password),
+        }
+    }
 }
 
 impl Default for PhoneView {
     fn default() -> PhoneView {
         PhoneView {
             port: DEFAULT_PORT.to_string(),
+            broker: BrokerFields::default(),
         }
     }
 }
@@ -77,7 +128,12 @@ impl PhoneView {
         ui.label(RichText::new(&status.key_storage).color(key_color).small());
         ui.add_space(8.0);
 
-        if status.address.is_some() {
+        if let Some(a) = self.broker_ui(ui, status) {
+            action = Some(a);
+        }
+        ui.add_space(8.0);
+
+        if status.address.is_some() || status.broker.state.is_some() {
             match &status.offer {
                 Some(offer) => {
                     ui.label("Scan with the phone's camera, then tap Pair on the page:");
@@ -93,13 +149,12 @@ impl PhoneView {
                             .color(MUTED),
                         );
                     }
-                    ui.label(
-                        RichText::new(
-                            "One use; expires in 5 minutes. The phone must be on this network.",
-                        )
-                        .small()
-                        .color(MUTED),
-                    );
+                    let reach = if offer.broker.is_some() {
+                        "One use; expires in 5 minutes. Through the broker, the phone can be anywhere."
+                    } else {
+                        "One use; expires in 5 minutes. The phone must be on this network."
+                    };
+                    ui.label(RichText::new(reach).small().color(MUTED));
                 }
                 None => {
                     ui.label(
@@ -146,6 +201,122 @@ impl PhoneView {
             5,
             MUTED,
         );
+        action
+    }
+}
+
+impl PhoneView {
+    /// The broker: its settings, Connect / Disconnect, and the connection's state.
+    fn broker_ui(&mut self, ui: &mut egui::Ui, status: &PhoneStatus) -> Option<PhoneAction> {
+        let mut action = None;
+        let b = &status.broker;
+        self.broker.load(b.config.as_ref());
+        ui.strong("Through a broker");
+        ui.label(
+            RichText::new(
+                "To answer from anywhere: an MQTT broker you pick (Mosquitto, EMQX, a hosted one) \
+                 carries the same sealed messages. It sees random topic names, sizes and timing, \
+                 never a card or an answer.",
+            )
+            .color(MUTED)
+            .small(),
+        );
+        let f = &mut self.broker;
+        egui::Grid::new("phone-broker")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let row = |ui: &mut egui::Ui,
+                           label: &str,
+                           value: &mut String,
+                           hint: &str,
+                           secret: bool| {
+                    let l = ui.label(label);
+                    ui.add(
+                        egui::TextEdit::singleline(value)
+                            .hint_text(hint)
+                            .password(secret)
+                            .desired_width(320.0),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                };
+                row(
+                    ui,
+                    "Broker URL",
+                    &mut f.url,
+                    "wss://broker.example:8884/ or mqtts://…",
+                    false,
+                );
+                row(ui, "Username", &mut f.username, "optional", false);
+                let hint = if b.password_set {
+                    "unchanged (in the keyring)"
+                } else {
+                    "optional"
+                };
+                row(ui, "Password", &mut f.password, hint, true);
+                row(
+                    ui,
+                    "CA certificate",
+                    &mut f.ca_file,
+                    "PEM file, for a self-hosted broker",
+                    false,
+                );
+                row(
+                    ui,
+                    "Phone's broker URL",
+                    &mut f.phone_url,
+                    "wss://…, if not the one above",
+                    false,
+                );
+                row(
+                    ui,
+                    "Page URL",
+                    &mut f.page_url,
+                    "https://… (default: the broker's own web server)",
+                    false,
+                );
+            });
+        ui.horizontal(|ui| {
+            let label = if b.state.is_some() {
+                "Save and reconnect"
+            } else {
+                "Connect"
+            };
+            if ui
+                .add_enabled(!f.url.trim().is_empty(), egui::Button::new(label))
+                .clicked()
+            {
+                action = Some(PhoneAction::Broker(f.settings()));
+            }
+            if b.password_set && ui.button("Forget password").clicked() {
+                action = Some(PhoneAction::Broker(BrokerSettings {
+                    password: Some(String::new()),
+                    ..f.settings()
+                }));
+            }
+            match &b.state {
+                Some(state) => {
+                    let color = if *state == crate::phone::BrokerState::Connected {
+                        Color32::from_rgb(90, 180, 90)
+                    } else {
+                        WARN
+                    };
+                    ui.label(RichText::new(format!("Broker: {}", state.describe())).color(color));
+                    if ui.button("Disconnect").clicked() {
+                        action = Some(PhoneAction::BrokerOff);
+                    }
+                }
+                None => {
+                    ui.label(RichText::new("Broker: off").color(MUTED));
+                }
+            }
+        });
+        if let Some(err) = &b.error {
+            ui.colored_label(Color32::from_rgb(220, 80, 80), err);
+        }
+        if let Some(storage) = &b.password_storage {
+            ui.label(RichText::new(storage).small().color(MUTED));
+        }
         action
     }
 }
@@ -299,6 +470,7 @@ mod tests {
             expires_at: u64::MAX,
             app_sign_key: "k".into(),
             app_box_key: "x".into(),
+            broker: None,
         };
         let qr = crate::phone::qr_modules(&offer);
         let mut h = harness(PhoneStatus {
@@ -321,5 +493,50 @@ mod tests {
         h.get_by_label("Revoke").click();
         h.run();
         assert_eq!(h.state().action, Some(PhoneAction::Revoke("dev1".into())));
+    }
+
+    #[test]
+    fn the_broker_is_set_up_here_and_its_state_shown() {
+        let mut h = harness(PhoneStatus::default());
+        h.get_by_label("Broker: off");
+        for (field, text) in [
+            ("Broker URL", "wss://broker.example:8884/"),
+            ("Username", "vults-app"),
+            ("Password", "pw"),
+        ] {
+            h.run();
+            h.get_by_label(field).focus();
+            h.run();
+            h.get_by_label(field).type_text(text);
+            h.run();
+        }
+        h.get_by_label("Connect").click();
+        h.run();
+        let Some(PhoneAction::Broker(settings)) = h.state().action.clone() else {
+            panic!("expected a broker action, got {:?}", h.state().action);
+        };
+        assert_eq!(settings.config.url, "wss://broker.example:8884/");
+        assert_eq!(settings.config.username.as_deref(), Some("vults-app"));
+        assert_eq!(settings.password.as_deref(), Some("pw"));
+        assert_eq!(settings.config.ca_file, None);
+
+        let h = harness(PhoneStatus {
+            broker: crate::phone::BrokerStatus {
+                config: Some(BrokerConfig {
+                    url: "wss://broker.example/".into(),
+                    ..BrokerConfig::default()
+                }),
+                state: Some(crate::phone::BrokerState::Reconnecting {
+                    error: "connection refused".into(),
+                    retry_in_s: 4,
+                }),
+                password_set: true,
+                ..Default::default()
+            },
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("Broker: Reconnecting in 4 s — connection refused");
+        h.get_by_label("Disconnect");
+        h.get_by_label("Forget password");
     }
 }

@@ -1,0 +1,628 @@
+//! The phone over an MQTT broker the user picks (Mosquitto, EMQX, HiveMQ, a hosted one): a
+//! second transport for the same sealed, signed messages, so a phone can answer from anywhere.
+//!
+//! One connection (`rumqttc`, MQTT 3.1.1, over TLS — `mqtts://` — or WebSocket + TLS —
+//! `wss://` — with the ring provider the link already builds), reconnecting with backoff
+//! (1 s doubling to 30 s); its state is shown in Settings → Phone. The broker is not trusted:
+//! every frame on it is sealed (see [`crypto::frame`]), and everything that arrives goes
+//! through the same [`Gate`] as the LAN — the same checks in the same order, the same nonces
+//! (a request seen on the LAN is a replay over the broker), the same audit.
+//!
+//! Topics: `vults/<id>/a` (to the app) and `vults/<id>/p` (to the phone), where `<id>` is
+//! 32 hex digits — for a paired device, derived from the X25519 secret only it and the app
+//! hold ([`crypto::SealKey::topic`]); for pairing, random per QR code. The app subscribes to
+//! its devices' topics and the current code's, nothing else; the set is compared with the
+//! gate's every [`SYNC_EVERY`] and after each message.
+//!
+//! Frames are limited per topic (a burst of 20, then 5 a second; past it they are dropped
+//! unread, as the LAN answers 429).
+//!
+//! The connection runs on a thread of its own; nothing here touches the LAN listener, the
+//! engine or the window, so a broker that is down or slow changes nothing for them.
+
+use super::crypto;
+use super::gate::{CommandSink, Gate};
+use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS, TlsConfiguration, Transport};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio_rustls::rustls::pki_types::CertificateDer;
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+
+/// How often the subscriptions are compared with the gate's topics.
+pub const SYNC_EVERY: Duration = Duration::from_millis(300);
+/// The first wait before reconnecting; doubled after each failure…
+pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
+/// …up to this.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// A request frame from a phone, at most (the LAN's body limit, and some).
+const MAX_INCOMING: usize = 64 * 1024;
+/// A reply (a card list with whole files and diffs), at most.
+const MAX_OUTGOING: usize = 4 * 1024 * 1024;
+/// Frames per topic: a burst of this many…
+const BURST: f64 = 20.0;
+/// …then this many a second; past it frames are dropped unread, as the LAN answers 429
+/// (a replay flood cannot fill the audit with "nonce already used").
+const PER_SECOND: f64 = 5.0;
+
+/// Per-topic token buckets (the broker hides the sender; the topic is what a frame names).
+#[derive(Default)]
+struct RateLimit {
+    buckets: std::collections::HashMap<String, (f64, std::time::Instant)>,
+}
+
+impl RateLimit {
+    fn allow(&mut self, topic: &str, now: std::time::Instant) -> bool {
+        if self.buckets.len() > 10_000 {
+            self.buckets.clear();
+        }
+        let (tokens, last) = self
+            .buckets
+            .entry(topic.to_string())
+            .or_insert((BURST, now));
+        let refill = now.saturating_duration_since(*last).as_secs_f64() * PER_SECOND;
+        *tokens = (*tokens + refill).min(BURST);
+        *last = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// The topic a phone sends to (the app listens on).
+pub fn to_app(id: &str) -> String {
+    format!("vults/{id}/a")
+}
+
+/// The topic the app answers on (the phone listens on).
+pub fn to_phone(id: &str) -> String {
+    format!("vults/{id}/p")
+}
+
+/// The id in a `vults/<id>/a` topic: 32 lower-case hex digits, or `None`.
+pub fn app_topic_id(topic: &str) -> Option<&str> {
+    let id = topic.strip_prefix("vults/")?.strip_suffix("/a")?;
+    (id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))).then_some(id)
+}
+
+/// The broker as the user set it up (`phone-broker.json` in the config folder; the password
+/// is in the keyring, see [`super::secrets`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokerConfig {
+    /// How the app reaches the broker: `mqtts://host[:port]` or `wss://host[:port]/path`.
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// A CA certificate (PEM) for a self-hosted broker; the system's roots otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
+    /// The broker's WebSocket URL for the phone's page (browsers speak only WebSockets);
+    /// the app's own URL when that is `wss://`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone_url: Option<String>,
+    /// Where the phone loads the page when the LAN link is off; by default the phone URL's
+    /// host and port over HTTPS (Mosquitto's `http_dir`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_url: Option<String>,
+    /// Connect when the app starts.
+    #[serde(default)]
+    pub enabled: bool,
+}
+
+/// A broker URL taken apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerUrl {
+    pub websocket: bool,
+    pub host: String,
+    pub port: u16,
+    /// The whole URL (for WebSockets, the request URL).
+    pub url: String,
+}
+
+/// Parses `mqtts://host[:port]` (default 8883) or `wss://host[:port][/path]` (default 443).
+/// Plain `mqtt://` and `ws://` are refused: the password and the topic names would cross the
+/// network in clear.
+pub fn parse_url(url: &str) -> Result<BrokerUrl, String> {
+    let url = url.trim();
+    let (websocket, rest, default_port) = if let Some(r) = url.strip_prefix("mqtts://") {
+        (false, r, 8883)
+    } else if let Some(r) = url.strip_prefix("wss://") {
+        (true, r, 443)
+    } else if url.starts_with("mqtt://") || url.starts_with("ws://") || url.starts_with("tcp://") {
+        return Err("the broker must be reached over TLS: use mqtts:// or wss://".into());
+    } else {
+        return Err("a broker URL starts with mqtts:// or wss://".into());
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.contains('@') {
+        return Err("put the username in its own field, not in the URL".into());
+    }
+    if !websocket && authority.len() != rest.trim_end_matches('/').len() {
+        return Err("an mqtts:// URL has no path".into());
+    }
+    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+        let (h, after) = v6
+            .split_once(']')
+            .ok_or("an IPv6 host needs its closing ]")?;
+        let port = match after.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if after.is_empty() => None,
+            None => return Err("junk after the IPv6 host".into()),
+        };
+        (h.to_string(), port)
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p)),
+            None => (authority.to_string(), None),
+        }
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '_'));
+    if !host_ok {
+        return Err("the broker URL has no valid host".into());
+    }
+    let port = match port {
+        Some(p) => p
+            .parse::<u16>()
+            .ok()
+            .filter(|p| *p > 0)
+            .ok_or("the port must be a number from 1 to 65535")?,
+        None => default_port,
+    };
+    Ok(BrokerUrl {
+        websocket,
+        host,
+        port,
+        url: url.to_string(),
+    })
+}
+
+impl BrokerConfig {
+    /// The WebSocket URL the phone's page connects to, if there is one.
+    pub fn phone_ws_url(&self) -> Option<String> {
+        match self.phone_url.as_deref().map(str::trim) {
+            Some(u) if !u.is_empty() => Some(u.to_string()),
+            _ => parse_url(&self.url)
+                .ok()
+                .filter(|u| u.websocket)
+                .map(|u| u.url),
+        }
+    }
+
+    /// Where the phone loads the page from when the LAN link is off.
+    pub fn page(&self) -> Option<String> {
+        if let Some(u) = self.page_url.as_deref().map(str::trim)
+            && !u.is_empty()
+        {
+            return Some(u.to_string());
+        }
+        let ws = parse_url(&self.phone_ws_url()?).ok()?;
+        let host = if ws.host.contains(':') {
+            format!("[{}]", ws.host)
+        } else {
+            ws.host
+        };
+        Some(match ws.port {
+            443 => format!("https://{host}/"),
+            port => format!("https://{host}:{port}/"),
+        })
+    }
+
+    /// Everything that can be checked before connecting.
+    pub fn validate(&self) -> Result<BrokerUrl, String> {
+        let url = parse_url(&self.url)?;
+        if let Some(phone) = self.phone_url.as_deref().filter(|u| !u.trim().is_empty()) {
+            let p = parse_url(phone).map_err(|e| format!("phone URL: {e}"))?;
+            if !p.websocket {
+                return Err("the phone URL must be wss:// (browsers speak only WebSockets)".into());
+            }
+        } else if !url.websocket {
+            return Err(
+                "with an mqtts:// broker, give the phone its wss:// URL (browsers speak only WebSockets)"
+                    .into(),
+            );
+        }
+        Ok(url)
+    }
+
+    /// Reads `phone-broker.json`: `Ok(None)` when there is none; an error for a file that does
+    /// not parse (which is then never overwritten without the user saving new settings).
+    pub fn load(path: &Path) -> std::io::Result<Option<BrokerConfig>> {
+        match std::fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("{} cannot be read: {e}", path.display()),
+                )
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let json = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        vults_core::atomic::write(path, &json, Some(0o600))
+    }
+}
+
+/// The connection's state, for Settings → Phone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BrokerState {
+    Connecting,
+    Connected,
+    /// The last failure, and the wait before the next try.
+    Reconnecting {
+        error: String,
+        retry_in_s: u64,
+    },
+}
+
+impl BrokerState {
+    pub fn describe(&self) -> String {
+        match self {
+            BrokerState::Connecting => "Connecting…".into(),
+            BrokerState::Connected => "Connected".into(),
+            BrokerState::Reconnecting { error, retry_in_s } => {
+                format!("Reconnecting in {retry_in_s} s — {error}")
+            }
+        }
+    }
+}
+
+/// The TLS client configuration: the CA file's certificates when given, the system's roots
+/// otherwise.
+fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig, String> {
+    let mut roots = RootCertStore::empty();
+    match ca_file {
+        Some(path) => {
+            let pem = std::fs::read(path)
+                .map_err(|e| format!("cannot read the CA file {}: {e}", path.display()))?;
+            let mut added = 0;
+            for cert in CertificateDer::pem_slice_iter(&pem) {
+                let cert =
+                    cert.map_err(|e| format!("the CA file {} is not PEM: {e}", path.display()))?;
+                roots
+                    .add(cert)
+                    .map_err(|e| format!("a certificate in {} is refused: {e}", path.display()))?;
+                added += 1;
+            }
+            if added == 0 {
+                return Err(format!("no certificate in the CA file {}", path.display()));
+            }
+        }
+        None => {
+            for cert in rustls_native_certs::load_native_certs().certs {
+                let _ = roots.add(cert);
+            }
+            if roots.is_empty() {
+                return Err("no system CA certificates found: give the broker's CA file".into());
+            }
+        }
+    }
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    Ok(ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth())
+}
+
+/// The running connection: its thread, a way to stop it, and its state.
+pub struct BrokerLink {
+    config: BrokerConfig,
+    state: Arc<Mutex<BrokerState>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BrokerLink {
+    /// Checks the settings and the CA file, then connects on a thread of its own (returning
+    /// at once: a broker that does not answer shows as "Reconnecting" in the state).
+    pub fn start(
+        config: BrokerConfig,
+        password: Option<String>,
+        gate: Arc<Gate>,
+        commands: CommandSink,
+        on_change: Arc<dyn Fn() + Send + Sync>,
+    ) -> Result<BrokerLink, String> {
+        let url = config.validate()?;
+        let tls = TlsConfiguration::Rustls(Arc::new(tls_config(config.ca_file.as_deref())?));
+        let client_id = format!("vults-{}", crypto::hex(&crypto::random::<8>()));
+        let mut options = if url.websocket {
+            let mut o = MqttOptions::new(client_id, url.url.clone(), url.port);
+            o.set_transport(Transport::Wss(tls));
+            o
+        } else {
+            let mut o = MqttOptions::new(client_id, url.host.clone(), url.port);
+            o.set_transport(Transport::Tls(tls));
+            o
+        };
+        options
+            .set_keep_alive(Duration::from_secs(30))
+            .set_clean_session(true)
+            .set_max_packet_size(MAX_INCOMING, MAX_OUTGOING);
+        if let Some(user) = config.username.as_deref().filter(|u| !u.is_empty()) {
+            options.set_credentials(user, password.unwrap_or_default());
+        }
+        let state = Arc::new(Mutex::new(BrokerState::Connecting));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let shared = state.clone();
+        let thread = std::thread::Builder::new()
+            .name("vults-phone-broker".into())
+            .spawn(move || {
+                runtime.block_on(run(options, gate, commands, on_change, shared, stop_rx));
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(BrokerLink {
+            config,
+            state,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        })
+    }
+
+    pub fn config(&self) -> &BrokerConfig {
+        &self.config
+    }
+
+    pub fn state(&self) -> BrokerState {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Disconnects and joins the thread.
+    pub fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for BrokerLink {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+async fn run(
+    options: MqttOptions,
+    gate: Arc<Gate>,
+    commands: CommandSink,
+    on_change: Arc<dyn Fn() + Send + Sync>,
+    state: Arc<Mutex<BrokerState>>,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    let set = |s: BrokerState| {
+        let mut current = state.lock().unwrap_or_else(|e| e.into_inner());
+        let changed = *current != s;
+        *current = s;
+        changed
+    };
+    let (client, mut events) = AsyncClient::new(options, 256);
+    let mut subscribed: BTreeSet<String> = BTreeSet::new();
+    let mut connected = false;
+    let mut backoff = FIRST_BACKOFF;
+    let mut sync = tokio::time::interval(SYNC_EVERY);
+    let mut limits = RateLimit::default();
+    loop {
+        let event = tokio::select! {
+            _ = &mut stop => break,
+            _ = sync.tick() => {
+                if connected {
+                    sync_topics(&client, &gate, &mut subscribed);
+                }
+                continue;
+            }
+            event = events.poll() => event,
+        };
+        match event {
+            Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                connected = true;
+                backoff = FIRST_BACKOFF;
+                // A clean session: the broker forgot every subscription.
+                subscribed.clear();
+                sync_topics(&client, &gate, &mut subscribed);
+                if set(BrokerState::Connected) {
+                    on_change();
+                }
+            }
+            Ok(Event::Incoming(Packet::Publish(p))) => {
+                let Some(id) = app_topic_id(&p.topic) else {
+                    continue;
+                };
+                if !limits.allow(id, std::time::Instant::now()) {
+                    continue;
+                }
+                let now = super::now_ms();
+                let (reply, refused) = if gate.broker_topics(now).pairing.as_deref() == Some(id) {
+                    // Pairing writes devices.json: off this thread's runtime.
+                    let (g, i, bytes) = (gate.clone(), id.to_string(), p.payload.to_vec());
+                    let reply = tokio::task::spawn_blocking(move || g.broker_pair(&i, &bytes, now))
+                        .await
+                        .unwrap_or(None);
+                    (reply, true)
+                } else {
+                    let out = gate.broker_request(id, &p.payload, now);
+                    if let Some(command) = out.command {
+                        (commands)(command);
+                    }
+                    (out.frame, out.refused)
+                };
+                // A device that just paired is subscribed to before it hears back, so its
+                // first request cannot reach the broker before the app listens for it.
+                sync_topics(&client, &gate, &mut subscribed);
+                if let Some(frame) = reply {
+                    let _ = client.try_publish(to_phone(id), QoS::AtMostOnce, false, frame);
+                }
+                if refused {
+                    on_change();
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                connected = false;
+                let retry_in_s = backoff.as_secs();
+                if set(BrokerState::Reconnecting {
+                    error: e.to_string(),
+                    retry_in_s,
+                }) {
+                    on_change();
+                }
+                tokio::select! {
+                    _ = &mut stop => break,
+                    _ = tokio::time::sleep(backoff) => {}
+                }
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                set(BrokerState::Connecting);
+            }
+        }
+    }
+    let _ = client.try_disconnect();
+    // Give the disconnect a moment to leave; a broker that is gone just times out here.
+    let _ = tokio::time::timeout(Duration::from_millis(300), events.poll()).await;
+}
+
+/// Subscribes to the topics the gate wants and unsubscribes from the others.
+fn sync_topics(client: &AsyncClient, gate: &Gate, subscribed: &mut BTreeSet<String>) {
+    let topics = gate.broker_topics(super::now_ms());
+    let wanted: BTreeSet<String> = topics
+        .devices
+        .iter()
+        .map(|(t, _)| t.clone())
+        .chain(topics.pairing)
+        .map(|id| to_app(&id))
+        .collect();
+    for t in wanted.difference(subscribed) {
+        if client.try_subscribe(t.clone(), QoS::AtMostOnce).is_err() {
+            return; // the request queue is full: the next sync tries again
+        }
+    }
+    for t in subscribed.difference(&wanted) {
+        let _ = client.try_unsubscribe(t.clone());
+    }
+    *subscribed = wanted;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_are_fixed_shapes_around_a_hex_id() {
+        let id = "0123456789abcdef0123456789abcdef";
+        assert_eq!(to_app(id), format!("vults/{id}/a"));
+        assert_eq!(to_phone(id), format!("vults/{id}/p"));
+        assert_eq!(app_topic_id(&to_app(id)), Some(id));
+        assert_eq!(
+            app_topic_id(&to_phone(id)),
+            None,
+            "the app never reads its own replies"
+        );
+        assert_eq!(app_topic_id("vults/0123/a"), None);
+        assert_eq!(app_topic_id(&to_app(&id.to_uppercase())), None);
+        assert_eq!(app_topic_id(&format!("vults/{id}/a/x")), None);
+        assert_eq!(app_topic_id(&format!("x/{id}/a")), None);
+    }
+
+    #[test]
+    fn each_topic_gets_a_burst_then_five_frames_a_second() {
+        let mut limits = RateLimit::default();
+        let t0 = std::time::Instant::now();
+        for _ in 0..20 {
+            assert!(limits.allow("a", t0));
+        }
+        assert!(!limits.allow("a", t0), "past the burst");
+        assert!(limits.allow("b", t0), "another topic has its own bucket");
+        assert!(
+            limits.allow("a", t0 + Duration::from_millis(200)),
+            "refilled"
+        );
+        assert!(!limits.allow("a", t0 + Duration::from_millis(200)));
+    }
+
+    #[test]
+    fn broker_urls_need_tls_and_a_host() {
+        let u = parse_url("mqtts://broker.example").unwrap();
+        assert_eq!(
+            (u.websocket, u.host.as_str(), u.port),
+            (false, "broker.example", 8883)
+        );
+        let u = parse_url("wss://127.0.0.1:9443/mqtt").unwrap();
+        assert_eq!(
+            (u.websocket, u.host.as_str(), u.port),
+            (true, "127.0.0.1", 9443)
+        );
+        let u = parse_url("wss://[::1]:8884").unwrap();
+        assert_eq!((u.host.as_str(), u.port), ("::1", 8884));
+        assert_eq!(parse_url("wss://h.example/").unwrap().port, 443);
+        for bad in [
+            "mqtt://broker.example",
+            "ws://broker.example",
+            "https://broker.example",
+            "mqtts://",
+            "mqtts://user:pw@host",
+            "mqtts://host:0",
+            "mqtts://host:99999",
+            "mqtts://host/path",
+            "wss://ho st",
+        ] {
+            assert!(parse_url(bad).is_err(), "{bad} must be refused");
+        }
+    }
+
+    #[test]
+    fn the_page_and_phone_urls_follow_the_broker_unless_given() {
+        let c = BrokerConfig {
+            url: "wss://broker.example:8884/".into(),
+            ..BrokerConfig::default()
+        };
+        assert!(c.validate().is_ok());
+        assert_eq!(
+            c.phone_ws_url().as_deref(),
+            Some("wss://broker.example:8884/")
+        );
+        assert_eq!(c.page().as_deref(), Some("https://broker.example:8884/"));
+        let mqtts = BrokerConfig {
+            url: "mqtts://broker.example".into(),
+            ..BrokerConfig::default()
+        };
+        assert!(mqtts.validate().is_err(), "the phone needs a WebSocket URL");
+        let both = BrokerConfig {
+            phone_url: Some("wss://broker.example".into()),
+            page_url: Some("https://pages.example/vults/".into()),
+            ..mqtts
+        };
+        assert!(both.validate().is_ok());
+        assert_eq!(both.phone_ws_url().as_deref(), Some("wss://broker.example"));
+        assert_eq!(both.page().as_deref(), Some("https://pages.example/vults/"));
+    }
+
+    #[test]
+    fn a_ca_file_that_is_not_pem_is_a_clear_error() {
+        let dir = std::env::temp_dir().join(format!("vults-mqtt-ca-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let junk = dir.join("ca.pem");
+        std::fs::write(&junk, "not a certificate").unwrap();
+        let e = tls_config(Some(&junk)).unwrap_err();
+        assert!(e.contains("no certificate"), "{e}");
+        let e = tls_config(Some(&dir.join("missing.pem"))).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
