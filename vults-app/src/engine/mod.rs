@@ -336,9 +336,12 @@ impl Engine {
             .thread_name("vults-engine")
             .enable_all()
             .build()?;
-        let listener = {
+        let (listener, signals) = {
             let _guard = runtime.enter();
-            socket::listen(&paths.socket, &paths.runtime_dir)?
+            // The signal handlers go in before the socket exists: a SIGTERM sent as soon as a
+            // hook can connect must stop the engine cleanly, not kill it with its socket left.
+            let signals = options.stop_on_signal.then(Signals::install);
+            (socket::listen(&paths.socket, &paths.runtime_dir)?, signals)
         };
         let rt = runtime.handle().clone();
         let (ui_tx, ui_rx) = std::sync::mpsc::channel();
@@ -360,8 +363,8 @@ impl Engine {
             .spawn(move || {
                 runtime.block_on(async move {
                     let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats, None));
-                    if options.stop_on_signal {
-                        tokio::spawn(stop_on_signal(core.inputs.clone()));
+                    if let Some(signals) = signals {
+                        tokio::spawn(stop_on_signal(signals, core.inputs.clone()));
                     }
                     core.run(in_rx).await;
                     accept.abort();
@@ -422,15 +425,39 @@ async fn accept_loop(
     }
 }
 
-async fn stop_on_signal(core: mpsc::UnboundedSender<Input>) {
+/// SIGINT and SIGTERM (Ctrl-C on Windows), listened for from the moment they are installed.
+struct Signals {
+    #[cfg(unix)]
+    streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    /// Must run inside the runtime.
+    fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = match (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) {
+                (Ok(int), Ok(term)) => Some((int, term)),
+                _ => {
+                    tracing::warn!("cannot listen for SIGINT/SIGTERM");
+                    None
+                }
+            };
+            Signals { streams }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+}
+
+async fn stop_on_signal(signals: Signals, core: mpsc::UnboundedSender<Input>) {
     #[cfg(unix)]
     {
-        use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut int), Ok(mut term)) = (
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::terminate()),
-        ) else {
-            tracing::warn!("cannot listen for SIGINT/SIGTERM");
+        let Some((mut int, mut term)) = signals.streams else {
             return;
         };
         tokio::select! {
@@ -439,8 +466,11 @@ async fn stop_on_signal(core: mpsc::UnboundedSender<Input>) {
         }
     }
     #[cfg(not(unix))]
-    if tokio::signal::ctrl_c().await.is_err() {
-        return;
+    {
+        let Signals {} = signals;
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
     }
     let _ = core.send(Input::Command(EngineCommand::Shutdown));
 }
