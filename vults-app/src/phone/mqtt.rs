@@ -110,6 +110,12 @@ pub struct BrokerConfig {
     /// host and port over HTTPS (Mosquitto's `http_dir`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_url: Option<String>,
+    /// The username the phone logs in to the broker with (its password is in the keyring, see
+    /// [`super::secrets::phone_broker_password`]); `None`: the phone connects anonymously.
+    /// The QR code hands both to the phone. Best its own account, whose ACL reaches only
+    /// `vults/+/a` (write) and `vults/+/p` (read) — see docs/phone.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone_username: Option<String>,
     /// Connect when the app starts.
     #[serde(default)]
     pub enabled: bool,
