@@ -39,6 +39,8 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     };
     let paths = Paths::from_env();
+    // The app's log, as the app writes it (the login test reads it for passwords).
+    let _ = vults_app::log::init(&paths, false);
     let options = EngineOptions {
         interactive: true,
         stop_on_signal: true,

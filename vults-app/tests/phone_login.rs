@@ -298,6 +298,7 @@ fn the_phone_logs_in_to_a_broker_that_refuses_anonymous_clients() {
         .env("HOME", home.join("home"))
         .env("VULTS_HOME", &home)
         .env("VULTS_SOCKET", home.join("vults.sock"))
+        .env("VULTS_LOG", "trace")
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -410,7 +411,14 @@ fn the_phone_logs_in_to_a_broker_that_refuses_anonymous_clients() {
         ),
         (PathBuf::from("the app's output"), app_output.join("\n")),
     ];
-    places.extend(files_under(&home.join("log")));
+    let logs = files_under(&home.join("log"));
+    assert!(
+        logs.iter()
+            .any(|(_, text)| text.contains("phone broker: connecting to")
+                && text.contains("phones log in as vults-phone")),
+        "the app's log was written: {logs:?}"
+    );
+    places.extend(logs);
     for (place, text) in &places {
         for secret in [&app_password, &phone_password] {
             assert!(
