@@ -146,7 +146,22 @@ impl PhoneView {
                 Some(offer) => {
                     ui.label("Scan with the phone's camera, then tap Pair on the page:");
                     qr(ui, &status.qr);
-                    ui.label(RichText::new(&offer.url).monospace().small().color(MUTED));
+                    ui.label(
+                        RichText::new(shown_url(offer))
+                            .monospace()
+                            .small()
+                            .color(MUTED),
+                    );
+                    if offer.phone_login.is_some() {
+                        ui.label(
+                            RichText::new(
+                                "This code carries the phone's broker login: show it only to \
+                                 the phone.",
+                            )
+                            .small()
+                            .color(WARN),
+                        );
+                    }
                     if let Some(fp) = &status.tls_fingerprint {
                         ui.label(
                             RichText::new(format!(
@@ -360,6 +375,18 @@ impl PhoneView {
     }
 }
 
+/// The pairing URL as printed under the code: the phone's broker password, if the code
+/// carries one, is left out (the code itself holds it).
+fn shown_url(offer: &crate::phone::PairingOffer) -> String {
+    match &offer.phone_login {
+        Some((_, password)) if !password.is_empty() => offer.url.replace(
+            &format!("&w={}", crate::phone::fragment_encode(password)),
+            "&w=(hidden)",
+        ),
+        _ => offer.url.clone(),
+    }
+}
+
 /// The newest `shown` of `entries` (oldest first), under a heading, if there are any.
 fn refusal_list(
     ui: &mut egui::Ui,
@@ -533,6 +560,39 @@ mod tests {
         h.get_by_label("Revoke").click();
         h.run();
         assert_eq!(h.state().action, Some(PhoneAction::Revoke("dev1".into())));
+    }
+
+    #[test]
+    fn a_code_with_the_phones_login_hides_its_password_and_says_it_is_secret() {
+        let url = format!(
+            "https://broker.test/#v=1&t=tok&k=k&x=x&b=wss%3A%2F%2Fbroker.test%2F&p={}&u=vults-phone&w=s3cret%20pw",
+            "0".repeat(32)
+        );
+        let offer = PairingOffer {
+            url: url.clone(),
+            token: "tok".into(),
+            expires_at: u64::MAX,
+            app_sign_key: "k".into(),
+            app_box_key: "x".into(),
+            broker: Some(("wss://broker.test/".into(), "0".repeat(32))),
+            phone_login: Some(("vults-phone".into(), "s3cret pw".into())),
+        };
+        let qr = crate::phone::qr_modules(&offer);
+        let h = harness(PhoneStatus {
+            offer: Some(offer),
+            qr,
+            broker: crate::phone::BrokerStatus {
+                state: Some(crate::phone::BrokerState::Connected),
+                ..Default::default()
+            },
+            ..PhoneStatus::default()
+        });
+        h.get_by_label(&url.replace("&w=s3cret%20pw", "&w=(hidden)"));
+        assert!(
+            h.query_by_label(&url).is_none(),
+            "the password is not printed"
+        );
+        h.get_by_label("This code carries the phone's broker login: show it only to the phone.");
     }
 
     #[test]
