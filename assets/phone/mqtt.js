@@ -1,17 +1,23 @@
 // mqtt.js — a small MQTT 3.1.1 client over the browser's WebSocket, for the Vults phone page.
 // No build step, no dependencies; written for this page (vults-app/src/phone/mqtt.rs is the
 // app's side). What it does, and nothing else:
-// - CONNECT with a clean session, a random client id and a 30 s keep-alive (PINGREQ);
+// - CONNECT with a clean session, a random client id, a 30 s keep-alive (PINGREQ) and, when
+//   given one, the phone's broker login (username and password flags);
 // - SUBSCRIBE and PUBLISH at QoS 0 (the app refuses replays and a lost answer leaves the card
 //   waiting, so the broker's delivery guarantees buy nothing here);
 // - reads CONNACK, SUBACK, PUBLISH and PINGRESP, in whatever WebSocket messages they arrive;
+//   a CONNACK that refuses the login (code 4 or 5) is said plainly, and `ready()` rejects with
+//   that until a later try is let in;
 // - reconnects after any failure, 1 s doubling to 30 s, and subscribes again.
 // Payloads are bytes in and out (Uint8Array); topics are UTF-8 strings.
 'use strict';
 
 class VultsMqtt {
-  constructor(url, { onMessage, onState } = {}) {
+  constructor(url, { onMessage, onState, username, password } = {}) {
     this.url = url;
+    this.username = username || '';
+    this.password = password || '';
+    this.refusal = null; // the last CONNACK refusal's message, until a connection is accepted
     this.onMessage = onMessage || (() => {});
     this.onState = onState || (() => {});
     this.topics = new Set();
@@ -39,12 +45,16 @@ class VultsMqtt {
     }
   }
 
-  // Resolves once connected (or rejects after `ms`).
+  // Resolves once connected; rejects after `ms`, or at once while the broker refuses the login.
   ready(ms = 10000) {
     if (this.connected) return Promise.resolve();
+    if (this.refusal) return Promise.reject(new Error(this.refusal));
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('the broker does not answer')), ms);
-      this.waiters.push(() => { clearTimeout(t); resolve(); });
+      this.waiters.push({
+        resolve: () => { clearTimeout(t); resolve(); },
+        reject: (e) => { clearTimeout(t); reject(e); },
+      });
     });
   }
 
@@ -79,9 +89,7 @@ class VultsMqtt {
     ws.onopen = () => {
       const id = 'vults-phone-' + Array.from(crypto.getRandomValues(new Uint8Array(6)),
         (b) => b.toString(16).padStart(2, '0')).join('');
-      // Protocol "MQTT", level 4 (3.1.1), flags: clean session; keep-alive 30 s.
-      const head = new Uint8Array([0x00, 0x04, 0x4d, 0x51, 0x54, 0x54, 0x04, 0x02, 0x00, 30]);
-      this.send(VultsMqtt.packet(0x10, head, VultsMqtt.str(id)));
+      this.send(VultsMqtt.connect(id, this.username, this.password));
     };
     ws.onmessage = (ev) => this.receive(new Uint8Array(ev.data));
     ws.onerror = () => {};
@@ -96,7 +104,9 @@ class VultsMqtt {
 
   retry(why) {
     if (this.stopped) return;
-    this.onState('reconnecting', why, this.backoff);
+    // A refused login stays the news while the next tries are refused too.
+    if (this.refusal) this.onState('refused', this.refusal, this.backoff);
+    else this.onState('reconnecting', why, this.backoff);
     setTimeout(() => this.open(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, 30000);
   }
@@ -143,17 +153,20 @@ class VultsMqtt {
     switch (type >> 4) {
       case 2: // CONNACK
         if (body[1] !== 0) {
-          this.onState('refused', `the broker refused the connection (code ${body[1]})`);
+          this.refusal = VultsMqtt.refusal(body[1], !!this.username);
+          for (const w of this.waiters.splice(0)) w.reject(new Error(this.refusal));
+          this.onState('refused', this.refusal);
           this.ws.close();
           return;
         }
+        this.refusal = null;
         this.connected = true;
         this.backoff = 1000;
         for (const t of this.topics) this.sendSubscribe(t);
         clearInterval(this.timer);
         this.timer = setInterval(() => { if (this.connected) this.send(new Uint8Array([0xc0, 0x00])); }, 25000);
         this.onState('connected');
-        for (const w of this.waiters.splice(0)) w();
+        for (const w of this.waiters.splice(0)) w.resolve();
         return;
       case 3: { // PUBLISH
         const qos = (type >> 1) & 3;
@@ -174,6 +187,32 @@ class VultsMqtt {
   }
 
   // ---- encoding ----------------------------------------------------------------------------
+  // CONNECT: protocol "MQTT", level 4 (3.1.1), flags (clean session; username and password
+  // when given), keep-alive 30 s; then the client id, username and password, in that order.
+  // A password without a username is not allowed in 3.1.1: it is sent only with one.
+  static connect(id, username, password) {
+    const withUser = !!username;
+    const withPassword = withUser && !!password;
+    const flags = 0x02 | (withUser ? 0x80 : 0) | (withPassword ? 0x40 : 0);
+    const head = new Uint8Array([0x00, 0x04, 0x4d, 0x51, 0x54, 0x54, 0x04, flags, 0x00, 30]);
+    const parts = [head, VultsMqtt.str(id)];
+    if (withUser) parts.push(VultsMqtt.str(username));
+    if (withPassword) parts.push(VultsMqtt.str(password));
+    return VultsMqtt.packet(0x10, ...parts);
+  }
+
+  // What the page says for a CONNACK return code other than 0.
+  static refusal(code, withLogin) {
+    const fix = 'In Vults, check the phone\'s broker login (Settings → Phone) and scan a new QR code.';
+    if (code === 4) return `The broker refused this phone's login: wrong username or password. ${fix}`;
+    if (code === 5) {
+      return withLogin
+        ? `The broker refused this phone's login (not authorized): wrong username or password, or the account may not connect. ${fix}`
+        : `The broker refused this phone (not authorized): it needs a login. In Vults, give the phone a broker login (Settings → Phone) and scan a new QR code.`;
+    }
+    return `The broker refused the connection (code ${code}).`;
+  }
+
   static str(s) {
     const b = new TextEncoder().encode(s);
     const out = new Uint8Array(b.length + 2);

@@ -13,7 +13,8 @@
 // the broker the user picked. On the broker every message is a frame with nothing in clear:
 // [1] ‖ (phone X25519 key, pairing only) ‖ nonce ‖ ciphertext, on vults/<id>/a (to the app)
 // and vults/<id>/p (to the phone), where <id> is random per QR code for pairing and, after
-// it, derived from the same X25519 secret as the seal key.
+// it, derived from the same X25519 secret as the seal key. A broker that wants every client
+// to log in gets the phone's own login, from the QR code too (u, w), kept with the pairing.
 'use strict';
 
 const DOMAIN = 'vults-phone-v1';
@@ -131,10 +132,15 @@ function unframe(bytes, prefixLen) {
 let broker = null;
 const inbox = new Map(); // topic → the handlers of frames arriving on it (one per request waiting)
 
-function brokerFor(url) {
-  if (broker && broker.url === url) return broker;
+// `conn`: { url, login: { username, password } or null (anonymous) }.
+function brokerFor(conn) {
+  const login = conn.login || { username: '', password: '' };
+  if (broker && broker.url === conn.url && broker.username === login.username
+    && broker.password === login.password) return broker;
   if (broker) broker.stop();
-  broker = new VultsMqtt(url, {
+  broker = new VultsMqtt(conn.url, {
+    username: login.username,
+    password: login.password,
     onMessage: (topic, bytes) => { for (const h of inbox.get(topic) || []) h(bytes); },
     onState: (state, why, wait) => {
       if (state === 'reconnecting') status(`Reconnecting to the broker in ${Math.round(wait / 1000)} s (${why})…`, true);
@@ -147,8 +153,8 @@ function brokerFor(url) {
 
 // Publishes `bytes` to vults/<id>/a and resolves with the first frame on vults/<id>/p that
 // `accept` turns into a value (others — a replay, another request's reply — are ignored).
-async function overBroker(url, id, bytes, accept) {
-  const b = brokerFor(url);
+async function overBroker(conn, id, bytes, accept) {
+  const b = brokerFor(conn);
   const replies = `vults/${id}/p`;
   let handler;
   const reply = new Promise((resolve, reject) => {
@@ -185,6 +191,9 @@ function offerFromHash() {
     if (!b.startsWith('wss://') || !/^[0-9a-f]{32}$/.test(topic)) return null;
     offer.broker = b;
     offer.topic = topic;
+    // The phone's own broker login, when the broker wants one (else anonymous).
+    const user = p.get('u');
+    offer.login = user ? { username: user, password: p.get('w') || '' } : null;
   }
   return offer;
 }
@@ -197,7 +206,7 @@ async function pairOverBroker(offer, body, boxPrivate, boxPubRaw) {
   const key = await sealKey(boxPrivate, appBoxRaw, boxPubRaw);
   const device = `pair-${offer.topic}`;
   const { iv, ct } = await sealBytes(key, device, JSON.stringify(body));
-  return overBroker(offer.broker, offer.topic, frame(boxPubRaw, iv, ct), async (bytes) => {
+  return overBroker({ url: offer.broker, login: offer.login }, offer.topic, frame(boxPubRaw, iv, ct), async (bytes) => {
     const f = unframe(bytes, 0);
     if (!f) return null;
     const r = await openBytes(key, device, f.iv, f.ct);
@@ -246,7 +255,8 @@ async function pair(offer, name) {
     signKey: signPair.privateKey,
     seal: agreed.seal,
     // Paired over a broker: every later request goes through it, on this device's topic.
-    broker: offer.broker ? { url: offer.broker, topic: agreed.topic } : null,
+    // Its login (if the code carried one) is kept here as the keys are.
+    broker: offer.broker ? { url: offer.broker, topic: agreed.topic, login: offer.login || null } : null,
     offset: 0,
   };
   await save(link);
@@ -296,7 +306,7 @@ async function attempt(link, op, extra, viaBroker) {
 // phone, one it does not know) gets no reply there: the broker is not told why.
 async function callOverBroker(link, nonce, inner) {
   const { iv, ct } = await sealBytes(link.seal, link.device, inner);
-  const reply = await overBroker(link.broker.url, link.broker.topic, frame(iv, ct), async (bytes) => {
+  const reply = await overBroker(link.broker, link.broker.topic, frame(iv, ct), async (bytes) => {
     const f = unframe(bytes, 0);
     if (!f) return null;
     const r = await openBytes(link.seal, link.device, f.iv, f.ct);

@@ -11,14 +11,19 @@
 //! Stops on SIGINT/SIGTERM or when stdin closes.
 //!
 //! `cargo run -p vults-app --example phone_broker_e2e -- <broker url> [--ca <pem file>]
-//! [--phone <wss url for the page>] [--page <page url>]`. `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
+//! [--phone <wss url for the page>] [--page <page url>] [--user <app's username>
+//! --password <its password>] [--phone-user <phone's username> --phone-password <its password>]`.
+//! With a login, the settings go through Settings → Phone's path (`PhoneAction::Broker`: the
+//! passwords kept as the app keeps them, the settings saved in `phone-broker.json`). `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
 
 use std::io::BufRead;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use vults_app::engine::{Engine, EngineOptions};
 use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
-use vults_app::phone::{BrokerConfig, BrokerState, LinkConfig, PhoneLink};
+use vults_app::phone::{
+    BrokerConfig, BrokerSettings, BrokerState, LinkConfig, PhoneAction, PhoneLink,
+};
 use vults_core::paths::Paths;
 
 fn main() -> std::process::ExitCode {
@@ -34,6 +39,8 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     };
     let paths = Paths::from_env();
+    // The app's log, as the app writes it (the login test reads it for passwords).
+    let _ = vults_app::log::init(&paths, false);
     let options = EngineOptions {
         interactive: true,
         stop_on_signal: true,
@@ -65,12 +72,24 @@ fn main() -> std::process::ExitCode {
         ca_file: value("--ca").map(Into::into),
         phone_url: value("--phone"),
         page_url: value("--page"),
+        username: value("--user"),
+        phone_username: value("--phone-user"),
         enabled: true,
-        ..BrokerConfig::default()
     };
     let phone = Arc::new(Mutex::new(phone));
     let lock = || phone.lock().unwrap_or_else(|e| e.into_inner());
-    if let Err(e) = lock().start_broker(config, None) {
+    if config.username.is_some() || config.phone_username.is_some() {
+        let mut link = lock();
+        link.apply(PhoneAction::Broker(BrokerSettings {
+            config,
+            password: value("--password"),
+            phone_password: value("--phone-password"),
+        }));
+        if let Some(e) = link.status().broker.error {
+            eprintln!("vults-phone-e2e: bad broker settings: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    } else if let Err(e) = lock().start_broker(config, None) {
         eprintln!("vults-phone-e2e: bad broker settings: {e}");
         return std::process::ExitCode::FAILURE;
     }

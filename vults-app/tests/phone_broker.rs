@@ -783,6 +783,7 @@ fn settings_connect_over_mqtts_with_a_password() {
             ..BrokerConfig::default()
         },
         password: Some(password.into()),
+        phone_password: None,
     };
     let wait_for = |link: &PhoneLink, what: &str, ok: &dyn Fn(&BrokerState) -> bool| {
         let started = Instant::now();

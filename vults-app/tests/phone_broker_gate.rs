@@ -79,6 +79,7 @@ fn offer(gate: &Gate) -> PairingOffer {
         app_sign_key: crypto::b64(&sign),
         app_box_key: crypto::b64(&boxk),
         broker: Some(("wss://broker.test/".into(), gate.pairing_topic().unwrap())),
+        phone_login: None,
     }
 }
 
@@ -454,6 +455,7 @@ fn bad_broker_settings_are_a_clear_error_and_an_unreadable_file_is_kept() {
             ..BrokerConfig::default()
         },
         password: None,
+        phone_password: None,
     }));
     let status = link.status();
     let error = status.broker.error.expect("the broker's error");

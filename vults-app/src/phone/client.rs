@@ -228,6 +228,11 @@ pub fn offer_from_url(url: &str) -> Option<PairingOffer> {
         (Some(b), Some(p)) => Some((b, p)),
         _ => None,
     };
+    // The phone's broker login, only with a broker to use it on.
+    let phone_login = match (&broker, get("u")) {
+        (Some(_), Some(user)) => Some((user, get("w").unwrap_or_default())),
+        _ => None,
+    };
     Some(PairingOffer {
         url: url.to_string(),
         token: get("t")?,
@@ -235,6 +240,7 @@ pub fn offer_from_url(url: &str) -> Option<PairingOffer> {
         app_sign_key: get("k")?,
         app_box_key: get("x")?,
         broker,
+        phone_login,
     })
 }
 

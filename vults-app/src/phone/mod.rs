@@ -91,6 +91,10 @@ pub struct PairingOffer {
     /// The broker's WebSocket URL and this code's pairing topic id, while the broker link is
     /// on (the phone then pairs, and talks, over the broker).
     pub broker: Option<(String, String)>,
+    /// The username and password the phone logs in to the broker with (Settings → Phone's
+    /// "phone login"), when one is set and the code names the broker. A secret: anyone who
+    /// sees the code can use that broker account (still not answer a card without pairing).
+    pub phone_login: Option<(String, String)>,
 }
 
 /// The broker as Settings → Phone saves it.
@@ -100,6 +104,9 @@ pub struct BrokerSettings {
     /// `None` keeps the stored password; `Some("")` removes it; anything else replaces it
     /// (kept in the keyring).
     pub password: Option<String>,
+    /// The phone's broker password, the same way (its username is
+    /// [`BrokerConfig::phone_username`]).
+    pub phone_password: Option<String>,
 }
 
 /// The broker link as Settings → Phone shows it.
@@ -110,6 +117,8 @@ pub struct BrokerStatus {
     /// The connection's state while it is on.
     pub state: Option<BrokerState>,
     pub password_set: bool,
+    /// A password for the phone's login is stored.
+    pub phone_password_set: bool,
     /// Where the password is (the keyring, or the fallback file and why).
     pub password_storage: Option<String>,
     /// Why the settings could not be used or read.
@@ -183,6 +192,8 @@ pub struct PhoneLink {
     paths: Paths,
     broker: Option<mqtt::BrokerLink>,
     broker_status: BrokerStatus,
+    /// The phone's broker password (from the keyring), for the QR code.
+    phone_password: Option<String>,
     broker_on_change: Arc<std::sync::Mutex<Arc<dyn Fn() + Send + Sync>>>,
 }
 
@@ -199,6 +210,8 @@ impl PhoneLink {
             Err(e) => broker_status.error = Some(e.to_string()),
         }
         broker_status.password_set = secrets::broker_password(paths).is_some();
+        let phone_password = secrets::phone_broker_password(paths);
+        broker_status.phone_password_set = phone_password.is_some();
         let mut link = PhoneLink {
             gate: Arc::new(gate),
             tls_file: paths.config_dir.join("phone-tls.json"),
@@ -211,6 +224,7 @@ impl PhoneLink {
             paths: paths.clone(),
             broker: None,
             broker_status,
+            phone_password,
             broker_on_change: Arc::new(std::sync::Mutex::new(Arc::new(|| {}))),
         };
         if let Some(config) = link.broker_status.config.clone().filter(|c| c.enabled) {
@@ -263,6 +277,13 @@ impl PhoneLink {
         let mut config = settings.config;
         config.validate()?;
         config.enabled = true;
+        let describe = |storage: KeyStorage, what: &str| match storage {
+            KeyStorage::Keyring => format!("The {what} is in the system keyring."),
+            KeyStorage::File { path, reason } => format!(
+                "No usable system keyring ({reason}); the {what} is in {} (readable only by you).",
+                path.display()
+            ),
+        };
         match settings.password.as_deref() {
             None => {}
             Some("") => {
@@ -272,15 +293,23 @@ impl PhoneLink {
             Some(p) => {
                 let storage = secrets::set_broker_password(&self.paths, Some(p))
                     .map_err(|e| e.to_string())?;
-                self.broker_status.password_storage = Some(match storage {
-                    KeyStorage::Keyring => "The broker password is in the system keyring.".into(),
-                    KeyStorage::File { path, reason } => format!(
-                        "No usable system keyring ({reason}); the broker password is in {} (readable only by you).",
-                        path.display()
-                    ),
-                });
+                self.broker_status.password_storage = Some(describe(storage, "broker password"));
             }
         }
+        match settings.phone_password.as_deref() {
+            None => {}
+            Some("") => {
+                secrets::set_phone_broker_password(&self.paths, None).map_err(|e| e.to_string())?;
+            }
+            Some(p) => {
+                let storage = secrets::set_phone_broker_password(&self.paths, Some(p))
+                    .map_err(|e| e.to_string())?;
+                self.broker_status.password_storage =
+                    Some(describe(storage, "phone's broker password"));
+            }
+        }
+        self.phone_password = secrets::phone_broker_password(&self.paths);
+        self.broker_status.phone_password_set = self.phone_password.is_some();
         let password = secrets::broker_password(&self.paths);
         self.broker_status.password_set = password.is_some();
         config
@@ -426,6 +455,20 @@ impl PhoneLink {
             }
             _ => None,
         };
+        // The phone's login, only with the broker it is for (in the fragment: never sent to
+        // a web server). A username alone is a login too (some brokers check only that).
+        let phone_login = self
+            .broker
+            .as_ref()
+            .and_then(|b| b.config().phone_username.clone())
+            .filter(|u| broker.is_some() && !u.is_empty())
+            .map(|user| (user, self.phone_password.clone().unwrap_or_default()));
+        if let Some((user, password)) = &phone_login {
+            url.push_str(&format!("&u={}", fragment_encode(user)));
+            if !password.is_empty() {
+                url.push_str(&format!("&w={}", fragment_encode(password)));
+            }
+        }
         Some(PairingOffer {
             url,
             token,
@@ -433,6 +476,7 @@ impl PhoneLink {
             app_sign_key,
             app_box_key,
             broker,
+            phone_login,
         })
     }
 
@@ -593,10 +637,117 @@ mod tests {
         let url = format!("https://h/#v=1&t=tok&k=K&x=X&b={encoded}&p=00ff");
         let offer = client::offer_from_url(&url).unwrap();
         assert_eq!(offer.broker, Some((ws.to_string(), "00ff".to_string())));
+        assert_eq!(offer.phone_login, None);
+        // A login without a broker to use it on is ignored.
+        let url = "https://h/#v=1&t=tok&k=K&x=X&u=phone&w=pw";
+        assert_eq!(client::offer_from_url(url).unwrap().phone_login, None);
         assert_eq!(
             (offer.token.as_str(), offer.app_box_key.as_str()),
             ("tok", "X")
         );
         assert_eq!(fragment_encode("aZ09-_.~"), "aZ09-_.~");
+    }
+
+    /// A CA certificate (PEM) in `dir`, so a broker link can start without the system's roots.
+    fn ca_file(dir: &std::path::Path) -> std::path::PathBuf {
+        use base64::Engine as _;
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = rcgen::CertificateParams::new(vec!["broker.test".to_string()])
+            .unwrap()
+            .self_signed(&key)
+            .unwrap();
+        let b64 = base64::engine::general_purpose::STANDARD.encode(cert.der());
+        let path = dir.join("ca.pem");
+        std::fs::write(
+            &path,
+            format!("-----BEGIN CERTIFICATE-----\n{b64}\n-----END CERTIFICATE-----\n"),
+        )
+        .unwrap();
+        path
+    }
+
+    #[test]
+    fn the_phone_login_rides_in_the_qr_codes_fragment_and_only_there() {
+        let home = std::env::temp_dir().join(format!("vults-phone-login-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home).unwrap();
+        let h = home.clone();
+        let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
+        let mut link = PhoneLink::new(&paths, Arc::new(|_| {})).unwrap();
+        // Nothing listens on port 1: the link stays "Reconnecting", the code is made anyway.
+        let config = BrokerConfig {
+            url: "wss://127.0.0.1:1/mqtt".into(),
+            username: Some("vults-app".into()),
+            ca_file: Some(ca_file(&home)),
+            phone_username: Some("phone one&=#".into()),
+            ..BrokerConfig::default()
+        };
+        let password = "p@ss w=rd&#é/?";
+        link.apply(PhoneAction::Broker(BrokerSettings {
+            config: config.clone(),
+            password: Some("app-secret".into()),
+            phone_password: Some(password.into()),
+        }));
+        let status = link.status();
+        assert_eq!(status.broker.error, None);
+        assert!(status.broker.phone_password_set);
+        let offer = link.offer().expect("a code while the broker is on");
+        assert_eq!(
+            offer.phone_login,
+            Some(("phone one&=#".to_string(), password.to_string()))
+        );
+        let (_, fragment) = offer.url.split_once('#').unwrap();
+        assert!(!fragment.contains(password), "percent-encoded: {fragment}");
+        let read = client::offer_from_url(&offer.url).expect("the page's view of the code");
+        assert_eq!(read.phone_login, offer.phone_login, "{}", offer.url);
+        assert_eq!(read.broker, offer.broker);
+        assert_eq!(read.token, offer.token);
+        // Kept in the keyring (here its 0600 file), never in the settings file.
+        let saved = std::fs::read_to_string(broker_file(&paths)).unwrap();
+        assert!(saved.contains("phone one&=#"), "{saved}");
+        assert!(
+            !saved.contains(password) && !saved.contains("app-secret"),
+            "{saved}"
+        );
+        assert_eq!(
+            secrets::phone_broker_password(&paths).as_deref(),
+            Some(password)
+        );
+
+        // Removed: the code carries the username alone (a broker may check only that)…
+        link.apply(PhoneAction::Broker(BrokerSettings {
+            config: config.clone(),
+            password: None,
+            phone_password: Some(String::new()),
+        }));
+        let offer = link.offer().unwrap();
+        assert_eq!(
+            offer.phone_login,
+            Some(("phone one&=#".to_string(), String::new()))
+        );
+        assert!(!offer.url.contains("&w="), "{}", offer.url);
+        assert_eq!(
+            secrets::broker_password(&paths).as_deref(),
+            Some("app-secret"),
+            "the app's own login is untouched"
+        );
+        // …and without a phone username, none at all (the phone connects anonymously).
+        link.apply(PhoneAction::Broker(BrokerSettings {
+            config: BrokerConfig {
+                phone_username: None,
+                ..config
+            },
+            password: None,
+            phone_password: Some("ignored-without-a-user".into()),
+        }));
+        let offer = link.offer().unwrap();
+        assert_eq!(offer.phone_login, None);
+        assert!(!offer.url.contains("&u="), "{}", offer.url);
+        assert_eq!(
+            client::offer_from_url(&offer.url).unwrap().phone_login,
+            None
+        );
+        drop(link);
+        let _ = std::fs::remove_dir_all(&home);
     }
 }

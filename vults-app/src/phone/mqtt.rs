@@ -110,6 +110,12 @@ pub struct BrokerConfig {
     /// host and port over HTTPS (Mosquitto's `http_dir`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_url: Option<String>,
+    /// The username the phone logs in to the broker with (its password is in the keyring, see
+    /// [`super::secrets::phone_broker_password`]); `None`: the phone connects anonymously.
+    /// The QR code hands both to the phone. Best its own account, whose ACL reaches only
+    /// `vults/+/a` (write) and `vults/+/p` (read) — see docs/phone.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone_username: Option<String>,
     /// Connect when the app starts.
     #[serde(default)]
     pub enabled: bool,
@@ -350,9 +356,20 @@ impl BrokerLink {
             .set_keep_alive(Duration::from_secs(30))
             .set_clean_session(true)
             .set_max_packet_size(MAX_INCOMING, MAX_OUTGOING);
-        if let Some(user) = config.username.as_deref().filter(|u| !u.is_empty()) {
+        let user = config.username.as_deref().filter(|u| !u.is_empty());
+        if let Some(user) = user {
             options.set_credentials(user, password.unwrap_or_default());
         }
+        // Names, never a password (nor the phone's: it is only in the QR code).
+        tracing::info!(
+            "phone broker: connecting to {} as {}; phones log in {}",
+            url.url,
+            user.unwrap_or("(anonymous)"),
+            match config.phone_username.as_deref().filter(|u| !u.is_empty()) {
+                Some(u) => format!("as {u}"),
+                None => "anonymously".into(),
+            }
+        );
         let state = Arc::new(Mutex::new(BrokerState::Connecting));
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
@@ -439,6 +456,7 @@ async fn run(
                 subscribed.clear();
                 sync_topics(&client, &gate, &mut subscribed);
                 if set(BrokerState::Connected) {
+                    tracing::info!("phone broker: connected");
                     on_change();
                 }
             }
@@ -482,6 +500,7 @@ async fn run(
                     error: e.to_string(),
                     retry_in_s,
                 }) {
+                    tracing::warn!("phone broker: {e}; retrying in {retry_in_s} s");
                     on_change();
                 }
                 tokio::select! {

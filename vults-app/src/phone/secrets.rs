@@ -107,37 +107,73 @@ pub fn broker_password_file(paths: &Paths) -> PathBuf {
 
 /// The broker password, from the keyring (or its 0600 fallback file); `None` when none is set.
 pub fn broker_password(paths: &Paths) -> Option<String> {
-    if let Ok(entry) = keyring_core::Entry::new(SERVICE, BROKER_USER)
-        && let Ok(p) = entry.get_password()
-    {
-        return Some(p);
-    }
-    std::fs::read_to_string(broker_password_file(paths)).ok()
+    read_secret(BROKER_USER, &broker_password_file(paths))
 }
 
 /// Keeps the broker password in the keyring (or, without one, in a 0600 file, and says so);
 /// `None` removes it from both.
 pub fn set_broker_password(paths: &Paths, password: Option<&str>) -> std::io::Result<KeyStorage> {
-    let file = broker_password_file(paths);
-    let entry = keyring_core::Entry::new(SERVICE, BROKER_USER);
+    store_secret(BROKER_USER, &broker_password_file(paths), password)
+}
+
+/// The phone's broker password's entry in the keyring (the login the QR code hands the
+/// phone; see `BrokerConfig::phone_username`).
+const PHONE_BROKER_USER: &str = "phone-broker-phone-password";
+
+/// The phone's broker password's fallback file (0600), where no keyring can be used.
+pub fn phone_broker_password_file(paths: &Paths) -> PathBuf {
+    paths.config_dir.join("phone-broker-phone.secret")
+}
+
+/// The password the phone logs in to the broker with; `None` when none is set.
+pub fn phone_broker_password(paths: &Paths) -> Option<String> {
+    read_secret(PHONE_BROKER_USER, &phone_broker_password_file(paths))
+}
+
+/// Keeps the phone's broker password as [`set_broker_password`] keeps the app's.
+pub fn set_phone_broker_password(
+    paths: &Paths,
+    password: Option<&str>,
+) -> std::io::Result<KeyStorage> {
+    store_secret(
+        PHONE_BROKER_USER,
+        &phone_broker_password_file(paths),
+        password,
+    )
+}
+
+fn read_secret(user: &str, file: &Path) -> Option<String> {
+    if let Ok(entry) = keyring_core::Entry::new(SERVICE, user)
+        && let Ok(p) = entry.get_password()
+    {
+        return Some(p);
+    }
+    std::fs::read_to_string(file).ok()
+}
+
+fn store_secret(user: &str, file: &Path, password: Option<&str>) -> std::io::Result<KeyStorage> {
+    let entry = keyring_core::Entry::new(SERVICE, user);
     let Some(password) = password else {
         if let Ok(entry) = &entry {
             let _ = entry.delete_credential();
         }
-        match std::fs::remove_file(&file) {
+        match std::fs::remove_file(file) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
             _ => return Ok(KeyStorage::Keyring),
         }
     };
     let reason = match entry.and_then(|e| e.set_password(password)) {
         Ok(()) => {
-            let _ = std::fs::remove_file(&file);
+            let _ = std::fs::remove_file(file);
             return Ok(KeyStorage::Keyring);
         }
         Err(e) => STORE_ERROR.get().cloned().unwrap_or_else(|| e.to_string()),
     };
-    write_secret(&file, password.as_bytes())?;
-    Ok(KeyStorage::File { path: file, reason })
+    write_secret(file, password.as_bytes())?;
+    Ok(KeyStorage::File {
+        path: file.to_path_buf(),
+        reason,
+    })
 }
 
 fn keyring_entry() -> keyring_core::Result<keyring_core::Entry> {
@@ -263,6 +299,16 @@ mod tests {
         assert!(!broker_password_file(&paths).exists(), "not on disk");
         set_broker_password(&paths, None).unwrap();
         assert_eq!(broker_password(&paths), None);
+        // The phone's own login is a separate entry: setting it leaves the app's alone.
+        set_broker_password(&paths, Some("app-pw")).unwrap();
+        set_phone_broker_password(&paths, Some("phone-pw")).unwrap();
+        assert_eq!(phone_broker_password(&paths).as_deref(), Some("phone-pw"));
+        assert_eq!(broker_password(&paths).as_deref(), Some("app-pw"));
+        assert!(!phone_broker_password_file(&paths).exists(), "not on disk");
+        set_phone_broker_password(&paths, None).unwrap();
+        assert_eq!(phone_broker_password(&paths), None);
+        assert_eq!(broker_password(&paths).as_deref(), Some("app-pw"));
+        set_broker_password(&paths, None).unwrap();
         let _ = std::fs::remove_dir_all(&home);
     }
 }

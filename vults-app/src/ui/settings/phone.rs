@@ -1,5 +1,5 @@
 //! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
-//! broker (URL, login, CA file; Connect / Disconnect and the connection's state), the pairing
+//! broker (URL, login, the phone's own login, CA file; Connect / Disconnect and the connection's state), the pairing
 //! QR code, the paired devices with Revoke, and the latest refused phone requests.
 //!
 //! The view does no I/O: it reads a [`PhoneStatus`] snapshot (from `BackgroundLink::status()`,
@@ -28,6 +28,10 @@ struct BrokerFields {
     username: String,
     /// Empty: keep the stored password.
     password: String,
+    /// The phone's own login (handed to it in the QR code); empty: anonymous.
+    phone_username: String,
+    /// Empty: keep the stored phone password.
+    phone_password: String,
     ca_file: String,
     phone_url: String,
     page_url: String,
@@ -42,6 +46,7 @@ impl BrokerFields {
         let Some(c) = config else { return };
         self.url = c.url.clone();
         self.username = c.username.clone().unwrap_or_default();
+        self.phone_username = c.phone_username.clone().unwrap_or_default();
         self.ca_file = c
             .ca_file
             .as_ref()
@@ -54,6 +59,7 @@ impl BrokerFields {
     fn settings(&mut self) -> BrokerSettings {
         let opt = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
         let password = std::mem::take(&mut self.password);
+        let phone_password = std::mem::take(&mut self.phone_password);
         BrokerSettings {
             config: BrokerConfig {
                 url: self.url.trim().to_string(),
@@ -61,9 +67,11 @@ impl BrokerFields {
                 ca_file: opt(&self.ca_file).map(Into::into),
                 phone_url: opt(&self.phone_url),
                 page_url: opt(&self.page_url),
+                phone_username: opt(&self.phone_username),
                 enabled: true,
             },
             password: (!password.is_empty()).then_some(password),
+            phone_password: (!phone_password.is_empty()).then_some(phone_password),
         }
     }
 }
@@ -138,7 +146,22 @@ impl PhoneView {
                 Some(offer) => {
                     ui.label("Scan with the phone's camera, then tap Pair on the page:");
                     qr(ui, &status.qr);
-                    ui.label(RichText::new(&offer.url).monospace().small().color(MUTED));
+                    ui.label(
+                        RichText::new(shown_url(offer))
+                            .monospace()
+                            .small()
+                            .color(MUTED),
+                    );
+                    if offer.phone_login.is_some() {
+                        ui.label(
+                            RichText::new(
+                                "This code carries the phone's broker login: show it only to \
+                                 the phone.",
+                            )
+                            .small()
+                            .color(WARN),
+                        );
+                    }
                     if let Some(fp) = &status.tls_fingerprint {
                         ui.label(
                             RichText::new(format!(
@@ -256,6 +279,19 @@ impl PhoneView {
                 row(ui, "Password", &mut f.password, hint, true);
                 row(
                     ui,
+                    "Phone's username",
+                    &mut f.phone_username,
+                    "optional: the phone's own broker account",
+                    false,
+                );
+                let hint = if b.phone_password_set {
+                    "unchanged (in the keyring)"
+                } else {
+                    "optional"
+                };
+                row(ui, "Phone's password", &mut f.phone_password, hint, true);
+                row(
+                    ui,
                     "CA certificate",
                     &mut f.ca_file,
                     "PEM file, for a self-hosted broker",
@@ -294,6 +330,12 @@ impl PhoneView {
                     ..f.settings()
                 }));
             }
+            if b.phone_password_set && ui.button("Forget phone's password").clicked() {
+                action = Some(PhoneAction::Broker(BrokerSettings {
+                    phone_password: Some(String::new()),
+                    ..f.settings()
+                }));
+            }
             match &b.state {
                 Some(state) => {
                     let color = if *state == crate::phone::BrokerState::Connected {
@@ -317,7 +359,31 @@ impl PhoneView {
         if let Some(storage) = &b.password_storage {
             ui.label(RichText::new(storage).small().color(MUTED));
         }
+        if !f.phone_username.trim().is_empty() {
+            ui.label(
+                RichText::new(
+                    "The QR code then carries the phone's login: keep it private (anyone who \
+                     sees it can use that broker account, though not answer a card without \
+                     pairing). Give the phone its own account whose ACL reaches only \
+                     vults/+/a (write) and vults/+/p (read).",
+                )
+                .small()
+                .color(MUTED),
+            );
+        }
         action
+    }
+}
+
+/// The pairing URL as printed under the code: the phone's broker password, if the code
+/// carries one, is left out (the code itself holds it).
+fn shown_url(offer: &crate::phone::PairingOffer) -> String {
+    match &offer.phone_login {
+        Some((_, password)) if !password.is_empty() => offer.url.replace(
+            &format!("&w={}", crate::phone::fragment_encode(password)),
+            "&w=(hidden)",
+        ),
+        _ => offer.url.clone(),
     }
 }
 
@@ -471,6 +537,7 @@ mod tests {
             app_sign_key: "k".into(),
             app_box_key: "x".into(),
             broker: None,
+            phone_login: None,
         };
         let qr = crate::phone::qr_modules(&offer);
         let mut h = harness(PhoneStatus {
@@ -496,6 +563,39 @@ mod tests {
     }
 
     #[test]
+    fn a_code_with_the_phones_login_hides_its_password_and_says_it_is_secret() {
+        let url = format!(
+            "https://broker.test/#v=1&t=tok&k=k&x=x&b=wss%3A%2F%2Fbroker.test%2F&p={}&u=vults-phone&w=s3cret%20pw",
+            "0".repeat(32)
+        );
+        let offer = PairingOffer {
+            url: url.clone(),
+            token: "tok".into(),
+            expires_at: u64::MAX,
+            app_sign_key: "k".into(),
+            app_box_key: "x".into(),
+            broker: Some(("wss://broker.test/".into(), "0".repeat(32))),
+            phone_login: Some(("vults-phone".into(), "s3cret pw".into())),
+        };
+        let qr = crate::phone::qr_modules(&offer);
+        let h = harness(PhoneStatus {
+            offer: Some(offer),
+            qr,
+            broker: crate::phone::BrokerStatus {
+                state: Some(crate::phone::BrokerState::Connected),
+                ..Default::default()
+            },
+            ..PhoneStatus::default()
+        });
+        h.get_by_label(&url.replace("&w=s3cret%20pw", "&w=(hidden)"));
+        assert!(
+            h.query_by_label(&url).is_none(),
+            "the password is not printed"
+        );
+        h.get_by_label("This code carries the phone's broker login: show it only to the phone.");
+    }
+
+    #[test]
     fn the_broker_is_set_up_here_and_its_state_shown() {
         let mut h = harness(PhoneStatus::default());
         h.get_by_label("Broker: off");
@@ -503,6 +603,8 @@ mod tests {
             ("Broker URL", "wss://broker.example:8884/"),
             ("Username", "vults-app"),
             ("Password", "pw"),
+            ("Phone's username", "vults-phone"),
+            ("Phone's password", "phone-pw"),
         ] {
             h.run();
             h.get_by_label(field).focus();
@@ -518,6 +620,11 @@ mod tests {
         assert_eq!(settings.config.url, "wss://broker.example:8884/");
         assert_eq!(settings.config.username.as_deref(), Some("vults-app"));
         assert_eq!(settings.password.as_deref(), Some("pw"));
+        assert_eq!(
+            settings.config.phone_username.as_deref(),
+            Some("vults-phone")
+        );
+        assert_eq!(settings.phone_password.as_deref(), Some("phone-pw"));
         assert_eq!(settings.config.ca_file, None);
 
         let h = harness(PhoneStatus {
@@ -531,6 +638,7 @@ mod tests {
                     retry_in_s: 4,
                 }),
                 password_set: true,
+                phone_password_set: true,
                 ..Default::default()
             },
             ..PhoneStatus::default()
@@ -538,5 +646,6 @@ mod tests {
         h.get_by_label("Broker: Reconnecting in 4 s — connection refused");
         h.get_by_label("Disconnect");
         h.get_by_label("Forget password");
+        h.get_by_label("Forget phone's password");
     }
 }
