@@ -148,7 +148,10 @@ fn headless_stops_on_sigterm_and_takes_its_socket_away() {
         let socket = home.paths().socket;
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         while !socket.exists() {
-            assert!(std::time::Instant::now() < deadline, "the app never listened");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the app never listened"
+            );
             std::thread::yield_now();
         }
         let status = Command::new("kill")
@@ -156,7 +159,13 @@ fn headless_stops_on_sigterm_and_takes_its_socket_away() {
             .status()
             .unwrap();
         assert!(status.success());
-        assert!(app.wait().unwrap().success(), "a clean exit (round {round})");
-        assert!(!socket.exists(), "no stale socket left behind (round {round})");
+        assert!(
+            app.wait().unwrap().success(),
+            "a clean exit (round {round})"
+        );
+        assert!(
+            !socket.exists(),
+            "no stale socket left behind (round {round})"
+        );
     }
 }
