@@ -95,7 +95,8 @@ impl ChatView {
             let label = ui.label("Folder");
             match conv {
                 Some(c) => {
-                    ui.label(RichText::new(&c.folder).monospace());
+                    ui.add(egui::Label::new(RichText::new(&c.folder).monospace()).truncate())
+                        .on_hover_text(&c.folder);
                 }
                 None => {
                     ui.add(
@@ -383,11 +384,17 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
             let head = ui.horizontal(|ui| {
                 ui.label(RichText::new(mark).small().color(color));
                 ui.label(RichText::new(name).strong());
-                ui.label(
-                    RichText::new(summary)
-                        .monospace()
-                        .color(Color32::from_gray(190)),
-                );
+                // One line, cut at the window's edge (the card shows the whole, so does hover):
+                // a long command must not widen the conversation and push the card out.
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(summary)
+                            .monospace()
+                            .color(Color32::from_gray(190)),
+                    )
+                    .truncate(),
+                )
+                .on_hover_text(summary);
             });
             if let Some(r) = result.as_ref().filter(|r| !r.is_empty()) {
                 head.response.on_hover_text(r);
