@@ -62,7 +62,7 @@ impl BackgroundHosts {
         sockets: HostSockets,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> BackgroundHosts {
-        let links = Links::start(&paths, sockets);
+        let links = Links::start_with_wake(&paths, sockets, wake.clone());
         BackgroundHosts {
             paths,
             links: Arc::new(links),
@@ -84,10 +84,10 @@ impl BackgroundHosts {
         let rows = hosts
             .into_iter()
             .map(|h| {
-                let state = states.get(&h.name).map(|s| s.state.clone());
+                let status = states.get(&h.name);
                 HostRow {
-                    linked: state == Some(super::link::LinkState::Up),
-                    link: state.map_or_else(|| "starting".into(), |s| s.label()),
+                    linked: status.is_some_and(|s| s.state == super::link::LinkState::Up),
+                    link: status.map_or_else(|| "starting".into(), |s| s.label()),
                     name: h.name,
                     target: h.target,
                     system: h.system,

@@ -34,6 +34,11 @@ impl HostsView {
         if let Some(e) = &status.error {
             ui.colored_label(WARN, e);
         }
+        if status.hosts.iter().any(|h| !h.linked) {
+            // A link that is down counts down to its next try.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
         if status.hosts.is_empty() && status.error.is_none() {
             ui.label(RichText::new("No hosts yet.").color(MUTED));
         }
