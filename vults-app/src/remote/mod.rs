@@ -145,9 +145,29 @@ impl Host {
                 self.target,
                 out.status,
                 err.trim(),
-                ssh_hint(&err, &self.target)
+                ssh_hint(&err, &self.login_command())
             ))
         }
+    }
+
+    /// The `ssh` a person runs to log in to the host as Vults does (its port and options), to
+    /// check and accept its key by hand: `ssh -p 2222 -i KEY me@devbox`.
+    pub fn login_command(&self) -> String {
+        let mut words = vec!["ssh".to_string()];
+        if let Some(p) = self.port {
+            words.push("-p".into());
+            words.push(p.to_string());
+        }
+        let plain = |w: &str| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:@,+%~".contains(c))
+        };
+        for o in &self.ssh_options {
+            words.push(if plain(o) { o.clone() } else { shell_quote(o) });
+        }
+        words.push(self.target.clone());
+        words.join(" ")
     }
 
     /// Vults' folder on the host (its `VULTS_HOME` there).
@@ -311,10 +331,16 @@ pub fn hook_for(system: &str, local_hook: Option<&Path>) -> Result<PathBuf, Stri
 
 /// What to do about the failures batch mode turns into errors: ssh cannot ask for a password,
 /// a passphrase or a new host key on Vults' behalf.
-fn ssh_hint(stderr: &str, target: &str) -> String {
-    if stderr.contains("Host key verification failed") {
+fn ssh_hint(stderr: &str, login: &str) -> String {
+    if stderr.contains("REMOTE HOST IDENTIFICATION HAS CHANGED") {
+        // Not a key to accept: the one known for this host is another.
+        " (the host's key is not the one your known_hosts has for it: find out why before you \
+         trust it; once you know the new key is right, remove the old one as ssh says above and \
+         add the host again)"
+            .to_string()
+    } else if stderr.contains("Host key verification failed") {
         format!(
-            " (connect once with `ssh {target}` to check and accept the host's key, then add it again)"
+            " (connect once with `{login}` to check and accept the host's key, then add it again)"
         )
     } else if stderr.contains("Permission denied") {
         " (Vults logs in without asking: use a key, loaded in your ssh-agent if it has a passphrase)"
@@ -392,11 +418,28 @@ mod tests {
 
     #[test]
     fn batch_mode_failures_say_what_to_do() {
-        assert!(ssh_hint("Host key verification failed.", "me@devbox").contains("ssh me@devbox"));
-        assert!(
-            ssh_hint("me@devbox: Permission denied (publickey).", "me@devbox")
-                .contains("ssh-agent")
+        let mut host = Host::parse("me@devbox:2222").unwrap();
+        host.ssh_options = ["-i", "/my keys/id", "-o", "UserKnownHostsFile=/k/known"]
+            .map(String::from)
+            .to_vec();
+        let login = host.login_command();
+        // The port and the options the host was added with: the same host, the same key files.
+        assert_eq!(
+            login,
+            "ssh -p 2222 -i '/my keys/id' -o UserKnownHostsFile=/k/known me@devbox"
         );
-        assert_eq!(ssh_hint("Connection refused", "devbox"), "");
+        let unknown = ssh_hint("Host key verification failed.", &login);
+        assert!(unknown.contains(&format!("`{login}`")), "{unknown}");
+        // A changed key is not one to accept.
+        let changed = ssh_hint(
+            "@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @\nHost key verification failed.",
+            &login,
+        );
+        assert!(!changed.contains("accept"), "{changed}");
+        assert!(changed.contains("find out why"), "{changed}");
+        assert!(
+            ssh_hint("me@devbox: Permission denied (publickey).", &login).contains("ssh-agent")
+        );
+        assert_eq!(ssh_hint("Connection refused", &login), "");
     }
 }
