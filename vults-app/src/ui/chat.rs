@@ -9,7 +9,7 @@ use crate::model::{CardAnswer, CardId, PendingCard, SessionState};
 use crate::ui::state::Model;
 use crate::zeca::{self, ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 use egui::{Color32, RichText};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
 
 /// What the view asks for.
@@ -38,6 +38,8 @@ pub struct ChatView {
     cards: HashMap<CardId, CardView>,
     /// Makes ids for new conversations.
     new_id: Option<String>,
+    /// Tasks whose bird has been in the flock: one that is gone has left, not "not yet" come.
+    tasks_seen: HashSet<String>,
 }
 
 impl ChatView {
@@ -70,6 +72,9 @@ impl ChatView {
                         let on = self.selected.as_deref() == Some(c.id.as_str());
                         if ui.selectable_label(on, c.title()).clicked() {
                             self.selected = Some(c.id.clone());
+                            if folder_open(c) {
+                                self.folder = c.folder.clone();
+                            }
                         }
                     }
                 });
@@ -93,7 +98,7 @@ impl ChatView {
         });
         ui.horizontal(|ui| {
             let label = ui.label("Folder");
-            match conv {
+            match conv.filter(|c| !folder_open(c)) {
                 Some(c) => {
                     ui.add(egui::Label::new(RichText::new(&c.folder).monospace()).truncate())
                         .on_hover_text(&c.folder);
@@ -146,14 +151,17 @@ impl ChatView {
                 let send_keys = edit.has_focus()
                     && ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::Enter));
                 ui.vertical(|ui| {
+                    let folder_typed = conv.is_none_or(folder_open);
                     let can_send = !self.draft.trim().is_empty()
-                        && (conv.is_some() || !self.folder.trim().is_empty());
+                        && (!folder_typed || !self.folder.trim().is_empty());
                     let send = ui
                         .add_enabled(can_send, egui::Button::new("Send"))
                         .clicked();
                     if (send || send_keys && can_send) && !self.draft.trim().is_empty() {
-                        let folder = conv
-                            .map_or_else(|| self.folder.trim().to_string(), |c| c.folder.clone());
+                        let folder = match conv {
+                            Some(c) if !folder_typed => c.folder.clone(),
+                            _ => self.folder.trim().to_string(),
+                        };
                         action = Some(ChatAction::Command(ChatCommand::Send {
                             chat: chat_id.clone(),
                             folder,
@@ -190,8 +198,10 @@ impl ChatView {
                     );
                     return;
                 };
+                self.tasks_seen
+                    .extend(model.sessions.values().filter_map(|s| s.task.clone()));
                 for entry in &conv.entries {
-                    entry_ui(ui, entry, model);
+                    entry_ui(ui, entry, model, conv.running, &self.tasks_seen);
                     ui.add_space(6.0);
                 }
                 for card in &cards {
@@ -344,6 +354,12 @@ impl ChatView {
     }
 }
 
+/// A conversation whose CLI never started (its folder did not exist, its CLI was not found)
+/// keeps its folder open to change; once it ran, the folder is the conversation's.
+fn folder_open(c: &Conversation) -> bool {
+    c.session_id.is_none() && !c.running
+}
+
 fn engine_name(engine: &str) -> &'static str {
     match engine {
         "codex" => "Codex CLI",
@@ -357,7 +373,13 @@ fn new_chat_id() -> String {
     format!("c{ms}")
 }
 
-fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
+fn entry_ui(
+    ui: &mut egui::Ui,
+    entry: &Entry,
+    model: &Model,
+    running: bool,
+    tasks_seen: &HashSet<String>,
+) {
     match entry {
         Entry::User { text } => {
             egui::Frame::new()
@@ -377,6 +399,8 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
             ..
         } => {
             let (mark, color) = match (result, error) {
+                // The turn is over (stopped, the CLI ended) and no result came: it never will.
+                (None, _) if !running => ("no result", Color32::from_gray(170)),
                 (None, _) => ("asks", Color32::from_gray(170)),
                 (Some(_), false) => ("ran", look::GREEN),
                 (Some(_), true) => ("refused", look::RED),
@@ -437,6 +461,8 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
                 Some(SessionState::Working) => "in the flock: working",
                 Some(SessionState::Idle) => "in the flock: idle",
                 Some(SessionState::Ended) => "in the flock: ended",
+                None if tasks_seen.contains(id) => "left the flock",
+                None if state.starts_with("ended") => "not in the flock",
                 None => "not in the flock yet",
             };
             egui::Frame::new()

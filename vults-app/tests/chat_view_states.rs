@@ -1,0 +1,151 @@
+//! The Chat view's states as a user meets them: a conversation whose CLI never started keeps
+//! its folder open to fix (and the next message goes there); a tool row whose turn is over
+//! without a result does not keep saying it asks; a task whose bird has left the flock does not
+//! say it is "not in the flock yet".
+
+#[allow(dead_code)]
+#[path = "ui/fixtures.rs"]
+mod fixtures;
+
+use egui_kittest::kittest::Queryable;
+use std::sync::mpsc;
+use vults_app::model::{EngineCommand, EngineEvent, SessionState};
+use vults_app::ui::app::{ChannelLink, Layout, Tab, VultsWindow};
+use vults_app::ui::desktop::NoDesktop;
+use vults_app::zeca::{ChatCommand, ChatEvent, Conversation, Entry};
+use vults_core::protocol::AgentKind;
+
+type Window = (
+    egui_kittest::Harness<'static, VultsWindow>,
+    mpsc::Sender<EngineEvent>,
+    mpsc::Receiver<EngineCommand>,
+);
+
+fn window() -> Window {
+    let (events, rx) = mpsc::channel();
+    let (tx, commands) = mpsc::channel();
+    let window = VultsWindow::new(
+        Box::new(ChannelLink {
+            events: rx,
+            commands: tx,
+        }),
+        Box::new(NoDesktop::default()),
+        Layout::Embedded,
+        Box::new(fixtures::now),
+    );
+    (fixtures::window_harness(window), events, commands)
+}
+
+fn open(h: &mut egui_kittest::Harness<'static, VultsWindow>, title: &str) {
+    h.state_mut().tab = Tab::Chat;
+    h.run_steps(3);
+    h.get_by_label("Conversation").click();
+    h.run_steps(2);
+    h.get_by_label(title).click();
+    h.run_steps(3);
+}
+
+#[test]
+fn a_conversation_that_never_started_takes_a_new_folder() {
+    let (mut h, events, commands) = window();
+    let mut conv = Conversation::new("c1", "/home/ada/src/vult", "claude");
+    conv.entries = vec![
+        Entry::User {
+            text: "fix the build".into(),
+        },
+        Entry::Note {
+            text: "the folder \"/home/ada/src/vult\" does not exist".into(),
+        },
+    ];
+    events
+        .send(EngineEvent::Chat(ChatEvent::Updated(conv)))
+        .unwrap();
+    open(&mut h, "fix the build");
+    let folder = h.get_by_label("Folder");
+    folder.click();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run_steps(1);
+    h.get_by_label("Folder").type_text("/home/ada/src/vults");
+    h.run_steps(1);
+    h.get_by_label("Message").click();
+    h.run_steps(1);
+    h.get_by_label("Message").type_text("again");
+    h.run_steps(1);
+    h.get_by_label("Send").click();
+    h.run_steps(2);
+    let sent: Vec<EngineCommand> = commands.try_iter().collect();
+    assert!(
+        sent.contains(&EngineCommand::Chat(ChatCommand::Send {
+            chat: "c1".into(),
+            folder: "/home/ada/src/vults".into(),
+            engine: "claude".into(),
+            text: "again".into(),
+        })),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn a_tool_row_without_a_result_after_the_turn_and_a_task_that_left_the_flock() {
+    let (mut h, events, _commands) = window();
+    let mut conv = Conversation::new("c2", "/home/ada/src/vults", "claude");
+    conv.session_id = Some("s-1".into());
+    conv.entries = vec![
+        Entry::User {
+            text: "build it".into(),
+        },
+        Entry::Tool {
+            id: "toolu_1".into(),
+            name: "Bash".into(),
+            summary: "cargo build".into(),
+            result: None,
+            error: false,
+        },
+        Entry::Note {
+            text: "Stopped.".into(),
+        },
+        Entry::Task {
+            id: "t1".into(),
+            folder: "/home/ada/src/vults".into(),
+            agent: "claude".into(),
+            prompt: "write the file".into(),
+            headless: false,
+            state: "opened in the terminal".into(),
+        },
+    ];
+    conv.running = false;
+    events
+        .send(EngineEvent::Chat(ChatEvent::Updated(conv)))
+        .unwrap();
+    let mut bird = fixtures::session(fixtures::Bird {
+        agent: AgentKind::Claude,
+        name: None,
+        id: "task-bird",
+        folder: "/home/ada/src/vults",
+        state: SessionState::Working,
+        tool: None,
+        cost: None,
+        limits: None,
+    });
+    bird.task = Some("t1".into());
+    events
+        .send(EngineEvent::SessionChanged(bird.clone()))
+        .unwrap();
+    open(&mut h, "build it");
+    // The turn was stopped before the call was answered: it will not run now.
+    assert!(
+        h.query_by_label("asks").is_none(),
+        "a stopped turn's row asks"
+    );
+    h.get_by_label("no result");
+    h.get_by_label_contains("in the flock: working");
+    // The task's agent ends and its bird leaves the flock.
+    events.send(EngineEvent::SessionGone(bird.key)).unwrap();
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("not in the flock yet").is_none(),
+        "a bird that left is not one that has yet to come"
+    );
+    h.get_by_label_contains("left the flock");
+}
