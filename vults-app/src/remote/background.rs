@@ -27,6 +27,8 @@ pub struct HostsStatus {
     pub busy: Option<String>,
     /// What the last add or remove said.
     pub last: Option<String>,
+    /// The last add or remove failed (`last` says why).
+    pub last_failed: bool,
     /// `hosts.json` does not parse (it is left alone).
     pub error: Option<String>,
 }
@@ -45,6 +47,7 @@ pub enum HostsAction {
 struct Shared {
     busy: Option<String>,
     last: Option<String>,
+    last_failed: bool,
 }
 
 /// The links while the app runs, and add / remove off the window's thread.
@@ -69,6 +72,7 @@ impl BackgroundHosts {
             shared: Arc::new(Mutex::new(Shared {
                 busy: None,
                 last: None,
+                last_failed: false,
             })),
             wake,
         }
@@ -99,6 +103,7 @@ impl BackgroundHosts {
             hosts: rows,
             busy: shared.as_ref().ok().and_then(|s| s.busy.clone()),
             last: shared.as_ref().ok().and_then(|s| s.last.clone()),
+            last_failed: shared.as_ref().is_ok_and(|s| s.last_failed),
             error,
         }
     }
@@ -123,37 +128,44 @@ impl BackgroundHosts {
         let spawned = std::thread::Builder::new()
             .name("vults-hosts".into())
             .spawn(move || {
-                let said = match action {
+                let said: Result<String, String> = match action {
                     HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim()) {
-                        Err(e) => e,
+                        Err(e) => Err(e),
                         Ok(mut host) => {
                             host.ssh_options =
                                 ssh_options.split_whitespace().map(String::from).collect();
                             match install::add(&paths, host, None) {
-                                Ok(a) => format!(
+                                Ok(a) => Ok(format!(
                                     "{} added ({}): hook at {}, {} file(s) written",
                                     a.host.name,
                                     a.host.system,
                                     a.host.hook_path(),
                                     a.written.len()
-                                ),
-                                Err(e) => e,
+                                )),
+                                Err(e) => Err(e),
                             }
                         }
                     },
                     HostsAction::Remove(name) => match install::remove(&paths, &name) {
-                        Ok(r) => format!(
+                        Ok(r) => Ok(format!(
                             "{name} removed: its agents' files as they were ({} written back)",
                             r.written.len()
-                        ),
-                        Err(e) => e,
+                        )),
+                        Err(e) => Err(e),
                     },
                 };
-                tracing::info!("hosts: {said}");
+                let failed = said.is_err();
+                let said = said.unwrap_or_else(|e| e);
+                if failed {
+                    tracing::warn!("hosts: {said}");
+                } else {
+                    tracing::info!("hosts: {said}");
+                }
                 links.reload();
                 if let Ok(mut s) = shared.lock() {
                     s.busy = None;
                     s.last = Some(said);
+                    s.last_failed = failed;
                 }
                 wake();
             });
@@ -162,6 +174,7 @@ impl BackgroundHosts {
         {
             s.busy = None;
             s.last = Some(format!("cannot start: {e}"));
+            s.last_failed = true;
         }
     }
 }

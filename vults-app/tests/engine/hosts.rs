@@ -199,3 +199,23 @@ fn a_links_state_change_wakes_the_window() {
         "removing a host wakes the window"
     );
 }
+
+/// Settings → Hosts tells a failed add from a done one (both were the same quiet grey line).
+#[test]
+fn a_failed_add_is_said_as_a_failure() {
+    use std::sync::Arc;
+    use vults_app::remote::background::{BackgroundHosts, HostsAction};
+    let home = Home::new("hosts-fail");
+    let engine = start(&home, true);
+    let mut hosts = BackgroundHosts::start(home.paths(), engine.host_sockets(), Arc::new(|| {}));
+    hosts.apply(HostsAction::Add {
+        spec: "me@x".into(), // one letter: a drive, not a host
+        ssh_options: String::new(),
+    });
+    eventually("the add to end", || {
+        hosts.status().busy.is_none() && hosts.status().last.is_some()
+    });
+    let status = hosts.status();
+    assert!(status.last_failed, "{status:?}");
+    assert!(status.hosts.is_empty());
+}

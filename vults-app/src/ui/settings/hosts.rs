@@ -96,7 +96,12 @@ impl HostsView {
                 ui.label(busy);
             });
         } else if let Some(last) = &status.last {
-            ui.label(RichText::new(last).color(MUTED));
+            if status.last_failed {
+                // A failure must not read like the quiet line a success gets.
+                ui.colored_label(WARN, format!("Failed: {last}"));
+            } else {
+                ui.label(RichText::new(last).color(MUTED));
+            }
         }
         action
     }
