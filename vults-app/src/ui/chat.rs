@@ -173,7 +173,10 @@ impl ChatView {
                     }
                     if ui
                         .add_enabled(running, egui::Button::new("Stop"))
-                        .on_hover_text("Ends the turn: Claude Code stops; the next message resumes")
+                        .on_hover_text(format!(
+                            "Ends the turn: {} stops; the next message resumes",
+                            engine_name(conv.map_or(self.engine.as_str(), |c| c.engine.as_str()))
+                        ))
                         .clicked()
                     {
                         action = Some(ChatAction::Command(ChatCommand::Stop {

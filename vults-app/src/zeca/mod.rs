@@ -822,7 +822,14 @@ impl Zeca {
             });
         } else if chat.conv.running {
             chat.conv.entries.push(Entry::Note {
-                text: format!("Claude Code ended in the middle of a turn ({status})"),
+                text: format!(
+                    "{} ended in the middle of a turn ({status})",
+                    if chat.conv.engine == "codex" {
+                        "Codex CLI"
+                    } else {
+                        "Claude Code"
+                    }
+                ),
             });
         }
         chat.stopping = false;
