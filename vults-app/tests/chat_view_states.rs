@@ -149,3 +149,37 @@ fn a_tool_row_without_a_result_after_the_turn_and_a_task_that_left_the_flock() {
     );
     h.get_by_label_contains("left the flock");
 }
+
+/// Send with Ctrl+Enter leaves the keyboard in the empty message box; the card that comes then
+/// answers A as its key hint says (the A went nowhere, or into the box).
+#[test]
+fn a_card_that_comes_after_sending_answers_its_keys() {
+    let (mut h, events, commands) = window();
+    let mut conv = Conversation::new("c3", "/home/ada/src/vults", "claude");
+    conv.session_id = Some("s-3".into());
+    conv.entries = vec![Entry::User {
+        text: "write the file".into(),
+    }];
+    conv.running = true;
+    events
+        .send(EngineEvent::Chat(ChatEvent::Updated(conv)))
+        .unwrap();
+    open(&mut h, "write the file");
+    h.get_by_label("Message").click();
+    h.run_steps(2);
+    let mut card = fixtures::bash_card(9, "echo vults > marker.txt");
+    card.session.session = "zeca:c3".into();
+    events.send(EngineEvent::CardAdded(card)).unwrap();
+    h.run_steps(3);
+    h.key_press(egui::Key::A);
+    h.run_steps(2);
+    let sent: Vec<EngineCommand> = commands.try_iter().collect();
+    assert!(
+        sent.contains(&EngineCommand::Answer {
+            card: 9,
+            answer: vults_app::model::CardAnswer::Allow,
+            by: vults_app::model::AnsweredBy::Click,
+        }),
+        "{sent:?}"
+    );
+}

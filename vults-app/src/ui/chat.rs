@@ -40,6 +40,8 @@ pub struct ChatView {
     new_id: Option<String>,
     /// Tasks whose bird has been in the flock: one that is gone has left, not "not yet" come.
     tasks_seen: HashSet<String>,
+    /// The message box, to hand the keyboard to a card that comes while it is empty.
+    composer: Option<egui::Id>,
 }
 
 impl ChatView {
@@ -148,6 +150,7 @@ impl ChatView {
                             .desired_width(ui.available_width() - 80.0),
                     )
                     .labelled_by(label.id);
+                self.composer = Some(edit.id);
                 let send_keys = edit.has_focus()
                     && ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::Enter));
                 ui.vertical(|ui| {
@@ -208,6 +211,14 @@ impl ChatView {
                     ui.add_space(6.0);
                 }
                 for card in &cards {
+                    if !self.cards.contains_key(&card.id)
+                        && self.draft.trim().is_empty()
+                        && let Some(composer) = self.composer
+                    {
+                        // A new card while the message box is empty (just sent from): the box
+                        // lets go of the keyboard, so A / D answer the card as they say.
+                        ui.memory_mut(|m| m.surrender_focus(composer));
+                    }
                     let view = self
                         .cards
                         .entry(card.id)
