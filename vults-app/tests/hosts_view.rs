@@ -41,3 +41,63 @@ fn a_failed_add_reads_as_a_failure() {
     h.run_steps(2);
     h.get_by_label_contains("Failed: ssh me@devbox failed");
 }
+
+struct Down;
+
+impl HostsSide for Down {
+    fn status(&self) -> HostsStatus {
+        HostsStatus {
+            hosts: vec![vults_app::remote::background::HostRow {
+                name: "devbox".into(),
+                target: "me@devbox".into(),
+                system: "Linux x86_64".into(),
+                link: "down (ssh: connect to host 127.0.0.1 port 55733: Connection refused); \
+                       again in 4 s"
+                    .into(),
+                linked: false,
+            }],
+            ..HostsStatus::default()
+        }
+    }
+    fn apply(&mut self, _action: HostsAction) {}
+}
+
+/// At 700 px a link that is down says why in full and its Remove stays in the window (the
+/// reason ran off the edge and took Remove with it).
+#[test]
+fn a_long_link_state_wraps_and_remove_stays_in_a_small_window() {
+    let window = VultsWindow::new(
+        Box::new(ChannelLink {
+            events: channel().1,
+            commands: channel().0,
+        }),
+        Box::new(vults_app::ui::desktop::NoDesktop::default()),
+        Layout::Embedded,
+        Box::new(fixtures::now),
+    )
+    .with_hosts(Box::new(Down));
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(700.0, 500.0))
+        .build_ui_state(
+            |ui, w: &mut VultsWindow| {
+                w.logic(ui.ctx());
+                w.ui(ui);
+            },
+            window,
+        );
+    h.run_steps(2);
+    h.get_by_label("Hosts").click();
+    h.run_steps(3);
+    let remove = h.get_by_label("Remove").rect();
+    assert!(
+        remove.right() <= 700.0,
+        "Remove ends at x = {}",
+        remove.right()
+    );
+    let state = h.get_by_label_contains("Connection refused").rect();
+    assert!(
+        state.right() <= 700.0,
+        "the state ends at x = {}",
+        state.right()
+    );
+}

@@ -42,9 +42,13 @@ impl HostsView {
         if status.hosts.is_empty() && status.error.is_none() {
             ui.label(RichText::new("No hosts yet.").color(MUTED));
         }
+        // A column is at most this wide and its text wraps there: a long "down (…)" must not
+        // push Remove out of a small window.
+        let column = ((ui.available_width() - 140.0) / 2.0).max(120.0);
         egui::Grid::new("hosts")
             .num_columns(4)
             .spacing([16.0, 6.0])
+            .max_col_width(column)
             .show(ui, |ui| {
                 for h in &status.hosts {
                     ui.label(RichText::new(&h.name).strong());
