@@ -386,11 +386,12 @@ fn run_link(host: Host, sockets: HostSockets, statuses: Told, stop: Arc<AtomicBo
     while !stop.load(Ordering::Relaxed) {
         starts += 1;
         set(&statuses, &name, LinkState::Connecting, None, starts);
-        let child = link_command(&host, &local)
-            .stdin(Stdio::null())
+        let mut cmd = link_command(&host, &local);
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn();
+            .stderr(Stdio::piped());
+        ends_with_this_thread(&mut cmd);
+        let child = cmd.spawn();
         let (why, was_up) = match child {
             Ok(child) => watch(child, &name, &statuses, starts, &stop),
             Err(e) => (format!("cannot run ssh: {e}"), false),
@@ -426,6 +427,32 @@ fn run_link(host: Host, sockets: HostSockets, statuses: Told, stop: Arc<AtomicBo
     drop(listener);
     set(&statuses, &name, LinkState::Stopped, None, starts);
 }
+
+/// The link's `ssh` ends when the thread that holds it does: an app that is killed, or ends
+/// without stopping its links, leaves no `ssh` holding the host's forward (Linux:
+/// `PR_SET_PDEATHSIG`; the link's thread lives exactly as long as the link).
+#[cfg(target_os = "linux")]
+fn ends_with_this_thread(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: runs in the child between fork and exec and only calls prctl(2) and getppid(2),
+    // which are async-signal-safe and touch no memory of the parent's.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The app ended between fork and prctl: nobody is left to hold the link for.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::other("the app is gone"));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ends_with_this_thread(_cmd: &mut std::process::Command) {}
 
 /// Watches one `ssh` until it ends (or the link is stopped, which kills it). Returns why it
 /// ended (its last line on stderr) and whether it had been up.
