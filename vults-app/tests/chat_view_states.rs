@@ -183,3 +183,72 @@ fn a_card_that_comes_after_sending_answers_its_keys() {
         "{sent:?}"
     );
 }
+
+/// The Chat view shows one conversation; a card of another (still running) conversation floats,
+/// as on any other tab, instead of waiting where nobody sees it.
+#[test]
+fn a_card_of_a_conversation_not_shown_floats() {
+    let (mut h, events, _commands) = window();
+    let mut conv = Conversation::new("c4", "/home/ada/src/vults", "claude");
+    conv.entries = vec![Entry::User {
+        text: "run the tests".into(),
+    }];
+    conv.running = true;
+    events
+        .send(EngineEvent::Chat(ChatEvent::Updated(conv)))
+        .unwrap();
+    let mut card = fixtures::bash_card(11, "cargo test");
+    card.session.session = "zeca:c4".into();
+    events.send(EngineEvent::CardAdded(card)).unwrap();
+    // The Chat view on "New chat": c4 is not the conversation shown.
+    h.state_mut().tab = Tab::Chat;
+    h.run_steps(4);
+    assert_eq!(
+        h.query_all_by_label("Allow").count(),
+        1,
+        "c4's card is seen somewhere"
+    );
+    // Shown, it is inline, once.
+    open(&mut h, "run the tests");
+    assert_eq!(h.query_all_by_label("Allow").count(), 1);
+}
+
+/// In one window an inline card and a floating one are both on screen: a key answers one card,
+/// the newest, not both.
+#[test]
+fn one_key_answers_one_card() {
+    let (mut h, events, commands) = window();
+    let mut conv = Conversation::new("c5", "/home/ada/src/vults", "claude");
+    conv.session_id = Some("s-5".into());
+    conv.entries = vec![Entry::User {
+        text: "lint it".into(),
+    }];
+    conv.running = true;
+    events
+        .send(EngineEvent::Chat(ChatEvent::Updated(conv)))
+        .unwrap();
+    let mut inline = fixtures::bash_card(12, "cargo clippy");
+    inline.session.session = "zeca:c5".into();
+    events.send(EngineEvent::CardAdded(inline)).unwrap();
+    open(&mut h, "lint it");
+    // A hook's card (another agent) comes after it and floats over the Chat view.
+    events
+        .send(EngineEvent::CardAdded(fixtures::bash_card(
+            13,
+            "make deploy",
+        )))
+        .unwrap();
+    h.run_steps(3);
+    assert_eq!(h.query_all_by_label("Allow").count(), 2);
+    h.key_press(egui::Key::D);
+    h.run_steps(2);
+    let answers: Vec<EngineCommand> = commands
+        .try_iter()
+        .filter(|c| matches!(c, EngineCommand::Answer { .. }))
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert!(
+        matches!(answers[0], EngineCommand::Answer { card: 13, .. }),
+        "{answers:?}"
+    );
+}

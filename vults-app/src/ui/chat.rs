@@ -42,6 +42,9 @@ pub struct ChatView {
     tasks_seen: HashSet<String>,
     /// The message box, to hand the keyboard to a card that comes while it is empty.
     composer: Option<egui::Id>,
+    /// Cards float over this same window (one window for everything): the keys then go to the
+    /// newest card of all, inline or floating, never to two at once.
+    pub one_window: bool,
 }
 
 impl ChatView {
@@ -235,7 +238,14 @@ impl ChatView {
                             },
                         ))
                         .inner_margin(egui::Margin::same(14));
-                    let answer = frame.show(ui, |ui| view.ui(ui, card, now, true)).inner;
+                    // One card takes the keys: the newest here, or in one window the newest of all.
+                    let newest = if self.one_window {
+                        model.cards.iter().map(|c| c.id).max()
+                    } else {
+                        cards.iter().map(|c| c.id).max()
+                    };
+                    let keys = newest == Some(card.id);
+                    let answer = frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner;
                     if let Some(a) = answer {
                         action = Some(ChatAction::Answer(card.id, a));
                     }
