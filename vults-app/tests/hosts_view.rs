@@ -101,3 +101,55 @@ fn a_long_link_state_wraps_and_remove_stays_in_a_small_window() {
         state.right()
     );
 }
+
+#[derive(Clone, Default)]
+struct Unreachable {
+    actions: std::sync::Arc<std::sync::Mutex<Vec<HostsAction>>>,
+}
+
+impl HostsSide for Unreachable {
+    fn status(&self) -> HostsStatus {
+        HostsStatus {
+            hosts: vec![vults_app::remote::background::HostRow {
+                name: "devbox".into(),
+                target: "me@devbox".into(),
+                system: "Linux x86_64".into(),
+                link: "down (Connection timed out); again in 60 s".into(),
+                linked: false,
+            }],
+            last: Some("ssh me@devbox failed (exit status: 255): Connection timed out".into()),
+            last_failed: true,
+            offer_forget: Some("devbox".into()),
+            ..HostsStatus::default()
+        }
+    }
+    fn apply(&mut self, action: HostsAction) {
+        self.actions.lock().unwrap().push(action);
+    }
+}
+
+/// A Remove that failed offers Forget on that host's row.
+#[test]
+fn a_failed_remove_offers_to_forget_the_host() {
+    let side = Unreachable::default();
+    let window = VultsWindow::new(
+        Box::new(ChannelLink {
+            events: channel().1,
+            commands: channel().0,
+        }),
+        Box::new(vults_app::ui::desktop::NoDesktop::default()),
+        Layout::Embedded,
+        Box::new(fixtures::now),
+    )
+    .with_hosts(Box::new(side.clone()));
+    let mut h = fixtures::window_harness(window);
+    h.run_steps(2);
+    h.get_by_label("Hosts").click();
+    h.run_steps(2);
+    h.get_by_label("Forget").click();
+    h.run_steps(2);
+    assert_eq!(
+        *side.actions.lock().unwrap(),
+        vec![HostsAction::Forget("devbox".into())]
+    );
+}

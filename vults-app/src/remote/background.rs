@@ -29,6 +29,9 @@ pub struct HostsStatus {
     pub last: Option<String>,
     /// The last add or remove failed (`last` says why).
     pub last_failed: bool,
+    /// A host whose Remove failed (it cannot be reached): Settings offers to forget it, touching
+    /// nothing on it, as `vults-app remote remove --forget` does.
+    pub offer_forget: Option<String>,
     /// `hosts.json` does not parse (it is left alone).
     pub error: Option<String>,
 }
@@ -42,12 +45,15 @@ pub enum HostsAction {
         ssh_options: String,
     },
     Remove(String),
+    /// Forgets a host without touching it (after its Remove failed).
+    Forget(String),
 }
 
 struct Shared {
     busy: Option<String>,
     last: Option<String>,
     last_failed: bool,
+    offer_forget: Option<String>,
 }
 
 /// The links while the app runs, and add / remove off the window's thread.
@@ -73,6 +79,7 @@ impl BackgroundHosts {
                 busy: None,
                 last: None,
                 last_failed: false,
+                offer_forget: None,
             })),
             wake,
         }
@@ -104,6 +111,7 @@ impl BackgroundHosts {
             busy: shared.as_ref().ok().and_then(|s| s.busy.clone()),
             last: shared.as_ref().ok().and_then(|s| s.last.clone()),
             last_failed: shared.as_ref().is_ok_and(|s| s.last_failed),
+            offer_forget: shared.as_ref().ok().and_then(|s| s.offer_forget.clone()),
             error,
         }
     }
@@ -118,6 +126,7 @@ impl BackgroundHosts {
         let what = match &action {
             HostsAction::Add { spec, .. } => format!("adding {spec}…"),
             HostsAction::Remove(name) => format!("removing {name}…"),
+            HostsAction::Forget(name) => format!("forgetting {name}…"),
         };
         if let Ok(mut s) = shared.lock() {
             if s.busy.is_some() {
@@ -128,6 +137,7 @@ impl BackgroundHosts {
         let spawned = std::thread::Builder::new()
             .name("vults-hosts".into())
             .spawn(move || {
+                let mut offer_forget = None;
                 let said: Result<String, String> = match action {
                     HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim()) {
                         Err(e) => Err(e),
@@ -151,8 +161,17 @@ impl BackgroundHosts {
                             "{name} removed: its agents' files as they were ({} written back)",
                             r.written.len()
                         )),
-                        Err(e) => Err(e),
+                        Err(e) => {
+                            offer_forget = Some(name);
+                            Err(e)
+                        }
                     },
+                    HostsAction::Forget(name) => install::forget(&paths, &name).map(|()| {
+                        format!(
+                            "{name} forgotten; nothing on it was touched (its agents still run \
+                             the hook, which stays silent without a link)"
+                        )
+                    }),
                 };
                 let failed = said.is_err();
                 let said = said.unwrap_or_else(|e| e);
@@ -166,6 +185,7 @@ impl BackgroundHosts {
                     s.busy = None;
                     s.last = Some(said);
                     s.last_failed = failed;
+                    s.offer_forget = offer_forget;
                 }
                 wake();
             });

@@ -219,3 +219,40 @@ fn a_failed_add_is_said_as_a_failure() {
     assert!(status.last_failed, "{status:?}");
     assert!(status.hosts.is_empty());
 }
+
+/// A host that cannot be reached cannot be removed (nothing on it can be edited): Settings then
+/// offers to forget it, touching nothing on it, as `remote remove --forget` does (the window
+/// only said to run that command).
+#[test]
+fn a_host_that_cannot_be_removed_can_be_forgotten_from_settings() {
+    use std::sync::Arc;
+    use vults_app::remote::background::{BackgroundHosts, HostsAction};
+    use vults_app::remote::{Host, HostList};
+    let home = Home::new("hosts-forget");
+    let engine = start(&home, true);
+    let paths = home.paths();
+    let mut host = Host::parse("me@devbox").unwrap();
+    host.home = "/home/me".into();
+    host.ssh_options = ["-F", "/dev/null", "-o", "ProxyCommand=false"]
+        .map(String::from)
+        .to_vec();
+    let mut list = HostList::default();
+    list.put(host);
+    list.save(&paths).unwrap();
+    let mut hosts = BackgroundHosts::start(paths.clone(), engine.host_sockets(), Arc::new(|| {}));
+    hosts.apply(HostsAction::Remove("devbox".into()));
+    eventually("the remove to end", || {
+        hosts.status().busy.is_none() && hosts.status().last.is_some()
+    });
+    let status = hosts.status();
+    assert!(status.last_failed, "{status:?}");
+    assert_eq!(status.offer_forget.as_deref(), Some("devbox"));
+    hosts.apply(HostsAction::Forget("devbox".into()));
+    eventually("the host to be forgotten", || {
+        hosts.status().busy.is_none() && hosts.status().hosts.is_empty()
+    });
+    let status = hosts.status();
+    assert!(!status.last_failed, "{status:?}");
+    assert_eq!(status.offer_forget, None);
+    assert!(HostList::load(&paths).unwrap().get("devbox").is_none());
+}

@@ -54,13 +54,28 @@ impl HostsView {
                     ui.label(RichText::new(&h.name).strong());
                     ui.label(RichText::new(format!("{}  {}", h.target, h.system)).color(MUTED));
                     ui.colored_label(if h.linked { GOOD } else { WARN }, &h.link);
-                    let remove = ui.add_enabled(status.busy.is_none(), egui::Button::new("Remove"));
-                    if remove
-                        .on_hover_text("Take Vults out of this host's agents and forget it")
-                        .clicked()
-                    {
-                        action = Some(HostsAction::Remove(h.name.clone()));
-                    }
+                    ui.horizontal(|ui| {
+                        let idle = status.busy.is_none();
+                        let remove = ui.add_enabled(idle, egui::Button::new("Remove"));
+                        if remove
+                            .on_hover_text("Take Vults out of this host's agents and forget it")
+                            .clicked()
+                        {
+                            action = Some(HostsAction::Remove(h.name.clone()));
+                        }
+                        // Its Remove failed (the host cannot be reached): forget it only.
+                        if status.offer_forget.as_deref() == Some(h.name.as_str())
+                            && ui
+                                .add_enabled(idle, egui::Button::new("Forget"))
+                                .on_hover_text(
+                                    "Forget this host, touching nothing on it (its agents keep \
+                                     the hook, which is silent without a link)",
+                                )
+                                .clicked()
+                        {
+                            action = Some(HostsAction::Forget(h.name.clone()));
+                        }
+                    });
                     ui.end_row();
                 }
             });
