@@ -39,7 +39,7 @@ pub struct HostsStatus {
 /// What Settings → Hosts asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostsAction {
-    /// `[user@]host[:port]` and extra ssh options (split on whitespace).
+    /// `[user@]host[:port]` and extra ssh options (split as a shell would).
     Add {
         spec: String,
         ssh_options: String,
@@ -139,11 +139,12 @@ impl BackgroundHosts {
             .spawn(move || {
                 let mut offer_forget = None;
                 let said: Result<String, String> = match action {
-                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim()) {
+                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
+                        .and_then(|h| Ok((h, super::split_options(&ssh_options)?)))
+                    {
                         Err(e) => Err(e),
-                        Ok(mut host) => {
-                            host.ssh_options =
-                                ssh_options.split_whitespace().map(String::from).collect();
+                        Ok((mut host, options)) => {
+                            host.ssh_options = options;
                             match install::add(&paths, host, None) {
                                 Ok(a) => Ok(format!(
                                     "{} added ({}): hook at {}, {} file(s) written",

@@ -206,6 +206,51 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
+/// The ssh options typed in Settings → Hosts, split as a shell would: words on whitespace,
+/// `'…'` and `"…"` keep spaces (and lose their quotes), `\` takes the next character as it is
+/// (outside single quotes). `-i "/my keys/id"` is two words, not three with quotes in them.
+pub fn split_options(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err(format!("a ' is not closed in {text:?}")),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => w.push(c),
+                            None => return Err(format!("a \" is not closed in {text:?}")),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err(format!("a \" is not closed in {text:?}")),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                w.extend(chars.next());
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
 /// The hosts (`hosts.json` in the data folder).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostList {
@@ -414,6 +459,25 @@ mod tests {
         assert!(err.contains("does not parse"), "{err}");
         assert_eq!(std::fs::read(HostList::file(&paths)).unwrap(), b"{not json");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn typed_ssh_options_split_as_a_shell_would() {
+        assert_eq!(
+            split_options(r#" -i "/my keys/id"  -o 'ProxyJump=me@jump' -o Port\ 22 "#).unwrap(),
+            [
+                "-i",
+                "/my keys/id",
+                "-o",
+                "ProxyJump=me@jump",
+                "-o",
+                "Port 22"
+            ]
+        );
+        assert_eq!(split_options("").unwrap(), Vec::<String>::new());
+        assert_eq!(split_options(r#"-o "a\"b""#).unwrap(), ["-o", "a\"b"]);
+        assert!(split_options(r#"-i "/my keys"#).is_err());
+        assert!(split_options("-i '/k").is_err());
     }
 
     #[test]
