@@ -252,3 +252,39 @@ fn one_key_answers_one_card() {
         "{answers:?}"
     );
 }
+
+/// A headless task without a prompt has nothing to do (`claude -p ""` only fails): Start waits
+/// for the prompt.
+#[test]
+fn a_headless_task_waits_for_its_prompt() {
+    let (mut h, _events, commands) = window();
+    h.state_mut().tab = Tab::Chat;
+    h.run_steps(3);
+    h.get_by_label("Start a task…").click();
+    h.run_steps(2);
+    h.get_by_label("Task folder").click();
+    h.run_steps(1);
+    h.get_by_label("Task folder")
+        .type_text("/home/ada/src/vults");
+    h.run_steps(1);
+    h.get_by_label("Headless").click();
+    h.run_steps(2);
+    h.get_by_label("Start task (headless)").click();
+    h.run_steps(2);
+    let started =
+        |c: &EngineCommand| matches!(c, EngineCommand::Chat(ChatCommand::StartTask { .. }));
+    assert!(
+        !commands.try_iter().any(|c| started(&c)),
+        "started without a prompt"
+    );
+    h.get_by_label("Task prompt").click();
+    h.run_steps(1);
+    h.get_by_label("Task prompt").type_text("write the file");
+    h.run_steps(1);
+    h.get_by_label("Start task (headless)").click();
+    h.run_steps(2);
+    assert!(
+        commands.try_iter().any(|c| started(&c)),
+        "the task starts with its prompt"
+    );
+}

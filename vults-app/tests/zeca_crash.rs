@@ -60,3 +60,59 @@ fn a_codex_chat_whose_cli_dies_mid_turn_says_codex_ended() {
     engine.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A headless task that fails says why in the chat (its last line), not only its exit status.
+#[test]
+fn a_failed_headless_task_says_why() {
+    let dir = std::env::temp_dir().join(format!("vults-zeca-task-fail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("project")).unwrap();
+    let fake = dir.join("claude");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho 'starting'\necho 'Error: Invalid API key' >&2\nexit 1\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let home = dir.join("vults");
+    let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| home.clone()));
+    let options = EngineOptions {
+        zeca: ZecaOptions {
+            claude: Some(fake),
+            ..ZecaOptions::default()
+        },
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::start_with(paths, Arc::new(|| {}), options).expect("engine starts");
+    assert!(engine.send(EngineCommand::Chat(ChatCommand::StartTask {
+        chat: "k2".into(),
+        task: vults_app::zeca::TaskSpec {
+            folder: dir.join("project").display().to_string(),
+            prompt: "write the file".into(),
+            agent: "claude".into(),
+            headless: true,
+        },
+    })));
+    let start = Instant::now();
+    let state = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the task never ended"
+        );
+        if let Ok(EngineEvent::Chat(ChatEvent::Updated(c))) =
+            engine.events.recv_timeout(Duration::from_millis(100))
+            && let Some(state) = c.entries.iter().find_map(|e| match e {
+                Entry::Task { state, .. } if state.starts_with("ended") => Some(state.clone()),
+                _ => None,
+            })
+        {
+            break state;
+        }
+    };
+    assert!(state.contains("Invalid API key"), "{state}");
+    engine.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -308,11 +308,11 @@ impl ChatView {
         } else {
             format!("in {terminal}")
         };
+        // Headless, the prompt is all the task has to go on (`claude -p ""` only fails).
+        let no_prompt = self.task_headless && self.task_prompt.trim().is_empty();
+        let ready = !self.task_folder.trim().is_empty() && !no_prompt;
         if ui
-            .add_enabled(
-                !self.task_folder.trim().is_empty(),
-                egui::Button::new(format!("Start task ({how})")),
-            )
+            .add_enabled(ready, egui::Button::new(format!("Start task ({how})")))
             .clicked()
         {
             action = Some(ChatAction::Command(ChatCommand::StartTask {
