@@ -462,7 +462,8 @@ fn zeca_drives_real_claude_code() {
     h.state_mut().tab = Tab::Flock;
     h.run_steps(2);
     assert!(
-        h.query_by_label(&format!("Task: {task_id}")).is_some(),
+        h.query_by_label(&format!("from Zeca · task {task_id}"))
+            .is_some(),
         "the flock shows the bird took off from the task"
     );
     h.state_mut().tab = Tab::Chat;

@@ -30,7 +30,8 @@ usage: vults-app [--headless [--cards]]
        vults-app doctor [--hook <path>]
        vults-app --uninstall
        vults-app autostart on|off|status
-       vults-app remote add [user@]host[:port] [-- <ssh options>] | remove <host> | list
+       vults-app remote add [user@]host[:port] [--hook <path>] [-- <ssh options>]
+       vults-app remote remove [--forget] <host> | list
        vults-app --help | --version
 
   (nothing)    the window: the island, the flock, cards and Settings. Starting it while it

@@ -27,6 +27,11 @@ pub struct HostsStatus {
     pub busy: Option<String>,
     /// What the last add or remove said.
     pub last: Option<String>,
+    /// The last add or remove failed (`last` says why).
+    pub last_failed: bool,
+    /// A host whose Remove failed (it cannot be reached): Settings offers to forget it, touching
+    /// nothing on it, as `vults-app remote remove --forget` does.
+    pub offer_forget: Option<String>,
     /// `hosts.json` does not parse (it is left alone).
     pub error: Option<String>,
 }
@@ -34,17 +39,21 @@ pub struct HostsStatus {
 /// What Settings → Hosts asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostsAction {
-    /// `[user@]host[:port]` and extra ssh options (split on whitespace).
+    /// `[user@]host[:port]` and extra ssh options (split as a shell would).
     Add {
         spec: String,
         ssh_options: String,
     },
     Remove(String),
+    /// Forgets a host without touching it (after its Remove failed).
+    Forget(String),
 }
 
 struct Shared {
     busy: Option<String>,
     last: Option<String>,
+    last_failed: bool,
+    offer_forget: Option<String>,
 }
 
 /// The links while the app runs, and add / remove off the window's thread.
@@ -62,13 +71,15 @@ impl BackgroundHosts {
         sockets: HostSockets,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> BackgroundHosts {
-        let links = Links::start(&paths, sockets);
+        let links = Links::start_with_wake(&paths, sockets, wake.clone());
         BackgroundHosts {
             paths,
             links: Arc::new(links),
             shared: Arc::new(Mutex::new(Shared {
                 busy: None,
                 last: None,
+                last_failed: false,
+                offer_forget: None,
             })),
             wake,
         }
@@ -84,10 +95,10 @@ impl BackgroundHosts {
         let rows = hosts
             .into_iter()
             .map(|h| {
-                let state = states.get(&h.name).map(|s| s.state.clone());
+                let status = states.get(&h.name);
                 HostRow {
-                    linked: state == Some(super::link::LinkState::Up),
-                    link: state.map_or_else(|| "starting".into(), |s| s.label()),
+                    linked: status.is_some_and(|s| s.state == super::link::LinkState::Up),
+                    link: status.map_or_else(|| "starting".into(), |s| s.label()),
                     name: h.name,
                     target: h.target,
                     system: h.system,
@@ -99,6 +110,8 @@ impl BackgroundHosts {
             hosts: rows,
             busy: shared.as_ref().ok().and_then(|s| s.busy.clone()),
             last: shared.as_ref().ok().and_then(|s| s.last.clone()),
+            last_failed: shared.as_ref().is_ok_and(|s| s.last_failed),
+            offer_forget: shared.as_ref().ok().and_then(|s| s.offer_forget.clone()),
             error,
         }
     }
@@ -113,6 +126,7 @@ impl BackgroundHosts {
         let what = match &action {
             HostsAction::Add { spec, .. } => format!("adding {spec}…"),
             HostsAction::Remove(name) => format!("removing {name}…"),
+            HostsAction::Forget(name) => format!("forgetting {name}…"),
         };
         if let Ok(mut s) = shared.lock() {
             if s.busy.is_some() {
@@ -123,37 +137,56 @@ impl BackgroundHosts {
         let spawned = std::thread::Builder::new()
             .name("vults-hosts".into())
             .spawn(move || {
-                let said = match action {
-                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim()) {
-                        Err(e) => e,
-                        Ok(mut host) => {
-                            host.ssh_options =
-                                ssh_options.split_whitespace().map(String::from).collect();
+                let mut offer_forget = None;
+                let said: Result<String, String> = match action {
+                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
+                        .and_then(|h| Ok((h, super::split_options(&ssh_options)?)))
+                    {
+                        Err(e) => Err(e),
+                        Ok((mut host, options)) => {
+                            host.ssh_options = options;
                             match install::add(&paths, host, None) {
-                                Ok(a) => format!(
+                                Ok(a) => Ok(format!(
                                     "{} added ({}): hook at {}, {} file(s) written",
                                     a.host.name,
                                     a.host.system,
                                     a.host.hook_path(),
                                     a.written.len()
-                                ),
-                                Err(e) => e,
+                                )),
+                                Err(e) => Err(e),
                             }
                         }
                     },
                     HostsAction::Remove(name) => match install::remove(&paths, &name) {
-                        Ok(r) => format!(
+                        Ok(r) => Ok(format!(
                             "{name} removed: its agents' files as they were ({} written back)",
                             r.written.len()
-                        ),
-                        Err(e) => e,
+                        )),
+                        Err(e) => {
+                            offer_forget = Some(name);
+                            Err(e)
+                        }
                     },
+                    HostsAction::Forget(name) => install::forget(&paths, &name).map(|()| {
+                        format!(
+                            "{name} forgotten; nothing on it was touched (its agents still run \
+                             the hook, which stays silent without a link)"
+                        )
+                    }),
                 };
-                tracing::info!("hosts: {said}");
+                let failed = said.is_err();
+                let said = said.unwrap_or_else(|e| e);
+                if failed {
+                    tracing::warn!("hosts: {said}");
+                } else {
+                    tracing::info!("hosts: {said}");
+                }
                 links.reload();
                 if let Ok(mut s) = shared.lock() {
                     s.busy = None;
                     s.last = Some(said);
+                    s.last_failed = failed;
+                    s.offer_forget = offer_forget;
                 }
                 wake();
             });
@@ -162,6 +195,7 @@ impl BackgroundHosts {
         {
             s.busy = None;
             s.last = Some(format!("cannot start: {e}"));
+            s.last_failed = true;
         }
     }
 }

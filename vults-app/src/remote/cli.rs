@@ -37,32 +37,19 @@ pub fn run(paths: &Paths, args: &[String]) -> i32 {
                     1
                 }
             },
-            [flag, name] if flag == "--forget" => {
-                let mut list = match HostList::load(paths) {
-                    Ok(l) => l,
-                    Err(e) => {
-                        eprintln!("vults-app: {e}");
-                        return 1;
-                    }
-                };
-                if list.remove(name).is_none() {
-                    eprintln!("vults-app: no host named {name:?} (vults-app remote list)");
-                    return 1;
-                }
-                match list.save(paths) {
-                    Ok(()) => {
-                        say(&format!(
-                            "{name}: forgotten; nothing on it was touched (its agents still run \
+            [flag, name] if flag == "--forget" => match install::forget(paths, name) {
+                Ok(()) => {
+                    say(&format!(
+                        "{name}: forgotten; nothing on it was touched (its agents still run \
                              the hook, which stays silent without a link).\n"
-                        ));
-                        0
-                    }
-                    Err(e) => {
-                        eprintln!("vults-app: cannot save the host list: {e}");
-                        1
-                    }
+                    ));
+                    0
                 }
-            }
+                Err(e) => {
+                    eprintln!("vults-app: {e}");
+                    1
+                }
+            },
             _ => usage("remote remove takes one host name"),
         },
         Some("list") => match HostList::load(paths) {

@@ -103,6 +103,17 @@ pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, 
     })
 }
 
+/// Forgets `name` without touching anything on it (a host you cannot reach any more): its
+/// agents keep running the hook, which stays silent without a link.
+pub fn forget(paths: &Paths, name: &str) -> Result<(), String> {
+    let mut list = HostList::load(paths)?;
+    if list.remove(name).is_none() {
+        return Err(format!("no host named {name:?} (vults-app remote list)"));
+    }
+    list.save(paths)
+        .map_err(|e| format!("cannot save the host list: {e}"))
+}
+
 /// Takes Vults out of `name`'s agents (their files as they were), removes the hook and Vults'
 /// folder there, and forgets the host. A file Vults could not edit keeps the hook and the host
 /// (the error says which).

@@ -50,7 +50,8 @@ impl LinkState {
             LinkState::Connecting => "connecting".into(),
             LinkState::Up => "linked".into(),
             LinkState::Down { why, retry_in } => {
-                format!("down ({why}); again in {} s", retry_in.as_secs().max(1))
+                let secs = retry_in.as_millis().div_ceil(1000).max(1);
+                format!("down ({why}); again in {secs} s")
             }
             LinkState::NoSocket(why) => format!("no local socket: {why}"),
             LinkState::Stopped => "stopped".into(),
@@ -69,7 +70,27 @@ pub struct LinkStatus {
     pub starts: u32,
 }
 
+impl LinkStatus {
+    /// The state in words, as of now: a link that is down counts down to its next try.
+    pub fn label(&self) -> String {
+        match &self.state {
+            LinkState::Down { why, retry_in } => {
+                let waited = self.since.elapsed().unwrap_or_default();
+                LinkState::Down {
+                    why: why.clone(),
+                    retry_in: retry_in.saturating_sub(waited),
+                }
+                .label()
+            }
+            state => state.label(),
+        }
+    }
+}
+
 type Statuses = Arc<Mutex<BTreeMap<String, LinkStatus>>>;
+
+/// Called when a link's state (or the host list) changes: the window repaints.
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
 
 struct Running {
     host: Host,
@@ -101,6 +122,7 @@ struct Inner {
     running: BTreeMap<String, Running>,
     /// `hosts.json`'s modification time and length when last read.
     stamp: Option<(SystemTime, u64)>,
+    wake: Wake,
 }
 
 fn stamp(paths: &Paths) -> Option<(SystemTime, u64)> {
@@ -111,6 +133,12 @@ fn stamp(paths: &Paths) -> Option<(SystemTime, u64)> {
 impl Links {
     /// Starts a link for every host in `hosts.json`, and follows the file from then on.
     pub fn start(paths: &Paths, sockets: HostSockets) -> Links {
+        Links::start_with_wake(paths, sockets, Arc::new(|| {}))
+    }
+
+    /// [`Links::start`], calling `wake` whenever a link's state or the host list changes (the
+    /// window repaints only when told).
+    pub fn start_with_wake(paths: &Paths, sockets: HostSockets, wake: Wake) -> Links {
         let statuses = Statuses::default();
         let listed: Listed = Arc::new(Mutex::new(Ok(Vec::new())));
         let inner = Arc::new(Mutex::new(Inner {
@@ -120,6 +148,7 @@ impl Links {
             listed: listed.clone(),
             running: BTreeMap::new(),
             stamp: None,
+            wake,
         }));
         if let Ok(mut i) = inner.lock() {
             i.reload();
@@ -178,6 +207,7 @@ impl Inner {
         if let Ok(mut l) = self.listed.lock() {
             *l = loaded.clone();
         }
+        (self.wake)();
         let hosts = match loaded {
             Ok(hosts) => hosts,
             Err(e) => {
@@ -204,11 +234,15 @@ impl Inner {
     fn start_one(&mut self, host: Host) {
         let stop = Arc::new(AtomicBool::new(false));
         let name = host.name.clone();
-        let (sockets, statuses, flag) = (self.sockets.clone(), self.statuses.clone(), stop.clone());
+        let (sockets, flag) = (self.sockets.clone(), stop.clone());
+        let told = Told {
+            statuses: self.statuses.clone(),
+            wake: self.wake.clone(),
+        };
         let linked = host.clone();
         let thread = std::thread::Builder::new()
             .name(format!("vults-link-{name}"))
-            .spawn(move || run_link(linked, sockets, statuses, flag));
+            .spawn(move || run_link(linked, sockets, told, flag));
         match thread {
             Ok(thread) => {
                 self.running.insert(name, Running { host, stop, thread });
@@ -225,6 +259,7 @@ impl Inner {
         if let Ok(mut s) = self.statuses.lock() {
             s.remove(name);
         }
+        (self.wake)();
     }
 
     fn stop_all(&mut self) {
@@ -249,10 +284,17 @@ impl Drop for Links {
     }
 }
 
-fn set(statuses: &Statuses, name: &str, state: LinkState, pid: Option<u32>, starts: u32) {
-    if let Ok(mut s) = statuses.lock() {
+/// Where a link says how it is: the statuses, and the window to wake.
+struct Told {
+    statuses: Statuses,
+    wake: Wake,
+}
+
+fn set(told: &Told, name: &str, state: LinkState, pid: Option<u32>, starts: u32) {
+    let mut changed = false;
+    if let Ok(mut s) = told.statuses.lock() {
         let old = s.get(name);
-        let changed = old.is_none_or(|o| o.state != state);
+        changed = old.is_none_or(|o| o.state != state);
         if changed {
             tracing::info!("hosts: link to {name}: {}", state.label());
         }
@@ -269,6 +311,9 @@ fn set(statuses: &Statuses, name: &str, state: LinkState, pid: Option<u32>, star
                 starts,
             },
         );
+    }
+    if changed {
+        (told.wake)();
     }
 }
 
@@ -312,7 +357,7 @@ pub fn link_command(host: &Host, local_socket: &std::path::Path) -> std::process
     c
 }
 
-fn run_link(host: Host, sockets: HostSockets, statuses: Statuses, stop: Arc<AtomicBool>) {
+fn run_link(host: Host, sockets: HostSockets, statuses: Told, stop: Arc<AtomicBool>) {
     let name = host.name.clone();
     let mut backoff = Duration::from_secs(1);
     let mut starts = 0u32;
@@ -341,11 +386,12 @@ fn run_link(host: Host, sockets: HostSockets, statuses: Statuses, stop: Arc<Atom
     while !stop.load(Ordering::Relaxed) {
         starts += 1;
         set(&statuses, &name, LinkState::Connecting, None, starts);
-        let child = link_command(&host, &local)
-            .stdin(Stdio::null())
+        let mut cmd = link_command(&host, &local);
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn();
+            .stderr(Stdio::piped());
+        ends_with_this_thread(&mut cmd);
+        let child = cmd.spawn();
         let (why, was_up) = match child {
             Ok(child) => watch(child, &name, &statuses, starts, &stop),
             Err(e) => (format!("cannot run ssh: {e}"), false),
@@ -382,12 +428,38 @@ fn run_link(host: Host, sockets: HostSockets, statuses: Statuses, stop: Arc<Atom
     set(&statuses, &name, LinkState::Stopped, None, starts);
 }
 
+/// The link's `ssh` ends when the thread that holds it does: an app that is killed, or ends
+/// without stopping its links, leaves no `ssh` holding the host's forward (Linux:
+/// `PR_SET_PDEATHSIG`; the link's thread lives exactly as long as the link).
+#[cfg(target_os = "linux")]
+fn ends_with_this_thread(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: runs in the child between fork and exec and only calls prctl(2) and getppid(2),
+    // which are async-signal-safe and touch no memory of the parent's.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The app ended between fork and prctl: nobody is left to hold the link for.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::other("the app is gone"));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ends_with_this_thread(_cmd: &mut std::process::Command) {}
+
 /// Watches one `ssh` until it ends (or the link is stopped, which kills it). Returns why it
 /// ended (its last line on stderr) and whether it had been up.
 fn watch(
     mut child: Child,
     name: &str,
-    statuses: &Statuses,
+    statuses: &Told,
     starts: u32,
     stop: &AtomicBool,
 ) -> (String, bool) {
@@ -463,6 +535,25 @@ fn is_news(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_that_is_down_counts_down_to_its_next_try() {
+        let status = LinkStatus {
+            state: LinkState::Down {
+                why: "Connection refused".into(),
+                retry_in: Duration::from_secs(8),
+            },
+            pid: None,
+            since: SystemTime::now() - Duration::from_secs(5),
+            starts: 3,
+        };
+        assert_eq!(status.label(), "down (Connection refused); again in 3 s");
+        let up = LinkStatus {
+            state: LinkState::Up,
+            ..status
+        };
+        assert_eq!(up.label(), "linked");
+    }
 
     #[test]
     fn the_link_command_forwards_the_hosts_socket_to_its_own_local_socket() {

@@ -145,9 +145,29 @@ impl Host {
                 self.target,
                 out.status,
                 err.trim(),
-                ssh_hint(&err, &self.target)
+                ssh_hint(&err, &self.login_command())
             ))
         }
+    }
+
+    /// The `ssh` a person runs to log in to the host as Vults does (its port and options), to
+    /// check and accept its key by hand: `ssh -p 2222 -i KEY me@devbox`.
+    pub fn login_command(&self) -> String {
+        let mut words = vec!["ssh".to_string()];
+        if let Some(p) = self.port {
+            words.push("-p".into());
+            words.push(p.to_string());
+        }
+        let plain = |w: &str| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:@,+%~".contains(c))
+        };
+        for o in &self.ssh_options {
+            words.push(if plain(o) { o.clone() } else { shell_quote(o) });
+        }
+        words.push(self.target.clone());
+        words.join(" ")
     }
 
     /// Vults' folder on the host (its `VULTS_HOME` there).
@@ -184,6 +204,51 @@ pub fn ssh_program() -> String {
 /// A POSIX shell word: `'…'` with each `'` as `'\''`.
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The ssh options typed in Settings → Hosts, split as a shell would: words on whitespace,
+/// `'…'` and `"…"` keep spaces (and lose their quotes), `\` takes the next character as it is
+/// (outside single quotes). `-i "/my keys/id"` is two words, not three with quotes in them.
+pub fn split_options(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err(format!("a ' is not closed in {text:?}")),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => w.push(c),
+                            None => return Err(format!("a \" is not closed in {text:?}")),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err(format!("a \" is not closed in {text:?}")),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                w.extend(chars.next());
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
 }
 
 /// The hosts (`hosts.json` in the data folder).
@@ -311,10 +376,16 @@ pub fn hook_for(system: &str, local_hook: Option<&Path>) -> Result<PathBuf, Stri
 
 /// What to do about the failures batch mode turns into errors: ssh cannot ask for a password,
 /// a passphrase or a new host key on Vults' behalf.
-fn ssh_hint(stderr: &str, target: &str) -> String {
-    if stderr.contains("Host key verification failed") {
+fn ssh_hint(stderr: &str, login: &str) -> String {
+    if stderr.contains("REMOTE HOST IDENTIFICATION HAS CHANGED") {
+        // Not a key to accept: the one known for this host is another.
+        " (the host's key is not the one your known_hosts has for it: find out why before you \
+         trust it; once you know the new key is right, remove the old one as ssh says above and \
+         add the host again)"
+            .to_string()
+    } else if stderr.contains("Host key verification failed") {
         format!(
-            " (connect once with `ssh {target}` to check and accept the host's key, then add it again)"
+            " (connect once with `{login}` to check and accept the host's key, then add it again)"
         )
     } else if stderr.contains("Permission denied") {
         " (Vults logs in without asking: use a key, loaded in your ssh-agent if it has a passphrase)"
@@ -391,12 +462,48 @@ mod tests {
     }
 
     #[test]
-    fn batch_mode_failures_say_what_to_do() {
-        assert!(ssh_hint("Host key verification failed.", "me@devbox").contains("ssh me@devbox"));
-        assert!(
-            ssh_hint("me@devbox: Permission denied (publickey).", "me@devbox")
-                .contains("ssh-agent")
+    fn typed_ssh_options_split_as_a_shell_would() {
+        assert_eq!(
+            split_options(r#" -i "/my keys/id"  -o 'ProxyJump=me@jump' -o Port\ 22 "#).unwrap(),
+            [
+                "-i",
+                "/my keys/id",
+                "-o",
+                "ProxyJump=me@jump",
+                "-o",
+                "Port 22"
+            ]
         );
-        assert_eq!(ssh_hint("Connection refused", "devbox"), "");
+        assert_eq!(split_options("").unwrap(), Vec::<String>::new());
+        assert_eq!(split_options(r#"-o "a\"b""#).unwrap(), ["-o", "a\"b"]);
+        assert!(split_options(r#"-i "/my keys"#).is_err());
+        assert!(split_options("-i '/k").is_err());
+    }
+
+    #[test]
+    fn batch_mode_failures_say_what_to_do() {
+        let mut host = Host::parse("me@devbox:2222").unwrap();
+        host.ssh_options = ["-i", "/my keys/id", "-o", "UserKnownHostsFile=/k/known"]
+            .map(String::from)
+            .to_vec();
+        let login = host.login_command();
+        // The port and the options the host was added with: the same host, the same key files.
+        assert_eq!(
+            login,
+            "ssh -p 2222 -i '/my keys/id' -o UserKnownHostsFile=/k/known me@devbox"
+        );
+        let unknown = ssh_hint("Host key verification failed.", &login);
+        assert!(unknown.contains(&format!("`{login}`")), "{unknown}");
+        // A changed key is not one to accept.
+        let changed = ssh_hint(
+            "@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @\nHost key verification failed.",
+            &login,
+        );
+        assert!(!changed.contains("accept"), "{changed}");
+        assert!(changed.contains("find out why"), "{changed}");
+        assert!(
+            ssh_hint("me@devbox: Permission denied (publickey).", &login).contains("ssh-agent")
+        );
+        assert_eq!(ssh_hint("Connection refused", &login), "");
     }
 }

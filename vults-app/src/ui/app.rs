@@ -537,7 +537,10 @@ impl VultsWindow {
         let mut chat_action = None;
         egui::CentralPanel::default().show(ui, |ui| match self.tab {
             Tab::Flock => self.flock.ui(ui, &self.model, now),
-            Tab::Chat => chat_action = self.chat.ui(ui, &self.model, now),
+            Tab::Chat => {
+                self.chat.one_window = self.layout == Layout::Embedded;
+                chat_action = self.chat.ui(ui, &self.model, now);
+            }
             Tab::Agents => action = self.agents.ui(ui, &self.model),
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
@@ -633,15 +636,20 @@ impl VultsWindow {
         let mut answers = Vec::new();
         // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
         // not fit below it go to a column further left, so none hides another.
-        // The chat's own cards are drawn inline while the Chat view is open; elsewhere they
-        // float like any card, so none waits unseen.
+        // A chat's own cards are drawn inline while the Chat view shows that conversation;
+        // elsewhere (another tab, another conversation, the window hidden) they float like any
+        // card, so none waits unseen.
         let chat_open = self.tab == Tab::Chat && self.main_open && !self.model.welcome_open;
+        let shown_chat = self.chat.selected.as_deref().filter(|_| chat_open);
         let newest_first: Vec<PendingCard> = self
             .model
             .cards
             .iter()
             .rev()
-            .filter(|c| !chat_open || crate::zeca::chat_of_session(&c.session.session).is_none())
+            .filter(|c| {
+                shown_chat.is_none()
+                    || crate::zeca::chat_of_session(&c.session.session) != shown_chat
+            })
             .cloned()
             .collect();
         for (index, card) in newest_first.iter().enumerate() {
@@ -682,7 +690,10 @@ impl VultsWindow {
                 .cards
                 .entry(card.id)
                 .or_insert_with(|| CardView::new(card));
-            let keys = self.layout == Layout::Floating || index == 0;
+            // One window: only the newest card of all takes the keys (an inline chat card may
+            // be newer than every floating one).
+            let newest = self.model.cards.iter().map(|c| c.id).max();
+            let keys = self.layout == Layout::Floating || index == 0 && newest == Some(card.id);
             let frame = egui::Frame::new()
                 .fill(look::CARD_FILL)
                 .corner_radius(12)

@@ -9,7 +9,7 @@ use crate::model::{CardAnswer, CardId, PendingCard, SessionState};
 use crate::ui::state::Model;
 use crate::zeca::{self, ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 use egui::{Color32, RichText};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
 
 /// What the view asks for.
@@ -38,6 +38,13 @@ pub struct ChatView {
     cards: HashMap<CardId, CardView>,
     /// Makes ids for new conversations.
     new_id: Option<String>,
+    /// Tasks whose bird has been in the flock: one that is gone has left, not "not yet" come.
+    tasks_seen: HashSet<String>,
+    /// The message box, to hand the keyboard to a card that comes while it is empty.
+    composer: Option<egui::Id>,
+    /// Cards float over this same window (one window for everything): the keys then go to the
+    /// newest card of all, inline or floating, never to two at once.
+    pub one_window: bool,
 }
 
 impl ChatView {
@@ -70,6 +77,9 @@ impl ChatView {
                         let on = self.selected.as_deref() == Some(c.id.as_str());
                         if ui.selectable_label(on, c.title()).clicked() {
                             self.selected = Some(c.id.clone());
+                            if folder_open(c) {
+                                self.folder = c.folder.clone();
+                            }
                         }
                     }
                 });
@@ -93,9 +103,10 @@ impl ChatView {
         });
         ui.horizontal(|ui| {
             let label = ui.label("Folder");
-            match conv {
+            match conv.filter(|c| !folder_open(c)) {
                 Some(c) => {
-                    ui.label(RichText::new(&c.folder).monospace());
+                    ui.add(egui::Label::new(RichText::new(&c.folder).monospace()).truncate())
+                        .on_hover_text(&c.folder);
                 }
                 None => {
                     ui.add(
@@ -142,17 +153,21 @@ impl ChatView {
                             .desired_width(ui.available_width() - 80.0),
                     )
                     .labelled_by(label.id);
+                self.composer = Some(edit.id);
                 let send_keys = edit.has_focus()
                     && ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::Enter));
                 ui.vertical(|ui| {
+                    let folder_typed = conv.is_none_or(folder_open);
                     let can_send = !self.draft.trim().is_empty()
-                        && (conv.is_some() || !self.folder.trim().is_empty());
+                        && (!folder_typed || !self.folder.trim().is_empty());
                     let send = ui
                         .add_enabled(can_send, egui::Button::new("Send"))
                         .clicked();
                     if (send || send_keys && can_send) && !self.draft.trim().is_empty() {
-                        let folder = conv
-                            .map_or_else(|| self.folder.trim().to_string(), |c| c.folder.clone());
+                        let folder = match conv {
+                            Some(c) if !folder_typed => c.folder.clone(),
+                            _ => self.folder.trim().to_string(),
+                        };
                         action = Some(ChatAction::Command(ChatCommand::Send {
                             chat: chat_id.clone(),
                             folder,
@@ -164,7 +179,10 @@ impl ChatView {
                     }
                     if ui
                         .add_enabled(running, egui::Button::new("Stop"))
-                        .on_hover_text("Ends the turn: Claude Code stops; the next message resumes")
+                        .on_hover_text(format!(
+                            "Ends the turn: {} stops; the next message resumes",
+                            engine_name(conv.map_or(self.engine.as_str(), |c| c.engine.as_str()))
+                        ))
                         .clicked()
                     {
                         action = Some(ChatAction::Command(ChatCommand::Stop {
@@ -189,11 +207,21 @@ impl ChatView {
                     );
                     return;
                 };
+                self.tasks_seen
+                    .extend(model.sessions.values().filter_map(|s| s.task.clone()));
                 for entry in &conv.entries {
-                    entry_ui(ui, entry, model);
+                    entry_ui(ui, entry, model, conv.running, &self.tasks_seen);
                     ui.add_space(6.0);
                 }
                 for card in &cards {
+                    if !self.cards.contains_key(&card.id)
+                        && self.draft.trim().is_empty()
+                        && let Some(composer) = self.composer
+                    {
+                        // A new card while the message box is empty (just sent from): the box
+                        // lets go of the keyboard, so A / D answer the card as they say.
+                        ui.memory_mut(|m| m.surrender_focus(composer));
+                    }
                     let view = self
                         .cards
                         .entry(card.id)
@@ -210,7 +238,14 @@ impl ChatView {
                             },
                         ))
                         .inner_margin(egui::Margin::same(14));
-                    let answer = frame.show(ui, |ui| view.ui(ui, card, now, true)).inner;
+                    // One card takes the keys: the newest here, or in one window the newest of all.
+                    let newest = if self.one_window {
+                        model.cards.iter().map(|c| c.id).max()
+                    } else {
+                        cards.iter().map(|c| c.id).max()
+                    };
+                    let keys = newest == Some(card.id);
+                    let answer = frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner;
                     if let Some(a) = answer {
                         action = Some(ChatAction::Answer(card.id, a));
                     }
@@ -273,11 +308,11 @@ impl ChatView {
         } else {
             format!("in {terminal}")
         };
+        // Headless, the prompt is all the task has to go on (`claude -p ""` only fails).
+        let no_prompt = self.task_headless && self.task_prompt.trim().is_empty();
+        let ready = !self.task_folder.trim().is_empty() && !no_prompt;
         if ui
-            .add_enabled(
-                !self.task_folder.trim().is_empty(),
-                egui::Button::new(format!("Start task ({how})")),
-            )
+            .add_enabled(ready, egui::Button::new(format!("Start task ({how})")))
             .clicked()
         {
             action = Some(ChatAction::Command(ChatCommand::StartTask {
@@ -343,6 +378,12 @@ impl ChatView {
     }
 }
 
+/// A conversation whose CLI never started (its folder did not exist, its CLI was not found)
+/// keeps its folder open to change; once it ran, the folder is the conversation's.
+fn folder_open(c: &Conversation) -> bool {
+    c.session_id.is_none() && !c.running
+}
+
 fn engine_name(engine: &str) -> &'static str {
     match engine {
         "codex" => "Codex CLI",
@@ -356,7 +397,13 @@ fn new_chat_id() -> String {
     format!("c{ms}")
 }
 
-fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
+fn entry_ui(
+    ui: &mut egui::Ui,
+    entry: &Entry,
+    model: &Model,
+    running: bool,
+    tasks_seen: &HashSet<String>,
+) {
     match entry {
         Entry::User { text } => {
             egui::Frame::new()
@@ -376,6 +423,8 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
             ..
         } => {
             let (mark, color) = match (result, error) {
+                // The turn is over (stopped, the CLI ended) and no result came: it never will.
+                (None, _) if !running => ("no result", Color32::from_gray(170)),
                 (None, _) => ("asks", Color32::from_gray(170)),
                 (Some(_), false) => ("ran", look::GREEN),
                 (Some(_), true) => ("refused", look::RED),
@@ -383,11 +432,17 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
             let head = ui.horizontal(|ui| {
                 ui.label(RichText::new(mark).small().color(color));
                 ui.label(RichText::new(name).strong());
-                ui.label(
-                    RichText::new(summary)
-                        .monospace()
-                        .color(Color32::from_gray(190)),
-                );
+                // One line, cut at the window's edge (the card shows the whole, so does hover):
+                // a long command must not widen the conversation and push the card out.
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(summary)
+                            .monospace()
+                            .color(Color32::from_gray(190)),
+                    )
+                    .truncate(),
+                )
+                .on_hover_text(summary);
             });
             if let Some(r) = result.as_ref().filter(|r| !r.is_empty()) {
                 head.response.on_hover_text(r);
@@ -430,6 +485,8 @@ fn entry_ui(ui: &mut egui::Ui, entry: &Entry, model: &Model) {
                 Some(SessionState::Working) => "in the flock: working",
                 Some(SessionState::Idle) => "in the flock: idle",
                 Some(SessionState::Ended) => "in the flock: ended",
+                None if tasks_seen.contains(id) => "left the flock",
+                None if state.starts_with("ended") => "not in the flock",
                 None => "not in the flock yet",
             };
             egui::Frame::new()

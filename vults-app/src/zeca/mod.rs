@@ -424,8 +424,11 @@ impl Zeca {
         let run = self.next_run;
         let sink = self.sink.clone();
         let chat = self.chat_mut(&id, folder, &engine);
-        if chat.conv.folder.is_empty() {
-            chat.conv.folder = folder.to_string();
+        // A conversation whose CLI never started (a folder that does not exist, a CLI not
+        // found) takes the folder it is sent with: a typo does not hold it there for good.
+        let never_ran = chat.conv.session_id.is_none() && chat.proc.is_none();
+        if chat.conv.folder.is_empty() || never_ran && !folder.trim().is_empty() {
+            chat.conv.folder = folder.trim().to_string();
         }
         chat.conv.entries.push(Entry::User {
             text: text.to_string(),
@@ -819,7 +822,14 @@ impl Zeca {
             });
         } else if chat.conv.running {
             chat.conv.entries.push(Entry::Note {
-                text: format!("Claude Code ended in the middle of a turn ({status})"),
+                text: format!(
+                    "{} ended in the middle of a turn ({status})",
+                    if chat.conv.engine == "codex" {
+                        "Codex CLI"
+                    } else {
+                        "Claude Code"
+                    }
+                ),
             });
         }
         chat.stopping = false;

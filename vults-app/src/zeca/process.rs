@@ -14,6 +14,8 @@ use std::time::Duration;
 
 /// How long a stopped process gets to end on SIGTERM before SIGKILL.
 pub const KILL_AFTER: Duration = Duration::from_secs(2);
+/// How long an ended process's stderr is still read for its last words.
+const STDERR_GRACE: Duration = Duration::from_millis(500);
 
 pub struct Proc {
     /// Which start of the chat's CLI this is: a stopped one's late lines are told apart.
@@ -69,11 +71,14 @@ impl Proc {
                 })?;
         }
         let tail = Arc::new(Mutex::new(VecDeque::<String>::new()));
+        // Says when stderr is read to its end, so the note on exit has the CLI's last words.
+        let (stderr_done, stderr_read) = mpsc::channel::<()>();
         if let Some(stderr) = child.stderr.take() {
             let tail = tail.clone();
             std::thread::Builder::new()
                 .name("zeca-stderr".into())
                 .spawn(move || {
+                    let _done = stderr_done;
                     for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                         tracing::debug!("zeca stderr: {line}");
                         if let Ok(mut t) = tail.lock() {
@@ -106,6 +111,9 @@ impl Proc {
                     Ok(s) => s.to_string(),
                     Err(e) => format!("not known: {e}"),
                 };
+                // The process is gone, but its stderr may not be read to the end yet (a
+                // process it left behind may even hold it open): wait a little, not forever.
+                let _ = stderr_read.recv_timeout(STDERR_GRACE);
                 done.store(true, Ordering::SeqCst);
                 let tail: Vec<String> = tail
                     .lock()

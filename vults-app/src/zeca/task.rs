@@ -92,17 +92,24 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
         .spawn()
         .map_err(|e| format!("{}: {e}", launch.program.display()))?;
     let task = launch.task.clone();
+    let said = format!("running headless (log {})", log.display());
+    let log = log.to_path_buf();
     std::thread::Builder::new()
         .name("zeca-task".into())
         .spawn(move || {
             let status = match child.wait() {
+                // A task that failed says why: the last line it wrote (its log has the rest).
+                Ok(s) if !s.success() => match last_line(&log) {
+                    Some(line) => format!("{s}: {line}"),
+                    None => s.to_string(),
+                },
                 Ok(s) => s.to_string(),
                 Err(e) => e.to_string(),
             };
             sink(Note::TaskExited { chat, task, status });
         })
         .map_err(|e| e.to_string())?;
-    Ok(format!("running headless (log {})", log.display()))
+    Ok(said)
 }
 
 /// The terminal emulator as a command prefix: the setting, else the platform's way.
@@ -214,6 +221,18 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
         let _ = child.wait();
     });
     Ok("opened in the terminal".into())
+}
+
+/// The last line with something on it of a task's log (at most 300 characters of it).
+fn last_line(log: &Path) -> Option<String> {
+    let text = std::fs::read(log).ok()?;
+    let tail = &text[text.len().saturating_sub(4096)..];
+    String::from_utf8_lossy(tail)
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| l.chars().take(300).collect())
 }
 
 fn sh_quote(s: &str) -> String {

@@ -34,24 +34,48 @@ impl HostsView {
         if let Some(e) = &status.error {
             ui.colored_label(WARN, e);
         }
+        if status.hosts.iter().any(|h| !h.linked) {
+            // A link that is down counts down to its next try.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
         if status.hosts.is_empty() && status.error.is_none() {
             ui.label(RichText::new("No hosts yet.").color(MUTED));
         }
+        // A column is at most this wide and its text wraps there: a long "down (…)" must not
+        // push Remove out of a small window.
+        let column = ((ui.available_width() - 140.0) / 2.0).max(120.0);
         egui::Grid::new("hosts")
             .num_columns(4)
             .spacing([16.0, 6.0])
+            .max_col_width(column)
             .show(ui, |ui| {
                 for h in &status.hosts {
                     ui.label(RichText::new(&h.name).strong());
                     ui.label(RichText::new(format!("{}  {}", h.target, h.system)).color(MUTED));
                     ui.colored_label(if h.linked { GOOD } else { WARN }, &h.link);
-                    let remove = ui.add_enabled(status.busy.is_none(), egui::Button::new("Remove"));
-                    if remove
-                        .on_hover_text("Take Vults out of this host's agents and forget it")
-                        .clicked()
-                    {
-                        action = Some(HostsAction::Remove(h.name.clone()));
-                    }
+                    ui.horizontal(|ui| {
+                        let idle = status.busy.is_none();
+                        let remove = ui.add_enabled(idle, egui::Button::new("Remove"));
+                        if remove
+                            .on_hover_text("Take Vults out of this host's agents and forget it")
+                            .clicked()
+                        {
+                            action = Some(HostsAction::Remove(h.name.clone()));
+                        }
+                        // Its Remove failed (the host cannot be reached): forget it only.
+                        if status.offer_forget.as_deref() == Some(h.name.as_str())
+                            && ui
+                                .add_enabled(idle, egui::Button::new("Forget"))
+                                .on_hover_text(
+                                    "Forget this host, touching nothing on it (its agents keep \
+                                     the hook, which is silent without a link)",
+                                )
+                                .clicked()
+                        {
+                            action = Some(HostsAction::Forget(h.name.clone()));
+                        }
+                    });
                     ui.end_row();
                 }
             });
@@ -91,7 +115,12 @@ impl HostsView {
                 ui.label(busy);
             });
         } else if let Some(last) = &status.last {
-            ui.label(RichText::new(last).color(MUTED));
+            if status.last_failed {
+                // A failure must not read like the quiet line a success gets.
+                ui.colored_label(WARN, format!("Failed: {last}"));
+            } else {
+                ui.label(RichText::new(last).color(MUTED));
+            }
         }
         action
     }
