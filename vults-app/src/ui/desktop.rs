@@ -43,14 +43,89 @@ impl Desktop for NoDesktop {
     }
 }
 
+/// SIGTERM or SIGINT (a logout, `kill`, Ctrl-C in the terminal that started the app) asks the
+/// window to quit the way the tray's Quit does: the returned flag is set and `wake` called. A
+/// second signal, or a window that has not quit 10 s later, ends the process at once. Unix only
+/// (Windows ends a GUI program through its window).
+pub fn quit_on_signal(
+    wake: std::sync::Arc<dyn Fn() + Send + Sync>,
+) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+        {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("cannot listen for SIGTERM/SIGINT: {e}");
+                return flag;
+            }
+        };
+        // Installed here, before the window opens, so no early signal kills the app uncleanly.
+        let streams = {
+            let _guard = runtime.enter();
+            (
+                signal(SignalKind::terminate()),
+                signal(SignalKind::interrupt()),
+            )
+        };
+        let (Ok(mut term), Ok(mut int)) = streams else {
+            tracing::warn!("cannot listen for SIGTERM/SIGINT");
+            return flag;
+        };
+        let set = flag.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vults-signals".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let name = tokio::select! {
+                        _ = term.recv() => "SIGTERM",
+                        _ = int.recv() => "SIGINT",
+                    };
+                    tracing::info!("{name}: quitting");
+                    set.store(true, std::sync::atomic::Ordering::SeqCst);
+                    wake();
+                    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+                        tokio::select! {
+                            _ = term.recv() => {}
+                            _ = int.recv() => {}
+                        }
+                    })
+                    .await;
+                    tracing::warn!("{name}: the window did not quit; ending the process");
+                    std::process::exit(1);
+                });
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot listen for SIGTERM/SIGINT: {e}");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = wake;
+    flag
+}
+
 /// The real desktop: notify-rust (zbus) and, on Linux, a StatusNotifierItem tray (ksni).
 pub struct SystemDesktop {
     notifications_failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Set when the process is asked to stop (SIGTERM, SIGINT): read as the tray's Quit.
+    quit: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     #[cfg(target_os = "linux")]
     tray: Option<Tray>,
 }
 
 impl SystemDesktop {
+    /// Quits as the tray's Quit does (cards withdrawn, audit written, socket removed) when
+    /// `quit` is set: by [`quit_on_signal`].
+    pub fn with_quit_flag(mut self, quit: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
+        self.quit = Some(quit);
+        self
+    }
+
     /// `wake` is called from the tray's thread when the menu is used (the window passes
     /// `ctx.request_repaint`, so an idle window notices the click).
     pub fn new(wake: std::sync::Arc<dyn Fn() + Send + Sync>) -> SystemDesktop {
@@ -58,6 +133,7 @@ impl SystemDesktop {
         let _ = wake;
         SystemDesktop {
             notifications_failed: Default::default(),
+            quit: None,
             #[cfg(target_os = "linux")]
             tray: Tray::new(wake)
                 .map_err(|e| {
@@ -97,11 +173,20 @@ impl Desktop for SystemDesktop {
     }
 
     fn poll(&mut self) -> Vec<TrayAction> {
+        #[allow(unused_mut)] // only Linux has a tray to read
+        let mut actions = Vec::new();
         #[cfg(target_os = "linux")]
         if let Some(tray) = &self.tray {
-            return tray.poll();
+            actions = tray.poll();
         }
-        Vec::new()
+        if self
+            .quit
+            .as_ref()
+            .is_some_and(|q| q.swap(false, std::sync::atomic::Ordering::SeqCst))
+        {
+            actions.push(TrayAction::Quit);
+        }
+        actions
     }
 
     fn open(&mut self, path: &Path) {

@@ -75,6 +75,7 @@ pub fn run(
     }
     let phone_paths = paths.clone();
     let hosts_paths = paths.clone();
+    let quit = super::desktop::quit_on_signal(wake.clone());
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
     // Agents on SSH hosts: one link per host while the app runs (crate::remote).
     let hosts = crate::remote::background::BackgroundHosts::start(
@@ -134,7 +135,7 @@ pub fn run(
                 }),
                 wake.clone(),
             );
-            let desktop = SystemDesktop::new(wake.clone());
+            let desktop = SystemDesktop::new(wake.clone()).with_quit_flag(quit);
             let mut window = VultsWindow::new(
                 Box::new(engine),
                 Box::new(desktop),

@@ -192,3 +192,43 @@ fn the_macos_info_plist_parses_and_carries_this_version() {
     assert_eq!(info["CFBundleIconFile"], "vults.icns");
     assert_eq!(info["LSUIElement"], true);
 }
+
+/// A logout or `kill` sends SIGTERM: the window app quits as its tray's Quit does (the engine
+/// stops, the socket goes), with exit status 0, instead of dying with its socket left behind.
+#[cfg(unix)]
+#[test]
+fn sigterm_quits_the_window_app_cleanly() {
+    let Some(x) = Xvfb::start("sigterm") else {
+        return;
+    };
+    let home = vults_tests::TempHome::new("sigterm-window");
+    let mut app = RunningApp::start(&home.dir, &x.display);
+    let socket = home.dir.join("run").join("vults.sock");
+    assert!(
+        wait_until(60, || socket.exists()
+            && log_text(&home.dir).contains("the welcome is shown")),
+        "the app did not come up:\n{}",
+        log_text(&home.dir)
+    );
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &app.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut status = None;
+    assert!(
+        wait_until(20, || {
+            status = app.child.try_wait().unwrap();
+            status.is_some()
+        }),
+        "the app is still running after SIGTERM:\n{}",
+        log_text(&home.dir)
+    );
+    assert!(
+        status.unwrap().success(),
+        "{status:?}\n{}",
+        log_text(&home.dir)
+    );
+    assert!(!socket.exists(), "the socket was left behind");
+    assert!(log_text(&home.dir).contains("SIGTERM: quitting"));
+}
