@@ -288,3 +288,35 @@ fn a_headless_task_waits_for_its_prompt() {
         "the task starts with its prompt"
     );
 }
+
+/// A task started from a Codex conversation is a Codex task unless the person picks otherwise.
+#[test]
+fn a_task_starts_with_the_conversations_agent() {
+    let (mut h, events, commands) = window();
+    let mut conv = Conversation::new("c9", "/home/ada/src/site", "codex");
+    conv.entries = vec![Entry::User {
+        text: "tidy the site".into(),
+    }];
+    events
+        .send(EngineEvent::Chat(ChatEvent::Updated(conv)))
+        .unwrap();
+    open(&mut h, "tidy the site");
+    h.get_by_label("Start a task…").click();
+    h.run_steps(2);
+    h.get_by_label("Task prompt").click();
+    h.run_steps(1);
+    h.get_by_label("Task prompt").type_text("run the linter");
+    h.run_steps(1);
+    h.get_by_label("Headless").click();
+    h.run_steps(2);
+    h.get_by_label("Start task (headless)").click();
+    h.run_steps(2);
+    let agents: Vec<String> = commands
+        .try_iter()
+        .filter_map(|c| match c {
+            EngineCommand::Chat(ChatCommand::StartTask { task, .. }) => Some(task.agent),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(agents, vec!["codex".to_string()]);
+}

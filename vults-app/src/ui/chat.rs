@@ -276,6 +276,10 @@ impl ChatView {
             if self.task_folder.is_empty() {
                 self.task_folder = conv.map_or_else(|| self.folder.clone(), |c| c.folder.clone());
             }
+            // A task starts with the agent this conversation talks to; the radio changes it.
+            if self.task_open {
+                self.task_agent = conv.map_or_else(|| self.engine.clone(), |c| c.engine.clone());
+            }
         }
         if !self.task_open {
             return None;
