@@ -694,18 +694,7 @@ impl VultsWindow {
             // be newer than every floating one).
             let newest = self.model.cards.iter().map(|c| c.id).max();
             let keys = self.layout == Layout::Floating || index == 0 && newest == Some(card.id);
-            let frame = egui::Frame::new()
-                .fill(look::CARD_FILL)
-                .corner_radius(12)
-                .stroke(egui::Stroke::new(
-                    1.5,
-                    if card.destructive.is_some() {
-                        look::RED
-                    } else {
-                        Color32::from_gray(70)
-                    },
-                ))
-                .inner_margin(egui::Margin::same(14));
+            let frame = look::card_frame(card.destructive.is_some());
             if self.layout == Layout::Embedded {
                 // One window: the card is an area on top of it, where the stack puts it.
                 let answer = egui::Area::new(card_id(card.id).0)

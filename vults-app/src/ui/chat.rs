@@ -226,18 +226,7 @@ impl ChatView {
                         .cards
                         .entry(card.id)
                         .or_insert_with(|| CardView::new(card));
-                    let frame = egui::Frame::new()
-                        .fill(look::CARD_FILL)
-                        .corner_radius(12)
-                        .stroke(egui::Stroke::new(
-                            1.5,
-                            if card.destructive.is_some() {
-                                look::RED
-                            } else {
-                                Color32::from_gray(70)
-                            },
-                        ))
-                        .inner_margin(egui::Margin::same(14));
+                    let frame = look::card_frame(card.destructive.is_some());
                     // One card takes the keys: the newest here, or in one window the newest of all.
                     let newest = if self.one_window {
                         model.cards.iter().map(|c| c.id).max()

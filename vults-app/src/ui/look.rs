@@ -11,6 +11,22 @@ pub const CARD_FILL: Color32 = Color32::from_rgb(0x1E, 0x20, 0x25);
 pub const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
 
 /// One colour per agent; a named tool gets a stable colour from its name.
+/// A card's frame, inline in the chat or floating: red-edged when the call is destructive.
+pub fn card_frame(destructive: bool) -> egui::Frame {
+    egui::Frame::new()
+        .fill(CARD_FILL)
+        .corner_radius(12)
+        .stroke(egui::Stroke::new(
+            1.5,
+            if destructive {
+                RED
+            } else {
+                Color32::from_gray(70)
+            },
+        ))
+        .inner_margin(egui::Margin::same(14))
+}
+
 pub fn agent_color(agent: AgentKind, name: Option<&str>) -> Color32 {
     match agent {
         AgentKind::Claude => Color32::from_rgb(0xD9, 0x77, 0x57),

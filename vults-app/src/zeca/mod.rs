@@ -328,38 +328,19 @@ impl Zeca {
 
     /// The `claude` to run: the engine's option, the setting, or PATH.
     fn claude(&self) -> Result<PathBuf, String> {
-        if let Some(p) = &self.options.claude {
-            return Ok(p.clone());
-        }
-        if let Some(p) = self
-            .settings
-            .claude
-            .as_ref()
-            .filter(|p| !p.trim().is_empty())
-        {
-            return Ok(PathBuf::from(p.trim()));
-        }
-        task::find_on_path("claude").ok_or_else(|| {
-            "Claude Code (`claude`) is not on PATH; set its path in the Chat's settings".into()
-        })
+        let setting = self.settings.claude.as_deref();
+        cli_path(
+            self.options.claude.as_ref(),
+            setting,
+            "claude",
+            "Claude Code",
+        )
     }
 
     /// The `codex` to run: the engine's option, the setting, or PATH.
     fn codex(&self) -> Result<PathBuf, String> {
-        if let Some(p) = &self.options.codex {
-            return Ok(p.clone());
-        }
-        if let Some(p) = self
-            .settings
-            .codex
-            .as_ref()
-            .filter(|p| !p.trim().is_empty())
-        {
-            return Ok(PathBuf::from(p.trim()));
-        }
-        task::find_on_path("codex").ok_or_else(|| {
-            "Codex CLI (`codex`) is not on PATH; set its path in the Chat's settings".into()
-        })
+        let setting = self.settings.codex.as_deref();
+        cli_path(self.options.codex.as_ref(), setting, "codex", "Codex CLI")
     }
 
     pub fn on_command(&mut self, cmd: ChatCommand) -> Vec<Effect> {
@@ -900,4 +881,23 @@ impl Zeca {
             }
         }
     }
+}
+
+/// A CLI to run: the engine's option, else the path set in the Chat's settings, else `program`
+/// on PATH.
+fn cli_path(
+    option: Option<&PathBuf>,
+    setting: Option<&str>,
+    program: &str,
+    name: &str,
+) -> Result<PathBuf, String> {
+    if let Some(p) = option {
+        return Ok(p.clone());
+    }
+    if let Some(p) = setting.map(str::trim).filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    task::find_on_path(program).ok_or_else(|| {
+        format!("{name} (`{program}`) is not on PATH; set its path in the Chat's settings")
+    })
 }
