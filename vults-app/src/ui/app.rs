@@ -495,6 +495,9 @@ impl VultsWindow {
                     }
                     if ui.selectable_label(self.tab == tab, tab.title()).clicked() {
                         self.tab = tab;
+                        // Choosing a tab is choosing to move on: the welcome steps aside
+                        // (Settings → General shows it again).
+                        self.model.welcome_open = false;
                     }
                 }
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -100,4 +100,8 @@ fn the_welcome_shows_what_was_written_and_closes_and_comes_back_from_settings() 
     });
     h.run_steps(3);
     h.get_by_label("Welcome to Vults");
+    // Choosing a tab while it is open shows that tab: the welcome does not hide every view.
+    h.get_by_label("Rules").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("Welcome to Vults").is_none());
 }
