@@ -367,10 +367,6 @@ impl Gate {
         self.state().devices.clone()
     }
 
-    pub fn pending_count(&self) -> usize {
-        self.state().pending.len()
-    }
-
     /// Runs `hook` before each write of `devices.json` (tests).
     pub fn set_write_hook(&self, hook: Option<WriteHook>) {
         self.store().set_write_hook(hook);
