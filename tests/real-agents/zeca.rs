@@ -56,6 +56,38 @@ impl EngineLink for Tap {
 
 type H = Harness<'static, VultsWindow>;
 
+/// The engine with `options` and the real window over it, under kittest; `seen` keeps every
+/// event the window was sent.
+fn chat_window(
+    ctx: &Ctx,
+    options: EngineOptions,
+    seen: Arc<Mutex<Vec<EngineEvent>>>,
+    what: &str,
+) -> (Arc<Mutex<EngineHandle>>, H) {
+    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let engine = Arc::new(Mutex::new(handle));
+    let window = VultsWindow::new(
+        Box::new(Tap {
+            engine: engine.clone(),
+            seen,
+        }),
+        Box::new(NoDesktop::default()),
+        Layout::Embedded,
+        Box::new(SystemTime::now),
+    );
+    let h: H = Harness::builder()
+        .with_size(egui::vec2(1100.0, 1000.0))
+        .build_ui_state(
+            |ui, w: &mut VultsWindow| {
+                w.logic(ui.ctx());
+                w.ui(ui);
+            },
+            window,
+        );
+    (engine, h)
+}
+
 /// Steps the window until `done` holds; panics with `what` after `secs`.
 fn until(h: &mut H, what: &str, secs: u64, report: &dyn Fn() -> String, done: impl Fn(&H) -> bool) {
     let start = Instant::now();
@@ -192,28 +224,8 @@ fn zeca_drives_real_claude_code() {
         ..EngineOptions::default()
     };
     let options2 = options.clone();
-    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options)
-        .expect("the engine starts");
-    let engine = Arc::new(Mutex::new(handle));
     let seen = Arc::new(Mutex::new(Vec::<EngineEvent>::new()));
-    let window = VultsWindow::new(
-        Box::new(Tap {
-            engine: engine.clone(),
-            seen: seen.clone(),
-        }),
-        Box::new(NoDesktop::default()),
-        Layout::Embedded,
-        Box::new(SystemTime::now),
-    );
-    let mut h: H = Harness::builder()
-        .with_size(egui::vec2(1100.0, 1000.0))
-        .build_ui_state(
-            |ui, w: &mut VultsWindow| {
-                w.logic(ui.ctx());
-                w.ui(ui);
-            },
-            window,
-        );
+    let (engine, mut h) = chat_window(&ctx, options, seen.clone(), "the engine starts");
     let work = ctx.work.dir.clone();
     let mock_log = ctx.mock.log.clone();
     let audit = ctx.paths().audit_log();
@@ -511,27 +523,12 @@ fn zeca_drives_real_claude_code() {
 
     // 8. After a restart the conversation is back, and its next turn resumes the CLI's session
     //    (`--resume`): the mock sees the turns from before the restart.
-    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options2)
-        .expect("the engine starts again");
-    let engine = Arc::new(Mutex::new(handle));
-    let window = VultsWindow::new(
-        Box::new(Tap {
-            engine: engine.clone(),
-            seen: Arc::new(Mutex::new(Vec::new())),
-        }),
-        Box::new(NoDesktop::default()),
-        Layout::Embedded,
-        Box::new(SystemTime::now),
+    let (engine, mut h) = chat_window(
+        &ctx,
+        options2,
+        Arc::new(Mutex::new(Vec::new())),
+        "the engine starts again",
     );
-    let mut h: H = Harness::builder()
-        .with_size(egui::vec2(1100.0, 1000.0))
-        .build_ui_state(
-            |ui, w: &mut VultsWindow| {
-                w.logic(ui.ctx());
-                w.ui(ui);
-            },
-            window,
-        );
     until(&mut h, "the saved conversations", 10, &report, |h| {
         h.state().model.chats.len() >= 4
     });
@@ -610,27 +607,12 @@ fn zeca_drives_real_codex() {
         },
         ..EngineOptions::default()
     };
-    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options)
-        .expect("the engine starts");
-    let engine = Arc::new(Mutex::new(handle));
-    let window = VultsWindow::new(
-        Box::new(Tap {
-            engine: engine.clone(),
-            seen: Arc::new(Mutex::new(Vec::new())),
-        }),
-        Box::new(NoDesktop::default()),
-        Layout::Embedded,
-        Box::new(SystemTime::now),
+    let (engine, mut h) = chat_window(
+        &ctx,
+        options,
+        Arc::new(Mutex::new(Vec::new())),
+        "the engine starts",
     );
-    let mut h: H = Harness::builder()
-        .with_size(egui::vec2(1100.0, 1000.0))
-        .build_ui_state(
-            |ui, w: &mut VultsWindow| {
-                w.logic(ui.ctx());
-                w.ui(ui);
-            },
-            window,
-        );
     let work = ctx.work.dir.clone();
     let audit = ctx.paths().audit_log();
     let report = move || {
