@@ -18,12 +18,12 @@
 #[path = "broker_support/mod.rs"]
 mod broker_support;
 
-use broker_support::{audit, certificates, free_ports, lines_of};
+use broker_support::{App, audit, build_e2e, certificates, free_ports, lines_of, root};
 use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -139,19 +139,6 @@ fn is_app_topic(topic: &str) -> bool {
     vults_app::phone::mqtt::app_topic_id(topic).is_some()
 }
 
-struct App {
-    child: Child,
-    stdin: Option<ChildStdin>,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        drop(self.stdin.take());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
@@ -160,30 +147,8 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
         );
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace root")
-        .to_path_buf();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .current_dir(&root)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "vults-hook",
-            "-p",
-            "vults-app",
-            "--example",
-            "phone_broker_e2e",
-        ])
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build of phone_broker_e2e failed");
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap().to_path_buf();
-    let app_bin = profile_dir.join("examples/phone_broker_e2e");
-    let hook_bin = profile_dir.join("vults-hook");
+    let root = root();
+    let (app_bin, hook_bin) = build_e2e();
 
     let home = std::env::temp_dir().join(format!("vults-phone-broker-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);

@@ -19,18 +19,11 @@
 #[path = "broker_support/mod.rs"]
 mod broker_support;
 
-use broker_support::{audit, certificates, free_ports, lines_of};
+use broker_support::{App, audit, build_e2e, certificates, free_ports, lines_of, root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace root")
-        .to_path_buf()
-}
 
 #[test]
 fn the_pages_mqtt_client_encodes_the_login_and_says_when_it_is_refused() {
@@ -63,20 +56,6 @@ impl Drop for Broker {
     }
 }
 
-/// The app, stopped when dropped.
-struct App {
-    child: Child,
-    stdin: Option<ChildStdin>,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        drop(self.stdin.take());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Every file under `dir`, read as text (lossy), with its path.
 fn files_under(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
@@ -103,26 +82,7 @@ fn the_phone_logs_in_to_a_broker_that_refuses_anonymous_clients() {
         return;
     }
     let root = root();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .current_dir(&root)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "vults-hook",
-            "-p",
-            "vults-app",
-            "--example",
-            "phone_broker_e2e",
-        ])
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build of phone_broker_e2e failed");
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap().to_path_buf();
-    let app_bin = profile_dir.join("examples/phone_broker_e2e");
-    let hook_bin = profile_dir.join("vults-hook");
+    let (app_bin, hook_bin) = build_e2e();
 
     let home = std::env::temp_dir().join(format!("vults-phone-login-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);

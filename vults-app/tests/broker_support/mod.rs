@@ -1,12 +1,12 @@
-//! What the broker tests share: free ports, a CA and a server certificate for Mosquitto, the
-//! app's stderr as lines, the audit log. Included with `#[path]` by phone_broker.rs and
+//! What the broker tests share: the built app example, free ports, a CA and a server certificate
+//! for Mosquitto, the app's stderr as lines, the audit log. Included with `#[path]` by phone_broker.rs and
 //! phone_login.rs.
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::Child;
+use std::process::{Child, ChildStdin, Command};
 use std::sync::mpsc::{Receiver, channel};
 
 /// `N` free ports on 127.0.0.1, all held until all are picked (so no two are the same).
@@ -83,4 +83,53 @@ pub fn audit(home: &Path) -> Vec<Value> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root")
+        .to_path_buf()
+}
+
+/// Builds the hook and the app as the broker tests run it (the `phone_broker_e2e` example);
+/// their paths: (app, hook).
+pub fn build_e2e() -> (PathBuf, PathBuf) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .current_dir(root())
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "vults-hook",
+            "-p",
+            "vults-app",
+            "--example",
+            "phone_broker_e2e",
+        ])
+        .status()
+        .expect("run cargo build");
+    assert!(status.success(), "cargo build of phone_broker_e2e failed");
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap().to_path_buf();
+    (
+        profile_dir.join("examples/phone_broker_e2e"),
+        profile_dir.join("vults-hook"),
+    )
+}
+
+/// The app, stopped when dropped.
+pub struct App {
+    pub child: Child,
+    pub stdin: Option<ChildStdin>,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
