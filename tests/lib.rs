@@ -455,35 +455,54 @@ pub fn hook_bin() -> PathBuf {
 /// overrides it.
 pub fn built_hook_bin() -> &'static Path {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Some(p) = std::env::var_os("VULTS_HOOK_BIN") {
-            return PathBuf::from(p);
-        }
-        // target/<profile>/deps/<test-exe>
-        let exe = std::env::current_exe().expect("current exe");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>")
-            .to_path_buf();
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("the workspace");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.current_dir(workspace)
-            .args(["build", "--quiet", "-p", "vults-hook", "--target-dir"])
-            .arg(profile_dir.parent().expect("target folder"));
-        if release {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("cargo runs");
-        assert!(status.success(), "cargo build -p vults-hook failed");
-        let bin = profile_dir.join(format!("vults-hook{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.exists(), "{} was not built", bin.display());
-        bin
-    })
+    BIN.get_or_init(|| built_bin("vults-hook", "VULTS_HOOK_BIN"))
+}
+
+/// The real `vults-app` (the window, `--headless`, the command line), for tests outside its own
+/// package, built as [`built_hook_bin`] builds the hook. `VULTS_APP_BIN` overrides it.
+pub fn built_app_bin() -> &'static Path {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| built_bin("vults-app", "VULTS_APP_BIN"))
+}
+
+/// `cargo build -p <package>` (whose binary has the package's name) into the running test's
+/// target folder and profile; `overridden_by` names the variable that points elsewhere.
+fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
+    if let Some(p) = std::env::var_os(overridden_by) {
+        return PathBuf::from(p);
+    }
+    // target/<profile>/deps/<test-exe>
+    let exe = std::env::current_exe().expect("current exe");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>")
+        .to_path_buf();
+    let release = profile_dir.file_name().is_some_and(|n| n == "release");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(workspace)
+        .args(["build", "--quiet", "-p", package, "--target-dir"])
+        .arg(profile_dir.parent().expect("target folder"));
+    if release {
+        cmd.arg("--release");
+    }
+    let status = cmd.status().expect("cargo runs");
+    assert!(status.success(), "cargo build -p {package} failed");
+    let bin = profile_dir.join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} was not built", bin.display());
+    bin
+}
+
+/// The workspace's root folder (where `Cargo.toml`, `examples/`, `assets/` and `packaging/` are).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root")
+        .to_path_buf()
 }
 
 /// The test data folder of vults-core (real agent payloads and golden fixtures).

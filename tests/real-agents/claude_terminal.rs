@@ -11,8 +11,8 @@ use crate::harness::*;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-use vults_app::engine::{Engine, EngineOptions};
-use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_engine::{Engine, EngineOptions};
 
 /// A failure bound, not a measurement.
 const PATIENCE: Duration = Duration::from_secs(90);

@@ -8,12 +8,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use std::sync::Arc;
-use vults_app::engine::{EngineHandle, EngineOptions};
-use vults_app::model::{
-    AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard, SessionState,
-};
 use vults_core::paths::Paths;
 use vults_core::rules::RuleSet;
+use vults_engine::messages::{
+    AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard, SessionState,
+};
+use vults_engine::{EngineHandle, EngineOptions};
 
 /// One agent at a time: the machine has two cores, and the agents share the mock and the socket.
 pub static SERIAL: Mutex<()> = Mutex::new(());
@@ -669,7 +669,7 @@ impl Engine {
             ..EngineOptions::default()
         };
         let socket = paths.socket.clone();
-        let handle = vults_app::engine::Engine::start_with(paths, Arc::new(|| {}), options)
+        let handle = vults_engine::Engine::start_with(paths, Arc::new(|| {}), options)
             .unwrap_or_else(|e| panic!("engine start on {}: {e}", socket.display()));
         Engine {
             handle: Some(handle),

@@ -9,7 +9,7 @@
 //!   Vults' first second, so a deny policy still stops the command and the audit says so.
 
 use crate::harness::*;
-use vults_app::model::{AnsweredBy, EngineEvent};
+use vults_engine::messages::{AnsweredBy, EngineEvent};
 
 #[test]
 fn opencode_answered_in_its_own_prompt_withdraws_the_card() {

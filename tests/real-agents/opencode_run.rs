@@ -16,8 +16,8 @@
 use std::time::Duration;
 
 use crate::harness::*;
-use vults_app::model::{AuditEntry, CardAnswer};
 use vults_core::rules::RuleSet;
+use vults_engine::messages::{AuditEntry, CardAnswer};
 
 /// How long the test "thinks" before it clicks: longer than `opencode run` takes to answer on
 /// its own, so only a plugin that holds OpenCode for Vults' answer passes.

@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use vults_app::engine::{Engine, EngineHandle, EngineOptions};
-use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent, PendingCard};
-use vults_app::remote::link::{LinkState, Links};
+use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent, PendingCard};
+use vults_engine::{Engine, EngineHandle, EngineOptions};
+use vults_remote::link::{LinkState, Links};
 
 const HOST_USER: &str = "vults-host";
 const ALIAS: &str = "devbox";

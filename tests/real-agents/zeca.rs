@@ -27,11 +27,11 @@ use harness::*;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
-use vults_app::engine::{EngineHandle, EngineOptions};
-use vults_app::model::{EngineCommand, EngineEvent};
-use vults_app::ui::app::{EngineLink, Layout, Tab, VultsWindow};
-use vults_app::ui::desktop::NoDesktop;
-use vults_app::zeca::{Entry, ZecaOptions};
+use vults_engine::EngineHandle;
+use vults_engine::messages::{EngineCommand, EngineEvent};
+use vults_ui::app::{ChatSide, EngineLink, Layout, Tab, VultsWindow};
+use vults_ui::desktop::NoDesktop;
+use vults_zeca::{ChatCommand, ChatEvent, Entry, ZecaHandle, ZecaOptions};
 
 /// The window's link to the engine, keeping a copy of every event for the checks.
 struct Tap {
@@ -54,19 +54,57 @@ impl EngineLink for Tap {
     }
 }
 
+/// The window's link to the chat; the test keeps the chat to send it a turn itself and to end
+/// it as quitting the app does.
+struct ChatTap(Arc<Mutex<ZecaHandle>>);
+
+impl ChatSide for ChatTap {
+    fn try_recv(&mut self) -> Option<ChatEvent> {
+        self.0.lock().ok()?.events.try_recv().ok()
+    }
+    fn send(&mut self, command: ChatCommand) {
+        if let Ok(z) = self.0.lock() {
+            z.send(command);
+        }
+    }
+}
+
 type H = Harness<'static, VultsWindow>;
+
+/// What [`chat_window`] started: the engine, the chat, and the window over both.
+struct Started {
+    engine: Arc<Mutex<EngineHandle>>,
+    zeca: Arc<Mutex<ZecaHandle>>,
+    h: H,
+}
+
+impl Started {
+    /// Quits as the app does: the window goes, the chat ends its CLIs, the engine stops.
+    fn quit(self) {
+        drop(self.h);
+        if let Ok(mut z) = self.zeca.lock() {
+            z.stop();
+        }
+        if let Ok(mut e) = self.engine.lock() {
+            e.stop();
+        }
+    }
+}
 
 /// The engine with `options` and the real window over it, under kittest; `seen` keeps every
 /// event the window was sent.
 fn chat_window(
     ctx: &Ctx,
-    options: EngineOptions,
+    options: ZecaOptions,
     seen: Arc<Mutex<Vec<EngineEvent>>>,
     what: &str,
-) -> (Arc<Mutex<EngineHandle>>, H) {
-    let handle = vults_app::engine::Engine::start_with(ctx.paths(), Arc::new(|| {}), options)
+) -> Started {
+    let handle = vults_engine::Engine::start(ctx.paths(), Arc::new(|| {}))
         .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let zeca = ZecaHandle::start(&ctx.paths(), options, handle.commander(), Arc::new(|| {}))
+        .unwrap_or_else(|e| panic!("{what}: the chat: {e}"));
     let engine = Arc::new(Mutex::new(handle));
+    let zeca = Arc::new(Mutex::new(zeca));
     let window = VultsWindow::new(
         Box::new(Tap {
             engine: engine.clone(),
@@ -75,7 +113,8 @@ fn chat_window(
         Box::new(NoDesktop::default()),
         Layout::Embedded,
         Box::new(SystemTime::now),
-    );
+    )
+    .with_chat(Box::new(ChatTap(zeca.clone())));
     let h: H = Harness::builder()
         .with_size(egui::vec2(1100.0, 1000.0))
         .build_ui_state(
@@ -85,7 +124,7 @@ fn chat_window(
             },
             window,
         );
-    (engine, h)
+    Started { engine, zeca, h }
 }
 
 /// Steps the window until `done` holds; panics with `what` after `secs`.
@@ -193,39 +232,39 @@ fn zeca_drives_real_claude_code() {
     let claude =
         here().join(".cache/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
     let s = |p: &Path| p.display().to_string();
-    let options = EngineOptions {
-        interactive: true,
-        zeca: ZecaOptions {
-            claude: Some(claude),
-            env: vec![
-                ("HOME".into(), s(&ctx.home)),
-                (
-                    "ANTHROPIC_BASE_URL".into(),
-                    format!("http://127.0.0.1:{}", ctx.mock.port),
-                ),
-                ("ANTHROPIC_API_KEY".into(), "sk-test".into()),
-                (
-                    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
-                    "1".into(),
-                ),
-                ("DISABLE_AUTOUPDATER".into(), "1".into()),
-                ("NO_COLOR".into(), "1".into()),
-                // The hook finds this test's engine.
-                ("VULTS_HOME".into(), s(&ctx.vults_home)),
-            ],
-            env_remove: vec![
-                "CI".into(),
-                "GITHUB_ACTIONS".into(),
-                "VULTS_SOCKET".into(),
-                "VULTS_AGENT_HOME".into(),
-            ],
-            codex: None,
-        },
-        ..EngineOptions::default()
+    let options = ZecaOptions {
+        claude: Some(claude),
+        env: vec![
+            ("HOME".into(), s(&ctx.home)),
+            (
+                "ANTHROPIC_BASE_URL".into(),
+                format!("http://127.0.0.1:{}", ctx.mock.port),
+            ),
+            ("ANTHROPIC_API_KEY".into(), "sk-test".into()),
+            (
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+                "1".into(),
+            ),
+            ("DISABLE_AUTOUPDATER".into(), "1".into()),
+            ("NO_COLOR".into(), "1".into()),
+            // The hook finds this test's engine.
+            ("VULTS_HOME".into(), s(&ctx.vults_home)),
+        ],
+        env_remove: vec![
+            "CI".into(),
+            "GITHUB_ACTIONS".into(),
+            "VULTS_SOCKET".into(),
+            "VULTS_AGENT_HOME".into(),
+        ],
+        codex: None,
     };
     let options2 = options.clone();
     let seen = Arc::new(Mutex::new(Vec::<EngineEvent>::new()));
-    let (engine, mut h) = chat_window(&ctx, options, seen.clone(), "the engine starts");
+    let Started {
+        engine,
+        zeca,
+        mut h,
+    } = chat_window(&ctx, options, seen.clone(), "the engine starts");
     let work = ctx.work.dir.clone();
     let mock_log = ctx.mock.log.clone();
     let audit = ctx.paths().audit_log();
@@ -505,10 +544,7 @@ fn zeca_drives_real_claude_code() {
         .expect("the first chat's CLI stays for the next turn");
     #[cfg(not(unix))]
     let _ = idle;
-    drop(h);
-    if let Ok(mut e) = engine.lock() {
-        e.stop();
-    }
+    Started { engine, zeca, h }.quit();
     #[cfg(unix)]
     {
         let start = Instant::now();
@@ -523,7 +559,11 @@ fn zeca_drives_real_claude_code() {
 
     // 8. After a restart the conversation is back, and its next turn resumes the CLI's session
     //    (`--resume`): the mock sees the turns from before the restart.
-    let (engine, mut h) = chat_window(
+    let Started {
+        engine,
+        zeca,
+        mut h,
+    } = chat_window(
         &ctx,
         options2,
         Arc::new(Mutex::new(Vec::new())),
@@ -539,15 +579,12 @@ fn zeca_drives_real_claude_code() {
         .unwrap_or_default()
         .lines()
         .count();
-    engine
-        .lock()
-        .unwrap()
-        .send(EngineCommand::Chat(vults_app::zeca::ChatCommand::Send {
-            chat: a.clone(),
-            folder: String::new(),
-            engine: "claude".into(),
-            text: "after a restart".into(),
-        }));
+    zeca.lock().unwrap().send(ChatCommand::Send {
+        chat: a.clone(),
+        folder: String::new(),
+        engine: "claude".into(),
+        text: "after a restart".into(),
+    });
     until(&mut h, "the resumed turn", 60, &report, |h| {
         let e = entries(h, &a);
         !running(h, &a) && e.len() > saved.entries.len() + 1
@@ -562,10 +599,7 @@ fn zeca_drives_real_claude_code() {
         "the resumed turn's request carries the turns from before the restart{}",
         report()
     );
-    drop(h);
-    if let Ok(mut e) = engine.lock() {
-        e.stop();
-    }
+    Started { engine, zeca, h }.quit();
     ctx.work.keep = false;
     eprintln!(
         "real-agents: zeca passed in {:.1} s",
@@ -586,28 +620,28 @@ fn zeca_drives_real_codex() {
     ctx.setup_agent();
     ctx.install_vults();
     let s = |p: &Path| p.display().to_string();
-    let options = EngineOptions {
-        interactive: true,
-        zeca: ZecaOptions {
-            claude: None,
-            codex: Some(here().join(".cache/codex/node_modules/.bin/codex")),
-            env: vec![
-                ("HOME".into(), s(&ctx.home)),
-                ("CODEX_HOME".into(), s(&ctx.home.join(".codex"))),
-                ("MOCK_API_KEY".into(), "sk-test".into()),
-                ("NO_COLOR".into(), "1".into()),
-                ("VULTS_HOME".into(), s(&ctx.vults_home)),
-            ],
-            env_remove: vec![
-                "CI".into(),
-                "GITHUB_ACTIONS".into(),
-                "VULTS_SOCKET".into(),
-                "VULTS_AGENT_HOME".into(),
-            ],
-        },
-        ..EngineOptions::default()
+    let options = ZecaOptions {
+        claude: None,
+        codex: Some(here().join(".cache/codex/node_modules/.bin/codex")),
+        env: vec![
+            ("HOME".into(), s(&ctx.home)),
+            ("CODEX_HOME".into(), s(&ctx.home.join(".codex"))),
+            ("MOCK_API_KEY".into(), "sk-test".into()),
+            ("NO_COLOR".into(), "1".into()),
+            ("VULTS_HOME".into(), s(&ctx.vults_home)),
+        ],
+        env_remove: vec![
+            "CI".into(),
+            "GITHUB_ACTIONS".into(),
+            "VULTS_SOCKET".into(),
+            "VULTS_AGENT_HOME".into(),
+        ],
     };
-    let (engine, mut h) = chat_window(
+    let Started {
+        engine,
+        zeca,
+        mut h,
+    } = chat_window(
         &ctx,
         options,
         Arc::new(Mutex::new(Vec::new())),
@@ -676,9 +710,6 @@ fn zeca_drives_real_codex() {
         "deny audited for chat {b}{}",
         report()
     );
-    drop(h);
-    if let Ok(mut e) = engine.lock() {
-        e.stop();
-    }
+    Started { engine, zeca, h }.quit();
     ctx.work.keep = false;
 }

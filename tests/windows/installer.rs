@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
-use vults_app::installer::{self, Action, AgentId, AgentReport, AgentState, InstallOptions};
 use vults_core::paths::Paths;
 use vults_core::protocol::Decision;
+use vults_installer::{Action, AgentId, AgentReport, AgentState, InstallOptions};
 use vults_tests::{HookRun, Script, Stdin, TestServer, fixture, run_hook};
 
 /// A Windows profile of its own, with a space and non-ASCII letters in its name.
@@ -141,7 +141,7 @@ fn install_in_a_profile_with_a_space_and_accents_then_each_agent_runs_its_comman
         std::fs::create_dir_all(profile.join(dir)).unwrap();
     }
 
-    let reports = installer::install_all(
+    let reports = vults_installer::install_all(
         &paths,
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
@@ -167,7 +167,7 @@ fn install_in_a_profile_with_a_space_and_accents_then_each_agent_runs_its_comman
     assert!(paths.install_state_file().is_file());
     // The user's file: a .bak of the original, their key kept, line ends kept.
     assert_eq!(
-        std::fs::read(installer::jsonfile::backup_path(&claude)).unwrap(),
+        std::fs::read(vults_installer::jsonfile::backup_path(&claude)).unwrap(),
         original
     );
     let written = std::fs::read(&claude).unwrap();
@@ -261,7 +261,7 @@ fn install_in_a_profile_with_a_space_and_accents_then_each_agent_runs_its_comman
 
     // A second install changes nothing.
     let before = std::fs::read(&claude).unwrap();
-    let again = installer::install_all(
+    let again = vults_installer::install_all(
         &paths,
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
@@ -270,7 +270,7 @@ fn install_in_a_profile_with_a_space_and_accents_then_each_agent_runs_its_comman
     assert_eq!(std::fs::read(&claude).unwrap(), before);
 
     // Uninstall gives the user's bytes back.
-    let gone = installer::uninstall_all(&paths);
+    let gone = vults_installer::uninstall_all(&paths);
     assert_eq!(
         report(&gone, AgentId::Claude).action,
         Action::Removed,
@@ -296,7 +296,7 @@ fn a_settings_file_held_open_by_another_program_is_left_whole_and_done_later() {
         .share_mode(0x1 | 0x2)
         .open(&claude)
         .unwrap();
-    let reports = installer::install_all(
+    let reports = vults_installer::install_all(
         &paths,
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
@@ -320,7 +320,7 @@ fn a_settings_file_held_open_by_another_program_is_left_whole_and_done_later() {
 
     // Once the other program lets go, the same install goes through.
     drop(held);
-    let reports = installer::install_all(
+    let reports = vults_installer::install_all(
         &paths,
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
@@ -330,6 +330,6 @@ fn a_settings_file_held_open_by_another_program_is_left_whole_and_done_later() {
         AgentState::Installed
     );
     assert_eq!(read_json(&claude)["theme"], "dark");
-    installer::uninstall_all(&paths);
+    vults_installer::uninstall_all(&paths);
     assert_eq!(std::fs::read(&claude).unwrap(), original);
 }

@@ -13,9 +13,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use vults_app::engine::{Engine, EngineHandle, EngineOptions};
-use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
 use vults_core::paths::Paths;
+use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_engine::{Engine, EngineHandle, EngineOptions};
 
 const PATIENCE: Duration = Duration::from_secs(30);
 

@@ -2,14 +2,14 @@
 //!
 //! ```text
 //! vults-app                     the window (island, flock, cards, settings); a second start
-//!                               brings the running window forward (crate::instance)
+//!                               brings the running window forward (vults_ui::instance)
 //! vults-app --headless          the engine alone: rules and policies answer, agents ask the rest
-//! vults-app --headless --cards  the engine alone, cards answered on stdin (see engine::headless)
-//! vults-app install [--hook P]  install or repair the hook in every agent found (installer::cli)
+//! vults-app --headless --cards  the engine alone, cards answered on stdin (see headless.rs)
+//! vults-app install [--hook P]  install or repair the hook in every agent found (cli)
 //! vults-app doctor             every agent's install state
 //! vults-app --uninstall        remove exactly what Vults added (and start at login)
-//! vults-app autostart on|off    start at login (crate::autostart)
-//! vults-app remote add|remove|list   agents on SSH hosts (vults_app::remote, docs/hosts.md)
+//! vults-app autostart on|off    start at login (vults_installer::autostart)
+//! vults-app remote add|remove|list   agents on SSH hosts (vults_remote, docs/hosts.md)
 //! ```
 //! `VULTS_HOME` moves every file and the socket (two copies side by side, tests).
 //!
@@ -19,10 +19,12 @@
 
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
+mod cli;
+mod headless;
+
 use std::process::ExitCode;
-use vults_app::engine::headless;
-use vults_app::instance;
 use vults_core::paths::Paths;
+use vults_ui::instance;
 
 const USAGE: &str = "\
 usage: vults-app [--headless [--cards]]
@@ -74,7 +76,7 @@ fn main() -> ExitCode {
     attach_console();
     // Installer commands (`install`, `doctor`, `--uninstall`) run and exit before anything starts.
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(code) = vults_app::installer::cli::run(&args) {
+    if let Some(code) = cli::run(&args) {
         return ExitCode::from(u8::try_from(code).unwrap_or(1));
     }
     let mut headless = false;
@@ -103,7 +105,7 @@ fn main() -> ExitCode {
     }
     let paths = Paths::from_env();
     // The window has no terminal: what happens goes to the log file (and stderr when on one).
-    let log_file = match vults_app::log::init(&paths, headless) {
+    let log_file = match vults_engine::log::init(&paths, headless) {
         Ok(file) => {
             tracing::info!("{} starting; log at {}", version_line(), file.display());
             Some(file)
@@ -129,7 +131,7 @@ fn main() -> ExitCode {
         }
     };
     // GUI starts here: the engine, the installer's app-start run, and the window (ui::native).
-    match vults_app::ui::native::run(paths, instance, log_file) {
+    match vults_ui::native::run(paths, instance, log_file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("vults-app: {e}");

@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use vults_app::remote::{Host, HostList};
 use vults_core::paths::Paths;
+use vults_remote::{Host, HostList};
 
 /// A stand-in `ssh` (VULTS_SSH): says where it is, then holds on like `ssh -N` does.
 const SSH: &str = "#!/bin/sh\necho $$ > \"$PIDFILE\"\nexec sleep 300\n";

@@ -90,7 +90,7 @@ fn vults_core_modules_have_no_import_cycle() {
 
 #[test]
 fn the_phone_modules_have_no_import_cycle() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../vults-app/src/phone");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../vults-app/phone/src");
     let g = graph(&dir, "super::");
     assert!(g["http"].contains("gate"), "the check reads edges: {g:?}");
     assert_eq!(cycle(&g), None, "{g:?}");

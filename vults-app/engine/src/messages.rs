@@ -1,0 +1,510 @@
+//! What the engine tells the window, and what the window asks of the engine.
+//!
+//! The engine (socket server, decisions, rules, audit) runs on a tokio runtime on its own
+//! thread; the window never does I/O. They talk only through these types: the engine sends
+//! [`EngineEvent`]s on a `std::sync::mpsc` channel and calls the repaint callback it was given;
+//! the window drains the channel once per frame (in `logic`) into its model (`vults_ui::state::Model`) and sends
+//! [`EngineCommand`]s back. The phone endpoint feeds answers through the same commands.
+
+use std::time::SystemTime;
+use vults_core::agents::ToolCall;
+use vults_core::decision::Why;
+use vults_core::protocol::{AgentKind, AnswerItem, Identity};
+use vults_core::rules::AlwaysRule;
+
+/// A pending card's id, unique for the app's run.
+pub type CardId = u64;
+
+/// A session is keyed by identity + the agent's session id (or `pid:<pid>@<cwd>` as stand-in).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionKey {
+    pub identity: String,
+    pub session: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionState {
+    Working,
+    WaitingForYou,
+    Idle,
+    Ended,
+}
+
+/// One window of the plan's rate limits, from Claude Code's status line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateWindow {
+    pub used_percentage: f64,
+    /// Unix seconds.
+    pub resets_at: Option<u64>,
+}
+
+/// A bird of the flock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub key: SessionKey,
+    pub identity: Option<Identity>,
+    pub agent: AgentKind,
+    /// The tool's name for `other` agents (named tools, cursor …).
+    pub agent_name: Option<String>,
+    pub folder: String,
+    pub state: SessionState,
+    pub last_tool: Option<String>,
+    pub last_target: Option<String>,
+    pub cost_usd: Option<f64>,
+    pub five_hour: Option<RateWindow>,
+    pub seven_day: Option<RateWindow>,
+    /// `VULTS_TASK` of the terminal that started it.
+    pub task: Option<String>,
+    pub started: SystemTime,
+    pub last_event: SystemTime,
+}
+
+/// A request waiting for a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCard {
+    pub id: CardId,
+    pub agent: AgentKind,
+    pub identity: Identity,
+    pub session: SessionKey,
+    pub folder: String,
+    /// The tool and its whole target, as the agent sent it.
+    pub call: ToolCall,
+    /// Set when the call is destructive: what made it so. Such a card has no Always.
+    pub destructive: Option<String>,
+    /// Why a person is asked.
+    pub reason: Reason,
+    /// The exact rule "Always allow" would create; `None` for destructive calls and questions.
+    pub always_rule: Option<AlwaysRule>,
+    /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
+    pub question: bool,
+    pub arrived: SystemTime,
+    /// What the engine read for the card beyond the tool call (the agent's own words, the file
+    /// as it is now); the window never does I/O. Boxed: most cards carry little of it.
+    pub context: Box<CardContext>,
+}
+
+/// Why a card asks a person: the decision point's [`Why`] as a card says it. Its text (shown in
+/// the headless log and sent to the phone as `reason`) is `destructive: <what>`,
+/// `policy <name>`, `rule <id>`, `no rule` or `a question for you`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// A destructive call: what made it so ("rm -r", "git push --force" …).
+    Destructive(String),
+    /// The policy of this name sent it to a card.
+    Policy(String),
+    /// The Always rule of this id (decide() never asks for a rule; kept so every [`Why`] maps).
+    Rule(String),
+    /// Nothing answered a permission: a person must.
+    NoRule,
+    /// A question nothing answered: only a person answers one.
+    Question,
+}
+
+impl Reason {
+    /// The reason for a card that `decide()` asked about for `why`; `question` says the card is
+    /// an AskUserQuestion.
+    pub fn new(why: &Why, question: bool) -> Reason {
+        match why {
+            Why::Destructive(what) => Reason::Destructive(what.clone()),
+            Why::Policy(name) => Reason::Policy(name.clone()),
+            Why::Rule(id) => Reason::Rule(id.clone()),
+            Why::NoMatch if question => Reason::Question,
+            Why::NoMatch => Reason::NoRule,
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::Destructive(what) => write!(f, "destructive: {what}"),
+            Reason::Policy(name) => write!(f, "policy {name}"),
+            Reason::Rule(id) => write!(f, "rule {id}"),
+            Reason::NoRule => f.write_str("no rule"),
+            Reason::Question => f.write_str("a question for you"),
+        }
+    }
+}
+
+/// What a card shows besides the exact target: read by the engine when the card is made.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CardContext {
+    /// The agent's own words about the call (Claude Code's Bash `description`, Codex's
+    /// `justification`): shown above the exact target, never instead of it.
+    pub said: Option<String>,
+    /// Every edit of an Edit or MultiEdit, in order, as the agent sent it.
+    pub edits: Vec<EditPair>,
+    /// The files the call edits, writes over or patches, as they are now: path as the agent
+    /// wrote it → text. Only regular, readable UTF-8 files up to [`MAX_BEFORE`] bytes.
+    pub before: Vec<(String, String)>,
+}
+
+/// The most of a file the engine reads to show a diff against it.
+pub const MAX_BEFORE: u64 = 512 * 1024;
+
+/// One replacement of an Edit or MultiEdit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditPair {
+    pub old: String,
+    pub new: String,
+    /// Every occurrence is replaced, not only the first.
+    pub replace_all: bool,
+}
+
+impl CardContext {
+    /// The text of `path` as it is now, when the engine could read it.
+    pub fn before(&self, path: &str) -> Option<&str> {
+        self.before
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, t)| t.as_str())
+    }
+}
+
+/// An answer to a card.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CardAnswer {
+    Allow,
+    Deny,
+    /// Allow, and create the card's [`PendingCard::always_rule`].
+    AlwaysAllow,
+    /// One entry per question, in order.
+    Answers(Vec<AnswerItem>),
+}
+
+/// Who answered — written to the audit as its `by` text ([`AnsweredBy::label`]), and read
+/// back from it with [`AnsweredBy::parse`]: every text round-trips exactly.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum AnsweredBy {
+    Click,
+    /// A paired phone: `<device name> (<device id>)` (see `phone::Device::label`).
+    Phone(String),
+    /// A request that claims to come from a phone but is not from a paired device (`phone:unknown`):
+    /// only ever the `by` of a refusal.
+    UnknownPhone,
+    Rule(String),
+    Policy(String),
+    /// The hook went away: the agent asked in its terminal, or gave up.
+    Withdrawn,
+    /// The person answered in the agent's own terminal dialog: the same session's next event
+    /// (the call ran, or the agent moved on) showed it, and the card was withdrawn.
+    Terminal,
+    /// A `by` this version does not write (an older app's line in the audit file), kept as it
+    /// was written.
+    Other(String),
+}
+
+impl AnsweredBy {
+    /// The audit's `by` text: `click`, `phone:<device>`, `phone:unknown`, `rule:<id>`,
+    /// `policy:<name>`, `withdrawn`, `terminal`.
+    pub fn label(&self) -> String {
+        match self {
+            AnsweredBy::Click => "click".into(),
+            AnsweredBy::Phone(d) => format!("phone:{d}"),
+            AnsweredBy::UnknownPhone => "phone:unknown".into(),
+            AnsweredBy::Rule(id) => format!("rule:{id}"),
+            AnsweredBy::Policy(name) => format!("policy:{name}"),
+            AnsweredBy::Withdrawn => "withdrawn".into(),
+            AnsweredBy::Terminal => "terminal".into(),
+            AnsweredBy::Other(text) => text.clone(),
+        }
+    }
+
+    /// Reads an audit `by` text back; any text comes back as the same text from [`Self::label`].
+    pub fn parse(text: &str) -> AnsweredBy {
+        match text {
+            "click" => return AnsweredBy::Click,
+            "phone:unknown" => return AnsweredBy::UnknownPhone,
+            "withdrawn" => return AnsweredBy::Withdrawn,
+            "terminal" => return AnsweredBy::Terminal,
+            _ => {}
+        }
+        if let Some(device) = text.strip_prefix("phone:") {
+            AnsweredBy::Phone(device.into())
+        } else if let Some(id) = text.strip_prefix("rule:") {
+            AnsweredBy::Rule(id.into())
+        } else if let Some(name) = text.strip_prefix("policy:") {
+            AnsweredBy::Policy(name.into())
+        } else {
+            AnsweredBy::Other(text.into())
+        }
+    }
+
+    /// What History filters on: `click`, `phone`, `rule`, `policy`, `withdrawn`, `terminal`, or
+    /// for an older line the part of its text before any `:`.
+    pub fn kind(&self) -> &str {
+        match self {
+            AnsweredBy::Click => "click",
+            AnsweredBy::Phone(_) | AnsweredBy::UnknownPhone => "phone",
+            AnsweredBy::Rule(_) => "rule",
+            AnsweredBy::Policy(_) => "policy",
+            AnsweredBy::Withdrawn => "withdrawn",
+            AnsweredBy::Terminal => "terminal",
+            AnsweredBy::Other(text) => text.split(':').next().unwrap_or_default(),
+        }
+    }
+}
+
+impl std::fmt::Display for AnsweredBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+impl From<AnsweredBy> for String {
+    fn from(by: AnsweredBy) -> String {
+        by.label()
+    }
+}
+
+impl From<String> for AnsweredBy {
+    fn from(text: String) -> AnsweredBy {
+        AnsweredBy::parse(&text)
+    }
+}
+
+impl From<&str> for AnsweredBy {
+    fn from(text: &str) -> AnsweredBy {
+        AnsweredBy::parse(text)
+    }
+}
+
+/// Compares the audit text.
+impl PartialEq<&str> for AnsweredBy {
+    fn eq(&self, text: &&str) -> bool {
+        self.label() == *text
+    }
+}
+
+/// Compares the audit text.
+impl PartialEq<String> for AnsweredBy {
+    fn eq(&self, text: &String) -> bool {
+        self.label() == *text
+    }
+}
+
+/// One line of the audit log (`audit.jsonl`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AuditEntry {
+    /// Unix milliseconds.
+    pub time: u64,
+    pub identity: String,
+    pub session: String,
+    pub folder: String,
+    /// The SSH host the call was made on (docs/hosts.md); absent for this machine. `folder`
+    /// carries it too, as `host:/path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    pub tool: String,
+    pub target: String,
+    /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
+    /// `undelivered` (an answer the hook was no longer there to read; `detail` says which).
+    pub decision: String,
+    /// Written as `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`,
+    /// `policy:<name>`, `withdrawn`, `terminal`.
+    pub by: AnsweredBy,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl AuditEntry {
+    /// The one way a line is made: when, what was decided and by whom, about no call yet (a
+    /// refusal of a request that names no card stays so); [`AuditEntry::about`] adds the call.
+    pub fn new(time: u64, decision: &str, by: AnsweredBy, detail: Option<String>) -> AuditEntry {
+        AuditEntry {
+            time,
+            identity: String::new(),
+            session: String::new(),
+            folder: String::new(),
+            host: None,
+            tool: String::new(),
+            target: String::new(),
+            decision: decision.to_string(),
+            by,
+            detail,
+        }
+    }
+
+    /// The line about `call` of `identity`'s `session`, made in `folder`.
+    pub fn about(
+        mut self,
+        identity: &Identity,
+        session: &SessionKey,
+        folder: &str,
+        call: &ToolCall,
+    ) -> AuditEntry {
+        self.identity = identity.key().to_string();
+        self.session = session.session.clone();
+        self.folder = folder.to_string();
+        self.host = vults_core::decision::host_of(folder).map(str::to_string);
+        self.tool = call.tool.clone();
+        self.target = call.target.rule_key();
+        self
+    }
+
+    /// The line about `card`'s call.
+    pub fn about_card(self, card: &PendingCard) -> AuditEntry {
+        self.about(&card.identity, &card.session, &card.folder, &card.call)
+    }
+}
+
+/// The policy file's state.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PolicyStatus {
+    pub path: std::path::PathBuf,
+    /// `line:column: message` of the last parse failure; the last good policies stay in force.
+    pub error: Option<String>,
+    pub count: usize,
+    /// What [`vults_core::policy::PolicySet::warnings`] says of the policies in force: parts
+    /// that parse but will not do what they seem to.
+    pub warnings: Vec<String>,
+}
+
+/// A named tool that has asked for a card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedTool {
+    pub name: String,
+    pub last_asked: SystemTime,
+}
+
+/// Engine → window.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineEvent {
+    CardAdded(PendingCard),
+    CardRemoved {
+        id: CardId,
+        by: AnsweredBy,
+    },
+    SessionChanged(Session),
+    SessionGone(SessionKey),
+    Rules(Vec<AlwaysRule>),
+    Policies(PolicyStatus),
+    /// New audit lines (at start: the tail of the log, oldest first).
+    Audited(Vec<AuditEntry>),
+    NamedToolSeen(NamedTool),
+    /// A line for the status bar / log (a refused connection, a failed write …).
+    Notice(String),
+}
+
+/// Window (or phone) → engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineCommand {
+    Answer {
+        card: CardId,
+        answer: CardAnswer,
+        by: AnsweredBy,
+    },
+    RemoveRule(String),
+    ReloadPolicies,
+    /// Pause cards: while paused, requests are left to the agent's own prompt.
+    SetPaused(bool),
+    /// An audit line from another part of the app (a phone answer the phone link refused):
+    /// the engine appends it with its own and shows it in History at once. It answers nothing.
+    Record(AuditEntry),
+    Shutdown,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_says_what_cards_said_before_it_was_typed() {
+        let said = |why: Why, question: bool| Reason::new(&why, question).to_string();
+        assert_eq!(
+            said(Why::Destructive("rm -r".into()), false),
+            "destructive: rm -r"
+        );
+        assert_eq!(said(Why::Policy("ask npm".into()), false), "policy ask npm");
+        assert_eq!(said(Why::Policy("q".into()), true), "policy q");
+        assert_eq!(said(Why::Rule("r-1".into()), false), "rule r-1");
+        assert_eq!(said(Why::NoMatch, false), "no rule");
+        assert_eq!(said(Why::NoMatch, true), "a question for you");
+    }
+
+    #[test]
+    fn who_answered_writes_the_audit_texts_used_before_it_was_typed() {
+        let cases = [
+            (AnsweredBy::Click, "click"),
+            (AnsweredBy::Phone("Ana (dev1)".into()), "phone:Ana (dev1)"),
+            (AnsweredBy::UnknownPhone, "phone:unknown"),
+            (AnsweredBy::Rule("r-1".into()), "rule:r-1"),
+            (AnsweredBy::Policy("no curl".into()), "policy:no curl"),
+            (AnsweredBy::Policy("(none)".into()), "policy:(none)"),
+            (AnsweredBy::Withdrawn, "withdrawn"),
+            (AnsweredBy::Terminal, "terminal"),
+            (AnsweredBy::Other("timeout".into()), "timeout"),
+        ];
+        for (by, text) in cases {
+            assert_eq!(by.label(), text);
+            assert_eq!(AnsweredBy::parse(text), by, "{text}");
+            assert_eq!(serde_json::to_value(&by).unwrap(), serde_json::json!(text));
+        }
+    }
+
+    #[test]
+    fn any_audit_line_reads_back_and_writes_out_byte_for_byte() {
+        for by in [
+            "click",
+            "phone:unknown",
+            "phone:Pixel (2) (d-9)",
+            "phone:",
+            "rule:",
+            "policy:a:b",
+            "terminal",
+            "timeout",
+            "",
+            "Click",
+            "something:else",
+        ] {
+            let line = serde_json::json!({
+                "time": 1, "identity": "claude", "session": "s", "folder": "/p", "tool": "Bash",
+                "target": "ls", "decision": "allow", "by": by, "detail": "d"
+            })
+            .to_string();
+            let entry: AuditEntry = serde_json::from_str(&line).unwrap();
+            assert_eq!(entry.by.label(), by);
+            assert_eq!(serde_json::to_string(&entry).unwrap(), line, "{by}");
+        }
+    }
+
+    #[test]
+    fn history_filters_on_the_kind_of_who_answered() {
+        let kind = |text: &str| AnsweredBy::parse(text).kind().to_string();
+        assert_eq!(kind("click"), "click");
+        assert_eq!(kind("phone:Ana (dev1)"), "phone");
+        assert_eq!(kind("phone:unknown"), "phone");
+        assert_eq!(kind("rule:r-1"), "rule");
+        assert_eq!(kind("policy:p"), "policy");
+        assert_eq!(kind("withdrawn"), "withdrawn");
+        assert_eq!(kind("terminal"), "terminal");
+        assert_eq!(kind("timeout"), "timeout");
+    }
+
+    #[test]
+    fn an_audit_line_about_a_call_names_it_as_before() {
+        let call = vults_core::agents::read_tool_call(&serde_json::json!({
+            "tool_name": "Bash", "tool_input": {"command": "ls -la"}
+        }));
+        let session = SessionKey {
+            identity: "claude".into(),
+            session: "s-1".into(),
+        };
+        let line = AuditEntry::new(7, "allow", AnsweredBy::Click, None).about(
+            &Identity::Builtin(AgentKind::Claude),
+            &session,
+            "/p",
+            &call,
+        );
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"time":7,"identity":"claude","session":"s-1","folder":"/p","tool":"Bash","target":"ls -la","decision":"allow","by":"click"}"#
+        );
+        let refusal = AuditEntry::new(8, "refused", AnsweredBy::UnknownPhone, Some("why".into()));
+        assert_eq!(
+            serde_json::to_string(&refusal).unwrap(),
+            r#"{"time":8,"identity":"","session":"","folder":"","tool":"","target":"","decision":"refused","by":"phone:unknown","detail":"why"}"#
+        );
+    }
+}

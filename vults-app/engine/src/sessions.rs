@@ -1,0 +1,438 @@
+//! The flock's model: which agent sessions are running and what each is doing, from the events
+//! the hooks send. Pure bookkeeping (no I/O); the engine decides when to tell the window.
+//!
+//! A session is keyed by identity + the agent's own session id (`session_id`, Copilot's
+//! `sessionId`, OpenCode's `sessionID`, Cursor's `conversation_id`), or `pid:<pid>@<cwd>` when
+//! the agent gives none. `zeca` events never reach this module.
+
+use crate::messages::{RateWindow, Session, SessionKey, SessionState};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::SystemTime;
+use vults_core::agents;
+use vults_core::protocol::{AgentKind, Event};
+
+/// How an event moves a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    Working,
+    Idle,
+    Ended,
+    /// Status line: cost and rate limits only.
+    Status,
+    /// Seen, state unchanged.
+    Touch,
+}
+
+fn effect_of(event: &Event) -> Effect {
+    // Agents spell event names in PascalCase, camelCase or snake_case; compare without case
+    // and separators.
+    let name: String = event
+        .event
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    match name.as_str() {
+        "sessionstart"
+        | "userpromptsubmit"
+        | "userpromptsubmitted"
+        | "beforesubmitprompt"
+        | "pretooluse"
+        | "posttooluse"
+        | "posttoolusefailure"
+        | "beforetool"
+        | "aftertool"
+        | "beforeshellexecution"
+        | "beforemcpexecution"
+        | "afterfileedit"
+        | "permissionrequest"
+        | "subagentstart"
+        | "precompact"
+        | "postcompact" => Effect::Working,
+        "stop" | "agentstop" | "stopfailure" => Effect::Idle,
+        "notification" if is_idle_notification(&event.payload) => Effect::Idle,
+        "sessionend" => Effect::Ended,
+        "statusline" => Effect::Status,
+        _ => Effect::Touch,
+    }
+}
+
+fn is_idle_notification(payload: &Value) -> bool {
+    let kind = payload
+        .get("notification_type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    matches!(kind, "idle_prompt" | "agent_idle" | "agent_completed")
+        || payload
+            .get("message")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.contains("waiting for your input"))
+}
+
+/// The session key of an event.
+pub fn key_of(event: &Event) -> SessionKey {
+    let identity = match event.identity() {
+        Some(i) => i.key().to_string(),
+        None => event.agent.as_str().to_string(),
+    };
+    let session = match agents::session_id(&event.payload) {
+        Some(s) => s.to_string(),
+        None => format!(
+            "pid:{}@{}",
+            event
+                .terminal
+                .pid
+                .map(|p| p.to_string())
+                .unwrap_or_else(|| "?".into()),
+            folder_of(event)
+        ),
+    };
+    SessionKey { identity, session }
+}
+
+/// The folder an event's agent works in: the hook's resolved cwd, else the payload's.
+pub fn folder_of(event: &Event) -> String {
+    event
+        .terminal
+        .cwd
+        .clone()
+        .or_else(|| {
+            event
+                .payload
+                .get("cwd")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_default()
+}
+
+fn rate_window(v: Option<&Value>) -> Option<RateWindow> {
+    let v = v?;
+    Some(RateWindow {
+        used_percentage: v.get("used_percentage")?.as_f64()?,
+        resets_at: v.get("resets_at").and_then(Value::as_u64),
+    })
+}
+
+/// Every known session.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    map: BTreeMap<SessionKey, Session>,
+}
+
+impl Sessions {
+    pub fn get(&self, key: &SessionKey) -> Option<&Session> {
+        self.map.get(key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    #[cfg(test)]
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Applies an event; returns the session's key (the session changed), or `None` for an
+    /// event that carries nothing (`{}`: an agent that exited before writing its hook's stdin,
+    /// as OpenCode can right after a turn) and names no session already known: it cannot say
+    /// which session it belongs to, so it moves none and makes no stray bird keyed by pid.
+    pub fn apply(&mut self, event: &Event, now: SystemTime) -> Option<SessionKey> {
+        let key = key_of(event);
+        let says_nothing = event.payload.as_object().is_some_and(|m| m.is_empty());
+        if says_nothing && !event.wants_reply && !self.map.contains_key(&key) {
+            return None;
+        }
+        let effect = effect_of(event);
+        let session = self.map.entry(key.clone()).or_insert_with(|| Session {
+            key: key.clone(),
+            identity: event.identity(),
+            agent: event.agent,
+            agent_name: match event.agent {
+                AgentKind::Other => event.agent_name.as_ref().map(|n| n.to_string()),
+                _ => None,
+            },
+            folder: String::new(),
+            state: if effect == Effect::Status || effect == Effect::Touch {
+                SessionState::Idle
+            } else {
+                SessionState::Working
+            },
+            last_tool: None,
+            last_target: None,
+            cost_usd: None,
+            five_hour: None,
+            seven_day: None,
+            task: None,
+            started: now,
+            last_event: now,
+        });
+        session.last_event = now;
+        let folder = folder_of(event);
+        // A status line carries no path (only cost and limits leave the hook), so its folder is
+        // the hook's own: it names a bird that has none yet, but never moves one.
+        if !folder.is_empty() && (effect != Effect::Status || session.folder.is_empty()) {
+            session.folder = folder;
+        }
+        if let Some(task) = event.terminal.env.get("VULTS_TASK").and_then(Value::as_str)
+            && !task.is_empty()
+        {
+            session.task = Some(task.to_string());
+        }
+        if agents::tool_name(&event.payload).is_some() {
+            let call = agents::read_tool_call(&event.payload);
+            session.last_tool = Some(call.tool.clone());
+            session.last_target = Some(call.target.summary());
+        }
+        // A session waiting for a person stays so until the card is answered or withdrawn.
+        let waiting = session.state == SessionState::WaitingForYou;
+        match effect {
+            Effect::Working if !waiting => session.state = SessionState::Working,
+            Effect::Idle if !waiting => session.state = SessionState::Idle,
+            Effect::Ended => session.state = SessionState::Ended,
+            Effect::Status => {
+                let p = &event.payload;
+                if let Some(c) = p.pointer("/cost/total_cost_usd").and_then(Value::as_f64) {
+                    session.cost_usd = Some(c);
+                }
+                if let Some(w) = rate_window(p.pointer("/rate_limits/five_hour")) {
+                    session.five_hour = Some(w);
+                }
+                if let Some(w) = rate_window(p.pointer("/rate_limits/seven_day")) {
+                    session.seven_day = Some(w);
+                }
+                if session.state == SessionState::Ended {
+                    session.state = SessionState::Idle;
+                }
+            }
+            _ => {}
+        }
+        Some(key)
+    }
+
+    /// Marks a session waiting for a person (a card is up) or back to working (no card left).
+    pub fn set_waiting(&mut self, key: &SessionKey, waiting: bool) -> bool {
+        let Some(s) = self.map.get_mut(key) else {
+            return false;
+        };
+        let next = match (waiting, s.state) {
+            (true, SessionState::Ended) | (false, SessionState::Ended) => return false,
+            (true, _) => SessionState::WaitingForYou,
+            (false, SessionState::WaitingForYou) => SessionState::Working,
+            (false, other) => other,
+        };
+        let changed = next != s.state;
+        s.state = next;
+        changed
+    }
+
+    /// Forgets sessions not heard from since `before` (an agent killed without `SessionEnd`),
+    /// except those in `keep` (a card is up for them). Returns their keys.
+    pub fn remove_silent(
+        &mut self,
+        before: SystemTime,
+        keep: &dyn Fn(&SessionKey) -> bool,
+    ) -> Vec<SessionKey> {
+        let gone: Vec<SessionKey> = self
+            .map
+            .values()
+            .filter(|s| s.last_event < before && !keep(&s.key))
+            .map(|s| s.key.clone())
+            .collect();
+        for k in &gone {
+            self.map.remove(k);
+        }
+        gone
+    }
+
+    /// Forgets a session that ended, unless it came back since.
+    pub fn remove_if_ended(&mut self, key: &SessionKey) -> bool {
+        if self
+            .map
+            .get(key)
+            .is_some_and(|s| s.state == SessionState::Ended)
+        {
+            self.map.remove(key);
+            return true;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ev(agent: AgentKind, name: &str, payload: Value) -> Event {
+        let line = json!({"kind":"event","v":9,"id":"1","agent":agent,"event":name,"wants_reply":false,
+            "terminal":{"cwd":"/proj","pid":77,"env":{"VULTS_TASK":"t-1"}},"payload":payload});
+        match vults_core::protocol::read_line(line.to_string().as_bytes()) {
+            vults_core::protocol::ReadLine::Message(vults_core::protocol::Message::Event(e)) => e,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_empty_event_makes_no_bird_but_still_moves_a_known_one() {
+        let mut s = Sessions::default();
+        let t = SystemTime::now();
+        // OpenCode exiting right after a turn: its forwarded Stop reaches the hook with no stdin.
+        assert_eq!(
+            s.apply(&ev(AgentKind::Opencode, "Stop", json!({})), t),
+            None
+        );
+        assert!(s.is_empty());
+        // A session keyed by pid (an agent that gives no session id) that an empty event names.
+        let k = s
+            .apply(
+                &ev(AgentKind::Opencode, "PreToolUse", json!({"tool":"bash"})),
+                t,
+            )
+            .unwrap();
+        assert_eq!(k.session, "pid:77@/proj");
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
+        assert_eq!(
+            s.apply(&ev(AgentKind::Opencode, "Stop", json!({})), t),
+            Some(k.clone())
+        );
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn a_status_line_never_moves_a_bird() {
+        let mut s = Sessions::default();
+        let mut start = ev(
+            AgentKind::Claude,
+            "SessionStart",
+            json!({"session_id":"m","cwd":"/proj/a"}),
+        );
+        start.terminal.cwd = Some("/proj/a".into());
+        let k = s.apply(&start, SystemTime::now()).unwrap();
+        let mut status = ev(
+            AgentKind::Claude,
+            "StatusLine",
+            json!({"session_id":"m","cost":{"total_cost_usd":0.5}}),
+        );
+        status.terminal.cwd = Some("/somewhere/else".into());
+        s.apply(&status, SystemTime::now());
+        assert_eq!(s.get(&k).unwrap().folder, "/proj/a");
+        assert_eq!(s.get(&k).unwrap().cost_usd, Some(0.5));
+    }
+
+    #[test]
+    fn lifecycle_states_follow_the_events() {
+        let mut s = Sessions::default();
+        let t = SystemTime::now();
+        let k = s
+            .apply(
+                &ev(AgentKind::Claude, "SessionStart", json!({"session_id":"a"})),
+                t,
+            )
+            .unwrap();
+        assert_eq!(k.session, "a");
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
+        assert_eq!(s.get(&k).unwrap().task.as_deref(), Some("t-1"));
+        s.apply(
+            &ev(
+                AgentKind::Claude,
+                "PreToolUse",
+                json!({"session_id":"a","tool_name":"Bash","tool_input":{"command":"cargo test"}}),
+            ),
+            t,
+        );
+        assert_eq!(
+            s.get(&k).unwrap().last_target.as_deref(),
+            Some("cargo test")
+        );
+        assert!(s.set_waiting(&k, true));
+        s.apply(&ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})), t);
+        assert_eq!(s.get(&k).unwrap().state, SessionState::WaitingForYou);
+        assert!(s.set_waiting(&k, false));
+        s.apply(&ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})), t);
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        s.apply(
+            &ev(
+                AgentKind::Claude,
+                "Notification",
+                json!({"session_id":"a","notification_type":"permission_prompt"}),
+            ),
+            t,
+        );
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        s.apply(
+            &ev(AgentKind::Claude, "SessionEnd", json!({"session_id":"a"})),
+            t,
+        );
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Ended);
+        assert!(s.remove_if_ended(&k));
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn silent_sessions_are_forgotten_unless_a_card_is_up() {
+        let mut s = Sessions::default();
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
+        let a = s
+            .apply(
+                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"a"})),
+                old,
+            )
+            .unwrap();
+        let b = s
+            .apply(
+                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"b"})),
+                old,
+            )
+            .unwrap();
+        let c = s
+            .apply(
+                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"c"})),
+                SystemTime::now(),
+            )
+            .unwrap();
+        let gone = s.remove_silent(old + std::time::Duration::from_secs(1), &|k| *k == b);
+        assert_eq!(gone, vec![a]);
+        assert!(s.get(&b).is_some() && s.get(&c).is_some());
+    }
+
+    #[test]
+    fn status_line_sets_cost_and_limits_and_fallback_key_uses_pid_and_folder() {
+        let mut s = Sessions::default();
+        let k = s.apply(
+            &ev(
+                AgentKind::Claude,
+                "StatusLine",
+                json!({"session_id":"b","cost":{"total_cost_usd":1.25},
+                "rate_limits":{"five_hour":{"used_percentage":23.5,"resets_at":1738425600},"seven_day":{"used_percentage":4.0}}}),
+            ),
+            SystemTime::now(),
+        ).unwrap();
+        let b = s.get(&k).unwrap();
+        assert_eq!(b.cost_usd, Some(1.25));
+        assert_eq!(
+            b.five_hour,
+            Some(RateWindow {
+                used_percentage: 23.5,
+                resets_at: Some(1738425600)
+            })
+        );
+        assert_eq!(b.seven_day.unwrap().resets_at, None);
+        let k = s
+            .apply(
+                &ev(AgentKind::Copilot, "preToolUse", json!({"toolName":"bash"})),
+                SystemTime::now(),
+            )
+            .unwrap();
+        assert_eq!(
+            k,
+            SessionKey {
+                identity: "copilot".into(),
+                session: "pid:77@/proj".into()
+            }
+        );
+    }
+}

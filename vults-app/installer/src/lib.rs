@@ -1,0 +1,427 @@
+//! The installer: puts `vults-hook` into each agent's own configuration, keeps it there, and
+//! takes it out again — without losing a byte of anything else.
+//!
+//! Start from [`install_all`] (run on every app start, and by `vults-app install`),
+//! [`uninstall_all`] (`vults-app --uninstall`), [`doctor`] (read-only, `vults-app doctor`) and
+//! [`first_run_message`]. Each returns one [`AgentReport`] per agent.
+//!
+//! The promises:
+//! - agents' configs run an absolute path to a Vults-owned copy of the hook whose SHA-256 is
+//!   recorded ([`state`]); a copy whose hash changed is reported tampered and replaced;
+//! - a file that does not parse is never rewritten: its state says where (line, column);
+//! - a `.bak` before the first change, atomic writes that keep permissions and follow symlinks,
+//!   a re-read to verify ([`jsonfile`]);
+//! - only Vults' own entries are added, updated or removed; other tools' hooks, unknown keys
+//!   and key order stay ([`entries`]); a second run changes no byte;
+//! - uninstall removes exactly what was added, and gives Claude Code its own status line back.
+//!
+//! Where the parts live: the agent table and the entries wanted ([`agents`]), installing into
+//! JSON-kept agents (`json_agent`), TOML-kept ones (`tomlfile`), OpenCode's plugin
+//! (`opencode`), and the report texts ([`format_reports`], [`first_run_message`]).
+//!
+//! Not here: what the hook does at run time (`vults-hook`), or the window's Settings → Agents
+//! view, which shows these reports.
+
+mod agents;
+pub mod autostart;
+pub mod entries;
+mod json_agent;
+pub mod jsonfile;
+mod opencode;
+mod report;
+pub mod state;
+mod tomlfile;
+pub mod welcome;
+pub mod windows;
+
+pub use agents::{AgentId, shell_path};
+pub use report::{Action, AgentReport, AgentState, first_run_message, format_reports};
+
+use agents::{Kind, target};
+use report::CODEX_TRUST_NOTE;
+use state::{CopyOutcome, HookCopy, InstallState};
+use std::fs;
+use std::path::{Path, PathBuf};
+use vults_core::paths::Paths;
+
+/// What the installer works with during one call.
+struct Run<'a> {
+    paths: &'a Paths,
+    state: InstallState,
+    /// The installed hook's path, as written into configs.
+    hook_word: String,
+    /// The installed hook's path, to recognise Vults' entries.
+    hook_path: String,
+    copy: HookCopy,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Install,
+    Uninstall,
+    Check,
+}
+
+/// Options for [`install_all`].
+#[derive(Debug, Clone, Default)]
+pub struct InstallOptions {
+    /// Install only into these agents (all when empty): Settings → Agents' Repair button.
+    pub only: Vec<AgentId>,
+    /// The hook as the agents' configs must name it, when that is not
+    /// [`Paths::installed_hook`]: an SSH host's files are installed into a local copy of them
+    /// (the vults-remote crate), whose configs name the hook where it lives on the host.
+    pub hook_at: Option<HookAt>,
+}
+
+/// Where the agents' configs find the hook: `word` starts each command (a shell word, maybe
+/// with variables set before it), `path` is the hook's own path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookAt {
+    pub word: String,
+    pub path: String,
+}
+
+/// Places the hook copy, then installs or repairs the hook for every agent found on this
+/// machine (and turned on). A file that does not parse is reported and left alone.
+pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> Vec<AgentReport> {
+    jsonfile::remove_stale_temps(&paths.install_state_file());
+    jsonfile::remove_stale_temps(&paths.installed_hook());
+    let mut state = InstallState::load(paths);
+    let copy_result = state::place_hook(paths, hook_source, &mut state);
+    let copy_note = match &copy_result {
+        Ok(CopyOutcome::Repaired) => Some(format!(
+            "The hook copy at {} did not match its recorded SHA-256 (tampered); it was replaced.",
+            paths.installed_hook().display()
+        )),
+        Ok(_) => None,
+        Err(e) => Some(format!("The hook copy could not be placed: {e}")),
+    };
+    if copy_result.is_ok() {
+        // Right away, so the copy and its recorded hash differ for as short a time as possible.
+        let _ = state.save(paths);
+    }
+    let mut run = Run::new(paths, state);
+    if let Some(at) = &opts.hook_at {
+        run.hook_word = at.word.clone();
+        run.hook_path = at.path.clone();
+    }
+    let mut reports = Vec::new();
+    for agent in AgentId::ALL {
+        if !opts.only.is_empty() && !opts.only.contains(&agent) {
+            continue;
+        }
+        let mut report = if copy_result.is_err() {
+            run.agent(agent, Op::Check)
+        } else if agent == AgentId::Gemini {
+            // Leftovers are offered for removal, never removed on their own.
+            run.agent(agent, Op::Check)
+        } else if state::is_enabled(paths, agent.as_str()) {
+            run.agent(agent, Op::Install)
+        } else {
+            // Turned off: take Vults out, and say it is off.
+            let mut r = run.agent(agent, Op::Uninstall);
+            if r.state == AgentState::Missing || r.state == AgentState::Installed {
+                r.state = AgentState::Disabled;
+            }
+            r
+        };
+        if let Some(note) = &copy_note
+            && report.path.is_some()
+            && !matches!(report.state, AgentState::NotFound | AgentState::Disabled)
+        {
+            report.notes.insert(0, note.clone());
+            if copy_result.is_err() {
+                report.state = AgentState::Failed(note.clone());
+            }
+        }
+        if include(&report) {
+            reports.push(report);
+        }
+    }
+    if let Err(e) = run.state.save(paths) {
+        for r in &mut reports {
+            r.notes
+                .push(format!("Vults could not save what it installed: {e}"));
+        }
+    }
+    reports
+}
+
+/// What the app's start did: the reports, and whether this was the first run (no install
+/// record yet), when the window shows [`first_run_message`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartReport {
+    pub reports: Vec<AgentReport>,
+    pub first_run: bool,
+}
+
+impl StartReport {
+    /// The first-run text, only on the first run.
+    pub fn message(&self) -> Option<String> {
+        self.first_run.then(|| first_run_message(&self.reports))
+    }
+}
+
+/// The app's start: installs or repairs with the `vults-hook` built beside the app. Without
+/// one (a development run of the app alone) nothing is written and the states are reported.
+pub fn on_app_start(paths: &Paths) -> StartReport {
+    let first_run = !paths.install_state_file().exists();
+    let reports = match default_hook_source().filter(|p| p.is_file()) {
+        Some(source) => install_all(paths, &source, &InstallOptions::default()),
+        None => missing_source(doctor(paths)),
+    };
+    StartReport { reports, first_run }
+}
+
+/// Settings → Agents' Repair button (also turns nothing off or on).
+pub fn repair(paths: &Paths, agent: AgentId) -> Vec<AgentReport> {
+    match default_hook_source().filter(|p| p.is_file()) {
+        Some(source) => install_all(
+            paths,
+            &source,
+            &InstallOptions {
+                only: vec![agent],
+                ..InstallOptions::default()
+            },
+        ),
+        None => missing_source(doctor(paths))
+            .into_iter()
+            .filter(|r| r.agent == agent)
+            .collect(),
+    }
+}
+
+fn missing_source(mut reports: Vec<AgentReport>) -> Vec<AgentReport> {
+    for r in &mut reports {
+        if r.state != AgentState::NotFound {
+            r.notes.push(
+                "vults-hook was not found beside the app, so nothing was installed; reinstall Vults."
+                    .into(),
+            );
+        }
+    }
+    reports
+}
+
+/// Takes Vults out of every agent: exactly what was added, the user's status line back.
+/// The hook copy and its record are removed too.
+pub fn uninstall_all(paths: &Paths) -> Vec<AgentReport> {
+    jsonfile::remove_stale_temps(&paths.install_state_file());
+    jsonfile::remove_stale_temps(&paths.installed_hook());
+    let mut run = Run::new(paths, InstallState::load(paths));
+    let mut reports = Vec::new();
+    for agent in AgentId::ALL {
+        let r = run.agent(agent, Op::Uninstall);
+        if include(&r) {
+            reports.push(r);
+        }
+    }
+    let clean = reports.iter().all(|r| {
+        !matches!(
+            r.state,
+            AgentState::Unparsable { .. } | AgentState::Failed(_)
+        )
+    });
+    if clean {
+        // Nothing points at the copy any more; a file Vults could not edit keeps it working.
+        let _ = fs::remove_file(paths.installed_hook());
+        run.state.hook = None;
+    }
+    if run.state == InstallState::default() {
+        let _ = fs::remove_file(paths.install_state_file());
+    } else {
+        let _ = run.state.save(paths);
+    }
+    reports
+}
+
+/// Every agent's state, touching nothing.
+pub fn doctor(paths: &Paths) -> Vec<AgentReport> {
+    doctor_against(paths, None)
+}
+
+/// [`doctor`], also comparing the installed hook copy with `hook_source` (the `vults-hook` of
+/// the app that asks): a copy of another version makes installed agents outdated, since the
+/// hook and the app must speak the same protocol version.
+pub fn doctor_against(paths: &Paths, hook_source: Option<&Path>) -> Vec<AgentReport> {
+    let state = InstallState::load(paths);
+    let stale_copy = hook_source
+        .and_then(|p| fs::read(p).ok())
+        .zip(state.hook.as_ref())
+        .is_some_and(|(bytes, rec)| state::sha256_hex(&bytes) != rec.sha256);
+    let mut run = Run::new(paths, state);
+    AgentId::ALL
+        .into_iter()
+        .map(|agent| {
+            let mut r = run.agent(agent, Op::Check);
+            if !state::is_enabled(paths, agent.as_str()) && agent != AgentId::Gemini {
+                r.state = AgentState::Disabled;
+            } else if stale_copy && r.state == AgentState::Installed {
+                r.state = AgentState::Outdated;
+                r.notes.push(
+                    "The installed vults-hook is another version than this app's; \
+                     starting the app (or Repair) updates it."
+                        .into(),
+                );
+            }
+            r
+        })
+        .filter(include)
+        .collect()
+}
+
+/// Removes Vults' leftover Gemini CLI hooks (offered, never done on its own).
+pub fn remove_gemini_leftovers(paths: &Paths) -> AgentReport {
+    let mut run = Run::new(paths, InstallState::load(paths));
+    let r = run.agent(AgentId::Gemini, Op::Uninstall);
+    let _ = run.state.save(paths);
+    r
+}
+
+/// Gemini shows up only when something of Vults is left there.
+fn include(r: &AgentReport) -> bool {
+    r.agent != AgentId::Gemini || r.state == AgentState::Leftover || r.action == Action::Removed
+}
+
+impl<'a> Run<'a> {
+    fn new(paths: &'a Paths, state: InstallState) -> Run<'a> {
+        let installed = paths.installed_hook();
+        let copy = state::check_hook_copy(paths, &state);
+        Run {
+            paths,
+            hook_word: shell_path(&installed),
+            hook_path: installed.to_string_lossy().into_owned(),
+            state,
+            copy,
+        }
+    }
+
+    fn agent(&mut self, agent: AgentId, op: Op) -> AgentReport {
+        let t = target(self.paths, agent);
+        let mut report = AgentReport {
+            agent,
+            state: AgentState::NotFound,
+            action: Action::Nothing,
+            path: Some(t.file.clone()),
+            notes: Vec::new(),
+        };
+        if !t.home.is_dir() {
+            report.path = None;
+            return report;
+        }
+        if op != Op::Check {
+            jsonfile::remove_stale_temps(&t.file);
+            jsonfile::remove_stale_temps(&jsonfile::backup_path(&t.file));
+        }
+        let outcome = match &t.kind {
+            Kind::Json { shape, version } => self.json_agent(&t, *shape, *version, op),
+            Kind::CodexToml => tomlfile::codex(self, &t, op),
+            Kind::KimiToml => tomlfile::kimi(self, &t, op),
+            Kind::OpencodePlugin => opencode::apply(self, &t, op),
+        };
+        match outcome {
+            Ok((state, action)) => {
+                report.state = state;
+                report.action = action;
+            }
+            Err(state) => report.state = state,
+        }
+        if agent == AgentId::Codex
+            && matches!(report.state, AgentState::Installed | AgentState::Outdated)
+        {
+            report.notes.push(CODEX_TRUST_NOTE.into());
+        }
+        if agent == AgentId::Gemini && op == Op::Uninstall && report.state == AgentState::Missing {
+            if report.action == Action::Removed {
+                // Say what went, not "not found": Vults' old hooks were there a moment ago.
+                report.notes.push(
+                    "Vults' old Gemini CLI hooks were removed from its settings (they did \
+                     nothing any more); the rest of the file is as it was."
+                        .into(),
+                );
+            } else {
+                report.state = AgentState::NotFound;
+            }
+        }
+        report
+    }
+
+    /// The state of an agent whose config is as Vults wants it (`current_is_wanted`) or holds
+    /// some Vults entries (`has_ours`), given the hook copy.
+    fn state_of(&self, current_is_wanted: bool, has_ours: bool) -> AgentState {
+        match (current_is_wanted, has_ours, self.copy) {
+            (_, true, HookCopy::Tampered) | (true, _, HookCopy::Tampered) => AgentState::Tampered,
+            (_, _, HookCopy::Missing) => AgentState::Missing,
+            (true, _, HookCopy::Verified) => AgentState::Installed,
+            (false, true, _) => AgentState::Outdated,
+            (false, false, _) => AgentState::Missing,
+        }
+    }
+
+    /// What an install that has just written (and verified) a settings file reports: updated
+    /// when Vults' entries were there before, installed when they are new.
+    fn written(&self, had_ours: bool) -> (AgentState, Action) {
+        let action = if had_ours {
+            Action::Updated
+        } else {
+            Action::Installed
+        };
+        (self.state_of(true, true), action)
+    }
+
+    fn created_for(&self, file: &Path) -> Option<Vec<String>> {
+        self.state.created_in(file).cloned()
+    }
+
+    fn record_created(&mut self, file: &Path, new: Vec<String>) {
+        let key = file.to_string_lossy().into_owned();
+        let list = self.state.created.entry(key.clone()).or_default();
+        for item in new {
+            if !list.contains(&item) {
+                list.push(item);
+            }
+        }
+        if list.is_empty() {
+            self.state.created.remove(&key);
+        }
+    }
+
+    fn forget_created(&mut self, file: &Path) {
+        self.state
+            .created
+            .remove(&file.to_string_lossy().into_owned());
+    }
+}
+
+/// Every agent's config home, and the files the installer may write there (settings, hooks and
+/// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.
+/// OpenCode is left out: its plugin runs the hook without a shell, so it cannot be told where
+/// a host's Vults folder is (docs/hosts.md).
+pub fn config_files(paths: &Paths) -> Vec<(AgentId, PathBuf, Vec<PathBuf>)> {
+    AgentId::ALL
+        .into_iter()
+        .filter(|a| *a != AgentId::Opencode)
+        .map(|agent| {
+            let home = target(paths, agent).home;
+            let files = ["settings.json", "hooks.json", "config.toml"]
+                .iter()
+                .flat_map(|name| {
+                    let file = home.join(name);
+                    [jsonfile::backup_path(&file), file]
+                })
+                .collect();
+            (agent, home, files)
+        })
+        .collect()
+}
+
+/// The hook built next to the running app (`vults-hook` beside `vults-app`).
+pub fn default_hook_source() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let name = if cfg!(windows) {
+        "vults-hook.exe"
+    } else {
+        "vults-hook"
+    };
+    Some(exe.parent()?.join(name))
+}

@@ -1,0 +1,69 @@
+//! The engine and the phone link without a window, for the real-browser test
+//! (`tests/phone-browser/run.sh`): serves the socket and the phone page on loopback, writes the
+//! pairing URL to stderr as `vults-phone-e2e: pair <url>`, and feeds every engine event to the
+//! link — the same wiring the window does. Stops on SIGINT/SIGTERM.
+//!
+//! `cargo run -p vults-phone --example phone_e2e -- [port] [--tls]` (0 or no port: any free one).
+//! `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
+
+use std::sync::Arc;
+use vults_core::paths::Paths;
+use vults_engine::{Engine, EngineOptions};
+use vults_phone::{LinkConfig, PhoneLink};
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let port: u16 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(0);
+    // `--tls`: HTTPS with the link's self-signed certificate, as on the LAN.
+    let tls = args.iter().any(|a| a == "--tls");
+    let paths = Paths::from_env();
+    let options = EngineOptions {
+        interactive: true,
+        stop_on_signal: true,
+        ..EngineOptions::default()
+    };
+    let mut engine = match Engine::start_with(paths.clone(), Arc::new(|| {}), options) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("vults-phone-e2e: cannot start the engine: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let commander = engine.commander();
+    let mut phone = match PhoneLink::new(
+        &paths,
+        Arc::new(move |c| {
+            commander.send(c);
+        }),
+    ) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("vults-phone-e2e: cannot start the phone link: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    eprintln!("vults-phone-e2e: {}", phone.key_storage().describe());
+    let config = LinkConfig {
+        tls,
+        ..LinkConfig::loopback(port)
+    };
+    if let Err(e) = phone.start(config) {
+        eprintln!("vults-phone-e2e: cannot listen on port {port}: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
+    match phone.offer() {
+        Some(offer) => eprintln!("vults-phone-e2e: pair {}", offer.url),
+        None => return std::process::ExitCode::FAILURE,
+    }
+    for event in engine.events.iter() {
+        phone.on_engine_event(&event);
+        if let vults_engine::messages::EngineEvent::Audited(lines) = &event {
+            for l in lines {
+                eprintln!("vults-phone-e2e: audit {} by {}", l.decision, l.by);
+            }
+        }
+    }
+    phone.stop();
+    engine.join();
+    std::process::ExitCode::SUCCESS
+}

@@ -1,0 +1,983 @@
+//! The one place a phone's request is checked: pairing, then every signed, sealed request.
+//!
+//! A request to answer a card counts only if, in this order: the device is paired and not
+//! revoked; the envelope opens with that device's seal key; the message parses; it names the
+//! same device; its Ed25519 signature verifies against that device's key; its time is within
+//! ±60 s of the app's clock and not before this link started; its nonce was never seen; the
+//! card is still pending; and the answer fits the card. Anything else is refused with the
+//! name of the failed check, audited (`decision: refused`), and no card is answered. An
+//! accepted answer becomes the same [`EngineCommand::Answer`] a click makes, by
+//! `phone:<name> (<device id>)`.
+//!
+//! Until a request is authenticated (its seal opens with a paired device's key), nothing it
+//! says is trusted: its refusal names only what the app knows (a paired device the request
+//! *claims* to be, marked as claimed, or an escaped, bounded form of the claimed id) and the
+//! source address, and such refusals — failed pairings included — share one flood budget
+//! ([`SOURCE_INTERVAL_MS`], [`ANON_BURST`], [`ANON_REFILL_MS`]); what the budget drops is
+//! counted in one summary line ([`SUMMARY_INTERVAL_MS`]).
+//!
+//! Both transports come here: the LAN's `POST /pair` and `POST /api` ([`Gate::pair`],
+//! [`Gate::api`]) and the broker's frames ([`Gate::broker_pair`], [`Gate::broker_request`],
+//! where the device is the one whose topic the frame arrived on and the source is that
+//! topic). They share the checks, in the same order, and one nonce table.
+//!
+//! Locks: the in-memory state has one mutex, held only for memory work; `devices.json` is
+//! written under the store's own mutex, never while the state's is held (store → state is the
+//! only order both are taken in), so nothing that reads the state waits for the disk.
+
+use super::crypto::{
+    self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
+};
+use super::devices::{Device, DeviceStore, WriteHook};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use subtle::ConstantTimeEq;
+use vults_core::agents::Target;
+use vults_engine::messages::{
+    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
+};
+
+/// Sends an accepted answer (or a refusal to audit) to the engine: the same command a click sends.
+pub type CommandSink = Arc<dyn Fn(EngineCommand) + Send + Sync>;
+
+/// How far a request's time may be from the app's clock.
+pub const TIME_WINDOW_MS: u64 = 60_000;
+/// How long a pairing token is good for.
+pub const TOKEN_LIFETIME_MS: u64 = 5 * 60_000;
+/// Nonces remembered at most (covering the time window); past it requests are refused as
+/// "busy" rather than forgetting a nonce that could still be replayed.
+const MAX_NONCES: usize = 50_000;
+const MAX_NAME_CHARS: usize = 40;
+/// Unauthenticated refusals: at most one audit line per source address in this long…
+pub const SOURCE_INTERVAL_MS: u64 = 10_000;
+/// …and at most this many lines in a burst, all sources together…
+pub const ANON_BURST: f64 = 10.0;
+/// …refilled by one line per this long (10 a minute).
+pub const ANON_REFILL_MS: u64 = 6_000;
+/// Refusals the budget dropped are counted in one summary line at most this often (and when
+/// the link stops).
+pub const SUMMARY_INTERVAL_MS: u64 = 60_000;
+/// Source addresses remembered for the per-address interval; past it, new addresses are
+/// dropped (and counted) until old ones age out.
+const MAX_SOURCES: usize = 4096;
+/// Settings → Phone keeps this many refusals of authenticated requests…
+const KEEP_AUTHENTICATED: usize = 40;
+/// …and, apart, this many of unauthenticated ones, so a flood cannot push the others out.
+const KEEP_UNAUTHENTICATED: usize = 10;
+/// Claimed ids are shown escaped and cut to this many characters.
+const MAX_CLAIM_CHARS: usize = 24;
+
+/// A check that refused a request (its name goes to the audit and to the phone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    UnknownDevice,
+    Revoked,
+    Seal,
+    Malformed,
+    DeviceMismatch,
+    Signature,
+    Time,
+    Replay,
+    Busy,
+    CardNotPending,
+    AnswerDoesNotFit,
+}
+
+impl Check {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::UnknownDevice => "unknown device",
+            Check::Revoked => "revoked device",
+            Check::Seal => "seal does not open",
+            Check::Malformed => "malformed request",
+            Check::DeviceMismatch => "device mismatch",
+            Check::Signature => "bad signature",
+            Check::Time => "time outside ±60 s",
+            Check::Replay => "nonce already used",
+            Check::Busy => "too many requests",
+            Check::CardNotPending => "card not pending",
+            Check::AnswerDoesNotFit => "answer does not fit the card",
+        }
+    }
+}
+
+/// What the HTTP layer sends back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn error(status: u16, message: &str) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body: json!({ "error": message }).to_string().into_bytes(),
+        }
+    }
+    fn json(status: u16, v: Value) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body: v.to_string().into_bytes(),
+        }
+    }
+}
+
+/// Where a request came from, as far as the app can vouch for it: a LAN address, or the
+/// broker topic it arrived on (the broker hides the sender's address).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Source {
+    Ip(IpAddr),
+    /// The topic id (32 hex digits) of the broker topic the request arrived on.
+    Broker(String),
+}
+
+impl From<IpAddr> for Source {
+    fn from(ip: IpAddr) -> Source {
+        Source::Ip(ip)
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Ip(ip) => write!(f, "{ip}"),
+            // The first 8 hex digits tell topics apart in the audit without spelling them out.
+            Source::Broker(topic) => {
+                write!(f, "the broker, topic {}…", topic.get(..8).unwrap_or(topic))
+            }
+        }
+    }
+}
+
+/// The one pairing token that can pair (the newest; none once the link stops).
+struct PairToken {
+    token: String,
+    expires_ms: u64,
+    used: bool,
+    /// The topic id a phone pairs on over the broker: random per code.
+    topic: String,
+}
+
+/// What a request over the broker comes to.
+#[derive(Debug)]
+pub struct BrokerReply {
+    /// The sealed reply to publish to the phone; `None` when the request was not
+    /// authenticated (nothing is sent).
+    pub frame: Option<Vec<u8>>,
+    /// The accepted answer, for the engine.
+    pub command: Option<EngineCommand>,
+    /// Whether it was refused (and audited).
+    pub refused: bool,
+}
+
+/// What the broker link subscribes to: each device's topic id (revoked ones too, so their
+/// requests are refused and audited as on the LAN), and the pairing code's while it can pair.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BrokerTopics {
+    /// (topic id, device id)
+    pub devices: Vec<(String, String)>,
+    pub pairing: Option<String>,
+}
+
+/// The flood budget for refusals of requests that are not authenticated.
+struct Flood {
+    last_by_source: HashMap<Source, u64>,
+    tokens: f64,
+    refilled_at: u64,
+    dropped: u64,
+    /// When the first refusal not written since the last summary came.
+    dropped_since: Option<u64>,
+}
+
+impl Flood {
+    fn new(now_ms: u64) -> Flood {
+        Flood {
+            last_by_source: HashMap::new(),
+            tokens: ANON_BURST,
+            refilled_at: now_ms,
+            dropped: 0,
+            dropped_since: None,
+        }
+    }
+
+    /// Whether a refusal from `from` may be audited now; counts it as dropped if not.
+    fn admit(&mut self, from: &Source, now_ms: u64) -> bool {
+        let elapsed = now_ms.saturating_sub(self.refilled_at) as f64;
+        self.tokens = (self.tokens + elapsed / ANON_REFILL_MS as f64).min(ANON_BURST);
+        self.refilled_at = self.refilled_at.max(now_ms);
+        if self.last_by_source.len() >= MAX_SOURCES {
+            self.last_by_source
+                .retain(|_, t| now_ms.saturating_sub(*t) < SOURCE_INTERVAL_MS);
+        }
+        let source_ok = match self.last_by_source.get(from) {
+            Some(t) => now_ms.saturating_sub(*t) >= SOURCE_INTERVAL_MS,
+            None => self.last_by_source.len() < MAX_SOURCES,
+        };
+        if !source_ok || self.tokens < 1.0 {
+            self.dropped += 1;
+            self.dropped_since.get_or_insert(now_ms);
+            return false;
+        }
+        self.tokens -= 1.0;
+        self.last_by_source.insert(from.clone(), now_ms);
+        true
+    }
+
+    /// The dropped count and since when, once [`SUMMARY_INTERVAL_MS`] has passed since the
+    /// first of them (or now, `force`).
+    fn summary(&mut self, now_ms: u64, force: bool) -> Option<(u64, u64)> {
+        let since = self.dropped_since?;
+        if !force && now_ms.saturating_sub(since) < SUMMARY_INTERVAL_MS {
+            return None;
+        }
+        let out = (self.dropped, since);
+        self.dropped = 0;
+        self.dropped_since = None;
+        Some(out)
+    }
+}
+
+/// The link's state in memory: behind [`Gate`]'s mutex, which no disk write is made under.
+struct State {
+    keys: AppKeys,
+    /// A copy of the store's list, replaced after each write.
+    devices: Vec<Device>,
+    seal_keys: HashMap<String, SealKey>,
+    pending: BTreeMap<CardId, PendingCard>,
+    nonces: HashMap<(String, String), u64>,
+    token: Option<PairToken>,
+    /// Requests signed before this instant are refused: a restarted app has forgotten the
+    /// nonces it saw, and this keeps a request captured before the restart from replaying.
+    started_ms: u64,
+    flood: Flood,
+    authenticated: VecDeque<AuditEntry>,
+    unauthenticated: VecDeque<AuditEntry>,
+}
+
+/// The checks and the state they need, shared by the HTTP tasks and the link's thread.
+pub struct Gate {
+    state: Mutex<State>,
+    /// The one writer of `devices.json`; taken before `state` when both are needed.
+    store: Mutex<DeviceStore>,
+    /// Where refusals are audited: the engine (`EngineCommand::Record`), which owns the log.
+    record: CommandSink,
+}
+
+/// A claimed device id as the audit shows it: ASCII letters, digits, `-` and `_` as they are,
+/// anything else escaped (`\u{202e}`), cut to [`MAX_CLAIM_CHARS`], marked as claimed.
+pub fn claimed_id(claim: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in claim.chars().enumerate() {
+        if i == MAX_CLAIM_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            out.push(c);
+        } else {
+            out.extend(c.escape_unicode());
+        }
+    }
+    format!("claimed id \"{out}\"")
+}
+
+/// Whether a device name may hold `c`: no control or format characters, no bidi overrides or
+/// isolates, no zero-width or invisible fillers, no variation selectors, no line or paragraph
+/// separators, and no whitespace but the plain space.
+fn name_char_ok(c: char) -> bool {
+    let refused = c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}'
+            | '\u{070F}' | '\u{08E2}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}');
+    !refused
+}
+
+/// A device name's form for telling names apart: spaces collapsed, lower case.
+fn folded(name: &str) -> String {
+    name.split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// `name`, or `name (2)`, `name (3)`… — the first no other device (`id` aside) has.
+fn unique_name(name: &str, devices: &[Device], id: &str) -> String {
+    let taken = |n: &str| {
+        devices
+            .iter()
+            .any(|d| d.id != id && folded(&d.name) == folded(n))
+    };
+    if !taken(name) {
+        return name.to_string();
+    }
+    (2u32..)
+        .map(|i| format!("{name} ({i})"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| name.to_string())
+}
+
+impl Gate {
+    pub fn new(keys: AppKeys, devices: DeviceStore, record: CommandSink, now_ms: u64) -> Gate {
+        Gate {
+            state: Mutex::new(State {
+                keys,
+                devices: devices.all().to_vec(),
+                seal_keys: HashMap::new(),
+                pending: BTreeMap::new(),
+                nonces: HashMap::new(),
+                token: None,
+                started_ms: now_ms,
+                flood: Flood::new(now_ms),
+                authenticated: VecDeque::new(),
+                unauthenticated: VecDeque::new(),
+            }),
+            store: Mutex::new(devices),
+            record,
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn store(&self) -> MutexGuard<'_, DeviceStore> {
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The app's public keys: (Ed25519, X25519).
+    pub fn public_keys(&self) -> ([u8; 32], [u8; 32]) {
+        let st = self.state();
+        (st.keys.sign_public(), st.keys.box_public())
+    }
+
+    pub fn devices(&self) -> Vec<Device> {
+        self.state().devices.clone()
+    }
+
+    /// Runs `hook` before each write of `devices.json` (tests).
+    pub fn set_write_hook(&self, hook: Option<WriteHook>) {
+        self.store().set_write_hook(hook);
+    }
+
+    /// Revokes a device (saved before this returns): every later request from it is refused,
+    /// and its key can never pair again.
+    pub fn revoke(&self, id: &str, now_ms: u64) -> std::io::Result<bool> {
+        let mut store = self.store();
+        let found = store.revoke(id, now_ms)?;
+        let devices = store.all().to_vec();
+        let mut st = self.state();
+        st.devices = devices;
+        st.seal_keys.remove(id);
+        Ok(found)
+    }
+
+    /// The latest refusals of authenticated requests (and of revoked keys pairing again),
+    /// oldest first: at most 40, apart from the others so a flood cannot push them out.
+    pub fn authenticated_refusals(&self) -> Vec<AuditEntry> {
+        self.state().authenticated.iter().cloned().collect()
+    }
+
+    /// The latest refusals of requests that were not authenticated (and the summary lines of
+    /// those not written), oldest first: at most 10.
+    pub fn unauthenticated_refusals(&self) -> Vec<AuditEntry> {
+        self.state().unauthenticated.iter().cloned().collect()
+    }
+
+    /// Both kinds of refusal, oldest first.
+    pub fn refusals(&self) -> Vec<AuditEntry> {
+        let st = self.state();
+        let mut all: Vec<AuditEntry> = st
+            .authenticated
+            .iter()
+            .chain(st.unauthenticated.iter())
+            .cloned()
+            .collect();
+        all.sort_by_key(|e| e.time);
+        all
+    }
+
+    pub fn on_engine_event(&self, ev: &EngineEvent) {
+        let mut st = self.state();
+        match ev {
+            EngineEvent::CardAdded(card) => {
+                st.pending.insert(card.id, card.clone());
+            }
+            EngineEvent::CardRemoved { id, .. } => {
+                st.pending.remove(id);
+            }
+            _ => {}
+        }
+    }
+
+    /// A new one-time pairing token; it replaces (retires) any earlier one.
+    pub fn new_token(&self, now_ms: u64) -> (String, u64) {
+        let token = b64(&crypto::random::<16>());
+        let expires_ms = now_ms + TOKEN_LIFETIME_MS;
+        self.state().token = Some(PairToken {
+            token: token.clone(),
+            expires_ms,
+            used: false,
+            topic: crypto::hex(&crypto::random::<16>()),
+        });
+        (token, expires_ms)
+    }
+
+    /// The current pairing code's broker topic id (random per code).
+    pub fn pairing_topic(&self) -> Option<String> {
+        self.state().token.as_ref().map(|t| t.topic.clone())
+    }
+
+    /// The topics the broker link should listen on now. The pairing topic stays while its
+    /// code is the current one (used or not), so a replayed pairing request is refused and
+    /// audited, not silently lost; it goes when the code expires or is replaced.
+    pub fn broker_topics(&self, now_ms: u64) -> BrokerTopics {
+        let mut st = self.state();
+        let devices: Vec<Device> = st.devices.clone();
+        let mut out = BrokerTopics::default();
+        for d in &devices {
+            if let Some(key) = st.seal_key(d) {
+                out.devices.push((key.topic(), d.id.clone()));
+            }
+        }
+        out.pairing = st
+            .token
+            .as_ref()
+            .filter(|t| t.expires_ms > now_ms)
+            .map(|t| t.topic.clone());
+        out
+    }
+
+    /// No token pairs any more (the link stopped).
+    pub fn retire_token(&self) {
+        self.state().token = None;
+    }
+
+    /// Whether a pairing token can still pair (the current one, not used, not expired).
+    pub fn token_open(&self, token: &str, now_ms: u64) -> bool {
+        self.state().token.as_ref().is_some_and(|t| {
+            bool::from(t.token.as_bytes().ct_eq(token.as_bytes()))
+                && !t.used
+                && t.expires_ms > now_ms
+        })
+    }
+
+    /// Writes the summary line of dropped unauthenticated refusals, if one is due (`force`:
+    /// whenever any were dropped, as when the link stops).
+    pub fn flush(&self, now_ms: u64, force: bool) {
+        let mut st = self.state();
+        st.summarize(&self.record, now_ms, force);
+    }
+
+    /// `POST /pair`: `{token, name, sign, box, sig}` — the phone's public keys, the token from
+    /// the QR code, and its signature over [`crypto::pair_message`] proving it holds the key.
+    /// Every refusal is audited: under the flood budget, except a revoked key trying again
+    /// with a good token, which is audited always.
+    pub fn pair(&self, body: &[u8], from: impl Into<Source>, now_ms: u64) -> Reply {
+        let from = from.into();
+        let device = {
+            let mut st = self.state();
+            match st.check_pairing(body, now_ms) {
+                Ok(device) => device,
+                Err((status, message)) => {
+                    let detail = format!("pairing refused: {message} (from {from})");
+                    st.refuse_unauthenticated(
+                        &self.record,
+                        &AnsweredBy::UnknownPhone,
+                        detail,
+                        &from,
+                        now_ms,
+                    );
+                    return Reply::error(status, message);
+                }
+            }
+        };
+        // The token is spent; the file is written without the state's lock.
+        let mut store = self.store();
+        if let Some(old) = store.get(&device.id).filter(|d| d.revoked_at.is_some()) {
+            let by = AnsweredBy::Phone(old.label());
+            drop(store);
+            let detail =
+                format!("pairing refused: revoked device (its key stays revoked), from {from}");
+            let mut st = self.state();
+            st.refuse_authenticated(&self.record, by, detail, None, now_ms);
+            return Reply::error(403, "this device was revoked: it cannot pair again");
+        }
+        let mut device = device;
+        device.name = unique_name(&device.name, store.all(), &device.id);
+        if let Err(e) = store.add(device.clone()) {
+            return Reply::error(500, &format!("could not save the device: {e}"));
+        }
+        let devices = store.all().to_vec();
+        let mut st = self.state();
+        st.devices = devices;
+        st.seal_keys.remove(&device.id);
+        let receipt = crypto::paired_message(&device.id, &device.sign_key, &device.box_key);
+        Reply::json(
+            200,
+            json!({
+                "device": device.id,
+                "name": device.name,
+                "sig": b64(&crypto::sign(&st.keys.sign, receipt.as_bytes())),
+            }),
+        )
+    }
+
+    /// A pairing request over the broker, on the current code's topic: the frame holds the
+    /// phone's X25519 key, then the request ([`Gate::pair`]'s body) sealed to the app's
+    /// X25519 key under the key both derive (as for every later request), bound to this
+    /// topic. The body's `box` must be the key in the frame. Returns the framed reply,
+    /// sealed the same way, or `None` when nothing could be opened (refused and audited).
+    pub fn broker_pair(&self, topic: &str, frame: &[u8], now_ms: u64) -> Option<Vec<u8>> {
+        let from = Source::Broker(topic.to_string());
+        let refuse = |why: &str| {
+            let detail = format!("pairing refused: {why} (from {from})");
+            let mut st = self.state();
+            st.refuse_unauthenticated(
+                &self.record,
+                &AnsweredBy::UnknownPhone,
+                detail,
+                &from,
+                now_ms,
+            );
+        };
+        let Some((prefix, nonce, ct)) = crypto::unframe(frame, 32) else {
+            refuse("not a pairing frame");
+            return None;
+        };
+        let phone_box: [u8; 32] = prefix.try_into().ok()?;
+        let aad = pairing_aad(topic);
+        let key = {
+            let st = self.state();
+            crypto::contributory(&st.keys.boxing, &phone_box).then(|| {
+                SealKey::agree(
+                    &st.keys.boxing,
+                    &st.keys.box_public(),
+                    &phone_box,
+                    &phone_box,
+                )
+            })
+        };
+        let Some(key) = key else {
+            refuse("the box key is a low-order X25519 point");
+            return None;
+        };
+        let Some(plain) = key.open(Direction::ToApp, &aad, &nonce, ct) else {
+            refuse(Check::Seal.as_str());
+            return None;
+        };
+        let same_key = serde_json::from_slice::<Value>(&plain)
+            .ok()
+            .and_then(|v| {
+                v.get("box")
+                    .and_then(Value::as_str)
+                    .and_then(unb64_array::<32>)
+            })
+            .is_some_and(|k| k == phone_box);
+        let reply = if same_key {
+            self.pair(&plain, from.clone(), now_ms)
+        } else {
+            refuse("the request names another box key than it is sealed with");
+            Reply::error(400, "the box key differs from the sealing key")
+        };
+        let body: Value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+        let out = json!({"status": reply.status, "body": body});
+        let (n, c) = key.seal(Direction::ToPhone, &aad, out.to_string().as_bytes());
+        Some(crypto::frame(&[], &n, &c))
+    }
+
+    /// `POST /api`: `{"d": device, "n": nonce, "c": ciphertext}` sealed to the app, holding
+    /// `{"m": message, "s": signature}`. Returns the reply, and the command to send to the
+    /// engine when an answer was accepted (sent by the caller, outside the lock).
+    pub fn api(
+        &self,
+        body: &[u8],
+        from: impl Into<Source>,
+        now_ms: u64,
+    ) -> (Reply, Option<EngineCommand>) {
+        let Ok(v) = serde_json::from_slice::<Value>(body) else {
+            return (Reply::error(400, "malformed JSON"), None);
+        };
+        let field = |k: &str| v.get(k).and_then(Value::as_str);
+        let (Some(claim), Some(nonce), Some(ct)) = (field("d"), field("n"), field("c")) else {
+            return (Reply::error(400, "expected d, n and c"), None);
+        };
+        let (Some(nonce), Some(ct)) = (unb64_array::<12>(nonce), unb64(ct)) else {
+            return (Reply::error(400, "n and c must be base64url"), None);
+        };
+        self.sealed_request(claim, &nonce, &ct, &from.into(), now_ms)
+    }
+
+    /// A sealed request from the broker: the device is the one whose topic it arrived on,
+    /// the frame holds the nonce and ciphertext (see [`crypto::frame`]). The same checks as
+    /// [`Gate::api`], in the same order, sharing its nonces; a frame that does not split is
+    /// refused as the seal would be. Returns the framed, sealed reply (`None` when the
+    /// request was not authenticated: the broker gets nothing to read) and the command.
+    pub fn broker_request(&self, topic: &str, frame: &[u8], now_ms: u64) -> BrokerReply {
+        let from = Source::Broker(topic.to_string());
+        let device = {
+            let mut st = self.state();
+            let devices = st.devices.clone();
+            devices
+                .into_iter()
+                .find(|d| st.seal_key(d).is_some_and(|k| k.topic() == topic))
+        };
+        // An unknown topic claims no device: its id in the audit is the topic's.
+        let claim = device.map(|d| d.id).unwrap_or_else(|| topic.to_string());
+        let (nonce, ct) = match crypto::unframe(frame, 0) {
+            Some((_, nonce, ct)) => (nonce, ct.to_vec()),
+            None => ([0u8; 12], Vec::new()),
+        };
+        let (reply, command) = self.sealed_request(&claim, &nonce, &ct, &from, now_ms);
+        BrokerReply {
+            frame: reframe(&reply),
+            command,
+            refused: reply.status != 200,
+        }
+    }
+
+    fn sealed_request(
+        &self,
+        claim: &str,
+        nonce: &[u8; 12],
+        ct: &[u8],
+        from: &Source,
+        now_ms: u64,
+    ) -> (Reply, Option<EngineCommand>) {
+        let (nonce, ct) = (*nonce, ct);
+        let mut st = self.state();
+        let record = &self.record;
+        let Some(device) = st.devices.iter().find(|d| d.id == claim).cloned() else {
+            let detail = format!(
+                "{} ({}, from {from})",
+                Check::UnknownDevice.as_str(),
+                claimed_id(claim)
+            );
+            st.refuse_unauthenticated(record, &AnsweredBy::UnknownPhone, detail, from, now_ms);
+            return (Reply::error(401, Check::UnknownDevice.as_str()), None);
+        };
+        // Until the seal opens, the request only claims to be this device.
+        let by = AnsweredBy::Phone(device.label());
+        let unverified = |check: Check| {
+            format!(
+                "{} (device {}, claimed by a request from {from} that is not authenticated)",
+                check.as_str(),
+                device.id
+            )
+        };
+        if device.revoked_at.is_some() {
+            let detail = unverified(Check::Revoked);
+            st.refuse_unauthenticated(record, &by, detail, from, now_ms);
+            return (Reply::error(403, Check::Revoked.as_str()), None);
+        }
+        let opened = st
+            .seal_key(&device)
+            .and_then(|key| Some((key.open(Direction::ToApp, &device.id, &nonce, ct)?, key)));
+        let Some((plain, key)) = opened else {
+            let detail = unverified(Check::Seal);
+            st.refuse_unauthenticated(record, &by, detail, from, now_ms);
+            return (Reply::error(401, Check::Seal.as_str()), None);
+        };
+        match st.check_signed(&device, &plain, now_ms) {
+            Ok((req, command)) => {
+                let cards: Vec<Value> = st.pending.values().map(card_json).collect();
+                let out = json!({"re": req.nonce, "ok": true, "now": now_ms, "cards": cards});
+                (sealed(&key, &device, 200, out), command)
+            }
+            Err((check, req_nonce, card)) => {
+                let mut detail = format!("{} (device {})", check.as_str(), device.id);
+                if let Some(c) = card {
+                    detail.push_str(&format!(", card {c}"));
+                }
+                st.refuse_authenticated(record, by, detail, card, now_ms);
+                let out =
+                    json!({"re": req_nonce, "ok": false, "refused": check.as_str(), "now": now_ms});
+                (sealed(&key, &device, 403, out), None)
+            }
+        }
+    }
+}
+
+/// The associated data's "device" for a pairing over the broker: bound to the code's topic,
+/// so a pairing request or reply cannot be moved to another code.
+pub fn pairing_aad(topic: &str) -> String {
+    format!("pair-{topic}")
+}
+
+/// A sealed reply (`{"n", "c"}`) as a broker frame; `None` for a plain refusal, which the
+/// broker is not sent.
+fn reframe(reply: &Reply) -> Option<Vec<u8>> {
+    let v: Value = serde_json::from_slice(&reply.body).ok()?;
+    let nonce = unb64_array::<12>(v.get("n")?.as_str()?)?;
+    let ct = unb64(v.get("c")?.as_str()?)?;
+    Some(crypto::frame(&[], &nonce, &ct))
+}
+
+fn sealed(key: &SealKey, device: &Device, status: u16, v: Value) -> Reply {
+    let (n, c) = key.seal(Direction::ToPhone, &device.id, v.to_string().as_bytes());
+    Reply::json(status, json!({"n": b64(&n), "c": b64(&c)}))
+}
+
+impl State {
+    /// Everything about a pairing that needs no disk: the token (compared in constant time),
+    /// the name, the keys (a low-order X25519 key is refused: its shared secret would be all
+    /// zeros, a seal key anyone can compute) and the proof. Spends the token on success.
+    fn check_pairing(&mut self, body: &[u8], now_ms: u64) -> Result<Device, (u16, &'static str)> {
+        let v: Value = serde_json::from_slice(body).map_err(|_| (400, "malformed JSON"))?;
+        let field = |k: &str| v.get(k).and_then(Value::as_str);
+        let (Some(token), Some(name), Some(sign), Some(boxk), Some(sig)) = (
+            field("token"),
+            field("name"),
+            field("sign"),
+            field("box"),
+            field("sig"),
+        ) else {
+            return Err((400, "expected token, name, sign, box and sig"));
+        };
+        let current = self
+            .token
+            .as_mut()
+            .filter(|t| bool::from(t.token.as_bytes().ct_eq(token.as_bytes())))
+            .ok_or((403, "unknown pairing token: show a new QR code"))?;
+        if current.used {
+            return Err((410, "pairing token already used: show a new QR code"));
+        }
+        if current.expires_ms <= now_ms {
+            return Err((410, "pairing token expired: show a new QR code"));
+        }
+        // Only plain spaces are trimmed: any other whitespace is refused below.
+        let name = name.trim_matches(' ');
+        let length = name.chars().count();
+        if !(1..=MAX_NAME_CHARS).contains(&length) || !name.chars().all(name_char_ok) {
+            return Err((
+                400,
+                "a device name is 1 to 40 visible characters: no control, format, bidi, \
+                 zero-width or line-separator characters, and no whitespace but spaces",
+            ));
+        }
+        let (Some(sign_pub), Some(box_pub)) = (unb64_array::<32>(sign), unb64_array::<32>(boxk))
+        else {
+            return Err((400, "keys must be 32 bytes, base64url"));
+        };
+        if !crypto::contributory(&self.keys.boxing, &box_pub) {
+            return Err((400, "the box key is a low-order X25519 point"));
+        }
+        let proof = crypto::pair_message(token, name, sign, boxk);
+        if !unb64(sig).is_some_and(|s| crypto::verify(&sign_pub, proof.as_bytes(), &s)) {
+            return Err((403, "the pairing signature does not verify"));
+        }
+        if let Some(t) = self.token.as_mut() {
+            t.used = true;
+        }
+        Ok(Device {
+            id: crypto::device_id(&sign_pub),
+            name: name.to_string(),
+            sign_key: sign.to_string(),
+            box_key: boxk.to_string(),
+            paired_at: now_ms,
+            revoked_at: None,
+        })
+    }
+
+    fn seal_key(&mut self, device: &Device) -> Option<SealKey> {
+        if let Some(k) = self.seal_keys.get(&device.id) {
+            return Some(k.clone());
+        }
+        let phone_box = unb64_array::<32>(&device.box_key)?;
+        if !crypto::contributory(&self.keys.boxing, &phone_box) {
+            return None;
+        }
+        let key = SealKey::agree(
+            &self.keys.boxing,
+            &self.keys.box_public(),
+            &phone_box,
+            &phone_box,
+        );
+        self.seal_keys.insert(device.id.clone(), key.clone());
+        Some(key)
+    }
+
+    #[allow(clippy::type_complexity)] // (request, command) or (check, nonce, card): read once, here.
+    fn check_signed(
+        &mut self,
+        device: &Device,
+        plain: &[u8],
+        now_ms: u64,
+    ) -> Result<(SignedRequest, Option<EngineCommand>), (Check, String, Option<CardId>)> {
+        let inner: Value =
+            serde_json::from_slice(plain).map_err(|_| (Check::Malformed, String::new(), None))?;
+        let (Some(message), Some(sig)) = (
+            inner.get("m").and_then(Value::as_str),
+            inner.get("s").and_then(Value::as_str).and_then(unb64),
+        ) else {
+            return Err((Check::Malformed, String::new(), None));
+        };
+        let req = SignedRequest::parse(message).ok_or((Check::Malformed, String::new(), None))?;
+        let card = match &req.op {
+            Op::Answer { card, .. } => Some(*card),
+            Op::List => None,
+        };
+        let fail = |c: Check| (c, req.nonce.clone(), card);
+        if req.device != device.id {
+            return Err(fail(Check::DeviceMismatch));
+        }
+        let sign_key = unb64_array::<32>(&device.sign_key).ok_or(fail(Check::Signature))?;
+        if !crypto::verify(&sign_key, message.as_bytes(), &sig) {
+            return Err(fail(Check::Signature));
+        }
+        if req.time_ms.abs_diff(now_ms) > TIME_WINDOW_MS || req.time_ms < self.started_ms {
+            return Err(fail(Check::Time));
+        }
+        self.nonces.retain(|_, expires| *expires > now_ms);
+        let nonce_key = (device.id.clone(), req.nonce.clone());
+        if self.nonces.contains_key(&nonce_key) {
+            return Err(fail(Check::Replay));
+        }
+        if self.nonces.len() >= MAX_NONCES {
+            return Err(fail(Check::Busy));
+        }
+        // Kept until the request's time leaves the window: after that, the time check alone
+        // refuses a replay.
+        self.nonces
+            .insert(nonce_key, req.time_ms + TIME_WINDOW_MS + 1);
+        let command = match &req.op {
+            Op::List => None,
+            Op::Answer { card, answer } => {
+                let Some(pending) = self.pending.get(card) else {
+                    return Err(fail(Check::CardNotPending));
+                };
+                let answer = fit(pending, answer).ok_or(fail(Check::AnswerDoesNotFit))?;
+                // Gone from the phone's list at once: a second answer to it is refused.
+                self.pending.remove(card);
+                Some(EngineCommand::Answer {
+                    card: *card,
+                    answer,
+                    by: AnsweredBy::Phone(device.label()),
+                })
+            }
+        };
+        Ok((req, command))
+    }
+
+    /// Audits a refusal of a request that is not authenticated, if the flood budget allows;
+    /// otherwise counts it for the summary line.
+    fn refuse_unauthenticated(
+        &mut self,
+        record: &CommandSink,
+        by: &AnsweredBy,
+        detail: String,
+        from: &Source,
+        now_ms: u64,
+    ) {
+        if self.flood.admit(from, now_ms) {
+            let entry = self.entry(by.clone(), detail, None, now_ms);
+            record(EngineCommand::Record(entry.clone()));
+            push(&mut self.unauthenticated, entry, KEEP_UNAUTHENTICATED);
+        }
+        self.summarize(record, now_ms, false);
+    }
+
+    /// Audits a refusal of an authenticated request (or a revoked key with a good token).
+    fn refuse_authenticated(
+        &mut self,
+        record: &CommandSink,
+        by: AnsweredBy,
+        detail: String,
+        card: Option<CardId>,
+        now_ms: u64,
+    ) {
+        let entry = self.entry(by, detail, card, now_ms);
+        record(EngineCommand::Record(entry.clone()));
+        push(&mut self.authenticated, entry, KEEP_AUTHENTICATED);
+    }
+
+    fn summarize(&mut self, record: &CommandSink, now_ms: u64, force: bool) {
+        let Some((dropped, since)) = self.flood.summary(now_ms, force) else {
+            return;
+        };
+        let seconds = now_ms.saturating_sub(since).div_ceil(1000);
+        let detail = format!(
+            "{dropped} more refused requests that were not authenticated (flood limit) were \
+             not logged one by one, in the last {seconds} s"
+        );
+        let entry = self.entry(AnsweredBy::UnknownPhone, detail, None, now_ms);
+        record(EngineCommand::Record(entry.clone()));
+        push(&mut self.unauthenticated, entry, KEEP_UNAUTHENTICATED);
+    }
+
+    fn entry(
+        &self,
+        by: AnsweredBy,
+        detail: String,
+        card: Option<CardId>,
+        now_ms: u64,
+    ) -> AuditEntry {
+        let entry = AuditEntry::new(now_ms, "refused", by, Some(detail));
+        match card.and_then(|c| self.pending.get(&c)) {
+            Some(pending) => entry.about_card(pending),
+            None => entry,
+        }
+    }
+}
+
+fn push(list: &mut VecDeque<AuditEntry>, entry: AuditEntry, keep: usize) {
+    while list.len() >= keep {
+        list.pop_front();
+    }
+    list.push_back(entry);
+}
+
+/// The engine's answer for a phone's answer, if it fits the card: a question card takes
+/// answers (one per question) or a deny; any other card allow, deny, or — when the card
+/// offers it — always.
+fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer> {
+    match (card.question, answer) {
+        (_, WireAnswer::Deny) => Some(CardAnswer::Deny),
+        (true, WireAnswer::Answers(items)) => {
+            let expected = match &card.call.target {
+                Target::Questions { questions } => questions.len(),
+                _ => return None,
+            };
+            (items.len() == expected).then(|| CardAnswer::Answers(items.clone()))
+        }
+        (false, WireAnswer::Allow) => Some(CardAnswer::Allow),
+        (false, WireAnswer::Always) if card.always_rule.is_some() && card.destructive.is_none() => {
+            Some(CardAnswer::AlwaysAllow)
+        }
+        _ => None,
+    }
+}
+
+/// A card as the phone shows it: the same content as the desktop card.
+pub fn card_json(c: &PendingCard) -> Value {
+    let arrived = vults_engine::clock::unix_ms(c.arrived);
+    json!({
+        "id": c.id,
+        "agent": c.identity.display_name(),
+        "folder": c.folder,
+        "tool": c.call.tool,
+        "kind": c.call.kind,
+        "target": c.call.target,
+        "destructive": c.destructive,
+        "reason": c.reason.to_string(),
+        "always": c.always_rule.is_some() && c.destructive.is_none(),
+        "question": c.question,
+        "arrived": arrived,
+        // What the desktop card shows besides the target: the agent's own words, and the
+        // unified diff of an edit, a write over an existing file or a patch (docs/phone.md).
+        "said": c.context.said,
+        "diff": vults_engine::diff::card_diff(&c.call, &c.context).map(|d| vults_engine::diff::to_json(&d)),
+    })
+}

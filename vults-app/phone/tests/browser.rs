@@ -1,0 +1,65 @@
+//! The phone page in a real browser (Debian's chromium driven by playwright-core): pairs, sees
+//! the card a real `vults-hook` call made, taps Allow, then Deny, then answers a question card;
+//! the hook prints each.
+//!
+//! Runs when `VULTS_PHONE_BROWSER=1` (CI sets it after `npm ci` in `tests/phone-browser`);
+//! otherwise it says why it did nothing. Needs `/usr/bin/chromium` (`apt-get install chromium`)
+//! and Node.js. The script itself is `tests/phone-browser/e2e.mjs`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+#[test]
+fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
+    if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
+        eprintln!(
+            "skipped: set VULTS_PHONE_BROWSER=1 (needs chromium, node, and npm ci in tests/phone-browser)"
+        );
+        return;
+    }
+    let root = vults_tests::workspace_root();
+    // The example and the hook binary, built in this target directory (a no-op when
+    // `cargo test` already built them).
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .current_dir(&root)
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "vults-hook",
+            "-p",
+            "vults-phone",
+            "--example",
+            "phone_e2e",
+        ])
+        .status()
+        .expect("run cargo build");
+    assert!(
+        status.success(),
+        "cargo build of phone_e2e and vults-hook failed"
+    );
+    // target/<profile>/deps/<this test> → target/<profile>
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
+    let suffix = std::env::consts::EXE_SUFFIX;
+    let app = profile_dir.join(format!("examples/phone_e2e{suffix}"));
+    let hook = profile_dir.join(format!("vults-hook{suffix}"));
+    let output = Command::new("node")
+        .current_dir(root.join("tests/phone-browser"))
+        .arg("e2e.mjs")
+        .arg(&app)
+        .arg(&hook)
+        .output()
+        .expect("run node (is Node.js installed?)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the browser test failed:\n{stdout}\n--- stderr ---\n{stderr}"
+    );
+    assert!(stdout.contains("9 passed, 0 failed"), "{stdout}");
+}

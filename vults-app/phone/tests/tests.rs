@@ -1,0 +1,12 @@
+//! The paired phone's tests, in one binary (one link): the LAN link over a real loopback
+//! socket (`lan`, `hardening`), the gate fed the frames a broker would carry (`broker_gate`),
+//! the page in a real browser (`browser`), and the phone through a real Mosquitto (`broker`,
+//! `login`, with `broker_support`).
+
+mod broker;
+mod broker_gate;
+mod broker_support;
+mod browser;
+mod hardening;
+mod lan;
+mod login;

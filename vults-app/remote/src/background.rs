@@ -1,0 +1,201 @@
+//! The window's side of the hosts: the links, and `remote add` / `remove` run on a thread of
+//! their own (the window never does I/O). Settings → Hosts reads [`HostsStatus`] each frame and
+//! sends [`HostsAction`]s.
+
+use super::link::Links;
+use super::{Host, install};
+use std::sync::{Arc, Mutex};
+use vults_core::paths::Paths;
+use vults_engine::HostSockets;
+
+/// One host as Settings → Hosts shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRow {
+    pub name: String,
+    pub target: String,
+    pub system: String,
+    /// The link's state in words (`linked`, `down (…); again in 4 s`).
+    pub link: String,
+    pub linked: bool,
+}
+
+/// What Settings → Hosts shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostsStatus {
+    pub hosts: Vec<HostRow>,
+    /// What is being done now (`adding devbox…`).
+    pub busy: Option<String>,
+    /// What the last add or remove said.
+    pub last: Option<String>,
+    /// The last add or remove failed (`last` says why).
+    pub last_failed: bool,
+    /// A host whose Remove failed (it cannot be reached): Settings offers to forget it, touching
+    /// nothing on it, as `vults-app remote remove --forget` does.
+    pub offer_forget: Option<String>,
+    /// `hosts.json` does not parse (it is left alone).
+    pub error: Option<String>,
+}
+
+/// What Settings → Hosts asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostsAction {
+    /// `[user@]host[:port]` and extra ssh options (split as a shell would).
+    Add {
+        spec: String,
+        ssh_options: String,
+    },
+    Remove(String),
+    /// Forgets a host without touching it (after its Remove failed).
+    Forget(String),
+}
+
+struct Shared {
+    busy: Option<String>,
+    last: Option<String>,
+    last_failed: bool,
+    offer_forget: Option<String>,
+}
+
+/// The links while the app runs, and add / remove off the window's thread.
+pub struct BackgroundHosts {
+    paths: Paths,
+    links: Arc<Links>,
+    shared: Arc<Mutex<Shared>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl BackgroundHosts {
+    /// Starts a link for every host in `hosts.json`.
+    pub fn start(
+        paths: Paths,
+        sockets: HostSockets,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> BackgroundHosts {
+        let links = Links::start_with_wake(&paths, sockets, wake.clone());
+        BackgroundHosts {
+            paths,
+            links: Arc::new(links),
+            shared: Arc::new(Mutex::new(Shared {
+                busy: None,
+                last: None,
+                last_failed: false,
+                offer_forget: None,
+            })),
+            wake,
+        }
+    }
+
+    pub fn status(&self) -> HostsStatus {
+        // No file is read here (the window asks each frame): the links keep the list.
+        let (hosts, error) = match self.links.hosts() {
+            Ok(hosts) => (hosts, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        let states = self.links.statuses();
+        let rows = hosts
+            .into_iter()
+            .map(|h| {
+                let status = states.get(&h.name);
+                HostRow {
+                    linked: status.is_some_and(|s| s.state == super::link::LinkState::Up),
+                    link: status.map_or_else(|| "starting".into(), |s| s.label()),
+                    name: h.name,
+                    target: h.target,
+                    system: h.system,
+                }
+            })
+            .collect();
+        let shared = self.shared.lock();
+        HostsStatus {
+            hosts: rows,
+            busy: shared.as_ref().ok().and_then(|s| s.busy.clone()),
+            last: shared.as_ref().ok().and_then(|s| s.last.clone()),
+            last_failed: shared.as_ref().is_ok_and(|s| s.last_failed),
+            offer_forget: shared.as_ref().ok().and_then(|s| s.offer_forget.clone()),
+            error,
+        }
+    }
+
+    pub fn apply(&mut self, action: HostsAction) {
+        let (paths, links, shared, wake) = (
+            self.paths.clone(),
+            self.links.clone(),
+            self.shared.clone(),
+            self.wake.clone(),
+        );
+        let what = match &action {
+            HostsAction::Add { spec, .. } => format!("adding {spec}…"),
+            HostsAction::Remove(name) => format!("removing {name}…"),
+            HostsAction::Forget(name) => format!("forgetting {name}…"),
+        };
+        if let Ok(mut s) = shared.lock() {
+            if s.busy.is_some() {
+                return;
+            }
+            s.busy = Some(what);
+        }
+        let spawned = std::thread::Builder::new()
+            .name("vults-hosts".into())
+            .spawn(move || {
+                let mut offer_forget = None;
+                let said: Result<String, String> = match action {
+                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
+                        .and_then(|h| Ok((h, super::split_options(&ssh_options)?)))
+                    {
+                        Err(e) => Err(e),
+                        Ok((mut host, options)) => {
+                            host.ssh_options = options;
+                            match install::add(&paths, host, None) {
+                                Ok(a) => Ok(format!(
+                                    "{} added ({}): hook at {}, {} file(s) written",
+                                    a.host.name,
+                                    a.host.system,
+                                    a.host.hook_path(),
+                                    a.written.len()
+                                )),
+                                Err(e) => Err(e),
+                            }
+                        }
+                    },
+                    HostsAction::Remove(name) => match install::remove(&paths, &name) {
+                        Ok(r) => Ok(format!(
+                            "{name} removed: its agents' files as they were ({} written back)",
+                            r.written.len()
+                        )),
+                        Err(e) => {
+                            offer_forget = Some(name);
+                            Err(e)
+                        }
+                    },
+                    HostsAction::Forget(name) => install::forget(&paths, &name).map(|()| {
+                        format!(
+                            "{name} forgotten; nothing on it was touched (its agents still run \
+                             the hook, which stays silent without a link)"
+                        )
+                    }),
+                };
+                let failed = said.is_err();
+                let said = said.unwrap_or_else(|e| e);
+                if failed {
+                    tracing::warn!("hosts: {said}");
+                } else {
+                    tracing::info!("hosts: {said}");
+                }
+                links.reload();
+                if let Ok(mut s) = shared.lock() {
+                    s.busy = None;
+                    s.last = Some(said);
+                    s.last_failed = failed;
+                    s.offer_forget = offer_forget;
+                }
+                wake();
+            });
+        if let Err(e) = spawned
+            && let Ok(mut s) = self.shared.lock()
+        {
+            s.busy = None;
+            s.last = Some(format!("cannot start: {e}"));
+            s.last_failed = true;
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! `vults-app --headless`: the engine without a window, for SSH hosts, servers and tests.
+//!
+//! It serves the socket until SIGINT/SIGTERM and logs what happens to stderr. With nobody to
+//! click, a request no Always rule or policy answers is left to the agent: the hook prints
+//! nothing and the agent asks in its own terminal.
+//!
+//! `--cards` makes the console the one who clicks: each card is printed to stderr and answered
+//! by a line on stdin —
+//!
+//! | line | does |
+//! |---|---|
+//! | `allow [card]`, `deny [card]` | answers the card (the oldest waiting one without a number) |
+//! | `always [card]` | allows and makes the card's Always rule |
+//! | `answer <card> <text>` | answers a one-question card with `text` |
+//! | `remove <rule-id>` | removes an Always rule |
+//! | `pause`, `resume` | while paused, requests are left to the agents' own prompts |
+//! | `quit` | stops |
+//!
+//! When stdin closes, the console stops answering and the engine keeps serving.
+
+use std::io::BufRead;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use vults_core::paths::Paths;
+use vults_core::protocol::AnswerItem;
+use vults_engine::messages::{
+    AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
+};
+use vults_engine::{Engine, EngineCommander, EngineHandle, EngineOptions};
+
+/// Runs until a signal or `quit`. `cards`: answer cards from the console.
+pub fn run(paths: Paths, cards: bool) -> ExitCode {
+    let options = EngineOptions {
+        interactive: cards,
+        stop_on_signal: true,
+        ..EngineOptions::default()
+    };
+    let link_paths = paths.clone();
+    let mut engine: EngineHandle = match Engine::start_with(paths, Arc::new(|| {}), options) {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!("cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(
+        "serving {}{}",
+        engine.socket().display(),
+        if cards {
+            " (answer cards on stdin: allow | deny | always [card])"
+        } else {
+            " (no cards: rules and policies answer, agents ask the rest themselves)"
+        }
+    );
+    // Agents on SSH hosts reach this engine too, through their links (vults-remote).
+    let _links = vults_remote::link::Links::start(&link_paths, engine.host_sockets());
+    let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
+    if cards {
+        let commander = engine.commander();
+        let waiting = waiting.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vults-console".into())
+            .spawn(move || console(&commander, &waiting));
+        if let Err(e) = spawned {
+            tracing::warn!("cannot read the console: {e}");
+        }
+    }
+    for event in engine.events.iter() {
+        log(&event);
+        if let Ok(mut w) = waiting.lock() {
+            match &event {
+                EngineEvent::CardAdded(c) => w.push(c.id),
+                EngineEvent::CardRemoved { id, .. } => w.retain(|x| x != id),
+                _ => {}
+            }
+        }
+    }
+    engine.join();
+    tracing::info!("stopped");
+    ExitCode::SUCCESS
+}
+
+fn log(event: &EngineEvent) {
+    match event {
+        EngineEvent::CardAdded(c) => eprintln!("{}", describe(c)),
+        EngineEvent::CardRemoved { id, by } => eprintln!("vults: card {id} done ({})", by.label()),
+        EngineEvent::Audited(lines) if lines.len() == 1 => {
+            let l = &lines[0];
+            eprintln!(
+                "vults: {} {} {} for {} ({})",
+                l.decision, l.tool, l.target, l.identity, l.by
+            );
+        }
+        EngineEvent::Audited(lines) => eprintln!("vults: {} audit lines in history", lines.len()),
+        EngineEvent::Rules(rules) => eprintln!("vults: {} Always rules", rules.len()),
+        EngineEvent::Policies(p) => {
+            match &p.error {
+                Some(e) => eprintln!("vults: policies: {} has an error at {e}", p.path.display()),
+                None => eprintln!("vults: {} policies in force", p.count),
+            }
+            for w in &p.warnings {
+                eprintln!("vults: policies: warning: {w}");
+            }
+        }
+        EngineEvent::NamedToolSeen(t) => eprintln!("vults: named tool {} asked", t.name),
+        EngineEvent::Notice(text) => eprintln!("vults: {text}"),
+        // The flock changes with every event; too chatty for a log.
+        EngineEvent::SessionChanged(_) | EngineEvent::SessionGone(_) => {}
+    }
+}
+
+fn describe(c: &PendingCard) -> String {
+    let mut s = format!(
+        "vults: card {} — {} wants {} in {} ({})\n",
+        c.id,
+        c.identity.display_name(),
+        c.call.tool,
+        c.folder,
+        c.reason
+    );
+    for line in c.call.target.rule_key().lines() {
+        s.push_str("    ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push_str(if c.question {
+        "  answer <card> <text> | deny"
+    } else if c.always_rule.is_some() {
+        "  allow | deny | always"
+    } else {
+        "  allow | deny"
+    });
+    s
+}
+
+fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>) {
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let mut words = line.split_whitespace();
+        let Some(verb) = words.next() else { continue };
+        let arg = words.next();
+        // Typed ahead of the card's arrival: give it a moment to come up.
+        let oldest = || {
+            for _ in 0..200 {
+                if let Some(id) = waiting.lock().ok().and_then(|w| w.first().copied()) {
+                    return Some(id);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            None
+        };
+        let card = || match arg {
+            Some(a) => a.parse::<CardId>().ok(),
+            None => oldest(),
+        };
+        let answer = |a: CardAnswer| match card() {
+            Some(card) => {
+                commander.send(EngineCommand::Answer {
+                    card,
+                    answer: a,
+                    by: AnsweredBy::Click,
+                });
+            }
+            None => eprintln!("vults: no card waiting"),
+        };
+        match verb {
+            "allow" => answer(CardAnswer::Allow),
+            "deny" => answer(CardAnswer::Deny),
+            "always" => answer(CardAnswer::AlwaysAllow),
+            "answer" => {
+                let text = line
+                    .splitn(3, char::is_whitespace)
+                    .nth(2)
+                    .unwrap_or_default()
+                    .trim();
+                match arg.and_then(|a| a.parse::<CardId>().ok()) {
+                    Some(card) if !text.is_empty() => {
+                        commander.send(EngineCommand::Answer {
+                            card,
+                            answer: CardAnswer::Answers(vec![AnswerItem::One(text.into())]),
+                            by: AnsweredBy::Click,
+                        });
+                    }
+                    _ => eprintln!("vults: answer <card> <text>"),
+                }
+            }
+            "remove" => match arg {
+                Some(id) => {
+                    commander.send(EngineCommand::RemoveRule(id.into()));
+                }
+                None => eprintln!("vults: remove <rule-id>"),
+            },
+            "pause" => {
+                commander.send(EngineCommand::SetPaused(true));
+            }
+            "resume" => {
+                commander.send(EngineCommand::SetPaused(false));
+            }
+            "quit" => {
+                commander.send(EngineCommand::Shutdown);
+                return;
+            }
+            other => eprintln!(
+                "vults: unknown command {other:?} (allow, deny, always, answer, remove, pause, resume, quit)"
+            ),
+        }
+    }
+}

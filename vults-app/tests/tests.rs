@@ -1,0 +1,13 @@
+//! The real `vults-app` binary as a person meets it, in one test binary: `--version` and
+//! `--help`, one instance, the first-run welcome, start at login and the log file (`cli`,
+//! `desktop`), `vults-app remote add/remove` on a stand-in host (`remote_hosts`), and a killed
+//! app leaving no link behind (`link_orphan`). Tests that open the window need an X server:
+//! they start their own `Xvfb` and skip (saying so) without one, unless `VULTS_DESKTOP_TESTS=1`
+//! (CI), where a missing `Xvfb` is a failure.
+
+mod cli;
+mod desktop;
+mod help_remote;
+mod link_orphan;
+mod remote_hosts;
+mod support;

@@ -1,0 +1,822 @@
+//! The window as a whole: drains the engine's events into the [`Model`] (in `logic`), and
+//! draws the island, the flock and settings, and one card per pending request (in `ui`).
+//!
+//! Two layouts ([`Layout`]):
+//! - **Floating** (X11, macOS, Windows; on Linux Wayland sessions the app runs through
+//!   XWayland, see `ui/native.rs`): the root window *is* the island — a transparent, undecorated,
+//!   always-on-top pill that never takes focus — and the flock/settings window and each card
+//!   are viewports of their own. Cards are always on top, stacked at the top-right, newest
+//!   first, and do not take focus either (a key typed into the terminal never answers one).
+//! - **Embedded** (a Wayland session with no XWayland, and the UI tests): one ordinary
+//!   window; the island is a strip at its top, the cards float inside it.
+
+use super::card::{self, CardView};
+use super::desktop::{Desktop, TrayAction};
+use super::flock::FlockView;
+use super::island::{self, IslandView};
+use super::look;
+use super::settings::SettingsAction;
+use super::settings::agents::AgentsView;
+use super::settings::history::HistoryView;
+use super::settings::policies::PoliciesView;
+use super::settings::rules::RulesView;
+use super::state::{Change, Model};
+use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
+use std::collections::HashMap;
+use std::time::{Duration, SystemTime};
+use vults_engine::messages::{AnsweredBy, CardId, EngineCommand, EngineEvent, PendingCard};
+
+/// How the window reaches the engine.
+pub trait EngineLink {
+    fn try_recv(&mut self) -> Option<EngineEvent>;
+    fn send(&mut self, command: EngineCommand);
+}
+
+impl EngineLink for vults_engine::EngineHandle {
+    fn try_recv(&mut self) -> Option<EngineEvent> {
+        self.events.try_recv().ok()
+    }
+    fn send(&mut self, command: EngineCommand) {
+        if !vults_engine::EngineHandle::send(self, command) {
+            tracing::warn!("the engine has stopped; the answer was not delivered");
+        }
+    }
+}
+
+/// A pair of plain channels, for tests that play the engine.
+pub struct ChannelLink {
+    pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    pub commands: std::sync::mpsc::Sender<EngineCommand>,
+}
+
+impl EngineLink for ChannelLink {
+    fn try_recv(&mut self) -> Option<EngineEvent> {
+        self.events.try_recv().ok()
+    }
+    fn send(&mut self, command: EngineCommand) {
+        let _ = self.commands.send(command);
+    }
+}
+
+/// How the window reaches the chat (Zeca), which runs on a thread of its own.
+pub trait ChatSide {
+    fn try_recv(&mut self) -> Option<vults_zeca::ChatEvent>;
+    fn send(&mut self, command: vults_zeca::ChatCommand);
+}
+
+impl ChatSide for vults_zeca::ZecaHandle {
+    fn try_recv(&mut self) -> Option<vults_zeca::ChatEvent> {
+        self.events.try_recv().ok()
+    }
+    fn send(&mut self, command: vults_zeca::ChatCommand) {
+        if !vults_zeca::ZecaHandle::send(self, command) {
+            tracing::warn!("the chat has stopped; the command was not delivered");
+        }
+    }
+}
+
+/// A pair of plain channels, for tests that play the chat.
+pub struct ChatChannel {
+    pub events: std::sync::mpsc::Receiver<vults_zeca::ChatEvent>,
+    pub commands: std::sync::mpsc::Sender<vults_zeca::ChatCommand>,
+}
+
+impl ChatSide for ChatChannel {
+    fn try_recv(&mut self) -> Option<vults_zeca::ChatEvent> {
+        self.events.try_recv().ok()
+    }
+    fn send(&mut self, command: vults_zeca::ChatCommand) {
+        let _ = self.commands.send(command);
+    }
+}
+
+/// How the window reaches the installer, which runs off the window's thread (it writes files).
+pub trait InstallerLink {
+    /// The result of a finished run, if one finished since the last call.
+    fn poll(&mut self) -> Option<InstallerNews>;
+    /// Reinstalls the hook for one agent (by its `--agent` name), then reports every agent.
+    fn repair(&mut self, agent: &str);
+    /// Turns Vults on or off for one agent (saved; off takes its entries out), then reports.
+    fn set_enabled(&mut self, agent: &str, enabled: bool);
+    /// Takes Vults' leftover Gemini CLI hooks out, then reports.
+    fn remove_gemini_leftovers(&mut self);
+    /// Turns start at login on or off, then reports ([`InstallerNews::start_at_login`]).
+    fn set_start_at_login(&mut self, _enabled: bool) {}
+    /// Builds the welcome from what is installed now and sends it ([`InstallerNews::welcome`]).
+    fn show_welcome(&mut self) {}
+}
+
+/// How the window reaches the SSH hosts' links (Settings → Hosts).
+pub trait HostsSide {
+    fn status(&self) -> vults_remote::background::HostsStatus;
+    fn apply(&mut self, action: vults_remote::background::HostsAction);
+}
+
+impl HostsSide for vults_remote::background::BackgroundHosts {
+    fn status(&self) -> vults_remote::background::HostsStatus {
+        vults_remote::background::BackgroundHosts::status(self)
+    }
+    fn apply(&mut self, action: vults_remote::background::HostsAction) {
+        vults_remote::background::BackgroundHosts::apply(self, action);
+    }
+}
+
+/// How the window reaches the paired-phone link (Settings → Phone).
+pub trait PhoneSide {
+    /// Every engine event, so the phone sees the cards the window sees.
+    fn on_engine_event(&mut self, event: &EngineEvent);
+    fn status(&self) -> vults_phone::PhoneStatus;
+    fn apply(&mut self, action: vults_phone::PhoneAction);
+}
+
+/// The link runs on its own thread: these only send a command or read the snapshot.
+impl PhoneSide for vults_phone::BackgroundLink {
+    fn on_engine_event(&mut self, event: &EngineEvent) {
+        vults_phone::BackgroundLink::on_engine_event(self, event);
+    }
+    fn status(&self) -> vults_phone::PhoneStatus {
+        vults_phone::BackgroundLink::status(self)
+    }
+    fn apply(&mut self, action: vults_phone::PhoneAction) {
+        vults_phone::BackgroundLink::apply(self, action);
+    }
+}
+
+/// What an installer run found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InstallerNews {
+    pub installs: Vec<super::state::AgentInstall>,
+    /// A line for the window: the first-run text, or what a repair could not do.
+    pub message: Option<String>,
+    /// The first run's welcome, to show now (only on the first run).
+    pub welcome: Option<vults_installer::welcome::Welcome>,
+    /// Whether Vults starts at login, when this run looked.
+    pub start_at_login: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Floating,
+    Embedded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Flock,
+    /// Zeca, the app's own chat.
+    Chat,
+    Agents,
+    Rules,
+    Policies,
+    History,
+    /// Only with hosts' links ([`VultsWindow::with_hosts`]).
+    Hosts,
+    /// Only with a phone link ([`VultsWindow::with_phone`]).
+    Phone,
+    General,
+}
+
+impl Tab {
+    const ALL: [Tab; 9] = [
+        Tab::Flock,
+        Tab::Chat,
+        Tab::Agents,
+        Tab::Rules,
+        Tab::Policies,
+        Tab::History,
+        Tab::Hosts,
+        Tab::Phone,
+        Tab::General,
+    ];
+    fn title(self) -> &'static str {
+        match self {
+            Tab::Flock => "Flock",
+            Tab::Chat => "Chat",
+            Tab::Agents => "Agents",
+            Tab::Rules => "Rules",
+            Tab::Policies => "Policies",
+            Tab::History => "History",
+            Tab::Hosts => "Hosts",
+            Tab::Phone => "Phone",
+            Tab::General => "General",
+        }
+    }
+}
+
+/// How long the island pulses after a card arrives; then it stays lit without repainting.
+const PULSE_FOR: f64 = 6.0;
+const PULSE_PERIOD: f64 = 1.2;
+const MAIN_SIZE: [f32; 2] = [760.0, 560.0];
+
+pub struct VultsWindow {
+    pub model: Model,
+    pub layout: Layout,
+    pub tab: Tab,
+    /// The flock/settings window is shown (always, in the embedded layout).
+    pub main_open: bool,
+    link: Box<dyn EngineLink>,
+    chat_side: Option<Box<dyn ChatSide>>,
+    desktop: Box<dyn Desktop>,
+    installer: Option<Box<dyn InstallerLink>>,
+    phone: Option<Box<dyn PhoneSide>>,
+    phone_view: super::settings::phone::PhoneView,
+    hosts: Option<Box<dyn HostsSide>>,
+    hosts_view: super::settings::hosts::HostsView,
+    clock: Box<dyn Fn() -> SystemTime>,
+    island: IslandView,
+    flock: FlockView,
+    chat: super::chat::ChatView,
+    agents: AgentsView,
+    rules: RulesView,
+    policies: PoliciesView,
+    history: HistoryView,
+    general: super::settings::general::GeneralView,
+    /// A second start of the app asks for the window here (crate::instance).
+    show_requests: Option<std::sync::mpsc::Receiver<()>>,
+    cards: HashMap<CardId, CardView>,
+    /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
+    pulse_from: Option<f64>,
+    island_placed: bool,
+    /// One of our windows has the keyboard focus (then no notification is needed).
+    focused: bool,
+    /// Frames drawn since the last card arrived (0 = the card was drawn in the first frame).
+    pub frames_to_card: Option<u32>,
+    /// Log [`Self::frames_to_card`] to stderr for each card (`VULTS_UI_STATS=1`, benchmarks).
+    pub log_card_frames: bool,
+    card_pending_draw: Option<u32>,
+    /// Each card window's height as last drawn, so the window fits its card.
+    card_heights: HashMap<CardId, f32>,
+}
+
+impl VultsWindow {
+    pub fn new(
+        link: Box<dyn EngineLink>,
+        desktop: Box<dyn Desktop>,
+        layout: Layout,
+        clock: Box<dyn Fn() -> SystemTime>,
+    ) -> VultsWindow {
+        VultsWindow {
+            model: Model::default(),
+            layout,
+            tab: Tab::Flock,
+            main_open: layout == Layout::Embedded,
+            link,
+            chat_side: None,
+            desktop,
+            installer: None,
+            phone: None,
+            phone_view: Default::default(),
+            hosts: None,
+            hosts_view: Default::default(),
+            clock,
+            island: IslandView::default(),
+            flock: FlockView,
+            chat: Default::default(),
+            agents: AgentsView,
+            rules: RulesView,
+            policies: PoliciesView,
+            history: HistoryView::default(),
+            general: Default::default(),
+            show_requests: None,
+            cards: HashMap::new(),
+            pulse_from: None,
+            island_placed: false,
+            focused: false,
+            frames_to_card: None,
+            log_card_frames: false,
+            card_pending_draw: None,
+            card_heights: HashMap::new(),
+        }
+    }
+
+    /// Adds the chat (Zeca): the Chat tab then talks to it.
+    pub fn with_chat(mut self, chat: Box<dyn ChatSide>) -> VultsWindow {
+        self.chat_side = Some(chat);
+        self
+    }
+
+    /// Adds the installer: Settings → Agents then shows its states and repairs.
+    pub fn with_installer(mut self, installer: Box<dyn InstallerLink>) -> VultsWindow {
+        self.installer = Some(installer);
+        self
+    }
+
+    /// Brings the window forward whenever `requests` delivers (a second start of the app).
+    pub fn with_show_requests(mut self, requests: std::sync::mpsc::Receiver<()>) -> VultsWindow {
+        self.show_requests = Some(requests);
+        self
+    }
+
+    /// Adds the paired-phone link: Settings → Phone appears, and the phone sees the cards.
+    pub fn with_phone(mut self, phone: Box<dyn PhoneSide>) -> VultsWindow {
+        self.phone = Some(phone);
+        self
+    }
+
+    /// Adds the SSH hosts' links: Settings → Hosts appears.
+    pub fn with_hosts(mut self, hosts: Box<dyn HostsSide>) -> VultsWindow {
+        self.hosts = Some(hosts);
+        self
+    }
+
+    /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
+    pub fn logic(&mut self, ctx: &egui::Context) {
+        // A card that arrived earlier and is still not drawn: one more frame went by.
+        if let Some(frames) = self.card_pending_draw.as_mut() {
+            *frames += 1;
+        }
+        if let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
+            self.model.installs = news.installs;
+            if let Some(message) = news.message {
+                self.model.notices.push_back(message);
+            }
+            if news.start_at_login.is_some() {
+                self.model.start_at_login = news.start_at_login;
+            }
+            if let Some(welcome) = news.welcome {
+                tracing::info!("the welcome is shown");
+                self.model.welcome = Some(welcome);
+                self.model.welcome_open = true;
+                self.show_main(ctx);
+            }
+        }
+        let shows = self
+            .show_requests
+            .as_ref()
+            .map_or(0, |rx| rx.try_iter().count());
+        if shows > 0 {
+            tracing::info!("brought the window forward for a second start");
+            self.show_main(ctx);
+        }
+        while let Some(event) = self.link.try_recv() {
+            if let Some(phone) = self.phone.as_mut() {
+                phone.on_engine_event(&event);
+            }
+            match self.model.apply(event) {
+                Change::CardArrived(id) => self.card_arrived(ctx, id),
+                Change::CardGone(id) => {
+                    self.cards.remove(&id);
+                }
+                Change::Other => {}
+            }
+        }
+        while let Some(event) = self.chat_side.as_mut().and_then(|c| c.try_recv()) {
+            self.model.apply_chat(event);
+        }
+        for action in self.desktop.poll() {
+            match action {
+                TrayAction::Show => self.show_main(ctx),
+                TrayAction::TogglePause => self.set_paused(!self.model.paused),
+                TrayAction::Quit => {
+                    self.link.send(EngineCommand::Shutdown);
+                    ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Close);
+                }
+            }
+        }
+        if self.layout == Layout::Floating && !self.island_placed {
+            let monitor = ctx.input(|i| i.viewport().monitor_size);
+            if let Some(size) = monitor {
+                let x = ((size.x - island::SIZE.x) / 2.0).max(0.0);
+                ctx.send_viewport_cmd_to(
+                    ViewportId::ROOT,
+                    ViewportCommand::OuterPosition(egui::pos2(x, 6.0)),
+                );
+                self.island_placed = true;
+            }
+        }
+    }
+
+    fn card_arrived(&mut self, ctx: &egui::Context, id: CardId) {
+        let Some(card) = self.model.card(id) else {
+            return;
+        };
+        self.cards.insert(id, CardView::new(card));
+        self.pulse_from = Some(ctx.input(|i| i.time));
+        self.card_pending_draw = Some(0);
+        if !self.focused {
+            let who = card.identity.display_name();
+            let summary = if card.question {
+                format!("{who} asks you")
+            } else {
+                format!("{who} wants to use {}", card.call.tool)
+            };
+            self.desktop.notify(&summary, &card.call.target.summary());
+        }
+    }
+
+    fn show_main(&mut self, ctx: &egui::Context) {
+        self.main_open = true;
+        match self.layout {
+            Layout::Floating => {
+                ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Visible(true));
+                ctx.send_viewport_cmd_to(main_id(), ViewportCommand::Focus);
+            }
+            Layout::Embedded => {
+                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Minimized(false));
+                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Focus);
+            }
+        }
+        ctx.request_repaint();
+    }
+
+    fn set_paused(&mut self, paused: bool) {
+        self.model.paused = paused;
+        self.desktop.set_paused(paused);
+        self.link.send(EngineCommand::SetPaused(paused));
+    }
+
+    fn answer(&mut self, id: CardId, answer: vults_engine::messages::CardAnswer) {
+        self.link.send(EngineCommand::Answer {
+            card: id,
+            answer,
+            by: AnsweredBy::Click,
+        });
+        // Gone at once; the engine's CardRemoved that follows finds nothing left to remove.
+        self.model.cards.retain(|c| c.id != id);
+        self.cards.remove(&id);
+    }
+
+    /// Draws everything. The root `ui` is the island (floating) or the whole window (embedded).
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let now_t = ctx.input(|i| i.time);
+        let pulse = self.pulse_phase(now_t);
+        if pulse.is_some() {
+            ctx.request_repaint_after(Duration::from_millis(40));
+        }
+        let birds = self.model.sessions.len();
+        let waiting = self.model.cards.len();
+        self.island.paused = self.model.paused;
+        match self.layout {
+            Layout::Floating => {
+                egui::CentralPanel::default()
+                    .frame(egui::Frame::NONE)
+                    .show(ui, |ui| {
+                        if self.island.ui(ui, birds, waiting, pulse) {
+                            if self.main_open {
+                                self.main_open = false;
+                            } else {
+                                self.tab = Tab::Flock;
+                                self.show_main(&ctx);
+                            }
+                        }
+                    });
+                if self.main_open {
+                    let builder = ViewportBuilder::default()
+                        .with_title("Vults")
+                        .with_app_id("vults")
+                        .with_inner_size(MAIN_SIZE)
+                        .with_min_inner_size([480.0, 320.0])
+                        .with_position([16.0, 56.0]);
+                    ctx.show_viewport_immediate(main_id(), builder, |ui, _class| {
+                        if ui.input(|i| i.viewport().close_requested()) {
+                            self.main_open = false;
+                        }
+                        self.focused = ui.input(|i| i.viewport().focused.unwrap_or(false));
+                        self.main_ui(ui);
+                    });
+                } else {
+                    self.focused = false;
+                }
+            }
+            Layout::Embedded => {
+                egui::Panel::top("island-strip").show(ui, |ui| {
+                    ui.add_space(4.0);
+                    ui.horizontal(|ui| {
+                        if self.island.ui(ui, birds, waiting, pulse) {
+                            self.tab = Tab::Flock;
+                        }
+                    });
+                    ui.add_space(4.0);
+                });
+                self.focused = ctx.input(|i| i.viewport().focused.unwrap_or(false));
+                self.main_ui(ui);
+            }
+        }
+        self.cards_ui(&ctx);
+        self.schedule_clock_repaint(&ctx);
+    }
+
+    fn pulse_phase(&mut self, now_t: f64) -> Option<f32> {
+        let from = self.pulse_from?;
+        if self.model.cards.is_empty() || now_t - from > PULSE_FOR {
+            self.pulse_from = None;
+            return None;
+        }
+        Some((((now_t - from) % PULSE_PERIOD) / PULSE_PERIOD) as f32)
+    }
+
+    /// The cards say how long they have waited: repaint when that text next changes, not
+    /// every frame.
+    fn schedule_clock_repaint(&self, ctx: &egui::Context) {
+        let now = (self.clock)();
+        let next = self
+            .model
+            .cards
+            .iter()
+            .map(|c| {
+                look::next_waited_change(
+                    now.duration_since(c.arrived).unwrap_or_default().as_secs(),
+                )
+            })
+            .min();
+        if let Some(secs) = next {
+            ctx.request_repaint_after(Duration::from_secs(secs));
+        }
+    }
+
+    fn main_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("tabs").show(ui, |ui| {
+            ui.add_space(4.0);
+            ui.horizontal(|ui| {
+                for tab in Tab::ALL {
+                    if tab == Tab::Phone && self.phone.is_none() {
+                        continue;
+                    }
+                    if tab == Tab::Hosts && self.hosts.is_none() {
+                        continue;
+                    }
+                    if ui.selectable_label(self.tab == tab, tab.title()).clicked() {
+                        self.tab = tab;
+                        // Choosing a tab is choosing to move on: the welcome steps aside
+                        // (Settings → General shows it again).
+                        self.model.welcome_open = false;
+                    }
+                }
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    let mut paused = self.model.paused;
+                    if ui
+                        .checkbox(&mut paused, "Pause cards")
+                        .on_hover_text("While paused, agents ask in their own terminal")
+                        .changed()
+                    {
+                        self.set_paused(paused);
+                    }
+                });
+            });
+            ui.add_space(2.0);
+        });
+        if let Some(notice) = self.model.notices.back() {
+            egui::Panel::bottom("notices").show(ui, |ui| {
+                ui.label(RichText::new(notice).small().color(Color32::from_gray(160)));
+            });
+        }
+        let now = (self.clock)();
+        let mut action = None;
+        if self.model.welcome_open
+            && let Some(welcome) = self.model.welcome.clone()
+        {
+            let phone = self.phone.is_some();
+            let chosen = egui::CentralPanel::default()
+                .show(ui, |ui| super::welcome::ui(ui, &welcome, phone))
+                .inner;
+            match chosen {
+                Some(super::welcome::WelcomeAction::Close) => self.model.welcome_open = false,
+                Some(super::welcome::WelcomeAction::PairPhone) => {
+                    self.model.welcome_open = false;
+                    self.tab = Tab::Phone;
+                }
+                None => {}
+            }
+            return;
+        }
+        let mut chat_action = None;
+        egui::CentralPanel::default().show(ui, |ui| match self.tab {
+            Tab::Flock => self.flock.ui(ui, &self.model, now),
+            Tab::Chat => {
+                self.chat.one_window = self.layout == Layout::Embedded;
+                chat_action = self.chat.ui(ui, &self.model, now);
+            }
+            Tab::Agents => action = self.agents.ui(ui, &self.model),
+            Tab::Rules => action = self.rules.ui(ui, &self.model),
+            Tab::Policies => action = self.policies.ui(ui, &self.model),
+            Tab::History => self.history.ui(ui, &self.model),
+            Tab::General => action = self.general.ui(ui, &self.model),
+            Tab::Hosts => {
+                if let Some(hosts) = self.hosts.as_mut() {
+                    let status = hosts.status();
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(a) = self.hosts_view.ui(ui, &status) {
+                                hosts.apply(a);
+                            }
+                        });
+                }
+            }
+            Tab::Phone => {
+                if let Some(phone) = self.phone.as_mut() {
+                    let status = phone.status();
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(a) = self.phone_view.ui(ui, &status) {
+                                phone.apply(a);
+                            }
+                        });
+                }
+            }
+        });
+        match chat_action {
+            Some(super::chat::ChatAction::Command(cmd)) => match self.chat_side.as_mut() {
+                Some(chat) => chat.send(cmd),
+                None => self
+                    .model
+                    .notices
+                    .push_back("The chat is not running in this window".into()),
+            },
+            Some(super::chat::ChatAction::Answer(id, answer)) => self.answer(id, answer),
+            None => {}
+        }
+        match action {
+            Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
+            Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
+            Some(SettingsAction::Open(path)) => self.desktop.open(&path),
+            Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
+                Some(installer) => installer.repair(&agent),
+                None => self.model.notices.push_back(format!(
+                    "Cannot repair {agent} from here: run `vults-app install`"
+                )),
+            },
+            Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
+                Some(installer) => installer.set_enabled(&agent, enabled),
+                None => self.model.notices.push_back(format!(
+                    "Cannot change {agent} from here: the installer is not running"
+                )),
+            },
+            Some(SettingsAction::RemoveGeminiLeftovers) => match self.installer.as_mut() {
+                Some(installer) => installer.remove_gemini_leftovers(),
+                None => self.model.notices.push_back(
+                    "Cannot remove Gemini hooks from here: run `vults-app --uninstall`".into(),
+                ),
+            },
+            Some(SettingsAction::SetStartAtLogin(on)) => match self.installer.as_mut() {
+                Some(installer) => installer.set_start_at_login(on),
+                None => self.model.notices.push_back(
+                    "Cannot change start at login from here: run `vults-app autostart on|off`"
+                        .into(),
+                ),
+            },
+            Some(SettingsAction::ShowWelcome) => match self.installer.as_mut() {
+                // Built afresh from what is installed now.
+                Some(installer) => installer.show_welcome(),
+                None => self.model.welcome_open = self.model.welcome.is_some(),
+            },
+            None => {}
+        }
+    }
+
+    /// Sets where the log file is, for Settings → General.
+    pub fn set_log_file(&mut self, path: Option<std::path::PathBuf>) {
+        self.model.log_file = path;
+    }
+
+    fn cards_ui(&mut self, ctx: &egui::Context) {
+        let now = (self.clock)();
+        let window = ctx.content_rect().size();
+        let screen = match self.layout {
+            Layout::Floating => ctx.input(|i| i.viewport().monitor_size).unwrap_or(window),
+            Layout::Embedded => window,
+        };
+        // Embedded, the cards float over the flock, below the island strip and the tabs.
+        let top = match self.layout {
+            Layout::Floating => 48.0,
+            Layout::Embedded => 104.0,
+        };
+        let gap = 10.0;
+        let (mut x, mut y) = (screen.x - card::WIDTH - 16.0, top);
+        let mut answers = Vec::new();
+        // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
+        // not fit below it go to a column further left, so none hides another.
+        // A chat's own cards are drawn inline while the Chat view shows that conversation;
+        // elsewhere (another tab, another conversation, the window hidden) they float like any
+        // card, so none waits unseen.
+        let chat_open = self.tab == Tab::Chat && self.main_open && !self.model.welcome_open;
+        let shown_chat = self.chat.selected.as_deref().filter(|_| chat_open);
+        let newest_first: Vec<PendingCard> = self
+            .model
+            .cards
+            .iter()
+            .rev()
+            .filter(|c| {
+                shown_chat.is_none()
+                    || vults_zeca::chat_of_session(&c.session.session) != shown_chat
+            })
+            .cloned()
+            .collect();
+        for (index, card) in newest_first.iter().enumerate() {
+            let height = self
+                .card_heights
+                .get(&card.id)
+                .copied()
+                .unwrap_or_else(|| card::estimated_height(card))
+                .min((screen.y - top - gap).max(200.0));
+            if y + height > screen.y && index > 0 {
+                if x - card::WIDTH - 12.0 >= 0.0 {
+                    x -= card::WIDTH + 12.0;
+                    y = top;
+                } else {
+                    y = (screen.y - height).max(top);
+                }
+            }
+            let pos = egui::pos2(x, y);
+            y += height + gap;
+            let title = format!(
+                "Vults: {} — {}",
+                card.identity.display_name(),
+                card.call.tool
+            );
+            let builder = ViewportBuilder::default()
+                .with_title(title)
+                .with_app_id("vults")
+                .with_inner_size([card::WIDTH, height])
+                .with_position(pos)
+                .with_decorations(false)
+                .with_transparent(true)
+                .with_resizable(false)
+                .with_always_on_top()
+                .with_active(false)
+                .with_taskbar(false)
+                .with_window_type(egui::X11WindowType::Dock);
+            let view = self
+                .cards
+                .entry(card.id)
+                .or_insert_with(|| CardView::new(card));
+            // One window: only the newest card of all takes the keys (an inline chat card may
+            // be newer than every floating one).
+            let newest = self.model.cards.iter().map(|c| c.id).max();
+            let keys = self.layout == Layout::Floating || index == 0 && newest == Some(card.id);
+            let frame = look::card_frame(card.destructive.is_some());
+            if self.layout == Layout::Embedded {
+                // One window: the card is an area on top of it, where the stack puts it.
+                let answer = egui::Area::new(card_id(card.id).0)
+                    .fixed_pos(pos)
+                    .order(egui::Order::Foreground)
+                    .show(ctx, |ui| {
+                        ui.set_width(card::WIDTH - 30.0);
+                        frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner
+                    })
+                    .inner;
+                if let Some(answer) = answer {
+                    answers.push((card.id, answer));
+                }
+                continue;
+            }
+            let answer = ctx.show_viewport_immediate(card_id(card.id), builder, |ui, class| {
+                // A card never takes the focus when it appears (its window type keeps the
+                // window manager from giving it); a click into it asks for it, so its keys work.
+                if class != egui::ViewportClass::EmbeddedWindow
+                    && ui.input(|i| i.pointer.any_pressed() && i.viewport().focused != Some(true))
+                {
+                    ui.ctx().send_viewport_cmd(ViewportCommand::Focus);
+                }
+                if class == egui::ViewportClass::EmbeddedWindow {
+                    (
+                        frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner,
+                        None,
+                    )
+                } else {
+                    egui::CentralPanel::default()
+                        .frame(frame)
+                        .show(ui, |ui| {
+                            let answer = view.ui(ui, card, now, keys);
+                            // The window fits what the card shows (plus the frame's margins).
+                            (answer, Some(ui.min_rect().height() + 30.0))
+                        })
+                        .inner
+                }
+            });
+            let (answer, measured) = answer;
+            if let Some(h) = measured.map(f32::ceil)
+                && self.card_heights.get(&card.id) != Some(&h)
+            {
+                // Settles in one more frame: the content's height does not depend on the window's.
+                self.card_heights.insert(card.id, h);
+                ctx.request_repaint();
+            }
+            if let Some(answer) = answer {
+                answers.push((card.id, answer));
+            }
+        }
+        let cards = &self.model.cards;
+        self.card_heights
+            .retain(|id, _| cards.iter().any(|c| c.id == *id));
+        if let Some(frames) = self.card_pending_draw.take() {
+            self.frames_to_card = Some(frames);
+            if self.log_card_frames {
+                tracing::info!("card drawn {frames} frame(s) after its event arrived");
+            }
+        }
+        for (id, answer) in answers {
+            self.answer(id, answer);
+        }
+    }
+}
+
+pub fn main_id() -> ViewportId {
+    ViewportId::from_hash_of("vults-main")
+}
+
+pub fn card_id(id: CardId) -> ViewportId {
+    ViewportId::from_hash_of(("vults-card", id))
+}

@@ -1,0 +1,660 @@
+//! A card: one pending request, with the whole command, file or URL the agent sent, and the
+//! answers — Allow, Deny, Always allow (with the exact rule it makes; never on a destructive
+//! call), or, for an AskUserQuestion, each question's choice and an "other" free text.
+//!
+//! An edit, a write over an existing file or a patch shows as a unified diff with syntax colour
+//! ([`vults_engine::diff`], [`super::code`]), with the exact text the agent sent one click away
+//! ("Whole text"); a long command wraps at its operators. The agent's own words about the call
+//! stand above the target, labelled as the agent's, never instead of it.
+
+use super::code::{self, Laid};
+use super::look;
+use egui::{Color32, Key, RichText};
+use std::collections::HashMap;
+use std::time::SystemTime;
+use vults_core::agents::{Question, Target};
+use vults_core::protocol::AnswerItem;
+use vults_engine::diff::FileDiff;
+use vults_engine::messages::{CardAnswer, PendingCard, Reason};
+
+/// Width of a card window in points.
+pub const WIDTH: f32 = 460.0;
+/// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
+const BLOCK_MAX: f32 = 220.0;
+
+/// A card's own state: the choices made so far on a question card, its diff (computed once)
+/// and its code laid out once, by block.
+#[derive(Debug, Clone, Default)]
+pub struct CardView {
+    questions: Vec<QuestionChoice>,
+    diff: Option<Vec<FileDiff>>,
+    /// Shows the exact text the agent sent instead of the diff.
+    whole: bool,
+    laid: HashMap<&'static str, Laid>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct QuestionChoice {
+    chosen: Vec<bool>,
+    other_on: bool,
+    other: String,
+}
+
+impl CardView {
+    pub fn new(card: &PendingCard) -> CardView {
+        let questions = match &card.call.target {
+            Target::Questions { questions } => questions
+                .iter()
+                .map(|q| QuestionChoice {
+                    chosen: vec![false; q.options.len()],
+                    ..Default::default()
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let diff =
+            vults_engine::diff::card_diff(&card.call, &card.context).filter(|d| !d.is_empty());
+        CardView {
+            questions,
+            diff,
+            ..Default::default()
+        }
+    }
+
+    /// The card's diff, when it shows one.
+    pub fn diff(&self) -> Option<&[FileDiff]> {
+        self.diff.as_deref()
+    }
+
+    /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
+    /// window of its own does; in one shared window, only the newest). Returns the answer
+    /// when the person gave one.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        card: &PendingCard,
+        now: SystemTime,
+        keys: bool,
+    ) -> Option<CardAnswer> {
+        header_ui(ui, card, now);
+        ui.add_space(4.0);
+        match &card.call.target {
+            Target::Questions { questions } if card.question => self.questions_ui(ui, questions),
+            _ => {
+                said_ui(ui, card);
+                self.target_ui(ui, card);
+                ui.add_space(6.0);
+                let mut answer = decision_ui(ui, card);
+                if keys && answer.is_none() && !ui.ctx().memory(|m| m.focused().is_some()) {
+                    answer = ui.input(|i| {
+                        let plain = !i.modifiers.ctrl && !i.modifiers.alt && !i.modifiers.command;
+                        if !plain {
+                            None
+                        } else if i.key_pressed(Key::A) && i.modifiers.shift {
+                            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
+                        } else if i.key_pressed(Key::A) {
+                            Some(CardAnswer::Allow)
+                        } else if i.key_pressed(Key::D) {
+                            Some(CardAnswer::Deny)
+                        } else {
+                            None
+                        }
+                    });
+                }
+                answer
+            }
+        }
+    }
+
+    fn questions_ui(&mut self, ui: &mut egui::Ui, questions: &[Question]) -> Option<CardAnswer> {
+        let mut answer = None;
+        egui::ScrollArea::vertical()
+            .max_height(380.0)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate()
+                {
+                    if qi > 0 {
+                        ui.separator();
+                    }
+                    question_ui(ui, qi, q, choice);
+                }
+            });
+        ui.add_space(6.0);
+        let items: Option<Vec<AnswerItem>> = questions
+            .iter()
+            .zip(&self.questions)
+            .map(|(q, c)| c.answer(q))
+            .collect();
+        ui.horizontal(|ui| {
+            let ready = items.is_some();
+            let send = ui
+                .add_enabled(
+                    ready,
+                    egui::Button::new(RichText::new("Answer").strong()).fill(look::GREEN),
+                )
+                .on_disabled_hover_text("Answer every question first");
+            if send.clicked()
+                && let Some(items) = items
+            {
+                answer = Some(CardAnswer::Answers(items));
+            }
+            if ui
+                .button("Deny")
+                .on_hover_text("Send no answer: the agent goes on without one")
+                .clicked()
+            {
+                answer = Some(CardAnswer::Deny);
+            }
+        });
+        answer
+    }
+}
+
+impl QuestionChoice {
+    /// The answer so far, or `None` while nothing is chosen.
+    fn answer(&self, q: &Question) -> Option<AnswerItem> {
+        let mut labels: Vec<String> = q
+            .options
+            .iter()
+            .zip(&self.chosen)
+            .filter(|(_, on)| **on)
+            .map(|(o, _)| o.label.clone())
+            .collect();
+        let other = self.other.trim();
+        if self.other_on && !other.is_empty() {
+            labels.push(other.to_string());
+        }
+        if labels.is_empty() {
+            return None;
+        }
+        if q.multi_select {
+            Some(AnswerItem::Many(labels))
+        } else {
+            labels.pop().map(AnswerItem::One)
+        }
+    }
+}
+
+fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut QuestionChoice) {
+    if !q.header.is_empty() {
+        ui.label(
+            RichText::new(&q.header)
+                .small()
+                .color(Color32::from_gray(150)),
+        );
+    }
+    ui.add(egui::Label::new(RichText::new(&q.question).strong()).wrap());
+    if q.multi_select {
+        ui.label(
+            RichText::new("Choose any")
+                .small()
+                .color(Color32::from_gray(140)),
+        );
+    }
+    for (oi, option) in q.options.iter().enumerate() {
+        let on = choice.chosen[oi];
+        let clicked = if q.multi_select {
+            let mut v = on;
+            ui.checkbox(&mut v, &option.label).changed()
+        } else {
+            ui.radio(on, &option.label).clicked()
+        };
+        if clicked {
+            if q.multi_select {
+                choice.chosen[oi] = !on;
+            } else {
+                choice.chosen.iter_mut().for_each(|c| *c = false);
+                choice.chosen[oi] = true;
+                choice.other_on = false;
+            }
+        }
+        if !option.description.is_empty() {
+            ui.indent(("desc", qi, oi), |ui| {
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(&option.description)
+                            .small()
+                            .color(Color32::from_gray(150)),
+                    )
+                    .wrap(),
+                );
+            });
+        }
+    }
+    ui.horizontal(|ui| {
+        let other_label = "Other";
+        let clicked = if q.multi_select {
+            let mut v = choice.other_on;
+            ui.checkbox(&mut v, other_label).changed()
+        } else {
+            ui.radio(choice.other_on, other_label).clicked()
+        };
+        if clicked {
+            choice.other_on = !choice.other_on || !q.multi_select;
+            if !q.multi_select {
+                choice.chosen.iter_mut().for_each(|c| *c = false);
+            }
+        }
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut choice.other)
+                .hint_text("your own answer")
+                .desired_width(f32::INFINITY),
+        );
+        edit.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::TextInput,
+                true,
+                format!("Other answer {}", qi + 1),
+            )
+        });
+        if edit.changed() && !choice.other.trim().is_empty() && !choice.other_on {
+            choice.other_on = true;
+            if !q.multi_select {
+                choice.chosen.iter_mut().for_each(|c| *c = false);
+            }
+        }
+    });
+}
+
+fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
+    let name = match &card.identity {
+        vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
+        _ => None,
+    };
+    let color = look::agent_color(card.agent, name);
+    ui.horizontal(|ui| {
+        look::paint_bird(ui, color, &look::agent_letter(card.agent, name), 26.0);
+        ui.label(
+            RichText::new(card.identity.display_name())
+                .strong()
+                .color(color),
+        );
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let waited = now
+                .duration_since(card.arrived)
+                .unwrap_or_default()
+                .as_secs();
+            ui.label(
+                RichText::new(match look::waited_text(waited).as_str() {
+                    "just now" => "arrived just now".to_string(),
+                    text => format!("waiting {text}"),
+                })
+                .small()
+                .color(Color32::from_gray(150)),
+            );
+        });
+    });
+    ui.add(
+        egui::Label::new(
+            RichText::new(&card.folder)
+                .monospace()
+                .color(Color32::from_gray(190)),
+        )
+        .wrap(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if card.question {
+            ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
+        } else {
+            ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
+            ui.label(RichText::new(&card.call.tool).monospace().strong());
+        }
+        if let Some(why) = &card.destructive {
+            ui.label(
+                RichText::new(format!("DESTRUCTIVE: {why}"))
+                    .strong()
+                    .color(Color32::WHITE)
+                    .background_color(look::RED),
+            );
+        }
+    });
+    // A policy that says "ask" is worth naming: it is why this card exists.
+    if let Reason::Policy(_) = card.reason {
+        ui.label(
+            RichText::new(format!("Asked by {}", card.reason))
+                .small()
+                .color(look::AMBER),
+        );
+    }
+}
+
+/// The agent's own words about the call, muted and labelled as the agent's.
+fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
+    if let Some(said) = &card.context.said {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("{} says: {said}", card.identity.display_name()))
+                    .italics()
+                    .color(Color32::from_gray(165)),
+            )
+            .wrap(),
+        );
+    }
+}
+
+const OLD_FILL: Color32 = Color32::from_rgb(0x3A, 0x1F, 0x22);
+const NEW_FILL: Color32 = Color32::from_rgb(0x1B, 0x33, 0x24);
+const CODE_FILL: Color32 = Color32::from_gray(16);
+
+impl CardView {
+    /// The whole target, never a summary: a diff where there is one (the exact text a click
+    /// away), else the exact text.
+    fn target_ui(&mut self, ui: &mut egui::Ui, card: &PendingCard) {
+        let tool = card.call.tool.as_str();
+        let ctx = ui.ctx().clone();
+        let CardView {
+            diff, whole, laid, ..
+        } = self;
+        let shows_diff = diff.is_some() && !*whole;
+        let toggle = diff.is_some().then_some(whole);
+        match &card.call.target {
+            Target::Command { command } => {
+                head_ui(ui, "command", Some(command), None);
+                let l = laid
+                    .entry("command")
+                    .or_insert_with(|| code::command(&ctx, command));
+                code_block(ui, "command", l, CODE_FILL);
+            }
+            Target::Edit { path, old, new } => {
+                path_ui(ui, path);
+                if shows_diff && let Some(d) = diff {
+                    head_ui(ui, "diff", None, toggle);
+                    let l = laid
+                        .entry("diff")
+                        .or_insert_with(|| code::diff(&ctx, d, false));
+                    code_block(ui, "diff", l, CODE_FILL);
+                    return;
+                }
+                let lang = code::language_of(path);
+                let mut toggle = toggle;
+                if let Some(old) = old {
+                    head_ui(ui, "old", None, toggle.take());
+                    let l = laid
+                        .entry("old")
+                        .or_insert_with(|| code::text(&ctx, old, lang));
+                    code_block(ui, "old", l, OLD_FILL);
+                }
+                if let Some(new) = new {
+                    head_ui(ui, "new", None, toggle.take());
+                    // A MultiEdit's edits come as JSON.
+                    let lang = if old.is_none() && new.trim_start().starts_with('[') {
+                        "json"
+                    } else {
+                        lang
+                    };
+                    let l = laid
+                        .entry("new")
+                        .or_insert_with(|| code::text(&ctx, new, lang));
+                    code_block(ui, "new", l, NEW_FILL);
+                }
+            }
+            Target::Write { path, content } => {
+                path_ui(ui, path);
+                if shows_diff && let Some(d) = diff {
+                    head_ui(ui, "diff with the file now", None, toggle);
+                    let l = laid
+                        .entry("diff")
+                        .or_insert_with(|| code::diff(&ctx, d, false));
+                    code_block(ui, "diff", l, CODE_FILL);
+                } else if let Some(content) = content {
+                    head_ui(ui, "content", None, toggle);
+                    let l = laid
+                        .entry("content")
+                        .or_insert_with(|| code::text(&ctx, content, code::language_of(path)));
+                    code_block(ui, "content", l, NEW_FILL);
+                }
+            }
+            Target::Path { path } => path_ui(ui, path),
+            Target::Url { url } => block_ui(ui, "URL", url, None),
+            Target::Patch { patch } => {
+                if shows_diff && let Some(d) = diff {
+                    head_ui(ui, "patch", None, toggle);
+                    let l = laid
+                        .entry("diff")
+                        .or_insert_with(|| code::diff(&ctx, d, true));
+                    code_block(ui, "diff", l, CODE_FILL);
+                } else {
+                    head_ui(ui, "patch", Some(patch), toggle);
+                    let l = laid
+                        .entry("patch")
+                        .or_insert_with(|| code::text(&ctx, patch, ""));
+                    code_block(ui, "patch", l, CODE_FILL);
+                }
+            }
+            Target::Mcp {
+                server,
+                tool: mcp_tool,
+                input,
+            } => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
+                    ui.label(
+                        RichText::new(format!("{server} / {mcp_tool}"))
+                            .monospace()
+                            .strong(),
+                    );
+                });
+                head_ui(ui, "input", None, None);
+                let l = laid
+                    .entry("input")
+                    .or_insert_with(|| code::text(&ctx, &pretty_json(input), "json"));
+                code_block(ui, "input", l, CODE_FILL);
+            }
+            Target::Input { .. } if shows_diff && let Some(d) = diff => {
+                head_ui(ui, "diff", None, toggle);
+                let l = laid
+                    .entry("diff")
+                    .or_insert_with(|| code::diff(&ctx, d, true));
+                code_block(ui, "diff", l, CODE_FILL);
+            }
+            Target::Input { json } => {
+                head_ui(ui, &format!("{tool} input"), None, toggle);
+                let l = laid
+                    .entry("input")
+                    .or_insert_with(|| code::text(&ctx, &pretty_json(json), "json"));
+                code_block(ui, "input", l, CODE_FILL);
+            }
+            Target::Questions { questions } => {
+                let text = questions
+                    .iter()
+                    .map(|q| q.question.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                block_ui(ui, "questions", &text, None);
+            }
+        }
+    }
+}
+
+/// A block's small label, a Copy button for the exact text, and the diff / whole-text toggle.
+fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: Option<&mut bool>) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if let Some(text) = copy
+                && ui
+                    .small_button("Copy")
+                    .on_hover_text("Copies the exact text, as the agent sent it")
+                    .clicked()
+            {
+                ui.ctx().copy_text(text.to_string());
+            }
+            if let Some(whole) = whole {
+                let button =
+                    egui::Button::new(RichText::new("Whole text").small()).selected(*whole);
+                if ui
+                    .add(button)
+                    .on_hover_text("The exact text the agent sent, instead of the diff")
+                    .clicked()
+                {
+                    *whole = !*whole;
+                }
+            }
+        });
+    });
+}
+
+fn code_block(ui: &mut egui::Ui, what: &str, laid: &mut Laid, fill: Color32) {
+    scroll_block(ui, what, fill, |ui| laid.ui(ui));
+}
+
+/// A rounded block of `fill` that scrolls past `BLOCK_MAX`: every command, text and diff on a card.
+fn scroll_block(ui: &mut egui::Ui, what: &str, fill: Color32, add: impl FnOnce(&mut egui::Ui)) {
+    egui::Frame::new()
+        .fill(fill)
+        .corner_radius(6)
+        .inner_margin(egui::Margin::same(8))
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt(what)
+                .max_height(BLOCK_MAX)
+                .auto_shrink([false, true])
+                .show(ui, add);
+        });
+}
+
+fn path_ui(ui: &mut egui::Ui, path: &str) {
+    ui.add(egui::Label::new(RichText::new(path).monospace().strong()).wrap());
+}
+
+fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
+    ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
+    scroll_block(ui, what, fill.unwrap_or(CODE_FILL), |ui| {
+        ui.add(
+            egui::Label::new(
+                RichText::new(text)
+                    .monospace()
+                    .color(Color32::from_gray(235)),
+            )
+            .wrap()
+            .selectable(true),
+        );
+    });
+}
+
+fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
+    let mut answer = None;
+    ui.horizontal(|ui| {
+        let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE))
+            .fill(look::GREEN);
+        if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
+            answer = Some(CardAnswer::Allow);
+        }
+        let deny =
+            egui::Button::new(RichText::new("Deny").strong().color(Color32::WHITE)).fill(look::RED);
+        if ui.add(deny).on_hover_text("Shortcut: D").clicked() {
+            answer = Some(CardAnswer::Deny);
+        }
+        if card.always_rule.is_some()
+            && ui
+                .button("Always allow")
+                .on_hover_text("Shortcut: Shift+A — allows this exact call from now on")
+                .clicked()
+        {
+            answer = Some(CardAnswer::AlwaysAllow);
+        }
+    });
+    match &card.always_rule {
+        Some(rule) => {
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!(
+                        "Always allow makes the rule: {} in {} may use {} on exactly the target above",
+                        rule.identity.display_name(),
+                        rule.folder,
+                        rule.tool
+                    ))
+                    .small()
+                    .color(Color32::from_gray(150)),
+                )
+                .wrap(),
+            );
+        }
+        None if card.destructive.is_some() => {
+            ui.label(
+                RichText::new("No Always allow: a destructive call always asks you.")
+                    .small()
+                    .color(Color32::from_gray(150)),
+            );
+        }
+        None => {}
+    }
+    ui.label(
+        RichText::new(if card.always_rule.is_some() {
+            "Keys: A allow · D deny · Shift+A always"
+        } else {
+            "Keys: A allow · D deny"
+        })
+        .small()
+        .color(Color32::from_gray(110)),
+    );
+    answer
+}
+
+/// Pretty-prints JSON for reading; anything that does not parse shows as it came.
+fn pretty_json(text: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| text.to_string())
+}
+
+/// A card's window height in points, from what it shows (the blocks scroll past their cap).
+pub fn estimated_height(card: &PendingCard) -> f32 {
+    fn lines(text: &str) -> f32 {
+        let chars_per_line = 52.0;
+        text.lines()
+            .map(|l| (l.chars().count() as f32 / chars_per_line).ceil().max(1.0))
+            .sum::<f32>()
+            .max(1.0)
+    }
+    fn block(text: &str) -> f32 {
+        (lines(text) * 15.0).min(BLOCK_MAX) + 36.0
+    }
+    let base = 150.0
+        + if card.context.said.is_some() {
+            20.0
+        } else {
+            0.0
+        };
+    let body = match &card.call.target {
+        Target::Command { command } => {
+            let shown: Vec<String> = code::command_lines(command)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect();
+            20.0 + block(&shown.join("\n"))
+        }
+        Target::Edit { .. } | Target::Write { .. } | Target::Patch { .. }
+            if let Some(files) = vults_engine::diff::card_diff(&card.call, &card.context) =>
+        {
+            let text: String = files
+                .iter()
+                .map(|f| format!("{} {}\n{}", f.op.word(), f.path, f.text()))
+                .collect();
+            48.0 + block(&text)
+        }
+        Target::Edit { old, new, .. } => {
+            24.0 + old.as_deref().map(block).unwrap_or(0.0)
+                + new.as_deref().map(block).unwrap_or(0.0)
+        }
+        Target::Write { content, .. } => 24.0 + content.as_deref().map(block).unwrap_or(0.0),
+        Target::Path { .. } => 24.0,
+        Target::Url { url } => block(url),
+        Target::Patch { patch } => 20.0 + block(patch),
+        Target::Mcp { input, .. } => 24.0 + block(&pretty_json(input)),
+        Target::Input { json } => block(&pretty_json(json)),
+        Target::Questions { questions } => questions
+            .iter()
+            .map(|q| 60.0 + 24.0 * (q.options.len() as f32 + 1.0))
+            .sum::<f32>()
+            .min(380.0),
+    };
+    let rule = if card.always_rule.is_some() || card.destructive.is_some() {
+        34.0
+    } else {
+        0.0
+    };
+    (base + body + rule).clamp(200.0, 720.0)
+}

@@ -1,0 +1,588 @@
+//! The Chat view (Zeca): one conversation at a time with the user's Claude Code — streamed text
+//! rendered as light markdown, compact tool rows, the chat's own cards inline (the same card
+//! view and keys as the floating cards), a Stop button, tasks, and the chat's settings. It reads
+//! the model and returns [`ChatAction`]s; it never does I/O.
+
+use super::card::CardView;
+use super::look;
+use crate::state::Model;
+use egui::{Color32, RichText};
+use std::collections::{HashMap, HashSet};
+use std::time::SystemTime;
+use vults_engine::messages::{CardAnswer, CardId, PendingCard, SessionState};
+use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
+
+/// What the view asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChatAction {
+    Command(ChatCommand),
+    Answer(CardId, CardAnswer),
+}
+
+#[derive(Default)]
+pub struct ChatView {
+    /// The conversation shown; `None`: a new one (made by its first turn).
+    pub selected: Option<String>,
+    /// The folder of a new conversation.
+    pub folder: String,
+    pub draft: String,
+    /// The engine of a new conversation: `claude` or `codex`.
+    pub engine: String,
+    task_open: bool,
+    task_prompt: String,
+    task_folder: String,
+    task_agent: String,
+    task_headless: bool,
+    settings_open: bool,
+    settings: Option<ZecaSettings>,
+    cards: HashMap<CardId, CardView>,
+    /// Makes ids for new conversations.
+    new_id: Option<String>,
+    /// Tasks whose bird has been in the flock: one that is gone has left, not "not yet" come.
+    tasks_seen: HashSet<String>,
+    /// The message box, to hand the keyboard to a card that comes while it is empty.
+    composer: Option<egui::Id>,
+    /// Cards float over this same window (one window for everything): the keys then go to the
+    /// newest card of all, inline or floating, never to two at once.
+    pub one_window: bool,
+}
+
+impl ChatView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model, now: SystemTime) -> Option<ChatAction> {
+        let mut action = None;
+        if self.task_agent.is_empty() {
+            self.task_agent = "claude".into();
+        }
+        if self.engine.is_empty() {
+            self.engine = "claude".into();
+        }
+        // The conversation picker, the folder and the engine.
+        ui.horizontal(|ui| {
+            let title = self
+                .selected
+                .as_ref()
+                .and_then(|id| model.chats.get(id))
+                .map_or_else(|| "New chat".to_string(), Conversation::title);
+            egui::ComboBox::from_label("Conversation")
+                .selected_text(title)
+                .width(220.0)
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(self.selected.is_none(), "New chat")
+                        .clicked()
+                    {
+                        self.selected = None;
+                    }
+                    for c in model.chats.values() {
+                        let on = self.selected.as_deref() == Some(c.id.as_str());
+                        if ui.selectable_label(on, c.title()).clicked() {
+                            self.selected = Some(c.id.clone());
+                            if folder_open(c) {
+                                self.folder = c.folder.clone();
+                            }
+                        }
+                    }
+                });
+            if ui.button("Start a new chat").clicked() {
+                self.selected = None;
+                self.new_id = None;
+            }
+        });
+        let conv = self.selected.as_ref().and_then(|id| model.chats.get(id));
+        ui.horizontal(|ui| {
+            ui.label("Engine");
+            match conv {
+                Some(c) => {
+                    ui.label(engine_name(&c.engine));
+                }
+                None => {
+                    ui.radio_value(&mut self.engine, "claude".to_string(), "Claude Code");
+                    ui.radio_value(&mut self.engine, "codex".to_string(), "Codex CLI");
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Folder");
+            match conv.filter(|c| !folder_open(c)) {
+                Some(c) => {
+                    ui.add(egui::Label::new(RichText::new(&c.folder).monospace()).truncate())
+                        .on_hover_text(&c.folder);
+                }
+                None => {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.folder)
+                            .hint_text("/path/to/project")
+                            .desired_width(f32::INFINITY),
+                    )
+                    .labelled_by(label.id);
+                }
+            }
+        });
+        ui.separator();
+        let chat_id = self
+            .selected
+            .clone()
+            .unwrap_or_else(|| self.new_id.get_or_insert_with(new_chat_id).clone());
+        let cards: Vec<&PendingCard> = model
+            .cards
+            .iter()
+            .filter(|c| vults_zeca::chat_of_session(&c.session.session) == Some(chat_id.as_str()))
+            .collect();
+        let running = conv.is_some_and(|c| c.running);
+        // The composer at the bottom, the conversation above it.
+        egui::Panel::bottom("zeca-composer").show(ui, |ui| {
+            ui.add_space(4.0);
+            if let Some(a) = self.tasks_ui(ui, model, &chat_id, conv) {
+                action = Some(a);
+            }
+            if let Some(a) = self.settings_ui(ui, model) {
+                action = Some(a);
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label("Message");
+                let edit = ui
+                    .add(
+                        egui::TextEdit::multiline(&mut self.draft)
+                            .hint_text(format!(
+                                "Message {} (Ctrl+Enter sends)",
+                                engine_name(
+                                    conv.map_or(self.engine.as_str(), |c| c.engine.as_str())
+                                )
+                            ))
+                            .desired_rows(2)
+                            .desired_width(ui.available_width() - 80.0),
+                    )
+                    .labelled_by(label.id);
+                self.composer = Some(edit.id);
+                let send_keys = edit.has_focus()
+                    && ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::Enter));
+                ui.vertical(|ui| {
+                    let folder_typed = conv.is_none_or(folder_open);
+                    let can_send = !self.draft.trim().is_empty()
+                        && (!folder_typed || !self.folder.trim().is_empty());
+                    let send = ui
+                        .add_enabled(can_send, egui::Button::new("Send"))
+                        .clicked();
+                    if (send || send_keys && can_send) && !self.draft.trim().is_empty() {
+                        let folder = match conv {
+                            Some(c) if !folder_typed => c.folder.clone(),
+                            _ => self.folder.trim().to_string(),
+                        };
+                        action = Some(ChatAction::Command(ChatCommand::Send {
+                            chat: chat_id.clone(),
+                            folder,
+                            engine: self.engine.clone(),
+                            text: std::mem::take(&mut self.draft).trim().to_string(),
+                        }));
+                        self.selected = Some(chat_id.clone());
+                        self.new_id = None;
+                    }
+                    if ui
+                        .add_enabled(running, egui::Button::new("Stop"))
+                        .on_hover_text(format!(
+                            "Ends the turn: {} stops; the next message resumes",
+                            engine_name(conv.map_or(self.engine.as_str(), |c| c.engine.as_str()))
+                        ))
+                        .clicked()
+                    {
+                        action = Some(ChatAction::Command(ChatCommand::Stop {
+                            chat: chat_id.clone(),
+                        }));
+                    }
+                });
+            });
+            ui.add_space(4.0);
+        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                let Some(conv) = conv else {
+                    ui.label(
+                        RichText::new(
+                            "Pick a folder and say what to do. Claude Code (or Codex) runs \
+                             there with your own settings; what it wants to do asks here.",
+                        )
+                        .color(Color32::from_gray(160)),
+                    );
+                    return;
+                };
+                self.tasks_seen
+                    .extend(model.sessions.values().filter_map(|s| s.task.clone()));
+                for entry in &conv.entries {
+                    entry_ui(ui, entry, model, conv.running, &self.tasks_seen);
+                    ui.add_space(6.0);
+                }
+                for card in &cards {
+                    if !self.cards.contains_key(&card.id)
+                        && self.draft.trim().is_empty()
+                        && let Some(composer) = self.composer
+                    {
+                        // A new card while the message box is empty (just sent from): the box
+                        // lets go of the keyboard, so A / D answer the card as they say.
+                        ui.memory_mut(|m| m.surrender_focus(composer));
+                    }
+                    let view = self
+                        .cards
+                        .entry(card.id)
+                        .or_insert_with(|| CardView::new(card));
+                    let frame = look::card_frame(card.destructive.is_some());
+                    // One card takes the keys: the newest here, or in one window the newest of all.
+                    let newest = if self.one_window {
+                        model.cards.iter().map(|c| c.id).max()
+                    } else {
+                        cards.iter().map(|c| c.id).max()
+                    };
+                    let keys = newest == Some(card.id);
+                    let answer = frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner;
+                    if let Some(a) = answer {
+                        action = Some(ChatAction::Answer(card.id, a));
+                    }
+                }
+                if conv.running && cards.is_empty() {
+                    ui.label(RichText::new("…").color(Color32::from_gray(150)));
+                }
+            });
+        let live: Vec<CardId> = model.cards.iter().map(|c| c.id).collect();
+        self.cards.retain(|id, _| live.contains(id));
+        action
+    }
+
+    fn tasks_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        model: &Model,
+        chat_id: &str,
+        conv: Option<&Conversation>,
+    ) -> Option<ChatAction> {
+        let mut action = None;
+        if ui
+            .selectable_label(self.task_open, "Start a task…")
+            .on_hover_text("An agent session of its own, in your terminal or headless")
+            .clicked()
+        {
+            self.task_open = !self.task_open;
+            if self.task_folder.is_empty() {
+                self.task_folder = conv.map_or_else(|| self.folder.clone(), |c| c.folder.clone());
+            }
+            // A task starts with the agent this conversation talks to; the radio changes it.
+            if self.task_open {
+                self.task_agent = conv.map_or_else(|| self.engine.clone(), |c| c.engine.clone());
+            }
+        }
+        if !self.task_open {
+            return None;
+        }
+        egui::Grid::new("zeca-task").num_columns(2).show(ui, |ui| {
+            let label = ui.label("Task folder");
+            ui.text_edit_singleline(&mut self.task_folder)
+                .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Task prompt");
+            ui.text_edit_singleline(&mut self.task_prompt)
+                .labelled_by(label.id);
+            ui.end_row();
+            ui.label("Agent");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut self.task_agent, "claude".to_string(), "Claude Code");
+                ui.radio_value(&mut self.task_agent, "codex".to_string(), "Codex CLI");
+                ui.checkbox(&mut self.task_headless, "Headless");
+            });
+            ui.end_row();
+        });
+        let terminal = model
+            .zeca_settings
+            .terminal
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| "the system's terminal".into());
+        let how = if self.task_headless {
+            "headless".to_string()
+        } else {
+            format!("in {terminal}")
+        };
+        // Headless, the prompt is all the task has to go on (`claude -p ""` only fails).
+        let no_prompt = self.task_headless && self.task_prompt.trim().is_empty();
+        let ready = !self.task_folder.trim().is_empty() && !no_prompt;
+        if ui
+            .add_enabled(ready, egui::Button::new(format!("Start task ({how})")))
+            .clicked()
+        {
+            action = Some(ChatAction::Command(ChatCommand::StartTask {
+                chat: chat_id.to_string(),
+                task: TaskSpec {
+                    folder: self.task_folder.trim().to_string(),
+                    prompt: std::mem::take(&mut self.task_prompt),
+                    agent: self.task_agent.clone(),
+                    headless: self.task_headless,
+                },
+            }));
+            self.selected = Some(chat_id.to_string());
+            self.new_id = None;
+            self.task_open = false;
+        }
+        ui.separator();
+        action
+    }
+
+    fn settings_ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<ChatAction> {
+        if ui
+            .selectable_label(self.settings_open, "Chat settings…")
+            .clicked()
+        {
+            self.settings_open = !self.settings_open;
+            self.settings = Some(model.zeca_settings.clone());
+        }
+        if !self.settings_open {
+            return None;
+        }
+        let s = self
+            .settings
+            .get_or_insert_with(|| model.zeca_settings.clone());
+        let mut claude = s.claude.clone().unwrap_or_default();
+        let mut terminal = s.terminal.clone().unwrap_or_default();
+        let mut codex = s.codex.clone().unwrap_or_default();
+        egui::Grid::new("zeca-settings")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("claude binary");
+                ui.add(egui::TextEdit::singleline(&mut claude).hint_text("found on PATH"));
+                ui.end_row();
+                ui.label("codex binary");
+                ui.add(egui::TextEdit::singleline(&mut codex).hint_text("found on PATH"));
+                ui.end_row();
+                ui.label("Terminal for tasks");
+                ui.add(
+                    egui::TextEdit::singleline(&mut terminal).hint_text("detected (e.g. kitty -e)"),
+                );
+                ui.end_row();
+            });
+        let some = |t: String| (!t.trim().is_empty()).then(|| t.trim().to_string());
+        s.claude = some(claude);
+        s.codex = some(codex);
+        s.terminal = some(terminal);
+        let mut action = None;
+        if ui.button("Save chat settings").clicked() {
+            action = Some(ChatAction::Command(ChatCommand::Configure(s.clone())));
+            self.settings_open = false;
+        }
+        ui.separator();
+        action
+    }
+}
+
+/// A conversation whose CLI never started (its folder did not exist, its CLI was not found)
+/// keeps its folder open to change; once it ran, the folder is the conversation's.
+fn folder_open(c: &Conversation) -> bool {
+    c.session_id.is_none() && !c.running
+}
+
+fn engine_name(engine: &str) -> &'static str {
+    match engine {
+        "codex" => "Codex CLI",
+        _ => "Claude Code",
+    }
+}
+
+/// A fresh conversation id (the window's clock; no I/O).
+fn new_chat_id() -> String {
+    let ms = vults_engine::clock::unix_ms(SystemTime::now());
+    format!("c{ms}")
+}
+
+fn entry_ui(
+    ui: &mut egui::Ui,
+    entry: &Entry,
+    model: &Model,
+    running: bool,
+    tasks_seen: &HashSet<String>,
+) {
+    match entry {
+        Entry::User { text } => {
+            egui::Frame::new()
+                .fill(Color32::from_rgb(40, 52, 70))
+                .corner_radius(8)
+                .inner_margin(egui::Margin::same(8))
+                .show(ui, |ui| {
+                    ui.label(RichText::new(text).color(Color32::from_gray(230)));
+                });
+        }
+        Entry::Assistant { text } => markdown(ui, text),
+        Entry::Tool {
+            name,
+            summary,
+            result,
+            error,
+            ..
+        } => {
+            let (mark, color) = match (result, error) {
+                // The turn is over (stopped, the CLI ended) and no result came: it never will.
+                (None, _) if !running => ("no result", Color32::from_gray(170)),
+                (None, _) => ("asks", Color32::from_gray(170)),
+                (Some(_), false) => ("ran", look::GREEN),
+                (Some(_), true) => ("refused", look::RED),
+            };
+            let head = ui.horizontal(|ui| {
+                ui.label(RichText::new(mark).small().color(color));
+                ui.label(RichText::new(name).strong());
+                // One line, cut at the window's edge (the card shows the whole, so does hover):
+                // a long command must not widen the conversation and push the card out.
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(summary)
+                            .monospace()
+                            .color(Color32::from_gray(190)),
+                    )
+                    .truncate(),
+                )
+                .on_hover_text(summary);
+            });
+            if let Some(r) = result.as_ref().filter(|r| !r.is_empty()) {
+                head.response.on_hover_text(r);
+                let first: String = r
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(100)
+                    .collect();
+                ui.label(
+                    RichText::new(format!("   {first}"))
+                        .small()
+                        .color(if *error {
+                            look::RED
+                        } else {
+                            Color32::from_gray(150)
+                        }),
+                );
+            }
+        }
+        Entry::Note { text } => {
+            ui.label(RichText::new(text).italics().color(Color32::from_gray(160)));
+        }
+        Entry::Task {
+            id,
+            folder,
+            agent,
+            prompt,
+            state,
+            ..
+        } => {
+            // The bird it became, when its agent has said something through the hook.
+            let bird = model
+                .sessions
+                .values()
+                .find(|s| s.task.as_deref() == Some(id.as_str()));
+            let flock = match bird.map(|b| b.state) {
+                Some(SessionState::WaitingForYou) => "in the flock: waiting for you",
+                Some(SessionState::Working) => "in the flock: working",
+                Some(SessionState::Idle) => "in the flock: idle",
+                Some(SessionState::Ended) => "in the flock: ended",
+                None if tasks_seen.contains(id) => "left the flock",
+                None if state.starts_with("ended") => "not in the flock",
+                None => "not in the flock yet",
+            };
+            egui::Frame::new()
+                .stroke(egui::Stroke::new(1.0, Color32::from_gray(80)))
+                .corner_radius(8)
+                .inner_margin(egui::Margin::same(8))
+                .show(ui, |ui| {
+                    ui.label(RichText::new(format!("Task {id} · {agent} in {folder}")).strong());
+                    if !prompt.is_empty() {
+                        ui.label(prompt);
+                    }
+                    ui.label(RichText::new(format!("{state} · {flock}")).small());
+                });
+        }
+    }
+}
+
+/// A small markdown renderer: fenced code blocks, headings, bullets, `inline code`, **bold**.
+pub fn markdown(ui: &mut egui::Ui, text: &str) {
+    let mut code: Option<String> = None;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            match code.take() {
+                Some(block) => code_block(ui, &block),
+                None => code = Some(String::new()),
+            }
+            continue;
+        }
+        if let Some(block) = code.as_mut() {
+            if !block.is_empty() {
+                block.push('\n');
+            }
+            block.push_str(line);
+            continue;
+        }
+        let t = line.trim_end();
+        if let Some(h) = t
+            .strip_prefix("### ")
+            .or(t.strip_prefix("## "))
+            .or(t.strip_prefix("# "))
+        {
+            ui.label(RichText::new(h).strong().size(16.0));
+        } else if let Some(item) = t.strip_prefix("- ").or(t.strip_prefix("* ")) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("•");
+                inline(ui, item);
+            });
+        } else if !t.is_empty() {
+            ui.horizontal_wrapped(|ui| inline(ui, t));
+        } else {
+            ui.add_space(4.0);
+        }
+    }
+    if let Some(block) = code {
+        code_block(ui, &block); // still streaming
+    }
+}
+
+fn code_block(ui: &mut egui::Ui, code: &str) {
+    egui::Frame::new()
+        .fill(Color32::from_gray(24))
+        .corner_radius(6)
+        .inner_margin(egui::Margin::same(8))
+        .show(ui, |ui| {
+            ui.label(RichText::new(code).monospace());
+        });
+}
+
+/// One line with `code` and **bold** spans.
+fn inline(ui: &mut egui::Ui, line: &str) {
+    ui.spacing_mut().item_spacing.x = 0.0;
+    let mut rest = line;
+    while !rest.is_empty() {
+        let tick = rest.find('`');
+        let star = rest.find("**");
+        let (at, bold) = match (tick, star) {
+            (Some(t), Some(s)) if s < t => (s, true),
+            (Some(t), _) => (t, false),
+            (None, Some(s)) => (s, true),
+            (None, None) => {
+                ui.label(rest);
+                return;
+            }
+        };
+        let mark = if bold { "**" } else { "`" };
+        let after = &rest[at + mark.len()..];
+        let Some(end) = after.find(mark) else {
+            ui.label(rest);
+            return;
+        };
+        if at > 0 {
+            ui.label(&rest[..at]);
+        }
+        let span = &after[..end];
+        if bold {
+            ui.label(RichText::new(span).strong());
+        } else {
+            ui.label(
+                RichText::new(span)
+                    .monospace()
+                    .background_color(Color32::from_gray(40)),
+            );
+        }
+        rest = &after[end + mark.len()..];
+    }
+}

@@ -1,0 +1,135 @@
+//! The flock: every running agent session as a bird — agent, folder, state, last tool and
+//! target, cost, rate limits and task.
+
+use super::look;
+use super::state::Model;
+use egui::{Color32, RichText};
+use std::time::SystemTime;
+use vults_engine::messages::{RateWindow, Session};
+
+#[derive(Debug, Default)]
+pub struct FlockView;
+
+impl FlockView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model, now: SystemTime) {
+        let birds = model.birds();
+        if birds.is_empty() {
+            ui.add_space(24.0);
+            ui.vertical_centered(|ui| {
+                ui.label(RichText::new("No agents running").heading());
+                ui.label(
+                    RichText::new("A session appears here when an agent calls vults-hook.")
+                        .color(Color32::from_gray(140)),
+                );
+            });
+            return;
+        }
+        let now_unix = vults_engine::clock::unix_ms(now) / 1000;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for session in birds {
+                    bird_ui(ui, session, now_unix);
+                    ui.add_space(6.0);
+                }
+            });
+    }
+}
+
+fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
+    let name = s.agent_name.as_deref();
+    let color = look::agent_color(s.agent, name);
+    let dim = s.state == vults_engine::messages::SessionState::Ended;
+    egui::Frame::new()
+        .fill(if dim {
+            Color32::from_gray(28)
+        } else {
+            Color32::from_gray(36)
+        })
+        .corner_radius(10)
+        .inner_margin(egui::Margin::symmetric(12, 10))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal_top(|ui| {
+                look::paint_bird(ui, color, &look::agent_letter(s.agent, name), 34.0);
+                ui.add_space(6.0);
+                ui.vertical(|ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(
+                            RichText::new(look::agent_label(s.agent, name))
+                                .strong()
+                                .color(color),
+                        );
+                        ui.label(
+                            RichText::new(look::state_text(s.state))
+                                .color(look::state_color(s.state)),
+                        );
+                        if let Some(cost) = s.cost_usd {
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    ui.label(RichText::new(look::cost_text(cost)).monospace());
+                                },
+                            );
+                        }
+                    });
+                    ui.label(
+                        RichText::new(&s.folder)
+                            .monospace()
+                            .color(Color32::from_gray(190)),
+                    );
+                    if let Some(task) = &s.task {
+                        // A task Zeca started: the bird took off from the chat.
+                        ui.label(
+                            RichText::new(format!("from Zeca · task {task}"))
+                                .italics()
+                                .color(look::AMBER),
+                        );
+                    }
+                    if let Some(tool) = &s.last_tool {
+                        let target = s.last_target.as_deref().unwrap_or("");
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(format!("{tool}  {target}"))
+                                    .monospace()
+                                    .color(Color32::from_gray(160)),
+                            )
+                            .truncate(),
+                        );
+                    }
+                    if s.five_hour.is_some() || s.seven_day.is_some() {
+                        ui.horizontal(|ui| {
+                            if let Some(w) = &s.five_hour {
+                                rate_ui(ui, "5 h", w, now_unix);
+                            }
+                            if let Some(w) = &s.seven_day {
+                                rate_ui(ui, "7 d", w, now_unix);
+                            }
+                        });
+                    }
+                });
+            });
+        });
+}
+
+fn rate_ui(ui: &mut egui::Ui, window: &str, w: &RateWindow, now_unix: u64) {
+    let used = w.used_percentage.clamp(0.0, 100.0);
+    let color = if used >= 90.0 {
+        look::RED
+    } else if used >= 70.0 {
+        look::AMBER
+    } else {
+        Color32::from_gray(170)
+    };
+    let mut text = format!("{window} {used:.0} % used");
+    if let Some(at) = w.resets_at {
+        text.push_str(&format!(", {}", look::resets_text(at, now_unix)));
+    }
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(56.0, 6.0), egui::Sense::hover());
+    ui.painter().rect_filled(rect, 3, Color32::from_gray(60));
+    let mut done = rect;
+    done.set_width(rect.width() * (used / 100.0) as f32);
+    ui.painter().rect_filled(done, 3, color);
+    ui.label(RichText::new(text).small().color(color));
+    ui.add_space(8.0);
+}

@@ -1,0 +1,19 @@
+//! The window: the island, the flock, the cards and settings, one view per file, driven by
+//! the engine through [`vults_engine::messages`] messages. Views never do I/O and never block; the
+//! [`app::VultsWindow`] drains the engine's channel once per frame into [`state::Model`].
+//!
+//! Start from [`app::VultsWindow`]; [`native::run`] opens it with eframe (glow renderer).
+
+pub mod app;
+pub mod card;
+pub mod chat;
+pub mod code;
+pub mod desktop;
+pub mod flock;
+pub mod instance;
+pub mod island;
+pub mod look;
+pub mod native;
+pub mod settings;
+pub mod state;
+pub mod welcome;

@@ -1,0 +1,174 @@
+//! Shared looks: agent colours and marks, state colours, and how times and money read.
+
+use egui::{Color32, Pos2, Shape, Stroke, Vec2};
+use vults_core::protocol::{AgentKind, Identity};
+use vults_engine::messages::SessionState;
+
+pub const AMBER: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
+pub const RED: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
+pub const GREEN: Color32 = Color32::from_rgb(0x3D, 0xB8, 0x6B);
+pub const CARD_FILL: Color32 = Color32::from_rgb(0x1E, 0x20, 0x25);
+pub const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
+
+/// One colour per agent; a named tool gets a stable colour from its name.
+/// A card's frame, inline in the chat or floating: red-edged when the call is destructive.
+pub fn card_frame(destructive: bool) -> egui::Frame {
+    egui::Frame::new()
+        .fill(CARD_FILL)
+        .corner_radius(12)
+        .stroke(egui::Stroke::new(
+            1.5,
+            if destructive {
+                RED
+            } else {
+                Color32::from_gray(70)
+            },
+        ))
+        .inner_margin(egui::Margin::same(14))
+}
+
+pub fn agent_color(agent: AgentKind, name: Option<&str>) -> Color32 {
+    match agent {
+        AgentKind::Claude => Color32::from_rgb(0xD9, 0x77, 0x57),
+        AgentKind::Codex => Color32::from_rgb(0x10, 0xA3, 0x7F),
+        AgentKind::Opencode => Color32::from_rgb(0x8C, 0x9B, 0xB5),
+        AgentKind::Qwen => Color32::from_rgb(0x8B, 0x5C, 0xF6),
+        AgentKind::Copilot => Color32::from_rgb(0x3B, 0x82, 0xF6),
+        AgentKind::Other => {
+            let hash = name
+                .unwrap_or("other")
+                .bytes()
+                .fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
+            let hue = (hash % 360) as f32 / 360.0;
+            egui::ecolor::Hsva::new(hue, 0.55, 0.85, 1.0).into()
+        }
+    }
+}
+
+pub fn identity_color(identity: &Identity) -> Color32 {
+    match identity {
+        Identity::Builtin(kind) => agent_color(*kind, None),
+        Identity::Named(name) => agent_color(AgentKind::Other, Some(name.as_str())),
+    }
+}
+
+/// The letter on an agent's bird.
+pub fn agent_letter(agent: AgentKind, name: Option<&str>) -> String {
+    match agent {
+        AgentKind::Claude => "C".into(),
+        AgentKind::Codex => "X".into(),
+        AgentKind::Opencode => "O".into(),
+        AgentKind::Qwen => "Q".into(),
+        AgentKind::Copilot => "P".into(),
+        AgentKind::Other => name
+            .and_then(|n| n.chars().next())
+            .map(|c| c.to_ascii_uppercase().to_string())
+            .unwrap_or_else(|| "?".into()),
+    }
+}
+
+/// The name a person knows an agent by: the built-in's name, or the named tool's own.
+pub fn agent_label(agent: AgentKind, name: Option<&str>) -> String {
+    match (agent, name) {
+        (AgentKind::Other, Some(n)) => n.to_string(),
+        _ => agent.display_name().to_string(),
+    }
+}
+
+/// Paints a small bird: a round body in the agent's colour, a beak, and the agent's letter.
+pub fn paint_bird(ui: &mut egui::Ui, color: Color32, letter: &str, size: f32) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), egui::Sense::hover());
+    let painter = ui.painter_at(rect.expand(2.0));
+    let c = rect.center() - Vec2::new(size * 0.06, 0.0);
+    let r = size * 0.42;
+    let beak = [
+        Pos2::new(c.x + r * 0.85, c.y - r * 0.28),
+        Pos2::new(c.x + r * 1.22, c.y - r * 0.05),
+        Pos2::new(c.x + r * 0.85, c.y + r * 0.18),
+    ];
+    painter.add(Shape::convex_polygon(beak.to_vec(), AMBER, Stroke::NONE));
+    painter.circle_filled(c, r, color);
+    painter.text(
+        c,
+        egui::Align2::CENTER_CENTER,
+        letter,
+        egui::FontId::proportional(size * 0.5),
+        Color32::WHITE,
+    );
+    response
+}
+
+pub fn state_text(state: SessionState) -> &'static str {
+    match state {
+        SessionState::Working => "working",
+        SessionState::WaitingForYou => "waiting for you",
+        SessionState::Idle => "idle",
+        SessionState::Ended => "ended",
+    }
+}
+
+pub fn state_color(state: SessionState) -> Color32 {
+    match state {
+        SessionState::Working => GREEN,
+        SessionState::WaitingForYou => AMBER,
+        SessionState::Idle => Color32::from_gray(150),
+        SessionState::Ended => Color32::from_gray(100),
+    }
+}
+
+/// "12 s", "3 min", "1 h 4 min": how long something has waited.
+pub fn duration_text(secs: u64) -> String {
+    match secs {
+        0..=59 => format!("{secs} s"),
+        60..=3599 => format!("{} min", secs / 60),
+        3600..=86399 => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
+        _ => format!("{} d {} h", secs / 86400, (secs % 86400) / 3600),
+    }
+}
+
+/// How long a card has waited: "just now", "10 s" (in steps of 5 s, so a waiting card
+/// repaints every 5 s in its first minute, then once a minute), "3 min", …
+pub fn waited_text(secs: u64) -> String {
+    match secs {
+        0..=4 => "just now".into(),
+        5..=59 => format!("{} s", secs / 5 * 5),
+        _ => duration_text(secs),
+    }
+}
+
+/// In how many seconds [`waited_text`] of a wait that is now `secs` long reads differently.
+pub fn next_waited_change(secs: u64) -> u64 {
+    match secs {
+        0..=59 => 5 - secs % 5,
+        _ => 60 - secs % 60,
+    }
+}
+
+/// "$1.27".
+pub fn cost_text(usd: f64) -> String {
+    format!("${usd:.2}")
+}
+
+/// "resets in 2 h 13 min" from Unix seconds.
+pub fn resets_text(resets_at: u64, now_unix: u64) -> String {
+    if resets_at <= now_unix {
+        "resetting".into()
+    } else {
+        format!("resets in {}", duration_text(resets_at - now_unix))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cards_wait_reads_in_steps_that_repaint_rarely() {
+        assert_eq!(waited_text(3), "just now");
+        assert_eq!(waited_text(12), "10 s");
+        assert_eq!(waited_text(75), "1 min");
+        assert_eq!(next_waited_change(12), 3);
+        assert_eq!(next_waited_change(75), 45);
+        assert_eq!(resets_text(1_000 + 3 * 86_400, 1_000), "resets in 3 d 0 h");
+    }
+}

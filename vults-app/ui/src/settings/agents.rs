@@ -1,0 +1,149 @@
+//! Settings → Agents: each built-in agent with its install state, and each named tool seen,
+//! with its Always rules, each removable.
+
+use super::SettingsAction;
+use crate::look;
+use crate::state::Model;
+use egui::{Color32, RichText};
+use vults_core::protocol::AgentKind;
+
+#[derive(Debug, Default)]
+pub struct AgentsView;
+
+impl AgentsView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
+        let mut action = None;
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.heading("Agents");
+            ui.label(
+                RichText::new("Vults places its hook in each agent's own settings when the app starts.")
+                    .color(Color32::from_gray(150)),
+            );
+            ui.add_space(6.0);
+            egui::Grid::new("agents")
+                .num_columns(5)
+                .spacing([14.0, 8.0])
+                .show(ui, |ui| {
+                    if model.installs.is_empty() {
+                        // The installer has not reported yet: the agents the wire knows.
+                        for kind in AgentKind::ALL.into_iter().filter(|k| *k != AgentKind::Other) {
+                            look::paint_bird(ui, look::agent_color(kind, None), &look::agent_letter(kind, None), 24.0);
+                            ui.label(RichText::new(kind.display_name()).strong());
+                            ui.label(RichText::new("unknown").color(Color32::from_gray(150)));
+                            ui.end_row();
+                        }
+                    }
+                    for install in &model.installs {
+                        let (kind, name) = match AgentKind::parse(&install.key) {
+                            Some(k) if k != AgentKind::Other => (k, None),
+                            _ => (AgentKind::Other, Some(install.name.as_str())),
+                        };
+                        look::paint_bird(ui, look::agent_color(kind, name), &look::agent_letter(kind, name), 24.0);
+                        ui.label(RichText::new(&install.name).strong());
+                        let color = match install.state.as_str() {
+                            "installed" => look::GREEN,
+                            _ if install.repairable => look::AMBER,
+                            "failed" | "cannot parse its settings" => look::RED,
+                            _ => Color32::from_gray(150),
+                        };
+                        ui.vertical(|ui| {
+                            ui.set_width(190.0);
+                            ui.label(RichText::new(&install.state).color(color));
+                            if let Some(detail) = &install.detail {
+                                ui.add(
+                                    egui::Label::new(RichText::new(detail).small().color(Color32::from_gray(150)))
+                                        .wrap(),
+                                );
+                            }
+                        });
+                        ui.horizontal(|ui| {
+                            if install.repairable && ui.button(format!("Repair {}", install.name)).clicked() {
+                                action = Some(SettingsAction::Repair(install.key.clone()));
+                            }
+                            if let Some(a) = switch(ui, install) {
+                                action = Some(a);
+                            }
+                        });
+                        ui.end_row();
+                    }
+                });
+
+            ui.add_space(16.0);
+            ui.heading("Named tools");
+            // Every tool seen asking, and every tool a rule was kept for (seen before a restart).
+            let mut names: std::collections::BTreeSet<&str> =
+                model.named_tools.keys().map(String::as_str).collect();
+            names.extend(model.rules.iter().filter_map(|r| match &r.identity {
+                vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
+                _ => None,
+            }));
+            if names.is_empty() {
+                ui.label(
+                    RichText::new("None yet. A tool that calls vults-hook --agent <name> --reply vults shows here.")
+                        .color(Color32::from_gray(150)),
+                );
+            }
+            for name in names {
+                ui.add_space(6.0);
+                ui.horizontal(|ui| {
+                    look::paint_bird(
+                        ui,
+                        look::agent_color(AgentKind::Other, Some(name)),
+                        &look::agent_letter(AgentKind::Other, Some(name)),
+                        24.0,
+                    );
+                    ui.label(RichText::new(name).strong());
+                    if let Some(tool) = model.named_tools.get(name) {
+                        let ms = vults_engine::clock::unix_ms(tool.last_asked);
+                        ui.label(
+                            RichText::new(format!("last asked {} UTC", super::history::clock(ms)))
+                                .color(Color32::from_gray(150)),
+                        );
+                    }
+                });
+                let mut any = false;
+                for rule in model.rules_of(name) {
+                    any = true;
+                    ui.indent(("named-rule", &rule.id), |ui| {
+                        ui.horizontal_wrapped(|ui| {
+                            if ui.button("Remove").on_hover_text(format!("Remove rule {}", rule.id)).clicked() {
+                                action = Some(SettingsAction::RemoveRule(rule.id.clone()));
+                            }
+                            ui.label(RichText::new(&rule.tool).monospace().strong());
+                            ui.label(RichText::new(&rule.target).monospace());
+                            ui.label(RichText::new(format!("in {}", rule.folder)).color(Color32::from_gray(150)));
+                        });
+                    });
+                }
+                if !any {
+                    ui.indent(("no-rules", name), |ui| {
+                        ui.label(RichText::new("No Always rules").color(Color32::from_gray(150)));
+                    });
+                }
+            }
+        });
+        action
+    }
+}
+
+/// The per-agent switch: Vults can be turned off for an agent it found (and back on), and its
+/// leftover Gemini CLI hooks can be taken out. Nothing for an agent that is not on this machine.
+fn switch(ui: &mut egui::Ui, install: &crate::state::AgentInstall) -> Option<SettingsAction> {
+    if install.key == "gemini" {
+        let clicked = ui.button("Remove old Gemini hooks").clicked();
+        return clicked.then_some(SettingsAction::RemoveGeminiLeftovers);
+    }
+    match install.state.as_str() {
+        "not found on this machine" => None,
+        "turned off" => ui
+            .button(format!("Turn on {}", install.name))
+            .on_hover_text("Put Vults' hook back into this agent's settings")
+            .clicked()
+            .then(|| SettingsAction::SetEnabled(install.key.clone(), true)),
+        _ => ui
+            .button(format!("Turn off {}", install.name))
+            .on_hover_text("Take Vults' entries out of this agent's settings, and keep them out")
+            .clicked()
+            .then(|| SettingsAction::SetEnabled(install.key.clone(), false)),
+    }
+}

@@ -1,0 +1,143 @@
+//! Settings → History: the audit log, newest first, filterable by agent, decision and who
+//! answered.
+
+use crate::state::Model;
+use egui::{Color32, RichText};
+use std::collections::BTreeSet;
+
+#[derive(Debug, Default)]
+pub struct HistoryView {
+    agent: Option<String>,
+    decision: Option<String>,
+    /// The [`AnsweredBy::kind`](vults_engine::messages::AnsweredBy::kind) shown: `click`, `phone`, `rule`,
+    /// `policy`, `terminal`, `withdrawn`, `timeout`.
+    who: Option<String>,
+}
+
+const WHO: [&str; 7] = [
+    "click",
+    "phone",
+    "rule",
+    "policy",
+    "terminal",
+    "withdrawn",
+    "timeout",
+];
+const DECISIONS: [&str; 7] = [
+    "allow",
+    "deny",
+    "answer",
+    "answered",
+    "withdrawn",
+    "undelivered",
+    "refused",
+];
+
+impl HistoryView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) {
+        ui.heading("History");
+        let agents: BTreeSet<&str> = model.audit.iter().map(|a| a.identity.as_str()).collect();
+        filter_combo(ui, "Agent", &mut self.agent, agents.iter().copied());
+        filter_combo(ui, "Decision", &mut self.decision, DECISIONS.into_iter());
+        filter_combo(ui, "Answered by", &mut self.who, WHO.into_iter());
+        ui.add_space(4.0);
+        let rows: Vec<_> = model
+            .audit
+            .iter()
+            .rev()
+            .filter(|a| self.agent.as_deref().is_none_or(|x| a.identity == x))
+            .filter(|a| self.decision.as_deref().is_none_or(|x| a.decision == x))
+            .filter(|a| self.who.as_deref().is_none_or(|x| a.by.kind() == x))
+            .collect();
+        if rows.is_empty() {
+            ui.label(RichText::new("Nothing answered yet.").color(Color32::from_gray(150)));
+            return;
+        }
+        let row_height = 36.0;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show_rows(ui, row_height, rows.len(), |ui, range| {
+                for a in &rows[range] {
+                    ui.horizontal(|ui| {
+                        ui.set_height(row_height - 4.0);
+                        let color = match a.decision.as_str() {
+                            "allow" | "answer" => crate::look::GREEN,
+                            "deny" | "refused" => crate::look::RED,
+                            _ => Color32::from_gray(150),
+                        };
+                        ui.vertical(|ui| {
+                            ui.horizontal(|ui| {
+                                ui.label(
+                                    RichText::new(clock(a.time))
+                                        .monospace()
+                                        .color(Color32::from_gray(140)),
+                                );
+                                ui.label(RichText::new(&a.decision).strong().color(color));
+                                ui.label(
+                                    RichText::new(format!("by {}", a.by))
+                                        .color(Color32::from_gray(170)),
+                                );
+                                ui.label(RichText::new(&a.identity).strong());
+                                ui.label(RichText::new(&a.tool).monospace());
+                            });
+                            ui.add(
+                                egui::Label::new(
+                                    RichText::new(format!("{}  in {}", a.target, a.folder))
+                                        .monospace()
+                                        .small()
+                                        .color(Color32::from_gray(170)),
+                                )
+                                .truncate(),
+                            );
+                        });
+                    });
+                }
+            });
+    }
+}
+
+fn filter_combo<'a>(
+    ui: &mut egui::Ui,
+    what: &str,
+    value: &mut Option<String>,
+    choices: impl Iterator<Item = &'a str>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{what}:")).color(Color32::from_gray(150)));
+        ui.selectable_value(value, None, "all");
+        for c in choices {
+            ui.selectable_value(value, Some(c.to_string()), c);
+        }
+    });
+}
+
+/// "2026-11-29 13:05:09 UTC" from Unix milliseconds (UTC: the window does no time-zone I/O).
+pub(crate) fn clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (h, m, s) = ((secs / 3600) % 24, (secs / 60) % 60, secs % 60);
+    let (y, mo, d) = civil_from_days((secs / 86400) as i64);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02}:{s:02}")
+}
+
+/// Howard Hinnant's days → civil date.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn audit_times_read_as_utc_dates() {
+        assert_eq!(super::clock(0), "1970-01-01 00:00:00");
+        assert_eq!(super::clock(1_795_000_000_000), "2026-11-18 11:06:40");
+    }
+}

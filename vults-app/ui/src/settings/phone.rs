@@ -1,0 +1,651 @@
+//! Settings → Phone: turn the phone link on or off (the port is visible and changeable), the
+//! broker (URL, login, the phone's own login, CA file; Connect / Disconnect and the connection's state), the pairing
+//! QR code, the paired devices with Revoke, and the latest refused phone requests.
+//!
+//! The view does no I/O: it reads a [`PhoneStatus`] snapshot (from `BackgroundLink::status()`,
+//! once per frame) and returns a [`PhoneAction`] for the app to pass to
+//! `BackgroundLink::apply`, which only sends it to the link's own thread.
+//!
+//! Wiring, in the app: `phone::secrets::use_platform_store()` once in `main`; then
+//! `BackgroundLink::spawn(paths, Arc::new(move |c| { commander.send(c); }), wake)` with the
+//! engine's `EngineCommander` and the repaint callback, and `phone.on_engine_event(&event)`
+//! for every event drained in `logic`.
+
+use egui::{Color32, RichText};
+use vults_phone::{BrokerConfig, BrokerSettings, DEFAULT_PORT, PhoneAction, PhoneStatus};
+
+#[derive(Debug)]
+pub struct PhoneView {
+    port: String,
+    broker: BrokerFields,
+}
+
+/// The broker settings being edited (filled from the saved ones once).
+#[derive(Debug, Default)]
+struct BrokerFields {
+    loaded: bool,
+    url: String,
+    username: String,
+    /// Empty: keep the stored password.
+    password: String,
+    /// The phone's own login (handed to it in the QR code); empty: anonymous.
+    phone_username: String,
+    /// Empty: keep the stored phone password.
+    phone_password: String,
+    ca_file: String,
+    phone_url: String,
+    page_url: String,
+}
+
+impl BrokerFields {
+    fn load(&mut self, config: Option<&BrokerConfig>) {
+        if self.loaded {
+            return;
+        }
+        self.loaded = true;
+        let Some(c) = config else { return };
+        self.url = c.url.clone();
+        self.username = c.username.clone().unwrap_or_default();
+        self.phone_username = c.phone_username.clone().unwrap_or_default();
+        self.ca_file = c
+            .ca_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        self.phone_url = c.phone_url.clone().unwrap_or_default();
+        self.page_url = c.page_url.clone().unwrap_or_default();
+    }
+
+    fn settings(&mut self) -> BrokerSettings {
+        let opt = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        let password = std::mem::take(&mut self.password);
+        let phone_password = std::mem::take(&mut self.phone_password);
+        BrokerSettings {
+            config: BrokerConfig {
+                url: self.url.trim().to_string(),
+                username: opt(&self.username),
+                ca_file: opt(&self.ca_file).map(Into::into),
+                phone_url: opt(&self.phone_url),
+                page_url: opt(&self.page_url),
+                phone_username: opt(&self.phone_username),
+                enabled: true,
+            },
+            password: (!password.is_empty()).then_some(password),
+            phone_password: (!phone_password.is_empty()).then_some(phone_password),
+        }
+    }
+}
+
+impl Default for PhoneView {
+    fn default() -> PhoneView {
+        PhoneView {
+            port: DEFAULT_PORT.to_string(),
+            broker: BrokerFields::default(),
+        }
+    }
+}
+
+const MUTED: Color32 = Color32::from_gray(150);
+const WARN: Color32 = Color32::from_rgb(230, 160, 60);
+
+impl PhoneView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, status: &PhoneStatus) -> Option<PhoneAction> {
+        let mut action = None;
+        ui.heading("Phone");
+        ui.label(
+            RichText::new(
+                "A paired phone sees the waiting cards and answers them with signed, sealed requests. \
+                 The link listens on your network only while it is on.",
+            )
+            .color(MUTED),
+        );
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            let label = ui.label("Port");
+            let port_ok = self.port.trim().parse::<u16>().is_ok_and(|p| p > 0);
+            ui.add_enabled(
+                status.address.is_none(),
+                egui::TextEdit::singleline(&mut self.port).desired_width(60.0),
+            )
+            .labelled_by(label.id);
+            match status.address {
+                Some(addr) => {
+                    ui.label(
+                        RichText::new(format!("On — listening on port {}", addr.port())).strong(),
+                    );
+                    if ui.button("Turn off").clicked() {
+                        action = Some(PhoneAction::Disable);
+                    }
+                }
+                None => {
+                    if ui
+                        .add_enabled(port_ok, egui::Button::new("Turn on"))
+                        .clicked()
+                        && let Ok(port) = self.port.trim().parse()
+                    {
+                        action = Some(PhoneAction::Enable { port });
+                    }
+                    ui.label(RichText::new("Off").color(MUTED));
+                }
+            }
+        });
+        if let Some(err) = &status.error {
+            ui.colored_label(Color32::from_rgb(220, 80, 80), err);
+        }
+        let key_color = if status.key_in_file { WARN } else { MUTED };
+        ui.label(RichText::new(&status.key_storage).color(key_color).small());
+        ui.add_space(8.0);
+
+        if let Some(a) = self.broker_ui(ui, status) {
+            action = Some(a);
+        }
+        ui.add_space(8.0);
+
+        if status.address.is_some() || status.broker.state.is_some() {
+            match &status.offer {
+                Some(offer) => {
+                    ui.label("Scan with the phone's camera, then tap Pair on the page:");
+                    qr(ui, &status.qr);
+                    ui.label(
+                        RichText::new(shown_url(offer))
+                            .monospace()
+                            .small()
+                            .color(MUTED),
+                    );
+                    if offer.phone_login.is_some() {
+                        ui.label(
+                            RichText::new(
+                                "This code carries the phone's broker login: show it only to \
+                                 the phone.",
+                            )
+                            .small()
+                            .color(WARN),
+                        );
+                    }
+                    if let Some(fp) = &status.tls_fingerprint {
+                        ui.label(
+                            RichText::new(format!(
+                                "The phone will warn once about this computer's own certificate. \
+                                 Its SHA-256 fingerprint is {fp}"
+                            ))
+                            .small()
+                            .color(MUTED),
+                        );
+                    }
+                    let reach = if offer.broker.is_some() {
+                        "One use; expires in 5 minutes. Through the broker, the phone can be anywhere."
+                    } else {
+                        "One use; expires in 5 minutes. The phone must be on this network."
+                    };
+                    ui.label(RichText::new(reach).small().color(MUTED));
+                }
+                None => {
+                    ui.label(
+                        RichText::new("The pairing code was used or has expired.").color(MUTED),
+                    );
+                }
+            }
+            if ui.button("New pairing code").clicked() {
+                action = Some(PhoneAction::NewCode);
+            }
+            ui.add_space(8.0);
+        }
+
+        ui.strong("Paired devices");
+        if status.devices.is_empty() {
+            ui.label(RichText::new("None yet.").color(MUTED));
+        }
+        for d in &status.devices {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(&d.name).strong());
+                ui.label(RichText::new(&d.id).monospace().small().color(MUTED));
+                if d.revoked_at.is_some() {
+                    ui.label(RichText::new("revoked").color(WARN));
+                } else if ui
+                    .button("Revoke")
+                    .on_hover_text("Refuse every request from this device from now on")
+                    .clicked()
+                {
+                    action = Some(PhoneAction::Revoke(d.id.clone()));
+                }
+            });
+        }
+        refusal_list(
+            ui,
+            "Refused requests from paired phones",
+            &status.refusals,
+            10,
+            WARN,
+        );
+        refusal_list(
+            ui,
+            "Refused requests that could not be authenticated",
+            &status.unauthenticated,
+            5,
+            MUTED,
+        );
+        action
+    }
+}
+
+impl PhoneView {
+    /// The broker: its settings, Connect / Disconnect, and the connection's state.
+    fn broker_ui(&mut self, ui: &mut egui::Ui, status: &PhoneStatus) -> Option<PhoneAction> {
+        let mut action = None;
+        let b = &status.broker;
+        self.broker.load(b.config.as_ref());
+        ui.strong("Through a broker");
+        ui.label(
+            RichText::new(
+                "To answer from anywhere: an MQTT broker you pick (Mosquitto, EMQX, a hosted one) \
+                 carries the same sealed messages. It sees random topic names, sizes and timing, \
+                 never a card or an answer.",
+            )
+            .color(MUTED)
+            .small(),
+        );
+        let f = &mut self.broker;
+        egui::Grid::new("phone-broker")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let row = |ui: &mut egui::Ui,
+                           label: &str,
+                           value: &mut String,
+                           hint: &str,
+                           secret: bool| {
+                    let l = ui.label(label);
+                    ui.add(
+                        egui::TextEdit::singleline(value)
+                            .hint_text(hint)
+                            .password(secret)
+                            .desired_width(320.0),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                };
+                row(
+                    ui,
+                    "Broker URL",
+                    &mut f.url,
+                    "wss://broker.example:8884/ or mqtts://…",
+                    false,
+                );
+                row(ui, "Username", &mut f.username, "optional", false);
+                let hint = if b.password_set {
+                    "unchanged (in the keyring)"
+                } else {
+                    "optional"
+                };
+                row(ui, "Password", &mut f.password, hint, true);
+                row(
+                    ui,
+                    "Phone's username",
+                    &mut f.phone_username,
+                    "optional: the phone's own broker account",
+                    false,
+                );
+                let hint = if b.phone_password_set {
+                    "unchanged (in the keyring)"
+                } else {
+                    "optional"
+                };
+                row(ui, "Phone's password", &mut f.phone_password, hint, true);
+                row(
+                    ui,
+                    "CA certificate",
+                    &mut f.ca_file,
+                    "PEM file, for a self-hosted broker",
+                    false,
+                );
+                row(
+                    ui,
+                    "Phone's broker URL",
+                    &mut f.phone_url,
+                    "wss://…, if not the one above",
+                    false,
+                );
+                row(
+                    ui,
+                    "Page URL",
+                    &mut f.page_url,
+                    "https://… (default: the broker's own web server)",
+                    false,
+                );
+            });
+        ui.horizontal(|ui| {
+            let label = if b.state.is_some() {
+                "Save and reconnect"
+            } else {
+                "Connect"
+            };
+            if ui
+                .add_enabled(!f.url.trim().is_empty(), egui::Button::new(label))
+                .clicked()
+            {
+                action = Some(PhoneAction::Broker(f.settings()));
+            }
+            if b.password_set && ui.button("Forget password").clicked() {
+                action = Some(PhoneAction::Broker(BrokerSettings {
+                    password: Some(String::new()),
+                    ..f.settings()
+                }));
+            }
+            if b.phone_password_set && ui.button("Forget phone's password").clicked() {
+                action = Some(PhoneAction::Broker(BrokerSettings {
+                    phone_password: Some(String::new()),
+                    ..f.settings()
+                }));
+            }
+            match &b.state {
+                Some(state) => {
+                    let color = if *state == vults_phone::BrokerState::Connected {
+                        Color32::from_rgb(90, 180, 90)
+                    } else {
+                        WARN
+                    };
+                    ui.label(RichText::new(format!("Broker: {}", state.describe())).color(color));
+                    if ui.button("Disconnect").clicked() {
+                        action = Some(PhoneAction::BrokerOff);
+                    }
+                }
+                None => {
+                    ui.label(RichText::new("Broker: off").color(MUTED));
+                }
+            }
+        });
+        if let Some(err) = &b.error {
+            ui.colored_label(Color32::from_rgb(220, 80, 80), err);
+        }
+        if let Some(storage) = &b.password_storage {
+            ui.label(RichText::new(storage).small().color(MUTED));
+        }
+        if !f.phone_username.trim().is_empty() {
+            ui.label(
+                RichText::new(
+                    "The QR code then carries the phone's login: keep it private (anyone who \
+                     sees it can use that broker account, though not answer a card without \
+                     pairing). Give the phone its own account whose ACL reaches only \
+                     vults/+/a (write) and vults/+/p (read).",
+                )
+                .small()
+                .color(MUTED),
+            );
+        }
+        action
+    }
+}
+
+/// The pairing URL as printed under the code: the phone's broker password, if the code
+/// carries one, is left out (the code itself holds it).
+fn shown_url(offer: &vults_phone::PairingOffer) -> String {
+    match &offer.phone_login {
+        Some((_, password)) if !password.is_empty() => offer.url.replace(
+            &format!("&w={}", vults_phone::fragment_encode(password)),
+            "&w=(hidden)",
+        ),
+        _ => offer.url.clone(),
+    }
+}
+
+/// The newest `shown` of `entries` (oldest first), under a heading, if there are any.
+fn refusal_list(
+    ui: &mut egui::Ui,
+    heading: &str,
+    entries: &[vults_engine::messages::AuditEntry],
+    shown: usize,
+    color: Color32,
+) {
+    if entries.is_empty() {
+        return;
+    }
+    ui.add_space(8.0);
+    ui.strong(heading);
+    for r in entries.iter().rev().take(shown) {
+        ui.label(
+            RichText::new(format!(
+                "{} — {}",
+                r.by,
+                r.detail.as_deref().unwrap_or("refused")
+            ))
+            .small()
+            .color(color),
+        );
+    }
+}
+
+/// Draws QR modules: dark squares on a light field with a 4-module quiet zone.
+fn qr(ui: &mut egui::Ui, modules: &[Vec<bool>]) {
+    let n = modules.len();
+    if n == 0 {
+        return;
+    }
+    let cell = 4.0_f32;
+    let side = (n as f32 + 8.0) * cell;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::WHITE);
+    for (y, row) in modules.iter().enumerate() {
+        for (x, dark) in row.iter().enumerate() {
+            if *dark {
+                let min = rect.min + egui::vec2((x as f32 + 4.0) * cell, (y as f32 + 4.0) * cell);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                    0.0,
+                    Color32::BLACK,
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use vults_phone::{Device, PairingOffer};
+
+    struct State {
+        view: PhoneView,
+        status: PhoneStatus,
+        action: Option<PhoneAction>,
+    }
+
+    fn harness(status: PhoneStatus) -> Harness<'static, State> {
+        Harness::builder()
+            .with_size(egui::vec2(640.0, 720.0))
+            .build_ui_state(
+                |ui, s: &mut State| {
+                    if let Some(a) = s.view.ui(ui, &s.status) {
+                        s.action = Some(a);
+                    }
+                },
+                State {
+                    view: PhoneView::default(),
+                    status,
+                    action: None,
+                },
+            )
+    }
+
+    fn device(id: &str, name: &str, revoked: bool) -> Device {
+        Device {
+            id: id.into(),
+            name: name.into(),
+            sign_key: String::new(),
+            box_key: String::new(),
+            paired_at: 0,
+            revoked_at: revoked.then_some(1),
+        }
+    }
+
+    fn refused(time: u64, by: &str, detail: &str) -> vults_engine::messages::AuditEntry {
+        vults_engine::messages::AuditEntry::new(time, "refused", by.into(), Some(detail.into()))
+    }
+
+    #[test]
+    fn a_flood_of_unauthenticated_refusals_does_not_hide_a_paired_phones() {
+        let flood: Vec<_> = (0..10)
+            .map(|i| {
+                refused(
+                    100 + i,
+                    "phone:unknown",
+                    &format!("unknown device (claimed id \"x{i}\", from 192.0.2.9)"),
+                )
+            })
+            .collect();
+        let h = harness(PhoneStatus {
+            refusals: vec![refused(
+                1,
+                "phone:Ana (dev1)",
+                "bad signature (device dev1), card 3",
+            )],
+            unauthenticated: flood,
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("phone:Ana (dev1) — bad signature (device dev1), card 3");
+        h.get_by_label("Refused requests that could not be authenticated");
+        // The newest few of the flood only.
+        h.get_by_label("phone:unknown — unknown device (claimed id \"x9\", from 192.0.2.9)");
+        assert!(
+            h.query_by_label("phone:unknown — unknown device (claimed id \"x0\", from 192.0.2.9)")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn off_it_offers_to_turn_on_at_the_shown_port() {
+        let mut h = harness(PhoneStatus {
+            key_storage: "Phone link keys are in the system keyring.".into(),
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("Off");
+        h.get_by_label("Turn on").click();
+        h.run();
+        assert_eq!(
+            h.state().action,
+            Some(PhoneAction::Enable { port: DEFAULT_PORT })
+        );
+    }
+
+    #[test]
+    fn on_it_shows_the_code_and_revokes_a_device() {
+        let offer = PairingOffer {
+            url: "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x".into(),
+            token: "tok".into(),
+            expires_at: u64::MAX,
+            app_sign_key: "k".into(),
+            app_box_key: "x".into(),
+            broker: None,
+            phone_login: None,
+        };
+        let qr = vults_phone::qr_modules(&offer);
+        let mut h = harness(PhoneStatus {
+            address: Some("0.0.0.0:47610".parse().unwrap()),
+            offer: Some(offer),
+            qr,
+            devices: vec![
+                device("dev1", "Ana's phone", false),
+                device("dev2", "Old", true),
+            ],
+            tls_fingerprint: Some("AB:CD".into()),
+            key_storage: "keys in a file".into(),
+            key_in_file: true,
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("On — listening on port 47610");
+        h.get_by_label("https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x");
+        h.get_by_label("revoked");
+        // Only the device that is not revoked has a Revoke button.
+        h.get_by_label("Revoke").click();
+        h.run();
+        assert_eq!(h.state().action, Some(PhoneAction::Revoke("dev1".into())));
+    }
+
+    #[test]
+    fn a_code_with_the_phones_login_hides_its_password_and_says_it_is_secret() {
+        let url = format!(
+            "https://broker.test/#v=1&t=tok&k=k&x=x&b=wss%3A%2F%2Fbroker.test%2F&p={}&u=vults-phone&w=s3cret%20pw",
+            "0".repeat(32)
+        );
+        let offer = PairingOffer {
+            url: url.clone(),
+            token: "tok".into(),
+            expires_at: u64::MAX,
+            app_sign_key: "k".into(),
+            app_box_key: "x".into(),
+            broker: Some(("wss://broker.test/".into(), "0".repeat(32))),
+            phone_login: Some(("vults-phone".into(), "s3cret pw".into())),
+        };
+        let qr = vults_phone::qr_modules(&offer);
+        let h = harness(PhoneStatus {
+            offer: Some(offer),
+            qr,
+            broker: vults_phone::BrokerStatus {
+                state: Some(vults_phone::BrokerState::Connected),
+                ..Default::default()
+            },
+            ..PhoneStatus::default()
+        });
+        h.get_by_label(&url.replace("&w=s3cret%20pw", "&w=(hidden)"));
+        assert!(
+            h.query_by_label(&url).is_none(),
+            "the password is not printed"
+        );
+        h.get_by_label("This code carries the phone's broker login: show it only to the phone.");
+    }
+
+    #[test]
+    fn the_broker_is_set_up_here_and_its_state_shown() {
+        let mut h = harness(PhoneStatus::default());
+        h.get_by_label("Broker: off");
+        for (field, text) in [
+            ("Broker URL", "wss://broker.example:8884/"),
+            ("Username", "vults-app"),
+            ("Password", "pw"),
+            ("Phone's username", "vults-phone"),
+            ("Phone's password", "phone-pw"),
+        ] {
+            h.run();
+            h.get_by_label(field).focus();
+            h.run();
+            h.get_by_label(field).type_text(text);
+            h.run();
+        }
+        h.get_by_label("Connect").click();
+        h.run();
+        let Some(PhoneAction::Broker(settings)) = h.state().action.clone() else {
+            panic!("expected a broker action, got {:?}", h.state().action);
+        };
+        assert_eq!(settings.config.url, "wss://broker.example:8884/");
+        assert_eq!(settings.config.username.as_deref(), Some("vults-app"));
+        assert_eq!(settings.password.as_deref(), Some("pw"));
+        assert_eq!(
+            settings.config.phone_username.as_deref(),
+            Some("vults-phone")
+        );
+        assert_eq!(settings.phone_password.as_deref(), Some("phone-pw"));
+        assert_eq!(settings.config.ca_file, None);
+
+        let h = harness(PhoneStatus {
+            broker: vults_phone::BrokerStatus {
+                config: Some(BrokerConfig {
+                    url: "wss://broker.example/".into(),
+                    ..BrokerConfig::default()
+                }),
+                state: Some(vults_phone::BrokerState::Reconnecting {
+                    error: "connection refused".into(),
+                    retry_in_s: 4,
+                }),
+                password_set: true,
+                phone_password_set: true,
+                ..Default::default()
+            },
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("Broker: Reconnecting in 4 s — connection refused");
+        h.get_by_label("Disconnect");
+        h.get_by_label("Forget password");
+        h.get_by_label("Forget phone's password");
+    }
+}

@@ -1,0 +1,74 @@
+//! Settings → Rules: every Always rule, removable.
+
+use super::SettingsAction;
+use crate::look;
+use crate::state::Model;
+use egui::{Color32, RichText};
+
+#[derive(Debug, Default)]
+pub struct RulesView;
+
+impl RulesView {
+    pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
+        let mut action = None;
+        ui.heading("Always rules");
+        ui.label(
+            RichText::new(
+                "Each allows one exact call: this agent, in this folder, this tool, this target.",
+            )
+            .color(Color32::from_gray(150)),
+        );
+        ui.add_space(6.0);
+        if model.rules.is_empty() {
+            ui.label(
+                RichText::new("No rules yet. \"Always allow\" on a card makes one.")
+                    .color(Color32::from_gray(150)),
+            );
+            return None;
+        }
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for rule in &model.rules {
+                    egui::Frame::new()
+                        .fill(Color32::from_gray(34))
+                        .corner_radius(8)
+                        .inner_margin(egui::Margin::symmetric(10, 8))
+                        .show(ui, |ui| {
+                            ui.set_width(ui.available_width());
+                            ui.horizontal(|ui| {
+                                ui.label(
+                                    RichText::new(rule.identity.display_name())
+                                        .strong()
+                                        .color(look::identity_color(&rule.identity)),
+                                );
+                                ui.label(RichText::new(&rule.tool).monospace().strong());
+                                ui.label(
+                                    RichText::new(&rule.folder)
+                                        .monospace()
+                                        .color(Color32::from_gray(170)),
+                                );
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        if ui
+                                            .button("Remove")
+                                            .on_hover_text(format!("Remove rule {}", rule.id))
+                                            .clicked()
+                                        {
+                                            action =
+                                                Some(SettingsAction::RemoveRule(rule.id.clone()));
+                                        }
+                                    },
+                                );
+                            });
+                            ui.add(
+                                egui::Label::new(RichText::new(&rule.target).monospace()).wrap(),
+                            );
+                        });
+                    ui.add_space(4.0);
+                }
+            });
+        action
+    }
+}

@@ -1,0 +1,16 @@
+//! UI tests of the window, in one binary (one link): views fed a fixed `Model` with PNG
+//! snapshots (`views`), and the whole window with the real engine and the real `vults-hook`
+//! process on a real socket (`live`).
+
+mod cards;
+mod chat_view;
+mod chat_view_small;
+mod chat_view_states;
+mod fixtures;
+mod hosts;
+mod hosts_view;
+mod live;
+mod truth;
+mod views;
+mod welcome;
+mod window;

@@ -1,0 +1,211 @@
+//! The whole window against a played engine (plain channels): what it sends back, what it
+//! notifies, how the tray and the keys act.
+
+use crate::fixtures;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_ui::app::{ChannelLink, Layout, VultsWindow};
+use vults_ui::desktop::{Desktop, TrayAction};
+
+/// A desktop that records what it was asked and plays tray clicks.
+#[derive(Clone, Default)]
+struct FakeDesktop {
+    notified: Arc<Mutex<Vec<String>>>,
+    tray: Arc<Mutex<Vec<TrayAction>>>,
+    paused: Arc<Mutex<Option<bool>>>,
+}
+
+impl Desktop for FakeDesktop {
+    fn notify(&mut self, summary: &str, body: &str) {
+        self.notified
+            .lock()
+            .unwrap()
+            .push(format!("{summary}: {body}"));
+    }
+    fn poll(&mut self) -> Vec<TrayAction> {
+        std::mem::take(&mut *self.tray.lock().unwrap())
+    }
+    fn open(&mut self, _path: &std::path::Path) {}
+    fn set_paused(&mut self, paused: bool) {
+        *self.paused.lock().unwrap() = Some(paused);
+    }
+}
+
+struct Played {
+    events: Sender<EngineEvent>,
+    commands: Receiver<EngineCommand>,
+    desktop: FakeDesktop,
+    harness: Harness<'static, VultsWindow>,
+}
+
+fn played() -> Played {
+    let (events, events_rx) = channel();
+    let (commands_tx, commands) = channel();
+    let desktop = FakeDesktop::default();
+    let window = VultsWindow::new(
+        Box::new(ChannelLink {
+            events: events_rx,
+            commands: commands_tx,
+        }),
+        Box::new(desktop.clone()),
+        Layout::Embedded,
+        Box::new(fixtures::now),
+    );
+    let harness = fixtures::window_harness(window);
+    Played {
+        events,
+        commands,
+        desktop,
+        harness,
+    }
+}
+
+impl Played {
+    fn send(&mut self, event: EngineEvent) {
+        self.events.send(event).unwrap();
+        self.harness.run_steps(3);
+    }
+    fn sent(&self) -> Vec<EngineCommand> {
+        self.commands.try_iter().collect()
+    }
+}
+
+#[test]
+fn a_new_card_notifies_the_desktop_and_lights_the_island() {
+    let mut p = played();
+    for s in fixtures::four_sessions() {
+        p.send(EngineEvent::SessionChanged(s));
+    }
+    p.harness.get_by_label("4 birds");
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(
+        1,
+        "make release",
+    )));
+    p.harness.get_by_label("4 birds, 1 waiting");
+    p.harness.get_by_label("make release");
+    assert_eq!(
+        *p.desktop.notified.lock().unwrap(),
+        vec!["Claude Code wants to use Bash: make release".to_string()]
+    );
+    p.send(EngineEvent::CardRemoved {
+        id: 1,
+        by: AnsweredBy::Withdrawn,
+    });
+    assert!(
+        p.harness.query_by_label("make release").is_none(),
+        "a withdrawn card vanishes at once"
+    );
+    p.harness.get_by_label("4 birds");
+}
+
+#[test]
+fn keys_answer_only_the_newest_card_when_cards_share_a_window() {
+    let mut p = played();
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(1, "echo older")));
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(2, "echo newer")));
+    p.harness.key_press(egui::Key::A);
+    p.harness.run_steps(2);
+    assert_eq!(
+        p.sent(),
+        vec![EngineCommand::Answer {
+            card: 2,
+            answer: CardAnswer::Allow,
+            by: AnsweredBy::Click
+        }]
+    );
+    p.harness.get_by_label("echo older");
+    assert!(p.harness.query_by_label("echo newer").is_none());
+}
+
+#[test]
+fn the_tray_pauses_cards_through_the_engine() {
+    let mut p = played();
+    p.desktop.tray.lock().unwrap().push(TrayAction::TogglePause);
+    p.harness.run_steps(2);
+    assert_eq!(p.sent(), vec![EngineCommand::SetPaused(true)]);
+    assert_eq!(
+        *p.desktop.paused.lock().unwrap(),
+        Some(true),
+        "the tray's check mark follows"
+    );
+    assert!(p.harness.state().model.paused);
+    p.harness.get_by_label("0 birds, cards paused");
+    p.harness.get_by_label("Pause cards").click();
+    p.harness.run_steps(2);
+    assert_eq!(p.sent(), vec![EngineCommand::SetPaused(false)]);
+}
+
+#[test]
+fn removing_a_rule_in_settings_asks_the_engine() {
+    let mut p = played();
+    let card = fixtures::bash_card(7, "cargo fmt --all");
+    let rule = card.always_rule.clone().unwrap();
+    p.send(EngineEvent::Rules(vec![rule.clone()]));
+    p.harness.get_by_label("Rules").click();
+    p.harness.run_steps(2);
+    p.harness.get_by_label("cargo fmt --all");
+    p.harness.get_by_label("Remove").click();
+    p.harness.run_steps(2);
+    assert_eq!(p.sent(), vec![EngineCommand::RemoveRule(rule.id)]);
+}
+
+/// A phone link that records what the window passes it.
+#[derive(Clone, Default)]
+struct FakePhone {
+    events: Arc<Mutex<usize>>,
+    actions: Arc<Mutex<Vec<vults_phone::PhoneAction>>>,
+}
+
+impl vults_ui::app::PhoneSide for FakePhone {
+    fn on_engine_event(&mut self, _event: &EngineEvent) {
+        *self.events.lock().unwrap() += 1;
+    }
+    fn status(&self) -> vults_phone::PhoneStatus {
+        vults_phone::PhoneStatus::default()
+    }
+    fn apply(&mut self, action: vults_phone::PhoneAction) {
+        self.actions.lock().unwrap().push(action);
+    }
+}
+
+#[test]
+fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
+    let mut p = played();
+    assert!(
+        p.harness.query_by_label("Phone").is_none(),
+        "no phone link, no Phone tab"
+    );
+    let phone = FakePhone::default();
+    let window = std::mem::replace(
+        p.harness.state_mut(),
+        VultsWindow::new(
+            Box::new(ChannelLink {
+                events: channel().1,
+                commands: channel().0,
+            }),
+            Box::new(FakeDesktop::default()),
+            Layout::Embedded,
+            Box::new(fixtures::now),
+        ),
+    );
+    *p.harness.state_mut() = window.with_phone(Box::new(phone.clone()));
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(
+        3,
+        "make deploy",
+    )));
+    assert_eq!(*phone.events.lock().unwrap(), 1);
+    p.harness.get_by_label("Phone").click();
+    p.harness.run_steps(2);
+    assert_eq!(p.harness.state().tab, vults_ui::app::Tab::Phone);
+    p.harness.get_by_label("Turn on").click();
+    p.harness.run_steps(2);
+    assert_eq!(
+        *phone.actions.lock().unwrap(),
+        vec![vults_phone::PhoneAction::Enable {
+            port: vults_phone::DEFAULT_PORT
+        }]
+    );
+}

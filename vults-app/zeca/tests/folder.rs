@@ -1,0 +1,61 @@
+//! A chat sent to a folder that does not exist says so, and is not held there: once the user
+//! names a folder that exists, the same conversation starts its CLI there (before, every later
+//! message of that conversation failed the same way, and only a new chat helped).
+#![cfg(unix)]
+
+use crate::common::{Running, fake_cli, paths, test_dir};
+use std::path::Path;
+use vults_zeca::{ChatCommand, Entry, ZecaOptions};
+
+/// Claude Code's stream-json side at its smallest: init, and a result per user line.
+const FAKE: &str = r#"#!/bin/sh
+echo '{"type":"system","subtype":"init","session_id":"fake-folder","tools":[]}'
+while IFS= read -r line; do
+  echo '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"fake-folder"}'
+done
+"#;
+
+fn send(app: &Running, folder: &str, text: &str) {
+    app.chat(ChatCommand::Send {
+        chat: "c1".into(),
+        folder: folder.into(),
+        engine: "claude".into(),
+        text: text.into(),
+    });
+}
+
+#[test]
+fn a_chat_sent_to_a_missing_folder_can_be_sent_again_to_one_that_exists() {
+    let dir = test_dir("folder");
+    let fake = fake_cli(&dir, "claude", FAKE);
+    let options = ZecaOptions {
+        claude: Some(fake),
+        ..ZecaOptions::default()
+    };
+    let mut app = Running::start(paths(&dir), options);
+
+    let missing = dir.join("no-such-folder").display().to_string();
+    send(&app, &missing, "first");
+    let c = app.updated_until("the folder's error", |c| {
+        c.entries.iter().any(|e| matches!(e, Entry::Note { .. }))
+    });
+    let said = c
+        .entries
+        .iter()
+        .find_map(|e| match e {
+            Entry::Note { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(said.contains("does not exist"), "{said}");
+
+    let good = dir.join("project").display().to_string();
+    send(&app, &good, "second");
+    let c = app.updated_until("the CLI started in the good folder", |c| {
+        c.session_id.as_deref() == Some("fake-folder")
+    });
+    assert_eq!(c.folder, good);
+    assert!(Path::new(&c.folder).is_dir());
+    app.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
