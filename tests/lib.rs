@@ -53,6 +53,12 @@ impl TempHome {
         self.dir.join("config")
     }
 
+    /// Every path Vults derives from this `VULTS_HOME`.
+    pub fn paths(&self) -> vults_core::paths::Paths {
+        let dir = self.dir.clone();
+        vults_core::paths::Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone()))
+    }
+
     /// The environment a hook run gets: this home, and nothing from the real one.
     pub fn env(&self) -> Vec<(String, String)> {
         vec![
@@ -495,6 +501,19 @@ fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
     let bin = profile_dir.join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
     assert!(bin.exists(), "{} was not built", bin.display());
     bin
+}
+
+/// How long a test waits for something that should happen: generous, as the machine may be
+/// busy building; nothing here measures time.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Waits until `cond` holds, or panics with `what` after [`PATIENCE`].
+pub fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !cond() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// The workspace's root folder (where `Cargo.toml`, `examples/`, `assets/` and `packaging/` are).

@@ -16,8 +16,7 @@ use vults_core::paths::Paths;
 use vults_engine::messages::EngineEvent;
 use vults_engine::{Engine, EngineHandle, EngineOptions};
 
-/// Generous: the machine may be busy building; nothing here measures time.
-pub const PATIENCE: Duration = Duration::from_secs(20);
+pub use vults_tests::{PATIENCE, eventually};
 
 /// A temporary `VULTS_HOME`, removed when dropped.
 pub struct Home {
@@ -96,15 +95,6 @@ pub fn drain_for(engine: &EngineHandle, d: Duration) -> Vec<EngineEvent> {
         }
     }
     out
-}
-
-/// Waits until `cond` holds, or panics with `what` after [`PATIENCE`].
-pub fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + PATIENCE;
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// A raw client speaking lines, as a hand-made tool (or an attacker) would.

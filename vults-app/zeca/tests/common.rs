@@ -8,8 +8,7 @@ use vults_core::paths::Paths;
 use vults_engine::{Engine, EngineHandle};
 use vults_zeca::{ChatCommand, ChatEvent, Conversation, ZecaHandle, ZecaOptions};
 
-/// Generous: the machine may be busy building; nothing here measures time.
-pub const PATIENCE: Duration = Duration::from_secs(20);
+use vults_tests::PATIENCE;
 
 /// A fresh folder under the system temp folder for one test (`name`), removed first.
 pub fn test_dir(name: &str) -> PathBuf {
