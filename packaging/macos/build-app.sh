@@ -3,7 +3,7 @@
 #   bash packaging/macos/build-app.sh [PROFILE]    PROFILE = release (default) or debug
 # Needs Xcode's command line tools (iconutil, hdiutil) and rsvg-convert (brew install librsvg).
 # Not run in CI (no Mac there); CI validates Info.plist and the LaunchAgent plist with plistlib
-# (vults-app/tests/app_binary/desktop.rs). The app is not signed or notarized here: for that,
+# (vults-app/tests/desktop.rs). The app is not signed or notarized here: for that,
 # run `codesign --deep --options runtime -s <identity> dist/Vults.app` before making the .dmg.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

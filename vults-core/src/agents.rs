@@ -100,7 +100,7 @@ pub struct ConfigHome {
 }
 
 /// One agent Vults knows: what differs from one agent to the next, in one row. The file format
-/// and the entries the installer writes are in `vults-app/src/installer/agents.rs`; payload field
+/// and the entries the installer writes are in `vults-app/installer/src/agents.rs`; payload field
 /// names every adapter shares are read by [`read_tool_call`] and [`resolve_cwd`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AgentSpec {

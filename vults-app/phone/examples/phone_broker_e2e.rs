@@ -1,5 +1,5 @@
 //! The engine and the phone link over a broker, without a window and with the LAN link off,
-//! for the broker test (`vults-app/tests/phone_broker.rs`): connects to the broker, waits
+//! for the broker test (`vults-app/phone/tests/broker.rs`): connects to the broker, waits
 //! until it is connected, writes the pairing URL to stderr as `vults-phone-e2e: pair <url>`,
 //! and feeds every engine event to the link — the same wiring the window does; each card
 //! added is printed as `vults-phone-e2e: card <id>`. Lines on stdin:
