@@ -179,7 +179,7 @@ fn tail_of(path: &Path, max: usize) -> Vec<AuditEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::messages::AnsweredBy;
+    use crate::messages::{AnsweredBy, Outcome};
 
     fn entry(i: u64) -> AuditEntry {
         AuditEntry {
@@ -189,7 +189,7 @@ mod tests {
             host: None,
             tool: "Bash".into(),
             target: format!("echo {i}"),
-            ..AuditEntry::new(i, "allow", AnsweredBy::Click, None)
+            ..AuditEntry::new(i, Outcome::Allow, AnsweredBy::Click, None)
         }
     }
 

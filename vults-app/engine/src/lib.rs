@@ -28,8 +28,8 @@ mod socket;
 
 use crate::clock::{now_ms, unix_ms};
 use crate::messages::{
-    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, PendingCard,
-    PolicyStatus, Reason, SessionKey,
+    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, Outcome,
+    PendingCard, PolicyStatus, Reason, SessionKey,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -851,13 +851,19 @@ impl Core {
             .collect();
         for id in ids {
             let (decision, detail) = match sign {
-                Sign::Ran => ("allow", format!("{}: the call ran", event.event)),
-                Sign::Ended => ("answered", format!("{}: the call ended", event.event)),
+                Sign::Ran => (Outcome::Allow, format!("{}: the call ran", event.event)),
+                Sign::Ended => (
+                    Outcome::Answered,
+                    format!("{}: the call ended", event.event),
+                ),
                 Sign::NextCall => (
-                    "answered",
+                    Outcome::Answered,
                     format!("{} of another call: the agent moved on", event.event),
                 ),
-                Sign::MovedOn => ("answered", format!("{}: the agent moved on", event.event)),
+                Sign::MovedOn => (
+                    Outcome::Answered,
+                    format!("{}: the agent moved on", event.event),
+                ),
             };
             let Some(w) = self.cards.remove(&id) else {
                 continue;
@@ -912,7 +918,7 @@ impl Core {
             &self.rules,
             &self.policies,
         );
-        let entry = |decision: &str, by: &AnsweredBy, detail: Option<String>| {
+        let entry = |decision: Outcome, by: &AnsweredBy, detail: Option<String>| {
             AuditEntry::new(unix_ms(now), decision, by.clone(), detail)
                 .about(&identity, &session, &folder, &call)
         };
@@ -937,7 +943,7 @@ impl Core {
                 // prompt, and the audit says the policy's deny was not delivered.
                 let _ = reply.send(Outgoing::Close);
                 let line = entry(
-                    "undelivered",
+                    Outcome::Undelivered,
                     &by,
                     Some(format!(
                         "{} for a question {} cannot read; it asks in its own prompt",
@@ -948,7 +954,7 @@ impl Core {
                 self.audit(line);
                 return;
             }
-            let line = entry(d.as_str(), &by, None);
+            let line = entry(d.into(), &by, None);
             self.answer(&reply, Message::decision(&event.id, d), line);
             return;
         }
@@ -1039,7 +1045,7 @@ impl Core {
         let (message, word, detail) = match (&answer, w.card.question) {
             (CardAnswer::Answers(items), true) => (
                 Message::answer(&w.event_id, items.clone()),
-                "answer",
+                Outcome::Answer,
                 serde_json::to_string(items).ok(),
             ),
             (CardAnswer::Answers(_), false) => {
@@ -1048,10 +1054,14 @@ impl Core {
             }
             (CardAnswer::Allow, _) => (
                 Message::decision(&w.event_id, Decision::Allow),
-                "allow",
+                Outcome::Allow,
                 None,
             ),
-            (CardAnswer::Deny, _) => (Message::decision(&w.event_id, Decision::Deny), "deny", None),
+            (CardAnswer::Deny, _) => (
+                Message::decision(&w.event_id, Decision::Deny),
+                Outcome::Deny,
+                None,
+            ),
             (CardAnswer::AlwaysAllow, _) => {
                 let Some(rule) = w.card.always_rule.clone() else {
                     self.notice(format!(
@@ -1067,7 +1077,7 @@ impl Core {
                     self.outbox
                         .push(EngineEvent::Rules(self.rules.rules.clone()));
                 }
-                (message, "allow", Some(detail))
+                (message, Outcome::Allow, Some(detail))
             }
         };
         let Some(w) = self.cards.remove(&id) else {
@@ -1116,7 +1126,7 @@ impl Core {
         let by = AnsweredBy::Withdrawn;
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
-        self.finish_card(&w, "withdrawn", &by, Some(why.to_string()), None);
+        self.finish_card(&w, Outcome::Withdrawn, &by, Some(why.to_string()), None);
     }
 
     /// Audits an answered card and lets its session go back to work. With a `message` (the
@@ -1124,7 +1134,7 @@ impl Core {
     fn finish_card(
         &mut self,
         w: &Waiting,
-        word: &str,
+        word: Outcome,
         by: &AnsweredBy,
         detail: Option<String>,
         message: Option<Message>,
@@ -1160,7 +1170,7 @@ impl Core {
     /// agent never read it, so no line may say it was answered.
     fn delivered(&mut self, mut entry: AuditEntry, delivered: bool) {
         if !delivered {
-            let was = std::mem::replace(&mut entry.decision, "undelivered".into());
+            let was = std::mem::replace(&mut entry.decision, Outcome::Undelivered);
             entry.detail = Some(match entry.detail.take() {
                 Some(d) => format!("{was} ({d}) not delivered: the hook had stopped waiting"),
                 None => format!("{was} not delivered: the hook had stopped waiting"),

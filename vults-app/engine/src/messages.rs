@@ -284,6 +284,102 @@ impl PartialEq<String> for AnsweredBy {
     }
 }
 
+/// What became of a request, as an audit line's `decision` says it ([`Outcome::as_str`]), and
+/// read back from it ([`Outcome::parse`]): every word round-trips exactly.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum Outcome {
+    /// `allow`: allowed (by a click, a phone, a rule, a policy, or the call ran after the
+    /// person allowed it in the agent's own terminal).
+    Allow,
+    /// `deny`: denied.
+    Deny,
+    /// `answer`: a question answered; `detail` holds the answers.
+    Answer,
+    /// `withdrawn`: the card came down because its hook went away, or the app quit.
+    Withdrawn,
+    /// `answered`: answered in the agent's own terminal, the answer not known (the call ended,
+    /// or the agent moved on).
+    Answered,
+    /// `refused`: a phone answer (or pairing) that failed a check; it answered nothing.
+    Refused,
+    /// `undelivered`: an answer the hook was no longer there to read; `detail` says which.
+    Undelivered,
+    /// A word this version does not write (an older app's line), kept as it was written.
+    Other(String),
+}
+
+impl Outcome {
+    /// The audit's `decision` word.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Outcome::Allow => "allow",
+            Outcome::Deny => "deny",
+            Outcome::Answer => "answer",
+            Outcome::Withdrawn => "withdrawn",
+            Outcome::Answered => "answered",
+            Outcome::Refused => "refused",
+            Outcome::Undelivered => "undelivered",
+            Outcome::Other(word) => word,
+        }
+    }
+
+    /// Reads a `decision` word back; any word comes back as the same word from [`Self::as_str`].
+    pub fn parse(word: &str) -> Outcome {
+        match word {
+            "allow" => Outcome::Allow,
+            "deny" => Outcome::Deny,
+            "answer" => Outcome::Answer,
+            "withdrawn" => Outcome::Withdrawn,
+            "answered" => Outcome::Answered,
+            "refused" => Outcome::Refused,
+            "undelivered" => Outcome::Undelivered,
+            other => Outcome::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<vults_core::protocol::Decision> for Outcome {
+    fn from(d: vults_core::protocol::Decision) -> Outcome {
+        match d {
+            vults_core::protocol::Decision::Allow => Outcome::Allow,
+            vults_core::protocol::Decision::Deny => Outcome::Deny,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<Outcome> for String {
+    fn from(o: Outcome) -> String {
+        o.as_str().to_string()
+    }
+}
+
+impl From<String> for Outcome {
+    fn from(word: String) -> Outcome {
+        Outcome::parse(&word)
+    }
+}
+
+/// Compares the audit word.
+impl PartialEq<&str> for Outcome {
+    fn eq(&self, word: &&str) -> bool {
+        self.as_str() == *word
+    }
+}
+
+/// Compares the audit word.
+impl PartialEq<str> for Outcome {
+    fn eq(&self, word: &str) -> bool {
+        self.as_str() == word
+    }
+}
+
 /// One line of the audit log (`audit.jsonl`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuditEntry {
@@ -298,9 +394,8 @@ pub struct AuditEntry {
     pub host: Option<String>,
     pub tool: String,
     pub target: String,
-    /// `allow`, `deny`, `answer`, `withdrawn`, `refused` (a phone answer that failed a check), or
-    /// `undelivered` (an answer the hook was no longer there to read; `detail` says which).
-    pub decision: String,
+    /// What became of the request ([`Outcome`]).
+    pub decision: Outcome,
     /// Written as `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`,
     /// `policy:<name>`, `withdrawn`, `terminal`.
     pub by: AnsweredBy,
@@ -311,7 +406,7 @@ pub struct AuditEntry {
 impl AuditEntry {
     /// The one way a line is made: when, what was decided and by whom, about no call yet (a
     /// refusal of a request that names no card stays so); [`AuditEntry::about`] adds the call.
-    pub fn new(time: u64, decision: &str, by: AnsweredBy, detail: Option<String>) -> AuditEntry {
+    pub fn new(time: u64, decision: Outcome, by: AnsweredBy, detail: Option<String>) -> AuditEntry {
         AuditEntry {
             time,
             identity: String::new(),
@@ -320,7 +415,7 @@ impl AuditEntry {
             host: None,
             tool: String::new(),
             target: String::new(),
-            decision: decision.to_string(),
+            decision,
             by,
             detail,
         }
@@ -444,6 +539,36 @@ mod tests {
     }
 
     #[test]
+    fn an_outcome_writes_the_audit_words_used_before_it_was_typed() {
+        let cases = [
+            (Outcome::Allow, "allow"),
+            (Outcome::Deny, "deny"),
+            (Outcome::Answer, "answer"),
+            (Outcome::Withdrawn, "withdrawn"),
+            (Outcome::Answered, "answered"),
+            (Outcome::Refused, "refused"),
+            (Outcome::Undelivered, "undelivered"),
+            (Outcome::Other("maybe".into()), "maybe"),
+        ];
+        for (outcome, word) in cases {
+            assert_eq!(outcome.as_str(), word);
+            assert_eq!(Outcome::parse(word), outcome, "{word}");
+            assert_eq!(
+                serde_json::to_value(&outcome).unwrap(),
+                serde_json::json!(word)
+            );
+            assert_eq!(
+                serde_json::from_value::<Outcome>(serde_json::json!(word)).unwrap(),
+                outcome
+            );
+        }
+        assert_eq!(
+            Outcome::from(vults_core::protocol::Decision::Deny),
+            Outcome::Deny
+        );
+    }
+
+    #[test]
     fn any_audit_line_reads_back_and_writes_out_byte_for_byte() {
         for by in [
             "click",
@@ -491,7 +616,7 @@ mod tests {
             identity: "claude".into(),
             session: "s-1".into(),
         };
-        let line = AuditEntry::new(7, "allow", AnsweredBy::Click, None).about(
+        let line = AuditEntry::new(7, Outcome::Allow, AnsweredBy::Click, None).about(
             &Identity::Builtin(AgentKind::Claude),
             &session,
             "/p",
@@ -501,7 +626,12 @@ mod tests {
             serde_json::to_string(&line).unwrap(),
             r#"{"time":7,"identity":"claude","session":"s-1","folder":"/p","tool":"Bash","target":"ls -la","decision":"allow","by":"click"}"#
         );
-        let refusal = AuditEntry::new(8, "refused", AnsweredBy::UnknownPhone, Some("why".into()));
+        let refusal = AuditEntry::new(
+            8,
+            Outcome::Refused,
+            AnsweredBy::UnknownPhone,
+            Some("why".into()),
+        );
         assert_eq!(
             serde_json::to_string(&refusal).unwrap(),
             r#"{"time":8,"identity":"","session":"","folder":"","tool":"","target":"","decision":"refused","by":"phone:unknown","detail":"why"}"#

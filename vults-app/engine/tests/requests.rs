@@ -509,7 +509,7 @@ fn a_refusal_recorded_by_the_phone_link_is_audited_and_shown_but_answers_nothing
         host: None,
         tool: "Bash".into(),
         target: "make release".into(),
-        decision: "refused".into(),
+        decision: vults_engine::messages::Outcome::Refused,
         by: "phone:Ana's phone".into(),
         detail: Some(format!("bad signature (device d-1), card {}", card.id)),
     };
@@ -538,6 +538,7 @@ fn a_refusal_recorded_by_the_phone_link_is_audited_and_shown_but_answers_nothing
             serde_json::from_str::<vults_engine::messages::AuditEntry>(l)
                 .unwrap()
                 .decision
+                .to_string()
         })
         .collect();
     assert_eq!(decisions, ["refused", "deny"]);

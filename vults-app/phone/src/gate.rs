@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use subtle::ConstantTimeEq;
 use vults_core::agents::Target;
 use vults_engine::messages::{
-    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
+    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, Outcome, PendingCard,
 };
 
 /// Sends an accepted answer (or a refusal to audit) to the engine: the same command a click sends.
@@ -924,7 +924,7 @@ impl State {
         card: Option<CardId>,
         now_ms: u64,
     ) -> AuditEntry {
-        let entry = AuditEntry::new(now_ms, "refused", by, Some(detail));
+        let entry = AuditEntry::new(now_ms, Outcome::Refused, by, Some(detail));
         match card.and_then(|c| self.pending.get(&c)) {
             Some(pending) => entry.about_card(pending),
             None => entry,

@@ -6,7 +6,6 @@
 //! otherwise it says why it did nothing. Needs `/usr/bin/chromium` (`apt-get install chromium`)
 //! and Node.js. The script itself is `tests/phone-browser/e2e.mjs`.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 #[test]

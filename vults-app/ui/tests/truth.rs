@@ -7,7 +7,7 @@ use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vults_core::paths::Paths;
-use vults_engine::messages::EngineEvent;
+use vults_engine::messages::{EngineEvent, Outcome};
 use vults_engine::{Engine, EngineOptions};
 use vults_ui::settings::policies::PoliciesView;
 use vults_ui::state::Model;
@@ -69,7 +69,7 @@ fn history_filters_answers_given_in_the_agents_terminal() {
         host: None,
         tool: "Bash".into(),
         target: target.into(),
-        decision: decision.into(),
+        decision: Outcome::parse(decision),
         by: by.into(),
         detail: None,
     };

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vults_core::protocol::AnswerItem;
 use vults_core::rules::AlwaysRule;
-use vults_engine::messages::{AuditEntry, CardAnswer, EngineEvent, NamedTool};
+use vults_engine::messages::{AuditEntry, CardAnswer, EngineEvent, NamedTool, Outcome};
 use vults_ui::flock::FlockView;
 use vults_ui::island::IslandView;
 use vults_ui::settings::SettingsAction;
@@ -411,7 +411,7 @@ fn history_is_newest_first_and_filters_by_decision() {
         host: None,
         tool: "Bash".into(),
         target: target.into(),
-        decision: decision.into(),
+        decision: Outcome::parse(decision),
         by: by.into(),
         detail: None,
     };

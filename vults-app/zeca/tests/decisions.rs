@@ -139,7 +139,7 @@ fn audited(ev: &EngineEvent, chat: &str) -> Option<(String, String)> {
         EngineEvent::Audited(lines) => lines
             .iter()
             .find(|l| l.session == format!("zeca:{chat}"))
-            .map(|l| (l.decision.clone(), l.by.label())),
+            .map(|l| (l.decision.to_string(), l.by.label())),
         _ => None,
     }
 }

@@ -4,6 +4,7 @@
 use crate::state::Model;
 use egui::{Color32, RichText};
 use std::collections::BTreeSet;
+use vults_engine::messages::Outcome;
 
 #[derive(Debug, Default)]
 pub struct HistoryView {
@@ -46,7 +47,7 @@ impl HistoryView {
             .iter()
             .rev()
             .filter(|a| self.agent.as_deref().is_none_or(|x| a.identity == x))
-            .filter(|a| self.decision.as_deref().is_none_or(|x| a.decision == x))
+            .filter(|a| self.decision.as_deref().is_none_or(|x| a.decision == *x))
             .filter(|a| self.who.as_deref().is_none_or(|x| a.by.kind() == x))
             .collect();
         if rows.is_empty() {
@@ -60,9 +61,9 @@ impl HistoryView {
                 for a in &rows[range] {
                     ui.horizontal(|ui| {
                         ui.set_height(row_height - 4.0);
-                        let color = match a.decision.as_str() {
-                            "allow" | "answer" => crate::look::GREEN,
-                            "deny" | "refused" => crate::look::RED,
+                        let color = match a.decision {
+                            Outcome::Allow | Outcome::Answer => crate::look::GREEN,
+                            Outcome::Deny | Outcome::Refused => crate::look::RED,
                             _ => Color32::from_gray(150),
                         };
                         ui.vertical(|ui| {
@@ -72,7 +73,7 @@ impl HistoryView {
                                         .monospace()
                                         .color(Color32::from_gray(140)),
                                 );
-                                ui.label(RichText::new(&a.decision).strong().color(color));
+                                ui.label(RichText::new(a.decision.as_str()).strong().color(color));
                                 ui.label(
                                     RichText::new(format!("by {}", a.by))
                                         .color(Color32::from_gray(170)),

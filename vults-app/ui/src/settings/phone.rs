@@ -480,7 +480,12 @@ mod tests {
     }
 
     fn refused(time: u64, by: &str, detail: &str) -> vults_engine::messages::AuditEntry {
-        vults_engine::messages::AuditEntry::new(time, "refused", by.into(), Some(detail.into()))
+        vults_engine::messages::AuditEntry::new(
+            time,
+            vults_engine::messages::Outcome::Refused,
+            by.into(),
+            Some(detail.into()),
+        )
     }
 
     #[test]
