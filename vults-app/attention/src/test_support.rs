@@ -436,3 +436,287 @@ impl NotificationServer {
         });
     }
 }
+
+/// What the portal stand-in was asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortalCall {
+    /// `GlobalShortcuts.CreateSession`, with its `session_handle_token`.
+    CreateSession(String),
+    /// `GlobalShortcuts.BindShortcuts`: each shortcut's id, description and preferred trigger.
+    BindShortcuts(Vec<(String, String, String)>),
+    /// `Settings.ReadOne` or `Settings.Read`: namespace and key.
+    Read(String, String),
+}
+
+#[derive(Default)]
+struct PortalState {
+    calls: Vec<PortalCall>,
+    sessions: Vec<String>,
+}
+
+/// The portal's interfaces, in a module of their own: the macro's generated methods carry no
+/// docs.
+#[allow(missing_docs)]
+mod portal {
+    use super::*;
+    use zbus::zvariant::OwnedObjectPath;
+
+    pub(super) const PATH: &str = "/org/freedesktop/portal/desktop";
+
+    /// The Response of a Request object at the path the spec gives for `token`.
+    async fn respond(
+        conn: &zbus::Connection,
+        sender: &str,
+        token: &str,
+        results: HashMap<String, OwnedValue>,
+    ) -> zbus::fdo::Result<OwnedObjectPath> {
+        let path = format!(
+            "{PATH}/request/{}/{token}",
+            sender.trim_start_matches(':').replace('.', "_")
+        );
+        let path =
+            OwnedObjectPath::try_from(path).map_err(|e| zbus::fdo::Error::Failed(e.to_string()))?;
+        conn.emit_signal(
+            Some(sender),
+            &path,
+            "org.freedesktop.portal.Request",
+            "Response",
+            &(0u32, results),
+        )
+        .await
+        .map_err(|e| zbus::fdo::Error::Failed(e.to_string()))?;
+        Ok(path)
+    }
+
+    fn string(options: &HashMap<String, OwnedValue>, key: &str) -> String {
+        match options.get(key).map(|v| &**v) {
+            Some(Value::Str(s)) => s.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    pub(super) struct Shortcuts {
+        pub(super) state: Arc<Mutex<PortalState>>,
+        /// Triggers the desktop picks instead of the ones proposed, by shortcut id.
+        pub(super) chosen: HashMap<String, String>,
+    }
+
+    #[zbus::interface(name = "org.freedesktop.portal.GlobalShortcuts")]
+    impl Shortcuts {
+        async fn create_session(
+            &self,
+            options: HashMap<String, OwnedValue>,
+            #[zbus(header)] header: zbus::message::Header<'_>,
+            #[zbus(connection)] conn: &zbus::Connection,
+        ) -> zbus::fdo::Result<OwnedObjectPath> {
+            let sender = header.sender().map(|s| s.to_string()).unwrap_or_default();
+            let token = string(&options, "session_handle_token");
+            let session = format!(
+                "{PATH}/session/{}/{token}",
+                sender.trim_start_matches(':').replace('.', "_")
+            );
+            {
+                let mut s = self.state.lock().unwrap();
+                s.calls.push(PortalCall::CreateSession(token));
+                s.sessions.push(session.clone());
+            }
+            let mut results = HashMap::new();
+            results.insert(
+                "session_handle".to_string(),
+                OwnedValue::try_from(Value::from(session)).expect("a string"),
+            );
+            respond(conn, &sender, &string(&options, "handle_token"), results).await
+        }
+
+        async fn bind_shortcuts(
+            &self,
+            _session_handle: OwnedObjectPath,
+            shortcuts: Vec<(String, HashMap<String, OwnedValue>)>,
+            _parent_window: String,
+            options: HashMap<String, OwnedValue>,
+            #[zbus(header)] header: zbus::message::Header<'_>,
+            #[zbus(connection)] conn: &zbus::Connection,
+        ) -> zbus::fdo::Result<OwnedObjectPath> {
+            let sender = header.sender().map(|s| s.to_string()).unwrap_or_default();
+            let asked: Vec<(String, String, String)> = shortcuts
+                .iter()
+                .map(|(id, p)| {
+                    (
+                        id.clone(),
+                        string(p, "description"),
+                        string(p, "preferred_trigger"),
+                    )
+                })
+                .collect();
+            self.state
+                .lock()
+                .unwrap()
+                .calls
+                .push(PortalCall::BindShortcuts(asked.clone()));
+            let bound: Vec<(String, HashMap<String, Value<'static>>)> = asked
+                .into_iter()
+                .map(|(id, description, trigger)| {
+                    let mut p = HashMap::new();
+                    p.insert("description".to_string(), Value::from(description));
+                    // Only a trigger the desktop chose is described; for the others the client
+                    // falls back to what it proposed.
+                    let _ = trigger;
+                    if let Some(t) = self.chosen.get(&id) {
+                        p.insert("trigger_description".to_string(), Value::from(t.clone()));
+                    }
+                    (id, p)
+                })
+                .collect();
+            let mut results = HashMap::new();
+            results.insert(
+                "shortcuts".to_string(),
+                OwnedValue::try_from(Value::from(bound))
+                    .map_err(|e| zbus::fdo::Error::Failed(e.to_string()))?,
+            );
+            respond(conn, &sender, &string(&options, "handle_token"), results).await
+        }
+
+        #[zbus(property)]
+        async fn version(&self) -> u32 {
+            1
+        }
+
+        #[zbus(signal)]
+        pub(super) async fn activated(
+            emitter: &SignalEmitter<'_>,
+            session_handle: zbus::zvariant::ObjectPath<'_>,
+            shortcut_id: &str,
+            timestamp: u64,
+            options: HashMap<&str, Value<'_>>,
+        ) -> zbus::Result<()>;
+    }
+
+    pub(super) struct Settings {
+        pub(super) state: Arc<Mutex<PortalState>>,
+        pub(super) show_banners: Option<bool>,
+    }
+
+    impl Settings {
+        fn value(&self, namespace: &str, key: &str) -> zbus::fdo::Result<OwnedValue> {
+            self.state
+                .lock()
+                .unwrap()
+                .calls
+                .push(PortalCall::Read(namespace.into(), key.into()));
+            match (namespace, key, self.show_banners) {
+                ("org.gnome.desktop.notifications", "show-banners", Some(b)) => {
+                    Ok(OwnedValue::from(b))
+                }
+                _ => Err(zbus::fdo::Error::Failed(
+                    "Requested setting not found".into(),
+                )),
+            }
+        }
+    }
+
+    #[zbus::interface(name = "org.freedesktop.portal.Settings")]
+    impl Settings {
+        async fn read_one(&self, namespace: String, key: String) -> zbus::fdo::Result<OwnedValue> {
+            self.value(&namespace, &key)
+        }
+
+        #[zbus(signal)]
+        pub(super) async fn setting_changed(
+            emitter: &SignalEmitter<'_>,
+            namespace: &str,
+            key: &str,
+            value: Value<'_>,
+        ) -> zbus::Result<()>;
+    }
+}
+
+/// A stand-in `org.freedesktop.portal.Desktop`: `GlobalShortcuts` (sessions, binding with the
+/// triggers the test says the desktop chose — only those get a `trigger_description` —,
+/// `Activated` on [`press`](Portal::press)) and
+/// `Settings` (GNOME's `show-banners`, changed with [`set_show_banners`](Portal::set_show_banners)).
+pub struct Portal {
+    rt: tokio::runtime::Runtime,
+    conn: zbus::Connection,
+    state: Arc<Mutex<PortalState>>,
+}
+
+impl Portal {
+    /// Serves on the bus at `address`. `chosen`: (shortcut id, trigger) the desktop binds
+    /// instead of the one proposed. `show_banners`: GNOME's setting, `None` for a portal that
+    /// does not have it.
+    pub fn start(address: &str, chosen: &[(&str, &str)], show_banners: Option<bool>) -> Portal {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let state = Arc::new(Mutex::new(PortalState::default()));
+        let shortcuts = portal::Shortcuts {
+            state: state.clone(),
+            chosen: chosen
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+        };
+        let settings = portal::Settings {
+            state: state.clone(),
+            show_banners,
+        };
+        let conn = rt
+            .block_on(async {
+                zbus::connection::Builder::address(address)?
+                    .serve_at(portal::PATH, shortcuts)?
+                    .serve_at(portal::PATH, settings)?
+                    .name("org.freedesktop.portal.Desktop")?
+                    .build()
+                    .await
+            })
+            .expect("the stand-in portal takes its name");
+        Portal { rt, conn, state }
+    }
+
+    /// Every call so far.
+    pub fn calls(&self) -> Vec<PortalCall> {
+        self.state.lock().unwrap().calls.clone()
+    }
+
+    /// The person pressed the shortcut `id` of the newest session: emits `Activated`.
+    pub fn press(&self, id: &str) {
+        let session = self
+            .state
+            .lock()
+            .unwrap()
+            .sessions
+            .last()
+            .cloned()
+            .expect("a session");
+        self.rt.block_on(async {
+            let emitter = SignalEmitter::new(&self.conn, portal::PATH).expect("path");
+            let path = zbus::zvariant::ObjectPath::try_from(session.as_str()).expect("a path");
+            portal::Shortcuts::activated(&emitter, path, id, 0, HashMap::new())
+                .await
+                .expect("Activated sent");
+        });
+    }
+
+    /// GNOME's `show-banners` changed: emits `SettingChanged`.
+    pub fn set_show_banners(&self, on: bool) {
+        self.rt.block_on(async {
+            let iface = self
+                .conn
+                .object_server()
+                .interface::<_, portal::Settings>(portal::PATH)
+                .await
+                .expect("the interface");
+            iface.get_mut().await.show_banners = Some(on);
+            portal::Settings::setting_changed(
+                iface.signal_emitter(),
+                "org.gnome.desktop.notifications",
+                "show-banners",
+                Value::from(on),
+            )
+            .await
+            .expect("SettingChanged sent");
+        });
+    }
+}

@@ -181,6 +181,10 @@ pub enum NotifierEvent {
 
 /// From a platform backend to the loop.
 #[derive(Debug)]
+#[cfg_attr(
+    not(any(target_os = "linux", windows)),
+    allow(dead_code, reason = "macOS notifications send no events back")
+)]
 pub(crate) enum PlatformEvent {
     /// `ActionInvoked(id, key)`.
     Action { id: u32, key: String },

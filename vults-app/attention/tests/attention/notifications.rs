@@ -5,7 +5,9 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use vults_attention::quiet::{Day, QuietWhy, Schedule};
-use vults_attention::test_support::{Call, Hint, NotificationServer, SessionBus};
+use vults_attention::test_support::{
+    Call, Hint, NotificationServer, Portal, PortalCall, SessionBus,
+};
 use vults_attention::{
     AttentionSettings, Bus, Notice, NoticeAction, Notifier, NotifierConfig, NotifierEvent,
     SessionId, Support, What,
@@ -373,6 +375,47 @@ fn the_desktops_own_do_not_disturb_is_followed() {
         calls.iter().any(|c| matches!(c, Call::Notify(_)))
     }));
     assert!(!notifier.quiet().quiet);
+}
+
+#[test]
+fn gnomes_show_banners_is_read_through_the_portal() {
+    let Some(bus) = SessionBus::start("gnome_dnd") else {
+        return;
+    };
+    let server = NotificationServer::start(&bus.address, ALL_CAPS);
+    let portal = Portal::start(&bus.address, &[], Some(true));
+    let mut c = config(&bus, AttentionSettings::default());
+    c.read_desktop_dnd = true;
+    let (notifier, _events) = Notifier::start(c);
+    wait_connected(&notifier);
+    assert!(notifier.sync(T));
+    assert_eq!(
+        notifier.capabilities().desktop_dnd,
+        Support::Available("GNOME's show-banners setting, through the Settings portal".into())
+    );
+    assert!(portal.calls().contains(&PortalCall::Read(
+        "org.gnome.desktop.notifications".into(),
+        "show-banners".into()
+    )));
+    assert!(!notifier.quiet().quiet);
+    portal.set_show_banners(false);
+    for _ in 0..300 {
+        if notifier.quiet().quiet {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(notifier.quiet().why, Some(QuietWhy::Desktop));
+    notifier.show(SessionId::from("a"), card(1, "ls", None));
+    assert!(notifier.sync(T));
+    assert!(server.notifies().is_empty());
+    // Following the desktop can be switched off.
+    let mut s = AttentionSettings::default();
+    s.quiet.follow_desktop = false;
+    notifier.set_settings(s);
+    assert!(server.wait_for(T, |calls| {
+        calls.iter().any(|c| matches!(c, Call::Notify(_)))
+    }));
 }
 
 #[test]
