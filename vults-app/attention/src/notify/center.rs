@@ -106,7 +106,8 @@ impl Center {
         sessions.iter().flat_map(|s| self.withdraw(s)).collect()
     }
 
-    /// The backend raised `token`'s notification for `session` as `id`.
+    /// The backend raised `token`'s notification for `session` as `id` (0: it failed; the
+    /// same notice is then not tried again, a changed one is).
     pub(crate) fn notified(&mut self, session: &SessionId, id: u32, out: Outgoing, token: String) {
         let Some(entry) = self.sessions.get_mut(session) else {
             // Withdrawn while the call was on its way: the caller closes `id`.
@@ -118,7 +119,9 @@ impl Center {
             self.by_id.remove(&old.id);
         }
         entry.shown = Some(Shown { id, out, token });
-        self.by_id.insert(id, session.clone());
+        if id != 0 {
+            self.by_id.insert(id, session.clone());
+        }
     }
 
     /// Whether `session` still wants a notification (it was not withdrawn meanwhile).
@@ -484,6 +487,22 @@ mod tests {
             ["close 1"]
         );
         assert!(c.show(a.clone(), card(1, "ls")).is_empty());
+    }
+
+    #[test]
+    fn a_failed_notify_is_not_retried_for_the_same_notice() {
+        let mut c = center();
+        let a = SessionId::from("a");
+        let ops = c.show(a.clone(), card(1, "ls"));
+        let Op::Notify { out, token, .. } = ops[0].clone() else {
+            panic!()
+        };
+        c.notified(&a, 0, out, token);
+        assert!(c.show(a.clone(), card(1, "ls")).is_empty());
+        assert!(c.withdraw(&a).is_empty(), "nothing on screen");
+        let ops = c.show(a.clone(), card(2, "pwd"));
+        assert!(matches!(&ops[..], [Op::Notify { replaces: 0, .. }]));
+        assert_eq!(c.action(0, "default"), None);
     }
 
     #[test]

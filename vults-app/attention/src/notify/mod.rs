@@ -221,6 +221,8 @@ struct Shared {
 /// thread.
 pub struct Notifier {
     tx: mpsc::UnboundedSender<Cmd>,
+    /// The last notice sent per session, so the same one repeated (each frame) sends nothing.
+    sent: Mutex<std::collections::HashMap<SessionId, Notice>>,
     shared: Arc<Mutex<Shared>>,
     done: Option<std::sync::mpsc::Receiver<()>>,
 }
@@ -259,6 +261,7 @@ impl Notifier {
         (
             Notifier {
                 tx,
+                sent: Mutex::new(Default::default()),
                 shared,
                 done: Some(done),
             },
@@ -270,17 +273,29 @@ impl Notifier {
     /// something else; the same notice again changes nothing. Call it whenever what the session
     /// waits on may have changed (the newest card of the session, else its turn or prompt).
     pub fn show(&self, session: SessionId, notice: Notice) {
+        if let Ok(mut sent) = self.sent.lock() {
+            if sent.get(&session) == Some(&notice) {
+                return;
+            }
+            sent.insert(session.clone(), notice.clone());
+        }
         let _ = self.tx.send(Cmd::Show(session, Box::new(notice)));
     }
 
     /// Nothing waits in `session` any more (its card answered anywhere — a click, the phone, a
     /// rule, the terminal — or the session ended): its notification is withdrawn.
     pub fn withdraw(&self, session: SessionId) {
+        if let Ok(mut sent) = self.sent.lock() {
+            sent.remove(&session);
+        }
         let _ = self.tx.send(Cmd::Withdraw(session));
     }
 
     /// Withdraws every notification (pause, quit).
     pub fn withdraw_all(&self) {
+        if let Ok(mut sent) = self.sent.lock() {
+            sent.clear();
+        }
         let _ = self.tx.send(Cmd::WithdrawAll);
     }
 
@@ -509,7 +524,12 @@ async fn execute(
                 }
                 // Withdrawn while the call was on its way.
                 Ok(id) => b.close(id).await,
-                Err(e) => Err(e),
+                Err(e) => {
+                    // Not retried for the same notice (a broken server is not called each
+                    // time the app repeats itself); a changed notice tries again.
+                    center.notified(&session, 0, out, token);
+                    Err(e)
+                }
             },
             Op::Close { id } => b.close(id).await,
         };
