@@ -106,17 +106,19 @@ impl std::fmt::Debug for GlobalKeys {
 }
 
 impl GlobalKeys {
-    /// Binds `settings`' chords (even when `settings.enabled` is off: the caller decides; it
-    /// should not call this then). Returns at once; [`KeysEvent::Ready`] or
+    /// Binds `settings`' chords. Returns at once; [`KeysEvent::Ready`] or
     /// [`KeysEvent::Unavailable`] follows on the receiver, then the presses. `Err` says at once
-    /// why there are no global keys here (no display, an unsupported platform, chords that
-    /// clash). On macOS call it on the main thread: Carbon delivers hot keys through the
+    /// why there are no global keys here (switched off, no display, an unsupported platform,
+    /// chords that clash or are taken). On macOS call it on the main thread: Carbon delivers hot keys through the
     /// application's event loop.
     pub fn start(
         settings: &KeysSettings,
         target: KeysTarget,
         wake: Option<Arc<dyn Fn() + Send + Sync>>,
     ) -> Result<(GlobalKeys, Receiver<KeysEvent>), String> {
+        if !settings.enabled {
+            return Err("global keys are off in Settings".into());
+        }
         settings.check()?;
         let (tx, rx) = std::sync::mpsc::channel();
         let events = Events { tx, wake };

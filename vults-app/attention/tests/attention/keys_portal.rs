@@ -79,6 +79,19 @@ fn the_portal_binds_what_the_desktop_chose_and_reports_presses() {
 }
 
 #[test]
+fn keys_switched_off_bind_nothing() {
+    let off = KeysSettings::default();
+    let err = GlobalKeys::start(&off, KeysTarget::Auto, None).unwrap_err();
+    assert_eq!(err, "global keys are off in Settings");
+    let clash = KeysSettings {
+        deny: KeysSettings::default().allow,
+        ..enabled()
+    };
+    let err = GlobalKeys::start(&clash, KeysTarget::Auto, None).unwrap_err();
+    assert!(err.contains("is set for both"), "{err}");
+}
+
+#[test]
 fn without_the_portal_settings_are_told_why() {
     let Some(bus) = SessionBus::start("keys_no_portal") else {
         return;
