@@ -99,7 +99,9 @@ fn arrows_back_up(members: &[(String, Vec<(String, bool)>)]) -> Vec<String> {
             continue;
         };
         for (dep, dev) in deps {
-            if *dep == TEST_SUPPORT && *dev {
+            // A crate's tests may use its own test-support feature; the test support crate is
+            // every crate's.
+            if (*dep == TEST_SUPPORT || dep == name) && *dev {
                 continue;
             }
             if name == TEST_SUPPORT && *dev {

@@ -1,0 +1,545 @@
+//! What deserves a desktop notification, and how one is worded — pure, no I/O.
+//!
+//! A [`Notice`] is one thing an agent waits on, in one session: a permission card, a question,
+//! a finished turn, or an agent asking in its own terminal. [`compose`] turns it into the
+//! [`Outgoing`] notification a backend sends: the summary and body (the agent, the folder and the
+//! whole target, made visible: control, format and bidi characters are shown as `\u{..}` escapes
+//! so a payload cannot hide or reorder text), the actions the server may show, and the sound.
+//!
+//! "Allow" and "Deny" are offered only when the server shows actions, the call is not
+//! destructive, and the whole target fits the body unchanged ([`fits`]): a person answering
+//! from a notification must have seen all of what they answer.
+
+use crate::settings::NotifySettings;
+
+pub use crate::CardId;
+
+/// The session a notice belongs to: one notification per session, replaced when it changes.
+/// Opaque to this crate; the app passes its own session key as text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionId(pub String);
+
+impl From<&str> for SessionId {
+    fn from(s: &str) -> SessionId {
+        SessionId(s.to_string())
+    }
+}
+
+impl From<String> for SessionId {
+    fn from(s: String) -> SessionId {
+        SessionId(s)
+    }
+}
+
+/// One thing an agent waits on, where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// The agent's display name ("Claude Code", "Codex", a named tool's own name).
+    pub agent: String,
+    /// The session's folder, as the agent reported it.
+    pub folder: String,
+    /// What it waits on.
+    pub what: What,
+}
+
+/// What an agent waits on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum What {
+    /// A permission card: the tool and its whole target.
+    Card {
+        /// The card it is about; an Allow or Deny from the notification names it.
+        card: CardId,
+        /// The tool's name as the agent sent it (`Bash`, `Edit`, a named tool's own).
+        tool: String,
+        /// The whole target: the command, the file, the URL.
+        target: String,
+        /// Set when the call is destructive: what made it so (`rm -r`). Such a card is answered
+        /// on the card only.
+        destructive: Option<String>,
+    },
+    /// A question the agent asks the person (AskUserQuestion): answered on its card.
+    Question {
+        /// The question card.
+        card: CardId,
+        /// The question's text.
+        text: String,
+    },
+    /// The agent ended its turn and waits for the person: "done — waiting for you".
+    TurnDone,
+    /// The agent asks in its own terminal (its own permission or idle prompt).
+    AsksInTerminal {
+        /// What it says, when it said something.
+        text: Option<String>,
+    },
+}
+
+impl What {
+    /// The kind, for the per-kind switches in [`NotifySettings`].
+    pub fn kind(&self) -> NoticeKind {
+        match self {
+            What::Card { .. } => NoticeKind::Card,
+            What::Question { .. } => NoticeKind::Question,
+            What::TurnDone => NoticeKind::TurnDone,
+            What::AsksInTerminal { .. } => NoticeKind::AsksInTerminal,
+        }
+    }
+
+    /// The card a notice is about, if any.
+    pub fn card(&self) -> Option<CardId> {
+        match self {
+            What::Card { card, .. } | What::Question { card, .. } => Some(*card),
+            _ => None,
+        }
+    }
+}
+
+/// The kinds of notice, each with its own notify and sound switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoticeKind {
+    /// [`What::Card`].
+    Card,
+    /// [`What::Question`].
+    Question,
+    /// [`What::TurnDone`].
+    TurnDone,
+    /// [`What::AsksInTerminal`].
+    AsksInTerminal,
+}
+
+impl NoticeKind {
+    /// The freedesktop sound-naming-spec name played for this kind when its sound is on.
+    pub fn sound_name(self) -> &'static str {
+        match self {
+            NoticeKind::Card => "message-new-instant",
+            NoticeKind::Question => "dialog-question",
+            NoticeKind::TurnDone => "complete",
+            NoticeKind::AsksInTerminal => "dialog-information",
+        }
+    }
+}
+
+/// An action a notification offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    /// Bring up Vults on this session (also the notification's default action, a click on it).
+    Show,
+    /// Allow the card. Only for a non-destructive card whose whole target is in the body.
+    Allow(CardId),
+    /// Deny the card. Offered with [`Offer::Allow`] only.
+    Deny(CardId),
+}
+
+impl Offer {
+    /// The button's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Offer::Show => "Show",
+            Offer::Allow(_) => "Allow",
+            Offer::Deny(_) => "Deny",
+        }
+    }
+}
+
+/// What the notification server (or the platform) can show, from `GetCapabilities`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ServerCaps {
+    /// `actions`: buttons, and `ActionInvoked` when one is pressed.
+    pub actions: bool,
+    /// `body-markup`: the body is read as markup, so `<`, `>` and `&` must be escaped.
+    pub body_markup: bool,
+    /// `sound`: the server plays the `sound-name` hint.
+    pub sound: bool,
+}
+
+impl ServerCaps {
+    /// From the capability strings `GetCapabilities` returns.
+    pub fn from_strings<S: AsRef<str>>(caps: &[S]) -> ServerCaps {
+        let has = |name: &str| caps.iter().any(|c| c.as_ref() == name);
+        ServerCaps {
+            actions: has("actions"),
+            body_markup: has("body-markup"),
+            sound: has("sound"),
+        }
+    }
+}
+
+/// The most characters a target may have to count as fitting a notification body.
+pub const FIT_CHARS: usize = 120;
+/// The most lines a target may have to count as fitting a notification body.
+pub const FIT_LINES: usize = 2;
+/// A longer target is cut to this many characters in the body (it then does not fit, so the
+/// notification offers only "Show").
+pub const BODY_TARGET_CHARS: usize = 300;
+
+/// A notification ready for a backend: what it says, what it offers, whether it sounds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// The title line: who asks, what.
+    pub summary: String,
+    /// The body: the target and the folder, escaped for the server.
+    pub body: String,
+    /// The actions, in order; empty when the server shows none.
+    pub offers: Vec<Offer>,
+    /// The `sound-name` hint; `None` is silent (with `suppress-sound` set).
+    pub sound: Option<&'static str>,
+    /// Whether it stays until withdrawn (`expire_timeout` 0): a card or a question does.
+    pub resident: bool,
+    /// The kind, for the backend's category hint.
+    pub kind: NoticeKind,
+}
+
+/// The notification for `notice`, or `None` when its kind is switched off.
+/// `silent` drops the sound (a notice shown again after quiet hours ended).
+pub fn compose(
+    notice: &Notice,
+    caps: &ServerCaps,
+    settings: &NotifySettings,
+    silent: bool,
+) -> Option<Outgoing> {
+    let kind = notice.what.kind();
+    if !settings.enabled || !settings.notify.get(kind) {
+        return None;
+    }
+    let folder = visible(&notice.folder).0;
+    let agent = one_line(&visible(&notice.agent).0, 60);
+    let place = format!("in {}", shorten_left(&folder, 80));
+    let (summary, lines, offers) = match &notice.what {
+        What::Card {
+            card,
+            tool,
+            target,
+            destructive,
+        } => {
+            let tool = one_line(&visible(tool).0, 40);
+            let (shown, fit) = body_target(target);
+            let mut lines = vec![shown, place];
+            let mut offers = vec![Offer::Show];
+            match destructive {
+                Some(why) => lines.push(format!(
+                    "Destructive ({}): answer it on its card.",
+                    one_line(&visible(why).0, 60)
+                )),
+                None if fit => offers.extend([Offer::Allow(*card), Offer::Deny(*card)]),
+                None => {}
+            }
+            (format!("{agent} asks: {tool}"), lines, offers)
+        }
+        What::Question { text, .. } => (
+            format!("{agent} asks you a question"),
+            vec![body_target(text).0, place],
+            vec![Offer::Show],
+        ),
+        What::TurnDone => (
+            format!("{agent} is done — waiting for you"),
+            vec![place],
+            vec![Offer::Show],
+        ),
+        What::AsksInTerminal { text } => {
+            let mut lines = Vec::new();
+            if let Some(t) = text.as_deref().filter(|t| !t.trim().is_empty()) {
+                lines.push(body_target(t).0);
+            }
+            lines.push(place);
+            (
+                format!("{agent} asks in its terminal"),
+                lines,
+                vec![Offer::Show],
+            )
+        }
+    };
+    let body = lines.join("\n");
+    Some(Outgoing {
+        summary,
+        body: if caps.body_markup {
+            escape_markup(&body)
+        } else {
+            body
+        },
+        offers: if caps.actions { offers } else { Vec::new() },
+        sound: (!silent && settings.sound.get(kind)).then(|| kind.sound_name()),
+        resident: matches!(kind, NoticeKind::Card | NoticeKind::Question),
+        kind,
+    })
+}
+
+/// Whether `target` fits a notification body whole and unchanged: nothing in it needs an
+/// escape, at most [`FIT_LINES`] lines and [`FIT_CHARS`] characters, not blank.
+pub fn fits(target: &str) -> bool {
+    let (shown, changed) = visible(target);
+    !changed
+        && !target.trim().is_empty()
+        && shown.chars().count() <= FIT_CHARS
+        && shown.lines().count() <= FIT_LINES
+}
+
+/// The target as the body shows it, and whether that is the whole target unchanged.
+fn body_target(target: &str) -> (String, bool) {
+    let (shown, _) = visible(target);
+    let fit = fits(target);
+    if shown.chars().count() > BODY_TARGET_CHARS {
+        let cut: String = shown.chars().take(BODY_TARGET_CHARS - 1).collect();
+        (format!("{cut}…"), false)
+    } else {
+        (shown, fit)
+    }
+}
+
+/// `text` with every character a person cannot see, or that reorders or hides text (controls
+/// but the newline, format characters, bidi controls, line separators, tag characters), written
+/// as a `\u{..}` escape; and whether anything was escaped.
+pub fn visible(text: &str) -> (String, bool) {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    for c in text.chars() {
+        if c != '\n' && hidden(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            changed = true;
+        } else {
+            out.push(c);
+        }
+    }
+    (out, changed)
+}
+
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{AD}' | '\u{34F}' | '\u{61C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Markup-escaped for a server that reads the body as markup.
+fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The first line, cut to `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    if line.chars().count() > max || text.lines().nth(1).is_some() {
+        let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        line.to_string()
+    }
+}
+
+/// A long path keeps its end: `…/project/src`.
+fn shorten_left(path: &str, max: usize) -> String {
+    let path = one_line(path, usize::MAX);
+    let n = path.chars().count();
+    if n <= max {
+        return path;
+    }
+    let tail: String = path.chars().skip(n - (max - 1)).collect();
+    format!("…{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(target: &str, destructive: Option<&str>) -> Notice {
+        Notice {
+            agent: "Claude Code".into(),
+            folder: "/home/ana/src/vults".into(),
+            what: What::Card {
+                card: 7,
+                tool: "Bash".into(),
+                target: target.into(),
+                destructive: destructive.map(Into::into),
+            },
+        }
+    }
+
+    fn all_caps() -> ServerCaps {
+        ServerCaps {
+            actions: true,
+            body_markup: false,
+            sound: true,
+        }
+    }
+
+    #[test]
+    fn a_card_says_who_what_and_where_and_offers_allow_when_it_fits() {
+        let out = compose(
+            &card("cargo test", None),
+            &all_caps(),
+            &Default::default(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(out.summary, "Claude Code asks: Bash");
+        assert_eq!(out.body, "cargo test\nin /home/ana/src/vults");
+        assert_eq!(out.offers, [Offer::Show, Offer::Allow(7), Offer::Deny(7)]);
+        assert!(out.resident);
+        assert_eq!(out.sound, None, "sound is off by default");
+    }
+
+    #[test]
+    fn a_destructive_card_offers_only_show_and_says_why() {
+        let out = compose(
+            &card("rm -rf build", Some("rm -r")),
+            &all_caps(),
+            &Default::default(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(out.offers, [Offer::Show]);
+        assert!(
+            out.body
+                .ends_with("Destructive (rm -r): answer it on its card.")
+        );
+    }
+
+    #[test]
+    fn a_target_that_does_not_fit_whole_offers_only_show() {
+        let long = "x".repeat(FIT_CHARS + 1);
+        let three_lines = "a\nb\nc";
+        let hidden = "echo hi\u{202e}";
+        for target in [long.as_str(), three_lines, hidden, "  "] {
+            let out = compose(&card(target, None), &all_caps(), &Default::default(), false);
+            assert_eq!(out.unwrap().offers, [Offer::Show], "{target:?}");
+        }
+        let at_limit = "y".repeat(FIT_CHARS);
+        let out = compose(
+            &card(&at_limit, None),
+            &all_caps(),
+            &Default::default(),
+            false,
+        );
+        assert_eq!(out.unwrap().offers.len(), 3);
+        let very_long = "z".repeat(BODY_TARGET_CHARS + 50);
+        let out = compose(
+            &card(&very_long, None),
+            &all_caps(),
+            &Default::default(),
+            false,
+        );
+        let first = out.unwrap().body.lines().next().unwrap().to_string();
+        assert_eq!(first.chars().count(), BODY_TARGET_CHARS);
+        assert!(first.ends_with('…'));
+    }
+
+    #[test]
+    fn no_actions_when_the_server_has_none() {
+        let caps = ServerCaps::default();
+        let out = compose(&card("ls", None), &caps, &Default::default(), false).unwrap();
+        assert!(out.offers.is_empty());
+    }
+
+    #[test]
+    fn hidden_characters_are_shown_as_escapes_and_markup_is_escaped() {
+        let caps = ServerCaps {
+            body_markup: true,
+            ..all_caps()
+        };
+        let out = compose(
+            &card("cat <a> && b\u{7}\u{200b}", None),
+            &caps,
+            &Default::default(),
+            false,
+        )
+        .unwrap();
+        assert!(
+            out.body
+                .starts_with("cat &lt;a&gt; &amp;&amp; b\\u{7}\\u{200b}\n"),
+            "{}",
+            out.body
+        );
+        assert_eq!(visible("a\tb\r\n"), ("a\\u{9}b\\u{d}\n".into(), true));
+        assert_eq!(visible("plain\ntext"), ("plain\ntext".into(), false));
+    }
+
+    #[test]
+    fn each_kind_has_its_words() {
+        let s = NotifySettings::default();
+        let caps = all_caps();
+        let n = |what| Notice {
+            agent: "Codex".into(),
+            folder: "/w".into(),
+            what,
+        };
+        let done = compose(&n(What::TurnDone), &caps, &s, false).unwrap();
+        assert_eq!(done.summary, "Codex is done — waiting for you");
+        assert_eq!(done.body, "in /w");
+        assert!(!done.resident);
+        let q = compose(
+            &n(What::Question {
+                card: 3,
+                text: "Which one?".into(),
+            }),
+            &caps,
+            &s,
+            false,
+        )
+        .unwrap();
+        assert_eq!(q.summary, "Codex asks you a question");
+        assert_eq!(
+            q.offers,
+            [Offer::Show],
+            "a question is answered on its card"
+        );
+        let t = compose(
+            &n(What::AsksInTerminal {
+                text: Some("Allow edit?".into()),
+            }),
+            &caps,
+            &s,
+            false,
+        )
+        .unwrap();
+        assert_eq!(t.summary, "Codex asks in its terminal");
+        assert_eq!(t.body, "Allow edit?\nin /w");
+    }
+
+    #[test]
+    fn sound_and_kinds_follow_the_settings() {
+        let mut s = NotifySettings::default();
+        s.sound.card = true;
+        let caps = all_caps();
+        let out = compose(&card("ls", None), &caps, &s, false).unwrap();
+        assert_eq!(out.sound, Some("message-new-instant"));
+        assert_eq!(
+            compose(&card("ls", None), &caps, &s, true).unwrap().sound,
+            None
+        );
+        let done = Notice {
+            what: What::TurnDone,
+            ..card("ls", None)
+        };
+        assert_eq!(compose(&done, &caps, &s, false).unwrap().sound, None);
+        s.notify.turn_done = false;
+        assert_eq!(compose(&done, &caps, &s, false), None);
+        s.enabled = false;
+        assert_eq!(compose(&card("ls", None), &caps, &s, false), None);
+    }
+
+    #[test]
+    fn long_folders_keep_their_end_and_names_stay_on_one_line() {
+        let mut n = card("ls", None);
+        n.folder = format!("/{}/project", "d".repeat(100));
+        n.agent = "Evil\nAgent".into();
+        let out = compose(&n, &all_caps(), &Default::default(), false).unwrap();
+        assert_eq!(out.summary, "Evil… asks: Bash");
+        let place = out.body.lines().nth(1).unwrap();
+        assert!(
+            place.starts_with("in …") && place.ends_with("/project"),
+            "{place}"
+        );
+        assert_eq!(place.chars().count(), 3 + 80);
+    }
+}
