@@ -30,6 +30,7 @@
 
 #![warn(missing_docs)]
 
+mod chord;
 pub mod keys;
 pub mod notice;
 pub mod notify;

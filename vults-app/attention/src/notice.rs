@@ -10,6 +10,7 @@
 //! destructive, and the whole target fits the body unchanged ([`fits`]): a person answering
 //! from a notification must have seen all of what they answer.
 
+pub use crate::settings::NoticeKind;
 use crate::settings::NotifySettings;
 
 pub use crate::CardId;
@@ -89,31 +90,6 @@ impl What {
         match self {
             What::Card { card, .. } | What::Question { card, .. } => Some(*card),
             _ => None,
-        }
-    }
-}
-
-/// The kinds of notice, each with its own notify and sound switch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NoticeKind {
-    /// [`What::Card`].
-    Card,
-    /// [`What::Question`].
-    Question,
-    /// [`What::TurnDone`].
-    TurnDone,
-    /// [`What::AsksInTerminal`].
-    AsksInTerminal,
-}
-
-impl NoticeKind {
-    /// The freedesktop sound-naming-spec name played for this kind when its sound is on.
-    pub fn sound_name(self) -> &'static str {
-        match self {
-            NoticeKind::Card => "message-new-instant",
-            NoticeKind::Question => "dialog-question",
-            NoticeKind::TurnDone => "complete",
-            NoticeKind::AsksInTerminal => "dialog-information",
         }
     }
 }

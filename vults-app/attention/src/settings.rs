@@ -4,8 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::keys::KeysSettings;
-use crate::notice::NoticeKind;
+use crate::chord::KeysSettings;
 use crate::quiet::QuietSettings;
 
 /// Everything this crate reads from the person's settings.
@@ -103,6 +102,31 @@ impl PerKind {
             NoticeKind::Question => self.question,
             NoticeKind::TurnDone => self.turn_done,
             NoticeKind::AsksInTerminal => self.asks_in_terminal,
+        }
+    }
+}
+
+/// The kinds of notice, each with its own notify and sound switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoticeKind {
+    /// a permission card (`What::Card`).
+    Card,
+    /// a question (`What::Question`).
+    Question,
+    /// a finished turn (`What::TurnDone`).
+    TurnDone,
+    /// an agent asking in its terminal (`What::AsksInTerminal`).
+    AsksInTerminal,
+}
+
+impl NoticeKind {
+    /// The freedesktop sound-naming-spec name played for this kind when its sound is on.
+    pub fn sound_name(self) -> &'static str {
+        match self {
+            NoticeKind::Card => "message-new-instant",
+            NoticeKind::Question => "dialog-question",
+            NoticeKind::TurnDone => "complete",
+            NoticeKind::AsksInTerminal => "dialog-information",
         }
     }
 }

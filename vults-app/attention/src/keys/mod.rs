@@ -12,7 +12,6 @@
 //!   turns presses into [`Intent`]s — bring the card up first, answer on a second press, never
 //!   allow a destructive card — and never answers by itself.
 
-mod chord;
 mod gate;
 
 #[cfg(target_os = "macos")]
@@ -24,7 +23,7 @@ mod windows;
 #[cfg(target_os = "linux")]
 mod x11;
 
-pub use chord::{Chord, Key, KeyAction, KeysSettings, Mods, NamedKey};
+pub use crate::chord::{Chord, Key, KeyAction, KeysSettings, Mods, NamedKey};
 pub use gate::{Gate, GateCard, Ignored, Intent, Outcome};
 
 use std::sync::Arc;
