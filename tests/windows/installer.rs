@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde_json::Value;
 use vults_core::paths::Paths;
 use vults_core::protocol::Decision;
-use vults_installer::{Action, AgentId, AgentReport, AgentState, InstallOptions};
+use vults_installer::{Action, Agent, AgentReport, AgentState, InstallOptions};
 use vults_tests::{HookRun, Script, Stdin, TestServer, fixture, run_hook};
 
 /// A Windows profile of its own, with a space and non-ASCII letters in its name.
@@ -60,7 +60,7 @@ impl Drop for Profile {
     }
 }
 
-fn report(reports: &[AgentReport], agent: AgentId) -> &AgentReport {
+fn report(reports: &[AgentReport], agent: Agent) -> &AgentReport {
     reports
         .iter()
         .find(|r| r.agent == agent)
@@ -146,12 +146,7 @@ fn install_in_a_profile_with_a_space_and_accents_then_each_agent_runs_its_comman
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
     );
-    for agent in [
-        AgentId::Claude,
-        AgentId::Codex,
-        AgentId::Qwen,
-        AgentId::Copilot,
-    ] {
+    for agent in [Agent::Claude, Agent::Codex, Agent::Qwen, Agent::Copilot] {
         assert_eq!(
             report(&reports, agent).state,
             AgentState::Installed,
@@ -266,13 +261,13 @@ fn install_in_a_profile_with_a_space_and_accents_then_each_agent_runs_its_comman
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
     );
-    assert_eq!(report(&again, AgentId::Claude).action, Action::Nothing);
+    assert_eq!(report(&again, Agent::Claude).action, Action::Nothing);
     assert_eq!(std::fs::read(&claude).unwrap(), before);
 
     // Uninstall gives the user's bytes back.
     let gone = vults_installer::uninstall_all(&paths);
     assert_eq!(
-        report(&gone, AgentId::Claude).action,
+        report(&gone, Agent::Claude).action,
         Action::Removed,
         "{gone:?}"
     );
@@ -301,7 +296,7 @@ fn a_settings_file_held_open_by_another_program_is_left_whole_and_done_later() {
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
     );
-    let r = report(&reports, AgentId::Claude);
+    let r = report(&reports, Agent::Claude);
     let AgentState::Failed(why) = &r.state else {
         panic!("a held file cannot be replaced: {r:?}");
     };
@@ -325,10 +320,7 @@ fn a_settings_file_held_open_by_another_program_is_left_whole_and_done_later() {
         vults_tests::built_hook_bin(),
         &InstallOptions::default(),
     );
-    assert_eq!(
-        report(&reports, AgentId::Claude).state,
-        AgentState::Installed
-    );
+    assert_eq!(report(&reports, Agent::Claude).state, AgentState::Installed);
     assert_eq!(read_json(&claude)["theme"], "dark");
     vults_installer::uninstall_all(&paths);
     assert_eq!(std::fs::read(&claude).unwrap(), original);

@@ -65,16 +65,120 @@ impl AgentKind {
 
     /// The name people know the agent by (its row in [`AGENTS`]; `Other` for `other`).
     pub fn display_name(self) -> &'static str {
-        AGENTS
-            .iter()
-            .find(|a| a.wire == Wire::Kind(self))
-            .map_or("Other", |a| a.display_name)
+        Agent::of_kind(self).map_or("Other", Agent::display_name)
+    }
+
+    /// The agent this kind stands for; `None` for `other`.
+    pub fn agent(self) -> Option<Agent> {
+        Agent::of_kind(self)
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The agent table
 // ---------------------------------------------------------------------------------------------
+
+/// Every agent Vults knows by name: the one identity every per-agent fact is keyed by. Each has
+/// its row in [`AGENTS`] ([`Agent::spec`]): its names, how its events travel, how it reads an
+/// answer, where and how the installer writes its hook entries, how the window draws it and
+/// which chat engine drives it. A tool people build themselves is not here: it is a named tool
+/// ([`crate::protocol::Identity::Named`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Agent {
+    /// Claude Code.
+    Claude,
+    /// Codex CLI.
+    Codex,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// Qwen Code.
+    Qwen,
+    /// OpenCode, through Vults' plugin.
+    Opencode,
+    /// Cursor.
+    Cursor,
+    /// Factory Droid.
+    Droid,
+    /// Kimi Code.
+    Kimi,
+    /// Antigravity.
+    Antigravity,
+    /// Gemini CLI: only its old hooks' leftovers (they send nothing).
+    Gemini,
+}
+
+impl Agent {
+    /// Every agent, in the table's order.
+    pub const ALL: [Agent; 10] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Copilot,
+        Agent::Qwen,
+        Agent::Opencode,
+        Agent::Cursor,
+        Agent::Droid,
+        Agent::Kimi,
+        Agent::Antigravity,
+        Agent::Gemini,
+    ];
+
+    /// Its row in [`AGENTS`].
+    pub fn spec(self) -> &'static AgentSpec {
+        // One row per agent, in the same order (every_agent_has_its_row).
+        &AGENTS[self as usize]
+    }
+
+    /// The name `--agent` takes, and its key in the app's settings.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The name people know it by.
+    pub fn display_name(self) -> &'static str {
+        self.spec().display_name
+    }
+
+    /// The agent `--agent` calls `name`; `None` for any other name (a named tool, or nothing).
+    pub fn parse(name: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The agent a wire kind stands for; `None` for `other`.
+    pub fn of_kind(kind: AgentKind) -> Option<Agent> {
+        Agent::ALL
+            .into_iter()
+            .find(|a| a.spec().wire == Wire::Kind(kind))
+    }
+
+    /// The wire kind its events travel as, when the wire has one for it.
+    pub fn kind(self) -> Option<AgentKind> {
+        match self.spec().wire {
+            Wire::Kind(k) => Some(k),
+            Wire::Other | Wire::Silent => None,
+        }
+    }
+
+    /// Whether Vults answers its permission requests (the others only show their sessions).
+    pub fn answers_permissions(self) -> bool {
+        self.spec().reply.is_some()
+    }
+
+    /// Whether Vults no longer serves it (its old hooks send nothing): the installer only offers
+    /// to take those hooks out, and shows the agent only while some are left.
+    pub fn retired(self) -> bool {
+        self.spec().wire == Wire::Silent
+    }
+
+    /// Whether the installer keeps the person's own status line and chains it (Claude Code).
+    pub fn keeps_status_line(self) -> bool {
+        self.spec().install.is_some_and(|i| i.status_line)
+    }
+
+    /// Whether it runs a new or changed hook only after the person trusts it (Codex's `/hooks`).
+    pub fn needs_trust(self) -> bool {
+        self.spec().install.is_some_and(|i| i.needs_trust)
+    }
+}
 
 /// How an agent's events travel on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,11 +203,175 @@ pub struct ConfigHome {
     pub env: Option<(&'static str, &'static str)>,
 }
 
-/// One agent Vults knows: what differs from one agent to the next, in one row. The file format
-/// and the entries the installer writes are in `vults-app/installer/src/agents.rs`; payload field
-/// names every adapter shares are read by [`read_tool_call`] and [`resolve_cwd`].
+/// How an agent keeps its hooks: the file formats the installer speaks (its format files,
+/// `vults-app/installer/src/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A JSON file whose `hooks` object maps each event to groups `{matcher?, hooks: [handler]}`,
+    /// a handler being `{"type":"command","command":…,"timeout":…}` (Claude Code, Qwen Code,
+    /// Codex's `hooks.json`, Droid).
+    JsonGrouped,
+    /// A JSON file whose `hooks` object maps each event straight to handlers, the command under
+    /// `command_key` and the timeout under `timeout_key`; `typed` handlers also say
+    /// `"type":"command"`; `version` files carry `"version": 1` (Cursor).
+    JsonFlat {
+        /// The key of the command (`command`; Copilot CLI: `bash`).
+        command_key: &'static str,
+        /// The key of the timeout in seconds (`timeout`; Copilot CLI: `timeoutSec`).
+        timeout_key: &'static str,
+        /// Handlers carry `"type": "command"`.
+        typed: bool,
+        /// The file has a top-level `"version": 1`.
+        version: bool,
+    },
+    /// Codex CLI's `config.toml` `[hooks]` tables.
+    CodexToml,
+    /// Kimi Code's `config.toml` `[[hooks]]` array.
+    KimiToml,
+    /// OpenCode: Vults' plugin file in its `plugin/` folder (the plugin relays to the hook).
+    OpencodePlugin,
+}
+
+/// Which of two files an agent reads its hooks from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefer {
+    /// The second file when it exists (Droid reads `settings.json`'s hooks only while
+    /// `hooks.json` is absent: creating `hooks.json` would silence the user's own hooks).
+    SecondWhenItExists,
+    /// The second file when the first does not exist and the second already holds hooks (the
+    /// user keeps Codex's hooks in `config.toml`).
+    SecondWhenFirstMissingAndItHasHooks,
+}
+
+/// The file, in the agent's config home, the installer writes its hook entries to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigFile {
+    /// Always this file, kept in this format.
+    One(&'static str, Format),
+    /// One of two files, as [`Prefer`] says.
+    Either {
+        /// The file used unless `prefer` says otherwise.
+        first: (&'static str, Format),
+        /// The other one.
+        second: (&'static str, Format),
+        /// When `second` is used.
+        prefer: Prefer,
+    },
+}
+
+/// How long the agent lets one hook entry run before it gives up on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryTimeout {
+    /// A permission request's entry ([`crate::protocol::timeouts::PERMISSION_ENTRY_S`]).
+    Permission,
+    /// The AskUserQuestion entry ([`crate::protocol::timeouts::ASK_ENTRY_S`]).
+    Ask,
+    /// Every other event ([`crate::protocol::timeouts::OTHER_ENTRY_S`]).
+    Other,
+    /// What this agent allows at most for this event (Codex clamps `SessionEnd` to 3 s).
+    Seconds(u64),
+}
+
+impl EntryTimeout {
+    /// In seconds, as the entry says it.
+    pub fn seconds(self) -> u64 {
+        use crate::protocol::timeouts::{ASK_ENTRY_S, OTHER_ENTRY_S, PERMISSION_ENTRY_S};
+        match self {
+            EntryTimeout::Permission => PERMISSION_ENTRY_S,
+            EntryTimeout::Ask => ASK_ENTRY_S,
+            EntryTimeout::Other => OTHER_ENTRY_S,
+            EntryTimeout::Seconds(s) => s,
+        }
+    }
+}
+
+/// One hook entry Vults writes for an agent: `vults-hook --agent <name> [--ask] <event>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookEntry {
+    /// The event, in the agent's own spelling.
+    pub event: &'static str,
+    /// The tool matcher, where the format has one (`*`, `AskUserQuestion`).
+    pub matcher: Option<&'static str>,
+    /// `--ask`: the AskUserQuestion entry, whose PreToolUse wants a reply.
+    pub ask: bool,
+    /// Its timeout.
+    pub timeout: EntryTimeout,
+}
+
+const fn entry(
+    event: &'static str,
+    matcher: Option<&'static str>,
+    timeout: EntryTimeout,
+) -> HookEntry {
+    HookEntry {
+        event,
+        matcher,
+        ask: false,
+        timeout,
+    }
+}
+
+/// How an agent runs a hook entry's command on Windows, which decides the form Vults writes
+/// (docs/platforms.md has the sources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowsRunner {
+    /// `command` with `args`, run directly with no shell (Claude Code).
+    Exec,
+    /// `%COMSPEC% /C <command>`: a command with no quote in it (Codex CLI, Qwen Code).
+    Cmd,
+    /// The entry's `powershell` string, run by PowerShell (Copilot CLI).
+    PowerShell,
+    /// The same form as on Unix.
+    Posix,
+}
+
+/// Where and how the installer puts the hook into an agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Install {
+    /// Its config home.
+    pub home: ConfigHome,
+    /// The file in it, and how that file is kept (for OpenCode's plugin: the file's name in
+    /// OpenCode's plugin folder).
+    pub file: ConfigFile,
+    /// Vults' entries, event by event, in the order they are written (empty: the format holds
+    /// no entries, as OpenCode's plugin, or Vults writes none any more, as for Gemini CLI).
+    pub entries: &'static [HookEntry],
+    /// How it runs the hook on Windows.
+    pub windows: WindowsRunner,
+    /// Vults keeps the user's own status line (Claude Code's `statusLine`) and chains it.
+    pub status_line: bool,
+    /// It runs a new or changed hook only after the person trusts it (Codex CLI's `/hooks`):
+    /// the installer's report and the welcome say so.
+    pub needs_trust: bool,
+}
+
+/// The chat engine Zeca drives an agent's CLI with (docs/zeca.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatEngine {
+    /// `-p --input-format stream-json --output-format stream-json --permission-prompt-tool
+    /// stdio` (Claude Code).
+    StreamJson,
+    /// `app-server`, JSON-RPC over stdio (Codex CLI).
+    AppServer,
+}
+
+/// How the window draws an agent's bird and cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Look {
+    /// Its colour, as red, green, blue.
+    pub rgb: [u8; 3],
+    /// The letter on its bird.
+    pub letter: char,
+}
+
+/// One agent Vults knows: what differs from one agent to the next, in one row. Adding an agent
+/// is a row here plus its own adapter (where its payload or reply differs: [`read_tool_call`],
+/// [`render_decision`]) and format files (where it keeps hooks in a format the installer does
+/// not speak yet): docs/adding-an-agent.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AgentSpec {
+    /// The agent this row is about.
+    pub agent: Agent,
     /// The name `--agent` takes (and the key in the app's settings).
     pub name: &'static str,
     /// The name people know it by.
@@ -117,123 +385,379 @@ pub struct AgentSpec {
     pub asks: bool,
     /// Whether `VULTS_ZECA=1` marks its events (never a session, a bird or a card).
     pub zeca: bool,
-    /// Where the installer looks for it; `None`: the installer does not install into it.
-    pub config_home: Option<ConfigHome>,
+    /// Whether a policy's `allow` may answer it (docs/policies.md: Claude Code only).
+    pub policy_allows: bool,
+    /// Whether another call's `PreToolUse` or `PermissionRequest` can be told from this call's
+    /// own, so that it shows the person answered this one in the agent's terminal. OpenCode's
+    /// plugin relays a call's PreToolUse without its call id and in other words than its
+    /// permission: for it only the signs of the session moving on count.
+    pub tells_calls_apart: bool,
+    /// Where and how the installer puts the hook; `None`: it does not install into it.
+    pub install: Option<Install>,
+    /// The chat engine Zeca drives it with; `None`: Zeca does not chat with it.
+    pub chat: Option<ChatEngine>,
+    /// How the window draws it; `None`: as a named tool is drawn (a colour made from its name,
+    /// its initial on the bird).
+    pub look: Option<Look>,
 }
 
 const fn home(
     dir: &'static [&'static str],
     env: Option<(&'static str, &'static str)>,
-) -> Option<ConfigHome> {
-    Some(ConfigHome { dir, env })
+) -> ConfigHome {
+    ConfigHome { dir, env }
 }
 
-/// Every agent Vults knows. Adding one: a row here (and its [`AgentKind`] if the wire gets a
-/// type for it), its fixtures in `tests/fixtures/golden/`, and the installer's entries.
+const O: EntryTimeout = EntryTimeout::Other;
+const P: EntryTimeout = EntryTimeout::Permission;
+const ALL_TOOLS: Option<&str> = Some("*");
+
+/// Claude Code's entries.
+const CLAUDE_ENTRIES: &[HookEntry] = &[
+    entry("SessionStart", None, O),
+    entry("UserPromptSubmit", None, O),
+    entry("PreToolUse", ALL_TOOLS, O),
+    HookEntry {
+        event: "PreToolUse",
+        matcher: Some("AskUserQuestion"),
+        ask: true,
+        timeout: EntryTimeout::Ask,
+    },
+    entry("PermissionRequest", ALL_TOOLS, P),
+    entry("PostToolUse", ALL_TOOLS, O),
+    // A call that ran and failed after the user allowed it in Claude Code's own dialog: its card
+    // is withdrawn as answered in the terminal.
+    entry("PostToolUseFailure", ALL_TOOLS, O),
+    entry("Notification", None, O),
+    entry("Stop", None, O),
+    entry("SubagentStop", None, O),
+    entry("PreCompact", None, O),
+    entry("SessionEnd", None, O),
+];
+
+/// The events Codex 0.169 was seen to run. It clamps SessionEnd to 3 s (with a warning
+/// otherwise); no matcher keeps the trust hash the user reviews in /hooks simple.
+const CODEX_ENTRIES: &[HookEntry] = &[
+    entry("SessionStart", None, O),
+    entry("UserPromptSubmit", None, O),
+    entry("PreToolUse", None, O),
+    entry("PermissionRequest", None, P),
+    entry("PostToolUse", None, O),
+    entry("Stop", None, O),
+    entry("SessionEnd", None, EntryTimeout::Seconds(3)),
+];
+
+const COPILOT_ENTRIES: &[HookEntry] = &[
+    entry("sessionStart", None, O),
+    entry("userPromptSubmitted", None, O),
+    entry("preToolUse", None, O),
+    entry("permissionRequest", None, P),
+    entry("postToolUse", None, O),
+    entry("notification", None, O),
+    entry("errorOccurred", None, O),
+    entry("agentStop", None, O),
+    entry("subagentStop", None, O),
+    entry("sessionEnd", None, O),
+];
+
+/// Seconds below 1000 (Qwen reads larger values as legacy milliseconds).
+const QWEN_ENTRIES: &[HookEntry] = &[
+    entry("SessionStart", None, O),
+    entry("UserPromptSubmit", None, O),
+    entry("PreToolUse", ALL_TOOLS, O),
+    entry("PermissionRequest", ALL_TOOLS, P),
+    entry("PostToolUse", ALL_TOOLS, O),
+    entry("PostToolUseFailure", ALL_TOOLS, O),
+    entry("Notification", None, O),
+    entry("Stop", None, O),
+    entry("SubagentStop", None, O),
+    entry("PreCompact", None, O),
+    entry("SessionEnd", None, O),
+];
+
+const CURSOR_ENTRIES: &[HookEntry] = &[
+    entry("sessionStart", None, O),
+    entry("beforeSubmitPrompt", None, O),
+    entry("preToolUse", None, O),
+    entry("postToolUse", None, O),
+    entry("subagentStop", None, O),
+    entry("preCompact", None, O),
+    entry("stop", None, O),
+    entry("sessionEnd", None, O),
+];
+
+/// Droid's and Kimi Code's entries (Claude Code's events, no permission request).
+const SESSION_ENTRIES: &[HookEntry] = &[
+    entry("SessionStart", None, O),
+    entry("UserPromptSubmit", None, O),
+    entry("PreToolUse", ALL_TOOLS, O),
+    entry("PostToolUse", ALL_TOOLS, O),
+    entry("Notification", None, O),
+    entry("Stop", None, O),
+    entry("SubagentStop", None, O),
+    entry("PreCompact", None, O),
+    entry("SessionEnd", None, O),
+];
+
+/// Every agent Vults knows, one row each, in [`Agent::ALL`]'s order.
 pub const AGENTS: &[AgentSpec] = &[
     AgentSpec {
+        agent: Agent::Claude,
         name: "claude",
         display_name: "Claude Code",
         wire: Wire::Kind(AgentKind::Claude),
         reply: Some(ReplyShape::HookSpecific),
         asks: true,
         zeca: true,
-        config_home: home(&[".claude"], None),
+        policy_allows: true,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".claude"], None),
+            file: ConfigFile::One("settings.json", Format::JsonGrouped),
+            entries: CLAUDE_ENTRIES,
+            windows: WindowsRunner::Exec,
+            status_line: true,
+            needs_trust: false,
+        }),
+        chat: Some(ChatEngine::StreamJson),
+        look: Some(Look {
+            rgb: [0xD9, 0x77, 0x57],
+            letter: 'C',
+        }),
     },
     AgentSpec {
+        agent: Agent::Codex,
         name: "codex",
         display_name: "Codex CLI",
         wire: Wire::Kind(AgentKind::Codex),
         reply: Some(ReplyShape::HookSpecific),
         asks: false,
         zeca: true,
-        config_home: home(&[".codex"], Some(("CODEX_HOME", ""))),
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".codex"], Some(("CODEX_HOME", ""))),
+            file: ConfigFile::Either {
+                first: ("hooks.json", Format::JsonGrouped),
+                second: ("config.toml", Format::CodexToml),
+                prefer: Prefer::SecondWhenFirstMissingAndItHasHooks,
+            },
+            entries: CODEX_ENTRIES,
+            windows: WindowsRunner::Cmd,
+            status_line: false,
+            needs_trust: true,
+        }),
+        chat: Some(ChatEngine::AppServer),
+        look: Some(Look {
+            rgb: [0x10, 0xA3, 0x7F],
+            letter: 'X',
+        }),
     },
     AgentSpec {
+        agent: Agent::Copilot,
         name: "copilot",
         display_name: "Copilot CLI",
         wire: Wire::Kind(AgentKind::Copilot),
         reply: Some(ReplyShape::Flat),
         asks: false,
         zeca: false,
-        config_home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
+            // What the real CLI ran: the command under the shell's own key, timeoutSec.
+            file: ConfigFile::One(
+                "settings.json",
+                Format::JsonFlat {
+                    command_key: "bash",
+                    timeout_key: "timeoutSec",
+                    typed: true,
+                    version: false,
+                },
+            ),
+            entries: COPILOT_ENTRIES,
+            windows: WindowsRunner::PowerShell,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: Some(Look {
+            rgb: [0x3B, 0x82, 0xF6],
+            letter: 'P',
+        }),
     },
     AgentSpec {
+        agent: Agent::Qwen,
         name: "qwen",
         display_name: "Qwen Code",
         wire: Wire::Kind(AgentKind::Qwen),
         reply: Some(ReplyShape::HookSpecific),
         asks: false,
         zeca: false,
-        config_home: home(&[".qwen"], None),
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".qwen"], None),
+            file: ConfigFile::One("settings.json", Format::JsonGrouped),
+            entries: QWEN_ENTRIES,
+            windows: WindowsRunner::Cmd,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: Some(Look {
+            rgb: [0x8B, 0x5C, 0xF6],
+            letter: 'Q',
+        }),
     },
     AgentSpec {
+        agent: Agent::Opencode,
         name: "opencode",
         display_name: "OpenCode",
         wire: Wire::Kind(AgentKind::Opencode),
         reply: Some(ReplyShape::OpencodeRelay),
         asks: true,
         zeca: false,
-        config_home: home(
-            &[".config", "opencode"],
-            Some(("XDG_CONFIG_HOME", "opencode")),
-        ),
+        policy_allows: false,
+        tells_calls_apart: false,
+        install: Some(Install {
+            home: home(
+                &[".config", "opencode"],
+                Some(("XDG_CONFIG_HOME", "opencode")),
+            ),
+            file: ConfigFile::One("vults.js", Format::OpencodePlugin),
+            entries: &[],
+            windows: WindowsRunner::Posix,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: Some(Look {
+            rgb: [0x8C, 0x9B, 0xB5],
+            letter: 'O',
+        }),
     },
     AgentSpec {
+        agent: Agent::Cursor,
         name: "cursor",
         display_name: "Cursor",
         wire: Wire::Other,
         reply: None,
         asks: false,
         zeca: false,
-        config_home: home(&[".cursor"], None),
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".cursor"], None),
+            file: ConfigFile::One(
+                "hooks.json",
+                Format::JsonFlat {
+                    command_key: "command",
+                    timeout_key: "timeout",
+                    typed: false,
+                    version: true,
+                },
+            ),
+            entries: CURSOR_ENTRIES,
+            windows: WindowsRunner::Posix,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: None,
     },
     AgentSpec {
+        agent: Agent::Droid,
         name: "droid",
         display_name: "Factory Droid",
         wire: Wire::Other,
         reply: None,
         asks: false,
         zeca: false,
-        config_home: home(&[".factory"], None),
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".factory"], None),
+            file: ConfigFile::Either {
+                first: ("settings.json", Format::JsonGrouped),
+                second: ("hooks.json", Format::JsonGrouped),
+                prefer: Prefer::SecondWhenItExists,
+            },
+            entries: SESSION_ENTRIES,
+            windows: WindowsRunner::Posix,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: None,
     },
     AgentSpec {
+        agent: Agent::Kimi,
         name: "kimi",
         display_name: "Kimi Code",
         wire: Wire::Other,
         reply: None,
         asks: false,
         zeca: false,
-        config_home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: Some(Install {
+            home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
+            file: ConfigFile::One("config.toml", Format::KimiToml),
+            entries: SESSION_ENTRIES,
+            windows: WindowsRunner::Posix,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: None,
     },
     AgentSpec {
+        agent: Agent::Antigravity,
         name: "antigravity",
         display_name: "Antigravity",
         wire: Wire::Other,
         reply: None,
         asks: false,
         zeca: false,
-        config_home: None,
+        policy_allows: false,
+        tells_calls_apart: true,
+        install: None,
+        chat: None,
+        look: None,
     },
     AgentSpec {
+        agent: Agent::Gemini,
         name: "gemini",
         display_name: "Gemini CLI",
         wire: Wire::Silent,
         reply: None,
         asks: false,
         zeca: false,
-        config_home: home(&[".gemini"], None),
+        policy_allows: false,
+        tells_calls_apart: true,
+        // Only to take its old hooks out (they send nothing now).
+        install: Some(Install {
+            home: home(&[".gemini"], None),
+            file: ConfigFile::One("settings.json", Format::JsonGrouped),
+            entries: &[],
+            windows: WindowsRunner::Posix,
+            status_line: false,
+            needs_trust: false,
+        }),
+        chat: None,
+        look: None,
     },
 ];
 
 /// The row of the agent `--agent` calls `name`.
 pub fn spec(name: &str) -> Option<&'static AgentSpec> {
-    AGENTS.iter().find(|a| a.name == name)
+    Agent::parse(name).map(Agent::spec)
 }
 
 /// The row of a wire kind; `None` for `other`.
 pub fn spec_of(kind: AgentKind) -> Option<&'static AgentSpec> {
-    AGENTS.iter().find(|a| a.wire == Wire::Kind(kind))
+    Agent::of_kind(kind).map(Agent::spec)
 }
 
 /// Whether `name` is a native agent that travels as `other` with its name (antigravity, cursor,
@@ -783,6 +1307,78 @@ pub fn canonical_json(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_agent_has_its_row_in_order() {
+        assert_eq!(AGENTS.len(), Agent::ALL.len());
+        for (i, agent) in Agent::ALL.into_iter().enumerate() {
+            assert_eq!(AGENTS[i].agent, agent, "row {i}");
+            assert_eq!(agent.spec().agent, agent);
+            assert_eq!(Agent::parse(agent.name()), Some(agent));
+        }
+        for kind in AgentKind::ALL {
+            match Agent::of_kind(kind) {
+                Some(agent) => assert_eq!(agent.kind(), Some(kind)),
+                None => assert_eq!(kind, AgentKind::Other),
+            }
+        }
+        assert_eq!(Agent::parse("other"), None);
+        assert_eq!(Agent::Droid.display_name(), "Factory Droid");
+    }
+
+    #[test]
+    fn the_rows_say_what_differs_from_one_agent_to_the_next() {
+        let which = |f: &dyn Fn(&AgentSpec) -> bool| {
+            Agent::ALL
+                .into_iter()
+                .filter(|a| f(a.spec()))
+                .collect::<Vec<_>>()
+        };
+        use Agent::*;
+        assert_eq!(
+            which(&|a| a.reply.is_some()),
+            [Claude, Codex, Copilot, Qwen, Opencode]
+        );
+        assert_eq!(which(&|a| a.policy_allows), [Claude]);
+        assert_eq!(which(&|a| !a.tells_calls_apart), [Opencode]);
+        assert_eq!(which(&|a| a.chat.is_some()), [Claude, Codex]);
+        assert_eq!(which(&|a| a.install.is_none()), [Antigravity]);
+        assert_eq!(
+            which(&|a| a.install.is_some_and(|i| i.status_line)),
+            [Claude]
+        );
+        assert_eq!(
+            which(&|a| a.install.is_some_and(|i| i.needs_trust)),
+            [Codex]
+        );
+        // One permission entry for each agent whose permissions Vults answers through entries.
+        for agent in [Claude, Codex, Copilot, Qwen] {
+            let entries = agent.spec().install.unwrap().entries;
+            assert_eq!(
+                entries
+                    .iter()
+                    .filter(|e| e.timeout == EntryTimeout::Permission)
+                    .count(),
+                1,
+                "{agent:?}"
+            );
+        }
+        // Only an agent that asks has an --ask entry.
+        for agent in Agent::ALL {
+            let asks = agent
+                .spec()
+                .install
+                .is_some_and(|i| i.entries.iter().any(|e| e.ask));
+            assert!(!asks || agent.spec().asks, "{agent:?}");
+        }
+        let looks: Vec<Look> = AGENTS.iter().filter_map(|a| a.look).collect();
+        let letters: std::collections::BTreeSet<char> = looks.iter().map(|l| l.letter).collect();
+        assert_eq!(letters.len(), looks.len(), "every bird has its own letter");
+        assert_eq!(
+            which(&|a| a.look.is_some()),
+            [Claude, Codex, Copilot, Qwen, Opencode]
+        );
+    }
 
     #[test]
     fn the_agent_table_has_one_row_per_wire_kind_and_unique_names() {

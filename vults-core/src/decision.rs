@@ -8,7 +8,8 @@
 //!    policy would allow it;
 //! 3. a policy `ask` → ask a person;
 //! 4. an exact Always rule (identity, folder, tool, target) → allow;
-//! 5. a policy `allow` → allow, for Claude Code only (never a named tool, never another agent);
+//! 5. a policy `allow` → allow, for Claude Code only (its row's `policy_allows`; never a named
+//!    tool, never another agent);
 //! 6. otherwise → ask a person.
 //!
 //! A question (AskUserQuestion) is never allowed by a rule or a policy: only a person answers
@@ -20,7 +21,7 @@
 
 use crate::agents::{ToolCall, ToolKind};
 use crate::policy::{Action, PolicySet};
-use crate::protocol::{AgentKind, Decision, Identity};
+use crate::protocol::{Decision, Identity};
 use crate::rules::RuleSet;
 
 /// What is being asked.
@@ -143,9 +144,11 @@ pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
     if let Some(rule) = rules.find(req.identity, req.folder, &req.call.tool, &target) {
         return Verdict::Allow(Why::Rule(rule.id.clone()));
     }
-    if *req.identity == Identity::Builtin(AgentKind::Claude)
-        && let Some(name) = first(Action::Allow)
-    {
+    let allowed_by_policy = match req.identity {
+        Identity::Builtin(kind) => kind.agent().is_some_and(|a| a.spec().policy_allows),
+        Identity::Named(_) => false,
+    };
+    if allowed_by_policy && let Some(name) = first(Action::Allow) {
         return Verdict::Allow(Why::Policy(name));
     }
     Verdict::Ask(Why::NoMatch)
@@ -155,6 +158,7 @@ pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
 mod tests {
     use super::*;
     use crate::agents::{Question, Target};
+    use crate::protocol::AgentKind;
     use crate::rules::AlwaysRule;
     use crate::testing::{bash, named};
 

@@ -833,12 +833,14 @@ impl Core {
             .filter(|(_, w)| &w.card.session == session)
             .filter(|(_, w)| match sign {
                 Sign::Ran | Sign::Ended => same_call(w),
-                // OpenCode's plugin relays a call's PreToolUse without its call id and in other
-                // words than its permission (an edit's `filePath` against `filepath`), so a
-                // late precursor could not be told from another call: for OpenCode only the
-                // signs of the session moving on count.
+                // An agent whose calls cannot be told apart (OpenCode's plugin relays a call's
+                // PreToolUse without its call id and in other words than its permission): only
+                // the signs of the session moving on count (its row's `tells_calls_apart`).
                 Sign::NextCall => {
-                    w.card.agent != AgentKind::Opencode
+                    w.card
+                        .agent
+                        .agent()
+                        .is_none_or(|a| a.spec().tells_calls_apart)
                         && w.agent_id == agent_id
                         && !same_call(w)
                         && now

@@ -1,78 +1,15 @@
-//! The agents the installer knows, and what it writes for each: where an agent's configuration
-//! lives ([`target`]), how it is kept ([`Kind`]), and Vults' hook entries, event by event
-//! ([`wants`], [`wanted_entries`]).
+//! What the installer writes for each agent, from its row in the agent table
+//! ([`vults_core::agents::AGENTS`]): where its configuration lives ([`target`]), how that file is
+//! kept ([`Kind`], from the row's [`Format`]), and Vults' hook entries, event by event
+//! ([`wanted_entries`]). Nothing here names an agent: a new agent in a format the installer
+//! speaks is its row alone (docs/adding-an-agent.md).
 
 use super::entries::Shape;
 use super::{opencode, tomlfile, windows};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
-use vults_core::agents::AgentSpec;
+use vults_core::agents::{Agent, ConfigFile, Format, HookEntry, Install, Prefer};
 use vults_core::paths::Paths;
-use vults_core::protocol::timeouts::{ASK_ENTRY_S, OTHER_ENTRY_S, PERMISSION_ENTRY_S};
-
-/// Every agent the installer knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum AgentId {
-    Claude,
-    Codex,
-    Copilot,
-    Qwen,
-    Opencode,
-    Cursor,
-    Droid,
-    Kimi,
-    /// Only leftovers: Gemini CLI hooks are no longer installed (the hook sends nothing).
-    Gemini,
-}
-
-impl AgentId {
-    pub const ALL: [AgentId; 9] = [
-        AgentId::Claude,
-        AgentId::Codex,
-        AgentId::Copilot,
-        AgentId::Qwen,
-        AgentId::Opencode,
-        AgentId::Cursor,
-        AgentId::Droid,
-        AgentId::Kimi,
-        AgentId::Gemini,
-    ];
-
-    /// The name `--agent` takes, and the key in `settings.json`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AgentId::Claude => "claude",
-            AgentId::Codex => "codex",
-            AgentId::Copilot => "copilot",
-            AgentId::Qwen => "qwen",
-            AgentId::Opencode => "opencode",
-            AgentId::Cursor => "cursor",
-            AgentId::Droid => "droid",
-            AgentId::Kimi => "kimi",
-            AgentId::Gemini => "gemini",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<AgentId> {
-        AgentId::ALL.into_iter().find(|a| a.as_str() == s)
-    }
-
-    /// Its row in the agent table ([`vults_core::agents::AGENTS`]).
-    pub fn spec(self) -> &'static AgentSpec {
-        // Every installer agent has a row (the_installer_agents_are_rows_of_the_agent_table).
-        vults_core::agents::spec(self.as_str()).unwrap_or(&vults_core::agents::AGENTS[0])
-    }
-
-    /// The name people know it by.
-    pub fn display_name(self) -> &'static str {
-        self.spec().display_name
-    }
-
-    /// Whether Vults answers this agent's permission requests (the others only show sessions).
-    pub fn answers_permissions(self) -> bool {
-        self.spec().reply.is_some()
-    }
-}
 
 /// How the agent's configuration is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,14 +26,54 @@ pub(super) enum Kind {
     OpencodePlugin,
 }
 
+impl Kind {
+    fn of(format: Format) -> Kind {
+        match format {
+            Format::JsonGrouped => Kind::Json {
+                shape: Shape::Grouped,
+                version: false,
+            },
+            Format::JsonFlat { version, .. } => Kind::Json {
+                shape: Shape::Flat,
+                version,
+            },
+            Format::CodexToml => Kind::CodexToml,
+            Format::KimiToml => Kind::KimiToml,
+            Format::OpencodePlugin => Kind::OpencodePlugin,
+        }
+    }
+}
+
 /// Where an agent is looked for and what Vults writes there.
 #[derive(Debug, Clone)]
 pub(super) struct Target {
-    pub(super) agent: AgentId,
+    pub(super) agent: Agent,
     /// Its config home: when this does not exist, the agent is not on this machine.
     pub(super) home: PathBuf,
     pub(super) file: PathBuf,
     pub(super) kind: Kind,
+    /// How that file is kept, as the row says.
+    pub(super) format: Format,
+}
+
+/// The agents the installer knows: those whose row says where their configuration lives.
+pub fn installed_agents() -> impl Iterator<Item = Agent> {
+    Agent::ALL
+        .into_iter()
+        .filter(|a| a.spec().install.is_some())
+}
+
+/// The agent the installer knows by its `--agent` name (not one it does not install into).
+pub fn agent_named(name: &str) -> Option<Agent> {
+    Agent::parse(name).filter(|a| a.spec().install.is_some())
+}
+
+/// The row's install facts; every agent the installer is handed has them ([`installed_agents`]).
+fn install_of(agent: Agent) -> Install {
+    agent
+        .spec()
+        .install
+        .unwrap_or_else(|| panic!("{} has no install facts in the agent table", agent.name()))
 }
 
 /// A directory an agent lets the user move with an environment variable (`COPILOT_HOME` …).
@@ -114,11 +91,8 @@ fn env_dir(paths: &Paths, var: &str) -> Option<PathBuf> {
 
 /// An agent's config home, as its row in the agent table says: under the agents' home, unless
 /// the agent's own variable moves it ([`env_dir`]).
-fn config_home(paths: &Paths, agent: AgentId) -> PathBuf {
-    let Some(home) = agent.spec().config_home else {
-        // Every installer agent has one (the_installer_agents_are_rows_of_the_agent_table).
-        return paths.agent_home.join(agent.as_str());
-    };
+fn config_home(paths: &Paths, agent: Agent) -> PathBuf {
+    let home = install_of(agent).home;
     if let Some((var, sub)) = home.env
         && let Some(dir) = env_dir(paths, var)
     {
@@ -130,58 +104,43 @@ fn config_home(paths: &Paths, agent: AgentId) -> PathBuf {
 }
 
 /// Where Vults writes for `agent`: the file in its config home, and how that file is kept.
-pub(super) fn target(paths: &Paths, agent: AgentId) -> Target {
+pub(super) fn target(paths: &Paths, agent: Agent) -> Target {
     let home = config_home(paths, agent);
-    let grouped = Kind::Json {
-        shape: Shape::Grouped,
-        version: false,
-    };
-    let (file, kind) = match agent {
-        AgentId::Claude | AgentId::Qwen | AgentId::Gemini => (home.join("settings.json"), grouped),
-        AgentId::Codex => {
-            let json = home.join("hooks.json");
-            let toml = home.join("config.toml");
-            // The user keeps hooks in config.toml when it has a [hooks] event list and no
-            // hooks.json exists; otherwise hooks.json (what Codex documents first).
-            if !json.exists() && tomlfile::codex_has_hooks(&toml) {
-                (toml, Kind::CodexToml)
-            } else {
-                (json, grouped)
-            }
-        }
-        AgentId::Copilot => (
-            home.join("settings.json"),
-            Kind::Json {
-                shape: Shape::Flat,
-                version: false,
-            },
-        ),
-        AgentId::Opencode => (opencode::plugin_file(&home), Kind::OpencodePlugin),
-        AgentId::Cursor => (
-            home.join("hooks.json"),
-            Kind::Json {
-                shape: Shape::Flat,
-                version: true,
-            },
-        ),
-        AgentId::Droid => {
-            // Droid reads settings.json's hooks only while hooks.json is absent: creating
-            // hooks.json would silence the user's own hooks, so it is used only if it exists.
-            let json = home.join("hooks.json");
-            let file = if json.exists() {
-                json
-            } else {
-                home.join("settings.json")
+    let (name, format) = match install_of(agent).file {
+        ConfigFile::One(name, format) => (name, format),
+        ConfigFile::Either {
+            first,
+            second,
+            prefer,
+        } => {
+            let use_second = match prefer {
+                Prefer::SecondWhenItExists => home.join(second.0).exists(),
+                Prefer::SecondWhenFirstMissingAndItHasHooks => {
+                    !home.join(first.0).exists() && has_hooks(&home.join(second.0), second.1)
+                }
             };
-            (file, grouped)
+            if use_second { second } else { first }
         }
-        AgentId::Kimi => (home.join("config.toml"), Kind::KimiToml),
+    };
+    let file = match format {
+        // OpenCode reads its plugin folder as `plugin/` or `plugins/`.
+        Format::OpencodePlugin => opencode::plugin_file(&home, name),
+        _ => home.join(name),
     };
     Target {
         agent,
         home,
         file,
-        kind,
+        kind: Kind::of(format),
+        format,
+    }
+}
+
+/// Whether `file`, kept in `format`, already holds hooks of the user's.
+fn has_hooks(file: &Path, format: Format) -> bool {
+    match format {
+        Format::CodexToml => tomlfile::codex_has_hooks(file),
+        _ => false,
     }
 }
 
@@ -200,168 +159,83 @@ pub fn shell_path(path: &Path) -> String {
     }
 }
 
-/// One hook entry Vults wants: its event, optional matcher, flags and timeout.
-pub(super) struct Want {
-    pub(super) event: &'static str,
-    pub(super) matcher: Option<&'static str>,
-    pub(super) flags: &'static str,
-    pub(super) timeout: u64,
+/// Vults' entries for `agent`, in order.
+pub(super) fn wants(agent: Agent) -> &'static [HookEntry] {
+    install_of(agent).entries
 }
 
-const fn want(event: &'static str, matcher: Option<&'static str>, timeout: u64) -> Want {
-    Want {
-        event,
-        matcher,
-        flags: "",
-        timeout,
-    }
+/// ` --ask` for the AskUserQuestion entry, else nothing.
+fn flags(w: &HookEntry) -> &'static str {
+    if w.ask { " --ask" } else { "" }
 }
 
-const T: u64 = OTHER_ENTRY_S;
-const P: u64 = PERMISSION_ENTRY_S;
-const ALL_TOOLS: Option<&str> = Some("*");
-
-pub(super) fn wants(agent: AgentId) -> Vec<Want> {
-    match agent {
-        AgentId::Claude => vec![
-            want("SessionStart", None, T),
-            want("UserPromptSubmit", None, T),
-            want("PreToolUse", ALL_TOOLS, T),
-            Want {
-                event: "PreToolUse",
-                matcher: Some("AskUserQuestion"),
-                flags: " --ask",
-                timeout: ASK_ENTRY_S,
-            },
-            want("PermissionRequest", ALL_TOOLS, P),
-            want("PostToolUse", ALL_TOOLS, T),
-            // A call that ran and failed after the user allowed it in Claude Code's own dialog:
-            // its card is withdrawn as answered in the terminal.
-            want("PostToolUseFailure", ALL_TOOLS, T),
-            want("Notification", None, T),
-            want("Stop", None, T),
-            want("SubagentStop", None, T),
-            want("PreCompact", None, T),
-            want("SessionEnd", None, T),
-        ],
-        // The events Codex 0.169 was seen to run. It clamps SessionEnd to 3 s (with a warning
-        // otherwise); no matcher keeps the trust hash the user reviews in /hooks simple.
-        AgentId::Codex => vec![
-            want("SessionStart", None, T),
-            want("UserPromptSubmit", None, T),
-            want("PreToolUse", None, T),
-            want("PermissionRequest", None, P),
-            want("PostToolUse", None, T),
-            want("Stop", None, T),
-            want("SessionEnd", None, 3),
-        ],
-        AgentId::Copilot => vec![
-            want("sessionStart", None, T),
-            want("userPromptSubmitted", None, T),
-            want("preToolUse", None, T),
-            want("permissionRequest", None, P),
-            want("postToolUse", None, T),
-            want("notification", None, T),
-            want("errorOccurred", None, T),
-            want("agentStop", None, T),
-            want("subagentStop", None, T),
-            want("sessionEnd", None, T),
-        ],
-        // Seconds below 1000 (Qwen reads larger values as legacy milliseconds).
-        AgentId::Qwen => vec![
-            want("SessionStart", None, T),
-            want("UserPromptSubmit", None, T),
-            want("PreToolUse", ALL_TOOLS, T),
-            want("PermissionRequest", ALL_TOOLS, P),
-            want("PostToolUse", ALL_TOOLS, T),
-            want("PostToolUseFailure", ALL_TOOLS, T),
-            want("Notification", None, T),
-            want("Stop", None, T),
-            want("SubagentStop", None, T),
-            want("PreCompact", None, T),
-            want("SessionEnd", None, T),
-        ],
-        AgentId::Cursor => vec![
-            want("sessionStart", None, T),
-            want("beforeSubmitPrompt", None, T),
-            want("preToolUse", None, T),
-            want("postToolUse", None, T),
-            want("subagentStop", None, T),
-            want("preCompact", None, T),
-            want("stop", None, T),
-            want("sessionEnd", None, T),
-        ],
-        AgentId::Droid | AgentId::Kimi => vec![
-            want("SessionStart", None, T),
-            want("UserPromptSubmit", None, T),
-            want("PreToolUse", ALL_TOOLS, T),
-            want("PostToolUse", ALL_TOOLS, T),
-            want("Notification", None, T),
-            want("Stop", None, T),
-            want("SubagentStop", None, T),
-            want("PreCompact", None, T),
-            want("SessionEnd", None, T),
-        ],
-        AgentId::Opencode | AgentId::Gemini => Vec::new(),
-    }
-}
-
-pub(super) fn command(hook: &str, agent: AgentId, w: &Want) -> String {
-    format!("{hook} --agent {}{} {}", agent.as_str(), w.flags, w.event)
+pub(super) fn command(hook: &str, agent: Agent, w: &HookEntry) -> String {
+    format!("{hook} --agent {}{} {}", agent.name(), flags(w), w.event)
 }
 
 /// The hook's arguments for one entry (`--agent <id> [--ask] <event>`).
-fn hook_args(agent: AgentId, w: &Want) -> Vec<String> {
-    ["--agent", agent.as_str()]
+fn hook_args(agent: Agent, w: &HookEntry) -> Vec<String> {
+    ["--agent", agent.name()]
         .into_iter()
-        .chain(w.flags.split_whitespace())
+        .chain(flags(w).split_whitespace())
         .chain([w.event])
         .map(String::from)
         .collect()
 }
 
-/// Vults' entries for a JSON-kept agent, event by event in order. `hook_word`: what a command
+/// Vults' entries for an agent whose file is kept in `format` (a TOML file's `[hooks]` tables
+/// are grouped as [`Format::JsonGrouped`] is), event by event in order. `hook_word`: what a command
 /// starts with (the installed hook's path as a shell word, or for an SSH host, the same with its
 /// `VULTS_HOME=…` before it); `hook_path`: the installed hook's path (on Windows in the form
 /// each agent's runner needs, see [`windows`]).
 pub(super) fn wanted_entries(
-    agent: AgentId,
-    shape: Shape,
+    agent: Agent,
+    format: Format,
     hook_word: &str,
     hook_path: &str,
 ) -> Vec<(String, Vec<Value>)> {
     let hook = hook_word;
+    let install = install_of(agent);
     let mut out: Vec<(String, Vec<Value>)> = Vec::new();
     for w in wants(agent) {
-        let cmd = command(hook, agent, &w);
+        let cmd = command(hook, agent, w);
+        let timeout = w.timeout.seconds();
         let on_windows = if cfg!(windows) {
             windows::handler(
-                agent,
+                install.windows,
                 Path::new(hook_path),
-                &hook_args(agent, &w),
-                w.timeout,
+                &hook_args(agent, w),
+                timeout,
             )
         } else {
             None
         };
-        let entry = match (shape, agent) {
-            (Shape::Grouped, _) => {
+        let entry = match format {
+            Format::JsonFlat {
+                command_key,
+                timeout_key,
+                typed,
+                ..
+            } => on_windows.unwrap_or_else(|| {
+                let mut handler = Map::new();
+                if typed {
+                    handler.insert("type".into(), json!("command"));
+                }
+                handler.insert(command_key.into(), json!(cmd));
+                handler.insert(timeout_key.into(), json!(timeout));
+                Value::Object(handler)
+            }),
+            _ => {
                 let mut group = Map::new();
                 if let Some(m) = w.matcher {
                     group.insert("matcher".into(), json!(m));
                 }
                 let handler = on_windows.unwrap_or_else(
-                    || json!({"type": "command", "command": cmd, "timeout": w.timeout}),
+                    || json!({"type": "command", "command": cmd, "timeout": timeout}),
                 );
                 group.insert("hooks".into(), json!([handler]));
                 Value::Object(group)
             }
-            // What the real CLI ran: the command under the shell's own key, timeoutSec (on
-            // Windows, `powershell`).
-            (Shape::Flat, AgentId::Copilot) => on_windows.unwrap_or_else(
-                || json!({"type": "command", "bash": cmd, "timeoutSec": w.timeout}),
-            ),
-            (Shape::Flat, _) => json!({"command": cmd, "timeout": w.timeout}),
         };
         match out.iter_mut().find(|(e, _)| e == w.event) {
             Some((_, list)) => list.push(entry),
@@ -376,26 +250,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_installer_agents_are_rows_of_the_agent_table() {
-        for agent in AgentId::ALL {
-            let row = vults_core::agents::spec(agent.as_str()).expect("a row");
-            assert!(row.config_home.is_some(), "{}", row.name);
-        }
-        let answered: Vec<_> = AgentId::ALL
-            .into_iter()
-            .filter(|a| a.answers_permissions())
-            .collect();
+    fn the_installer_knows_every_row_with_install_facts() {
+        let known: Vec<Agent> = installed_agents().collect();
         assert_eq!(
-            answered,
+            known,
             [
-                AgentId::Claude,
-                AgentId::Codex,
-                AgentId::Copilot,
-                AgentId::Qwen,
-                AgentId::Opencode
+                Agent::Claude,
+                Agent::Codex,
+                Agent::Copilot,
+                Agent::Qwen,
+                Agent::Opencode,
+                Agent::Cursor,
+                Agent::Droid,
+                Agent::Kimi,
+                Agent::Gemini
             ]
         );
-        assert_eq!(AgentId::Droid.display_name(), "Factory Droid");
     }
 
     #[test]
@@ -407,10 +277,7 @@ mod tests {
             "VULTS_AGENT_HOME" => Some(h.clone()),
             _ => None,
         });
-        let homes: Vec<_> = AgentId::ALL
-            .into_iter()
-            .map(|a| target(&paths, a).home)
-            .collect();
+        let homes: Vec<_> = installed_agents().map(|a| target(&paths, a).home).collect();
         let want: Vec<PathBuf> = [
             h.join(".claude"),
             h.join(".codex"),
@@ -425,7 +292,7 @@ mod tests {
         .into();
         assert_eq!(homes, want);
         assert_eq!(
-            target(&paths, AgentId::Claude).file,
+            target(&paths, Agent::Claude).file,
             h.join(".claude").join("settings.json")
         );
     }

@@ -4,7 +4,7 @@
 use super::agents::{Target, wanted_entries};
 use super::entries::{self, Shape};
 use super::state::InstallState;
-use super::{Action, AgentId, AgentState, Op, Run, jsonfile};
+use super::{Action, AgentState, Op, Run, jsonfile};
 use serde_json::{Map, Value, json};
 use std::fs;
 use std::path::Path;
@@ -23,12 +23,12 @@ impl Run<'_> {
             current.get("hooks").unwrap_or(&Value::Null),
             shape,
             &self.hook_path,
-        ) || (t.agent == AgentId::Claude && self.statusline_is_ours(&current));
+        ) || (t.agent.keeps_status_line() && self.statusline_is_ours(&current));
         let created = self.created_for(&t.file);
-        let want = if op == Op::Uninstall || t.agent == AgentId::Gemini {
+        let want = if op == Op::Uninstall || t.agent.retired() {
             Vec::new()
         } else {
-            wanted_entries(t.agent, shape, &self.hook_word, &self.hook_path)
+            wanted_entries(t.agent, t.format, &self.hook_word, &self.hook_path)
         };
         let mut next = current.clone();
         let mut scratch_state = self.state.clone();
@@ -67,7 +67,7 @@ impl Run<'_> {
             {
                 root.remove("version");
             }
-            if t.agent == AgentId::Claude {
+            if t.agent.keeps_status_line() {
                 let cmd = statusline_command(&self.hook_word);
                 if want.is_empty() {
                     statusline_uninstall(root, &mut scratch_state, &self.hook_path);
@@ -76,7 +76,7 @@ impl Run<'_> {
                 }
             }
         }
-        if t.agent == AgentId::Gemini && op == Op::Check {
+        if t.agent.retired() && op == Op::Check {
             let state = if has_ours {
                 AgentState::Leftover
             } else {

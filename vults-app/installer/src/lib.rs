@@ -34,8 +34,9 @@ mod tomlfile;
 pub mod welcome;
 pub mod windows;
 
-pub use agents::{AgentId, shell_path};
+pub use agents::{agent_named, installed_agents, shell_path};
 pub use report::{Action, AgentReport, AgentState, first_run_message, format_reports};
+pub use vults_core::agents::Agent;
 
 use agents::{Kind, target};
 use report::CODEX_TRUST_NOTE;
@@ -66,7 +67,7 @@ enum Op {
 #[derive(Debug, Clone, Default)]
 pub struct InstallOptions {
     /// Install only into these agents (all when empty): Settings → Agents' Repair button.
-    pub only: Vec<AgentId>,
+    pub only: Vec<Agent>,
     /// The hook as the agents' configs must name it, when that is not
     /// [`Paths::installed_hook`]: an SSH host's files are installed into a local copy of them
     /// (the vults-remote crate), whose configs name the hook where it lives on the host.
@@ -106,16 +107,16 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
         run.hook_path = at.path.clone();
     }
     let mut reports = Vec::new();
-    for agent in AgentId::ALL {
+    for agent in agents::installed_agents() {
         if !opts.only.is_empty() && !opts.only.contains(&agent) {
             continue;
         }
         let mut report = if copy_result.is_err() {
             run.agent(agent, Op::Check)
-        } else if agent == AgentId::Gemini {
+        } else if agent.retired() {
             // Leftovers are offered for removal, never removed on their own.
             run.agent(agent, Op::Check)
-        } else if state::is_enabled(paths, agent.as_str()) {
+        } else if state::is_enabled(paths, agent.name()) {
             run.agent(agent, Op::Install)
         } else {
             // Turned off: take Vults out, and say it is off.
@@ -174,7 +175,7 @@ pub fn on_app_start(paths: &Paths) -> StartReport {
 }
 
 /// Settings → Agents' Repair button (also turns nothing off or on).
-pub fn repair(paths: &Paths, agent: AgentId) -> Vec<AgentReport> {
+pub fn repair(paths: &Paths, agent: Agent) -> Vec<AgentReport> {
     match default_hook_source().filter(|p| p.is_file()) {
         Some(source) => install_all(
             paths,
@@ -210,7 +211,7 @@ pub fn uninstall_all(paths: &Paths) -> Vec<AgentReport> {
     jsonfile::remove_stale_temps(&paths.installed_hook());
     let mut run = Run::new(paths, InstallState::load(paths));
     let mut reports = Vec::new();
-    for agent in AgentId::ALL {
+    for agent in agents::installed_agents() {
         let r = run.agent(agent, Op::Uninstall);
         if include(&r) {
             reports.push(r);
@@ -250,11 +251,10 @@ pub fn doctor_against(paths: &Paths, hook_source: Option<&Path>) -> Vec<AgentRep
         .zip(state.hook.as_ref())
         .is_some_and(|(bytes, rec)| state::sha256_hex(&bytes) != rec.sha256);
     let mut run = Run::new(paths, state);
-    AgentId::ALL
-        .into_iter()
+    agents::installed_agents()
         .map(|agent| {
             let mut r = run.agent(agent, Op::Check);
-            if !state::is_enabled(paths, agent.as_str()) && agent != AgentId::Gemini {
+            if !state::is_enabled(paths, agent.name()) && !agent.retired() {
                 r.state = AgentState::Disabled;
             } else if stale_copy && r.state == AgentState::Installed {
                 r.state = AgentState::Outdated;
@@ -273,14 +273,14 @@ pub fn doctor_against(paths: &Paths, hook_source: Option<&Path>) -> Vec<AgentRep
 /// Removes Vults' leftover Gemini CLI hooks (offered, never done on its own).
 pub fn remove_gemini_leftovers(paths: &Paths) -> AgentReport {
     let mut run = Run::new(paths, InstallState::load(paths));
-    let r = run.agent(AgentId::Gemini, Op::Uninstall);
+    let r = run.agent(Agent::Gemini, Op::Uninstall);
     let _ = run.state.save(paths);
     r
 }
 
 /// Gemini shows up only when something of Vults is left there.
 fn include(r: &AgentReport) -> bool {
-    r.agent != AgentId::Gemini || r.state == AgentState::Leftover || r.action == Action::Removed
+    !r.agent.retired() || r.state == AgentState::Leftover || r.action == Action::Removed
 }
 
 impl<'a> Run<'a> {
@@ -296,7 +296,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn agent(&mut self, agent: AgentId, op: Op) -> AgentReport {
+    fn agent(&mut self, agent: Agent, op: Op) -> AgentReport {
         let t = target(self.paths, agent);
         let mut report = AgentReport {
             agent,
@@ -326,19 +326,19 @@ impl<'a> Run<'a> {
             }
             Err(state) => report.state = state,
         }
-        if agent == AgentId::Codex
+        if agent.needs_trust()
             && matches!(report.state, AgentState::Installed | AgentState::Outdated)
         {
             report.notes.push(CODEX_TRUST_NOTE.into());
         }
-        if agent == AgentId::Gemini && op == Op::Uninstall && report.state == AgentState::Missing {
+        if agent.retired() && op == Op::Uninstall && report.state == AgentState::Missing {
             if report.action == Action::Removed {
                 // Say what went, not "not found": Vults' old hooks were there a moment ago.
-                report.notes.push(
-                    "Vults' old Gemini CLI hooks were removed from its settings (they did \
-                     nothing any more); the rest of the file is as it was."
-                        .into(),
-                );
+                report.notes.push(format!(
+                    "Vults' old {} hooks were removed from its settings (they did nothing any \
+                     more); the rest of the file is as it was.",
+                    agent.display_name()
+                ));
             } else {
                 report.state = AgentState::NotFound;
             }
@@ -397,10 +397,19 @@ impl<'a> Run<'a> {
 /// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.
 /// OpenCode is left out: its plugin runs the hook without a shell, so it cannot be told where
 /// a host's Vults folder is (docs/hosts.md).
-pub fn config_files(paths: &Paths) -> Vec<(AgentId, PathBuf, Vec<PathBuf>)> {
-    AgentId::ALL
-        .into_iter()
-        .filter(|a| *a != AgentId::Opencode)
+pub fn config_files(paths: &Paths) -> Vec<(Agent, PathBuf, Vec<PathBuf>)> {
+    agents::installed_agents()
+        .filter(|a| {
+            a.spec().install.is_some_and(|i| {
+                !matches!(
+                    i.file,
+                    vults_core::agents::ConfigFile::One(
+                        _,
+                        vults_core::agents::Format::OpencodePlugin
+                    )
+                )
+            })
+        })
         .map(|agent| {
             let home = target(paths, agent).home;
             let files = ["settings.json", "hooks.json", "config.toml"]

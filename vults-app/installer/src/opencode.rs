@@ -14,7 +14,8 @@ const MARKER: &str = "Vults for OpenCode";
 
 /// `<opencode config>/plugin/vults.js` — the folder OpenCode 1.18 was seen to load; `plugins/`
 /// when only that one exists.
-pub fn plugin_file(opencode_home: &Path) -> PathBuf {
+/// `name` in OpenCode's plugin folder: `plugin/`, or `plugins/` where only that one exists.
+pub fn plugin_file(opencode_home: &Path, name: &str) -> PathBuf {
     let singular = opencode_home.join("plugin");
     let plural = opencode_home.join("plugins");
     let dir = if !singular.exists() && plural.is_dir() {
@@ -22,7 +23,7 @@ pub fn plugin_file(opencode_home: &Path) -> PathBuf {
     } else {
         singular
     };
-    dir.join("vults.js")
+    dir.join(name)
 }
 
 /// The plugin's text for a given hook path.

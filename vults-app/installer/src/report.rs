@@ -1,7 +1,7 @@
 //! What the installer says: one [`AgentReport`] per agent, its [`AgentState`], and the texts
 //! built from them (`vults-app doctor`'s lines, the first run's message).
 
-use super::AgentId;
+use super::Agent;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -88,7 +88,7 @@ pub enum Action {
 /// One agent's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentReport {
-    pub agent: AgentId,
+    pub agent: Agent,
     /// The state after the call.
     pub state: AgentState,
     pub action: Action,
@@ -111,7 +111,7 @@ pub fn format_reports(reports: &[AgentReport]) -> String {
             Action::Updated => " (updated now)".into(),
             Action::Removed => " (removed now)".into(),
         };
-        let state = if r.agent == AgentId::Gemini && r.action == Action::Removed {
+        let state = if r.agent.retired() && r.action == Action::Removed {
             "old Vults hooks".to_string()
         } else {
             r.state.to_string()
@@ -143,7 +143,7 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
             .map(|r| r.agent.display_name())
             .collect()
     };
-    let found = names(&|r| r.agent != AgentId::Gemini && r.state != AgentState::NotFound);
+    let found = names(&|r| !r.agent.retired() && r.state != AgentState::NotFound);
     let mut out = String::new();
     if found.is_empty() {
         out.push_str(
@@ -177,7 +177,7 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
     }
     if reports
         .iter()
-        .any(|r| r.agent == AgentId::Claude && r.state == AgentState::Installed)
+        .any(|r| r.agent.keeps_status_line() && r.state == AgentState::Installed)
     {
         out.push_str(
             "Claude Code's status line now also feeds Vults; a status line of your own still shows.\n",
@@ -186,7 +186,7 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
     let mut todo = Vec::new();
     for r in reports {
         match &r.state {
-            AgentState::Installed | AgentState::Outdated if r.agent == AgentId::Codex => {
+            AgentState::Installed | AgentState::Outdated if r.agent.needs_trust() => {
                 todo.push(format!("Codex CLI: {CODEX_TRUST_NOTE}"));
             }
             AgentState::Unparsable { .. } => todo.push(format!(
@@ -195,11 +195,11 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
                 r.state
             )),
             AgentState::Failed(why) => todo.push(format!("{}: {why}", r.agent.display_name())),
-            AgentState::Leftover => todo.push(
-                "Gemini CLI: old Vults hooks are still in its settings; they do nothing now. \
-                 Remove them from Settings > Agents."
-                    .into(),
-            ),
+            AgentState::Leftover => todo.push(format!(
+                "{}: old Vults hooks are still in its settings; they do nothing now. Remove them \
+                 from Settings > Agents.",
+                r.agent.display_name()
+            )),
             _ => {}
         }
     }

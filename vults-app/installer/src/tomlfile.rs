@@ -6,11 +6,12 @@
 
 use super::agents::{Target, command, wanted_entries, wants};
 use super::entries::{self, Shape};
-use super::{Action, AgentId, AgentState, Op, Run, jsonfile};
+use super::{Action, AgentState, Op, Run, jsonfile};
 use serde_json::{Map, Value, json};
 use std::fs;
 use std::path::Path;
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
+use vults_core::agents::Format;
 
 /// Whether `config.toml` keeps hook event lists under `[hooks]`. A file that does not parse
 /// counts as keeping them: Codex cannot start with it either, and its error is then reported.
@@ -287,12 +288,7 @@ pub(super) fn codex(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Ac
     let want = if op == Op::Uninstall {
         Vec::new()
     } else {
-        wanted_entries(
-            AgentId::Codex,
-            Shape::Grouped,
-            &run.hook_word,
-            &run.hook_path,
-        )
+        wanted_entries(t.agent, Format::JsonGrouped, &run.hook_word, &run.hook_path)
     };
     let created = run.created_for(&t.file);
     let mut root = Map::new();
@@ -382,10 +378,10 @@ pub(super) fn kimi(run: &mut Run, t: &Target, op: Op) -> Result<(AgentState, Act
     let want: Vec<Value> = if op == Op::Uninstall {
         Vec::new()
     } else {
-        wants(AgentId::Kimi)
+        wants(t.agent)
             .iter()
             .map(|w| {
-                json!({"event": w.event, "command": command(&run.hook_word, AgentId::Kimi, w), "timeout": w.timeout})
+                json!({"event": w.event, "command": command(&run.hook_word, t.agent, w), "timeout": w.timeout.seconds()})
             })
             .collect()
     };

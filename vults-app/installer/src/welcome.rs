@@ -3,7 +3,7 @@
 //! pairing. Shown once — `settings.json` gets `{"welcome": {"shown": true}}` when it is — and
 //! again only when asked from Settings → General.
 
-use crate::{AgentId, AgentReport, AgentState, first_run_message, jsonfile};
+use crate::{AgentReport, AgentState, first_run_message, jsonfile};
 use serde_json::Value;
 use std::io;
 use std::path::PathBuf;
@@ -51,7 +51,7 @@ pub fn build(paths: &Paths, reports: &[AgentReport]) -> Welcome {
         hook_copy: paths.installed_hook(),
         codex_trust: reports
             .iter()
-            .any(|r| r.agent == AgentId::Codex && r.state == AgentState::Installed),
+            .any(|r| r.agent.needs_trust() && r.state == AgentState::Installed),
     }
 }
 

@@ -18,28 +18,29 @@
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-use super::AgentId;
+use vults_core::agents::WindowsRunner;
 
-/// Vults' handler for `agent` on Windows, or `None` where the agent's default form is used.
-pub fn handler(agent: AgentId, hook: &Path, args: &[String], timeout: u64) -> Option<Value> {
-    match agent {
-        AgentId::Claude => Some(json!({
+/// Vults' handler for an agent that runs hooks with `runner` on Windows, or `None` where the
+/// agent's default form is used.
+pub fn handler(runner: WindowsRunner, hook: &Path, args: &[String], timeout: u64) -> Option<Value> {
+    match runner {
+        WindowsRunner::Exec => Some(json!({
             "type": "command",
             "command": hook.to_string_lossy(),
             "args": args,
             "timeout": timeout,
         })),
-        AgentId::Codex | AgentId::Qwen => Some(json!({
+        WindowsRunner::Cmd => Some(json!({
             "type": "command",
             "command": cmd_command(hook, args),
             "timeout": timeout,
         })),
-        AgentId::Copilot => Some(json!({
+        WindowsRunner::PowerShell => Some(json!({
             "type": "command",
             "powershell": powershell_command(hook, args),
             "timeoutSec": timeout,
         })),
-        _ => None,
+        WindowsRunner::Posix => None,
     }
 }
 
@@ -163,9 +164,9 @@ mod tests {
     #[test]
     fn claude_gets_the_exec_form() {
         let hook = Path::new(r"C:\Users\Zoë Ü\vults-hook.exe");
-        let h = handler(AgentId::Claude, hook, &args(), 600).unwrap();
+        let h = handler(WindowsRunner::Exec, hook, &args(), 600).unwrap();
         assert_eq!(h["command"], r"C:\Users\Zoë Ü\vults-hook.exe");
         assert_eq!(h["args"], json!(["--agent", "codex", "PermissionRequest"]));
-        assert!(handler(AgentId::Cursor, hook, &args(), 10).is_none());
+        assert!(handler(WindowsRunner::Posix, hook, &args(), 10).is_none());
     }
 }

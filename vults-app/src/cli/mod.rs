@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
 use vults_installer::autostart;
 use vults_installer::{
-    AgentId, AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
+    AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
 };
 
 const USAGE: &str = "\
@@ -104,7 +104,7 @@ fn install(paths: &Paths, args: &[String]) -> i32 {
                 Some(p) => hook = Some(PathBuf::from(p)),
                 None => return usage("--hook needs a path"),
             },
-            "--agent" => match it.next().and_then(|n| AgentId::parse(n)) {
+            "--agent" => match it.next().and_then(|n| vults_installer::agent_named(n)) {
                 Some(agent) => opts.only.push(agent),
                 None => {
                     return usage(

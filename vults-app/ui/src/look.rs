@@ -27,22 +27,24 @@ pub fn card_frame(destructive: bool) -> egui::Frame {
         .inner_margin(egui::Margin::same(14))
 }
 
+/// An agent's look, from its row in the agent table; `None` for `other` and for an agent drawn
+/// as a named tool is.
+fn look_of(agent: AgentKind) -> Option<vults_core::agents::Look> {
+    agent.agent().and_then(|a| a.spec().look)
+}
+
+/// An agent's colour: its row's, else one made from its name (a named tool's own).
 pub fn agent_color(agent: AgentKind, name: Option<&str>) -> Color32 {
-    match agent {
-        AgentKind::Claude => Color32::from_rgb(0xD9, 0x77, 0x57),
-        AgentKind::Codex => Color32::from_rgb(0x10, 0xA3, 0x7F),
-        AgentKind::Opencode => Color32::from_rgb(0x8C, 0x9B, 0xB5),
-        AgentKind::Qwen => Color32::from_rgb(0x8B, 0x5C, 0xF6),
-        AgentKind::Copilot => Color32::from_rgb(0x3B, 0x82, 0xF6),
-        AgentKind::Other => {
-            let hash = name
-                .unwrap_or("other")
-                .bytes()
-                .fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
-            let hue = (hash % 360) as f32 / 360.0;
-            egui::ecolor::Hsva::new(hue, 0.55, 0.85, 1.0).into()
-        }
+    if let Some(look) = look_of(agent) {
+        let [r, g, b] = look.rgb;
+        return Color32::from_rgb(r, g, b);
     }
+    let hash = name
+        .unwrap_or("other")
+        .bytes()
+        .fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
+    let hue = (hash % 360) as f32 / 360.0;
+    egui::ecolor::Hsva::new(hue, 0.55, 0.85, 1.0).into()
 }
 
 pub fn identity_color(identity: &Identity) -> Color32 {
@@ -54,13 +56,9 @@ pub fn identity_color(identity: &Identity) -> Color32 {
 
 /// The letter on an agent's bird.
 pub fn agent_letter(agent: AgentKind, name: Option<&str>) -> String {
-    match agent {
-        AgentKind::Claude => "C".into(),
-        AgentKind::Codex => "X".into(),
-        AgentKind::Opencode => "O".into(),
-        AgentKind::Qwen => "Q".into(),
-        AgentKind::Copilot => "P".into(),
-        AgentKind::Other => name
+    match look_of(agent) {
+        Some(look) => look.letter.to_string(),
+        None => name
             .and_then(|n| n.chars().next())
             .map(|c| c.to_ascii_uppercase().to_string())
             .unwrap_or_else(|| "?".into()),

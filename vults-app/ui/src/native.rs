@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 use vults_core::paths::Paths;
 use vults_engine::Engine;
-use vults_installer::{AgentId, AgentReport};
+use vults_installer::AgentReport;
 
 struct NativeApp(VultsWindow);
 
@@ -263,7 +263,7 @@ impl InstallerLink for BackgroundInstaller {
     }
 
     fn repair(&mut self, agent: &str) {
-        let Some(agent) = AgentId::parse(agent) else {
+        let Some(agent) = vults_installer::agent_named(agent) else {
             return;
         };
         self.spawn(move |paths| {
@@ -283,12 +283,12 @@ impl InstallerLink for BackgroundInstaller {
     }
 
     fn set_enabled(&mut self, agent: &str, enabled: bool) {
-        let Some(agent) = AgentId::parse(agent) else {
+        let Some(agent) = vults_installer::agent_named(agent) else {
             return;
         };
         self.spawn(move |paths| {
             let mut notes = Vec::new();
-            match vults_installer::state::set_enabled(paths, agent.as_str(), enabled) {
+            match vults_installer::state::set_enabled(paths, agent.name(), enabled) {
                 // install_all takes Vults out of a turned-off agent and puts it back when on.
                 Ok(()) => {
                     let changed = vults_installer::repair(paths, agent);
@@ -334,7 +334,7 @@ fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
                 detail.insert(0, full);
             }
             AgentInstall {
-                key: r.agent.as_str().to_string(),
+                key: r.agent.name().to_string(),
                 name: r.agent.display_name().to_string(),
                 state: r.state.label().to_string(),
                 detail: (!detail.is_empty()).then(|| detail.join(" ")),
