@@ -2,8 +2,12 @@
 //! card, the phone and the rules only feed answers in. Add a gate here, not in a caller.
 //!
 //! Order (docs/policies.md says the same for users):
+//! 0. a named tool that did not ask for the open reply (`--reply vults`) → silent: it reads no
+//!    answer of Vults', so nothing here answers it ([`Silence::NoOpenReply`]);
 //! 1. a policy `deny` reaching the call → deny (a deny is always safe, so it wins even over a
 //!    destructive call: "destructive asks a person" means it is never *allowed* automatically);
+//!    for a question of an agent that reads no decision back for one (OpenCode's plugin reads
+//!    only answers), silent instead, the deny audited as undelivered ([`Silence::Unreadable`]);
 //! 2. a destructive call ([`crate::destructive::check`]) → ask a person, whatever rule or
 //!    policy would allow it;
 //! 3. a policy `ask` → ask a person;
@@ -12,6 +16,11 @@
 //!    tool, never another agent);
 //! 6. otherwise → ask a person.
 //!
+//! Asking a person needs someone to ask: while cards are paused, or where nobody can answer
+//! cards (`--headless` without `--cards`), a verdict that would ask is silent instead
+//! ([`Silence::Paused`], [`Silence::NobodyToAsk`]), carrying why it would have asked. Silent
+//! means the hook prints nothing and the agent asks in its own terminal: never an allow.
+//!
 //! A question (AskUserQuestion) is never allowed by a rule or a policy: only a person answers
 //! it (a policy may still deny or ask).
 //!
@@ -19,7 +28,7 @@
 //! ([`host_folder`]): rules and policies compare folders as text, so a rule made for
 //! `devbox:/home/me/app` never answers a local `/home/me/app`, nor the other way round.
 
-use crate::agents::{ToolCall, ToolKind};
+use crate::agents::{ReplyShape, ToolCall, ToolKind};
 use crate::policy::{Action, PolicySet};
 use crate::protocol::{Decision, Identity};
 use crate::rules::RuleSet;
@@ -32,6 +41,66 @@ pub struct Request<'a> {
     pub folder: &'a str,
     /// The tool call, as the adapter read it.
     pub call: &'a ToolCall,
+    /// The request asks the person a question, to be answered with answers (an
+    /// AskUserQuestion sent as `PreToolUse` by the `--ask` entry).
+    pub question: bool,
+    /// A named tool asked for the open reply (`--reply vults`); built-in agents always read
+    /// their own.
+    pub open_reply: bool,
+    /// How the agent reads an answer back ([`ReplyShape::of`]); `None`: it reads none.
+    pub shape: Option<ReplyShape>,
+    /// Whether a person can be asked now.
+    pub asking: Asking,
+}
+
+impl<'a> Request<'a> {
+    /// A request of `identity` that reads its own answers (a named tool: the open reply), with
+    /// someone there to ask.
+    pub fn new(identity: &'a Identity, folder: &'a str, call: &'a ToolCall) -> Request<'a> {
+        let shape = match identity {
+            Identity::Builtin(kind) => ReplyShape::of(*kind, false),
+            Identity::Named(_) => Some(ReplyShape::Vults),
+        };
+        Request {
+            identity,
+            folder,
+            call,
+            question: call.kind == ToolKind::Question,
+            open_reply: true,
+            shape,
+            asking: Asking::Yes,
+        }
+    }
+}
+
+/// Whether a person can be asked now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asking {
+    /// A window (or a console, a test) shows cards.
+    Yes,
+    /// The person paused cards.
+    Paused,
+    /// Nobody can answer cards here (`--headless` without `--cards`).
+    NobodyHere,
+}
+
+/// Why Vults stays silent: the hook prints nothing and the agent asks in its own terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Silence {
+    /// A named tool that did not ask for the open reply reads no answer of Vults'.
+    NoOpenReply,
+    /// A decision this agent cannot read back for a question (a policy's deny of an OpenCode
+    /// question): audited as undelivered.
+    Unreadable {
+        /// What would have been answered.
+        decision: Decision,
+        /// Why.
+        why: Why,
+    },
+    /// Cards are paused; it would have asked for this reason.
+    Paused(Why),
+    /// Nobody can answer cards here; it would have asked for this reason.
+    NobodyToAsk(Why),
 }
 
 /// The folder key of a call made on the SSH host `host`: `host:/path`. Rules, policies, the
@@ -103,13 +172,20 @@ pub enum Verdict {
     Deny(Why),
     /// A person must answer (a card).
     Ask(Why),
+    /// Nothing is answered here ([`Silence`]).
+    Silent(Silence),
 }
 
 impl Verdict {
-    /// Why this verdict was reached.
+    /// Why this verdict was reached (for a silence: why it would have been answered or asked;
+    /// [`Why::NoMatch`] for a named tool that reads no answer).
     pub fn why(&self) -> &Why {
         match self {
             Verdict::Allow(w) | Verdict::Deny(w) | Verdict::Ask(w) => w,
+            Verdict::Silent(
+                Silence::Unreadable { why, .. } | Silence::Paused(why) | Silence::NobodyToAsk(why),
+            ) => why,
+            Verdict::Silent(Silence::NoOpenReply) => &Why::NoMatch,
         }
     }
 
@@ -121,29 +197,50 @@ impl Verdict {
 
 /// Decides a request that wants a reply, in the order of the module docs.
 pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
+    // 0. A named tool reads only the open reply.
+    if matches!(req.identity, Identity::Named(_)) && !req.open_reply {
+        return Verdict::Silent(Silence::NoOpenReply);
+    }
     let first = |action: Action| {
         policies
             .matching(req.identity, req.folder, req.call)
             .find(|p| p.action == action)
             .map(|p| p.name.clone())
     };
+    let ask = |why: Why| match req.asking {
+        Asking::Yes => Verdict::Ask(why),
+        Asking::Paused => Verdict::Silent(Silence::Paused(why)),
+        Asking::NobodyHere => Verdict::Silent(Silence::NobodyToAsk(why)),
+    };
+    // 1.
     if let Some(name) = first(Action::Deny) {
-        return Verdict::Deny(Why::Policy(name));
+        let why = Why::Policy(name);
+        if req.question && !req.shape.is_some_and(ReplyShape::reads_question_decision) {
+            return Verdict::Silent(Silence::Unreadable {
+                decision: Decision::Deny,
+                why,
+            });
+        }
+        return Verdict::Deny(why);
     }
+    // 2.
     if let Some(what) = crate::destructive::check(req.call) {
-        return Verdict::Ask(Why::Destructive(what));
+        return ask(Why::Destructive(what));
     }
+    // 3.
     if let Some(name) = first(Action::Ask) {
-        return Verdict::Ask(Why::Policy(name));
+        return ask(Why::Policy(name));
     }
     // Nothing below may allow a question: only a person answers one.
     if req.call.kind == ToolKind::Question {
-        return Verdict::Ask(Why::NoMatch);
+        return ask(Why::NoMatch);
     }
+    // 4.
     let target = req.call.target.rule_key();
     if let Some(rule) = rules.find(req.identity, req.folder, &req.call.tool, &target) {
         return Verdict::Allow(Why::Rule(rule.id.clone()));
     }
+    // 5.
     let allowed_by_policy = match req.identity {
         Identity::Builtin(kind) => kind.agent().is_some_and(|a| a.spec().policy_allows),
         Identity::Named(_) => false,
@@ -151,7 +248,8 @@ pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
     if allowed_by_policy && let Some(name) = first(Action::Allow) {
         return Verdict::Allow(Why::Policy(name));
     }
-    Verdict::Ask(Why::NoMatch)
+    // 6.
+    ask(Why::NoMatch)
 }
 
 #[cfg(test)]
@@ -194,15 +292,7 @@ mod tests {
     }
 
     fn run(identity: &Identity, call: &ToolCall, rules: &RuleSet, pols: &PolicySet) -> Verdict {
-        decide(
-            &Request {
-                identity,
-                folder: FOLDER,
-                call,
-            },
-            rules,
-            pols,
-        )
+        decide(&Request::new(identity, FOLDER, call), rules, pols)
     }
 
     fn policy(name: &str, agents: &str, action: &str) -> String {
@@ -231,15 +321,7 @@ mod tests {
         assert_eq!(host_of(r"C:\Users\u\app"), None);
         assert_eq!(host_of("/odd:name/app"), None);
         let ask = |folder: &str, rules: &RuleSet| {
-            decide(
-                &Request {
-                    identity: &CLAUDE,
-                    folder,
-                    call: &call,
-                },
-                rules,
-                &none,
-            )
+            decide(&Request::new(&CLAUDE, folder, &call), rules, &none)
         };
         // A rule made on the host's card answers the host's folder only.
         let mut host_rules = RuleSet::default();
@@ -257,11 +339,7 @@ mod tests {
         );
         assert!(matches!(
             decide(
-                &Request {
-                    identity: &CLAUDE,
-                    folder: FOLDER,
-                    call: &call
-                },
+                &Request::new(&CLAUDE, FOLDER, &call),
                 &RuleSet::default(),
                 &pols
             ),
@@ -269,11 +347,7 @@ mod tests {
         ));
         assert!(
             decide(
-                &Request {
-                    identity: &CLAUDE,
-                    folder: &on_host,
-                    call: &call
-                },
+                &Request::new(&CLAUDE, &on_host, &call),
                 &RuleSet::default(),
                 &pols
             )
@@ -299,15 +373,102 @@ mod tests {
         assert!(run(&CLAUDE, &bash("cargo test --release"), &rules, &none).asks());
         assert!(run(&CODEX, &call, &rules, &none).asks());
         let v = decide(
-            &Request {
-                identity: &CLAUDE,
-                folder: "/home/u/other",
-                call: &call,
-            },
+            &Request::new(&CLAUDE, "/home/u/other", &call),
             &rules,
             &none,
         );
         assert!(v.asks());
+    }
+
+    /// Gate 0: a named tool that did not ask with `--reply vults` reads no answer of Vults', so
+    /// nothing answers it: not a deny policy naming it, not its own Always rule.
+    #[test]
+    fn a_named_tool_without_the_open_reply_is_never_answered() {
+        let tool = named("deploy-bot");
+        let call = bash("make deploy");
+        let rules = rules_for(&tool, &call);
+        let pols = policies(
+            "[[policy]]\nname = \"no deploys\"\naction = \"deny\"\nagents = [\"deploy-bot\"]\n",
+        );
+        let mut req = Request::new(&tool, FOLDER, &call);
+        assert_eq!(
+            decide(&req, &rules, &pols),
+            Verdict::Deny(Why::Policy("no deploys".into())),
+            "with the open reply, the policy denies"
+        );
+        req.open_reply = false;
+        assert_eq!(
+            decide(&req, &rules, &pols),
+            Verdict::Silent(Silence::NoOpenReply)
+        );
+        assert_eq!(
+            decide(&req, &rules, &PolicySet::default()),
+            Verdict::Silent(Silence::NoOpenReply),
+            "nor does its rule"
+        );
+    }
+
+    /// Gate 1: a policy's deny of a question reaches only an agent that reads a decision back for
+    /// one; OpenCode's plugin reads only answers, so the deny cannot be delivered there.
+    #[test]
+    fn a_deny_of_a_question_an_agent_cannot_read_is_silent_and_says_so() {
+        let pols = policies(
+            "[[policy]]\nname = \"no questions\"\naction = \"deny\"\ntool = \"AskUserQuestion\"\n",
+        );
+        let opencode = Identity::Builtin(AgentKind::Opencode);
+        let none = RuleSet::default();
+        assert_eq!(
+            decide(&Request::new(&opencode, FOLDER, &question()), &none, &pols),
+            Verdict::Silent(Silence::Unreadable {
+                decision: Decision::Deny,
+                why: Why::Policy("no questions".into())
+            })
+        );
+        assert_eq!(
+            decide(&Request::new(&CLAUDE, FOLDER, &question()), &none, &pols),
+            Verdict::Deny(Why::Policy("no questions".into()))
+        );
+    }
+
+    /// The last gate: asking needs someone to ask. Paused or with nobody there, what would have
+    /// asked is silent (never allowed), carrying why; rules and policies still answer.
+    #[test]
+    fn with_nobody_to_ask_what_would_ask_is_silent_and_answers_still_answer() {
+        let call = bash("cargo test");
+        let rules = rules_for(&CLAUDE, &call);
+        let none = RuleSet::default();
+        let deny =
+            policies("[[policy]]\nname = \"no curl\"\naction = \"deny\"\ntarget = \"curl *\"\n");
+        for (asking, silence) in [
+            (Asking::Paused, Silence::Paused as fn(Why) -> Silence),
+            (Asking::NobodyHere, Silence::NobodyToAsk),
+        ] {
+            let at = |call: &ToolCall, rules: &RuleSet, pols: &PolicySet| {
+                let mut req = Request::new(&CLAUDE, FOLDER, call);
+                req.asking = asking;
+                decide(&req, rules, pols)
+            };
+            assert_eq!(
+                at(&call, &none, &PolicySet::default()),
+                Verdict::Silent(silence(Why::NoMatch))
+            );
+            assert_eq!(
+                at(&bash("rm -rf build"), &none, &PolicySet::default()),
+                Verdict::Silent(silence(Why::Destructive("rm -r".into())))
+            );
+            assert!(matches!(
+                at(&call, &rules, &PolicySet::default()),
+                Verdict::Allow(Why::Rule(_))
+            ));
+            assert_eq!(
+                at(&bash("curl example.com"), &none, &deny),
+                Verdict::Deny(Why::Policy("no curl".into()))
+            );
+            assert_eq!(
+                at(&question(), &none, &PolicySet::default()),
+                Verdict::Silent(silence(Why::NoMatch))
+            );
+        }
     }
 
     #[test]

@@ -40,10 +40,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc;
 use vults_core::agents;
-use vults_core::decision::{self, Verdict, Why};
+use vults_core::decision::{self, Silence, Verdict, Why};
 use vults_core::paths::Paths;
 use vults_core::policy::PolicySet;
-use vults_core::protocol::{AgentKind, Decision, Event, Identity, Message};
+use vults_core::protocol::{Decision, Event, Identity, Message};
 use vults_core::rules::{AlwaysRule, RuleSet};
 
 pub use audit::{ROTATE_BYTES, TAIL_LINES};
@@ -890,63 +890,77 @@ impl Core {
         now: SystemTime,
         while_paused: bool,
     ) {
-        let named = event.agent == AgentKind::Other;
-        let identity = match event.identity() {
-            Some(i) if !named || event.reply.as_deref() == Some("vults") => i,
-            // Nothing in the app answers another tool's permission unless it asked for the
-            // open reply; the hook never waits then, but a hand-made client might.
-            _ => {
-                let _ = reply.send(Outgoing::Close);
-                return;
-            }
+        // An `other` without a name has no identity to decide for (the hook never waits then,
+        // but a hand-made client might).
+        let Some(identity) = event.identity() else {
+            let _ = reply.send(Outgoing::Close);
+            return;
         };
-        if let Identity::Named(name) = &identity {
-            self.outbox.push(EngineEvent::NamedToolSeen(NamedTool {
-                name: name.to_string(),
-                last_asked: now,
-            }));
-        }
         let call = agents::read_tool_call(&event.payload);
         let folder = sessions::folder_of(&event);
         let question = event.is_question();
-        // Questions too: decide() never lets a rule or a policy allow one, but a policy may
-        // deny it or send it to a card.
+        let open_reply = event.reply.as_deref() == Some("vults");
+        let asking = if !self.options.interactive {
+            decision::Asking::NobodyHere
+        } else if self.paused && !while_paused {
+            decision::Asking::Paused
+        } else {
+            decision::Asking::Yes
+        };
+        // Every gate is decide()'s, in its written order.
         let verdict = decision::decide(
             &decision::Request {
                 identity: &identity,
                 folder: &folder,
                 call: &call,
+                question,
+                open_reply,
+                shape: agents::ReplyShape::of(event.agent, open_reply),
+                asking,
             },
             &self.rules,
             &self.policies,
         );
+        if let Identity::Named(name) = &identity
+            && verdict != Verdict::Silent(Silence::NoOpenReply)
+        {
+            self.outbox.push(EngineEvent::NamedToolSeen(NamedTool {
+                name: name.to_string(),
+                last_asked: now,
+            }));
+        }
         let entry = |decision: Outcome, by: &AnsweredBy, detail: Option<String>| {
             AuditEntry::new(unix_ms(now), decision, by.clone(), detail)
                 .about(&identity, &session, &folder, &call)
         };
-        let (decided, why) = match verdict {
-            Verdict::Allow(why) => (Some(Decision::Allow), why),
-            Verdict::Deny(why) => (Some(Decision::Deny), why),
-            Verdict::Ask(why) => (None, why),
+        // Answered by a rule or a policy: who answered.
+        let by_of = |why: &Why| match why {
+            Why::Rule(id) => AnsweredBy::Rule(id.clone()),
+            Why::Policy(name) => AnsweredBy::Policy(name.clone()),
+            // decide() never allows or denies for these; say so if it ever does.
+            Why::Destructive(_) | Why::NoMatch => AnsweredBy::Policy("(none)".into()),
         };
-        if let Some(d) = decided {
-            // Answered by a rule or a policy: the decision goes out at once, with no `waiting`.
-            let by = match &why {
-                Why::Rule(id) => AnsweredBy::Rule(id.clone()),
-                Why::Policy(name) => AnsweredBy::Policy(name.clone()),
-                // decide() never allows or denies for these; say so if it ever does.
-                Why::Destructive(_) | Why::NoMatch => AnsweredBy::Policy("(none)".into()),
-            };
-            let shape =
-                agents::ReplyShape::of(event.agent, event.reply.as_deref() == Some("vults"));
-            if question && !shape.is_some_and(agents::ReplyShape::reads_question_decision) {
-                // This agent reads only answers back for a question (OpenCode's plugin): a
-                // deny cannot reach it. The hook prints nothing, the agent asks in its own
-                // prompt, and the audit says the policy's deny was not delivered.
+        let decided = match &verdict {
+            Verdict::Allow(_) => Some(Decision::Allow),
+            Verdict::Deny(_) => Some(Decision::Deny),
+            _ => None,
+        };
+        let why = match verdict {
+            Verdict::Allow(why) | Verdict::Deny(why) => {
+                // The decision goes out at once, with no `waiting`.
+                let d = decided.unwrap_or(Decision::Deny);
+                let line = entry(d.into(), &by_of(&why), None);
+                self.answer(&reply, Message::decision(&event.id, d), line);
+                return;
+            }
+            Verdict::Silent(Silence::Unreadable { decision: d, why }) => {
+                // This agent reads only answers back for a question (OpenCode's plugin): the
+                // hook prints nothing, the agent asks in its own prompt, and the audit says the
+                // policy's deny was not delivered.
                 let _ = reply.send(Outgoing::Close);
                 let line = entry(
                     Outcome::Undelivered,
-                    &by,
+                    &by_of(&why),
                     Some(format!(
                         "{} for a question {} cannot read; it asks in its own prompt",
                         d.as_str(),
@@ -956,16 +970,15 @@ impl Core {
                 self.audit(line);
                 return;
             }
-            let line = entry(d.into(), &by, None);
-            self.answer(&reply, Message::decision(&event.id, d), line);
-            return;
-        }
-        if (self.paused && !while_paused) || !self.options.interactive {
-            // Nobody to ask: close at once so the hook prints nothing and the agent asks in its
-            // own terminal (rather than after the hook's 2 s wait for `waiting`).
-            let _ = reply.send(Outgoing::Close);
-            return;
-        }
+            Verdict::Silent(_) => {
+                // Nobody to ask, or a tool that reads no answer: close at once so the hook
+                // prints nothing and the agent asks in its own terminal (rather than after the
+                // hook's 2 s wait for `waiting`).
+                let _ = reply.send(Outgoing::Close);
+                return;
+            }
+            Verdict::Ask(why) => why,
+        };
         let reason = Reason::new(&why, question);
         let destructive = match &why {
             Why::Destructive(what) => Some(what.clone()),
