@@ -13,12 +13,18 @@
 // auto-review request (text.format codex_output_schema) gets a JSON verdict `deny`, and its TUI's
 // thread-title request (the same schema name, a `title` property) the title `Write the file`.
 //
-// --plan <markdown> (Anthropic only): Claude Code's plan review first. The mock asks to leave plan
-// mode with that plan: `ExitPlanMode {plan}`, after `ToolSearch {"query":"select:ExitPlanMode"}`
-// when Claude Code offers ExitPlanMode only as a deferred tool (interactive sessions do; `-p` does
-// not offer it at all). Once the ExitPlanMode result is in the history: approved (not `is_error`)
-// → the usual script (the Bash call, then `done`); refused (`is_error`, e.g. a hook's deny
-// message) → the text `plan kept` and no tool call.
+// --plan <markdown>: a plan review first, in each agent's own way:
+//   - Claude Code: ExitPlanMode takes no plan (2.1.332), the model writes it to the plan file the
+//     plan-mode prompt names. So: Write that file, `ToolSearch {"query":"select:ExitPlanMode"}`
+//     when ExitPlanMode is only a deferred tool (interactive sessions; `-p` without
+//     --permission-prompt-tool stdio does not offer it at all), then `ExitPlanMode {}`
+//     (`{plan}` if no plan file is named). Its result: approved (not `is_error`) → the usual
+//     Bash call, then `done`; refused (`is_error`: a hook's deny message) → `plan kept`.
+//   - Qwen Code `exit_plan_mode {plan}`, Copilot CLI `exit_plan_mode {summary}` (chat
+//     completions have no error flag: approved when the result's text says "approved", else
+//     `plan kept`).
+//   - Codex CLI in Plan mode (the TUI's /plan): the answer is the plan in a `<proposed_plan>`
+//     block; out of Plan mode again ("Implement the plan."), the usual script.
 //
 // Every request is appended to --log as one JSON line {t, method, url, body, results}: `results`
 // lists the tool results the request carries, oldest first, as {tool, id, is_error, text} (`tool`:
@@ -197,6 +203,11 @@ function responses(body, res) {
     item = textItem(JSON.stringify({ title: "Write the file" }));
   } else if (isReview) {
     item = textItem(JSON.stringify({ risk_level: "high", user_authorization: "unknown", outcome: "deny", rationale: "mock" }));
+  } else if (PLAN !== null && codexPlanMode(input) && !codexProposed(input)) {
+    // Codex's Plan mode (the TUI's /plan): the plan is a <proposed_plan> block in the answer.
+    item = textItem(`<proposed_plan>\n${PLAN}\n</proposed_plan>`);
+  } else if (PLAN !== null && codexPlanMode(input)) {
+    item = textItem("plan kept");
   } else if (tools.includes("exec_command") && !hasResult) {
     item = {
       type: "function_call", id: nextId("fc"), call_id: nextId("call"), name: "exec_command", status: "completed",
@@ -234,6 +245,23 @@ function responses(body, res) {
   res.end();
 }
 
+// The texts of a Responses request's messages with `role`.
+function responsesTexts(input, role) {
+  return input
+    .filter((i) => i && i.type === "message" && i.role === role)
+    .flatMap((i) => (Array.isArray(i.content) ? i.content : []).map((c) => (c && c.text) || ""));
+}
+
+// Whether Codex is in its Plan mode: the newest collaboration-mode instruction says so.
+function codexPlanMode(input) {
+  const modes = responsesTexts(input, "developer").filter((t) => t.includes("<collaboration_mode>"));
+  return modes.length > 0 && /<collaboration_mode>\s*# Plan Mode/.test(modes[modes.length - 1]);
+}
+
+function codexProposed(input) {
+  return responsesTexts(input, "assistant").some((t) => t.includes("<proposed_plan>"));
+}
+
 function textItem(text) {
   return { type: "message", id: nextId("msg"), role: "assistant", status: "completed",
     content: [{ type: "output_text", text, annotations: [] }] };
@@ -255,14 +283,37 @@ function chatHistory(body) {
   return results;
 }
 
-function chat(body, res) {
+// What to answer a chat-completions request: a tool call {tool, args}, or text.
+function chatTurn(body) {
   const tools = (body.tools || []).map((t) => t && t.function && t.function.name).filter(Boolean);
   const shell = ["run_shell_command", "bash", "Bash", "shell"].find((n) => tools.includes(n));
-  const hasResult = (body.messages || []).some((m) => m && m.role === "tool");
-  const tool = shell && !hasResult;
+  const results = chatHistory(body);
   const args = shell === "run_shell_command"
     ? { command: COMMAND, description: DESCRIPTION, is_background: false }
     : { command: COMMAND, description: DESCRIPTION };
+  // --plan, for Qwen Code's exit_plan_mode {plan} and Copilot CLI's exit_plan_mode {summary}
+  // (whichever the tool's schema has). The API has no error flag: the plan counts as approved
+  // when the result's text says so.
+  if (PLAN !== null && tools.includes("exit_plan_mode")) {
+    const plan = results.filter((r) => r.tool === "exit_plan_mode").pop();
+    if (!plan) {
+      const def = (body.tools || []).find((t) => t && t.function && t.function.name === "exit_plan_mode");
+      const props = (def && def.function.parameters && def.function.parameters.properties) || {};
+      return { tool: "exit_plan_mode", args: props.summary && !props.plan ? { summary: PLAN } : { plan: PLAN } };
+    }
+    if (!/approved/i.test(plan.text)) return { text: "plan kept" };
+    if (shell && !results.some((r) => r.tool === shell)) return { tool: shell, args };
+    return { text: "done" };
+  }
+  if (shell && results.length === 0) return { tool: shell, args };
+  return { text: "done" };
+}
+
+function chat(body, res) {
+  const turn = chatTurn(body);
+  const tool = Boolean(turn.tool);
+  const shell = turn.tool;
+  const args = turn.args;
   const id = nextId("chatcmpl");
   const model = body.model || "mock-model";
   const env = (choices, extra = {}) => ({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model, choices, ...extra });
@@ -271,7 +322,7 @@ function chat(body, res) {
   if (!body.stream) {
     const message = tool
       ? { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: { name: shell, arguments: JSON.stringify(args) } }] }
-      : { role: "assistant", content: "done" };
+      : { role: "assistant", content: turn.text };
     return json(res, { id, object: "chat.completion", created: 0, model,
       choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage });
   }
@@ -283,7 +334,7 @@ function chat(body, res) {
     ev(null, env([{ index: 0, delta: {}, finish_reason: "tool_calls" }]));
   } else {
     ev(null, env([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]));
-    ev(null, env([{ index: 0, delta: { content: "done" }, finish_reason: null }]));
+    ev(null, env([{ index: 0, delta: { content: turn.text }, finish_reason: null }]));
     ev(null, env([{ index: 0, delta: {}, finish_reason: "stop" }]));
   }
   if (body.stream_options && body.stream_options.include_usage) ev(null, env([], { usage }));
