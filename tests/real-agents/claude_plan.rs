@@ -28,8 +28,9 @@ const ALLOW_BASH: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRe
 
 /// One interactive Claude Code session in plan mode, its hook recording into `hook_dir`.
 struct PlanRun {
-    ctx: Ctx,
+    // Dropped first: Claude Code ends before the work folder goes.
     tmux: Tmux,
+    ctx: Ctx,
     hook_dir: PathBuf,
 }
 
@@ -76,8 +77,8 @@ impl PlanRun {
         );
         let tmux = start_claude(&ctx, &[], &["--permission-mode", "plan", "write the file"]);
         Some(PlanRun {
-            ctx,
             tmux,
+            ctx,
             hook_dir,
         })
     }

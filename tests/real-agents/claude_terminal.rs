@@ -17,9 +17,11 @@ use vults_app::model::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
 /// A failure bound, not a measurement.
 const PATIENCE: Duration = Duration::from_secs(90);
 
-/// A private tmux server, killed on drop.
+/// A private tmux server, killed on drop, which then waits (up to 5 s) for the program it ran to
+/// exit, so nothing writes into a work folder after the test removed it.
 pub struct Tmux {
     name: String,
+    pane_pid: Option<u32>,
 }
 
 impl Tmux {
@@ -41,6 +43,12 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.cmd().arg("kill-server").status();
+        if let Some(pid) = self.pane_pid {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Path::new(&format!("/proc/{pid}")).exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
     }
 }
 
@@ -87,6 +95,7 @@ pub fn start_claude(ctx: &Ctx, env: &[(&str, String)], args: &[&str]) -> Tmux {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| format!("vults-ra-{}", std::process::id())),
+        pane_pid: None,
     };
     let base = [
         ("HOME", ctx.home.to_string_lossy().into_owned()),
@@ -118,6 +127,13 @@ pub fn start_claude(ctx: &Ctx, env: &[(&str, String)], args: &[&str]) -> Tmux {
     start.args(["--", &claude.to_string_lossy()]).args(args);
     let status = start.status().expect("tmux starts");
     assert!(status.success(), "tmux new-session failed");
+    let mut tmux = tmux;
+    tmux.pane_pid = tmux
+        .cmd()
+        .args(["list-panes", "-t", "claude", "-F", "#{pane_pid}"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok());
     tmux
 }
 
