@@ -17,19 +17,21 @@ use vults_engine::{Engine, EngineOptions};
 /// A failure bound, not a measurement.
 const PATIENCE: Duration = Duration::from_secs(90);
 
-/// A private tmux server, killed on drop.
-struct Tmux {
+/// A private tmux server, killed on drop, which then waits (up to 5 s) for the program it ran to
+/// exit, so nothing writes into a work folder after the test removed it.
+pub struct Tmux {
     name: String,
+    pane_pid: Option<u32>,
 }
 
 impl Tmux {
-    fn cmd(&self) -> Command {
+    pub fn cmd(&self) -> Command {
         let mut c = Command::new("tmux");
         c.args(["-L", &self.name]);
         c
     }
 
-    fn screen(&self) -> String {
+    pub fn screen(&self) -> String {
         self.cmd()
             .args(["capture-pane", "-p", "-t", "claude"])
             .output()
@@ -41,7 +43,98 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.cmd().arg("kill-server").status();
+        if let Some(pid) = self.pane_pid {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Path::new(&format!("/proc/{pid}")).exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
     }
+}
+
+/// Whether tmux is there; without it (and `VULTS_REAL_AGENTS` not `1`) the test is skipped.
+pub fn have_tmux(label: &str) -> bool {
+    if Command::new("tmux").arg("-V").output().is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var("VULTS_REAL_AGENTS").as_deref() != Ok("1"),
+        "real-agents: tmux is needed for Claude Code's interactive tests (apt-get install tmux)"
+    );
+    eprintln!("real-agents: {label} skipped (no tmux)");
+    false
+}
+
+/// What interactive Claude Code needs in the fake HOME to go straight to work: `.claude.json`
+/// with the first-run screens done (onboarding, the API key, the folder's trust dialog) plus the
+/// keys of `extra`, and `.claude/settings.json` = `settings`. Vults' installer, run after this,
+/// adds its hooks to that settings file.
+pub fn claude_first_run_done(ctx: &Ctx, extra: serde_json::Value, settings: serde_json::Value) {
+    let project = ctx.project.to_string_lossy().into_owned();
+    let mut global = serde_json::json!({"hasCompletedOnboarding": true, "theme": "dark",
+        "customApiKeyResponses": {"approved": ["sk-test"], "rejected": []},
+        "projects": {project: {"hasTrustDialogAccepted": true, "allowedTools": []}}});
+    if let (Some(g), Some(e)) = (global.as_object_mut(), extra.as_object()) {
+        g.extend(e.clone());
+    }
+    std::fs::write(ctx.home.join(".claude.json"), global.to_string()).unwrap();
+    std::fs::create_dir_all(ctx.home.join(".claude")).unwrap();
+    std::fs::write(ctx.home.join(".claude/settings.json"), settings.to_string()).unwrap();
+}
+
+/// Starts the pinned Claude Code with `args` in the project folder, in a private tmux server
+/// (160×45, session `claude`) named after the work folder, against the test's mock, with `env`
+/// on top of the fake HOME's.
+pub fn start_claude(ctx: &Ctx, env: &[(&str, String)], args: &[&str]) -> Tmux {
+    let claude =
+        here().join(".cache/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    let tmux = Tmux {
+        name: ctx
+            .work
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("vults-ra-{}", std::process::id())),
+        pane_pid: None,
+    };
+    let base = [
+        ("HOME", ctx.home.to_string_lossy().into_owned()),
+        (
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", ctx.mock.port),
+        ),
+        ("ANTHROPIC_API_KEY", "sk-test".into()),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+        ("DISABLE_AUTOUPDATER", "1".into()),
+    ];
+    let project = ctx.project.to_string_lossy().into_owned();
+    let mut start = tmux.cmd();
+    start.args([
+        "new-session",
+        "-d",
+        "-x",
+        "160",
+        "-y",
+        "45",
+        "-s",
+        "claude",
+        "-c",
+        &project,
+    ]);
+    for (k, v) in base.iter().chain(env) {
+        start.args(["-e", &format!("{k}={v}")]);
+    }
+    start.args(["--", &claude.to_string_lossy()]).args(args);
+    let status = start.status().expect("tmux starts");
+    assert!(status.success(), "tmux new-session failed");
+    let mut tmux = tmux;
+    tmux.pane_pid = tmux
+        .cmd()
+        .args(["list-panes", "-t", "claude", "-F", "#{pane_pid}"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok());
+    tmux
 }
 
 /// Pids of processes running exactly this installed hook for a PermissionRequest.
@@ -66,7 +159,8 @@ fn waiting_hooks(hook: &Path) -> Vec<u32> {
     pids
 }
 
-fn until<T>(what: &str, screen: &Tmux, mut f: impl FnMut() -> Option<T>) -> T {
+/// Polls `f` until it gives something; fails with the screen after [`PATIENCE`].
+pub fn until<T>(what: &str, screen: &Tmux, mut f: impl FnMut() -> Option<T>) -> T {
     let deadline = Instant::now() + PATIENCE;
     loop {
         if let Some(v) = f() {
@@ -85,12 +179,7 @@ pub fn claude_answered_in_its_own_dialog() {
     if !wanted("claude") {
         return;
     }
-    if Command::new("tmux").arg("-V").output().is_err() {
-        assert!(
-            std::env::var("VULTS_REAL_AGENTS").as_deref() != Ok("1"),
-            "real-agents: tmux is needed for Claude Code's interactive test (apt-get install tmux)"
-        );
-        eprintln!("real-agents: claude-terminal skipped (no tmux)");
+    if !have_tmux("claude-terminal") {
         return;
     }
     let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -98,20 +187,11 @@ pub fn claude_answered_in_its_own_dialog() {
     ctx.setup_agent();
     // Interactive sessions default to `auto` (a classifier runs the call with no dialog): the
     // dialog, and with it PermissionRequest, comes back in `default` mode.
-    std::fs::write(
-        ctx.home.join(".claude/settings.json"),
-        r#"{"permissions":{"defaultMode":"default"}}"#,
-    )
-    .unwrap();
-    let project = ctx.project.to_string_lossy().into_owned();
-    std::fs::write(
-        ctx.home.join(".claude.json"),
-        serde_json::json!({"hasCompletedOnboarding": true, "theme": "dark",
-            "customApiKeyResponses": {"approved": ["sk-test"], "rejected": []},
-            "projects": {project.clone(): {"hasTrustDialogAccepted": true, "allowedTools": []}}})
-        .to_string(),
-    )
-    .unwrap();
+    claude_first_run_done(
+        &ctx,
+        serde_json::json!({}),
+        serde_json::json!({"permissions": {"defaultMode": "default"}}),
+    );
     ctx.install_vults();
     let paths = ctx.paths();
     let hook = paths.installed_hook();
@@ -122,41 +202,11 @@ pub fn claude_answered_in_its_own_dialog() {
     )
     .expect("the engine starts");
 
-    let claude =
-        here().join(".cache/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-    let tmux = Tmux {
-        name: format!("vults-ra-{}", std::process::id()),
-    };
-    let env = [
-        ("HOME", ctx.home.to_string_lossy().into_owned()),
-        ("VULTS_HOME", ctx.vults_home.to_string_lossy().into_owned()),
-        (
-            "ANTHROPIC_BASE_URL",
-            format!("http://127.0.0.1:{}", ctx.mock.port),
-        ),
-        ("ANTHROPIC_API_KEY", "sk-test".into()),
-        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
-        ("DISABLE_AUTOUPDATER", "1".into()),
-    ];
-    let mut start = tmux.cmd();
-    start.args([
-        "new-session",
-        "-d",
-        "-x",
-        "160",
-        "-y",
-        "45",
-        "-s",
-        "claude",
-        "-c",
-        &project,
-    ]);
-    for (k, v) in &env {
-        start.args(["-e", &format!("{k}={v}")]);
-    }
-    start.args(["--", &claude.to_string_lossy(), "write the file"]);
-    let status = start.status().expect("tmux starts");
-    assert!(status.success(), "tmux new-session failed");
+    let tmux = start_claude(
+        &ctx,
+        &[("VULTS_HOME", ctx.vults_home.to_string_lossy().into_owned())],
+        &["write the file"],
+    );
 
     // The card comes; Claude Code's own dialog is on screen at the same time.
     let card = until("a card", &tmux, || {

@@ -21,6 +21,8 @@
 //! The binaries `vults-hook` and `vults-app` must be built (`cargo build`) in the same target
 //! folder as this test.
 
+/// Claude Code's plan review (ExitPlanMode) against the real CLI, with a recording stand-in hook.
+mod claude_plan;
 mod claude_terminal;
 // SIGSTOP/SIGCONT: Unix only.
 #[cfg(unix)]
@@ -65,6 +67,24 @@ fn copilot() {
 #[test]
 fn claude_terminal() {
     claude_terminal::claude_answered_in_its_own_dialog();
+}
+
+/// Plan review: an allow with `updatedInput` leaves plan mode.
+#[test]
+fn claude_plan_approved() {
+    claude_plan::approved_with_updated_input_leaves_plan_mode();
+}
+
+/// Plan review: a deny's message reaches the model; Claude Code keeps planning, then idles.
+#[test]
+fn claude_plan_kept_with_feedback() {
+    claude_plan::kept_planning_sends_the_feedback_to_the_model();
+}
+
+/// Plan review: a bare allow is not honoured; Claude Code's own dialog stays up.
+#[test]
+fn claude_plan_bare_allow() {
+    claude_plan::a_bare_allow_leaves_the_plan_dialog_up();
 }
 
 /// Claude Code against a frozen `vults-app --headless`: no audit line claims an answer it never got.

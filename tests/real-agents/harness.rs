@@ -121,11 +121,13 @@ pub struct Mock {
 }
 
 impl Mock {
-    fn start(command: &str, log: PathBuf) -> Mock {
+    /// Starts `mock-model.mjs` with `--command`, `--log` and `extra` (e.g. `["--plan", md]`).
+    fn start(command: &str, log: PathBuf, extra: &[&str]) -> Mock {
         let mut child = Command::new("node")
             .arg(here().join("mock-model.mjs"))
             .args(["--command", command, "--log"])
             .arg(&log)
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -149,6 +151,29 @@ impl Mock {
         std::fs::read_to_string(&self.log)
             .map(|s| s.lines().count())
             .unwrap_or(0)
+    }
+
+    /// Every model request so far, oldest first, as the mock logged it: `{t, method, url, body,
+    /// results}` (`results`: the tool results the request carries, `{tool, id, is_error, text}`).
+    pub fn requests_json(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    /// The newest result of a call of `tool` the agent sent the model (a deny's message, a plan
+    /// review's answer), as `{tool, id, is_error, text}`.
+    pub fn last_result_of(&self, tool: &str) -> Option<serde_json::Value> {
+        self.requests_json().iter().rev().find_map(|r| {
+            r["results"]
+                .as_array()?
+                .iter()
+                .rev()
+                .find(|x| x["tool"] == tool)
+                .cloned()
+        })
     }
 }
 
@@ -195,6 +220,11 @@ impl Ctx {
 
     /// As [`Ctx::new`], in a work folder named after `label` (`/tmp/vults-ra-<label>-<pid>`).
     pub fn named(agent: &'static str, label: &str) -> Ctx {
+        Ctx::with_mock(agent, label, &[])
+    }
+
+    /// As [`Ctx::named`], the mock started with `mock_args` too (e.g. `["--plan", md]`).
+    pub fn with_mock(agent: &'static str, label: &str, mock_args: &[&str]) -> Ctx {
         let work = Work::new(label);
         let home = work.dir.join("home");
         let project = work.dir.join("project");
@@ -204,7 +234,7 @@ impl Ctx {
         std::fs::create_dir_all(&vults_home).expect("vults home");
         let marker = project.join("marker.txt");
         let command = format!("echo vults-e2e > {}", marker.display());
-        let mock = Mock::start(&command, work.dir.join("mock.jsonl"));
+        let mock = Mock::start(&command, work.dir.join("mock.jsonl"), mock_args);
         Ctx {
             agent,
             work,
