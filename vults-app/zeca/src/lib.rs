@@ -1263,3 +1263,29 @@ fn cli_path(
         format!("{name} (`{program}`) is not on PATH; set its path in the Chat's settings")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A conversation that only started a task is named by the task, not "New chat" (which
+    /// is the picker's own first row).
+    #[test]
+    fn a_conversation_is_named_by_its_first_words_or_its_first_task() {
+        let mut c = Conversation::new("c1", "/p", "claude");
+        assert_eq!(c.title(), "New chat");
+        c.entries.push(Entry::Task {
+            id: "t1".into(),
+            folder: "/p".into(),
+            agent: "claude".into(),
+            prompt: "write the release notes\nin full".into(),
+            headless: true,
+            state: "running".into(),
+        });
+        assert_eq!(c.title(), "task: write the release notes");
+        c.entries.push(Entry::User {
+            text: "now fix the build".into(),
+        });
+        assert_eq!(c.title(), "now fix the build");
+    }
+}
