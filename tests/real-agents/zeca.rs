@@ -15,6 +15,12 @@
 //! 6. the hook events of all these runs carried `zeca: true` (counted) and the flock stayed empty;
 //! 7. a task started from the chat (headless) → its bird is in the flock with its `VULTS_TASK`,
 //!    its card is an ordinary (floating) card; Allow → marker; the chat shows the task ended.
+//! 8. after a restart the conversation comes back and its next turn resumes the CLI's session;
+//! 9. a CLI idle for longer than `idle_after` is ended (its process group is gone) and the next
+//!    turn starts it again on the same session (`--resume`): the mock sees every earlier turn.
+//!
+//! Along the way each tool row says what happened in words: "ran", "denied by you", "denied by
+//! policy <name>", "stopped".
 //!
 //! `VULTS_REAL_AGENTS=0` skips; `=1` (CI) makes a missing Claude Code a failure.
 
@@ -32,6 +38,32 @@ use vults_engine::messages::{EngineCommand, EngineEvent};
 use vults_ui::app::{ChatSide, EngineLink, Layout, Tab, VultsWindow};
 use vults_ui::desktop::NoDesktop;
 use vults_zeca::{ChatCommand, ChatEvent, Entry, ZecaHandle, ZecaOptions};
+
+/// What the chat's tool rows say, in order.
+fn row_marks(h: &H, chat: &str) -> Vec<String> {
+    let Some(c) = h.state().model.chats.get(chat) else {
+        return Vec::new();
+    };
+    c.entries
+        .iter()
+        .filter_map(|e| vults_zeca::tool::status(e, c.running))
+        .map(|s| s.mark)
+        .collect()
+}
+
+/// The resident memory of a process, in MiB (Linux), for the report.
+fn rss_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
 
 /// The window's link to the engine, keeping a copy of every event for the checks.
 struct Tap {
@@ -256,9 +288,13 @@ fn zeca_drives_real_claude_code() {
             "VULTS_SOCKET".into(),
             "VULTS_AGENT_HOME".into(),
         ],
-        codex: None,
+        ..ZecaOptions::default()
     };
-    let options2 = options.clone();
+    // After the restart (steps 8 and 9) an idle CLI is ended after a few seconds.
+    let options2 = ZecaOptions {
+        idle_after: Some(Duration::from_secs(3)),
+        ..options.clone()
+    };
     let seen = Arc::new(Mutex::new(Vec::<EngineEvent>::new()));
     let Started {
         engine,
@@ -316,6 +352,7 @@ fn zeca_drives_real_claude_code() {
         |e| matches!(e, Entry::Tool { name, result: Some(_), error: false, .. } if name == "Bash"),
     );
     assert!(tool_ok, "a tool row with its result: {:?}", entries(&h, &a));
+    assert_eq!(row_marks(&h, &a), ["ran"], "{:?}", entries(&h, &a));
     let lines = audit_of(&ctx, &a);
     assert!(
         lines.iter().any(|l| l["decision"] == "allow"
@@ -379,6 +416,12 @@ fn zeca_drives_real_claude_code() {
         "the tool row says it was refused: {:?}",
         entries(&h, &b)
     );
+    assert_eq!(
+        row_marks(&h, &b),
+        ["denied by you"],
+        "{:?}",
+        entries(&h, &b)
+    );
     assert!(
         audit_of(&ctx, &b)
             .iter()
@@ -415,6 +458,12 @@ fn zeca_drives_real_claude_code() {
         .filter(|e| matches!(e, EngineEvent::CardAdded(_)))
         .count();
     assert_eq!(cards_before, cards_after, "a policy deny raises no card");
+    assert_eq!(
+        row_marks(&h, &c),
+        [format!("denied by policy {POLICY_NAME}")],
+        "a policy's deny reads apart from a click's: {:?}",
+        entries(&h, &c)
+    );
     assert!(!ctx.marker.exists(), "the policy denied it{}", report());
     assert!(
         audit_of(&ctx, &c)
@@ -458,6 +507,12 @@ fn zeca_drives_real_claude_code() {
             .iter()
             .any(|e| matches!(e, Entry::Note { text } if text == "Stopped.")),
         "the chat says it stopped: {:?}",
+        entries(&h, &d)
+    );
+    assert_eq!(
+        row_marks(&h, &d),
+        ["stopped"],
+        "the row of the stopped call: {:?}",
         entries(&h, &d)
     );
 
@@ -599,6 +654,69 @@ fn zeca_drives_real_claude_code() {
         "the resumed turn's request carries the turns from before the restart{}",
         report()
     );
+
+    // 9. Idle for `idle_after` (3 s here, 10 min by default): the CLI is ended, its whole
+    //    process group gone; the next turn starts it again on the same session.
+    let idle = h.state().model.chats[&a]
+        .pid
+        .expect("the resumed CLI waits for the next turn");
+    if let Some(mib) = rss_mib(idle) {
+        eprintln!("real-agents: zeca: an idle Claude Code holds {mib:.0} MiB (resident)");
+    }
+    until(&mut h, "the idle CLI to be ended", 30, &report, |h| {
+        h.state().model.chats[&a].pid.is_none()
+    });
+    #[cfg(unix)]
+    {
+        let start = Instant::now();
+        while group_alive(idle) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!group_alive(idle), "nothing of the idle CLI is left");
+    }
+    #[cfg(not(unix))]
+    let _ = idle;
+    let turns_before = entries(&h, &a).len();
+    let requests_before = std::fs::read_to_string(&ctx.mock.log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    zeca.lock().unwrap().send(ChatCommand::Send {
+        chat: a.clone(),
+        folder: String::new(),
+        engine: "claude".into(),
+        text: "back from a rest".into(),
+    });
+    until(&mut h, "the turn after the rest", 60, &report, |h| {
+        !running(h, &a) && entries(h, &a).len() > turns_before + 1
+    });
+    assert!(
+        h.state().model.chats[&a].pid.is_some_and(|p| p != idle),
+        "a new CLI process took the turn"
+    );
+    assert_eq!(
+        h.state().model.chats[&a].session_id,
+        session,
+        "the same session"
+    );
+    let log = std::fs::read_to_string(&ctx.mock.log).unwrap_or_default();
+    assert!(
+        log.lines()
+            .skip(requests_before)
+            .any(|l| l.contains("write the file")
+                && l.contains("after a restart")
+                && l.contains("back from a rest")),
+        "the turn after the rest carries every earlier turn{}",
+        report()
+    );
+    assert!(
+        !entries(&h, &a)
+            .iter()
+            .skip(turns_before)
+            .any(|e| matches!(e, Entry::Note { .. })),
+        "seamless: the chat says nothing about it: {:?}",
+        entries(&h, &a)
+    );
     Started { engine, zeca, h }.quit();
     ctx.work.keep = false;
     eprintln!(
@@ -609,7 +727,8 @@ fn zeca_drives_real_claude_code() {
 
 /// The same panel drives Codex CLI through its app server (`codex app-server`): the approval
 /// request shows inline as a card of the chat; Allow runs the command, Deny does not; the text
-/// streams in; the audit names the chat.
+/// streams in; the audit names the chat; an app server idle for `idle_after` is ended, and the
+/// next turn opens the same thread again (`thread/resume`): the mock sees the earlier turn.
 #[test]
 fn zeca_drives_real_codex() {
     if !wanted("codex") {
@@ -621,7 +740,6 @@ fn zeca_drives_real_codex() {
     ctx.install_vults();
     let s = |p: &Path| p.display().to_string();
     let options = ZecaOptions {
-        claude: None,
         codex: Some(here().join(".cache/codex/node_modules/.bin/codex")),
         env: vec![
             ("HOME".into(), s(&ctx.home)),
@@ -636,6 +754,8 @@ fn zeca_drives_real_codex() {
             "VULTS_SOCKET".into(),
             "VULTS_AGENT_HOME".into(),
         ],
+        idle_after: Some(Duration::from_secs(3)),
+        ..ZecaOptions::default()
     };
     let Started {
         engine,
@@ -708,6 +828,50 @@ fn zeca_drives_real_codex() {
             .iter()
             .any(|l| l["decision"] == "deny" && l["by"] == "click"),
         "deny audited for chat {b}{}",
+        report()
+    );
+    assert_eq!(
+        row_marks(&h, &b),
+        ["denied by you"],
+        "{:?}",
+        entries(&h, &b)
+    );
+
+    // The first chat's app server sat idle meanwhile: it is ended, and the next turn opens the
+    // same thread again.
+    let thread = h.state().model.chats[&a].session_id.clone();
+    until(
+        &mut h,
+        "the idle app server to be ended",
+        30,
+        &report,
+        |h| h.state().model.chats[&a].pid.is_none(),
+    );
+    let turns_before = entries(&h, &a).len();
+    let requests_before = std::fs::read_to_string(&ctx.mock.log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    zeca.lock().unwrap().send(ChatCommand::Send {
+        chat: a.clone(),
+        folder: String::new(),
+        engine: "codex".into(),
+        text: "back from a rest".into(),
+    });
+    until(&mut h, "Codex's turn after the rest", 90, &report, |h| {
+        !running(h, &a) && entries(h, &a).len() > turns_before + 1
+    });
+    assert_eq!(
+        h.state().model.chats[&a].session_id,
+        thread,
+        "the same thread"
+    );
+    let log = std::fs::read_to_string(&ctx.mock.log).unwrap_or_default();
+    assert!(
+        log.lines()
+            .skip(requests_before)
+            .any(|l| l.contains("write the file") && l.contains("back from a rest")),
+        "the turn after the rest carries the earlier turn{}",
         report()
     );
     Started { engine, zeca, h }.quit();

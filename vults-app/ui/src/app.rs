@@ -704,12 +704,22 @@ impl VultsWindow {
             })
             .cloned()
             .collect();
+        // A chat's card that floats says it is the chat's; clicked, that says which to open.
+        let mut open_chat = None;
         for (index, card) in newest_first.iter().enumerate() {
+            let from_chat = vults_zeca::chat_of_session(&card.session.session).is_some();
             let height = self
                 .card_heights
                 .get(&card.id)
                 .copied()
-                .unwrap_or_else(|| card::estimated_height(card))
+                .unwrap_or_else(|| {
+                    card::estimated_height(card)
+                        + if from_chat {
+                            super::chat::ORIGIN_HEIGHT
+                        } else {
+                            0.0
+                        }
+                })
                 .min((screen.y - top - gap).max(200.0));
             if y + height > screen.y && index > 0 {
                 if x - card::WIDTH - 12.0 >= 0.0 {
@@ -754,7 +764,15 @@ impl VultsWindow {
                     .order(egui::Order::Foreground)
                     .show(ctx, |ui| {
                         ui.set_width(card::WIDTH - 30.0);
-                        frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner
+                        frame
+                            .show(ui, |ui| {
+                                if let Some(c) = super::chat::card_origin_ui(ui, &self.model, card)
+                                {
+                                    open_chat = Some(c);
+                                }
+                                view.ui(ui, card, now, keys)
+                            })
+                            .inner
                     })
                     .inner;
                 if let Some(answer) = answer {
@@ -772,13 +790,24 @@ impl VultsWindow {
                 }
                 if class == egui::ViewportClass::EmbeddedWindow {
                     (
-                        frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner,
+                        frame
+                            .show(ui, |ui| {
+                                if let Some(c) = super::chat::card_origin_ui(ui, &self.model, card)
+                                {
+                                    open_chat = Some(c);
+                                }
+                                view.ui(ui, card, now, keys)
+                            })
+                            .inner,
                         None,
                     )
                 } else {
                     egui::CentralPanel::default()
                         .frame(frame)
                         .show(ui, |ui| {
+                            if let Some(c) = super::chat::card_origin_ui(ui, &self.model, card) {
+                                open_chat = Some(c);
+                            }
                             let answer = view.ui(ui, card, now, keys);
                             // The window fits what the card shows (plus the frame's margins).
                             (answer, Some(ui.min_rect().height() + 30.0))
@@ -809,6 +838,12 @@ impl VultsWindow {
         }
         for (id, answer) in answers {
             self.answer(id, answer);
+        }
+        if let Some(chat) = open_chat {
+            self.tab = Tab::Chat;
+            self.model.welcome_open = false;
+            self.chat.selected = Some(chat);
+            self.show_main(ctx);
         }
     }
 }

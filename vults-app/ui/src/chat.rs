@@ -10,6 +10,7 @@ use egui::{Color32, RichText};
 use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
 use vults_engine::messages::{CardAnswer, CardId, PendingCard, SessionState};
+use vults_zeca::tool::Tone;
 use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 
 /// What the view asks for.
@@ -45,6 +46,9 @@ pub struct ChatView {
     /// Cards float over this same window (one window for everything): the keys then go to the
     /// newest card of all, inline or floating, never to two at once.
     pub one_window: bool,
+    /// The new-chat folder was filled from the one the chat remembers (once: a folder the
+    /// person clears stays cleared).
+    folder_remembered: bool,
 }
 
 impl ChatView {
@@ -56,16 +60,26 @@ impl ChatView {
         if self.engine.is_empty() {
             self.engine = "claude".into();
         }
+        if !self.folder_remembered
+            && let Some(last) = model.zeca_settings.last_folder.as_ref()
+        {
+            // A new chat starts in the folder the last one ran in, also after a restart.
+            if self.folder.trim().is_empty() {
+                self.folder = last.clone();
+            }
+            self.folder_remembered = true;
+        }
         // The conversation picker, the folder and the engine.
         ui.horizontal(|ui| {
             let title = self
                 .selected
                 .as_ref()
-                .and_then(|id| model.chats.get(id))
-                .map_or_else(|| "New chat".to_string(), Conversation::title);
+                .filter(|id| model.chats.contains_key(*id))
+                .map_or_else(|| "New chat".to_string(), |id| chat_title(model, id));
             egui::ComboBox::from_label("Conversation")
                 .selected_text(title)
                 .width(220.0)
+                .height(360.0)
                 .show_ui(ui, |ui| {
                     if ui
                         .selectable_label(self.selected.is_none(), "New chat")
@@ -73,9 +87,16 @@ impl ChatView {
                     {
                         self.selected = None;
                     }
-                    for c in model.chats.values() {
+                    // The latest first; each row says where and when, so rows that start
+                    // with the same words still differ.
+                    let mut convs: Vec<&Conversation> = model.chats.values().collect();
+                    convs.sort_by(|a, b| (b.last_active, &b.id).cmp(&(a.last_active, &a.id)));
+                    for c in convs {
                         let on = self.selected.as_deref() == Some(c.id.as_str());
-                        if ui.selectable_label(on, c.title()).clicked() {
+                        let row = ui
+                            .selectable_label(on, picker_row(ui, c, model, now))
+                            .on_hover_text(&c.folder);
+                        if row.clicked() {
                             self.selected = Some(c.id.clone());
                             if folder_open(c) {
                                 self.folder = c.folder.clone();
@@ -130,6 +151,7 @@ impl ChatView {
             .collect();
         let running = conv.is_some_and(|c| c.running);
         // The composer at the bottom, the conversation above it.
+        let mut why_not_sent = None;
         egui::Panel::bottom("zeca-composer").show(ui, |ui| {
             ui.add_space(4.0);
             if let Some(a) = self.tasks_ui(ui, model, &chat_id, conv) {
@@ -156,12 +178,20 @@ impl ChatView {
                 self.composer = Some(edit.id);
                 let send_keys = edit.has_focus()
                     && ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::Enter));
+                let folder_typed = conv.is_none_or(folder_open);
+                let no_folder = folder_typed && self.folder.trim().is_empty();
+                let no_text = self.draft.trim().is_empty();
+                let can_send = !no_text && !no_folder;
+                why_not_sent = no_folder
+                    .then_some("Send needs a folder: type the project's folder in Folder above");
                 ui.vertical(|ui| {
-                    let folder_typed = conv.is_none_or(folder_open);
-                    let can_send = !self.draft.trim().is_empty()
-                        && (!folder_typed || !self.folder.trim().is_empty());
                     let send = ui
                         .add_enabled(can_send, egui::Button::new("Send"))
+                        .on_disabled_hover_text(if no_folder {
+                            "Type the folder the agent works in, above"
+                        } else {
+                            "Type a message first"
+                        })
                         .clicked();
                     if (send || send_keys && can_send) && !self.draft.trim().is_empty() {
                         let folder = match conv {
@@ -191,6 +221,10 @@ impl ChatView {
                     }
                 });
             });
+            if let Some(why) = why_not_sent {
+                // Said next to Send, not left to guess from a greyed-out button.
+                ui.label(RichText::new(why).small().color(look::AMBER));
+            }
             ui.add_space(4.0);
         });
         egui::ScrollArea::vertical()
@@ -371,6 +405,112 @@ impl ChatView {
     }
 }
 
+/// A picker row: the first words, and below them where and when (the folder's last name, the
+/// last activity) and whether it waits for you, so conversations that start alike still differ.
+fn picker_row(
+    ui: &egui::Ui,
+    c: &Conversation,
+    model: &Model,
+    now: SystemTime,
+) -> egui::text::LayoutJob {
+    let mut about = vec![folder_name(&c.folder).to_string()];
+    if let Some(when) = ago_text(vults_engine::clock::unix_ms(now), c.last_active) {
+        about.push(when);
+    }
+    let asks = model
+        .cards
+        .iter()
+        .any(|k| vults_zeca::chat_of_session(&k.session.session) == Some(c.id.as_str()));
+    if asks {
+        about.push("asks you".into());
+    } else if c.running {
+        about.push("working".into());
+    }
+    let style = ui.style();
+    let mut job = egui::text::LayoutJob::default();
+    RichText::new(chat_title(model, &c.id)).append_to(
+        &mut job,
+        style,
+        egui::FontSelection::Default,
+        egui::Align::Center,
+    );
+    RichText::new(format!("\n{}", about.join(" · ")))
+        .small()
+        .color(if asks {
+            look::AMBER
+        } else {
+            Color32::from_gray(150)
+        })
+        .append_to(
+            &mut job,
+            style,
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
+    job
+}
+
+/// A conversation's name in the picker and on its cards: its first words, numbered when an
+/// earlier conversation starts with the same words ("write the file (2)"), so no two read alike.
+pub fn chat_title(model: &Model, id: &str) -> String {
+    let Some(c) = model.chats.get(id) else {
+        return "a chat".into();
+    };
+    let title = c.title();
+    // Ids count up with the time a conversation was made: the earlier ones come first.
+    let earlier = model
+        .chats
+        .range::<str, _>((std::ops::Bound::Unbounded, std::ops::Bound::Excluded(id)))
+        .filter(|(_, o)| o.title() == title)
+        .count();
+    if earlier == 0 {
+        title
+    } else {
+        format!("{title} ({})", earlier + 1)
+    }
+}
+
+/// A folder's last name ("vults" for /home/ada/src/vults).
+fn folder_name(folder: &str) -> &str {
+    let f = folder.trim_end_matches(['/', '\\']);
+    let name = f.rsplit(['/', '\\']).next().unwrap_or(f);
+    if name.is_empty() { folder } else { name }
+}
+
+/// "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago"; `None` when not known.
+fn ago_text(now_ms: u64, then_ms: u64) -> Option<String> {
+    if then_ms == 0 {
+        return None;
+    }
+    let secs = now_ms.saturating_sub(then_ms) / 1000;
+    Some(match secs {
+        0..=59 => "just now".into(),
+        60..=3599 => format!("{} min ago", secs / 60),
+        3600..=86_399 => format!("{} h ago", secs / 3600),
+        86_400..=172_799 => "yesterday".into(),
+        _ => format!("{} days ago", secs / 86_400),
+    })
+}
+
+/// The line a chat's card carries where it floats (another tab, another conversation, the
+/// window hidden), so it is plain where it comes from: "from Zeca · <chat title>". Clicked, it
+/// asks for that conversation in the Chat view: returns its id. `None` drawn for other cards.
+pub fn card_origin_ui(ui: &mut egui::Ui, model: &Model, card: &PendingCard) -> Option<String> {
+    let chat = vults_zeca::chat_of_session(&card.session.session)?;
+    let title = chat_title(model, chat);
+    let link = ui
+        .link(
+            RichText::new(format!("from Zeca · {title}"))
+                .italics()
+                .color(look::AMBER),
+        )
+        .on_hover_text("Open this chat");
+    link.clicked().then(|| chat.to_string())
+}
+
+/// How much taller [`card_origin_ui`] makes a card.
+pub const ORIGIN_HEIGHT: f32 = 20.0;
+
 /// A conversation whose CLI never started (its folder did not exist, its CLI was not found)
 /// keeps its folder open to change; once it ran, the folder is the conversation's.
 fn folder_open(c: &Conversation) -> bool {
@@ -412,18 +552,19 @@ fn entry_ui(
             name,
             summary,
             result,
-            error,
             ..
         } => {
-            let (mark, color) = match (result, error) {
-                // The turn is over (stopped, the CLI ended) and no result came: it never will.
-                (None, _) if !running => ("no result", Color32::from_gray(170)),
-                (None, _) => ("asks", Color32::from_gray(170)),
-                (Some(_), false) => ("ran", look::GREEN),
-                (Some(_), true) => ("refused", look::RED),
+            let Some(status) = vults_zeca::tool::status(entry, running) else {
+                return;
+            };
+            let color = match status.tone {
+                Tone::Quiet => Color32::from_gray(170),
+                Tone::Waiting => look::AMBER,
+                Tone::Good => look::GREEN,
+                Tone::Bad => look::RED,
             };
             let head = ui.horizontal(|ui| {
-                ui.label(RichText::new(mark).small().color(color));
+                ui.label(RichText::new(&status.mark).small().color(color));
                 ui.label(RichText::new(name).strong());
                 // One line, cut at the window's edge (the card shows the whole, so does hover):
                 // a long command must not widen the conversation and push the card out.
@@ -438,23 +579,17 @@ fn entry_ui(
                 .on_hover_text(summary);
             });
             if let Some(r) = result.as_ref().filter(|r| !r.is_empty()) {
-                head.response.on_hover_text(r);
-                let first: String = r
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(100)
-                    .collect();
-                ui.label(
-                    RichText::new(format!("   {first}"))
-                        .small()
-                        .color(if *error {
-                            look::RED
-                        } else {
-                            Color32::from_gray(150)
-                        }),
-                );
+                head.response
+                    .on_hover_text(vults_zeca::tool::result_words(r));
+            }
+            if let Some(first) = &status.detail {
+                ui.label(RichText::new(format!("   {first}")).small().color(
+                    if status.tone == Tone::Bad {
+                        look::RED
+                    } else {
+                        Color32::from_gray(150)
+                    },
+                ));
             }
         }
         Entry::Note { text } => {

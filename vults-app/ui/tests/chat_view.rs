@@ -30,6 +30,8 @@ fn a_conversation_renders_markdown_and_tool_rows_and_asks_inline() {
             summary: "cargo build --locked".into(),
             result: Some("Finished dev".into()),
             error: false,
+            asked: None,
+            stopped: false,
         },
     ];
     conv.running = true;
@@ -49,7 +51,7 @@ fn a_conversation_renders_markdown_and_tool_rows_and_asks_inline() {
     h.run_steps(3);
     h.get_by_label("Conversation").click();
     h.run_steps(2);
-    h.get_by_label("fix the build").click();
+    h.get_by_label_contains("fix the build\n").click();
     h.run_steps(3);
     assert_eq!(
         h.query_all_by_label("Allow").count(),

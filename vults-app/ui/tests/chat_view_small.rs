@@ -47,6 +47,8 @@ fn a_long_tool_row_stays_inside_a_small_window_and_the_card_with_it() {
             summary: long.clone(),
             result: None,
             error: false,
+            asked: None,
+            stopped: false,
         },
     ];
     conv.running = true;
@@ -58,7 +60,7 @@ fn a_long_tool_row_stays_inside_a_small_window_and_the_card_with_it() {
     h.run_steps(3);
     h.get_by_label("Conversation").click();
     h.run_steps(2);
-    h.get_by_label("write the file").click();
+    h.get_by_label_contains("write the file\n").click();
     h.run_steps(6);
     for name in ["Copy", "Allow", "Always allow"] {
         let r = h.get_by_label(name).rect();

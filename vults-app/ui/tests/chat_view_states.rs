@@ -25,7 +25,8 @@ fn open(h: &mut egui_kittest::Harness<'static, VultsWindow>, title: &str) {
     h.run_steps(3);
     h.get_by_label("Conversation").click();
     h.run_steps(2);
-    h.get_by_label(title).click();
+    // A picker row: the first words, then where and when on a line of their own.
+    h.get_by_label_contains(&format!("{title}\n")).click();
     h.run_steps(3);
 }
 
@@ -83,6 +84,8 @@ fn a_tool_row_without_a_result_after_the_turn_and_a_task_that_left_the_flock() {
             summary: "cargo build".into(),
             result: None,
             error: false,
+            asked: None,
+            stopped: false,
         },
         Entry::Note {
             text: "Stopped.".into(),

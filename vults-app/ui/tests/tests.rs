@@ -6,6 +6,7 @@ mod cards;
 mod chat_view;
 mod chat_view_small;
 mod chat_view_states;
+mod chat_view_use;
 mod fixtures;
 mod hosts;
 mod hosts_view;

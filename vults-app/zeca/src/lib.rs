@@ -22,6 +22,7 @@ pub mod process;
 pub mod store;
 pub mod stream;
 pub mod task;
+pub mod tool;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -30,6 +31,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 use vults_core::agents::{self, ReplyShape};
 use vults_core::paths::Paths;
 use vults_core::protocol::{AgentKind, Decision, Event, Message, Terminal, VERSION};
@@ -71,6 +73,12 @@ pub enum Entry {
         result: Option<String>,
         #[serde(default)]
         error: bool,
+        /// What became of its permission question, when it asked one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        asked: Option<tool::Asked>,
+        /// The turn was stopped before it had run, or while it ran.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stopped: bool,
     },
     /// What the chat itself says (a stopped turn, a CLI that could not start …).
     Note {
@@ -99,6 +107,10 @@ pub struct Conversation {
     pub session_id: Option<String>,
     #[serde(default)]
     pub entries: Vec<Entry>,
+    /// When the person or the agent last did something in it (Unix ms): the picker says it and
+    /// sorts by it. A file saved before it existed reads its modification time.
+    #[serde(default)]
+    pub last_active: u64,
     /// A turn is running.
     #[serde(skip)]
     pub running: bool,
@@ -115,18 +127,29 @@ impl Conversation {
             engine: engine.to_string(),
             session_id: None,
             entries: Vec::new(),
+            last_active: 0,
             running: false,
             pid: None,
         }
     }
 
-    /// The first user words, for the conversation list.
+    /// The first user words, for the conversation list (a conversation that only started tasks:
+    /// its first task's prompt).
     pub fn title(&self) -> String {
         let first = self.entries.iter().find_map(|e| match e {
             Entry::User { text } => Some(text.lines().next().unwrap_or_default().to_string()),
             _ => None,
         });
-        let t = first.unwrap_or_else(|| "New chat".into());
+        let task = || {
+            self.entries.iter().find_map(|e| match e {
+                Entry::Task { prompt, .. } => Some(match prompt.lines().next() {
+                    Some(p) if !p.trim().is_empty() => format!("task: {p}"),
+                    _ => "task".to_string(),
+                }),
+                _ => None,
+            })
+        };
+        let t = first.or_else(task).unwrap_or_else(|| "New chat".into());
         t.chars().take(40).collect()
     }
 }
@@ -144,6 +167,9 @@ pub struct ZecaSettings {
     /// empty: found the way the platform does it ([`task::detect_terminal`]).
     #[serde(default)]
     pub terminal: Option<String>,
+    /// The folder the last chat ran in: a new chat starts there (also after a restart).
+    #[serde(default)]
+    pub last_folder: Option<String>,
 }
 
 /// What a task runs.
@@ -200,7 +226,13 @@ pub struct ZecaOptions {
     pub env: Vec<(String, String)>,
     /// Variables taken out of the environment of every process the chat starts.
     pub env_remove: Vec<String>,
+    /// How long a conversation's CLI may sit idle (no turn running, no question waiting)
+    /// before it is ended; the next message resumes its session. `None`: [`IDLE_AFTER`].
+    pub idle_after: Option<Duration>,
 }
+
+/// How long an idle chat CLI is kept (each one holds a few hundred MB).
+pub const IDLE_AFTER: Duration = Duration::from_secs(10 * 60);
 
 /// What the processes (and the engine's replies) report to the chat's thread.
 #[derive(Debug)]
@@ -299,11 +331,26 @@ impl ZecaHandle {
         let thread = std::thread::Builder::new()
             .name("vults-zeca".into())
             .spawn(move || {
-                while let Ok(input) = rx.recv() {
+                loop {
+                    // Waits for the next input, or until the next idle CLI is due to end.
+                    let input = match runner.zeca.next_idle_end() {
+                        Some(at) => {
+                            match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                                Ok(input) => Some(input),
+                                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                            }
+                        }
+                        None => match rx.recv() {
+                            Ok(input) => Some(input),
+                            Err(_) => break,
+                        },
+                    };
                     let effects = match input {
-                        Input::Command(cmd) => runner.zeca.on_command(cmd),
-                        Input::Note(note) => runner.zeca.on_note(note),
-                        Input::Stop => break,
+                        Some(Input::Command(cmd)) => runner.zeca.on_command(cmd),
+                        Some(Input::Note(note)) => runner.zeca.on_note(note),
+                        Some(Input::Stop) => break,
+                        None => runner.zeca.end_idle(Instant::now()),
                     };
                     runner.apply(effects);
                 }
@@ -406,6 +453,8 @@ const CONN_BASE: u64 = 1 << 62;
 struct PendingAsk {
     conn: u64,
     payload: Value,
+    /// The tool row it asks for.
+    tool_use_id: Option<String>,
 }
 
 struct Chat {
@@ -421,6 +470,53 @@ struct Chat {
     open_text: Option<usize>,
     asks: BTreeMap<String, PendingAsk>,
     stopping: bool,
+    /// Since when its CLI has sat with no turn running (`None` while one runs).
+    idle_since: Option<Instant>,
+    /// Its CLI started a command in the background (Claude Code's `run_in_background`): that
+    /// command lives in the CLI's process group, so the CLI is not ended as idle.
+    background: bool,
+}
+
+impl Chat {
+    fn new(conv: Conversation) -> Chat {
+        Chat {
+            conv,
+            proc: None,
+            thread_ready: false,
+            queued: Vec::new(),
+            changes: Vec::new(),
+            next_rpc: 10,
+            open_text: None,
+            asks: BTreeMap::new(),
+            stopping: false,
+            idle_since: None,
+            background: false,
+        }
+    }
+
+    /// The tool row `id`'s permission question (or its answer).
+    fn mark_asked(&mut self, id: Option<&str>, asked: tool::Asked) {
+        let Some(id) = id else { return };
+        for e in &mut self.conv.entries {
+            if let Entry::Tool {
+                id: row, asked: a, ..
+            } = e
+                && row == id
+            {
+                *a = Some(asked.clone());
+            }
+        }
+    }
+
+    /// Its CLI waits for nothing: no turn runs, no question waits, no stop is under way, and
+    /// nothing it started in the background would end with it.
+    fn idle(&self) -> bool {
+        self.proc.is_some()
+            && !self.conv.running
+            && self.asks.is_empty()
+            && !self.stopping
+            && !self.background
+    }
 }
 
 /// The chat's state, owned by its thread ([`ZecaHandle`]).
@@ -449,20 +545,7 @@ impl Zeca {
         let mut chats = BTreeMap::new();
         for conv in convs {
             effects.push(Effect::Window(ChatEvent::Updated(conv.clone())));
-            chats.insert(
-                conv.id.clone(),
-                Chat {
-                    conv,
-                    proc: None,
-                    thread_ready: false,
-                    queued: Vec::new(),
-                    changes: Vec::new(),
-                    next_rpc: 10,
-                    open_text: None,
-                    asks: BTreeMap::new(),
-                    stopping: false,
-                },
-            );
+            chats.insert(conv.id.clone(), Chat::new(conv));
         }
         effects.push(Effect::Window(ChatEvent::Settings(settings.clone())));
         let zeca = Zeca {
@@ -513,7 +596,9 @@ impl Zeca {
                 Vec::new()
             }
             ChatCommand::StartTask { chat, task } => self.start_task(chat, task),
-            ChatCommand::Configure(settings) => {
+            ChatCommand::Configure(mut settings) => {
+                // The folder is the chat's to remember; a settings form does not set it.
+                settings.last_folder = self.settings.last_folder.clone();
                 self.settings = settings;
                 let mut out = vec![Effect::Window(ChatEvent::Settings(self.settings.clone()))];
                 if let Err(e) = self.store.save_settings(&self.settings) {
@@ -525,17 +610,60 @@ impl Zeca {
     }
 
     fn chat_mut(&mut self, id: &str, folder: &str, engine: &str) -> &mut Chat {
-        self.chats.entry(id.to_string()).or_insert_with(|| Chat {
-            conv: Conversation::new(id, folder, engine),
-            proc: None,
-            thread_ready: false,
-            queued: Vec::new(),
-            changes: Vec::new(),
-            next_rpc: 10,
-            open_text: None,
-            asks: BTreeMap::new(),
-            stopping: false,
-        })
+        self.chats
+            .entry(id.to_string())
+            .or_insert_with(|| Chat::new(Conversation::new(id, folder, engine)))
+    }
+
+    fn idle_after(&self) -> Duration {
+        self.options.idle_after.unwrap_or(IDLE_AFTER)
+    }
+
+    /// When the next idle CLI is due to end, if one is idle.
+    fn next_idle_end(&self) -> Option<Instant> {
+        let after = self.idle_after();
+        self.chats
+            .values()
+            .filter(|c| c.idle())
+            .filter_map(|c| c.idle_since)
+            .map(|since| since + after)
+            .min()
+    }
+
+    /// Ends the CLIs idle for [`ZecaOptions::idle_after`]: each holds a few hundred MB while it
+    /// waits. Its session is kept; the next message starts the CLI again on it (`--resume`,
+    /// Codex: `thread/resume`), as after a restart. Nothing is said in the conversation.
+    fn end_idle(&mut self, now: Instant) -> Vec<Effect> {
+        let after = self.idle_after();
+        let due: Vec<ChatId> = self
+            .chats
+            .iter()
+            .filter(|(_, c)| c.idle() && c.idle_since.is_some_and(|s| now >= s + after))
+            .map(|(id, _)| id.clone())
+            .collect();
+        let mut out = Vec::new();
+        for id in due {
+            let Some(c) = self.chats.get_mut(&id) else {
+                continue;
+            };
+            if let Some(p) = c.proc.take() {
+                tracing::info!(
+                    "zeca {id}: its CLI (pid {}) sat idle for {} s and is ended; the next \
+                     message resumes its session",
+                    p.pid,
+                    after.as_secs()
+                );
+                // Taken out now: a message that comes while it ends starts a new one at once,
+                // and the old one's last lines and exit are told apart by their run.
+                p.kill();
+            }
+            c.conv.pid = None;
+            c.thread_ready = false;
+            c.queued.clear();
+            c.idle_since = None;
+            out.extend(self.changed(&id));
+        }
+        out
     }
 
     fn send(&mut self, id: ChatId, folder: &str, engine: &str, text: &str) -> Vec<Effect> {
@@ -566,6 +694,7 @@ impl Zeca {
         chat.conv.entries.push(Entry::User {
             text: text.to_string(),
         });
+        chat.conv.last_active = vults_engine::clock::now_ms();
         let folder = chat.conv.folder.clone();
         if chat.proc.is_none() {
             let started = program.and_then(|program| {
@@ -619,6 +748,7 @@ impl Zeca {
                             p.write(line);
                         }
                     }
+                    chat.background = false;
                     chat.proc = Some(p);
                 }
                 Err(e) => {
@@ -641,8 +771,25 @@ impl Zeca {
             chat.queued.push(text.to_string());
         }
         chat.conv.running = true;
+        chat.idle_since = None;
         chat.open_text = None;
-        self.changed(&id)
+        let mut out = self.remember_folder(&folder);
+        out.extend(self.changed(&id));
+        out
+    }
+
+    /// A new chat starts in the folder the last one ran in, also after a restart: it is
+    /// saved with the settings (before, it was forgotten and Send then stayed disabled).
+    fn remember_folder(&mut self, folder: &str) -> Vec<Effect> {
+        if folder.is_empty() || self.settings.last_folder.as_deref() == Some(folder) {
+            return Vec::new();
+        }
+        self.settings.last_folder = Some(folder.to_string());
+        let mut out = vec![Effect::Window(ChatEvent::Settings(self.settings.clone()))];
+        if let Err(e) = self.store.save_settings(&self.settings) {
+            out.push(Effect::Notice(e));
+        }
+        out
     }
 
     /// Saves a conversation and shows it.
@@ -676,21 +823,46 @@ impl Zeca {
                 reply,
                 entry,
             } => {
+                let tool_use_id = self
+                    .chats
+                    .get(&chat)
+                    .and_then(|c| c.asks.get(&request_id))
+                    .and_then(|a| a.tool_use_id.clone());
                 let delivered = self.reply(&chat, &request_id, &reply);
-                vec![Effect::Delivered(*entry, delivered)]
+                let mut out = vec![Effect::Delivered((*entry).clone(), delivered)];
+                if let Some(c) = self.chats.get_mut(&chat)
+                    && tool_use_id.is_some()
+                {
+                    let by = entry.by.clone();
+                    let asked = match *reply {
+                        Message::Decision {
+                            decision: Decision::Allow,
+                            ..
+                        } => tool::Asked::Allowed { by },
+                        Message::Answer { .. } => tool::Asked::Answered { by },
+                        _ => tool::Asked::Denied { by },
+                    };
+                    c.mark_asked(tool_use_id.as_deref(), asked);
+                    out.extend(self.changed(&chat));
+                }
+                out
             }
             Note::Withdrawn { chat, request_id } => {
-                if let Some(c) = self.chats.get_mut(&chat)
-                    && c.asks.remove(&request_id).is_some()
-                    && let Some(p) = &c.proc
-                {
+                let Some(c) = self.chats.get_mut(&chat) else {
+                    return Vec::new();
+                };
+                let Some(ask) = c.asks.remove(&request_id) else {
+                    return Vec::new();
+                };
+                if let Some(p) = &c.proc {
                     p.write(if c.conv.engine == "codex" {
                         codex::decision_line(&request_id, false)
                     } else {
                         stream::deny_line(&request_id, "Nobody could answer in Vults")
                     });
                 }
-                Vec::new()
+                c.mark_asked(ask.tool_use_id.as_deref(), tool::Asked::Withdrawn);
+                self.changed(&chat)
             }
             Note::TaskExited { chat, task, status } => {
                 let Some(c) = self.chats.get_mut(&chat) else {
@@ -828,6 +1000,10 @@ impl Zeca {
                             }
                         }
                         stream::Block::ToolUse { id, name, input } => {
+                            if input.get("run_in_background").and_then(Value::as_bool) == Some(true)
+                            {
+                                chat.background = true;
+                            }
                             chat.open_text = None;
                             let summary = stream::summary(&name, &input);
                             entries.push(Entry::Tool {
@@ -836,25 +1012,36 @@ impl Zeca {
                                 summary,
                                 result: None,
                                 error: false,
+                                asked: None,
+                                stopped: false,
                             });
                         }
                     }
                 }
             }
             stream::Out::ToolResults(results) => {
+                let stopping = chat.stopping;
                 for r in results {
                     for e in entries.iter_mut() {
                         if let Entry::Tool {
-                            id, result, error, ..
+                            id,
+                            result,
+                            error,
+                            stopped,
+                            ..
                         } = e
                             && *id == r.tool_use_id
                         {
-                            let mut t: String = r.text.chars().take(2000).collect();
-                            if t.len() < r.text.len() {
+                            let words = tool::result_words(&r.text);
+                            let mut t: String = words.chars().take(2000).collect();
+                            if t.len() < words.len() {
                                 t.push('…');
                             }
                             *result = Some(t);
                             *error = r.is_error;
+                            // What a stopped turn's tool says as it dies ("Exit code 137") is
+                            // the stop, not a failure of its own.
+                            *stopped |= stopping && r.is_error;
                         }
                     }
                 }
@@ -897,18 +1084,23 @@ impl Zeca {
                     },
                     payload: payload.clone(),
                 };
+                chat.mark_asked(ask.tool_use_id.as_deref(), tool::Asked::Waiting);
                 chat.asks.insert(
                     ask.request_id,
                     PendingAsk {
                         conn: next_conn,
                         payload,
+                        tool_use_id: ask.tool_use_id.clone(),
                     },
                 );
-                return vec![Effect::Ask(Ask {
+                // The row says it asks (saved and shown), then the engine decides.
+                let mut out = self.changed(id);
+                out.push(Effect::Ask(Ask {
                     conn: next_conn,
                     chat: id.to_string(),
                     event,
-                })];
+                }));
+                return out;
             }
             stream::Out::Result {
                 is_error,
@@ -916,6 +1108,8 @@ impl Zeca {
                 session_id,
             } => {
                 chat.conv.running = false;
+                chat.conv.last_active = vults_engine::clock::now_ms();
+                chat.idle_since = Some(Instant::now());
                 chat.open_text = None;
                 if let Some(s) = session_id {
                     chat.conv.session_id = Some(s);
@@ -948,6 +1142,23 @@ impl Zeca {
             .map(|a| Effect::Closed(a.conn))
             .collect();
         if chat.stopping {
+            // The calls of the stopped turn that had no result: stopped, not "no result".
+            let turn = chat
+                .conv
+                .entries
+                .iter()
+                .rposition(|e| matches!(e, Entry::User { .. }))
+                .unwrap_or(0);
+            for e in &mut chat.conv.entries[turn..] {
+                if let Entry::Tool {
+                    result: None,
+                    stopped,
+                    ..
+                } = e
+                {
+                    *stopped = true;
+                }
+            }
             chat.conv.entries.push(Entry::Note {
                 text: "Stopped.".into(),
             });
@@ -1012,6 +1223,7 @@ impl Zeca {
             Err(e) => format!("could not start: {e}"),
         };
         let chat = self.chat_mut(&chat_id, &folder, "claude");
+        chat.conv.last_active = vults_engine::clock::now_ms();
         chat.conv.entries.push(Entry::Task {
             id: task_id,
             folder,
@@ -1050,4 +1262,30 @@ fn cli_path(
     task::find_on_path(program).ok_or_else(|| {
         format!("{name} (`{program}`) is not on PATH; set its path in the Chat's settings")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A conversation that only started a task is named by the task, not "New chat" (which
+    /// is the picker's own first row).
+    #[test]
+    fn a_conversation_is_named_by_its_first_words_or_its_first_task() {
+        let mut c = Conversation::new("c1", "/p", "claude");
+        assert_eq!(c.title(), "New chat");
+        c.entries.push(Entry::Task {
+            id: "t1".into(),
+            folder: "/p".into(),
+            agent: "claude".into(),
+            prompt: "write the release notes\nin full".into(),
+            headless: true,
+            state: "running".into(),
+        });
+        assert_eq!(c.title(), "task: write the release notes");
+        c.entries.push(Entry::User {
+            text: "now fix the build".into(),
+        });
+        assert_eq!(c.title(), "now fix the build");
+    }
 }

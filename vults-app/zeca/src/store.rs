@@ -71,7 +71,16 @@ impl Store {
                 .map_err(|e| e.to_string())
                 .and_then(|b| serde_json::from_slice::<Conversation>(&b).map_err(|e| e.to_string()))
             {
-                Ok(c) if valid_id(&c.id) && path == self.path_of(&c.id) => convs.push(c),
+                Ok(mut c) if valid_id(&c.id) && path == self.path_of(&c.id) => {
+                    if c.last_active == 0 {
+                        // Saved before the chat kept its last activity: the file's time is it.
+                        c.last_active = std::fs::metadata(&path)
+                            .and_then(|m| m.modified())
+                            .map(vults_engine::clock::unix_ms)
+                            .unwrap_or(0);
+                    }
+                    convs.push(c)
+                }
                 Ok(c) => problems.push(format!(
                     "chat file {} names another chat ({:?}); left alone",
                     path.display(),
@@ -160,6 +169,34 @@ mod tests {
         assert!(store.save_settings(&ZecaSettings::default()).is_err());
         assert_eq!(std::fs::read(&store.settings).unwrap(), b"[");
         assert!(!valid_id("../x") && !valid_id("") && valid_id("c-1_a"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Files written before the chat kept its last activity and its last folder still read:
+    /// the conversation's time is its file's, the folder is not known yet.
+    #[test]
+    fn older_files_read_with_their_time_and_no_folder() {
+        let dir = std::env::temp_dir().join(format!("vults-zeca-store-old-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(&paths(&dir));
+        std::fs::create_dir_all(&store.chats).unwrap();
+        std::fs::write(
+            store.path_of("c-2"),
+            br#"{"id":"c-2","folder":"/p","engine":"claude","session_id":"s","entries":[]}"#,
+        )
+        .unwrap();
+        let (back, problems) = store.load_all();
+        assert!(problems.is_empty(), "{problems:?}");
+        let now = vults_engine::clock::now_ms();
+        assert!(
+            back[0].last_active > now - 60_000 && back[0].last_active <= now,
+            "{}",
+            back[0].last_active
+        );
+        let old: ZecaSettings =
+            serde_json::from_str(r#"{"claude":null,"codex":null,"terminal":"kitty -e"}"#).unwrap();
+        assert_eq!(old.terminal.as_deref(), Some("kitty -e"));
+        assert_eq!(old.last_folder, None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -54,15 +54,18 @@ impl Running {
     /// Conversation updates until one matches `pred` (returned).
     pub fn updated_until(&self, what: &str, pred: impl Fn(&Conversation) -> bool) -> Conversation {
         let start = Instant::now();
+        let mut last = None;
         while start.elapsed() < PATIENCE {
             if let Ok(ChatEvent::Updated(c)) =
                 self.zeca.events.recv_timeout(Duration::from_millis(100))
-                && pred(&c)
             {
-                return c;
+                if pred(&c) {
+                    return c;
+                }
+                last = Some(c);
             }
         }
-        panic!("gave up waiting for {what}");
+        panic!("gave up waiting for {what}; the last update: {last:#?}");
     }
 
     /// Stops the chat (its CLIs end), then the engine.

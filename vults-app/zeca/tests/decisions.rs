@@ -76,8 +76,7 @@ fn setup(name: &str, tool: &str, input: &Value, rule_for: Option<&str>) -> Setup
             ("FAKE_INPUT".into(), input.to_string()),
             ("FAKE_LOG".into(), log.display().to_string()),
         ],
-        env_remove: Vec::new(),
-        codex: None,
+        ..ZecaOptions::default()
     };
     let app = Running::start(paths, options);
     Setup {

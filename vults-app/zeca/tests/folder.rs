@@ -59,3 +59,53 @@ fn a_chat_sent_to_a_missing_folder_can_be_sent_again_to_one_that_exists() {
     app.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The folder a chat ran in is remembered with the chat's settings, so after a restart a new
+/// chat starts there (before, it was forgotten, and Send then stayed disabled without a word).
+/// A folder that does not exist is not remembered; the form's settings do not forget it.
+#[test]
+fn the_last_folder_is_remembered_across_a_restart() {
+    use vults_zeca::{ChatEvent, ZecaSettings};
+    let dir = test_dir("last-folder");
+    let fake = fake_cli(&dir, "claude", FAKE);
+    let options = ZecaOptions {
+        claude: Some(fake),
+        ..ZecaOptions::default()
+    };
+    let good = dir.join("project").display().to_string();
+    let mut app = Running::start(paths(&dir), options.clone());
+    send(&app, &dir.join("nowhere").display().to_string(), "first");
+    app.updated_until("the missing folder's note", |c| {
+        c.entries.iter().any(|e| matches!(e, Entry::Note { .. }))
+    });
+    send(&app, &good, "second");
+    app.updated_until("the turn", |c| c.session_id.is_some() && !c.running);
+    // Chat settings saved from the form (which has no folder in it) keep the folder.
+    app.chat(ChatCommand::Configure(ZecaSettings {
+        terminal: Some("kitty -e".into()),
+        ..ZecaSettings::default()
+    }));
+    let settings = |app: &Running| loop {
+        match app
+            .zeca
+            .events
+            .recv_timeout(std::time::Duration::from_secs(20))
+        {
+            Ok(ChatEvent::Settings(s)) if s.terminal.is_some() => return s,
+            Ok(_) => continue,
+            Err(e) => panic!("no settings: {e}"),
+        }
+    };
+    assert_eq!(settings(&app).last_folder.as_deref(), Some(good.as_str()));
+    app.stop();
+
+    let app = Running::start(paths(&dir), options);
+    let s = settings(&app);
+    assert_eq!(
+        s.last_folder.as_deref(),
+        Some(good.as_str()),
+        "after a restart"
+    );
+    drop(app);
+    let _ = std::fs::remove_dir_all(&dir);
+}
