@@ -355,6 +355,17 @@ pub enum ChatEngine {
     AppServer,
 }
 
+impl ChatEngine {
+    /// The argument that runs a task of this CLI family headless, its prompt after it
+    /// (`claude -p`, `codex exec`).
+    pub fn headless_arg(self) -> &'static str {
+        match self {
+            ChatEngine::StreamJson => "-p",
+            ChatEngine::AppServer => "exec",
+        }
+    }
+}
+
 /// How the window draws an agent's bird and cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Look {

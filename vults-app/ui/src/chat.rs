@@ -117,8 +117,7 @@ impl ChatView {
                     ui.label(engine_name(&c.engine));
                 }
                 None => {
-                    ui.radio_value(&mut self.engine, "claude".to_string(), "Claude Code");
-                    ui.radio_value(&mut self.engine, "codex".to_string(), "Codex CLI");
+                    agent_choice(ui, &mut self.engine);
                 }
             }
         });
@@ -318,8 +317,7 @@ impl ChatView {
             ui.end_row();
             ui.label("Agent");
             ui.horizontal(|ui| {
-                ui.radio_value(&mut self.task_agent, "claude".to_string(), "Claude Code");
-                ui.radio_value(&mut self.task_agent, "codex".to_string(), "Codex CLI");
+                agent_choice(ui, &mut self.task_agent);
                 ui.checkbox(&mut self.task_headless, "Headless");
             });
             ui.end_row();
@@ -517,10 +515,17 @@ fn folder_open(c: &Conversation) -> bool {
     c.session_id.is_none() && !c.running
 }
 
+/// The name people know a conversation's agent by.
 fn engine_name(engine: &str) -> &'static str {
-    match engine {
-        "codex" => "Codex CLI",
-        _ => "Claude Code",
+    vults_zeca::chat_agent(engine).map_or("Claude Code", |(a, _)| a.display_name())
+}
+
+/// A radio button per agent Zeca chats with (its row's chat engine), by `--agent` name.
+fn agent_choice(ui: &mut egui::Ui, value: &mut String) {
+    for agent in vults_core::agents::Agent::ALL {
+        if agent.spec().chat.is_some() {
+            ui.radio_value(value, agent.name().to_string(), agent.display_name());
+        }
     }
 }
 

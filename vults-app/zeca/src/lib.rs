@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use vults_core::agents::{self, ReplyShape};
+use vults_core::agents::{self, Agent, ChatEngine, ReplyShape};
 use vults_core::paths::Paths;
 use vults_core::protocol::{AgentKind, Decision, Event, Message, Terminal, VERSION};
 use vults_engine::messages::{AuditEntry, SessionKey};
@@ -561,21 +561,19 @@ impl Zeca {
         (zeca, effects)
     }
 
-    /// The `claude` to run: the chat's option, the setting, or PATH.
-    fn claude(&self) -> Result<PathBuf, String> {
-        let setting = self.settings.claude.as_deref();
-        cli_path(
-            self.options.claude.as_ref(),
-            setting,
-            "claude",
-            "Claude Code",
-        )
-    }
-
-    /// The `codex` to run: the chat's option, the setting, or PATH.
-    fn codex(&self) -> Result<PathBuf, String> {
-        let setting = self.settings.codex.as_deref();
-        cli_path(self.options.codex.as_ref(), setting, "codex", "Codex CLI")
+    /// The CLI of `agent` to run: the chat's option, the setting, or its name on PATH.
+    fn cli(&self, agent: Agent) -> Result<PathBuf, String> {
+        let (option, setting) = match agent {
+            Agent::Claude => (
+                self.options.claude.as_ref(),
+                self.settings.claude.as_deref(),
+            ),
+            Agent::Codex => (self.options.codex.as_ref(), self.settings.codex.as_deref()),
+            other => {
+                return Err(format!("Zeca does not chat with {}", other.display_name()));
+            }
+        };
+        cli_path(option, setting, agent.name(), agent.display_name())
     }
 
     fn on_command(&mut self, cmd: ChatCommand) -> Vec<Effect> {
@@ -670,15 +668,18 @@ impl Zeca {
         if !store::valid_id(&id) {
             return vec![Effect::Notice(format!("not a chat id: {id:?}"))];
         }
-        if engine != "claude" && engine != "codex" {
+        if chat_agent(engine).is_none() {
             return vec![Effect::Notice(format!("no such chat engine: {engine:?}"))];
         }
         let engine = self
             .chats
             .get(&id)
             .map_or_else(|| engine.to_string(), |c| c.conv.engine.clone());
-        let codex = engine == "codex";
-        let program = if codex { self.codex() } else { self.claude() };
+        let Some((agent, chat_engine)) = chat_agent(&engine) else {
+            return vec![Effect::Notice(format!("no such chat engine: {engine:?}"))];
+        };
+        let codex = chat_engine == ChatEngine::AppServer;
+        let program = self.cli(agent);
         let env = self.options.env.clone();
         let remove = self.options.env_remove.clone();
         self.next_run += 1;
@@ -855,7 +856,7 @@ impl Zeca {
                     return Vec::new();
                 };
                 if let Some(p) = &c.proc {
-                    p.write(if c.conv.engine == "codex" {
+                    p.write(if app_server(&c.conv.engine) {
                         codex::decision_line(&request_id, false)
                     } else {
                         stream::deny_line(&request_id, "Nobody could answer in Vults")
@@ -891,7 +892,7 @@ impl Zeca {
         let Some(p) = &c.proc else {
             return false;
         };
-        if c.conv.engine == "codex" {
+        if app_server(&c.conv.engine) {
             let accept = matches!(
                 reply,
                 Message::Decision {
@@ -934,7 +935,7 @@ impl Zeca {
         if chat.proc.as_ref().map(|p| p.run) != Some(run) {
             return Vec::new(); // a stopped process's last words
         }
-        let codex = chat.conv.engine == "codex";
+        let codex = app_server(&chat.conv.engine);
         let read = if codex {
             codex::read_line(line, &mut chat.changes)
         } else {
@@ -1063,11 +1064,9 @@ impl Zeca {
                 let event = Event {
                     v: VERSION,
                     id: ask.request_id.clone(),
-                    agent: if codex {
-                        AgentKind::Codex
-                    } else {
-                        AgentKind::Claude
-                    },
+                    agent: chat_agent(&chat.conv.engine)
+                        .and_then(|(a, _)| a.kind())
+                        .unwrap_or(AgentKind::Other),
                     agent_name: None,
                     event: if question {
                         "PreToolUse".into()
@@ -1166,11 +1165,7 @@ impl Zeca {
             chat.conv.entries.push(Entry::Note {
                 text: format!(
                     "{} ended in the middle of a turn ({status})",
-                    if chat.conv.engine == "codex" {
-                        "Codex CLI"
-                    } else {
-                        "Claude Code"
-                    }
+                    chat_agent(&chat.conv.engine).map_or("The CLI", |(a, _)| a.display_name())
                 ),
             });
         }
@@ -1188,10 +1183,9 @@ impl Zeca {
             vults_engine::clock::unix_ms(std::time::SystemTime::now()),
             self.next_task
         );
-        let program = match spec.agent.as_str() {
-            "claude" => self.claude(),
-            "codex" => self.codex(),
-            other => Err(format!("no such agent for a task: {other}")),
+        let program = match chat_agent(&spec.agent) {
+            Some((agent, _)) => self.cli(agent),
+            None => Err(format!("no such agent for a task: {}", spec.agent)),
         };
         let folder = if spec.folder.trim().is_empty() {
             self.chats
@@ -1243,6 +1237,18 @@ impl Zeca {
             }
         }
     }
+}
+
+/// The agent a conversation's (or a task's) `engine` names, with the chat engine its row says
+/// drives it; `None` for an agent Zeca does not chat with.
+pub fn chat_agent(engine: &str) -> Option<(Agent, ChatEngine)> {
+    let agent = Agent::parse(engine)?;
+    Some((agent, agent.spec().chat?))
+}
+
+/// Whether a conversation's `engine` is driven through an app server (Codex CLI).
+fn app_server(engine: &str) -> bool {
+    chat_agent(engine).is_some_and(|(_, e)| e == ChatEngine::AppServer)
 }
 
 /// A CLI to run: the chat's option, else the path set in the Chat's settings, else `program`

@@ -25,7 +25,13 @@ impl Launch {
     fn args(&self, headless: bool) -> Vec<String> {
         let mut args = Vec::new();
         if headless {
-            args.push(if self.agent == "codex" { "exec" } else { "-p" }.to_string());
+            let engine = crate::chat_agent(&self.agent).map(|(_, e)| e);
+            args.push(
+                engine
+                    .unwrap_or(vults_core::agents::ChatEngine::StreamJson)
+                    .headless_arg()
+                    .to_string(),
+            );
         }
         if !self.prompt.trim().is_empty() {
             args.push(self.prompt.clone());
