@@ -9,9 +9,12 @@
 
 use serde_json::{Map, Value};
 
+/// How a JSON file's `hooks` object holds entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
+    /// Each event maps to groups `{matcher?, hooks: [handler]}` (Claude Code and most agents).
     Grouped,
+    /// Each event maps straight to handlers (Copilot CLI, Cursor).
     Flat,
 }
 
@@ -50,6 +53,7 @@ pub fn contains_ours(events: &Value, shape: Shape, hook_path: &str) -> bool {
 pub struct Edit {
     /// Key paths Vults created (`hooks`, `hooks/<Event>`).
     pub created: Vec<String>,
+    /// Some entry of Vults' was taken out.
     pub removed_any: bool,
 }
 

@@ -16,20 +16,27 @@ use vults_core::atomic;
 pub enum LoadError {
     /// It does not parse: 1-based line and column, as editors count them.
     Unparsable {
+        /// 1-based line.
         line: usize,
+        /// 1-based column.
         column: usize,
+        /// The parser's words.
         message: String,
     },
     /// It parses but its shape is not one Vults can edit safely (say, `hooks` is a string).
     Unexpected(String),
+    /// It could not be read.
     Io(String),
 }
 
 /// How the file was written, so a rewrite looks like the user's own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Style {
+    /// One level of indentation, as the file has it (two spaces, four, a tab).
     pub indent: Vec<u8>,
+    /// Lines end with `\r\n`.
     pub crlf: bool,
+    /// The file ends with a newline.
     pub trailing_newline: bool,
 }
 
@@ -50,13 +57,16 @@ pub struct Loaded {
     pub bytes: Option<Vec<u8>>,
     /// The parsed document (`{}` for a missing or empty file).
     pub value: Value,
+    /// How it was written.
     pub style: Style,
 }
 
 impl Loaded {
+    /// The file exists.
     pub fn existed(&self) -> bool {
         self.bytes.is_some()
     }
+    /// The file exists and holds nothing but whitespace.
     pub fn was_empty(&self) -> bool {
         self.bytes
             .as_deref()

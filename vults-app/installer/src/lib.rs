@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The installer: puts `vults-hook` into each agent's own configuration, keeps it there, and
 //! takes it out again — without losing a byte of anything else.
 //!
@@ -78,7 +79,9 @@ pub struct InstallOptions {
 /// with variables set before it), `path` is the hook's own path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookAt {
+    /// What each command starts with: the hook as a shell word (`VULTS_HOME=… /path/vults-hook`).
     pub word: String,
+    /// The hook's own path where the agent runs it.
     pub path: String,
 }
 
@@ -152,7 +155,9 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
 /// record yet), when the window shows [`first_run_message`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartReport {
+    /// One report per agent.
     pub reports: Vec<AgentReport>,
+    /// There was no install record before this start.
     pub first_run: bool,
 }
 

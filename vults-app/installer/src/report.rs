@@ -22,9 +22,13 @@ pub enum AgentState {
     Disabled,
     /// The file does not parse; it was left untouched.
     Unparsable {
+        /// The file.
         path: PathBuf,
+        /// 1-based line.
         line: usize,
+        /// 1-based column.
         column: usize,
+        /// The parser's words.
         message: String,
     },
     /// Old Vults hooks of an agent Vults no longer installs into (Gemini CLI): offer removal.
@@ -34,6 +38,7 @@ pub enum AgentState {
 }
 
 impl AgentState {
+    /// The state in a few words, as Settings → Agents and `doctor` show it.
     pub fn label(&self) -> &'static str {
         match self {
             AgentState::Installed => "installed",
@@ -79,18 +84,24 @@ impl fmt::Display for AgentState {
 /// What a call did to an agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Nothing was written.
     Nothing,
+    /// Vults' entries were added.
     Installed,
+    /// Vults' entries were brought up to date.
     Updated,
+    /// Vults' entries were taken out.
     Removed,
 }
 
 /// One agent's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentReport {
+    /// The agent.
     pub agent: Agent,
     /// The state after the call.
     pub state: AgentState,
+    /// What the call wrote.
     pub action: Action,
     /// The file (or plugin) Vults writes for this agent.
     pub path: Option<PathBuf>,

@@ -19,13 +19,16 @@ use vults_core::paths::Paths;
 /// The recorded copy of the hook.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HookRecord {
+    /// Where the copy is.
     pub path: String,
+    /// Its SHA-256, lowercase hex.
     pub sha256: String,
 }
 
 /// The contents of `install.json`. Unknown keys are kept.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InstallState {
+    /// The hook copy the agents run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook: Option<HookRecord>,
     /// `{"statusLine": {…the user's own object…}}`, only while Vults' status line replaces it.
@@ -35,6 +38,7 @@ pub struct InstallState {
     /// empty file), or a key path such as `hooks` or `hooks/PreToolUse`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub created: BTreeMap<String, Vec<String>>,
+    /// Keys this version does not know, kept as they were.
     #[serde(flatten)]
     pub other: Map<String, Value>,
 }
@@ -59,6 +63,7 @@ impl InstallState {
         atomic::write(&file, &bytes, Some(0o600))
     }
 
+    /// What Vults created in `file`, if anything.
     pub fn created_in(&self, file: &Path) -> Option<&Vec<String>> {
         self.created.get(&file.to_string_lossy().into_owned())
     }
@@ -83,6 +88,7 @@ pub enum HookCopy {
     Missing,
 }
 
+/// Whether the hook copy is there and is the one recorded.
 pub fn check_hook_copy(paths: &Paths, state: &InstallState) -> HookCopy {
     match fs::read(paths.installed_hook()) {
         Err(_) => HookCopy::Missing,
@@ -96,6 +102,7 @@ pub fn check_hook_copy(paths: &Paths, state: &InstallState) -> HookCopy {
 /// What placing the hook copy did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CopyOutcome {
+    /// The copy was already the right one.
     Unchanged,
     /// First copy.
     Placed,

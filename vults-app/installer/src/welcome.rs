@@ -22,9 +22,12 @@ pub struct Welcome {
     pub codex_trust: bool,
 }
 
+/// One file Vults wrote on the first run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
+    /// The agent's name people know.
     pub agent: String,
+    /// The file.
     pub path: PathBuf,
     /// `<file>.bak`, when the file existed before Vults changed it.
     pub backup: Option<PathBuf>,

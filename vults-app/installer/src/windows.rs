@@ -114,6 +114,7 @@ pub fn short_dir(dir: &Path) -> PathBuf {
     short
 }
 
+/// The folder as it is (short names are Windows' only).
 #[cfg(not(windows))]
 pub fn short_dir(dir: &Path) -> PathBuf {
     dir.to_path_buf()
