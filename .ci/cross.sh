@@ -62,6 +62,7 @@ cargo build --target "$WIN" -p vults-hook -p vults-app --bins --quiet
 # The test executables, one line each: "<target name> <path>".
 cargo test --no-run --target "$WIN" --quiet --message-format=json \
     -p vults-core --lib \
+    -p vults-terminal --lib \
     -p vults-hook --test hook_e2e \
     -p vults-tests --test windows_pipe --test installer_windows \
     | jq -r 'select(.reason == "compiler-artifact" and .profile.test and .executable != null)
@@ -96,6 +97,7 @@ wine_test() { # label, target name
     grep -q '^test result: ok' "$root/target/cross-$label.log"
 }
 wine_test vults-core vults_core
+wine_test vults-terminal vults_terminal
 wine_test hook-e2e hook_e2e
 wine_test engine-pipe windows_pipe
 wine_test installer installer_windows
