@@ -216,8 +216,13 @@ impl Walk<'_> {
         let screen = self.own_or_path(server, "screen");
         match window {
             Some(w) => {
+                let mut cmd = Cmd::new(&screen, &["-S", &sty, "-X", "select", w]);
+                // A session whose sockets are in the agent's own SCREENDIR is found only there.
+                if let Some(dir) = env.get("SCREENDIR").filter(|d| d.starts_with('/')) {
+                    cmd.env.push(("SCREENDIR".into(), dir.clone()));
+                }
                 self.plan.choose.push(Choose {
-                    cmd: Cmd::new(&screen, &["-S", &sty, "-X", "select", w]),
+                    cmd,
                     what: format!("screen window {w}"),
                     fatal: false,
                     hint: None,
@@ -273,17 +278,22 @@ impl Walk<'_> {
         let label = session.clone().unwrap_or_else(|| "?".into());
         match (&session, pane) {
             (Some(s), Some(p)) => {
+                let mut cmd = Cmd::new(
+                    &zellij,
+                    &[
+                        "--session",
+                        s,
+                        "action",
+                        "focus-pane-id",
+                        &format!("terminal_{p}"),
+                    ],
+                );
+                // Sessions in the agent's own socket folder are found only there.
+                if let Some(dir) = env.get("ZELLIJ_SOCKET_DIR").filter(|d| d.starts_with('/')) {
+                    cmd.env.push(("ZELLIJ_SOCKET_DIR".into(), dir.clone()));
+                }
                 self.plan.choose.push(Choose {
-                    cmd: Cmd::new(
-                        &zellij,
-                        &[
-                            "--session",
-                            s,
-                            "action",
-                            "focus-pane-id",
-                            &format!("terminal_{p}"),
-                        ],
-                    ),
+                    cmd,
                     what: format!("Zellij pane {p}"),
                     fatal: false,
                     hint: Some("Zellij 0.44 or later can choose a pane from outside".into()),

@@ -350,12 +350,23 @@ fn gnu_screen_selects_the_window_and_follows_the_client_that_started_it() {
     s.table.add(311, 310, "screen").args = vec!["SCREEN".into()];
     s.table.add(312, 311, "bash");
     s.table.add(313, 312, "claude");
-    s.table
-        .env(313, &[("WINDOW", "2"), ("STY", "311.pts-2.box")]);
+    s.table.env(
+        313,
+        &[
+            ("WINDOW", "2"),
+            ("STY", "311.pts-2.box"),
+            ("SCREENDIR", "/home/me/.screen"),
+        ],
+    );
     s.table.env(310, &[("WINDOWID", "2097166")]);
     let p = place(json!({"pid": 313, "env": {"STY": "311.pts-2.box"}}));
     let plan = plan(&s, &p);
     assert_eq!(args(&plan.choose[0].cmd), "-S 311.pts-2.box -X select 2");
+    // The agent's own socket folder goes with the command.
+    assert_eq!(
+        plan.choose[0].cmd.env,
+        [("SCREENDIR".to_string(), "/home/me/.screen".to_string())]
+    );
     assert_eq!(
         plan.found(),
         "screen window 2 (session 311.pts-2.box) in xterm (pid 300)"

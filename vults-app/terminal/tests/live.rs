@@ -1,12 +1,13 @@
-//! "Show terminal" on a live X11 desktop: an `Xvfb` of the test's own with openbox, two
-//! xterms (one attached to a tmux session with three panes in each of two windows), and a
-//! kitty with remote control on and two tabs. An agent stand-in in each place calls the real
+//! "Show terminal" on a live X11 desktop: an `Xvfb` of the test's own with openbox, three
+//! xterms (one running the agent, one attached to a tmux session with three panes in each of
+//! two windows, one running GNU screen with two windows), and a kitty with remote control on
+//! and two tabs. An agent stand-in in each place calls the real
 //! `vults-hook` against a scripted server on a real socket; the captured `terminal` block is
 //! all `vults_terminal::show` gets, and the X server's `_NET_ACTIVE_WINDOW` (read with
 //! `xprop`, not this crate), tmux's and kitty's own state say whether the right window, pane
 //! and tab came forward.
 //!
-//! Needs Xvfb, openbox, xterm, tmux, kitty, xdotool and xprop (x11-utils). Without them the
+//! Needs Xvfb, openbox, xterm, tmux, kitty, screen, xdotool and xprop (x11-utils). Without them the
 //! test says so and passes, unless `VULTS_DESKTOP_TESTS=1` (CI), where a missing one fails it.
 //!
 //! This binary holds one test: it sets `DISPLAY` for itself before any other thread runs.
@@ -15,11 +16,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use vults_core::protocol::{Decision, Event};
-use vults_terminal::{FailureKind, Place};
+use vults_terminal::{FailureKind, Place, Reach};
 use vults_tests::{Script, TempHome, TestServer};
 
 const TOOLS: &[&str] = &[
-    "Xvfb", "openbox", "xterm", "tmux", "kitty", "xdotool", "xprop",
+    "Xvfb", "openbox", "xterm", "tmux", "kitty", "screen", "xdotool", "xprop",
 ];
 
 fn on_path(name: &str) -> bool {
@@ -138,6 +139,19 @@ impl Drop for TmuxServer {
     }
 }
 
+/// A GNU screen session of the test's own, quit when the test ends (a killed client leaves
+/// its server running).
+struct ScreenSession {
+    name: String,
+    env: Vec<(String, String)>,
+}
+
+impl Drop for ScreenSession {
+    fn drop(&mut self) {
+        let _ = run(&self.env, "screen", &["-S", &self.name, "-X", "quit"]);
+    }
+}
+
 fn event_tagged(server: &TestServer, tag: &str) -> Event {
     wait_for(30, &format!("the hook's event from {tag}"), || {
         server
@@ -157,7 +171,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
             "VULTS_DESKTOP_TESTS=1 but {missing:?} are not installed"
         );
         eprintln!(
-            "skipped: needs {missing:?} (apt-get install xvfb openbox xterm tmux kitty xdotool x11-utils)"
+            "skipped: needs {missing:?} (apt-get install xvfb openbox xterm tmux kitty screen xdotool x11-utils)"
         );
         return;
     }
@@ -206,12 +220,24 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
             std::env::remove_var(k);
         }
         std::env::set_var("XDG_SESSION_TYPE", "x11");
+        // The survey reads kitty.conf from HOME: never the real one.
+        std::env::set_var("HOME", home.dir.join("home"));
+        std::env::remove_var("XDG_CONFIG_HOME");
+        std::env::remove_var("KITTY_CONFIG_DIRECTORY");
     }
     let dir = home.dir.join("t");
     std::fs::create_dir_all(dir.join("home")).expect("dirs");
     let agent = dir.join("agent.sh");
     std::fs::write(&agent, AGENT).expect("agent script");
     let agent = agent.display().to_string();
+    // screen's sockets in a 0700 folder of the test's own.
+    let screens = dir.join("screens");
+    std::fs::create_dir_all(&screens).expect("screen dir");
+    std::fs::set_permissions(
+        &screens,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .expect("screen dir mode");
     let mut env = home.env();
     env.extend([
         ("DISPLAY".to_string(), display.clone()),
@@ -220,6 +246,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         ("LIBGL_ALWAYS_SOFTWARE".to_string(), "1".to_string()),
         ("TERM".to_string(), "xterm".to_string()),
         ("LANG".to_string(), "C.UTF-8".to_string()),
+        ("SCREENDIR".to_string(), screens.display().to_string()),
     ]);
     let cmd = |program: &str| {
         let mut c = Command::new(program);
@@ -227,7 +254,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         c
     };
     kids.spawn(cmd("openbox").arg("--sm-disable"));
-    wait_for(20, "openbox", || {
+    wait_for(60, "openbox", || {
         run(&env, "xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
             .ok()
             .filter(|o| o.contains("window id"))
@@ -240,6 +267,40 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     });
     let is_xterm_b =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-b").contains(&w));
+
+    // 1b. GNU screen in a third xterm: the agent in window 0, window 1 opened after it.
+    let screen_name = format!("vults-{}", std::process::id());
+    let _screen_session = ScreenSession {
+        name: screen_name.clone(),
+        env: env.clone(),
+    };
+    kids.spawn(cmd("xterm").args([
+        "-T",
+        "vults-xterm-c",
+        "-e",
+        "screen",
+        "-S",
+        &screen_name,
+        "sh",
+        &agent,
+        "screen",
+    ]));
+    let screen_ev = event_tagged(&server, "screen");
+    let screen_now = || {
+        run(&env, "screen", &["-S", &screen_name, "-Q", "number"])
+            .map(|o| o.split_whitespace().next().unwrap_or("").to_string())
+            .unwrap_or_default()
+    };
+    run(&env, "screen", &["-S", &screen_name, "-X", "screen", "sh"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    wait_for(10, "screen's second window", || {
+        (screen_now() == "1").then_some(())
+    });
+    let xterm_c = wait_for(20, "xterm C", || {
+        windows_named(&env, "vults-xterm-c").first().copied()
+    });
+    let is_xterm_c =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-c").contains(&w));
 
     // 2. tmux: window "one" with three shells; window "two" with the agent in the middle of
     //    three panes. The session is made before any client attaches (so no pane knows the
@@ -365,6 +426,16 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     assert!(xterm_ev.terminal.env.contains_key("WINDOWID"));
 
     // Show each, from another window being active.
+    activate(&env, xterm_b);
+    let shown = vults_terminal::show(&Place::local(&screen_ev.terminal)).expect("screen shown");
+    assert!(is_xterm_c(active_window(&env)), "{shown}");
+    assert_eq!(screen_now(), "0", "{shown}");
+    assert!(
+        shown.what.starts_with("screen window 0 (session "),
+        "{shown}"
+    );
+    let _ = xterm_c;
+
     activate(&env, kitty_win);
     let shown = vults_terminal::show(&Place::local(&xterm_ev.terminal)).expect("xterm B shown");
     assert!(is_xterm_b(active_window(&env)), "{shown}");
@@ -395,6 +466,24 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     assert!(is_kitty(active_window(&env)), "{shown}");
     assert_eq!(kitty_focused(), Some(agent_kitty_window), "{shown}");
     assert_eq!(shown.caveat, None, "{shown}");
+
+    // Settings → General's survey of this desktop: openbox, and the running kitty's remote
+    // control (its command line; there is no kitty.conf).
+    let survey = vults_terminal::survey();
+    for row in &survey {
+        eprintln!("survey: {} — {:?} — {}", row.name, row.reach, row.how);
+    }
+    assert_eq!(survey[0].name, "Desktop: X11 (Openbox)", "{survey:?}");
+    assert_eq!(survey[0].reach, Reach::Window);
+    let row = |name: &str| {
+        survey
+            .iter()
+            .find(|r| r.name.split(' ').next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in {survey:?}"))
+    };
+    assert_eq!(row("tmux").reach, Reach::Pane);
+    assert_eq!(row("kitty").reach, Reach::Pane);
+    assert_eq!(row("xterm").reach, Reach::Window);
 
     // tmux's client on another session is switched back to the agent's.
     tmux(&["new-session", "-d", "-s", "other", "sh"]);
