@@ -62,6 +62,19 @@ impl Drop for Kids {
     }
 }
 
+/// The lock file and socket of an X display of the test's own, removed when the test ends
+/// (Xvfb killed outright leaves them, and the next run would skip that display).
+struct DisplayFiles(Option<u32>);
+
+impl Drop for DisplayFiles {
+    fn drop(&mut self) {
+        if let Some(n) = self.0 {
+            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
+            let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
+        }
+    }
+}
+
 /// Polls `f` until it gives `Some`, for up to `secs`.
 fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let until = Instant::now() + Duration::from_secs(secs);
@@ -178,6 +191,8 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     let hook = vults_tests::built_hook_bin();
     let home = TempHome::new("showterm");
     let server = TestServer::start(&home.socket(), Script::decide(Decision::Deny));
+    // Dropped after `kids`: the files go once their Xvfb is dead.
+    let mut display_files = DisplayFiles(None);
     let mut kids = Kids::default();
 
     // An X server and a window manager of our own.
@@ -200,14 +215,18 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
             let started = Instant::now();
             while started.elapsed() < Duration::from_secs(5) {
                 if socket.exists() {
-                    return Some(format!(":{n}"));
+                    return Some(n);
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
             kids.kill(pid);
+            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
+            let _ = std::fs::remove_file(&socket);
         }
         None
     });
+    display_files.0 = Some(display);
+    let display = format!(":{display}");
     // SAFETY: this binary's only test; no other thread of it reads the environment yet.
     unsafe {
         std::env::set_var("DISPLAY", &display);
