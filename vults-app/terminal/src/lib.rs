@@ -140,6 +140,9 @@ pub enum FailureKind {
     /// It runs where this computer has no window for it: an SSH host no local terminal runs
     /// `ssh` to, or an SSH login into this computer.
     Elsewhere,
+    /// It has no terminal: Vults started it headless (a Zeca task; its output is the task's
+    /// log).
+    NoTerminal,
     /// A terminal's remote control is off (the message says how to turn it on).
     RemoteControlOff,
     /// The desktop cannot or will not raise the window (Wayland without an interface for it,

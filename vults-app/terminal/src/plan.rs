@@ -183,6 +183,8 @@ pub(crate) trait System: Table {
     fn find_program(&self, name: &str) -> Option<PathBuf>;
     fn is_file(&self, path: &Path) -> bool;
     fn is_dir(&self, path: &Path) -> bool;
+    /// Vults' own pid: an agent under it is one Vults started (a headless Zeca task).
+    fn own_pid(&self) -> u32;
 }
 
 /// The real system.
@@ -228,6 +230,9 @@ impl System for LiveSystem {
     }
     fn is_dir(&self, path: &Path) -> bool {
         path.is_dir()
+    }
+    fn own_pid(&self) -> u32 {
+        std::process::id()
     }
 }
 
@@ -324,6 +329,12 @@ impl Walk<'_> {
         let platform = self.sys.platform();
         let chain = procs::ancestors(self.sys, start.pid);
         for (i, p) in chain.iter().enumerate() {
+            if p.pid == self.sys.own_pid() {
+                return Err(Failure::new(
+                    FailureKind::NoTerminal,
+                    "the agent runs headless, started by Vults itself: it has no terminal window",
+                ));
+            }
             match kinds::classify(p, platform) {
                 None => continue,
                 // `start` is a multiplexer's client (or the agent): never its own server.
@@ -784,6 +795,7 @@ pub(crate) mod fake {
         pub files: BTreeSet<PathBuf>,
         pub dirs: BTreeSet<PathBuf>,
         pub asked: RefCell<Vec<String>>,
+        pub own_pid: u32,
     }
 
     impl FakeSystem {
@@ -800,6 +812,7 @@ pub(crate) mod fake {
                 files: BTreeSet::new(),
                 dirs: BTreeSet::new(),
                 asked: RefCell::new(Vec::new()),
+                own_pid: 99_999,
             }
         }
         pub fn answer(&mut self, args: &str, out: &str) {
@@ -845,6 +858,9 @@ pub(crate) mod fake {
         }
         fn is_dir(&self, path: &Path) -> bool {
             self.dirs.contains(path)
+        }
+        fn own_pid(&self) -> u32 {
+            self.own_pid
         }
     }
 }

@@ -956,3 +956,25 @@ fn hostile_variables_are_not_passed_on() {
     assert_eq!(f.kind, FailureKind::NotFound);
     assert!(f.message.contains("socket is unknown"), "{f}");
 }
+
+#[test]
+fn a_headless_task_vults_started_has_no_terminal_even_when_vults_runs_in_one() {
+    let mut s = xterm_machine();
+    // Vults (pid 460) was started from the xterm's shell; it runs `claude -p` (470).
+    s.table.add(460, 301, "vults-app");
+    s.table.add(470, 460, "claude");
+    s.own_pid = 460;
+    let f = fail(
+        &s,
+        &place(json!({"pid": 470, "env": {"VULTS_TASK": "t-1"}})),
+    );
+    assert_eq!(f.kind, FailureKind::NoTerminal);
+    // A task Vults started in a terminal of its own is that terminal's.
+    s.table.add(480, 460, "kitty");
+    s.table.add(481, 480, "sh");
+    s.table.add(482, 481, "claude");
+    assert_eq!(
+        plan(&s, &place(json!({"pid": 482}))).found(),
+        "kitty (pid 480)"
+    );
+}

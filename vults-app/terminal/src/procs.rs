@@ -160,7 +160,13 @@ mod sys {
             pid,
             ppid: parsed.ppid,
             name: parsed.comm,
-            exe: std::fs::read_link(dir.join("exe")).ok(),
+            // An executable replaced since it started (an upgrade) reads "<path> (deleted)".
+            exe: std::fs::read_link(dir.join("exe")).ok().map(|p| {
+                match p.to_str().and_then(|s| s.strip_suffix(" (deleted)")) {
+                    Some(s) => PathBuf::from(s),
+                    None => p,
+                }
+            }),
             args,
             tty,
             started_ms: boot_ms().map(|boot| boot + parsed.start_ticks * 1000 / clock_ticks()),
@@ -389,18 +395,33 @@ mod sys {
     };
 
     pub fn process(pid: u32) -> Option<Process> {
-        snapshot().into_iter().find(|p| p.pid == pid)
+        entries().into_iter().find(|e| e.0 == pid).map(with_details)
     }
 
     pub fn processes() -> Vec<Process> {
-        snapshot()
+        entries().into_iter().map(with_details).collect()
     }
 
     pub fn environ(_pid: u32) -> Option<Env> {
         None
     }
 
-    fn snapshot() -> Vec<Process> {
+    /// A process with its image path and start time (one `OpenProcess` each).
+    fn with_details((pid, ppid, name): (u32, u32, String)) -> Process {
+        let (exe, started_ms) = details(pid);
+        Process {
+            pid,
+            ppid,
+            name,
+            exe,
+            args: Vec::new(),
+            tty: None,
+            started_ms,
+        }
+    }
+
+    /// Every process as (pid, parent, image name), from one snapshot.
+    fn entries() -> Vec<(u32, u32, String)> {
         let mut out = Vec::new();
         // SAFETY: the handle is checked and closed; the entry is sized as the API asks.
         unsafe {
@@ -418,16 +439,7 @@ mod sys {
                     .position(|c| *c == 0)
                     .unwrap_or(entry.szExeFile.len());
                 let name = String::from_utf16_lossy(&entry.szExeFile[..len]);
-                let (exe, started_ms) = details(entry.th32ProcessID);
-                out.push(Process {
-                    pid: entry.th32ProcessID,
-                    ppid: entry.th32ParentProcessID,
-                    name,
-                    exe,
-                    args: Vec::new(),
-                    tty: None,
-                    started_ms,
-                });
+                out.push((entry.th32ProcessID, entry.th32ParentProcessID, name));
                 ok = Process32NextW(snap, &mut entry);
             }
             CloseHandle(snap);

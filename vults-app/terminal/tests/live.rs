@@ -11,6 +11,8 @@
 //! test says so and passes, unless `VULTS_DESKTOP_TESTS=1` (CI), where a missing one fails it.
 //!
 //! This binary holds one test: it sets `DISPLAY` for itself before any other thread runs.
+//! X11 only: empty on Windows and macOS.
+#![cfg(all(unix, not(target_os = "macos")))]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
