@@ -100,11 +100,22 @@ fn bring_forward(hwnd: HWND) -> Result<(), Failure> {
         if IsIconic(hwnd) != 0 {
             ShowWindow(hwnd, SW_RESTORE);
         }
-        if SetForegroundWindow(hwnd) == 0 || GetForegroundWindow() != hwnd {
+        if SetForegroundWindow(hwnd) == 0 {
             return Err(Failure::new(
                 FailureKind::Forbidden,
                 "Windows did not let Vults bring the window forward",
             ));
+        }
+        // The switch is made by the window's own thread: wait for it (1 s at most).
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        while GetForegroundWindow() != hwnd {
+            if std::time::Instant::now() >= until {
+                return Err(Failure::new(
+                    FailureKind::Forbidden,
+                    "Windows did not bring the window forward",
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
     Ok(())
@@ -116,4 +127,109 @@ pub(crate) fn raise_console(pid: u32) -> Result<(), Failure> {
 
 pub(crate) fn raise_window_of(pid: u32) -> Result<(), Failure> {
     bring_forward(window_of(pid)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// A child killed when the test ends, however it ends.
+    struct Killed(std::process::Child);
+
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// Under Wine with a display (.ci/cross.sh runs this suite under xvfb-run with
+    /// VULTS_WINDOWS_DESKTOP=1): a GUI program's window and a console program's console window
+    /// come forward. Run in a child process, which leaves its own console first (the app, a GUI
+    /// program, has none; a test executable has one, and leaving it would lose this harness's
+    /// output). Skipped without the variable (Wine then has no display to make windows on).
+    #[test]
+    fn a_window_and_a_console_come_forward() {
+        if std::env::var_os("VULTS_WINDOWS_DESKTOP").is_none() {
+            eprintln!("skipped: set VULTS_WINDOWS_DESKTOP=1 with a display (Wine + Xvfb)");
+            return;
+        }
+        let out = std::process::Command::new(std::env::current_exe().expect("own exe"))
+            .args([
+                "--exact",
+                "windows::tests::raise_in_a_child",
+                "--include-ignored",
+            ])
+            .env("VULTS_TERMINAL_RAISE_CHILD", "1")
+            .output()
+            .expect("the child runs");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{said}");
+        assert!(said.contains("1 passed"), "{said}");
+    }
+
+    #[test]
+    #[ignore = "run by a_window_and_a_console_come_forward"]
+    fn raise_in_a_child() {
+        if std::env::var_os("VULTS_TERMINAL_RAISE_CHILD").is_none() {
+            return;
+        }
+        // SAFETY: plain Win32 call; this child's output is a pipe, not the console.
+        unsafe {
+            FreeConsole();
+        }
+        let quiet = std::process::Stdio::null;
+        let gui = Killed(
+            std::process::Command::new("notepad.exe")
+                .stdout(quiet())
+                .stderr(quiet())
+                .spawn()
+                .expect("notepad starts"),
+        );
+        let until = Instant::now() + Duration::from_secs(30);
+        let notepad = loop {
+            if let Ok(w) = window_of(gui.0.id()) {
+                break w;
+            }
+            assert!(Instant::now() < until, "notepad showed no window");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        use std::os::windows::process::CommandExt;
+        const CREATE_NEW_CONSOLE: u32 = 0x10;
+        let console = Killed(
+            std::process::Command::new("cmd.exe")
+                // Waits on its own console's input until killed (no grandchild left behind).
+                .arg("/k")
+                .creation_flags(CREATE_NEW_CONSOLE)
+                .stdout(quiet())
+                .stderr(quiet())
+                .spawn()
+                .expect("cmd starts"),
+        );
+        let until = Instant::now() + Duration::from_secs(30);
+        let console_win = loop {
+            if let Ok(w) = console_window(console.0.id()) {
+                break w;
+            }
+            assert!(Instant::now() < until, "cmd showed no console window");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert_ne!(notepad, console_win);
+        // Each raise takes the foreground from the other window.
+        let check = |what: &str, result: Result<(), Failure>, window: HWND| {
+            assert_eq!(result, Ok(()), "{what}");
+            // SAFETY: plain Win32 call.
+            assert_eq!(unsafe { GetForegroundWindow() }, window, "{what} in front");
+        };
+        check("notepad", raise_window_of(gui.0.id()), notepad);
+        check("the console", raise_console(console.0.id()), console_win);
+        check("notepad again", raise_window_of(gui.0.id()), notepad);
+        assert!(raise_window_of(4_000_000_000).is_err());
+        assert!(raise_console(4_000_000_000).is_err());
+    }
 }
