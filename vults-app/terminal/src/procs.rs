@@ -556,9 +556,14 @@ pub(crate) mod fake {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::fake::FakeTable;
     use super::*;
+
+    /// The Windows tests that start processes and look for them run one at a time (Wine reuses
+    /// pids quickly, and its console and window handling is slow under load).
+    #[cfg(windows)]
+    pub(crate) static SPAWNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
     fn pids(chain: &[Process]) -> Vec<u32> {
         chain.iter().map(|p| p.pid).collect()
@@ -700,6 +705,7 @@ mod tests {
         if std::env::var_os("VULTS_TERMINAL_SLEEPER").is_some() {
             return;
         }
+        let _one_at_a_time = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
         let me = std::process::id();
         let exe = std::env::current_exe().expect("own exe");
         // The sleeper lives while this file does.

@@ -134,42 +134,64 @@ mod tests {
     use super::*;
     use std::time::{Duration, Instant};
 
-    /// A child killed when the test ends, however it ends.
+    /// A child killed when the test ends, however it ends; not waited for: a process Wine
+    /// cannot end must not hang the suite.
     struct Killed(std::process::Child);
 
     impl Drop for Killed {
         fn drop(&mut self) {
             let _ = self.0.kill();
-            let _ = self.0.wait();
         }
     }
 
     /// Under Wine with a display (.ci/cross.sh runs this suite under xvfb-run with
     /// VULTS_WINDOWS_DESKTOP=1): a GUI program's window and a console program's console window
-    /// come forward. Run in a child process, which leaves its own console first (the app, a GUI
-    /// program, has none; a test executable has one, and leaving it would lose this harness's
-    /// output). Skipped without the variable (Wine then has no display to make windows on).
+    /// each taken to the foreground from the other. Run in a child process, which leaves its
+    /// own console first (the app, a GUI program, has none; a test executable has one, and
+    /// leaving it would lose this harness's output). Skipped without the variable (Wine then
+    /// has no display to make windows on).
     #[test]
     fn a_window_and_a_console_come_forward() {
         if std::env::var_os("VULTS_WINDOWS_DESKTOP").is_none() {
             eprintln!("skipped: set VULTS_WINDOWS_DESKTOP=1 with a display (Wine + Xvfb)");
             return;
         }
-        let out = std::process::Command::new(std::env::current_exe().expect("own exe"))
-            .args([
-                "--exact",
-                "windows::tests::raise_in_a_child",
-                "--include-ignored",
-            ])
-            .env("VULTS_TERMINAL_RAISE_CHILD", "1")
-            .output()
-            .expect("the child runs");
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+        let _one_at_a_time = crate::procs::tests::SPAWNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        // The child's output goes to a file, not a pipe: every process it starts inherits its
+        // handles, and a pipe held by one of them would keep a read waiting.
+        let log = std::env::temp_dir().join(format!("vults-raise-{}.log", std::process::id()));
+        let file = std::fs::File::create(&log).expect("log file");
+        let mut child = Killed(
+            std::process::Command::new(std::env::current_exe().expect("own exe"))
+                .args([
+                    "--exact",
+                    "windows::tests::raise_in_a_child",
+                    "--include-ignored",
+                    "--nocapture",
+                ])
+                .env("VULTS_TERMINAL_RAISE_CHILD", "1")
+                .stdin(std::process::Stdio::null())
+                .stdout(file.try_clone().expect("log file"))
+                .stderr(file)
+                .spawn()
+                .expect("the child runs"),
         );
-        assert!(out.status.success(), "{said}");
+        let until = Instant::now() + Duration::from_secs(120);
+        let status = loop {
+            if let Some(status) = child.0.try_wait().expect("the child") {
+                break Some(status);
+            }
+            if Instant::now() >= until {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        assert!(status.is_some(), "the child hung: {said}");
+        assert!(status.is_some_and(|s| s.success()), "{said}");
         assert!(said.contains("1 passed"), "{said}");
     }
 
@@ -179,13 +201,14 @@ mod tests {
         if std::env::var_os("VULTS_TERMINAL_RAISE_CHILD").is_none() {
             return;
         }
-        // SAFETY: plain Win32 call; this child's output is a pipe, not the console.
+        // SAFETY: plain Win32 call; this child's output is a file, not the console.
         unsafe {
             FreeConsole();
         }
         let quiet = std::process::Stdio::null;
         let gui = Killed(
             std::process::Command::new("notepad.exe")
+                .stdin(quiet())
                 .stdout(quiet())
                 .stderr(quiet())
                 .spawn()
@@ -199,29 +222,39 @@ mod tests {
             assert!(Instant::now() < until, "notepad showed no window");
             std::thread::sleep(Duration::from_millis(100));
         };
+        // A console program in a console of its own: this test executable's sleeper, which
+        // waits while its flag file exists (it reads no input and starts nothing).
         use std::os::windows::process::CommandExt;
         const CREATE_NEW_CONSOLE: u32 = 0x10;
+        let flag = std::env::temp_dir().join(format!("vults-console-{}", std::process::id()));
+        std::fs::write(&flag, b"").expect("flag file");
         let console = Killed(
-            std::process::Command::new("cmd.exe")
-                // Waits on its own console's input until killed (no grandchild left behind).
-                .arg("/k")
+            std::process::Command::new(std::env::current_exe().expect("own exe"))
+                .args(["--exact", "procs::tests::sleeper", "--include-ignored"])
+                .env("VULTS_TERMINAL_SLEEPER", &flag)
                 .creation_flags(CREATE_NEW_CONSOLE)
+                .stdin(quiet())
                 .stdout(quiet())
                 .stderr(quiet())
                 .spawn()
-                .expect("cmd starts"),
+                .expect("the console program starts"),
         );
         let until = Instant::now() + Duration::from_secs(30);
         let console_win = loop {
             if let Ok(w) = console_window(console.0.id()) {
                 break w;
             }
-            assert!(Instant::now() < until, "cmd showed no console window");
+            assert!(
+                Instant::now() < until,
+                "the console program showed no console window"
+            );
             std::thread::sleep(Duration::from_millis(100));
         };
+        eprintln!("notepad's window and the console window are up");
         assert_ne!(notepad, console_win);
         // Each raise takes the foreground from the other window.
         let check = |what: &str, result: Result<(), Failure>, window: HWND| {
+            eprintln!("raised {what}: {result:?}");
             assert_eq!(result, Ok(()), "{what}");
             // SAFETY: plain Win32 call.
             assert_eq!(unsafe { GetForegroundWindow() }, window, "{what} in front");
@@ -229,6 +262,7 @@ mod tests {
         check("notepad", raise_window_of(gui.0.id()), notepad);
         check("the console", raise_console(console.0.id()), console_win);
         check("notepad again", raise_window_of(gui.0.id()), notepad);
+        let _ = std::fs::remove_file(&flag);
         assert!(raise_window_of(4_000_000_000).is_err());
         assert!(raise_console(4_000_000_000).is_err());
     }
