@@ -36,7 +36,9 @@ impl Plan {
                 }),
             }
         }
-        let mut last = None;
+        // The most telling failure: a refusal or an error beats "no such window here" (a
+        // native Wayland window the X11 way could not see).
+        let mut last: Option<Failure> = None;
         for how in &self.raise {
             match act.raise(how) {
                 Ok(note) => {
@@ -46,7 +48,14 @@ impl Plan {
                         caveat: (!caveats.is_empty()).then(|| caveats.join("; ")),
                     });
                 }
-                Err(f) => last = Some(f),
+                Err(f) => {
+                    if last
+                        .as_ref()
+                        .is_none_or(|l| l.kind == FailureKind::NotFound)
+                    {
+                        last = Some(f);
+                    }
+                }
             }
         }
         let mut failure = match (&self.cannot_raise, last) {
@@ -306,6 +315,22 @@ mod tests {
         };
         let f = p.run_with(&rec).expect_err("fails");
         assert!(f.message.starts_with("the window manager did not"), "{f}");
+        // A compositor's error is kept over the X11 way's "no such window" after it.
+        let rec = Recorder {
+            done: RefCell::default(),
+            fail_cmd: None,
+            raise: vec![
+                Err(Failure::new(
+                    FailureKind::Failed,
+                    "sway: connection refused",
+                )),
+                Err(Failure::new(FailureKind::NotFound, "no X11 window")),
+            ],
+        };
+        let f = plan(vec![], vec![x11(1), x11(1)])
+            .run_with(&rec)
+            .expect_err("fails");
+        assert_eq!(f.message, "sway: connection refused");
         // No way at all.
         let rec = Recorder {
             done: RefCell::default(),

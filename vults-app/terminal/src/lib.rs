@@ -143,8 +143,6 @@ pub enum FailureKind {
     /// It has no terminal: Vults started it headless (a Zeca task; its output is the task's
     /// log).
     NoTerminal,
-    /// A terminal's remote control is off (the message says how to turn it on).
-    RemoteControlOff,
     /// The desktop cannot or will not raise the window (Wayland without an interface for it,
     /// focus refused, an app permission missing).
     Forbidden,
