@@ -19,6 +19,19 @@
 //! - [`survey`]: what each terminal and multiplexer found on this machine supports
 //!   ([`Support`]), for Settings → General.
 //!
+//! ```no_run
+//! use vults_terminal::{FailureKind, Place};
+//! # let event_terminal = vults_core::protocol::Terminal::default();
+//! // In the engine, off the UI thread (tokio's spawn_blocking), from the session's latest event:
+//! let place = Place::local(&event_terminal).seen_at(std::time::SystemTime::now());
+//! let line = match vults_terminal::show(&place) {
+//!     Ok(shown) => shown.to_string(), // "Showed tmux pane %3 (…) in xterm (pid 300)"
+//!     Err(f) if f.kind == FailureKind::NoTerminal => "a headless task: see its log".into(),
+//!     Err(f) => f.to_string(), // "the agent's process (pid 4242) has ended"
+//! };
+//! # let _ = line;
+//! ```
+//!
 //! How a place is found: the agent's process and its parents (Linux `/proc`, macOS `libproc`,
 //! Windows a Toolhelp32 snapshot) up to the first terminal emulator, editor or multiplexer
 //! server. A multiplexer's pane is chosen with its own commands (tmux `switch-client`,
