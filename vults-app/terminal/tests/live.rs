@@ -1,14 +1,15 @@
-//! "Show terminal" on a live X11 desktop: an `Xvfb` of the test's own with openbox, three
+//! "Show terminal" on a live X11 desktop: an `Xvfb` of the test's own with openbox, four
 //! xterms (one running the agent, one attached to a tmux session with three panes in each of
-//! two windows, one running GNU screen with two windows), and a kitty with remote control on
-//! and two tabs. An agent stand-in in each place calls the real
-//! `vults-hook` against a scripted server on a real socket; the captured `terminal` block is
-//! all `vults_terminal::show` gets, and the X server's `_NET_ACTIVE_WINDOW` (read with
-//! `xprop`, not this crate), tmux's and kitty's own state say whether the right window, pane
-//! and tab came forward.
+//! two windows, one running GNU screen with two windows, one running `ssh` to a host: a
+//! stand-in client), and a kitty with remote control on and two tabs. An agent stand-in in
+//! each place calls the real `vults-hook` against a scripted server on a real socket; the
+//! captured `terminal` block is all `vults_terminal::show` gets, and the X server's
+//! `_NET_ACTIVE_WINDOW` (read with `xprop`, not this crate), tmux's, screen's and kitty's own
+//! state say whether the right window, pane and tab came forward.
 //!
-//! Needs Xvfb, openbox, xterm, tmux, kitty, screen, xdotool and xprop (x11-utils). Without them the
-//! test says so and passes, unless `VULTS_DESKTOP_TESTS=1` (CI), where a missing one fails it.
+//! Needs Xvfb, openbox, xterm, tmux, kitty, screen, xdotool and xprop (x11-utils). Without
+//! them the test says so and passes, unless `VULTS_DESKTOP_TESTS=1` (CI), where a missing one
+//! fails it.
 //!
 //! This binary holds one test: it sets `DISPLAY` for itself before any other thread runs.
 //! X11 only: empty on Windows and macOS.
@@ -323,6 +324,28 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     let is_xterm_c =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-c").contains(&w));
 
+    // 1c. A fourth xterm running `ssh me@<host>`: a stand-in client (a copy of sh named ssh,
+    //     with an ssh command line) that connects nowhere.
+    let host = format!("vults-devbox-{}", std::process::id());
+    let fake_ssh = dir.join("ssh");
+    std::fs::copy("/bin/sh", &fake_ssh).expect("a stand-in ssh");
+    let fake_ssh = fake_ssh.display().to_string();
+    let ssh_dest = format!("me@{host}");
+    kids.spawn(cmd("xterm").args([
+        "-T",
+        "vults-xterm-ssh",
+        "-e",
+        &fake_ssh,
+        "-c",
+        "sleep 600; :",
+        &ssh_dest,
+    ]));
+    let xterm_ssh = wait_for(20, "the ssh xterm", || {
+        windows_named(&env, "vults-xterm-ssh").first().copied()
+    });
+    let is_xterm_ssh =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-ssh").contains(&w));
+
     // 2. tmux: window "one" with three shells; window "two" with the agent in the middle of
     //    three panes. The session is made before any client attaches (so no pane knows the
     //    xterm's WINDOWID), then window one is selected, then xterm A attaches.
@@ -526,6 +549,28 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         .trim(),
         format!("vults {agent_pane}")
     );
+
+    // An agent on the SSH host: its block (the tmux one stands in: its pid and pane mean
+    // nothing here) shows the xterm running ssh to that host, and nothing else.
+    activate(&env, xterm_a);
+    let on_host = Place::on_host(&tmux_ev.terminal, &host);
+    let shown = vults_terminal::show(&on_host).expect("the ssh terminal shown");
+    assert!(is_xterm_ssh(active_window(&env)), "{shown}");
+    assert!(
+        shown.what.starts_with(&format!("ssh to {host} (pid ")),
+        "{shown}"
+    );
+    assert!(
+        shown
+            .caveat
+            .as_deref()
+            .is_some_and(|c| c.contains(&format!("runs on {host}"))),
+        "{shown}"
+    );
+    let _ = xterm_ssh;
+    let elsewhere = vults_terminal::show(&Place::on_host(&tmux_ev.terminal, "otherbox"))
+        .expect_err("no terminal runs ssh to otherbox");
+    assert_eq!(elsewhere.kind, FailureKind::Elsewhere, "{elsewhere}");
 
     // The one-line reasons: an agent that ended, a tmux session nobody is attached to.
     let agent_pid = xterm_ev.terminal.pid.expect("pid");
