@@ -63,6 +63,7 @@ cargo build --target "$WIN" -p vults-hook -p vults-app --bins --quiet
 cargo test --no-run --target "$WIN" --quiet --message-format=json \
     -p vults-core --lib \
     -p vults-attention --lib \
+    -p vults-terminal --lib \
     -p vults-hook --test hook_e2e \
     -p vults-tests --test windows_pipe --test installer_windows \
     | jq -r 'select(.reason == "compiler-artifact" and .profile.test and .executable != null)
@@ -86,19 +87,24 @@ bash .ci/wine-setup.sh "$WINEPREFIX"
 # Under Wine: the test executables find the real hook by this (Wine sees / as Z:).
 export VULTS_HOOK_BIN
 VULTS_HOOK_BIN=$(winepath -w "$out/vults-hook.exe" 2>/dev/null)
-wine_test() { # label, target name
-    local label=$1 bin
+wine_test() { # label, target name, [desktop: run under an Xvfb of its own]
+    local label=$1 bin run=(wine)
     bin=$(exe "$2")
     [ -n "$bin" ] || { echo "no test executable for $2" >&2; exit 1; }
     step "cross: under Wine: $label"
+    if [ "${3:-}" = desktop ]; then
+        # Windows that Wine draws (vults-terminal raises a window and a console window).
+        run=(env VULTS_WINDOWS_DESKTOP=1 xvfb-run -a -s "-screen 0 1280x800x24" wine)
+    fi
     # --test-threads=2: two cores; each test spawns Windows processes of its own.
-    wine "$bin" --test-threads=2 2>&1 \
+    "${run[@]}" "$bin" --test-threads=2 2>&1 \
         | grep -v -e ':fixme:' -e ':err:' | tee "$root/target/cross-$label.log"
     grep -q '^test result: ok' "$root/target/cross-$label.log"
 }
 wine_test vults-core vults_core
 # The toast XML, the schedule in Windows' own time zone (jiff's bundled tzdb), the gate.
 wine_test attention vults_attention
+wine_test vults-terminal vults_terminal desktop
 wine_test hook-e2e hook_e2e
 wine_test engine-pipe windows_pipe
 wine_test installer installer_windows

@@ -182,7 +182,10 @@ fn original_payload(stdin: &[u8]) -> Option<Value> {
 
 /// The process that ran the hook: the agent (or the shell it ran the hook through, which most
 /// shells replace by the hook itself). Unlike the hook's own pid it is the same for every event of
-/// one agent process, so with the folder it can stand in for a session id.
+/// one agent process, so with the folder it can stand in for a session id, and "Show terminal"
+/// walks up from it to the agent's terminal. On Windows no shell can replace itself by the hook:
+/// the cmd, PowerShell or Git Bash an agent runs it through (Codex, Qwen, Copilot) is skipped, as
+/// it ends with the hook.
 fn agent_pid() -> u32 {
     #[cfg(unix)]
     return std::os::unix::process::parent_id();
@@ -191,7 +194,7 @@ fn agent_pid() -> u32 {
 }
 
 /// The parent's process id on Windows, from a process snapshot (Windows keeps it per process;
-/// std has no call for it).
+/// std has no call for it); the grandparent's when the parent is a shell that ran the hook.
 #[cfg(windows)]
 fn windows_parent_pid() -> Option<u32> {
     use std::ffi::c_void;
@@ -225,17 +228,36 @@ fn windows_parent_pid() -> Option<u32> {
         }
         let mut entry: ProcessEntry32W = std::mem::zeroed();
         entry.size = std::mem::size_of::<ProcessEntry32W>() as u32;
-        let mut found = None;
+        // (pid, parent, image name in lower case)
+        let mut all: Vec<(u32, u32, String)> = Vec::new();
         let mut ok = Process32FirstW(snapshot, &mut entry);
         while ok != 0 {
-            if entry.pid == me {
-                found = Some(entry.parent);
-                break;
-            }
+            let len = entry
+                .exe
+                .iter()
+                .position(|c| *c == 0)
+                .unwrap_or(entry.exe.len());
+            let name = String::from_utf16_lossy(&entry.exe[..len]).to_ascii_lowercase();
+            all.push((entry.pid, entry.parent, name));
             ok = Process32NextW(snapshot, &mut entry);
         }
         CloseHandle(snapshot);
-        found
+        let parent = all.iter().find(|p| p.0 == me)?.1;
+        const SHELLS: &[&str] = &[
+            "cmd.exe",
+            "powershell.exe",
+            "pwsh.exe",
+            "bash.exe",
+            "sh.exe",
+        ];
+        match all.iter().find(|p| p.0 == parent) {
+            Some((_, grand, name))
+                if SHELLS.contains(&name.as_str()) && all.iter().any(|p| p.0 == *grand) =>
+            {
+                Some(*grand)
+            }
+            _ => Some(parent),
+        }
     }
 }
 

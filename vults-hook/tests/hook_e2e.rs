@@ -145,6 +145,33 @@ fn the_terminal_pid_is_the_process_that_ran_the_hook() {
     assert_eq!(only_event(&server).terminal.pid, Some(std::process::id()));
 }
 
+/// Codex, Qwen and Copilot run the hook through cmd or PowerShell, which on Windows stays
+/// between them and the hook and ends with it: the hook names the agent above the shell.
+#[cfg(windows)]
+#[test]
+fn a_hook_run_through_cmd_names_the_agent_above_the_shell() {
+    let home = TempHome::new("pidcmd");
+    let server = TestServer::start(&home.socket(), Script::listen());
+    let mut env = home.env();
+    if let Ok(root) = std::env::var("SystemRoot") {
+        env.push(("SystemRoot".into(), root));
+    }
+    // Under Wine the build's path is a Unix one, which cmd reads as a switch: Wine's Z: is /.
+    let hook = match HOOK.strip_prefix('/') {
+        Some(rest) => format!("Z:\\{}", rest.replace('/', "\\")),
+        None => HOOK.to_string(),
+    };
+    let run = run_hook(
+        Path::new("cmd.exe"),
+        &["/c", &hook, "--agent", "codex", "Stop"],
+        Stdin::Bytes(br#"{"hook_event_name":"Stop"}"#),
+        &env,
+        KILL_AFTER,
+    );
+    assert!(!run.killed, "{run:?}");
+    assert_eq!(only_event(&server).terminal.pid, Some(std::process::id()));
+}
+
 #[test]
 fn a_decision_without_waiting_is_read_too() {
     // An Always rule answers before any card: no `waiting` first.

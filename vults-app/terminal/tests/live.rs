@@ -1,0 +1,601 @@
+//! "Show terminal" on a live X11 desktop: an `Xvfb` of the test's own with openbox, four
+//! xterms (one running the agent, one attached to a tmux session with three panes in each of
+//! two windows, one running GNU screen with two windows, one running `ssh` to a host: a
+//! stand-in client), and a kitty with remote control on and two tabs. An agent stand-in in
+//! each place calls the real `vults-hook` against a scripted server on a real socket; the
+//! captured `terminal` block is all `vults_terminal::show` gets, and the X server's
+//! `_NET_ACTIVE_WINDOW` (read with `xprop`, not this crate), tmux's, screen's and kitty's own
+//! state say whether the right window, pane and tab came forward.
+//!
+//! Needs Xvfb, openbox, xterm, tmux, kitty, screen, xdotool and xprop (x11-utils). Without
+//! them the test says so and passes, unless `VULTS_DESKTOP_TESTS=1` (CI), where a missing one
+//! fails it.
+//!
+//! This binary holds one test: it sets `DISPLAY` for itself before any other thread runs.
+//! X11 only: empty on Windows and macOS.
+#![cfg(all(unix, not(target_os = "macos")))]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use vults_core::protocol::{Decision, Event};
+use vults_terminal::{FailureKind, Place, Reach};
+use vults_tests::{Script, TempHome, TestServer};
+
+const TOOLS: &[&str] = &[
+    "Xvfb", "openbox", "xterm", "tmux", "kitty", "screen", "xdotool", "xprop",
+];
+
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+}
+
+/// Processes killed (and reaped) when the test ends, however it ends.
+#[derive(Default)]
+struct Kids(Vec<Child>);
+
+impl Kids {
+    fn spawn(&mut self, cmd: &mut Command) -> u32 {
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{cmd:?} starts: {e}"));
+        let pid = child.id();
+        self.0.push(child);
+        pid
+    }
+    fn kill(&mut self, pid: u32) {
+        if let Some(i) = self.0.iter().position(|c| c.id() == pid) {
+            let mut c = self.0.remove(i);
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for Kids {
+    fn drop(&mut self) {
+        for c in self.0.iter_mut().rev() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The lock file and socket of an X display of the test's own, removed when the test ends
+/// (Xvfb killed outright leaves them, and the next run would skip that display).
+struct DisplayFiles(Option<u32>);
+
+impl Drop for DisplayFiles {
+    fn drop(&mut self) {
+        if let Some(n) = self.0 {
+            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
+            let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
+        }
+    }
+}
+
+/// Polls `f` until it gives `Some`, for up to `secs`.
+fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let until = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < until, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Runs a program to its end with the test desktop's environment; its stdout.
+fn run(env: &[(String, String)], program: &str, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(program)
+        .args(args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{program}: {e}"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{program} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// The X server's active window, by `xprop` (not by the crate under test).
+fn active_window(env: &[(String, String)]) -> Option<u32> {
+    let out = run(env, "xprop", &["-root", "_NET_ACTIVE_WINDOW"]).ok()?;
+    let hex = out.rsplit("# ").next()?.trim().split(',').next()?.trim();
+    u32::from_str_radix(hex.strip_prefix("0x")?, 16)
+        .ok()
+        .filter(|w| *w != 0)
+}
+
+/// The windows named exactly `title`, by `xdotool`.
+fn windows_named(env: &[(String, String)], title: &str) -> Vec<u32> {
+    run(env, "xdotool", &["search", "--name", &format!("^{title}$")])
+        .map(|o| o.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+/// Makes `window` the active one (so that a show has something to change).
+fn activate(env: &[(String, String)], window: u32) {
+    let w = window.to_string();
+    let _ = run(env, "xdotool", &["windowactivate", "--sync", &w]);
+    wait_for(10, "the other window to be active", || {
+        (active_window(env) == Some(window)).then_some(())
+    });
+}
+
+/// The agent stand-in: calls the real hook once with a permission request tagged `$1` (so
+/// the test knows which place sent it), then waits as an agent would.
+const AGENT: &str = r#"#!/bin/sh
+printf '{"session_id":"%s","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"echo %s"}}' "$1" "$1" \
+    | "$VULTS_HOOK" --agent claude PermissionRequest
+echo "agent $1 asked"
+exec sleep 600
+"#;
+
+/// A tmux server of the test's own, killed when the test ends, however it ends.
+struct TmuxServer {
+    socket: String,
+    env: Vec<(String, String)>,
+}
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        let _ = run(&self.env, "tmux", &["-S", &self.socket, "kill-server"]);
+    }
+}
+
+/// A GNU screen session of the test's own, quit when the test ends (a killed client leaves
+/// its server running).
+struct ScreenSession {
+    name: String,
+    env: Vec<(String, String)>,
+}
+
+impl Drop for ScreenSession {
+    fn drop(&mut self) {
+        let _ = run(&self.env, "screen", &["-S", &self.name, "-X", "quit"]);
+    }
+}
+
+fn event_tagged(server: &TestServer, tag: &str) -> Event {
+    wait_for(30, &format!("the hook's event from {tag}"), || {
+        server
+            .received()
+            .into_iter()
+            .filter_map(|r| r.event)
+            .find(|e| e.payload.get("session_id").and_then(|s| s.as_str()) == Some(tag))
+    })
+}
+
+#[test]
+fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
+    let missing: Vec<&str> = TOOLS.iter().copied().filter(|t| !on_path(t)).collect();
+    if !missing.is_empty() {
+        assert!(
+            std::env::var("VULTS_DESKTOP_TESTS").as_deref() != Ok("1"),
+            "VULTS_DESKTOP_TESTS=1 but {missing:?} are not installed"
+        );
+        eprintln!(
+            "skipped: needs {missing:?} (apt-get install xvfb openbox xterm tmux kitty screen xdotool x11-utils)"
+        );
+        return;
+    }
+    let hook = vults_tests::built_hook_bin();
+    let home = TempHome::new("showterm");
+    let server = TestServer::start(&home.socket(), Script::decide(Decision::Deny));
+    // Dropped after `kids`: the files go once their Xvfb is dead.
+    let mut display_files = DisplayFiles(None);
+    let mut kids = Kids::default();
+
+    // An X server and a window manager of our own.
+    let display = wait_for(20, "a free X display", || {
+        for n in 300..340u32 {
+            if Path::new(&format!("/tmp/.X{n}-lock")).exists()
+                || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+            {
+                continue;
+            }
+            let pid = kids.spawn(Command::new("Xvfb").args([
+                &format!(":{n}"),
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ]));
+            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(5) {
+                if socket.exists() {
+                    return Some(n);
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            kids.kill(pid);
+            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
+            let _ = std::fs::remove_file(&socket);
+        }
+        None
+    });
+    display_files.0 = Some(display);
+    let display = format!(":{display}");
+    // SAFETY: this binary's only test; no other thread of it reads the environment yet.
+    unsafe {
+        std::env::set_var("DISPLAY", &display);
+        for k in [
+            "WAYLAND_DISPLAY",
+            "WAYLAND_SOCKET",
+            "SWAYSOCK",
+            "HYPRLAND_INSTANCE_SIGNATURE",
+        ] {
+            std::env::remove_var(k);
+        }
+        std::env::set_var("XDG_SESSION_TYPE", "x11");
+        // The survey reads kitty.conf from HOME: never the real one.
+        std::env::set_var("HOME", home.dir.join("home"));
+        std::env::remove_var("XDG_CONFIG_HOME");
+        std::env::remove_var("KITTY_CONFIG_DIRECTORY");
+    }
+    let dir = home.dir.join("t");
+    std::fs::create_dir_all(dir.join("home")).expect("dirs");
+    let agent = dir.join("agent.sh");
+    std::fs::write(&agent, AGENT).expect("agent script");
+    let agent = agent.display().to_string();
+    // screen's sockets in a 0700 folder of the test's own.
+    let screens = dir.join("screens");
+    std::fs::create_dir_all(&screens).expect("screen dir");
+    std::fs::set_permissions(
+        &screens,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .expect("screen dir mode");
+    let mut env = home.env();
+    env.extend([
+        ("DISPLAY".to_string(), display.clone()),
+        ("VULTS_HOOK".to_string(), hook.display().to_string()),
+        ("HOME".to_string(), dir.join("home").display().to_string()),
+        ("LIBGL_ALWAYS_SOFTWARE".to_string(), "1".to_string()),
+        ("TERM".to_string(), "xterm".to_string()),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+        ("SCREENDIR".to_string(), screens.display().to_string()),
+    ]);
+    let cmd = |program: &str| {
+        let mut c = Command::new(program);
+        c.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+        c
+    };
+    kids.spawn(cmd("openbox").arg("--sm-disable"));
+    wait_for(60, "openbox", || {
+        run(&env, "xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
+            .ok()
+            .filter(|o| o.contains("window id"))
+    });
+
+    // 1. An xterm running the agent directly.
+    kids.spawn(cmd("xterm").args(["-T", "vults-xterm-b", "-e", "sh", &agent, "xterm-b"]));
+    let xterm_b = wait_for(20, "xterm B", || {
+        windows_named(&env, "vults-xterm-b").first().copied()
+    });
+    let is_xterm_b =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-b").contains(&w));
+
+    // 1b. GNU screen in a third xterm: the agent in window 0, window 1 opened after it.
+    let screen_name = format!("vults-{}", std::process::id());
+    let _screen_session = ScreenSession {
+        name: screen_name.clone(),
+        env: env.clone(),
+    };
+    kids.spawn(cmd("xterm").args([
+        "-T",
+        "vults-xterm-c",
+        "-e",
+        "screen",
+        "-S",
+        &screen_name,
+        "sh",
+        &agent,
+        "screen",
+    ]));
+    let screen_ev = event_tagged(&server, "screen");
+    let screen_now = || {
+        run(&env, "screen", &["-S", &screen_name, "-Q", "number"])
+            .map(|o| o.split_whitespace().next().unwrap_or("").to_string())
+            .unwrap_or_default()
+    };
+    run(&env, "screen", &["-S", &screen_name, "-X", "screen", "sh"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    wait_for(10, "screen's second window", || {
+        (screen_now() == "1").then_some(())
+    });
+    let xterm_c = wait_for(20, "xterm C", || {
+        windows_named(&env, "vults-xterm-c").first().copied()
+    });
+    let is_xterm_c =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-c").contains(&w));
+
+    // 1c. A fourth xterm running `ssh me@<host>`: a stand-in client (a copy of sh named ssh,
+    //     with an ssh command line) that connects nowhere.
+    let host = format!("vults-devbox-{}", std::process::id());
+    let fake_ssh = dir.join("ssh");
+    std::fs::copy("/bin/sh", &fake_ssh).expect("a stand-in ssh");
+    let fake_ssh = fake_ssh.display().to_string();
+    let ssh_dest = format!("me@{host}");
+    kids.spawn(cmd("xterm").args([
+        "-T",
+        "vults-xterm-ssh",
+        "-e",
+        &fake_ssh,
+        "-c",
+        "sleep 600; :",
+        &ssh_dest,
+    ]));
+    let xterm_ssh = wait_for(20, "the ssh xterm", || {
+        windows_named(&env, "vults-xterm-ssh").first().copied()
+    });
+    let is_xterm_ssh =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-ssh").contains(&w));
+
+    // 2. tmux: window "one" with three shells; window "two" with the agent in the middle of
+    //    three panes. The session is made before any client attaches (so no pane knows the
+    //    xterm's WINDOWID), then window one is selected, then xterm A attaches.
+    let sock = dir.join("tmux.sock").display().to_string();
+    let _tmux_server = TmuxServer {
+        socket: sock.clone(),
+        env: env.clone(),
+    };
+    let tmux = |args: &[&str]| {
+        let mut all = vec!["-f", "/dev/null", "-S", sock.as_str()];
+        all.extend_from_slice(args);
+        run(&env, "tmux", &all).unwrap_or_else(|e| panic!("{e}"))
+    };
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "vults",
+        "-n",
+        "one",
+        "-x",
+        "160",
+        "-y",
+        "48",
+        "sh",
+    ]);
+    tmux(&["split-window", "-t", "vults:one", "sh"]);
+    tmux(&["split-window", "-t", "vults:one", "sh"]);
+    tmux(&["new-window", "-t", "vults", "-n", "two", "sh"]);
+    let agent_cmd = format!("sh {agent} tmux");
+    tmux(&["split-window", "-t", "vults:two.0", &agent_cmd]);
+    tmux(&["split-window", "-t", "vults:two.1", "sh"]);
+    tmux(&["select-layout", "-t", "vults:two", "even-vertical"]);
+    tmux(&["select-window", "-t", "vults:one"]);
+    tmux(&["select-pane", "-t", "vults:one.0"]);
+    let tmux_ev = event_tagged(&server, "tmux");
+    let agent_pane = tmux_ev.terminal.env["TMUX_PANE"]
+        .as_str()
+        .expect("TMUX_PANE")
+        .to_string();
+    assert_eq!(
+        tmux(&[
+            "display-message",
+            "-p",
+            "-t",
+            &agent_pane,
+            "#{window_name}.#{pane_index}"
+        ])
+        .trim(),
+        "two.1",
+        "the agent is in the middle pane of window two"
+    );
+    assert!(!tmux_ev.terminal.env.contains_key("WINDOWID"));
+    kids.spawn(cmd("xterm").args([
+        "-T",
+        "vults-xterm-a",
+        "-e",
+        "tmux",
+        "-S",
+        &sock,
+        "attach",
+        "-t",
+        "vults",
+    ]));
+    let xterm_a = wait_for(20, "xterm A", || {
+        windows_named(&env, "vults-xterm-a").first().copied()
+    });
+    let is_xterm_a =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-a").contains(&w));
+    wait_for(20, "xterm A's tmux client", || {
+        (!tmux(&["list-clients", "-F", "#{client_pid}"])
+            .trim()
+            .is_empty())
+        .then_some(())
+    });
+
+    // 3. kitty with remote control: the agent in the first tab, a second tab opened after.
+    let kitty_sock = format!("unix:{}", dir.join("kitty.sock").display());
+    kids.spawn(cmd("kitty").args([
+        "-o",
+        "allow_remote_control=yes",
+        "--listen-on",
+        &kitty_sock,
+        "--title",
+        "vults-kitty",
+        "sh",
+        &agent,
+        "kitty",
+    ]));
+    let kitty_ev = event_tagged(&server, "kitty");
+    let kitty_win = wait_for(40, "kitty's window", || {
+        windows_named(&env, "vults-kitty").first().copied()
+    });
+    let is_kitty =
+        |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-kitty").contains(&w));
+    run(
+        &env,
+        "kitty",
+        &["@", "--to", &kitty_sock, "launch", "--type=tab", "sh"],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let kitty_focused = || {
+        let ls =
+            run(&env, "kitty", &["@", "--to", &kitty_sock, "ls"]).unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value = serde_json::from_str(&ls).expect("kitty ls");
+        v[0]["tabs"]
+            .as_array()
+            .expect("tabs")
+            .iter()
+            .find(|t| t["is_focused"] == true)
+            .and_then(|t| t["windows"][0]["id"].as_u64())
+    };
+    let agent_kitty_window: u64 = kitty_ev.terminal.env["KITTY_WINDOW_ID"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("KITTY_WINDOW_ID");
+    wait_for(20, "kitty's second tab", || {
+        (kitty_focused() != Some(agent_kitty_window)).then_some(())
+    });
+
+    let xterm_ev = event_tagged(&server, "xterm-b");
+    assert!(xterm_ev.terminal.env.contains_key("WINDOWID"));
+
+    // Show each, from another window being active.
+    activate(&env, xterm_b);
+    let shown = vults_terminal::show(&Place::local(&screen_ev.terminal)).expect("screen shown");
+    assert!(is_xterm_c(active_window(&env)), "{shown}");
+    assert_eq!(screen_now(), "0", "{shown}");
+    assert!(
+        shown.what.starts_with("screen window 0 (session "),
+        "{shown}"
+    );
+    let _ = xterm_c;
+
+    activate(&env, kitty_win);
+    let shown = vults_terminal::show(&Place::local(&xterm_ev.terminal)).expect("xterm B shown");
+    assert!(is_xterm_b(active_window(&env)), "{shown}");
+    assert!(shown.what.starts_with("xterm (pid "), "{shown}");
+
+    activate(&env, xterm_b);
+    let shown = vults_terminal::show(&Place::local(&tmux_ev.terminal)).expect("tmux pane shown");
+    assert!(is_xterm_a(active_window(&env)), "{shown}");
+    assert!(
+        shown.what.starts_with(&format!("tmux pane {agent_pane} ")),
+        "{shown}"
+    );
+    assert_eq!(
+        tmux(&[
+            "display-message",
+            "-p",
+            "-t",
+            "vults",
+            "#{window_name}.#{pane_index} #{pane_id}"
+        ])
+        .trim(),
+        format!("two.1 {agent_pane}"),
+        "{shown}"
+    );
+
+    activate(&env, xterm_a);
+    let shown = vults_terminal::show(&Place::local(&kitty_ev.terminal)).expect("kitty tab shown");
+    assert!(is_kitty(active_window(&env)), "{shown}");
+    assert_eq!(kitty_focused(), Some(agent_kitty_window), "{shown}");
+    assert_eq!(shown.caveat, None, "{shown}");
+
+    // Settings → General's survey of this desktop: openbox, and the running kitty's remote
+    // control (its command line; there is no kitty.conf).
+    let survey = vults_terminal::survey();
+    for row in &survey {
+        eprintln!("survey: {} — {:?} — {}", row.name, row.reach, row.how);
+    }
+    assert_eq!(survey[0].name, "Desktop: X11 (Openbox)", "{survey:?}");
+    assert_eq!(survey[0].reach, Reach::Window);
+    let row = |name: &str| {
+        survey
+            .iter()
+            .find(|r| r.name.split(' ').next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in {survey:?}"))
+    };
+    assert_eq!(row("tmux").reach, Reach::Pane);
+    assert_eq!(row("kitty").reach, Reach::Pane);
+    assert_eq!(row("xterm").reach, Reach::Window);
+
+    // tmux's client on another session is switched back to the agent's.
+    tmux(&["new-session", "-d", "-s", "other", "sh"]);
+    let client_tty = tmux(&["list-clients", "-F", "#{client_tty}"])
+        .trim()
+        .to_string();
+    tmux(&["switch-client", "-c", &client_tty, "-t", "other"]);
+    activate(&env, xterm_b);
+    let shown = vults_terminal::show(&Place::local(&tmux_ev.terminal)).expect("tmux pane shown");
+    assert!(is_xterm_a(active_window(&env)), "{shown}");
+    assert_eq!(
+        tmux(&[
+            "display-message",
+            "-p",
+            "-c",
+            &client_tty,
+            "#{session_name} #{pane_id}"
+        ])
+        .trim(),
+        format!("vults {agent_pane}")
+    );
+
+    // An agent on the SSH host: its block (the tmux one stands in: its pid and pane mean
+    // nothing here) shows the xterm running ssh to that host, and nothing else.
+    activate(&env, xterm_a);
+    let on_host = Place::on_host(&tmux_ev.terminal, &host);
+    let shown = vults_terminal::show(&on_host).expect("the ssh terminal shown");
+    assert!(is_xterm_ssh(active_window(&env)), "{shown}");
+    assert!(
+        shown.what.starts_with(&format!("ssh to {host} (pid ")),
+        "{shown}"
+    );
+    assert!(
+        shown
+            .caveat
+            .as_deref()
+            .is_some_and(|c| c.contains(&format!("runs on {host}"))),
+        "{shown}"
+    );
+    let _ = xterm_ssh;
+    let elsewhere = vults_terminal::show(&Place::on_host(&tmux_ev.terminal, "otherbox"))
+        .expect_err("no terminal runs ssh to otherbox");
+    assert_eq!(elsewhere.kind, FailureKind::Elsewhere, "{elsewhere}");
+
+    // The one-line reasons: an agent that ended, a tmux session nobody is attached to.
+    let agent_pid = xterm_ev.terminal.pid.expect("pid");
+    let _ = Command::new("kill").arg(agent_pid.to_string()).status();
+    wait_for(10, "the agent to end", || {
+        (!Path::new(&format!("/proc/{agent_pid}")).exists()).then_some(())
+    });
+    let ended = vults_terminal::show(&Place::local(&xterm_ev.terminal)).expect_err("ended");
+    assert_eq!(ended.kind, FailureKind::Ended);
+    assert_eq!(
+        ended.message,
+        format!("the agent's process (pid {agent_pid}) has ended")
+    );
+
+    tmux(&["detach-client", "-s", "vults"]);
+    wait_for(10, "no tmux client", || {
+        tmux(&["list-clients", "-F", "#{client_pid}"])
+            .trim()
+            .is_empty()
+            .then_some(())
+    });
+    let detached = vults_terminal::show(&Place::local(&tmux_ev.terminal)).expect_err("detached");
+    assert_eq!(detached.kind, FailureKind::Detached, "{detached}");
+    assert!(
+        detached.message.contains("tmux attach -t vults"),
+        "{detached}"
+    );
+}
