@@ -272,19 +272,6 @@ pub enum EntryTimeout {
     Seconds(u64),
 }
 
-impl EntryTimeout {
-    /// In seconds, as the entry says it.
-    pub fn seconds(self) -> u64 {
-        use crate::protocol::timeouts::{ASK_ENTRY_S, OTHER_ENTRY_S, PERMISSION_ENTRY_S};
-        match self {
-            EntryTimeout::Permission => PERMISSION_ENTRY_S,
-            EntryTimeout::Ask => ASK_ENTRY_S,
-            EntryTimeout::Other => OTHER_ENTRY_S,
-            EntryTimeout::Seconds(s) => s,
-        }
-    }
-}
-
 /// One hook entry Vults writes for an agent: `vults-hook --agent <name> [--ask] <event>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HookEntry {

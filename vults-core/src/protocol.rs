@@ -49,6 +49,19 @@ pub mod timeouts {
     pub const ASK_WAIT_S: u64 = ASK_ENTRY_S - MARGIN_S;
 }
 
+impl agents::EntryTimeout {
+    /// In seconds, as the entry says it ([`timeouts`]).
+    pub fn seconds(self) -> u64 {
+        use timeouts::{ASK_ENTRY_S, OTHER_ENTRY_S, PERMISSION_ENTRY_S};
+        match self {
+            agents::EntryTimeout::Permission => PERMISSION_ENTRY_S,
+            agents::EntryTimeout::Ask => ASK_ENTRY_S,
+            agents::EntryTimeout::Other => OTHER_ENTRY_S,
+            agents::EntryTimeout::Seconds(s) => s,
+        }
+    }
+}
+
 /// A valid `agent_name`: 1–24 characters of `a-z 0-9 -`, not reserved.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]

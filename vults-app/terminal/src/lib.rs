@@ -52,7 +52,6 @@ mod plan;
 mod plan_tests;
 mod procs;
 mod run;
-mod ssh;
 mod survey;
 
 #[cfg(all(unix, not(target_os = "macos")))]

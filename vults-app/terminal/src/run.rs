@@ -1,11 +1,29 @@
 //! Running a terminal's or multiplexer's own command: no shell, stdin closed, a few seconds at
 //! most, and one line saying why when it fails.
 
-use crate::plan::Cmd;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// A program to run, without a shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cmd {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// Variables set for it on top of Vults' own.
+    pub env: Vec<(String, String)>,
+}
+
+impl Cmd {
+    pub fn new(program: impl Into<PathBuf>, args: &[&str]) -> Cmd {
+        Cmd {
+            program: program.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            env: Vec::new(),
+        }
+    }
+}
 
 /// How long one command may take (kitty's `@` starts a Python interpreter: about a second).
 const TIMEOUT: Duration = Duration::from_secs(8);

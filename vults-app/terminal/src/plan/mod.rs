@@ -5,29 +5,13 @@
 //! commands choose the pane or tab ([`Choose`]), and how the window is raised ([`Raise`]).
 //! Running a plan is [`crate::exec`].
 
+mod ssh;
 use crate::kinds::{self, Editor, Emulator, Mux, Platform, Role};
 use crate::procs::{self, Env, Process, Table};
 use crate::{Failure, FailureKind, Place};
 use std::path::{Path, PathBuf};
 
-/// A program to run, without a shell.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Cmd {
-    pub program: PathBuf,
-    pub args: Vec<String>,
-    /// Variables set for it on top of Vults' own.
-    pub env: Vec<(String, String)>,
-}
-
-impl Cmd {
-    pub fn new(program: impl Into<PathBuf>, args: &[&str]) -> Cmd {
-        Cmd {
-            program: program.into(),
-            args: args.iter().map(|a| a.to_string()).collect(),
-            env: Vec::new(),
-        }
-    }
-}
+pub(crate) use crate::run::Cmd;
 
 /// A command that chooses the agent's pane or tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -263,7 +247,7 @@ pub(crate) fn plan_for(place: &Place, sys: &dyn System) -> Result<Plan, Failure>
         depth: 0,
     };
     if let Some(host) = &place.host {
-        crate::ssh::plan_host(&mut walk, host, place)?;
+        ssh::plan_host(&mut walk, host, place)?;
         return Ok(walk.plan);
     }
     let Some(pid) = place.pid else {

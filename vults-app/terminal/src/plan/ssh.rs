@@ -1,7 +1,7 @@
 //! Agents on SSH hosts: the local terminal running `ssh` to that host, found by the `ssh`
 //! client's command line. Nothing is run on the host.
 
-use crate::plan::{Cmd, Walk};
+use super::{Cmd, Walk};
 use crate::procs::Process;
 use crate::{Failure, FailureKind, Place};
 
