@@ -249,7 +249,7 @@ pub enum Effect {
 }
 
 /// Connection ids of the chat's asks, far from the socket's (which count up from 1).
-const CONN_BASE: u64 = 1 << 62;
+pub(crate) const CONN_BASE: u64 = 1 << 62;
 
 struct PendingAsk {
     conn: u64,
