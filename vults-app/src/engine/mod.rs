@@ -959,8 +959,11 @@ impl Core {
             Why::Destructive(what) => Some(what.clone()),
             _ => None,
         };
+        // No Always for a call whose target is empty: such a rule would allow every call that
+        // names nothing (vults_core::rules::AlwaysRule::offer).
         let always_rule = (destructive.is_none() && !question)
-            .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_ms(now) / 1000));
+            .then_some(())
+            .and_then(|()| AlwaysRule::offer(&identity, &folder, &call, unix_ms(now) / 1000));
         if reply
             .send(Outgoing::Line(Box::new(Message::waiting(&event.id))))
             .is_err()
