@@ -74,7 +74,7 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
     if let Some(dir) = log.parent() {
         vults_core::paths::private_dir(dir).map_err(|e| e.to_string())?;
     }
-    let out = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let out = open_log(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(&launch.program);
     for k in &launch.remove {
@@ -110,6 +110,18 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
         })
         .map_err(|e| e.to_string())?;
     Ok(said)
+}
+
+/// A task's log, emptied, private to the user (0600, whatever the umask; an older, looser one
+/// is tightened): it holds the agent's whole output, prompts and file contents included.
+fn open_log(log: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, vults_core::paths::PRIVATE_FILE_MODE);
+    let file = options.open(log)?;
+    vults_core::paths::tighten(log)?;
+    Ok(file)
 }
 
 /// The terminal emulator as a command prefix: the setting, else the platform's way.
@@ -261,6 +273,39 @@ mod tests {
             ..l
         };
         assert_eq!(c.args(true), ["exec", "fix it"]);
+    }
+
+    /// A headless task's log holds everything the agent wrote: it is the user's only.
+    #[cfg(unix)]
+    #[test]
+    fn a_headless_tasks_log_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("vults-task-log-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("p")).unwrap();
+        let log = dir.join("tasks").join("t1.log");
+        let launch = Launch {
+            program: "true".into(),
+            agent: "claude".into(),
+            prompt: "hi".into(),
+            folder: dir.join("p").display().to_string(),
+            task: "t1".into(),
+            env: Vec::new(),
+            remove: Vec::new(),
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let sink: Sink = std::sync::Arc::new(move |n| {
+            let _ = tx.send(n);
+        });
+        headless(&launch, &log, "c1".into(), sink).expect("the task starts");
+        assert!(rx.recv_timeout(std::time::Duration::from_secs(20)).is_ok());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&log), 0o600);
+        // A log left readable by an older version is tightened when the task runs again.
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+        open_log(&log).unwrap();
+        assert_eq!(mode(&log), 0o600);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -279,3 +279,43 @@ fn a_runtime_folder_made_by_another_user_is_refused() {
     );
     assert!(!paths.socket.exists());
 }
+
+/// `<runtime>/hosts/` is checked as the runtime folder is: another user who made it first (and
+/// would own every host's socket in it) is refused, and so is a symlink there.
+#[test]
+fn a_hosts_folder_made_by_another_user_is_refused() {
+    let Some((uid, gid)) = other_user() else {
+        return;
+    };
+    let home = Home::new("hostsquat");
+    let paths = home.paths();
+    let engine = start(&home, true);
+    let hosts_dir = paths.runtime_dir.join("hosts");
+    std::fs::create_dir_all(&hosts_dir).unwrap();
+    std::os::unix::fs::chown(&hosts_dir, Some(uid), Some(gid)).unwrap();
+    std::fs::set_permissions(&hosts_dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let err = match engine.host_sockets().listen("devbox") {
+        Err(e) => e,
+        Ok(_) => panic!("a host's socket was made in a folder another user controls"),
+    };
+    assert!(
+        err.to_string().contains(&format!("belongs to uid {uid}")),
+        "{err}"
+    );
+    assert!(!hosts_dir.join("devbox.sock").exists());
+    // A symlink in its place (to a folder of this user's, even) is refused too.
+    std::fs::remove_dir(&hosts_dir).unwrap();
+    let elsewhere = home.dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &hosts_dir).unwrap();
+    let err = match engine.host_sockets().listen("devbox") {
+        Err(e) => e,
+        Ok(_) => panic!("a host's socket was made through a symlink"),
+    };
+    assert!(err.to_string().contains("symlink"), "{err}");
+    // Made by the app itself: private, and it listens.
+    std::fs::remove_file(&hosts_dir).unwrap();
+    let listener = engine.host_sockets().listen("devbox").expect("listens");
+    assert_eq!(mode(&hosts_dir), 0o700);
+    drop(listener);
+}
