@@ -652,3 +652,33 @@ fn a_card_list_over_the_brokers_limit_is_sent_cut_and_a_cut_card_takes_only_deny
     ));
     let _ = std::fs::remove_dir_all(home);
 }
+
+/// A card's JSON, its diff included, is made once, when it comes — not on every poll under the
+/// gate's lock, where a large edit's diff stalled the link for every phone.
+#[test]
+fn a_cards_json_is_made_once_however_often_phones_poll() {
+    let (home, gate, _sent) = gate("once");
+    let phone = pair(&gate, "Phone");
+    let topic = phone.broker_topic().unwrap();
+    let before = vults_app::phone::gate::card_json_calls();
+    gate.on_engine_event(&EngineEvent::CardAdded(big_card(1, 256)));
+    gate.on_engine_event(&EngineEvent::CardAdded(card(2)));
+    for i in 0..10 {
+        let mut req = phone.request(Op::List);
+        req.time_ms = NOW + i;
+        let out = gate.broker_request(&topic, &phone.broker_frame(&req).unwrap(), NOW + i);
+        assert!(!out.refused);
+        let mut req = phone.request(Op::List);
+        req.time_ms = NOW + i;
+        assert_eq!(
+            gate.api(&signed(&phone, &req), LAN_HOST, NOW + i).0.status,
+            200
+        );
+    }
+    assert_eq!(
+        vults_app::phone::gate::card_json_calls() - before,
+        2,
+        "one per card, none per poll"
+    );
+    let _ = std::fs::remove_dir_all(home);
+}

@@ -1132,8 +1132,20 @@ fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer> {
     }
 }
 
+thread_local! {
+    static RENDERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many cards' JSON [`card_json`] has made on this thread (tests: once per card, never
+/// per poll).
+#[doc(hidden)]
+pub fn card_json_calls() -> u64 {
+    RENDERS.with(std::cell::Cell::get)
+}
+
 /// A card as the phone shows it: the same content as the desktop card.
 pub fn card_json(c: &PendingCard) -> Value {
+    RENDERS.with(|n| n.set(n.get() + 1));
     let arrived = crate::clock::unix_ms(c.arrived);
     json!({
         "id": c.id,
