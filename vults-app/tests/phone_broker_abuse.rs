@@ -88,7 +88,7 @@ fn ask(
             .filter(|(t, _)| *t == reply_topic)
             .find_map(|(_, p)| {
                 let v = phone.open_frame(p)?;
-                (v["re"] == nonce).then(|| (p.len(), v))
+                (v["re"] == nonce).then_some((p.len(), v))
             });
         if found.is_some() {
             return found;

@@ -471,7 +471,7 @@ async fn run(
                 continue;
             }
             event = polled.recv() => match event {
-                Some(Polled::Event(e)) => Ok(e),
+                Some(Polled::Event(e)) => Ok(*e),
                 Some(Polled::Failed(e, retry_in)) => Err((e, retry_in)),
                 Some(Polled::Retrying) => {
                     set(BrokerState::Connecting);
@@ -563,10 +563,9 @@ async fn run(
     // Give the disconnect a moment to leave; a broker that is gone just times out here.
     let _ = tokio::time::timeout(Duration::from_millis(300), async {
         while let Some(p) = polled.recv().await {
-            if matches!(
-                p,
-                Polled::Event(Event::Outgoing(rumqttc::Outgoing::Disconnect))
-            ) {
+            if let Polled::Event(e) = p
+                && matches!(*e, Event::Outgoing(rumqttc::Outgoing::Disconnect))
+            {
                 break;
             }
         }
@@ -577,7 +576,8 @@ async fn run(
 
 /// What the event loop's task hands the link.
 enum Polled {
-    Event(Event),
+    /// Boxed: an event can hold a whole PUBLISH.
+    Event(Box<Event>),
     /// The connection failed; the next try is after this long.
     Failed(String, Duration),
     /// The wait is over: connecting again.
@@ -594,7 +594,7 @@ async fn poll_forever(mut events: rumqttc::v5::EventLoop, tx: tokio::sync::mpsc:
                 if matches!(event, Event::Incoming(Packet::ConnAck(_))) {
                     backoff = FIRST_BACKOFF;
                 }
-                Polled::Event(event)
+                Polled::Event(Box::new(event))
             }
             Err(e) => {
                 if tx
