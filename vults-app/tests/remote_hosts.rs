@@ -523,6 +523,20 @@ fn a_compromised_host_cannot_reach_back_during_remote_add() {
         fs::read(&credentials).unwrap(),
         b"{\"token\": \"secret\"}\n"
     );
+
+    // 8. `remote remove` reads the host the same way: a symlinked settings.json is refused,
+    //    nothing here changes, and the host stays in the list.
+    let _ = fs::remove_dir_all(&evil);
+    std::os::unix::fs::symlink(&credentials, mk(".claude/settings.json")).unwrap();
+    tar_of(&evil, &[".claude/settings.json"], &archive);
+    hostile(&w, None, Some(&archive));
+    let here = local_snapshot();
+    let out = w.cli(&["remote", "remove", "devbox"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("as a symlink"), "{}", text(&out));
+    assert_eq!(local_snapshot(), here, "remove changed a local file");
+    let list = String::from_utf8_lossy(&w.cli(&["remote", "list"]).stdout).into_owned();
+    assert!(list.starts_with("devbox"), "{list}");
 }
 
 /// On the host, the upload never follows a link and never trusts a loose folder: a symlink
