@@ -197,8 +197,16 @@ impl TestServer {
         let name = socket
             .to_fs_name::<GenericFilePath>()
             .expect("a named pipe path");
+        // Owned by this user, for this user alone, as the app makes its pipe: the hook refuses a
+        // pipe owned by anyone else (an elevated process's default owner is Administrators).
+        use interprocess::os::windows::local_socket::ListenerOptionsExt;
+        use interprocess::os::windows::security_descriptor::SecurityDescriptor;
+        let me = windows_sid::current_user();
+        let sddl = widestring::U16CString::from_str(format!("O:{me}D:P(A;;GA;;;{me})"))
+            .expect("an SDDL string");
         let listener = ListenerOptions::new()
             .name(name)
+            .security_descriptor(SecurityDescriptor::deserialize(&sddl).expect("an SDDL"))
             .create_sync()
             .expect("create the test pipe");
         let received = Arc::new(Mutex::new(Vec::new()));
@@ -611,4 +619,43 @@ pub fn reply_shape_of(line: &str) -> Option<&'static str> {
         return matches!(d.as_str()?, "allow" | "deny").then_some("vults");
     }
     None
+}
+
+/// This process's user as an SID string (`S-1-5-21-…`), from its token (Windows).
+#[cfg(windows)]
+pub mod windows_sid {
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
+    use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
+    use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
+
+    pub fn current_user() -> String {
+        // SAFETY: token and buffer handled as the API documents; the token is closed; the SID
+        // string is NUL-terminated and freed with LocalFree.
+        unsafe {
+            let mut token: HANDLE = std::ptr::null_mut();
+            assert!(OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) != 0);
+            let mut buf = vec![0u64; 128];
+            let mut len = 0u32;
+            let ok = GetTokenInformation(
+                token,
+                TokenUser,
+                buf.as_mut_ptr().cast(),
+                (buf.len() * 8) as u32,
+                &mut len,
+            );
+            CloseHandle(token);
+            assert!(ok != 0, "{}", std::io::Error::last_os_error());
+            let user = &*(buf.as_ptr() as *const TOKEN_USER);
+            let mut text: *mut u16 = std::ptr::null_mut();
+            assert!(ConvertSidToStringSidW(user.User.Sid, &mut text) != 0);
+            let mut n = 0;
+            while *text.add(n) != 0 {
+                n += 1;
+            }
+            let sid = String::from_utf16_lossy(std::slice::from_raw_parts(text, n));
+            LocalFree(text.cast());
+            sid
+        }
+    }
 }

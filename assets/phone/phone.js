@@ -412,7 +412,12 @@ function cardView(link, card) {
       for (const b of actions.querySelectorAll('button')) b.disabled = false;
     }
   };
-  if (card.question && card.target.type === 'questions') {
+  if (card.too_large != null) {
+    // Too large for this link (the broker's packet limit): what it is, and only Deny here — an
+    // Allow must see everything it authorizes (the app refuses one from this phone anyway).
+    box.append(el('div', { className: 'warn', textContent: `Too large to show on the phone (${Math.ceil(card.too_large / 1024)} KiB): answer it on the desktop, or deny it here.` }));
+    if (card.target && card.target.summary) box.append(pre(card.target.summary));
+  } else if (card.question && card.target.type === 'questions') {
     const form = questionsView(card, card.target.questions);
     box.append(form);
     actions.append(el('button', { className: 'allow', textContent: 'Send answers', onclick: answer(() => `answers:${JSON.stringify(form.collect())}`) }));

@@ -7,6 +7,10 @@
 //! passed with `-F` (as a user's `~/.ssh/config` would). Needs root (the second user); skipped
 //! otherwise, and a failure with `VULTS_REAL_AGENTS=1`.
 //!
+//! 0. the host user's Vults folder is attacked first (0777, `data/` owned by another host user,
+//!    a symlink at the hook's place to `~/.bashrc`): `remote add` refuses; with only the user's
+//!    own link and a 0777 folder left, it tightens every folder and replaces the link (the
+//!    target unchanged), and the other user can neither replace the hook nor make the socket;
 //! 1. `vults-app remote add devbox -- -F <config>` installs the hook on the host;
 //! 2. the engine runs in-process with the host's link (`remote::link::Links`); Claude Code runs
 //!    as `vults-host` over ssh against the mock model: its card names `devbox:<project>`, and
@@ -261,6 +265,110 @@ fn wait_up(links: &Links, after_starts: u32) -> u32 {
     }
 }
 
+/// A second account on the host (the attacker), made when missing: (uid, gid).
+fn other_host_user() -> (u32, u32) {
+    const OTHER: &str = "vults-other";
+    let id = |flag: &str| {
+        Command::new("id")
+            .args([flag, OTHER])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse::<u32>().ok())
+    };
+    if id("-u").is_none() {
+        sh(Command::new("useradd").args(["--system", "--no-create-home", OTHER]));
+    }
+    (id("-u").expect("uid"), id("-g").expect("gid"))
+}
+
+/// `sh -c <script>` as the other host user; whether it succeeded.
+fn as_other(user: (u32, u32), script: &str) -> bool {
+    Command::new("setpriv")
+        .args([
+            &format!("--reuid={}", user.0),
+            &format!("--regid={}", user.1),
+            "--clear-groups",
+            "sh",
+            "-c",
+            script,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The host user's home is attacked before `remote add`, as issue 20 found it: Vults' folder
+/// left 0777, `data/` and `data/bin/` made by another host user, and a symlink at the hook's
+/// place to `~/.bashrc`. The add refuses while another user owns a folder on the way; once that
+/// is gone (the host user's own link and a 0777 folder left), it tightens every folder, puts the
+/// hook in place of the link (`~/.bashrc` unchanged), and the other user can neither replace
+/// the hook nor make the socket the host's hook connects to.
+fn attacked_host_is_refused_then_tightened(ctx: &Ctx, ssh_config: &Path) {
+    let other = other_host_user();
+    let vh = ctx.home.join(".local/share/vults/host");
+    let bashrc = ctx.home.join(".bashrc");
+    std::fs::write(&bashrc, "export PS1='host$ '\n").expect(".bashrc");
+    chown_to_host(&bashrc);
+    std::fs::create_dir_all(vh.join("data/bin")).expect("Vults' folder");
+    chown_to_host(&ctx.home.join(".local"));
+    sh(Command::new("chmod").arg("0777").arg(&vh));
+    sh(Command::new("chown")
+        .arg("-R")
+        .arg(format!("{}:{}", other.0, other.1))
+        .arg(vh.join("data")));
+    assert!(
+        as_other(
+            other,
+            &format!(
+                "ln -s {} {}",
+                quote(&bashrc.to_string_lossy()),
+                quote(&vh.join("data/bin/vults-hook").to_string_lossy())
+            )
+        ),
+        "the other user plants the link"
+    );
+    let config = ssh_config.to_string_lossy();
+    let (ok, said) = vults_app_result(ctx, &["remote", "add", ALIAS, "--", "-F", &config]);
+    assert!(
+        !ok && said.contains(&format!("belongs to uid {}", other.0)),
+        "remote add must refuse a folder of another host user's:\n{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).expect(".bashrc"),
+        "export PS1='host$ '\n",
+        "the link's target is unchanged"
+    );
+    // The host's admin removes what the other user made; the host user's own link and the
+    // 0777 folder stay.
+    std::fs::remove_dir_all(vh.join("data")).expect("data/");
+    std::fs::create_dir_all(vh.join("data/bin")).expect("data/bin");
+    std::os::unix::fs::symlink(&bashrc, vh.join("data/bin/vults-hook")).expect("link");
+    sh(Command::new("chmod")
+        .args(["0777"])
+        .arg(vh.join("data"))
+        .arg(vh.join("data/bin")));
+    chown_to_host(&vh);
+}
+
+fn vults_app_result(ctx: &Ctx, args: &[&str]) -> (bool, String) {
+    let out = Command::new(bin_dir().join("vults-app"))
+        .args(args)
+        .env("VULTS_HOME", &ctx.vults_home)
+        .env_remove("VULTS_SOCKET")
+        .env_remove("VULTS_AGENT_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .expect("vults-app");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
 fn vults_app(ctx: &Ctx, args: &[&str]) -> String {
     let out = Command::new(bin_dir().join("vults-app"))
         .args(args)
@@ -306,6 +414,9 @@ pub fn claude_on_an_ssh_host() {
     let dir = ctx.work.dir.join("ssh");
     let (sshd, ssh_config) = start_sshd(&dir);
 
+    // 0. An attacked host: refused, then tightened (issue 20).
+    attacked_host_is_refused_then_tightened(&ctx, &ssh_config);
+
     // 1. remote add, through the alias in the ssh config.
     let added = vults_app(
         &ctx,
@@ -320,6 +431,48 @@ pub fn claude_on_an_ssh_host() {
     );
     let host_hook = ctx.home.join(".local/share/vults/host/data/bin/vults-hook");
     assert!(host_hook.is_file(), "no hook on the host:\n{added}");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let vh = ctx.home.join(".local/share/vults/host");
+        assert!(
+            !std::fs::symlink_metadata(&host_hook)
+                .expect("the hook")
+                .file_type()
+                .is_symlink(),
+            "the hook replaced the link"
+        );
+        assert_eq!(
+            std::fs::read_to_string(ctx.home.join(".bashrc")).expect(".bashrc"),
+            "export PS1='host$ '\n",
+            "the link's target is unchanged"
+        );
+        for d in ["", "/data", "/data/bin", "/run", "/config"] {
+            let mode = std::fs::metadata(format!("{}{d}", vh.display()))
+                .expect("a folder")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o700, "{}{d} is tightened", vh.display());
+        }
+        // The other host user can neither replace the hook nor make the socket.
+        let other = other_host_user();
+        let hook_sha = std::fs::read(&host_hook).expect("the hook");
+        for attack in [
+            format!("cp /bin/true {}", quote(&host_hook.to_string_lossy())),
+            format!(
+                "mv {} {}.x",
+                quote(&vh.join("run").to_string_lossy()),
+                quote(&vh.join("run").to_string_lossy())
+            ),
+            format!("mkdir {}", quote(&vh.join("evil").to_string_lossy())),
+            format!(
+                "touch {}",
+                quote(&vh.join("run/vults.sock").to_string_lossy())
+            ),
+        ] {
+            assert!(!as_other(other, &attack), "the other user could: {attack}");
+        }
+        assert_eq!(std::fs::read(&host_hook).expect("the hook"), hook_sha);
+    }
     let written = std::fs::read_to_string(&settings).unwrap_or_default();
     assert!(
         written.contains(&*host_hook.to_string_lossy()) && written.contains("VULTS_HOME="),

@@ -136,16 +136,13 @@ fn hook_output(child: Child) -> String {
 mod sd {
     //! Reads a handle's owner and DACL back as SDDL, and this process's user SID.
     use std::os::windows::io::AsRawHandle;
-    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
+    use windows_sys::Win32::Foundation::{HANDLE, LocalFree};
     use windows_sys::Win32::Security::Authorization::{
-        ConvertSecurityDescriptorToStringSecurityDescriptorW, ConvertSidToStringSidW,
-        GetSecurityInfo, SE_KERNEL_OBJECT,
+        ConvertSecurityDescriptorToStringSecurityDescriptorW, GetSecurityInfo, SE_KERNEL_OBJECT,
     };
     use windows_sys::Win32::Security::{
-        DACL_SECURITY_INFORMATION, GetTokenInformation, OWNER_SECURITY_INFORMATION,
-        PSECURITY_DESCRIPTOR, TOKEN_QUERY, TOKEN_USER, TokenUser,
+        DACL_SECURITY_INFORMATION, OWNER_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR,
     };
-    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 
     unsafe fn take_wide(p: *mut u16) -> String {
         let mut len = 0;
@@ -193,26 +190,7 @@ mod sd {
 
     /// This process's user, as an SID string (`S-1-5-21-…`).
     pub fn my_sid() -> String {
-        // SAFETY: token and buffer handled as the API documents; the token is closed.
-        unsafe {
-            let mut token: HANDLE = std::ptr::null_mut();
-            assert!(OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) != 0);
-            let mut buf = vec![0u64; 128];
-            let mut len = 0u32;
-            let ok = GetTokenInformation(
-                token,
-                TokenUser,
-                buf.as_mut_ptr().cast(),
-                (buf.len() * 8) as u32,
-                &mut len,
-            );
-            CloseHandle(token);
-            assert!(ok != 0, "{}", std::io::Error::last_os_error());
-            let user = &*(buf.as_ptr() as *const TOKEN_USER);
-            let mut text: *mut u16 = std::ptr::null_mut();
-            assert!(ConvertSidToStringSidW(user.User.Sid, &mut text) != 0);
-            take_wide(text)
-        }
+        vults_tests::windows_sid::current_user()
     }
 }
 
@@ -420,4 +398,89 @@ fn clients_that_leave_at_once_never_stall_the_pipe() {
     .unwrap();
     drop(c);
     eventually("the app still accepts", || engine.stats().events >= 1);
+}
+
+/// A program that made the app's pipe name first (another user's, on a real machine) can
+/// neither be joined nor answer a hook. The app never serves as an extra instance of it: it
+/// creates its pipe with `FILE_FLAG_FIRST_PIPE_INSTANCE` (and looks for a pipe that answers
+/// first), so it refuses to start. The hook refuses that pipe: its owner is not this user
+/// (here SYSTEM), whatever its server answers.
+///
+/// What Wine cannot show: a pipe whose *server process* runs as another user (Wine has one
+/// Windows account), the other half of the hook's check (`GetNamedPipeServerProcessId`, then
+/// that process's token user).
+#[test]
+fn a_pipe_made_first_by_someone_else_is_refused_by_the_app_and_the_hook() {
+    use interprocess::local_socket::traits::ListenerExt as _;
+    use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
+    use interprocess::os::windows::local_socket::ListenerOptionsExt;
+    use interprocess::os::windows::security_descriptor::SecurityDescriptor;
+    let home = Home::new("squat");
+    let pipe = home.paths().socket;
+    // Owned by SYSTEM, open to everyone (so another instance could have been added to it).
+    let sddl = widestring_of("O:SYD:(A;;GA;;;WD)");
+    let sd = SecurityDescriptor::deserialize(&sddl).expect("an SDDL");
+    let squatter = ListenerOptions::new()
+        .name(pipe.as_path().to_fs_name::<GenericFilePath>().unwrap())
+        .security_descriptor(sd)
+        .create_sync()
+        .expect("the squatter's pipe");
+    let heard = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = heard.clone();
+    std::thread::spawn(move || {
+        for c in squatter.incoming() {
+            let Ok(c) = c else { break };
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut reader = BufReader::new(c);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            if let Ok(ev) = serde_json::from_str::<serde_json::Value>(&line) {
+                let reply =
+                    serde_json::json!({"kind":"decision","v":9,"id":ev["id"],"decision":"allow"});
+                let _ = reader.get_mut().write_all(format!("{reply}\n").as_bytes());
+            }
+        }
+    });
+    let client = open_pipe(&pipe, Some(0x0002_0000 | 0x8000_0000));
+    let sddl = sd::owner_and_dacl(&client);
+    drop(client);
+    eprintln!("the squatter's pipe: {sddl}");
+    assert!(
+        sddl.starts_with("O:SY"),
+        "Wine kept the squatter's owner: {sddl}"
+    );
+
+    let started = Engine::start_with(
+        home.paths(),
+        Arc::new(|| {}),
+        EngineOptions {
+            interactive: false,
+            ..EngineOptions::default()
+        },
+    );
+    assert!(
+        started.is_err(),
+        "the app served on a pipe someone else made first"
+    );
+
+    let payload = serde_json::json!({"session_id": "s", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf important"}});
+    let before = heard.load(std::sync::atomic::Ordering::SeqCst);
+    let out = hook_output(hook(
+        &home,
+        &["--agent", "claude", "PermissionRequest"],
+        &payload.to_string(),
+    ));
+    assert_eq!(
+        out, "",
+        "the hook took an answer from a pipe it does not own"
+    );
+    // The hook did reach the squatter's pipe, and refused it.
+    eventually("the hook's connection to the squatter", || {
+        heard.load(std::sync::atomic::Ordering::SeqCst) > before
+    });
+}
+
+fn widestring_of(s: &str) -> widestring::U16CString {
+    widestring::U16CString::from_str(s).expect("no NUL")
 }

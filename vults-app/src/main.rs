@@ -130,6 +130,10 @@ fn main() -> ExitCode {
             None
         }
     };
+    // The channel's socket file goes when this app ends (Quit, SIGTERM), as the hook's does.
+    let _channel_file = instance
+        .as_ref()
+        .map(instance::InstanceListener::remove_on_exit);
     // GUI starts here: the engine, the installer's app-start run, and the window (ui::native).
     match vults_ui::native::run(paths, instance, log_file) {
         Ok(()) => ExitCode::SUCCESS,

@@ -232,5 +232,9 @@ fn sigterm_quits_the_window_app_cleanly() {
         log_text(&home.dir)
     );
     assert!(!socket.exists(), "the socket was left behind");
+    assert!(
+        !home.dir.join("run").join("vults.instance.sock").exists(),
+        "the one-instance channel's socket was left behind"
+    );
     assert!(log_text(&home.dir).contains("SIGTERM: quitting"));
 }

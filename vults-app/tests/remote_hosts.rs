@@ -328,3 +328,300 @@ fn a_host_of_another_system_without_a_hook_for_it_is_refused_clearly() {
     let list = String::from_utf8_lossy(&w.cli(&["remote", "list"]).stdout).into_owned();
     assert!(list.starts_with("No hosts"), "{list}");
 }
+
+/// A compromised host, as a stand-in ssh plays it: the probe and the file copy answer what
+/// the attacker wants (`answer`: the probe's lines; `archive`: the tar stream), everything
+/// else runs on the stand-in host as usual.
+fn hostile(w: &World, probe: Option<&str>, archive: Option<&Path>) {
+    let mut cases = String::new();
+    if let Some(p) = probe {
+        cases.push_str(&format!("  *'uname -sm'*) printf '{p}'; exit 0;;\n"));
+    }
+    if let Some(a) = archive {
+        cases.push_str(&format!(
+            "  *'tar -chf'*) cat '{}'; exit 0;;\n",
+            a.display()
+        ));
+    }
+    w.script(
+        "ssh",
+        &format!(
+            "#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in --) shift; break;; *) shift;; esac; done\n\
+             shift\ncase \"$*\" in\n{cases}esac\n\
+             cd {host} && HOME={host} exec sh -c \"$*\"\n",
+            host = w.host().display(),
+        ),
+    );
+}
+
+/// GNU tar's archive of `names` under `dir`, as a hostile host would send it (links kept as
+/// links, `-P`: names as given, absolute and `..` ones too).
+fn tar_of(dir: &Path, names: &[&str], out: &Path) {
+    let status = Command::new("tar")
+        .arg("-cPf")
+        .arg(out)
+        .arg("-C")
+        .arg(dir)
+        .args(names)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// What a compromised host sends is data, never paths, links or commands: a settings file or
+/// an install record that is a symlink to a local file (an agent's credentials, the local
+/// `install.json`), members with `..` or absolute names, a hard link, a `D /abs` probe line,
+/// and a status line of its own. Every `remote add` fails clearly; nothing outside the staging
+/// folder changes here (and the stage is gone), no local folder is made, nothing the host sent
+/// runs here, and nothing is written on the host.
+#[test]
+fn a_compromised_host_cannot_reach_back_during_remote_add() {
+    let w = World::new("hostile");
+    let host = w.host();
+    fs::create_dir_all(host.join(".claude")).unwrap();
+    fs::write(host.join(".claude/settings.json"), "{}\n").unwrap();
+    // This machine's files the attacker aims at.
+    let victim = w.root.join("victim");
+    fs::create_dir_all(&victim).unwrap();
+    let credentials = victim.join("credentials.json");
+    fs::write(&credentials, "{\"token\": \"secret\"}\n").unwrap();
+    let local_record = w.root.join("local/config/install.json");
+    fs::create_dir_all(local_record.parent().unwrap()).unwrap();
+    fs::write(&local_record, "{}\n").unwrap();
+    let ran = w.root.join("ran-here");
+    let evil = w.root.join("evil");
+    let record = ".local/share/vults/host/config/install.json";
+    let mk = |rel: &str| {
+        let p = evil.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let _ = fs::remove_file(&p);
+        p
+    };
+    let local_snapshot = || {
+        let mut all = snapshot(&w.root.join("local"));
+        all.extend(snapshot(&victim));
+        all
+    };
+    let before_here = local_snapshot();
+    let before_there = snapshot(&host);
+    let archive = w.root.join("evil.tar");
+    let check = |what: &str, want: &str| {
+        let (code, said) = w.add();
+        assert_eq!(code, 1, "{what}: remote add must fail:\n{said}");
+        assert!(said.contains(want), "{what}: {want:?} not in:\n{said}");
+        assert_eq!(
+            local_snapshot(),
+            before_here,
+            "{what}: a local file changed"
+        );
+        assert_eq!(
+            snapshot(&host),
+            before_there,
+            "{what}: the host was written"
+        );
+        assert!(!ran.exists(), "{what}: the host's command ran here");
+        assert!(
+            !w.root.join("local/data/hosts/devbox.stage").exists(),
+            "{what}: the stage was left behind"
+        );
+        let list = String::from_utf8_lossy(&w.cli(&["remote", "list"]).stdout).into_owned();
+        assert!(list.starts_with("No hosts"), "{what}: {list}");
+    };
+
+    // 1. settings.json as a symlink to a local file (it was rewritten and uploaded).
+    std::os::unix::fs::symlink(&credentials, mk(".claude/settings.json")).unwrap();
+    tar_of(&evil, &[".claude/settings.json"], &archive);
+    hostile(&w, None, Some(&archive));
+    check("a symlinked settings.json", "as a symlink");
+
+    // 2. The install record as a symlink to a local file (it was overwritten, no backup).
+    let _ = fs::remove_dir_all(&evil);
+    std::os::unix::fs::symlink(&credentials, mk(record)).unwrap();
+    tar_of(&evil, &[record], &archive);
+    check("a symlinked install record", "as a symlink");
+
+    // 3. The record as a symlink to the local install.json, and a status line of the host's:
+    //    it became the local user's status line, run by the local hook.
+    let _ = fs::remove_dir_all(&evil);
+    std::os::unix::fs::symlink(&local_record, mk(record)).unwrap();
+    fs::write(
+        mk(".claude/settings.json"),
+        format!(
+            "{{\"statusLine\": {{\"type\": \"command\", \"command\": \"touch {}\"}}}}\n",
+            ran.display()
+        ),
+    )
+    .unwrap();
+    tar_of(&evil, &[".claude/settings.json", record], &archive);
+    check("a symlinked record and a statusLine", "as a symlink");
+    assert!(!ran.exists());
+
+    // 4. Members with '..' and absolute names.
+    let _ = fs::remove_dir_all(&evil);
+    fs::write(mk("x.json"), "{}\n").unwrap();
+    fs::create_dir_all(evil.join(".claude")).unwrap();
+    tar_of(&evil.join(".claude"), &["../x.json"], &archive);
+    check("a '..' member", "'..'");
+    tar_of(&evil, &[&credentials.to_string_lossy()], &archive);
+    check("an absolute member", "absolute");
+
+    // 5. A hard link to another member.
+    let _ = fs::remove_dir_all(&evil);
+    fs::write(mk(".claude/settings.json"), "{}\n").unwrap();
+    fs::hard_link(
+        evil.join(".claude/settings.json"),
+        mk(".qwen/settings.json"),
+    )
+    .unwrap();
+    tar_of(
+        &evil,
+        &[".claude/settings.json", ".qwen/settings.json"],
+        &archive,
+    );
+    check("a hard link", "hard link");
+
+    // 6. A probe line naming a local folder (it was made).
+    let made = w.root.join("made-here");
+    hostile(
+        &w,
+        Some(&format!(
+            "Linux x86_64\\n{}\\nD {}\\n",
+            host.display(),
+            made.display()
+        )),
+        None,
+    );
+    check("a D /abs line", "did not ask about");
+    assert!(!made.exists(), "a local folder was made");
+
+    // 7. Without any trick, the host's status line stays the host's: the local record and the
+    //    local hook never see it.
+    hostile(&w, None, None);
+    fs::write(
+        host.join(".claude/settings.json"),
+        format!(
+            "{{\"statusLine\": {{\"type\": \"command\", \"command\": \"touch {}\"}}}}\n",
+            ran.display()
+        ),
+    )
+    .unwrap();
+    let (code, said) = w.add();
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(fs::read_to_string(&local_record).unwrap(), "{}\n");
+    // The real hook, as Claude Code runs this machine's status line.
+    let hook = Command::new(vults_tests::built_hook_bin())
+        .args(["--agent", "claude", "--statusline", "StatusLine"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("VULTS_HOME", w.root.join("local"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(hook.status.success());
+    assert!(!ran.exists(), "the host's status line ran here");
+    assert_eq!(
+        fs::read(&credentials).unwrap(),
+        b"{\"token\": \"secret\"}\n"
+    );
+
+    // 8. `remote remove` reads the host the same way: a symlinked settings.json is refused,
+    //    nothing here changes, and the host stays in the list.
+    let _ = fs::remove_dir_all(&evil);
+    std::os::unix::fs::symlink(&credentials, mk(".claude/settings.json")).unwrap();
+    tar_of(&evil, &[".claude/settings.json"], &archive);
+    hostile(&w, None, Some(&archive));
+    let here = local_snapshot();
+    let out = w.cli(&["remote", "remove", "devbox"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("as a symlink"), "{}", text(&out));
+    assert_eq!(local_snapshot(), here, "remove changed a local file");
+    let list = String::from_utf8_lossy(&w.cli(&["remote", "list"]).stdout).into_owned();
+    assert!(list.starts_with("devbox"), "{list}");
+}
+
+/// On the host, the upload never follows a link and never trusts a loose folder: a symlink
+/// planted at the hook's place (to `~/.bashrc`) is replaced, not written through; Vults' own
+/// folders left 0777 are made 0700; a folder on the way owned by another host user (root
+/// only: it needs a second user) or `$HOME` writable by others is refused, with nothing written.
+#[test]
+fn the_hooks_place_and_vults_folders_on_the_host_are_checked() {
+    let w = World::new("hostdirs");
+    let host = w.host();
+    fs::create_dir_all(host.join(".claude")).unwrap();
+    fs::write(host.join(".claude/settings.json"), "{}\n").unwrap();
+    let bashrc = host.join(".bashrc");
+    fs::write(&bashrc, "export PS1='$ '\n").unwrap();
+    let vh = host.join(".local/share/vults/host");
+    let bin = vh.join("data/bin");
+    fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(&bashrc, bin.join("vults-hook")).unwrap();
+    let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o777;
+    for d in [&vh, &vh.join("data"), &bin] {
+        fs::set_permissions(d, fs::Permissions::from_mode(0o777)).unwrap();
+    }
+
+    let (code, said) = w.add();
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(
+        fs::read_to_string(&bashrc).unwrap(),
+        "export PS1='$ '\n",
+        "the link's target is unchanged"
+    );
+    let hook = bin.join("vults-hook");
+    assert!(fs::symlink_metadata(&hook).unwrap().file_type().is_file());
+    assert_eq!(sha256(&hook), sha256(&w.root.join("hook")));
+    for d in [
+        &vh,
+        &vh.join("data"),
+        &bin,
+        &vh.join("run"),
+        &vh.join("config"),
+    ] {
+        assert_eq!(mode(d), 0o700, "{} is made private", d.display());
+    }
+    let record = vh.join("config/install.json");
+    assert!(fs::symlink_metadata(&record).unwrap().file_type().is_file());
+
+    // The install record as a link to another file of the host user's: replaced, not followed.
+    let elsewhere = host.join("notes.json");
+    fs::write(&elsewhere, "{\"mine\": true}\n").unwrap();
+    fs::remove_file(&record).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &record).unwrap();
+    fs::write(&hook, "#!/bin/sh\necho tampered\n").unwrap();
+    let (code, said) = w.add();
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(
+        fs::read_to_string(&elsewhere).unwrap(),
+        "{\"mine\": true}\n"
+    );
+
+    // $HOME writable by others: refused before anything is written.
+    fs::set_permissions(&host, fs::Permissions::from_mode(0o777)).unwrap();
+    fs::write(&hook, "#!/bin/sh\necho tampered again\n").unwrap();
+    let before = snapshot(&host);
+    let (code, said) = w.add();
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("can be written by others"), "{said}");
+    assert_eq!(snapshot(&host), before, "nothing is written on the host");
+    fs::set_permissions(&host, fs::Permissions::from_mode(0o755)).unwrap();
+
+    // A folder on the way owned by another user: refused, whatever its mode.
+    let other = Command::new("id").args(["-u", "vults-other"]).output().ok();
+    let other = other
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse::<u32>().ok());
+    match other {
+        Some(uid) if vults_core::paths::current_uid() == 0 => {
+            std::os::unix::fs::chown(vh.join("data"), Some(uid), None).unwrap();
+            let before = snapshot(&host);
+            let (code, said) = w.add();
+            assert_eq!(code, 1, "{said}");
+            assert!(
+                said.contains(&format!("data belongs to uid {uid}")),
+                "{said}"
+            );
+            assert_eq!(snapshot(&host), before, "nothing is written on the host");
+        }
+        _ => eprintln!("not root or no vults-other user: the other owner's case is skipped"),
+    }
+}

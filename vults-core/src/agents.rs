@@ -1253,10 +1253,13 @@ fn target_of(tool: &str, kind: ToolKind, input: &Value) -> Target {
 }
 
 /// A command as a string; an argv list (`["bash","-lc","…"]`) is joined with shell quoting.
+/// The command a shell call runs, as one string: `command` (or `cmd`) as a string, or an argv
+/// list shell-quoted. `None` when it is neither, or says nothing (blank, an empty list): the
+/// card then shows the whole input, which is what an Allow authorizes.
 fn command_of(input: &Value) -> Option<String> {
     match input.get("command").or_else(|| input.get("cmd")) {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Array(argv)) => {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(Value::Array(argv)) if !argv.is_empty() => {
             let words: Option<Vec<&str>> = argv.iter().map(Value::as_str).collect();
             Some(
                 words?

@@ -58,6 +58,24 @@ impl AlwaysRule {
         }
     }
 
+    /// The rule an "Always allow" on this call's card may offer: none when the call names no
+    /// tool or its target is blank (a Codex approval without a command once came as an empty
+    /// command), since such a rule would allow every call that also names nothing.
+    pub fn offer(
+        identity: &Identity,
+        folder: &str,
+        call: &ToolCall,
+        now_unix: u64,
+    ) -> Option<AlwaysRule> {
+        let rule = AlwaysRule::for_call(identity, folder, call, now_unix);
+        rule.is_whole().then_some(rule)
+    }
+
+    /// Whether the rule names a tool and a target: only such a rule can ever be kept or answer.
+    pub fn is_whole(&self) -> bool {
+        !self.tool.trim().is_empty() && !self.target.trim().is_empty()
+    }
+
     /// Whether this rule is for exactly this (identity, folder, tool, target).
     pub fn is_for(&self, identity: &Identity, folder: &str, tool: &str, target: &str) -> bool {
         &self.identity == identity
@@ -156,7 +174,13 @@ impl RuleSet {
                         target: stored.target,
                         created: stored.created,
                     };
-                    if !set.add(rule.clone()) {
+                    if !rule.is_whole() {
+                        warnings.push(format!(
+                            "dropped rule {}: it names no tool or an empty target, which \
+                             would allow every call that names nothing",
+                            rule.id
+                        ));
+                    } else if !set.add(rule.clone()) {
                         warnings.push(format!("dropped rule {}: a duplicate", rule.id));
                     }
                 }
@@ -198,7 +222,8 @@ impl RuleSet {
         crate::atomic::write(path, self.to_json().as_bytes(), Some(0o600))
     }
 
-    /// The rule for exactly this tuple.
+    /// The rule for exactly this tuple. A rule with no tool or an empty target never matches,
+    /// however it got into the set.
     pub fn find(
         &self,
         identity: &Identity,
@@ -208,14 +233,16 @@ impl RuleSet {
     ) -> Option<&AlwaysRule> {
         self.rules
             .iter()
-            .find(|r| r.is_for(identity, folder, tool, target))
+            .find(|r| r.is_whole() && r.is_for(identity, folder, tool, target))
     }
 
-    /// Adds a rule; `false` (and nothing changes) when one for the same tuple exists.
+    /// Adds a rule; `false` (and nothing changes) when one for the same tuple exists, or when
+    /// it names no tool or an empty target ([`AlwaysRule::is_whole`]).
     pub fn add(&mut self, rule: AlwaysRule) -> bool {
-        if self
-            .find(&rule.identity, &rule.folder, &rule.tool, &rule.target)
-            .is_some()
+        if !rule.is_whole()
+            || self
+                .find(&rule.identity, &rule.folder, &rule.tool, &rule.target)
+                .is_some()
         {
             return false;
         }
@@ -361,6 +388,33 @@ mod tests {
             "{\"version\":2,\"rules\":[]}"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// No rule ever has an empty target: none is offered for such a call, none is added, none
+    /// read from the file is kept, and none answers.
+    #[test]
+    fn a_rule_with_an_empty_target_is_never_offered_added_kept_or_matched() {
+        let claude = Identity::Builtin(AgentKind::Claude);
+        assert!(AlwaysRule::offer(&claude, "/p", &bash(""), 1).is_none());
+        assert!(AlwaysRule::offer(&claude, "/p", &bash("  "), 1).is_none());
+        assert!(AlwaysRule::offer(&claude, "/p", &bash("ls"), 1).is_some());
+        let mut set = RuleSet::default();
+        assert!(!set.add(AlwaysRule::for_call(&claude, "/p", &bash(""), 1)));
+        assert!(set.rules.is_empty());
+        // One slipped in by hand still answers nothing.
+        set.rules
+            .push(AlwaysRule::for_call(&claude, "/p", &bash(""), 1));
+        assert!(set.find(&claude, "/p", "Bash", "").is_none());
+        let text = r#"{"version":1,"rules":[
+          {"id":"r-1","identity":"codex","folder":"/p","tool":"Bash","target":"","created":1},
+          {"id":"r-2","identity":"codex","folder":"/p","tool":"","target":"ls","created":1},
+          {"id":"r-3","identity":"codex","folder":"/p","tool":"Bash","target":"ls","created":1}
+        ]}"#;
+        let (set, warnings) = RuleSet::from_json(text.as_bytes()).expect("parses");
+        let kept: Vec<&str> = set.rules.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(kept, ["r-3"]);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("empty target"), "{warnings:?}");
     }
 
     #[test]

@@ -37,6 +37,8 @@
 //! config folder), which the installer writes as
 //! `{"claude":{"statusLine":{"type":"command","command":"…", …}}}` — the entry it replaced.
 
+mod trust;
+
 use std::io::{IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -435,11 +437,16 @@ type Conn = std::os::unix::net::UnixStream;
 #[cfg(windows)]
 type Conn = std::fs::File;
 
+/// Connects to the app, and only to this user's own (see [`trust`]).
 #[cfg(unix)]
 fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
-    std::os::unix::net::UnixStream::connect(socket)
+    trust::socket_path(socket)?;
+    let stream = std::os::unix::net::UnixStream::connect(socket)?;
+    trust::peer(&stream)?;
+    Ok(stream)
 }
 
+/// Connects to the app's pipe, and only to this user's own app (see [`trust`]).
 #[cfg(windows)]
 fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
     // The app's named pipe (`\\.\pipe\vults-<user>`) opens like a file. Every instance busy
@@ -468,7 +475,11 @@ fn connect(socket: &std::path::Path) -> std::io::Result<Conn> {
                 // SAFETY: a NUL-terminated UTF-16 name; the call only waits.
                 unsafe { WaitNamedPipeW(wide.as_ptr(), left.as_millis().clamp(1, 2000) as u32) };
             }
-            other => return other,
+            Ok(pipe) => {
+                trust::pipe(&pipe)?;
+                return Ok(pipe);
+            }
+            Err(e) => return Err(e),
         }
     }
 }

@@ -135,6 +135,17 @@ impl Stats {
     }
 }
 
+/// Connection ids, one counter for every listener of every engine in this process (the local
+/// socket and each SSH host's) and for the in-app requests, so a connection closing on one can
+/// never be taken for another's: a host's connection N closing once withdrew the local card of
+/// connection N.
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A connection id never given before in this process: what an [`InAppRequest`] is keyed by.
+pub fn new_conn_id() -> ConnId {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
 /// What a connection's writer is asked to do.
 pub(crate) enum Outgoing {
     /// Boxed: a [`Message`] can hold a whole event, and most of these are `Close`-sized.
@@ -424,7 +435,6 @@ async fn accept_loop(
     host: Option<Arc<str>>,
 ) {
     use interprocess::local_socket::traits::tokio::Listener as _;
-    let mut next: ConnId = 0;
     loop {
         let stream = match listener.accept().await {
             Ok(s) => s,
@@ -441,9 +451,8 @@ async fn accept_loop(
             continue; // dropping the stream closes it
         }
         stats.accepted.fetch_add(1, Ordering::Relaxed);
-        next += 1;
         tokio::spawn(connection::serve(
-            next,
+            new_conn_id(),
             stream,
             core.clone(),
             stats.clone(),
@@ -984,8 +993,11 @@ impl Core {
             Why::Destructive(what) => Some(what.clone()),
             _ => None,
         };
+        // No Always for a call whose target is empty: such a rule would allow every call that
+        // names nothing (vults_core::rules::AlwaysRule::offer).
         let always_rule = (destructive.is_none() && !question)
-            .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_ms(now) / 1000));
+            .then_some(())
+            .and_then(|()| AlwaysRule::offer(&identity, &folder, &call, unix_ms(now) / 1000));
         if reply
             .send(Outgoing::Line(Box::new(Message::waiting(&event.id))))
             .is_err()
@@ -1133,11 +1145,14 @@ impl Core {
         self.on_request(conn, event, tx, session, SystemTime::now(), while_paused);
     }
 
-    /// Takes a card down because its hook went away (or the app quits).
+    /// Takes a card down because its hook went away (or the app quits). Whatever the reason,
+    /// the hook's wait ends now: its connection is told to close (the hook prints nothing), so
+    /// no hook is ever left waiting for a card that is gone.
     fn withdraw(&mut self, id: CardId, why: &str) {
         let Some(w) = self.cards.remove(&id) else {
             return;
         };
+        let _ = w.reply.send(Outgoing::Close);
         let by = AnsweredBy::Withdrawn;
         self.outbox
             .push(EngineEvent::CardRemoved { id, by: by.clone() });
@@ -1262,5 +1277,69 @@ impl Core {
         self.policy_status.warnings = self.policies.warnings();
         self.outbox
             .push(EngineEvent::Policies(self.policy_status.clone()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vults_core::protocol::ReadLine;
+
+    fn core(name: &str) -> (Core, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("vults-core-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.clone();
+        let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| d.clone()));
+        let (ui, _) = std::sync::mpsc::channel();
+        let (inputs, _) = mpsc::unbounded_channel();
+        let core = Core::load(
+            paths,
+            EngineOptions::default(),
+            ui,
+            Arc::new(|| {}),
+            Arc::new(Stats::default()),
+            inputs,
+        )
+        .expect("the core loads");
+        (core, dir)
+    }
+
+    fn request(id: &str) -> Event {
+        let line = serde_json::json!({"kind":"event","v":9,"id":id,"agent":"claude",
+            "event":"PermissionRequest","wants_reply":true,"terminal":{"cwd":"/p"},
+            "payload":{"session_id":"s","cwd":"/p","tool_name":"Bash",
+                "tool_input":{"command":"make"}}})
+        .to_string();
+        match vults_core::protocol::read_line(line.as_bytes()) {
+            ReadLine::Message(Message::Event(e)) => e,
+            _ => panic!("an event line"),
+        }
+    }
+
+    /// A card withdrawn for any reason ends its hook's wait at once: its connection is told to
+    /// close, even while the connection (which holds its own handle) is still open. Before, only
+    /// the card's handle was dropped, and a hook whose card was withdrawn by another socket's
+    /// connection id waited with no card anywhere.
+    #[tokio::test]
+    async fn a_withdrawn_card_closes_its_hooks_connection() {
+        let (mut core, dir) = core("withdraw");
+        let (reply, mut out) = mpsc::unbounded_channel();
+        core.on_event(new_conn_id(), request("e1"), reply.clone());
+        assert!(matches!(out.try_recv(), Ok(Outgoing::Line(_))), "waiting");
+        let id = *core.cards.keys().next().expect("a card");
+        core.withdraw(id, "the agent stopped waiting");
+        assert!(
+            matches!(out.try_recv(), Ok(Outgoing::Close)),
+            "the hook's connection is closed"
+        );
+        drop(reply);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn connection_ids_are_never_reused_across_listeners() {
+        let a = new_conn_id();
+        let b = new_conn_id();
+        assert!(b > a);
     }
 }

@@ -24,12 +24,13 @@ pub fn already_running(path: &Path) -> io::Error {
     )
 }
 
-/// Creates the listener at `socket`. `runtime_dir` is made (or tightened to) 0700 when the
-/// socket lives in it.
+/// Creates the listener at `socket`. When the socket lives in `runtime_dir` (or a folder of
+/// it, as `<runtime>/hosts/`), each folder from `runtime_dir` down is checked to be this user's
+/// own (not a symlink) and made (or tightened to) 0700.
 #[cfg(unix)]
 pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
     use interprocess::os::unix::local_socket::ListenerOptionsExt;
-    use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+    use std::os::unix::fs::{DirBuilderExt, FileTypeExt};
 
     let parent = socket
         .parent()
@@ -41,25 +42,16 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
             .mode(0o700)
             .create(parent)?;
     }
-    if parent == runtime_dir {
-        // A folder someone else made there first (a squatted /tmp/vults-<uid>) is refused.
-        use std::os::unix::fs::MetadataExt;
-        let owner = std::fs::metadata(parent)?.uid();
-        if owner != vults_core::paths::current_uid() {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                format!(
-                    "{} belongs to uid {owner}, not to you; remove it (or set VULTS_SOCKET)",
-                    parent.display()
-                ),
-            ));
+    if parent.starts_with(runtime_dir) {
+        // Vults' own folders, from the runtime folder down to the socket's (`<runtime>/hosts/`
+        // for an SSH host's): each one someone else made there first (a squatted
+        // /tmp/vults-<uid>), or a symlink, is refused; each of ours is made private.
+        let mut dir = runtime_dir.to_path_buf();
+        own_private_dir(&dir)?;
+        for part in parent.strip_prefix(runtime_dir).unwrap_or(Path::new("")) {
+            dir.push(part);
+            own_private_dir(&dir)?;
         }
-        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot make {} private (0700): {e}", parent.display()),
-            )
-        })?;
     }
     match std::fs::symlink_metadata(socket) {
         Ok(meta) if meta.file_type().is_socket() => {
@@ -99,6 +91,46 @@ pub fn listen(socket: &Path, runtime_dir: &Path) -> io::Result<Listener> {
                 e
             }
         })
+}
+
+/// Checks that `dir` is a real folder (not a symlink) of this user's, and makes it 0700.
+#[cfg(unix)]
+fn own_private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let meta = std::fs::symlink_metadata(dir)?;
+    if meta.file_type().is_symlink() || !meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} is not a folder but a {}; remove it (or set VULTS_SOCKET)",
+                dir.display(),
+                if meta.file_type().is_symlink() {
+                    "symlink"
+                } else {
+                    "file"
+                }
+            ),
+        ));
+    }
+    let owner = meta.uid();
+    if owner != vults_core::paths::current_uid() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} belongs to uid {owner}, not to you; remove it (or set VULTS_SOCKET)",
+                dir.display()
+            ),
+        ));
+    }
+    if meta.mode() & 0o777 != 0o700 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot make {} private (0700): {e}", dir.display()),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// Creates the named pipe, admitting only this user.

@@ -105,3 +105,59 @@ fn a_hosts_socket_tags_its_calls_with_the_host_and_its_rules_stay_there() {
     assert_eq!(hook_output(child), "", "no socket: silence");
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
+
+/// Connection ids are one counter for every socket: a host's connection closing never withdraws
+/// the local card of the connection that has the same number on the local socket (each accept
+/// loop counted from 1, so the host's first connection closing took the local first card down
+/// and left its hook waiting with no card anywhere).
+#[test]
+fn a_host_connection_closing_never_withdraws_a_local_card() {
+    let home = Home::new("connids");
+    let engine = start(&home, true);
+    let hosts = engine.host_sockets();
+    let _listener = hosts.listen("devbox").expect("listens for devbox");
+    let socket = hosts.socket_of("devbox");
+
+    // The local socket's first connection: a card, its hook waiting.
+    let local = hook(
+        &home,
+        &["--agent", "claude", "PermissionRequest"],
+        &bash("s-l", "make local").to_string(),
+    );
+    let card = card_added(&engine);
+    assert_eq!(card.folder, "/work/proj");
+
+    // The host's socket's first connection comes and goes.
+    let mut c = Client::connect(&socket);
+    c.send(&event_line(
+        "h1",
+        "claude",
+        "Stop",
+        false,
+        serde_json::json!({"session_id": "s-h"}),
+    ));
+    drop(c);
+    let seen = drain_for(&engine, Duration::from_millis(800));
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardRemoved { id, .. } if *id == card.id)),
+        "the host's connection closing withdrew the local card: {seen:?}"
+    );
+    assert!(
+        seen.iter().any(
+            |e| matches!(e, EngineEvent::SessionChanged(s) if s.folder.starts_with("devbox:"))
+        ),
+        "the host's event arrived: {seen:?}"
+    );
+    assert!(engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::Allow,
+        by: AnsweredBy::Click,
+    }));
+    assert_eq!(
+        hook_output(local),
+        CLAUDE_ALLOW,
+        "the local hook got its answer"
+    );
+}

@@ -6,6 +6,7 @@
 //! - `code`: a new pairing URL, printed the same way, then `code ready`;
 //! - `state`: `vults-phone-e2e: broker <state>`;
 //! - `lan`: turns the LAN link on (loopback, plain HTTP): `vults-phone-e2e: lan <address>`;
+//! - `broker-off`: disconnects from the broker as Settings → Phone does: `broker off done`;
 //! - `click <card> allow|deny|always`: answers a card as a click on the desktop would.
 //!
 //! Stops on SIGINT/SIGTERM or when stdin closes.
@@ -127,6 +128,10 @@ fn main() -> std::process::ExitCode {
                     Some(state) => eprintln!("vults-phone-e2e: broker {}", state.describe()),
                     None => eprintln!("vults-phone-e2e: broker off"),
                 },
+                ["broker-off"] => {
+                    link.apply(PhoneAction::BrokerOff);
+                    eprintln!("vults-phone-e2e: broker off done");
+                }
                 ["lan"] => match link.start(LinkConfig::loopback(0)) {
                     Ok(addr) => eprintln!("vults-phone-e2e: lan {addr}"),
                     Err(e) => eprintln!("vults-phone-e2e: lan failed: {e}"),

@@ -62,6 +62,18 @@ pub const SUMMARY_INTERVAL_MS: u64 = 60_000;
 /// Source addresses remembered for the per-address interval; past it, new addresses are
 /// dropped (and counted) until old ones age out.
 const MAX_SOURCES: usize = 4096;
+/// Refusals of authenticated requests (a replayed frame still opens and verifies: "nonce
+/// already used", "time outside ±60 s"), per device: at most this many lines in a burst…
+pub const DEVICE_BURST: f64 = 20.0;
+/// …refilled by one line per this long (10 a minute); the rest are counted in one summary line
+/// per device ([`SUMMARY_INTERVAL_MS`], and when a link stops).
+pub const DEVICE_REFILL_MS: u64 = 6_000;
+/// A reply over the broker is at most this large unless the broker's own limit is smaller
+/// (its MQTT 5 maximum packet size, less the frame's and the packet's own bytes).
+pub const MAX_BROKER_REPLY: usize = 1024 * 1024;
+/// What a broker frame and its PUBLISH packet add around the sealed JSON (version, nonce, tag,
+/// fixed header, topic, properties), with room to spare.
+pub const BROKER_OVERHEAD: usize = 512;
 /// Settings → Phone keeps this many refusals of authenticated requests…
 const KEEP_AUTHENTICATED: usize = 40;
 /// …and, apart, this many of unauthenticated ones, so a flood cannot push the others out.
@@ -83,6 +95,9 @@ pub enum Check {
     Busy,
     CardNotPending,
     AnswerDoesNotFit,
+    /// The card was too large to show whole on this phone (the broker's packet limit): only
+    /// Deny is taken for it there.
+    CardTooLarge,
 }
 
 impl Check {
@@ -99,6 +114,9 @@ impl Check {
             Check::Busy => "too many requests",
             Check::CardNotPending => "card not pending",
             Check::AnswerDoesNotFit => "answer does not fit the card",
+            Check::CardTooLarge => {
+                "card too large to show on the phone: answer it on the desktop (Deny works)"
+            }
         }
     }
 }
@@ -243,13 +261,85 @@ impl Flood {
     }
 }
 
+/// The budget for refusals of authenticated requests, one bucket per device: a broker that
+/// replays one captured frame gets a refusal each time, and without this every one was an
+/// audit line (5 a second per topic), so the audit's rotation dropped the real history.
+#[derive(Default)]
+struct DeviceFlood {
+    buckets: HashMap<String, (f64, u64)>,
+    /// Per device: (its label, dropped count by check, since when).
+    dropped: BTreeMap<String, (AnsweredBy, BTreeMap<&'static str, u64>, u64)>,
+}
+
+impl DeviceFlood {
+    fn admit(&mut self, device: &str, by: &AnsweredBy, check: &'static str, now_ms: u64) -> bool {
+        if self.buckets.len() > MAX_SOURCES {
+            self.buckets.retain(|_, (t, at)| {
+                *t < DEVICE_BURST || now_ms.saturating_sub(*at) < SUMMARY_INTERVAL_MS
+            });
+        }
+        let (tokens, at) = self
+            .buckets
+            .entry(device.to_string())
+            .or_insert((DEVICE_BURST, now_ms));
+        let refill = now_ms.saturating_sub(*at) as f64 / DEVICE_REFILL_MS as f64;
+        *tokens = (*tokens + refill).min(DEVICE_BURST);
+        *at = (*at).max(now_ms);
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            return true;
+        }
+        let slot = self
+            .dropped
+            .entry(device.to_string())
+            .or_insert_with(|| (by.clone(), BTreeMap::new(), now_ms));
+        *slot.1.entry(check).or_default() += 1;
+        false
+    }
+
+    /// The devices whose dropped refusals are due a summary line (all of them with `force`).
+    fn due(
+        &mut self,
+        now_ms: u64,
+        force: bool,
+    ) -> Vec<(String, AnsweredBy, BTreeMap<&'static str, u64>, u64)> {
+        let due: Vec<String> = self
+            .dropped
+            .iter()
+            .filter(|(_, (_, _, since))| {
+                force || now_ms.saturating_sub(*since) >= SUMMARY_INTERVAL_MS
+            })
+            .map(|(d, _)| d.clone())
+            .collect();
+        due.into_iter()
+            .filter_map(|d| {
+                let (by, counts, since) = self.dropped.remove(&d)?;
+                Some((d, by, counts, since))
+            })
+            .collect()
+    }
+}
+
+/// A pending card as the phone gets it: its JSON (with its diff) made once, when the card
+/// came, outside the gate's lock, and its size.
+struct Shown {
+    card: PendingCard,
+    json: Arc<str>,
+}
+
 /// The link's state in memory: behind [`Gate`]'s mutex, which no disk write is made under.
 struct State {
     keys: AppKeys,
     /// A copy of the store's list, replaced after each write.
     devices: Vec<Device>,
     seal_keys: HashMap<String, SealKey>,
-    pending: BTreeMap<CardId, PendingCard>,
+    pending: BTreeMap<CardId, Shown>,
+    /// Per device, the cards its last list showed cut (too large for its transport): an Allow
+    /// of one from that device is refused, as the phone could not show what it authorizes.
+    cut: HashMap<String, std::collections::BTreeSet<CardId>>,
+    /// The largest sealed reply (its JSON) the broker takes now.
+    broker_reply_limit: usize,
+    device_flood: DeviceFlood,
     nonces: HashMap<(String, String), u64>,
     token: Option<PairToken>,
     /// Requests signed before this instant are refused: a restarted app has forgotten the
@@ -337,6 +427,9 @@ impl Gate {
                 devices: devices.all().to_vec(),
                 seal_keys: HashMap::new(),
                 pending: BTreeMap::new(),
+                cut: HashMap::new(),
+                broker_reply_limit: MAX_BROKER_REPLY,
+                device_flood: DeviceFlood::default(),
                 nonces: HashMap::new(),
                 token: None,
                 started_ms: now_ms,
@@ -409,17 +502,36 @@ impl Gate {
         all
     }
 
+    /// Follows the cards: a card's JSON, diff included, is made here once, before the lock is
+    /// taken (a large edit's diff once stalled every poll, made under the lock each time).
     pub fn on_engine_event(&self, ev: &EngineEvent) {
-        let mut st = self.state();
         match ev {
             EngineEvent::CardAdded(card) => {
-                st.pending.insert(card.id, card.clone());
+                let shown = Shown {
+                    card: card.clone(),
+                    json: Arc::from(card_json(card).to_string()),
+                };
+                self.state().pending.insert(card.id, shown);
             }
             EngineEvent::CardRemoved { id, .. } => {
+                let mut st = self.state();
                 st.pending.remove(id);
+                for cut in st.cut.values_mut() {
+                    cut.remove(id);
+                }
             }
             _ => {}
         }
+    }
+
+    /// The broker's own limit on a packet (its MQTT 5 maximum packet size), when it says one:
+    /// replies over the broker stay under it (and under [`MAX_BROKER_REPLY`]).
+    pub fn set_broker_packet_limit(&self, limit: Option<usize>) {
+        let reply = limit
+            .map(|l| l.saturating_sub(BROKER_OVERHEAD))
+            .unwrap_or(MAX_BROKER_REPLY)
+            .min(MAX_BROKER_REPLY);
+        self.state().broker_reply_limit = reply;
     }
 
     /// A new one-time pairing token; it replaces (retires) any earlier one.
@@ -479,6 +591,7 @@ impl Gate {
     pub fn flush(&self, now_ms: u64, force: bool) {
         let mut st = self.state();
         st.summarize(&self.record, now_ms, force);
+        st.summarize_devices(&self.record, now_ms, force);
     }
 
     /// `POST /pair`: `{token, name, sign, box, sig}` — the phone's public keys, the token from
@@ -512,7 +625,7 @@ impl Gate {
             let detail =
                 format!("pairing refused: revoked device (its key stays revoked), from {from}");
             let mut st = self.state();
-            st.refuse_authenticated(&self.record, by, detail, None, now_ms);
+            st.refuse_authenticated(&self.record, by, detail, None, None, now_ms);
             return Reply::error(403, "this device was revoked: it cannot pair again");
         }
         let mut device = device;
@@ -617,7 +730,7 @@ impl Gate {
         let (Some(nonce), Some(ct)) = (unb64_array::<12>(nonce), unb64(ct)) else {
             return (Reply::error(400, "n and c must be base64url"), None);
         };
-        self.sealed_request(claim, &nonce, &ct, &from.into(), now_ms)
+        self.sealed_request(claim, &nonce, &ct, &from.into(), now_ms, None)
     }
 
     /// A sealed request from the broker: the device is the one whose topic it arrived on,
@@ -640,7 +753,8 @@ impl Gate {
             Some((_, nonce, ct)) => (nonce, ct.to_vec()),
             None => ([0u8; 12], Vec::new()),
         };
-        let (reply, command) = self.sealed_request(&claim, &nonce, &ct, &from, now_ms);
+        let limit = self.state().broker_reply_limit;
+        let (reply, command) = self.sealed_request(&claim, &nonce, &ct, &from, now_ms, Some(limit));
         BrokerReply {
             frame: reframe(&reply),
             command,
@@ -648,6 +762,7 @@ impl Gate {
         }
     }
 
+    /// `limit`: the largest reply JSON the transport takes (the broker's), `None` for the LAN.
     fn sealed_request(
         &self,
         claim: &str,
@@ -655,6 +770,7 @@ impl Gate {
         ct: &[u8],
         from: &Source,
         now_ms: u64,
+        limit: Option<usize>,
     ) -> (Reply, Option<EngineCommand>) {
         let (nonce, ct) = (*nonce, ct);
         let mut st = self.state();
@@ -692,16 +808,35 @@ impl Gate {
         };
         match st.check_signed(&device, &plain, now_ms) {
             Ok((req, command)) => {
-                let cards: Vec<Value> = st.pending.values().map(card_json).collect();
-                let out = json!({"re": req.nonce, "ok": true, "now": now_ms, "cards": cards});
-                (sealed(&key, &device, 200, out), command)
+                // The cards' JSON was made when they came; here it is only shared, and the
+                // reply is put together and sealed after the lock is let go.
+                let cards: Vec<(CardId, Arc<str>, String)> = st
+                    .pending
+                    .iter()
+                    .map(|(id, s)| {
+                        let short = cut_json(&s.card, s.json.len()).to_string();
+                        (*id, s.json.clone(), short)
+                    })
+                    .collect();
+                drop(st);
+                let (out, cut) = fit_list(&req.nonce, now_ms, &cards, limit);
+                self.state().cut.insert(device.id.clone(), cut);
+                (sealed_bytes(&key, &device, 200, out.as_bytes()), command)
             }
             Err((check, req_nonce, card)) => {
                 let mut detail = format!("{} (device {})", check.as_str(), device.id);
                 if let Some(c) = card {
                     detail.push_str(&format!(", card {c}"));
                 }
-                st.refuse_authenticated(record, by, detail, card, now_ms);
+                st.refuse_authenticated(
+                    record,
+                    by,
+                    detail,
+                    card,
+                    Some((&device.id, check)),
+                    now_ms,
+                );
+                drop(st);
                 let out =
                     json!({"re": req_nonce, "ok": false, "refused": check.as_str(), "now": now_ms});
                 (sealed(&key, &device, 403, out), None)
@@ -726,7 +861,11 @@ fn reframe(reply: &Reply) -> Option<Vec<u8>> {
 }
 
 fn sealed(key: &SealKey, device: &Device, status: u16, v: Value) -> Reply {
-    let (n, c) = key.seal(Direction::ToPhone, &device.id, v.to_string().as_bytes());
+    sealed_bytes(key, device, status, v.to_string().as_bytes())
+}
+
+fn sealed_bytes(key: &SealKey, device: &Device, status: u16, plain: &[u8]) -> Reply {
+    let (n, c) = key.seal(Direction::ToPhone, &device.id, plain);
     Reply::json(status, json!({"n": b64(&n), "c": b64(&c)}))
 }
 
@@ -858,7 +997,14 @@ impl State {
                 let Some(pending) = self.pending.get(card) else {
                     return Err(fail(Check::CardNotPending));
                 };
-                let answer = fit(pending, answer).ok_or(fail(Check::AnswerDoesNotFit))?;
+                let shown_cut = self
+                    .cut
+                    .get(&device.id)
+                    .is_some_and(|cut| cut.contains(card));
+                if shown_cut && !matches!(answer, WireAnswer::Deny) {
+                    return Err(fail(Check::CardTooLarge));
+                }
+                let answer = fit(&pending.card, answer).ok_or(fail(Check::AnswerDoesNotFit))?;
                 // Gone from the phone's list at once: a second answer to it is refused.
                 self.pending.remove(card);
                 Some(EngineCommand::Answer {
@@ -889,18 +1035,44 @@ impl State {
         self.summarize(record, now_ms, false);
     }
 
-    /// Audits a refusal of an authenticated request (or a revoked key with a good token).
+    /// Audits a refusal of an authenticated request, under its device's budget
+    /// (`budget`: the device and the check; otherwise counted for its summary line), or a
+    /// revoked key with a good token (`None`: always).
     fn refuse_authenticated(
         &mut self,
         record: &CommandSink,
         by: AnsweredBy,
         detail: String,
         card: Option<CardId>,
+        budget: Option<(&str, Check)>,
         now_ms: u64,
     ) {
-        let entry = self.entry(by, detail, card, now_ms);
-        record(EngineCommand::Record(entry.clone()));
-        push(&mut self.authenticated, entry, KEEP_AUTHENTICATED);
+        let admitted = budget.is_none_or(|(device, check)| {
+            self.device_flood.admit(device, &by, check.as_str(), now_ms)
+        });
+        if admitted {
+            let entry = self.entry(by, detail, card, now_ms);
+            record(EngineCommand::Record(entry.clone()));
+            push(&mut self.authenticated, entry, KEEP_AUTHENTICATED);
+        }
+        self.summarize_devices(record, now_ms, false);
+    }
+
+    /// One line per device whose refusals the budget dropped, once it is due (or now, `force`).
+    fn summarize_devices(&mut self, record: &CommandSink, now_ms: u64, force: bool) {
+        for (device, by, counts, since) in self.device_flood.due(now_ms, force) {
+            let total: u64 = counts.values().sum();
+            let seconds = now_ms.saturating_sub(since).div_ceil(1000);
+            let kinds: Vec<String> = counts.iter().map(|(c, n)| format!("{c}: {n}")).collect();
+            let detail = format!(
+                "{total} more refused requests of device {device} ({}) were not logged one by \
+                 one (refusal limit), in the last {seconds} s",
+                kinds.join(", ")
+            );
+            let entry = self.entry(by, detail, None, now_ms);
+            record(EngineCommand::Record(entry.clone()));
+            push(&mut self.authenticated, entry, KEEP_AUTHENTICATED);
+        }
     }
 
     fn summarize(&mut self, record: &CommandSink, now_ms: u64, force: bool) {
@@ -926,7 +1098,7 @@ impl State {
     ) -> AuditEntry {
         let entry = AuditEntry::new(now_ms, Outcome::Refused, by, Some(detail));
         match card.and_then(|c| self.pending.get(&c)) {
-            Some(pending) => entry.about_card(pending),
+            Some(pending) => entry.about_card(&pending.card),
             None => entry,
         }
     }
@@ -960,8 +1132,20 @@ fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer> {
     }
 }
 
+thread_local! {
+    static RENDERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many cards' JSON [`card_json`] has made on this thread (tests: once per card, never
+/// per poll).
+#[doc(hidden)]
+pub fn card_json_calls() -> u64 {
+    RENDERS.with(std::cell::Cell::get)
+}
+
 /// A card as the phone shows it: the same content as the desktop card.
 pub fn card_json(c: &PendingCard) -> Value {
+    RENDERS.with(|n| n.set(n.get() + 1));
     let arrived = vults_engine::clock::unix_ms(c.arrived);
     json!({
         "id": c.id,
@@ -980,4 +1164,61 @@ pub fn card_json(c: &PendingCard) -> Value {
         "said": c.context.said,
         "diff": vults_engine::diff::card_diff(&c.call, &c.context).map(|d| vults_engine::diff::to_json(&d)),
     })
+}
+
+/// A card too large to send whole: what it is and where, its first line, and that it was cut;
+/// the phone shows it so and offers only Deny (an Allow must see what it authorizes).
+fn cut_json(c: &PendingCard, bytes: usize) -> Value {
+    json!({
+        "id": c.id,
+        "agent": c.identity.display_name(),
+        "folder": c.folder,
+        "tool": c.call.tool,
+        "kind": c.call.kind,
+        "target": {"type": "cut", "summary": c.call.target.summary()},
+        "destructive": c.destructive,
+        "reason": c.reason.to_string(),
+        "always": false,
+        "question": c.question,
+        "arrived": vults_engine::clock::unix_ms(c.arrived),
+        "too_large": bytes,
+    })
+}
+
+/// The list reply's JSON, under `limit` bytes when there is one: the largest cards are sent
+/// cut ([`cut_json`]) until it fits. Put together from each card's JSON as made when it came.
+/// Returns the reply and the ids sent cut.
+fn fit_list(
+    nonce: &str,
+    now_ms: u64,
+    cards: &[(CardId, Arc<str>, String)],
+    limit: Option<usize>,
+) -> (String, std::collections::BTreeSet<CardId>) {
+    let head = format!(
+        "{{\"re\":{},\"ok\":true,\"now\":{now_ms},\"cards\":[",
+        Value::String(nonce.to_string())
+    );
+    let mut cut = std::collections::BTreeSet::new();
+    let mut total = head.len() + 2 + cards.iter().map(|c| c.1.len() + 1).sum::<usize>();
+    if let Some(limit) = limit {
+        let mut by_size: Vec<&(CardId, Arc<str>, String)> = cards.iter().collect();
+        by_size.sort_by_key(|c| std::cmp::Reverse(c.1.len()));
+        for (id, whole, short) in by_size {
+            if total <= limit {
+                break;
+            }
+            total = total - whole.len() + short.len();
+            cut.insert(*id);
+        }
+    }
+    let mut out = String::with_capacity(total);
+    out.push_str(&head);
+    for (i, (id, whole, short)) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(if cut.contains(id) { short } else { whole });
+    }
+    out.push_str("]}");
+    (out, cut)
 }

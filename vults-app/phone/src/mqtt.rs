@@ -1,8 +1,8 @@
 //! The phone over an MQTT broker the user picks (Mosquitto, EMQX, HiveMQ, a hosted one): a
 //! second transport for the same sealed, signed messages, so a phone can answer from anywhere.
 //!
-//! One connection (`rumqttc`, MQTT 3.1.1, over TLS — `mqtts://` — or WebSocket + TLS —
-//! `wss://` — with the ring provider the link already builds), reconnecting with backoff
+//! One connection (`rumqttc`, MQTT 5, over TLS — `mqtts://` — or WebSocket + TLS — `wss://` —
+//! with the ring provider the link already builds), reconnecting with backoff
 //! (1 s doubling to 30 s); its state is shown in Settings → Phone. The broker is not trusted:
 //! every frame on it is sealed (see [`crypto::frame`]), and everything that arrives goes
 //! through the same [`Gate`] as the LAN — the same checks in the same order, the same nonces
@@ -15,14 +15,24 @@
 //! gate's every [`SYNC_EVERY`] and after each message.
 //!
 //! Frames are limited per topic (a burst of 20, then 5 a second; past it they are dropped
-//! unread, as the LAN answers 429).
+//! unread, as the LAN answers 429), and in size: MQTT 5 lets the app tell the broker the
+//! largest packet it takes ([`MAX_INCOMING`] and a little), so a compliant broker drops a
+//! larger frame (a retained one too) instead of sending it, and the connection stays up — under
+//! MQTT 3.1.1 such a frame ended the connection, and a retained one ended every reconnect. One
+//! that still arrives over [`MAX_INCOMING`] is dropped unread. Replies stay under the broker's
+//! own maximum packet size when its CONNACK names one, and under
+//! [`gate::MAX_BROKER_REPLY`](super::gate::MAX_BROKER_REPLY): a card list that would not fit is
+//! sent with its largest cards cut (see the gate).
 //!
 //! The connection runs on a thread of its own; nothing here touches the LAN listener, the
 //! engine or the window, so a broker that is down or slow changes nothing for them.
 
 use super::crypto;
 use super::gate::{CommandSink, Gate};
-use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS, TlsConfiguration, Transport};
+use rumqttc::v5::mqttbytes::QoS;
+use rumqttc::v5::mqttbytes::v5::Packet;
+use rumqttc::v5::{AsyncClient, Event, MqttOptions};
+use rumqttc::{TlsConfiguration, Transport};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -38,10 +48,11 @@ pub const SYNC_EVERY: Duration = Duration::from_millis(300);
 pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 /// …up to this.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
-/// A request frame from a phone, at most (the LAN's body limit, and some).
-const MAX_INCOMING: usize = 64 * 1024;
-/// A reply (a card list with whole files and diffs), at most.
-const MAX_OUTGOING: usize = 4 * 1024 * 1024;
+/// A request frame from a phone, at most (the LAN's body limit, and some); the broker is told
+/// this plus [`PACKET_OVERHEAD`] as the app's maximum packet size.
+pub const MAX_INCOMING: usize = 64 * 1024;
+/// A PUBLISH packet's bytes around its payload (fixed header, topic, properties), with room.
+const PACKET_OVERHEAD: usize = 1024;
 /// Frames per topic: a burst of this many…
 const BURST: f64 = 20.0;
 /// …then this many a second; past it frames are dropped unread, as the LAN answers 429
@@ -326,6 +337,7 @@ fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig, String> {
 pub struct BrokerLink {
     config: BrokerConfig,
     state: Arc<Mutex<BrokerState>>,
+    gate: Arc<Gate>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -354,8 +366,10 @@ impl BrokerLink {
         };
         options
             .set_keep_alive(Duration::from_secs(30))
-            .set_clean_session(true)
-            .set_max_packet_size(MAX_INCOMING, MAX_OUTGOING);
+            .set_clean_start(true)
+            // Told to the broker (CONNECT's maximum packet size): it drops larger frames rather
+            // than send them, so one cannot end the connection.
+            .set_max_packet_size(Some((MAX_INCOMING + PACKET_OVERHEAD) as u32));
         let user = config.username.as_deref().filter(|u| !u.is_empty());
         if let Some(user) = user {
             options.set_credentials(user, password.unwrap_or_default());
@@ -378,15 +392,17 @@ impl BrokerLink {
             .map_err(|e| e.to_string())?;
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let shared = state.clone();
+        let for_run = gate.clone();
         let thread = std::thread::Builder::new()
             .name("vults-phone-broker".into())
             .spawn(move || {
-                runtime.block_on(run(options, gate, commands, on_change, shared, stop_rx));
+                runtime.block_on(run(options, for_run, commands, on_change, shared, stop_rx));
             })
             .map_err(|e| e.to_string())?;
         Ok(BrokerLink {
             config,
             state,
+            gate,
             stop: Some(stop_tx),
             thread: Some(thread),
         })
@@ -400,13 +416,15 @@ impl BrokerLink {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Disconnects and joins the thread.
+    /// Disconnects and joins the thread; the refusals the flood budgets dropped meanwhile are
+    /// written as their summary lines now (as when the LAN link stops).
     pub fn stop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
+            self.gate.flush(super::now_ms(), true);
         }
     }
 }
@@ -431,12 +449,16 @@ async fn run(
         *current = s;
         changed
     };
-    let (client, mut events) = AsyncClient::new(options, 256);
+    let (client, events) = AsyncClient::new(options, 256);
+    // The event loop is polled by a task of its own and never cancelled: a `poll` dropped by
+    // the select below while it was writing would lose that request (a reply, a subscription).
+    let (polled_tx, mut polled) = tokio::sync::mpsc::channel::<Polled>(64);
+    let poller = tokio::spawn(poll_forever(events, polled_tx));
     let mut subscribed: BTreeSet<String> = BTreeSet::new();
     let mut connected = false;
-    let mut backoff = FIRST_BACKOFF;
     let mut sync = tokio::time::interval(SYNC_EVERY);
     let mut limits = RateLimit::default();
+    let mut broker_limit: Option<usize> = None;
     loop {
         let event = tokio::select! {
             _ = &mut stop => break,
@@ -444,14 +466,31 @@ async fn run(
                 if connected {
                     sync_topics(&client, &gate, &mut subscribed);
                 }
+                // A summary line of dropped refusals is written when due, flood over or not.
+                gate.flush(super::now_ms(), false);
                 continue;
             }
-            event = events.poll() => event,
+            event = polled.recv() => match event {
+                Some(Polled::Event(e)) => Ok(*e),
+                Some(Polled::Failed(e, retry_in)) => Err((e, retry_in)),
+                Some(Polled::Retrying) => {
+                    set(BrokerState::Connecting);
+                    continue;
+                }
+                None => break,
+            },
         };
         match event {
-            Ok(Event::Incoming(Packet::ConnAck(_))) => {
+            Ok(Event::Incoming(Packet::ConnAck(ack))) => {
+                // The broker's own limit, if it says one: replies stay under it.
+                let limit = ack
+                    .properties
+                    .as_ref()
+                    .and_then(|p| p.max_packet_size)
+                    .map(|m| m as usize);
+                gate.set_broker_packet_limit(limit);
+                broker_limit = limit;
                 connected = true;
-                backoff = FIRST_BACKOFF;
                 // A clean session: the broker forgot every subscription.
                 subscribed.clear();
                 sync_topics(&client, &gate, &mut subscribed);
@@ -461,9 +500,13 @@ async fn run(
                 }
             }
             Ok(Event::Incoming(Packet::Publish(p))) => {
-                let Some(id) = app_topic_id(&p.topic) else {
+                let Some(id) = std::str::from_utf8(&p.topic).ok().and_then(app_topic_id) else {
                     continue;
                 };
+                if p.payload.len() > MAX_INCOMING {
+                    // A broker that sent it anyway: dropped unread, the connection kept.
+                    continue;
+                }
                 if !limits.allow(id, std::time::Instant::now()) {
                     continue;
                 }
@@ -486,35 +529,90 @@ async fn run(
                 // first request cannot reach the broker before the app listens for it.
                 sync_topics(&client, &gate, &mut subscribed);
                 if let Some(frame) = reply {
-                    let _ = client.try_publish(to_phone(id), QoS::AtMostOnce, false, frame);
+                    let room = broker_limit.map(|l| l.saturating_sub(PACKET_OVERHEAD));
+                    if room.is_some_and(|room| frame.len() > room) {
+                        // Sending it would end the connection; the gate keeps lists under the
+                        // limit, so only a list of thousands of cards gets here.
+                        tracing::warn!(
+                            "phone broker: a reply of {} bytes is over the broker's limit; not sent",
+                            frame.len()
+                        );
+                    } else {
+                        let _ = client.try_publish(to_phone(id), QoS::AtMostOnce, false, frame);
+                    }
                 }
                 if refused {
                     on_change();
                 }
             }
             Ok(_) => {}
-            Err(e) => {
+            Err((e, retry_in)) => {
                 connected = false;
-                let retry_in_s = backoff.as_secs();
+                let retry_in_s = retry_in.as_secs();
                 if set(BrokerState::Reconnecting {
-                    error: e.to_string(),
+                    error: e.clone(),
                     retry_in_s,
                 }) {
                     tracing::warn!("phone broker: {e}; retrying in {retry_in_s} s");
                     on_change();
                 }
-                tokio::select! {
-                    _ = &mut stop => break,
-                    _ = tokio::time::sleep(backoff) => {}
-                }
-                backoff = (backoff * 2).min(MAX_BACKOFF);
-                set(BrokerState::Connecting);
             }
         }
     }
     let _ = client.try_disconnect();
     // Give the disconnect a moment to leave; a broker that is gone just times out here.
-    let _ = tokio::time::timeout(Duration::from_millis(300), events.poll()).await;
+    let _ = tokio::time::timeout(Duration::from_millis(300), async {
+        while let Some(p) = polled.recv().await {
+            if let Polled::Event(e) = p
+                && matches!(*e, Event::Outgoing(rumqttc::Outgoing::Disconnect))
+            {
+                break;
+            }
+        }
+    })
+    .await;
+    poller.abort();
+}
+
+/// What the event loop's task hands the link.
+enum Polled {
+    /// Boxed: an event can hold a whole PUBLISH.
+    Event(Box<Event>),
+    /// The connection failed; the next try is after this long.
+    Failed(String, Duration),
+    /// The wait is over: connecting again.
+    Retrying,
+}
+
+/// Polls the event loop until the link is gone, waiting between failed tries (1 s doubling
+/// to [`MAX_BACKOFF`], back to 1 s once connected).
+async fn poll_forever(mut events: rumqttc::v5::EventLoop, tx: tokio::sync::mpsc::Sender<Polled>) {
+    let mut backoff = FIRST_BACKOFF;
+    loop {
+        let next = match events.poll().await {
+            Ok(event) => {
+                if matches!(event, Event::Incoming(Packet::ConnAck(_))) {
+                    backoff = FIRST_BACKOFF;
+                }
+                Polled::Event(Box::new(event))
+            }
+            Err(e) => {
+                if tx
+                    .send(Polled::Failed(e.to_string(), backoff))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                Polled::Retrying
+            }
+        };
+        if tx.send(next).await.is_err() {
+            return;
+        }
+    }
 }
 
 /// Subscribes to the topics the gate wants and unsubscribes from the others.

@@ -478,3 +478,205 @@ fn bad_broker_settings_are_a_clear_error_and_an_unreadable_file_is_kept() {
     drop(link);
     let _ = std::fs::remove_dir_all(home);
 }
+
+/// A broker replays one captured request 1,000 times (4.5 a second, as measured through
+/// Mosquitto): each still opens and verifies, and is refused, but the audit gets at most the
+/// device's budget (a burst of 20, then one line per 6 s) and summary lines counting the rest,
+/// one a minute and one when the link stops — not 1,000 lines that rotate the real history out.
+/// Settings → Phone keeps its 40 latest, the summaries among them.
+#[test]
+fn one_captured_frame_replayed_1000_times_adds_a_bounded_number_of_audit_lines() {
+    use vults_phone::gate::{DEVICE_BURST, DEVICE_REFILL_MS, SUMMARY_INTERVAL_MS};
+    let (home, gate, sent) = gate("flood");
+    let phone = pair(&gate, "Pocket");
+    let topic = phone.broker_topic().unwrap();
+    let mut req = phone.request(Op::List);
+    req.time_ms = NOW;
+    let frame = phone.broker_frame(&req).unwrap();
+    assert!(!gate.broker_request(&topic, &frame, NOW).refused);
+    let before = audit(&sent).len();
+    let mut now = NOW;
+    for i in 0..1000u64 {
+        now = NOW + i * 1000 / 45 * 10; // 4.5 a second
+        let out = gate.broker_request(&topic, &frame, now);
+        assert!(out.refused && out.command.is_none());
+    }
+    gate.flush(now + 1, true); // the link stops
+    let lines: Vec<Value> = audit(&sent).split_off(before);
+    let seconds = (now - NOW) / 1000;
+    let bound = DEVICE_BURST as u64
+        + seconds * 1000 / DEVICE_REFILL_MS
+        + 1
+        + seconds * 1000 / SUMMARY_INTERVAL_MS
+        + 2;
+    assert!(
+        (lines.len() as u64) <= bound,
+        "{} audit lines for 1,000 replays in {seconds} s (at most {bound})",
+        lines.len()
+    );
+    let summarized: u64 = lines
+        .iter()
+        .filter_map(|e| {
+            let d = e["detail"].as_str()?;
+            d.contains("more refused requests of device")
+                .then(|| d.split_whitespace().next()?.parse::<u64>().ok())?
+        })
+        .sum();
+    let one_by_one = lines
+        .iter()
+        .filter(|e| {
+            e["detail"].as_str().is_some_and(|d| {
+                d.starts_with("nonce already used") || d.starts_with("time outside")
+            })
+        })
+        .count() as u64;
+    assert_eq!(
+        one_by_one + summarized,
+        1000,
+        "every refusal is written or counted: {lines:?}"
+    );
+    assert!(lines.iter().all(
+        |e| e["by"] == format!("phone:Pocket ({})", phone.device).as_str()
+            && e["decision"] == "refused"
+    ));
+    // A second device's refusal still gets its own line: the budget is per device.
+    let other = pair(&gate, "Other");
+    let mut r = other.request(Op::List);
+    r.time_ms = now;
+    let f = other.broker_frame(&r).unwrap();
+    let t = other.broker_topic().unwrap();
+    assert!(!gate.broker_request(&t, &f, now).refused);
+    assert!(gate.broker_request(&t, &f, now).refused);
+    let last = audit(&sent).pop().unwrap();
+    assert!(last["by"].as_str().unwrap().contains("Other"), "{last}");
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// A Write card of `kb` KiB of new text (its diff in the card too).
+fn big_card(id: u64, kb: usize) -> PendingCard {
+    let mut c = card(id);
+    let content: String = (0..kb * 1024 / 12)
+        .map(|i| format!("line {i:06}\n"))
+        .collect();
+    let payload = json!({"session_id":"s1","cwd":"/work/p","tool_name":"Write",
+        "tool_input":{"file_path":format!("/work/p/f{id}.txt"),"content":content}});
+    c.call = read_tool_call(&payload);
+    c.always_rule = Some(AlwaysRule::for_call(&c.identity, "/work/p", &c.call, 0));
+    c
+}
+
+/// A card list larger than the broker takes (three Writes of 1.5 MiB: over 4.5 MiB of JSON)
+/// is sent under the limit, its largest cards cut — and a cut card takes only Deny from that
+/// phone, whose page could not show what an Allow would authorize; shown whole over the LAN, it
+/// takes an Allow again. A broker whose CONNACK names a smaller limit gets smaller replies.
+#[test]
+fn a_card_list_over_the_brokers_limit_is_sent_cut_and_a_cut_card_takes_only_deny() {
+    use vults_phone::gate::{BROKER_OVERHEAD, MAX_BROKER_REPLY};
+    let (home, gate, _sent) = gate("big");
+    let phone = pair(&gate, "Phone");
+    let topic = phone.broker_topic().unwrap();
+    for id in 1..=3 {
+        gate.on_engine_event(&EngineEvent::CardAdded(big_card(id, 1536)));
+    }
+    gate.on_engine_event(&EngineEvent::CardAdded(card(4)));
+    let list = |now: u64| {
+        let mut req = phone.request(Op::List);
+        req.time_ms = now;
+        let out = gate.broker_request(&topic, &phone.broker_frame(&req).unwrap(), now);
+        let frame = out.frame.unwrap();
+        (frame.len(), phone.open_frame(&frame).unwrap())
+    };
+    let (size, reply) = list(NOW);
+    assert!(size <= MAX_BROKER_REPLY + 64, "{size} bytes");
+    let cards = reply["cards"].as_array().unwrap();
+    assert_eq!(cards.len(), 4);
+    let cut: Vec<u64> = cards
+        .iter()
+        .filter(|c| c["too_large"].is_u64())
+        .map(|c| c["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        cut,
+        [1, 2, 3],
+        "the big ones are cut, the small one is whole"
+    );
+    assert_eq!(cards[0]["target"]["type"], "cut");
+    assert!(cards[0]["too_large"].as_u64().unwrap() > 1024 * 1024);
+    assert_eq!(cards[3]["target"]["command"], "cargo publish");
+    // A smaller limit from the broker.
+    gate.set_broker_packet_limit(Some(300 * 1024));
+    let (size, _) = list(NOW + 1);
+    assert!(size <= 300 * 1024 - BROKER_OVERHEAD + 64, "{size} bytes");
+    gate.set_broker_packet_limit(None);
+    // A cut card: Allow and Always refused, Deny taken.
+    for answer in [WireAnswer::Allow, WireAnswer::Always] {
+        let mut req = phone.answer(1, answer);
+        req.time_ms = NOW + 2;
+        let out = gate.broker_request(&topic, &phone.broker_frame(&req).unwrap(), NOW + 2);
+        assert!(out.refused && out.command.is_none());
+        let r = phone.open_frame(&out.frame.unwrap()).unwrap();
+        assert!(
+            r["refused"].as_str().unwrap().starts_with("card too large"),
+            "{r}"
+        );
+    }
+    let mut req = phone.answer(1, WireAnswer::Deny);
+    req.time_ms = NOW + 3;
+    let out = gate.broker_request(&topic, &phone.broker_frame(&req).unwrap(), NOW + 3);
+    assert!(matches!(
+        out.command,
+        Some(EngineCommand::Answer {
+            card: 1,
+            answer: CardAnswer::Deny,
+            ..
+        })
+    ));
+    // Over the LAN (no limit) card 2 is shown whole: it takes an Allow.
+    let mut req = phone.request(Op::List);
+    req.time_ms = NOW + 4;
+    let (reply, _) = gate.api(&signed(&phone, &req), LAN_HOST, NOW + 4);
+    assert_eq!(reply.status, 200);
+    let mut req = phone.answer(2, WireAnswer::Allow);
+    req.time_ms = NOW + 5;
+    let (reply, command) = gate.api(&signed(&phone, &req), LAN_HOST, NOW + 5);
+    assert_eq!(reply.status, 200);
+    assert!(matches!(
+        command,
+        Some(EngineCommand::Answer {
+            card: 2,
+            answer: CardAnswer::Allow,
+            ..
+        })
+    ));
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// A card's JSON, its diff included, is made once, when it comes — not on every poll under the
+/// gate's lock, where a large edit's diff stalled the link for every phone.
+#[test]
+fn a_cards_json_is_made_once_however_often_phones_poll() {
+    let (home, gate, _sent) = gate("once");
+    let phone = pair(&gate, "Phone");
+    let topic = phone.broker_topic().unwrap();
+    let before = vults_phone::gate::card_json_calls();
+    gate.on_engine_event(&EngineEvent::CardAdded(big_card(1, 256)));
+    gate.on_engine_event(&EngineEvent::CardAdded(card(2)));
+    for i in 0..10 {
+        let mut req = phone.request(Op::List);
+        req.time_ms = NOW + i;
+        let out = gate.broker_request(&topic, &phone.broker_frame(&req).unwrap(), NOW + i);
+        assert!(!out.refused);
+        let mut req = phone.request(Op::List);
+        req.time_ms = NOW + i;
+        assert_eq!(
+            gate.api(&signed(&phone, &req), LAN_HOST, NOW + i).0.status,
+            200
+        );
+    }
+    assert_eq!(
+        vults_phone::gate::card_json_calls() - before,
+        2,
+        "one per card, none per poll"
+    );
+    let _ = std::fs::remove_dir_all(home);
+}

@@ -4,6 +4,7 @@
 //! `login`, with `broker_support`).
 
 mod broker;
+mod broker_abuse;
 mod broker_gate;
 mod broker_support;
 mod browser;

@@ -11,9 +11,8 @@
 //! The hook is uploaded first and its SHA-256 checked on the host before any config names it.
 
 use super::{HOST_VULTS_HOME, Host, HostList, hook_for, shell_quote, work_dir};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use vults_core::paths::Paths;
 use vults_installer::state::{InstallState, sha256_hex};
 use vults_installer::{AgentReport, AgentState, HookAt, InstallOptions, default_hook_source};
@@ -66,10 +65,12 @@ pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, 
         .save(&stage.paths)
         .map_err(|e| format!("cannot write the host's install record: {e}"))?;
 
-    // The hook first, checked on the host, and the socket's private folder.
+    // Vults' folders on the host, from $HOME down, checked (and its own made private, the
+    // socket's too) before anything is written there; then the hook, checked on the host.
+    prepare(&host, true)?;
     let uploaded = stage.host_hook_sha.as_deref() != Some(sha.as_str());
     if uploaded {
-        write_file(&host, &stage.rel_hook, &bytes, 0o755)?;
+        write_own(&host, &stage.rel_hook, &bytes, 0o755)?;
     }
     let there = remote_sha(&host, &stage.rel_hook)?;
     if there != sha {
@@ -78,20 +79,13 @@ pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, 
             host.name
         ));
     }
-    host.run(
-        &format!(
-            "umask 077; cd \"$HOME\" && mkdir -p {run} && chmod 700 {run}",
-            run = shell_quote(&format!("{HOST_VULTS_HOME}/run"))
-        ),
-        None,
-    )?;
     let written = stage.write_back(&host)?;
     host.hook_sha256 = sha;
     list.put(host.clone());
     list.save(paths)
         .map_err(|e| format!("cannot save {}: {e}", HostList::file(paths).display()))?;
     let reports = for_host(reports, &stage, &host);
-    stage.clean();
+    drop(stage);
     Ok(Added {
         host,
         reports,
@@ -128,6 +122,7 @@ pub fn remove(paths: &Paths, name: &str) -> Result<Removed, String> {
         )
     })?;
     let reports = vults_installer::uninstall_all(&stage.paths);
+    prepare(&host, false)?;
     let written = stage.write_back(&host)?;
     let reports = for_host(reports, &stage, &host);
     let stuck: Vec<String> = reports
@@ -161,7 +156,7 @@ pub fn remove(paths: &Paths, name: &str) -> Result<Removed, String> {
     list.remove(name);
     list.save(paths)
         .map_err(|e| format!("cannot save {}: {e}", HostList::file(paths).display()))?;
-    stage.clean();
+    drop(stage);
     Ok(Removed { reports, written })
 }
 
@@ -181,10 +176,20 @@ struct Stage {
 }
 
 impl Stage {
-    /// Asks the host what it is and copies its files. Fills `host.system` and `host.home`.
+    /// Asks the host what it is and copies its files. Fills `host.system` and `host.home`. On
+    /// failure nothing of the stage is left.
     fn fetch(paths: &Paths, host: &mut Host) -> Result<Stage, String> {
         let root = work_dir(paths).join(format!("{}.stage", host.name));
         let _ = std::fs::remove_dir_all(&root);
+        let stage = Stage::fetch_into(&root, host);
+        if stage.is_err() {
+            let _ = std::fs::remove_dir_all(&root);
+        }
+        stage
+    }
+
+    fn fetch_into(root: &Path, host: &mut Host) -> Result<Stage, String> {
+        let root = root.to_path_buf();
         vults_core::paths::private_dir(&root)
             .map_err(|e| format!("cannot make {}: {e}", root.display()))?;
         let home = root.join("home");
@@ -220,7 +225,7 @@ impl Stage {
         let probe = format!(
             "uname -sm; printf '%s\\n' \"$HOME\"; cd \"$HOME\" || exit 1; \
              for d in {dirs}; do if [ -d \"$d\" ]; then printf 'D %s\\n' \"$d\"; fi; done; \
-             h={hook}; if [ -f \"$h\" ]; then printf 'H '; \
+             h={hook}; if [ -f \"$h\" ] && [ ! -L \"$h\" ]; then printf 'H '; \
              (sha256sum \"$h\" 2>/dev/null || shasum -a 256 \"$h\") | cut -d' ' -f1; fi; exit 0",
             dirs = words(&dirs),
             hook = shell_quote(&rel_hook),
@@ -235,30 +240,49 @@ impl Stage {
                 host.name
             ));
         }
+        super::check_home(&host.home).map_err(|e| format!("{}: {e}", host.name))?;
+        std::fs::create_dir_all(&home).map_err(|e| format!("cannot stage: {e}"))?;
+        // What the host answers is data: a folder line names one of the folders asked about, or
+        // it is refused (a `D /abs/path` once made that local folder).
         let mut host_hook_sha = None;
         for line in lines {
             if let Some(d) = line.strip_prefix("D ") {
-                std::fs::create_dir_all(home.join(d))
-                    .map_err(|e| format!("cannot stage {d}: {e}"))?;
+                if !dirs.iter().any(|asked| asked == d) {
+                    return Err(format!(
+                        "{} answered a folder Vults did not ask about ({d:?}): refused; is the \
+                         host compromised?",
+                        host.name
+                    ));
+                }
+                make_staged_dir(&home, d)?;
             } else if let Some(h) = line.strip_prefix("H ") {
-                host_hook_sha = Some(h.trim().to_string());
+                let h = h.trim();
+                if h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    host_hook_sha = Some(h.to_ascii_lowercase());
+                }
             }
         }
-        std::fs::create_dir_all(&home).map_err(|e| format!("cannot stage: {e}"))?;
+        // COPYFILE_DISABLE: macOS's tar adds no `._` AppleDouble members.
         let tar = format!(
             "cd \"$HOME\" || exit 1; set --; for f in {files}; do \
              if [ -f \"$f\" ]; then set -- \"$@\" \"$f\"; fi; done; \
-             if [ $# -gt 0 ]; then exec tar -chf - \"$@\"; fi",
+             if [ $# -gt 0 ]; then COPYFILE_DISABLE=1 exec tar -chf - \"$@\"; fi",
             files = words(&rels),
         );
         let archive = host.run(&tar, None)?;
-        if !archive.is_empty() {
-            untar(&archive, &home)?;
+        // Each member as bytes, checked against the names asked for; nothing is extracted.
+        let expected: BTreeSet<String> = rels.iter().cloned().collect();
+        let members = if archive.is_empty() {
+            BTreeMap::new()
+        } else {
+            super::archive::files(&archive, &expected)
+                .map_err(|e| format!("{}: {e}; nothing was changed, here or there", host.name))?
+        };
+        for (rel, bytes) in &members {
+            write_staged(&home, rel, bytes)?;
         }
-        let before = rels
-            .iter()
-            .filter_map(|r| Some((r.clone(), std::fs::read(home.join(r)).ok()?)))
-            .collect();
+        no_links_under(&root)?;
+        let before = members;
         // The record names files by their paths on the host; the installer works on the copy.
         rename_record(&stage_paths, &host.home, &home.to_string_lossy())?;
         Ok(Stage {
@@ -274,6 +298,8 @@ impl Stage {
     /// Writes back each file that changed, removes each that went; returns what was touched.
     fn write_back(&self, host: &Host) -> Result<Vec<String>, String> {
         let home = &self.paths.agent_home;
+        // Nothing under the stage may lead elsewhere: what is sent back is read from the stage.
+        no_links_under(&self.root)?;
         rename_record(&self.paths, &home.to_string_lossy(), &host.home)?;
         let mut touched = Vec::new();
         // The install record last: it says what the configs hold.
@@ -285,6 +311,11 @@ impl Stage {
                 continue;
             }
             match now {
+                // Vults' own files there (the install record) are replaced, never written
+                // through a link; the agents' files are written through theirs.
+                Some(bytes) if rel.starts_with(HOST_VULTS_HOME) => {
+                    write_own(host, rel, &bytes, 0o600)?;
+                }
                 Some(bytes) => {
                     let mode = file_mode(&home.join(rel));
                     write_file(host, rel, &bytes, mode)?;
@@ -297,8 +328,12 @@ impl Stage {
         }
         Ok(touched)
     }
+}
 
-    fn clean(&self) {
+/// The stage goes when it is done with, whatever happened (it holds copies of the host's
+/// files, which may hold secrets).
+impl Drop for Stage {
+    fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }
@@ -373,11 +408,87 @@ fn write_file(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), Str
         .map_err(|e| format!("cannot write {rel} on {}: {e}", host.name))
 }
 
+/// Vults' folders on the host, checked from `$HOME` down to the hook and the socket, before
+/// anything of Vults' is written there: each must be a real folder (not a symlink), owned by
+/// the host user, and writable by nobody else. Vults' own (`~/.local/share/vults` and all of
+/// `host/`) are made private (0700) — missing ones made, with `make` — and `$HOME`,
+/// `~/.local` and `~/.local/share` must already be so (they are not Vults' to change).
+/// Anything else is refused with a clear error: another host user who can write a folder on
+/// that path can replace the hook (run as the host user) or the socket (and answer its
+/// agents).
+fn prepare(host: &Host, make: bool) -> Result<(), String> {
+    let vh = HOST_VULTS_HOME;
+    let own: Vec<String> = ["", "/data", "/data/bin", "/run", "/config"]
+        .iter()
+        .map(|sub| shell_quote(&format!("{vh}{sub}")))
+        .collect();
+    let script = format!(
+        "umask 077; cd \"$HOME\" || exit 1; me=$(id -u); \
+         no() {{ printf 'REFUSED %s\\n' \"$1\"; exit 0; }}; \
+         look() {{ [ -L \"$1\" ] && no \"~/$1 is a symlink\"; \
+           [ -e \"$1\" ] || return 1; [ -d \"$1\" ] || no \"~/$1 is not a folder\"; \
+           set -- \"$1\" $(ls -ldn -- \"$1\"); \
+           [ \"$4\" = \"$me\" ] || no \"~/$1 belongs to uid $4, not to you (uid $me)\"; \
+           case \"$2\" in ?????w*|????????w*) return 2;; esac; return 0; }}; \
+         theirs() {{ look \"$1\"; r=$?; \
+           [ $r = 2 ] && no \"~/$1 can be written by others\"; \
+           [ $r = 1 ] && {{ [ {make} = 1 ] && mkdir \"$1\" || return 0; }}; return 0; }}; \
+         ours() {{ look \"$1\"; r=$?; \
+           if [ $r = 1 ]; then [ {make} = 1 ] || return 0; mkdir \"$1\" || no \"cannot make ~/$1\"; fi; \
+           chmod 700 \"$1\" || no \"cannot make ~/$1 private\"; }}; \
+         look . ; [ $? = 2 ] && no 'your home folder can be written by others'; \
+         theirs .local; theirs .local/share; ours .local/share/vults; {ours}; echo ok",
+        make = u8::from(make),
+        ours = own
+            .iter()
+            .map(|d| format!("ours {d}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    );
+    let out = String::from_utf8_lossy(&host.run(&script, None)?).into_owned();
+    if let Some(why) = out.lines().find_map(|l| l.strip_prefix("REFUSED ")) {
+        return Err(format!(
+            "{}: {why}: refused. Vults' folders there must be the host user's and writable by \
+             no one else, or another user could replace the hook or answer its agents; fix \
+             that (or remove the folder) and add the host again",
+            host.name
+        ));
+    }
+    if out.lines().last() != Some("ok") {
+        return Err(format!(
+            "{}: could not check Vults' folders there: {out:?}",
+            host.name
+        ));
+    }
+    Ok(())
+}
+
+/// Writes one of Vults' own files on the host (the hook, the install record) as a new file
+/// beside it, renamed over it: a symlink in its place is replaced, never followed (a link
+/// planted at the hook's place once made `remote add` write the hook over `~/.bashrc`). Its
+/// folder was checked by [`prepare`].
+fn write_own(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), String> {
+    let script = format!(
+        "umask 077; cd \"$HOME\" || exit 1; f={rel}; d=$(dirname \"$f\"); \
+         if [ -L \"$d\" ] || [ ! -d \"$d\" ]; then echo \"$d is not a folder\" >&2; exit 1; fi; \
+         tmp=\"$d/.vults-tmp-$$\"; rm -f \"$tmp\"; \
+         (set -C; cat > \"$tmp\") && chmod {mode:o} \"$tmp\" || {{ rm -f \"$tmp\"; exit 1; }}; \
+         if [ -L \"$f\" ]; then rm -f \"$f\"; fi; \
+         if [ -d \"$f\" ]; then rm -f \"$tmp\"; echo \"$f is a folder\" >&2; exit 1; fi; \
+         mv -f \"$tmp\" \"$f\" || {{ rm -f \"$tmp\"; exit 1; }}",
+        rel = shell_quote(rel),
+    );
+    host.run(&script, Some(bytes))
+        .map(|_| ())
+        .map_err(|e| format!("cannot write {rel} on {}: {e}", host.name))
+}
+
 /// SHA-256 of `$HOME/<rel>` on the host.
 fn remote_sha(host: &Host, rel: &str) -> Result<String, String> {
     let out = host.run(
         &format!(
-            "h=\"$HOME\"/{}; (sha256sum \"$h\" 2>/dev/null || shasum -a 256 \"$h\") | cut -d' ' -f1",
+            "h=\"$HOME\"/{}; [ -L \"$h\" ] && exit 0; \
+             (sha256sum \"$h\" 2>/dev/null || shasum -a 256 \"$h\") | cut -d' ' -f1",
             shell_quote(rel)
         ),
         None,
@@ -385,29 +496,75 @@ fn remote_sha(host: &Host, rel: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out).trim().to_string())
 }
 
-/// Unpacks a tar archive into `dir` with the system's `tar`.
-fn untar(archive: &[u8], dir: &Path) -> Result<(), String> {
-    let mut child = Command::new("tar")
-        .arg("-xpf")
-        .arg("-")
-        .arg("-C")
-        .arg(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run tar: {e}"))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        use std::io::Write;
-        stdin.write_all(archive).map_err(|e| format!("tar: {e}"))?;
+/// Makes the folder `rel` (one the host was asked about) under the stage's `home`, one part at
+/// a time, never through a link.
+fn make_staged_dir(home: &Path, rel: &str) -> Result<(), String> {
+    let mut dir = home.to_path_buf();
+    for part in Path::new(rel).components() {
+        let std::path::Component::Normal(part) = part else {
+            return Err(format!("cannot stage {rel:?}: not a plain relative folder"));
+        };
+        dir.push(part);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(format!(
+                    "cannot stage {rel:?}: {} is not a folder",
+                    dir.display()
+                ));
+            }
+            Err(_) => vults_core::paths::private_dir(&dir)
+                .map(|_| ())
+                .map_err(|e| format!("cannot stage {rel:?}: {e}"))?,
+        }
     }
-    let out = child.wait_with_output().map_err(|e| format!("tar: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "cannot unpack the host's files: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
+    Ok(())
+}
+
+/// Writes one of the host's files (`rel`, checked by [`super::archive::files`]) into the stage
+/// as a new private file, never through a link.
+fn write_staged(home: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    if let Some(parent) = Path::new(rel)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        make_staged_dir(home, &parent.to_string_lossy())?;
     }
+    let path = home.join(rel);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    options
+        .open(&path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| format!("cannot stage {rel}: {e}"))
+}
+
+/// Refuses a stage that holds a symlink anywhere (nothing Vults writes there is one).
+fn no_links_under(root: &Path) -> Result<(), String> {
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let kind = entry
+                .file_type()
+                .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
+            if kind.is_symlink() {
+                return Err(format!(
+                    "{} is a symlink in Vults' staging folder: refused",
+                    entry.path().display()
+                ));
+            }
+            if kind.is_dir() {
+                stack.push(entry.path());
+            }
+        }
+    }
+    Ok(())
 }

@@ -15,6 +15,7 @@
 //! and keys work as usual. The host needs `sh`, `tar`, `uname` and `sha256sum` (or `shasum`);
 //! no Rust toolchain and no GUI library.
 
+pub mod archive;
 pub mod background;
 pub mod install;
 pub mod link;
@@ -304,21 +305,44 @@ pub fn work_dir(paths: &Paths) -> PathBuf {
     paths.data_dir.join("hosts")
 }
 
-/// `uname -s` / `-m` words as Vults' folder names: `linux-x86_64`, `macos-aarch64`.
+/// `uname -s` / `-m` words as Vults' folder names: `linux-x86_64`, `macos-aarch64`. What the
+/// host says is a name here, never a path: only letters, digits and `_` (`../x` is no system).
 pub fn platform_of(system: &str) -> Option<String> {
     let mut words = system.split_whitespace();
+    let plain = |w: &str| {
+        (!w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .then(|| w.to_ascii_lowercase())
+    };
     let os = match words.next()? {
-        "Linux" => "linux",
-        "Darwin" => "macos",
-        "FreeBSD" => "freebsd",
-        other => return Some(format!("{}-{}", other.to_lowercase(), words.next()?)),
+        "Linux" => "linux".to_string(),
+        "Darwin" => "macos".to_string(),
+        "FreeBSD" => "freebsd".to_string(),
+        other => plain(other)?,
     };
     let arch = match words.next()? {
-        "x86_64" | "amd64" => "x86_64",
-        "aarch64" | "arm64" => "aarch64",
-        other => other,
+        "x86_64" | "amd64" => "x86_64".to_string(),
+        "aarch64" | "arm64" => "aarch64".to_string(),
+        other => plain(other)?,
     };
     Some(format!("{os}-{arch}"))
+}
+
+/// Whether the home a host reports can be used: an absolute path, no `:` (it goes into
+/// `ssh -R <host socket>:<local socket>`, where a `:` would make the host name the local end
+/// of its own link), no control characters, and short enough for the socket under it.
+pub fn check_home(home: &str) -> Result<(), String> {
+    let ok = home.starts_with('/')
+        && !home.contains(':')
+        && !home.chars().any(char::is_control)
+        && home.len() <= 60;
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "its $HOME {home:?} is not one Vults can use (an absolute path without ':' or \
+             control characters, at most 60 bytes: the link's socket lives under it)"
+        ))
+    }
 }
 
 /// This machine's platform, in [`platform_of`]'s words.
@@ -437,6 +461,18 @@ mod tests {
             Some("macos-aarch64")
         );
         assert_eq!(platform_of("").as_deref(), None);
+        // The host's words never become a path.
+        assert_eq!(platform_of("../../../tmp/evil x86_64"), None);
+        assert_eq!(platform_of("Linux ../x"), None);
+        assert!(check_home("/home/me").is_ok());
+        for bad in [
+            "home/me",
+            "/x:/tmp/victim.sock:",
+            "/a\nb",
+            &format!("/{}", "h".repeat(70)),
+        ] {
+            assert!(check_home(bad).is_err(), "{bad:?}");
+        }
         let err = hook_for("SunOS sparc64", None).unwrap_err();
         assert!(err.contains("no vults-hook for SunOS sparc64"), "{err}");
         assert!(err.contains("sunos-sparc64/vults-hook"), "{err}");

@@ -34,6 +34,39 @@ pub struct InstanceListener {
     listener: interprocess::local_socket::Listener,
 }
 
+/// The channel's socket file, removed when this is dropped (the app quits: the tray's Quit, or
+/// SIGTERM/SIGINT) — only if it is still the file this app made, so a later app's is never
+/// taken away. Windows' pipes go with their process; nothing to remove there.
+pub struct SocketFile {
+    #[cfg(unix)]
+    path: std::path::PathBuf,
+    /// (device, inode, change time in ns) of the file when it was made: an inode number alone
+    /// is reused at once by a file made after this one is removed.
+    #[cfg(unix)]
+    id: Option<(u64, u64, i64)>,
+}
+
+#[cfg(unix)]
+fn file_id(path: &std::path::Path) -> Option<(u64, u64, i64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).ok().map(|m| {
+        (
+            m.dev(),
+            m.ino(),
+            m.ctime().saturating_mul(1_000_000_000) + m.ctime_nsec(),
+        )
+    })
+}
+
+impl Drop for SocketFile {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if self.id.is_some() && file_id(&self.path) == self.id {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
 /// Asks a running app to show its window, or becomes the running app.
 pub fn claim(paths: &Paths) -> io::Result<Claim> {
     let socket = paths.instance_socket();
@@ -44,6 +77,23 @@ pub fn claim(paths: &Paths) -> io::Result<Claim> {
 }
 
 impl InstanceListener {
+    /// What removes the channel's socket file when the app ends: hold it until then.
+    pub fn remove_on_exit(&self) -> SocketFile {
+        #[cfg(unix)]
+        {
+            let path = self
+                .listener
+                .local_addr()
+                .ok()
+                .and_then(|a| a.as_pathname().map(std::path::Path::to_path_buf))
+                .unwrap_or_default();
+            let id = file_id(&path);
+            SocketFile { path, id }
+        }
+        #[cfg(windows)]
+        SocketFile {}
+    }
+
     /// Serves on a thread of its own: each `show` is sent on the returned channel, then
     /// `wake` is called (the window's repaint, so an idle window notices).
     pub fn serve(self, wake: std::sync::Arc<dyn Fn() + Send + Sync>) -> mpsc::Receiver<()> {
@@ -152,6 +202,8 @@ fn peer_uid(stream: &std::os::unix::net::UnixStream) -> Option<u32> {
 #[cfg(unix)]
 fn ask_to_show(socket: &std::path::Path) -> io::Result<()> {
     let mut stream = std::os::unix::net::UnixStream::connect(socket)?;
+    // Only this user's own app may tell a start to end (another user's listener there would).
+    same_user(&stream).map_err(|why| io::Error::new(io::ErrorKind::PermissionDenied, why))?;
     stream.set_read_timeout(Some(ANSWER_WITHIN))?;
     stream.set_write_timeout(Some(ANSWER_WITHIN))?;
     stream.write_all(b"show\n")?;
@@ -248,6 +300,42 @@ mod tests {
         let mut other = std::os::unix::net::UnixStream::connect(paths.instance_socket()).unwrap();
         other.write_all(b"quit\n").unwrap();
         assert!(shows.recv_timeout(Duration::from_millis(300)).is_err());
+        let _ = std::fs::remove_dir_all(&home);
+    }
+
+    /// The channel's file goes when the app ends, but never a file another app put there since.
+    #[test]
+    fn the_channels_file_goes_with_the_app_and_only_its_own() {
+        let home = std::env::temp_dir().join(format!("vults-inst-gone-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let paths = Paths::resolve(|k| (k == "VULTS_HOME").then(|| home.clone()));
+        let Ok(Claim::First(listener)) = claim(&paths) else {
+            panic!("the first claim listens");
+        };
+        let file = listener.remove_on_exit();
+        drop(listener);
+        assert!(paths.instance_socket().exists());
+        drop(file);
+        assert!(
+            !paths.instance_socket().exists(),
+            "removed when the app ends"
+        );
+        // A later app's socket at the same path is left alone.
+        let Ok(Claim::First(first)) = claim(&paths) else {
+            panic!("listens again");
+        };
+        let stale = first.remove_on_exit();
+        drop(first);
+        std::fs::remove_file(paths.instance_socket()).unwrap();
+        let Ok(Claim::First(later)) = claim(&paths) else {
+            panic!("a later app listens");
+        };
+        drop(stale);
+        assert!(
+            paths.instance_socket().exists(),
+            "the later app's socket stays"
+        );
+        drop(later);
         let _ = std::fs::remove_dir_all(&home);
     }
 

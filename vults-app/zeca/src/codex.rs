@@ -42,6 +42,23 @@ pub fn decision_line(request_id: &str, accept: bool) -> String {
         .to_string()
 }
 
+/// What a command approval (or a command item) asks to run, as a Bash tool's input: its
+/// `command` when it is a string or an argv list that says something; otherwise the whole
+/// request, so the card shows everything the Allow authorizes (never an empty command, which
+/// would also have made an Always rule with an empty target).
+fn approval_input(p: &Value) -> Value {
+    let says_something = match p.get("command") {
+        Some(Value::String(c)) => !c.trim().is_empty(),
+        Some(Value::Array(argv)) => !argv.is_empty() && argv.iter().all(Value::is_string),
+        _ => false,
+    };
+    if says_something {
+        json!({"command": p["command"]})
+    } else {
+        p.clone()
+    }
+}
+
 /// Reads one line. `changes` holds the file changes of items seen so far (an approval names
 /// only the item), keyed by item id.
 pub fn read_line(line: &str, changes: &mut Vec<(String, Value)>) -> Result<Out, String> {
@@ -73,7 +90,7 @@ pub fn read_line(line: &str, changes: &mut Vec<(String, Value)>) -> Result<Out, 
         ("item/started", "commandExecution") => Out::Assistant(vec![Block::ToolUse {
             id: item_id,
             name: "Bash".into(),
-            input: json!({"command": s(item, "/command").unwrap_or_default()}),
+            input: approval_input(item),
         }]),
         ("item/started", "fileChange") => {
             let c = item.get("changes").cloned().unwrap_or(Value::Null);
@@ -101,7 +118,7 @@ pub fn read_line(line: &str, changes: &mut Vec<(String, Value)>) -> Result<Out, 
         ("item/commandExecution/requestApproval", _) => Out::CanUseTool(CanUseTool {
             request_id: v.get("id").map(Value::to_string).unwrap_or_default(),
             tool_name: "Bash".into(),
-            input: json!({"command": s(p, "/command").unwrap_or_default()}),
+            input: approval_input(p),
             tool_use_id: s(p, "/itemId"),
             description: s(p, "/reason"),
         }),
@@ -181,6 +198,48 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    /// An approval without a string `command` (none, null, or a list of another shape) is not
+    /// an empty Bash command: the card shows the whole request, and offers no Always.
+    #[test]
+    fn an_approval_without_a_command_shows_the_whole_request() {
+        use vults_core::agents::{Target, read_tool_call};
+        let mut ch = Vec::new();
+        for params in [
+            json!({"itemId":"c1","reason":"network","networkApprovalContext":{"host":"evil.test"}}),
+            json!({"itemId":"c1","command":null,"cwd":"/p"}),
+            json!({"itemId":"c1","command":"   ","cwd":"/p"}),
+            json!({"itemId":"c1","command":[1,2],"cwd":"/p"}),
+        ] {
+            let line = json!({"method":"item/commandExecution/requestApproval","id":3,
+                "params":params})
+            .to_string();
+            let Out::CanUseTool(ask) = read_line(&line, &mut ch).unwrap() else {
+                panic!("approval")
+            };
+            let call =
+                read_tool_call(&json!({"tool_name": ask.tool_name, "tool_input": ask.input}));
+            match &call.target {
+                Target::Input { json } => {
+                    assert!(json.contains("\"itemId\":\"c1\""), "{json}")
+                }
+                other => panic!("{params}: the card would show {other:?}"),
+            }
+            let codex =
+                vults_core::protocol::Identity::Builtin(vults_core::protocol::AgentKind::Codex);
+            let rule = vults_core::rules::AlwaysRule::offer(&codex, "/p", &call, 1).unwrap();
+            assert!(!rule.target.is_empty());
+        }
+        // An argv list is the command, quoted as a shell would read it.
+        let line = json!({"method":"item/commandExecution/requestApproval","id":4,
+            "params":{"itemId":"c2","command":["rm","-rf","a b"]}})
+        .to_string();
+        let Out::CanUseTool(ask) = read_line(&line, &mut ch).unwrap() else {
+            panic!("approval")
+        };
+        let call = read_tool_call(&json!({"tool_name": "Bash", "tool_input": ask.input}));
+        assert_eq!(call.target.command(), Some("rm -rf 'a b'"));
     }
 
     #[test]

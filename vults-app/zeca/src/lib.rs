@@ -447,9 +447,6 @@ impl Runner {
     }
 }
 
-/// Connection ids of the chat's asks, far from the socket's (which count up from 1).
-const CONN_BASE: u64 = 1 << 62;
-
 struct PendingAsk {
     conn: u64,
     payload: Value,
@@ -527,7 +524,6 @@ struct Zeca {
     chats: BTreeMap<ChatId, Chat>,
     sink: Sink,
     next_run: u64,
-    next_conn: u64,
     next_task: u64,
 }
 
@@ -555,7 +551,6 @@ impl Zeca {
             chats,
             sink,
             next_run: 0,
-            next_conn: CONN_BASE,
             next_task: 0,
         };
         (zeca, effects)
@@ -928,7 +923,6 @@ impl Zeca {
     }
 
     fn on_line(&mut self, id: &str, run: u64, line: &str) -> Vec<Effect> {
-        let next_conn = self.next_conn;
         let Some(chat) = self.chats.get_mut(id) else {
             return Vec::new();
         };
@@ -1048,7 +1042,8 @@ impl Zeca {
                 }
             }
             stream::Out::CanUseTool(ask) => {
-                self.next_conn = next_conn + 1;
+                // An id of its own among every connection the engine serves.
+                let next_conn = vults_engine::new_conn_id();
                 let folder = chat.conv.folder.clone();
                 let mut payload = json!({
                     "session_id": chat.conv.session_id.clone().unwrap_or_default(),

@@ -21,7 +21,9 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// The agent's arguments: interactive in a terminal, or its headless mode.
+    /// The agent's arguments: interactive in a terminal, or its headless mode. The prompt comes
+    /// after `--`, so one that starts with `-` (`--dangerously-skip-permissions …`) is the
+    /// prompt, never an option of claude or codex.
     fn args(&self, headless: bool) -> Vec<String> {
         let mut args = Vec::new();
         if headless {
@@ -34,9 +36,35 @@ impl Launch {
             );
         }
         if !self.prompt.trim().is_empty() {
+            args.push("--".into());
             args.push(self.prompt.clone());
         }
         args
+    }
+
+    /// What is started to open the task in a terminal: the program and its arguments. On
+    /// Windows the agent itself, in a new console of its own ([`in_terminal`]): the prompt goes
+    /// through no `cmd /k`, `cmd /c start` or `wt`, whose own parsing Rust's argument quoting
+    /// does not protect against (`x" & calc & "y`, `;`). Elsewhere the terminal's prefix, then
+    /// `env VULTS_TASK=… sh -c 'cd "$1" && shift && exec "$@"' sh <folder> <agent> <args>`: the
+    /// folder, the agent and the prompt are the script's arguments, never its text.
+    fn terminal_argv(&self, prefix: &[String], windows: bool) -> Vec<String> {
+        let mut argv: Vec<String> = Vec::new();
+        if !windows {
+            argv.extend(prefix.iter().cloned());
+            argv.extend([
+                "env".to_string(),
+                format!("VULTS_TASK={}", self.task),
+                "sh".into(),
+                "-c".into(),
+                "cd \"$1\" && shift && exec \"$@\"".into(),
+                "sh".into(),
+                self.folder.clone(),
+            ]);
+        }
+        argv.push(self.program.display().to_string());
+        argv.extend(self.args(false));
+        argv
     }
 }
 
@@ -80,7 +108,7 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
     if let Some(dir) = log.parent() {
         vults_core::paths::private_dir(dir).map_err(|e| e.to_string())?;
     }
-    let out = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let out = open_log(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(&launch.program);
     for k in &launch.remove {
@@ -118,24 +146,28 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
     Ok(said)
 }
 
+/// A task's log, emptied, private to the user (0600, whatever the umask; an older, looser one
+/// is tightened): it holds the agent's whole output, prompts and file contents included.
+fn open_log(log: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, vults_core::paths::PRIVATE_FILE_MODE);
+    let file = options.open(log)?;
+    vults_core::paths::tighten(log)?;
+    Ok(file)
+}
+
 /// The terminal emulator as a command prefix: the setting, else the platform's way.
 /// Linux and other Unix: `$TERMINAL`, then `x-terminal-emulator`, then the common ones found on
-/// PATH. macOS: Terminal.app through `open`. Windows: Windows Terminal (`wt`), else `cmd /c start`.
+/// PATH. macOS: Terminal.app through `open`. Windows: none — a task opens in a new console of
+/// its own (Windows Terminal where it is the default terminal), see [`in_terminal`].
 pub fn detect_terminal(setting: Option<&str>) -> Option<Vec<String>> {
     if let Some(s) = setting.map(str::trim).filter(|s| !s.is_empty()) {
         return Some(s.split_whitespace().map(str::to_string).collect());
     }
     if cfg!(windows) {
-        return Some(if find_on_path("wt").is_some() {
-            vec!["wt".into(), "-d".into(), ".".into()]
-        } else {
-            vec![
-                "cmd".into(),
-                "/c".into(),
-                "start".into(),
-                "Vults task".into(),
-            ]
-        });
+        return Some(Vec::new());
     }
     if cfg!(target_os = "macos") {
         return None; // Terminal.app takes a script, not a command line: see in_terminal.
@@ -166,15 +198,15 @@ pub fn detect_terminal(setting: Option<&str>) -> Option<Vec<String>> {
     })
 }
 
-/// Opens the task in the user's terminal emulator.
+/// Opens the task in the user's terminal emulator (on Windows, a new console of its own).
 pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, String> {
     if !Path::new(&launch.folder).is_dir() {
         return Err(format!("the folder {:?} does not exist", launch.folder));
     }
-    let mut argv: Vec<String> = vec![launch.program.display().to_string()];
-    argv.extend(launch.args(false));
     let mut cmd = if cfg!(target_os = "macos") && setting.is_none_or(|s| s.trim().is_empty()) {
         // `open -a Terminal` runs a script file; it sets the variable itself.
+        let mut argv: Vec<String> = vec![launch.program.display().to_string()];
+        argv.extend(launch.args(false));
         let script = std::env::temp_dir().join(format!("vults-{}.command", launch.task));
         let quoted: Vec<String> = argv.iter().map(|a| sh_quote(a)).collect();
         let text = format!(
@@ -189,24 +221,20 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
         c.args(["-a", "Terminal"]).arg(&script);
         c
     } else {
-        let prefix = detect_terminal(setting).ok_or_else(|| {
-            "no terminal emulator found; set one in the Chat's settings (e.g. `xterm -e`)"
-                .to_string()
-        })?;
-        let mut c = Command::new(&prefix[0]);
-        c.args(&prefix[1..]);
-        if cfg!(windows) {
-            c.args(["cmd", "/k", "set", &format!("VULTS_TASK={}&&", launch.task)]);
-            c.args(&argv);
+        // On Windows the setting is not used: a prefix there would be a program that parses
+        // the prompt again (cmd, wt).
+        let prefix = if cfg!(windows) {
+            Vec::new()
         } else {
-            // Some terminals start the command from a server of theirs (gnome-terminal), so
-            // neither our environment nor our folder reaches it: the command sets both.
-            c.args(["env", &format!("VULTS_TASK={}", launch.task), "sh", "-c"])
-                .arg("cd \"$1\" && shift && exec \"$@\"")
-                .arg("sh")
-                .arg(&launch.folder)
-                .args(&argv);
-        }
+            detect_terminal(setting).ok_or_else(|| {
+                "no terminal emulator found; set one in the Chat's settings (e.g. `xterm -e`)"
+                    .to_string()
+            })?
+        };
+        let argv = launch.terminal_argv(&prefix, cfg!(windows));
+        let mut c = Command::new(&argv[0]);
+        c.args(&argv[1..]);
+        new_console(&mut c);
         c
     };
     for k in &launch.remove {
@@ -219,6 +247,12 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    if cfg!(windows) {
+        // The new console's own handles, not the app's (it has none to give).
+        cmd.stdin(Stdio::inherit())
+            .stdout(Stdio::inherit())
+            .stderr(Stdio::inherit());
+    }
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot open the terminal: {e}"))?;
@@ -228,6 +262,18 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
     });
     Ok("opened in the terminal".into())
 }
+
+/// Windows: the agent gets a console window of its own (`CREATE_NEW_CONSOLE`), as `start` gave
+/// it, without `cmd`.
+#[cfg(windows)]
+fn new_console(cmd: &mut Command) {
+    use std::os::windows::process::CommandExt;
+    const CREATE_NEW_CONSOLE: u32 = 0x0000_0010;
+    cmd.creation_flags(CREATE_NEW_CONSOLE);
+}
+
+#[cfg(not(windows))]
+fn new_console(_cmd: &mut Command) {}
 
 /// The last line with something on it of a task's log (at most 300 characters of it).
 fn last_line(log: &Path) -> Option<String> {
@@ -260,13 +306,90 @@ mod tests {
             env: Vec::new(),
             remove: Vec::new(),
         };
-        assert_eq!(l.args(true), ["-p", "fix it"]);
-        assert_eq!(l.args(false), ["fix it"]);
+        assert_eq!(l.args(true), ["-p", "--", "fix it"]);
+        assert_eq!(l.args(false), ["--", "fix it"]);
         let c = Launch {
             agent: "codex".into(),
             ..l
         };
-        assert_eq!(c.args(true), ["exec", "fix it"]);
+        assert_eq!(c.args(true), ["exec", "--", "fix it"]);
+    }
+
+    /// A prompt is data: after `--` it cannot become an option of the agent, and on Windows it
+    /// reaches the agent with no shell (or `wt`) between them to read it again.
+    #[test]
+    fn a_prompt_is_never_an_option_nor_a_shells_to_read() {
+        let l = Launch {
+            program: "claude".into(),
+            agent: "claude".into(),
+            prompt: "--dangerously-skip-permissions".into(),
+            folder: "/p".into(),
+            task: "t1".into(),
+            env: Vec::new(),
+            remove: Vec::new(),
+        };
+        assert_eq!(l.args(true), ["-p", "--", "--dangerously-skip-permissions"]);
+        let hostile = Launch {
+            prompt: r#"x" & calc & "y; new-tab calc"#.into(),
+            ..l
+        };
+        let argv = hostile.terminal_argv(&[], true);
+        assert_eq!(argv, ["claude", "--", r#"x" & calc & "y; new-tab calc"#]);
+        let prefix = ["xterm".to_string(), "-e".to_string()];
+        let argv = hostile.terminal_argv(&prefix, false);
+        assert_eq!(
+            argv,
+            [
+                "xterm",
+                "-e",
+                "env",
+                "VULTS_TASK=t1",
+                "sh",
+                "-c",
+                "cd \"$1\" && shift && exec \"$@\"",
+                "sh",
+                "/p",
+                "claude",
+                "--",
+                r#"x" & calc & "y; new-tab calc"#
+            ]
+        );
+        if cfg!(windows) {
+            assert_eq!(detect_terminal(None), Some(Vec::new()), "no cmd, no wt");
+        }
+    }
+
+    /// A headless task's log holds everything the agent wrote: it is the user's only.
+    #[cfg(unix)]
+    #[test]
+    fn a_headless_tasks_log_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("vults-task-log-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("p")).unwrap();
+        let log = dir.join("tasks").join("t1.log");
+        let launch = Launch {
+            program: "true".into(),
+            agent: "claude".into(),
+            prompt: "hi".into(),
+            folder: dir.join("p").display().to_string(),
+            task: "t1".into(),
+            env: Vec::new(),
+            remove: Vec::new(),
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let sink: Sink = std::sync::Arc::new(move |n| {
+            let _ = tx.send(n);
+        });
+        headless(&launch, &log, "c1".into(), sink).expect("the task starts");
+        assert!(rx.recv_timeout(std::time::Duration::from_secs(20)).is_ok());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&log), 0o600);
+        // A log left readable by an older version is tightened when the task runs again.
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+        open_log(&log).unwrap();
+        assert_eq!(mode(&log), 0o600);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

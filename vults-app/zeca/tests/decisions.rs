@@ -321,7 +321,8 @@ fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
     let parts: Vec<&str> = text.trim().split('|').collect();
     assert!(parts[0].starts_with('t') && parts[0].len() > 3, "{text}");
     assert_eq!(parts[1], project.display().to_string());
-    assert_eq!(parts[2], "fix the build");
+    // After `--`: a prompt is never an option of the agent.
+    assert_eq!(parts[2], "-- fix the build");
     // The chat shows the task under that id.
     app.updated_until("the task in the chat", |c| {
         c.entries.iter().any(|e| {
