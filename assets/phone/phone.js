@@ -423,6 +423,8 @@ function cardView(link, card) {
   }
   actions.append(el('button', { className: 'deny', textContent: 'Deny', onclick: answer(() => 'deny') }));
   box.append(el('div', { className: 'meta', textContent: card.reason }), actions);
+  // What Always answers from then on, in the words of the desktop card and Settings → Rules.
+  if (card.always && card.always_words) box.append(el('div', { className: 'meta', textContent: `Always allow: ${card.always_words}` }));
   return box;
 }
 

@@ -540,6 +540,7 @@ mod tests {
             tool: "Edit".into(),
             kind: ToolKind::Edit,
             target,
+            exact: None,
         }
     }
 
@@ -695,6 +696,7 @@ mod tests {
             target: Target::Input {
                 json: vults_core::agents::canonical_json(&input),
             },
+            exact: None,
         };
         let d = card_diff(&c, &CardContext::default()).unwrap();
         assert_eq!(d[0].path, "/p/src/a.ts");

@@ -73,8 +73,17 @@ pub struct PendingCard {
     pub destructive: Option<String>,
     /// Why a person is asked.
     pub reason: Reason,
-    /// The exact rule "Always allow" would create; `None` for destructive calls and questions.
+    /// The rule "Always allow" (its key Shift+A, the phone's Always) creates — the narrowest
+    /// offered: for an edit or a write of a file, this exact change ([`Scope::Exact`]);
+    /// otherwise the call's whole target. `None` for destructive calls and questions. The card
+    /// says what it answers in its own words ([`AlwaysRule::words`]).
+    ///
+    /// [`Scope::Exact`]: vults_core::rules::Scope::Exact
     pub always_rule: Option<AlwaysRule>,
+    /// For an edit or a write of a file, the broader rule also offered: the file, any change
+    /// to it ([`vults_core::rules::Scope::Target`]). `None` for every other card. Boxed: most
+    /// cards have none, and the event that carries a card stays small.
+    pub file_rule: Option<Box<AlwaysRule>>,
     /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
     pub question: bool,
     pub arrived: SystemTime,
@@ -168,6 +177,8 @@ pub enum CardAnswer {
     Deny,
     /// Allow, and create the card's [`PendingCard::always_rule`].
     AlwaysAllow,
+    /// Allow, and create the card's [`PendingCard::file_rule`]: any change to the file.
+    AlwaysAllowFile,
     /// One entry per question, in order.
     Answers(Vec<AnswerItem>),
 }
@@ -369,6 +380,9 @@ pub struct NamedTool {
 }
 
 /// Engine → window.
+// A card is the event that matters, moved through the channel one at a time; boxing it would
+// only add noise to every match on the window's, the phone's and the tests' side.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineEvent {
     CardAdded(PendingCard),

@@ -117,6 +117,7 @@ fn card(id: u64) -> vults_app::model::PendingCard {
         id,
         agent: AgentKind::Claude,
         always_rule: Some(AlwaysRule::for_call(&identity, "/w", &call, 0)),
+        file_rule: None,
         identity,
         session: vults_app::model::SessionKey {
             identity: "claude".into(),

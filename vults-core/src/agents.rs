@@ -567,8 +567,9 @@ pub enum Target {
 }
 
 impl Target {
-    /// The exact string an Always rule keys on: the whole command, file path or URL; otherwise
-    /// the canonical JSON of the tool input.
+    /// The exact string an Always rule of [`crate::rules::Scope::Target`] keys on: the whole
+    /// command, URL or patch; the file of an edit, a write or a read (any change to it);
+    /// otherwise the canonical JSON of the tool input.
     pub fn rule_key(&self) -> String {
         match self {
             Target::Command { command } => command.clone(),
@@ -623,6 +624,12 @@ pub struct ToolCall {
     pub kind: ToolKind,
     /// The whole of what the call would touch.
     pub target: Target,
+    /// The canonical JSON of the whole tool input, for an edit or a write of a file: its
+    /// [`Target::rule_key`] is the file (any change to it), this is the one change (old and new
+    /// text, `replace_all`, the content). What a [`crate::rules::Scope::Exact`] rule keys on;
+    /// `None` for every other target, whose key already is the whole call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
 }
 
 /// Reads any agent's payload. The shapes differ only in field names (see [`tool_name`],
@@ -632,6 +639,8 @@ pub fn read_tool_call(payload: &Value) -> ToolCall {
     let input = tool_input(payload).unwrap_or(Value::Null);
     let kind = ToolKind::of(&tool);
     let target = target_of(&tool, kind, &input);
+    let exact = matches!(target, Target::Edit { .. } | Target::Write { .. })
+        .then(|| canonical_json(&input));
     ToolCall {
         session_id: session_id(payload).map(str::to_string),
         cwd: payload
@@ -641,6 +650,7 @@ pub fn read_tool_call(payload: &Value) -> ToolCall {
         tool,
         kind,
         target,
+        exact,
     }
 }
 

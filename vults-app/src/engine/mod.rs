@@ -951,8 +951,17 @@ impl Core {
             Why::Destructive(what) => Some(what.clone()),
             _ => None,
         };
-        let always_rule = (destructive.is_none() && !question)
-            .then(|| AlwaysRule::for_call(&identity, &folder, &call, unix_ms(now) / 1000));
+        // The narrowest rule is the one Always makes; an edit or a write also offers its file.
+        let (always_rule, file_rule) = if destructive.is_none() && !question {
+            let created = unix_ms(now) / 1000;
+            let target = AlwaysRule::for_call(&identity, &folder, &call, created);
+            match AlwaysRule::exact_for_call(&identity, &folder, &call, created) {
+                Some(exact) => (Some(exact), Some(Box::new(target))),
+                None => (Some(target), None),
+            }
+        } else {
+            (None, None)
+        };
         if reply
             .send(Outgoing::Line(Box::new(Message::waiting(&event.id))))
             .is_err()
@@ -977,6 +986,7 @@ impl Core {
             destructive,
             reason,
             always_rule,
+            file_rule,
             question,
             arrived: now,
             context: Box::new(context),
@@ -1044,8 +1054,12 @@ impl Core {
                 None,
             ),
             (CardAnswer::Deny, _) => (Message::decision(&w.event_id, Decision::Deny), "deny", None),
-            (CardAnswer::AlwaysAllow, _) => {
-                let Some(rule) = w.card.always_rule.clone() else {
+            (CardAnswer::AlwaysAllow | CardAnswer::AlwaysAllowFile, _) => {
+                let offered = match answer {
+                    CardAnswer::AlwaysAllowFile => w.card.file_rule.as_deref().cloned(),
+                    _ => w.card.always_rule.clone(),
+                };
+                let Some(rule) = offered else {
                     self.notice(format!(
                         "card {id} has no Always (a destructive call or a question); answer it \
                          once"

@@ -973,6 +973,8 @@ pub fn card_json(c: &PendingCard) -> Value {
         "destructive": c.destructive,
         "reason": c.reason.to_string(),
         "always": c.always_rule.is_some() && c.destructive.is_none(),
+        // What the phone's Always answers from then on, in the card's own words.
+        "always_words": c.always_rule.as_ref().filter(|_| c.destructive.is_none()).map(|r| r.words()),
         "question": c.question,
         "arrived": arrived,
         // What the desktop card shows besides the target: the agent's own words, and the

@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use std::time::SystemTime;
 use vults_core::agents::{Question, Target};
 use vults_core::protocol::AnswerItem;
+use vults_core::rules::AlwaysRule;
 
 /// Width of a card window in points.
 pub const WIDTH: f32 = 460.0;
@@ -532,9 +533,32 @@ fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
     });
 }
 
+/// The Always buttons a card offers, each with its answer and the label its button reads:
+/// "Always allow" alone, or for an edit or a write "Always: this change" (the narrow rule,
+/// Shift+A) and "Always: this file" (any change to it).
+pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &AlwaysRule)> {
+    let Some(rule) = &card.always_rule else {
+        return Vec::new();
+    };
+    match &card.file_rule {
+        Some(file) => {
+            let narrow = match card.call.target {
+                Target::Write { .. } => "Always: this content",
+                _ => "Always: this change",
+            };
+            vec![
+                (narrow, CardAnswer::AlwaysAllow, rule),
+                ("Always: this file", CardAnswer::AlwaysAllowFile, &**file),
+            ]
+        }
+        None => vec![("Always allow", CardAnswer::AlwaysAllow, rule)],
+    }
+}
+
 fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
     let mut answer = None;
-    ui.horizontal(|ui| {
+    let offers = always_offers(card);
+    ui.horizontal_wrapped(|ui| {
         let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE))
             .fill(look::GREEN);
         if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
@@ -545,50 +569,54 @@ fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
         if ui.add(deny).on_hover_text("Shortcut: D").clicked() {
             answer = Some(CardAnswer::Deny);
         }
-        if card.always_rule.is_some()
-            && ui
-                .button("Always allow")
-                .on_hover_text("Shortcut: Shift+A — allows this exact call from now on")
+        for (i, (label, offer, rule)) in offers.iter().enumerate() {
+            let key = if i == 0 { "Shortcut: Shift+A. " } else { "" };
+            if ui
+                .button(*label)
+                .on_hover_text(format!("{key}Allows, and from now on: {}", rule.words()))
                 .clicked()
-        {
-            answer = Some(CardAnswer::AlwaysAllow);
+            {
+                answer = Some(offer.clone());
+            }
         }
     });
-    match &card.always_rule {
-        Some(rule) => {
-            ui.add(
-                egui::Label::new(
-                    RichText::new(format!(
-                        "Always allow makes the rule: {} in {} may use {} on exactly the target above",
-                        rule.identity.display_name(),
-                        rule.folder,
-                        rule.tool
-                    ))
-                    .small()
-                    .color(Color32::from_gray(150)),
-                )
-                .wrap(),
-            );
-        }
-        None if card.destructive.is_some() => {
+    // What each Always answers from now on, in the words the rule is kept in (Settings → Rules).
+    match offers.as_slice() {
+        [] if card.destructive.is_some() => {
             ui.label(
                 RichText::new("No Always allow: a destructive call always asks you.")
                     .small()
                     .color(Color32::from_gray(150)),
             );
         }
-        None => {}
+        [] => {}
+        [(_, _, rule)] => {
+            rule_words_ui(ui, &format!("Always allow: {}", rule.words()));
+        }
+        several => {
+            for (label, _, rule) in several {
+                let short = label.trim_start_matches("Always: ");
+                rule_words_ui(ui, &format!("Always {short}: {}", rule.words()));
+            }
+        }
     }
     ui.label(
-        RichText::new(if card.always_rule.is_some() {
-            "Keys: A allow · D deny · Shift+A always"
-        } else {
-            "Keys: A allow · D deny"
+        RichText::new(match offers.first() {
+            Some(("Always allow", _, _)) => "Keys: A allow · D deny · Shift+A always".to_string(),
+            Some((label, _, _)) => format!(
+                "Keys: A allow · D deny · Shift+A {}",
+                label.trim_start_matches("Always: ")
+            ),
+            None => "Keys: A allow · D deny".to_string(),
         })
         .small()
         .color(Color32::from_gray(110)),
     );
     answer
+}
+
+fn rule_words_ui(ui: &mut egui::Ui, text: &str) {
+    ui.add(egui::Label::new(RichText::new(text).small().color(Color32::from_gray(160))).wrap());
 }
 
 /// Pretty-prints JSON for reading; anything that does not parse shows as it came.
@@ -650,7 +678,9 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
             .sum::<f32>()
             .min(380.0),
     };
-    let rule = if card.always_rule.is_some() || card.destructive.is_some() {
+    let rule = if card.file_rule.is_some() {
+        64.0
+    } else if card.always_rule.is_some() || card.destructive.is_some() {
         34.0
     } else {
         0.0

@@ -13,7 +13,7 @@ use vults_app::ui::settings::agents::AgentsView;
 use vults_app::ui::settings::history::HistoryView;
 use vults_app::ui::state::{AgentInstall, Model};
 use vults_core::protocol::AnswerItem;
-use vults_core::rules::AlwaysRule;
+use vults_core::rules::{AlwaysRule, Scope};
 
 fn model_with(events: Vec<EngineEvent>) -> Model {
     let mut model = Model::default();
@@ -100,8 +100,8 @@ fn bash_card_shows_the_whole_long_command_and_allows() {
     h.get_by_label("Claude Code");
     h.get_by_label("Bash");
     h.get_by_label("waiting 10 s");
-    h.get_by_label_contains(
-        "Always allow makes the rule: Claude Code in /home/ada/src/vults may use Bash",
+    h.get_by_label(
+        "Always allow: Claude Code may run this exact command with Bash, in this folder.",
     );
     h.get_by_label("Allow").click();
     h.run();
@@ -261,6 +261,7 @@ fn settings_model() -> Model {
         folder: "/srv/releases".into(),
         tool: "deploy".into(),
         target: "{\"env\":\"staging\"}".into(),
+        scope: Scope::Target,
         created: fixtures::NOW_UNIX,
     };
     let mut model = model_with(vec![
@@ -501,6 +502,7 @@ fn a_named_tools_kept_rule_shows_even_before_the_tool_asks_again() {
         folder: "/srv".into(),
         tool: "Bash".into(),
         target: "restic backup /srv".into(),
+        scope: Scope::Target,
         created: fixtures::NOW_UNIX,
     };
     let model = model_with(vec![EngineEvent::Rules(vec![rule])]);
