@@ -32,6 +32,40 @@ pub struct CardView {
     /// Shows the exact text the agent sent instead of the diff.
     whole: bool,
     laid: HashMap<&'static str, Laid>,
+    /// A Super key is down (followed from its own key events: see [`CardView::presses`]).
+    super_held: bool,
+}
+
+/// One key press that may answer a card: no Ctrl, Alt, Cmd or Super with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Press {
+    key: Key,
+    shift: bool,
+}
+
+impl Press {
+    fn is(self, key: Key) -> bool {
+        self.key == key && !self.shift
+    }
+    fn is_shift(self, key: Key) -> bool {
+        self.key == key && self.shift
+    }
+}
+
+/// What a permission card's keys answer: `A` allow, `D` deny, `Shift+A` the card's first
+/// Always (none on a card that offers none). The first press that means something wins.
+fn permission_key(card: &PendingCard, presses: &[Press]) -> Option<CardAnswer> {
+    presses.iter().find_map(|p| {
+        if p.is(Key::A) {
+            Some(CardAnswer::Allow)
+        } else if p.is(Key::D) {
+            Some(CardAnswer::Deny)
+        } else if p.is_shift(Key::A) {
+            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
+        } else {
+            None
+        }
+    })
 }
 
 #[derive(Debug, Clone, Default)]
@@ -67,8 +101,8 @@ impl CardView {
     }
 
     /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
-    /// window of its own does; in one shared window, only the newest). Returns the answer
-    /// when the person gave one.
+    /// window of its own does; in one shared window, only one card). Returns the answer when
+    /// the person gave one.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -76,38 +110,106 @@ impl CardView {
         now: SystemTime,
         keys: bool,
     ) -> Option<CardAnswer> {
+        let presses = self.presses(ui, keys);
         header_ui(ui, card, now);
         ui.add_space(4.0);
         match &card.call.target {
-            Target::Questions { questions } if card.question => self.questions_ui(ui, questions),
+            Target::Questions { questions } if card.question => {
+                self.questions_ui(ui, questions, &presses)
+            }
             _ => {
                 said_ui(ui, card);
                 self.target_ui(ui, card);
                 ui.add_space(6.0);
-                let mut answer = decision_ui(ui, card);
-                if keys && answer.is_none() && !ui.ctx().memory(|m| m.focused().is_some()) {
-                    answer = ui.input(|i| {
-                        let plain = !i.modifiers.ctrl && !i.modifiers.alt && !i.modifiers.command;
-                        if !plain {
-                            None
-                        } else if i.key_pressed(Key::A) && i.modifiers.shift {
-                            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
-                        } else if i.key_pressed(Key::A) {
-                            Some(CardAnswer::Allow)
-                        } else if i.key_pressed(Key::D) {
-                            Some(CardAnswer::Deny)
-                        } else {
-                            None
-                        }
-                    });
-                }
-                answer
+                decision_ui(ui, card).or_else(|| permission_key(card, &presses))
             }
         }
     }
 
-    fn questions_ui(&mut self, ui: &mut egui::Ui, questions: &[Question]) -> Option<CardAnswer> {
+    /// This frame's key presses that may answer: each read from its own event — the key and the
+    /// modifiers winit gave that very press — never from the modifiers held when the frame is
+    /// drawn (a fast `shift+a` has released Shift by then). A press with Ctrl, Alt, Cmd or
+    /// Super held is never one; nor is a repeat, nor anything while a text field has the
+    /// focus. Super is not among egui's modifiers on Linux and Windows, so its own key events
+    /// are followed, in order, across frames.
+    fn presses(&mut self, ui: &egui::Ui, keys: bool) -> Vec<Press> {
+        let typing = ui.ctx().memory(|m| m.focused().is_some());
+        let mut out = Vec::new();
+        ui.input(|i| {
+            for event in &i.events {
+                match event {
+                    egui::Event::Key {
+                        key: Key::SuperLeft | Key::SuperRight,
+                        pressed,
+                        ..
+                    } => self.super_held = *pressed,
+                    egui::Event::WindowFocused(false) => self.super_held = false,
+                    egui::Event::Key {
+                        key,
+                        pressed: true,
+                        repeat: false,
+                        modifiers,
+                        ..
+                    } if keys && !typing => {
+                        let chord = modifiers.ctrl
+                            || modifiers.alt
+                            || modifiers.command
+                            || modifiers.mac_cmd
+                            || self.super_held;
+                        if !chord {
+                            out.push(Press {
+                                key: *key,
+                                shift: modifiers.shift,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        });
+        out
+    }
+
+    fn questions_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        questions: &[Question],
+        presses: &[Press],
+    ) -> Option<CardAnswer> {
         let mut answer = None;
+        // Keys: 1–9 choose an option of a card's one question, Enter answers, D denies.
+        const DIGITS: [Key; 9] = [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+            Key::Num7,
+            Key::Num8,
+            Key::Num9,
+        ];
+        let mut send_key = false;
+        for p in presses {
+            if let (Some(n), [q], [choice]) = (
+                DIGITS.iter().position(|d| p.is(*d)),
+                questions,
+                self.questions.as_mut_slice(),
+            ) && n < q.options.len()
+            {
+                if q.multi_select {
+                    choice.chosen[n] = !choice.chosen[n];
+                } else {
+                    choice.chosen.iter_mut().for_each(|c| *c = false);
+                    choice.chosen[n] = true;
+                    choice.other_on = false;
+                }
+            } else if p.is(Key::Enter) {
+                send_key = true;
+            } else if p.is(Key::D) {
+                answer = Some(CardAnswer::Deny);
+            }
+        }
         egui::ScrollArea::vertical()
             .max_height(380.0)
             .auto_shrink([false, true])
@@ -135,7 +237,7 @@ impl CardView {
                 )
                 .on_disabled_hover_text("Answer every question first");
             if send.clicked()
-                && let Some(items) = items
+                && let Some(items) = items.clone()
             {
                 answer = Some(CardAnswer::Answers(items));
             }
@@ -147,6 +249,20 @@ impl CardView {
                 answer = Some(CardAnswer::Deny);
             }
         });
+        if answer.is_none()
+            && send_key
+            && let Some(items) = items
+        {
+            answer = Some(CardAnswer::Answers(items));
+        }
+        let keys = match questions {
+            [q] if !q.options.is_empty() => format!(
+                "Keys: 1–{} choose · Enter answer · D deny",
+                q.options.len().min(9)
+            ),
+            _ => "Keys: Enter answer · D deny".to_string(),
+        };
+        ui.label(RichText::new(keys).small().color(Color32::from_gray(110)));
         answer
     }
 }

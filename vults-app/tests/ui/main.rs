@@ -5,6 +5,7 @@
 mod cards;
 mod fixtures;
 mod hosts;
+mod keys;
 mod live;
 mod truth;
 mod views;
