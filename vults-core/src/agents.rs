@@ -592,6 +592,8 @@ impl Target {
                 .map(|q| q.question.clone())
                 .unwrap_or_default(),
             Target::Mcp { server, tool, .. } => format!("{server}/{tool}"),
+            // OpenCode asks for an edit with its whole input (the diff it made): the file.
+            Target::Input { json } => input_path(json).unwrap_or_else(|| json.clone()),
             other => other.rule_key(),
         };
         let line = s.lines().next().unwrap_or_default();
@@ -609,6 +611,16 @@ impl Target {
             _ => None,
         }
     }
+}
+
+/// The file a tool input in JSON names (`filepath`, `filePath`, `file_path`, `path`): how a list
+/// shows an OpenCode edit, whose target is its whole input. `None` when it names none.
+pub fn input_path(json: &str) -> Option<String> {
+    let input: Value = serde_json::from_str(json).ok()?;
+    ["filepath", "filePath", "file_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
 }
 
 /// A tool call as every agent's adapter reads it.

@@ -115,13 +115,13 @@ impl CardView {
         ui.add_space(4.0);
         match &card.call.target {
             Target::Questions { questions } if card.question => {
-                self.questions_ui(ui, questions, &presses)
+                self.questions_ui(ui, questions, &presses, keys)
             }
             _ => {
                 said_ui(ui, card);
                 self.target_ui(ui, card);
                 ui.add_space(6.0);
-                decision_ui(ui, card).or_else(|| permission_key(card, &presses))
+                decision_ui(ui, card, keys).or_else(|| permission_key(card, &presses))
             }
         }
     }
@@ -175,6 +175,7 @@ impl CardView {
         ui: &mut egui::Ui,
         questions: &[Question],
         presses: &[Press],
+        keys: bool,
     ) -> Option<CardAnswer> {
         let mut answer = None;
         // Keys: 1–9 choose an option of a card's one question, Enter answers, D denies.
@@ -255,6 +256,7 @@ impl CardView {
         {
             answer = Some(CardAnswer::Answers(items));
         }
+        let keys_here = keys;
         let keys = match questions {
             [q] if !q.options.is_empty() => format!(
                 "Keys: 1–{} choose · Enter answer · D deny",
@@ -262,7 +264,9 @@ impl CardView {
             ),
             _ => "Keys: Enter answer · D deny".to_string(),
         };
-        ui.label(RichText::new(keys).small().color(Color32::from_gray(110)));
+        if keys_here {
+            ui.label(RichText::new(keys).small().color(Color32::from_gray(110)));
+        }
         answer
     }
 }
@@ -671,7 +675,7 @@ pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &Alwa
     }
 }
 
-fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
+fn decision_ui(ui: &mut egui::Ui, card: &PendingCard, keys: bool) -> Option<CardAnswer> {
     let mut answer = None;
     let offers = always_offers(card);
     ui.horizontal_wrapped(|ui| {
@@ -715,6 +719,10 @@ fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
                 rule_words_ui(ui, &format!("Always {short}: {}", rule.words()));
             }
         }
+    }
+    // Only the card that takes the keys says which (in one window, one card does).
+    if !keys {
+        return answer;
     }
     ui.label(
         RichText::new(match offers.first() {

@@ -10,7 +10,17 @@ pub const GREEN: Color32 = Color32::from_rgb(0x3D, 0xB8, 0x6B);
 pub const CARD_FILL: Color32 = Color32::from_rgb(0x1E, 0x20, 0x25);
 pub const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
 
-/// One colour per agent; a named tool gets a stable colour from its name.
+/// A target as a list shows it (the flock, History, the stack): hidden characters written out
+/// ([`vults_core::text::reveal`]), and a tool input in JSON that names a file (OpenCode's edit,
+/// whose target is its whole input) as that file.
+pub fn shown_target(target: &str) -> String {
+    let target = match target.trim_start().starts_with('{') {
+        true => vults_core::agents::input_path(target).unwrap_or_else(|| target.to_string()),
+        false => target.to_string(),
+    };
+    vults_core::text::reveal(&target).text.into_owned()
+}
+
 /// A card's frame, inline in the chat or floating: red-edged when the call is destructive.
 pub fn card_frame(destructive: bool) -> egui::Frame {
     egui::Frame::new()
@@ -27,6 +37,7 @@ pub fn card_frame(destructive: bool) -> egui::Frame {
         .inner_margin(egui::Margin::same(14))
 }
 
+/// One colour per agent; a named tool gets a stable colour from its name.
 pub fn agent_color(agent: AgentKind, name: Option<&str>) -> Color32 {
     match agent {
         AgentKind::Claude => Color32::from_rgb(0xD9, 0x77, 0x57),

@@ -28,7 +28,7 @@ fn island_counts_birds_and_waiting_cards() {
     let mut h = Harness::builder()
         .with_size(vults_app::ui::island::SIZE)
         .build_ui_state(
-            |ui, clicked: &mut bool| *clicked |= IslandView::default().ui(ui, 4, 2, None),
+            |ui, clicked: &mut bool| *clicked |= IslandView::default().ui(ui, 4, 2, 0, None),
             false,
         );
     h.run();
@@ -36,6 +36,19 @@ fn island_counts_birds_and_waiting_cards() {
     h.get_by_label("4 birds, 2 waiting").click();
     h.run();
     assert!(*h.state(), "a click on the island shows the flock");
+}
+
+/// Six waiting, two of them in the stack (no room on screen): "+2 more".
+#[test]
+fn island_says_how_many_cards_wait_in_the_stack() {
+    let mut h = Harness::builder()
+        .with_size(vults_app::ui::island::SIZE)
+        .build_ui(|ui| {
+            IslandView::default().ui(ui, 12, 6, 2, None);
+        });
+    h.run();
+    h.get_by_label("12 birds, 6 waiting, +2 more");
+    h.snapshot("island_stack");
 }
 
 #[test]
