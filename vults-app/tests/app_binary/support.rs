@@ -33,6 +33,11 @@ pub struct Xvfb {
 
 impl Xvfb {
     pub fn start(test: &str) -> Option<Xvfb> {
+        Xvfb::start_sized(test, "1280x800x24")
+    }
+
+    /// An `Xvfb` whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
+    pub fn start_sized(test: &str, screen: &str) -> Option<Xvfb> {
         let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
         let found = std::env::var_os("PATH").is_some_and(|paths| {
             std::env::split_paths(&paths).any(|dir| dir.join("Xvfb").is_file())
@@ -56,14 +61,7 @@ impl Xvfb {
                 continue;
             }
             let child = Command::new("Xvfb")
-                .args([
-                    &format!(":{n}"),
-                    "-screen",
-                    "0",
-                    "1280x800x24",
-                    "-nolisten",
-                    "tcp",
-                ])
+                .args([&format!(":{n}"), "-screen", "0", screen, "-nolisten", "tcp"])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .spawn()
