@@ -92,6 +92,44 @@ pub struct PendingCard {
     pub context: Box<CardContext>,
 }
 
+impl PendingCard {
+    /// Whether any text the card shows — the folder, the tool, the whole target, the agent's words,
+    /// each edit — has a hidden character.
+    pub fn has_hidden_characters(&self) -> bool {
+        fn strings(v: &serde_json::Value, found: &mut bool) {
+            match v {
+                serde_json::Value::String(s) => {
+                    *found |= vults_core::text::any_hidden([s.as_str()])
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, found)),
+                serde_json::Value::Object(m) => m.values().for_each(|v| strings(v, found)),
+                _ => {}
+            }
+        }
+        let mut found = vults_core::text::any_hidden(
+            [self.folder.as_str(), self.call.tool.as_str()]
+                .into_iter()
+                .chain(self.context.said.as_deref())
+                .chain(
+                    self.context
+                        .edits
+                        .iter()
+                        .flat_map(|e| [e.old.as_str(), e.new.as_str()]),
+                ),
+        );
+        if let Ok(target) = serde_json::to_value(&self.call.target) {
+            strings(&target, &mut found);
+        }
+        if let vults_core::agents::Target::Input { json }
+        | vults_core::agents::Target::Mcp { input: json, .. } = &self.call.target
+            && let Ok(input) = serde_json::from_str::<serde_json::Value>(json)
+        {
+            strings(&input, &mut found);
+        }
+        found
+    }
+}
+
 /// Why a card asks a person: the decision point's [`Why`] as a card says it. Its text (shown in
 /// the headless log and sent to the phone as `reason`) is `destructive: <what>`,
 /// `policy <name>`, `rule <id>`, `no rule` or `a question for you`.

@@ -572,7 +572,7 @@ mod tests {
                     "Edit",
                     serde_json::json!({"file_path": "/p/\u{202e}txt.exe", "old_string": "a", "new_string": "b"}),
                 ),
-                "Claude Code may edit ⟨U+202E⟩txt.exe with Edit — any change, in this folder.",
+                "Claude Code may edit ‹U+202E›txt.exe with Edit — any change, in this folder.",
             ),
         ];
         for (said, expected) in cases {

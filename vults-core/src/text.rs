@@ -12,10 +12,12 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
-/// Text as a person should read it, and whether anything in it was hidden.
+/// Text as a person should read it, and whether anything in it was hidden. The marks are `‹`
+/// and `›` (single guillemets), which the window's built-in fonts have in both their
+/// proportional and monospace faces (`⟨ ⟩` are missing from the proportional one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revealed<'a> {
-    /// The text with every hidden character written as `⟨U+XXXX⟩`.
+    /// The text with every hidden character written as `‹U+XXXX›`.
     pub text: Cow<'a, str>,
     /// Whether any character was hidden.
     pub hidden: bool,
@@ -38,21 +40,22 @@ pub fn is_hidden(c: char) -> bool {
         | 0xE0000..=0xE0FFF)
 }
 
-/// `text` with each hidden character ([`is_hidden`]) written visibly as `⟨U+202E⟩`, and whether
+/// `text` with each hidden character ([`is_hidden`]) written visibly as `‹U+202E›`, and whether
 /// there was any. Every view that shows a target (card, flock, rules, History; the phone page
 /// has the same rule in JavaScript) shows text through this, so `exa\u{200b}mple.com` never
 /// reads as `example.com`. Newlines and tabs stay as they are.
 pub fn reveal(text: &str) -> Revealed<'_> {
-    if !text.chars().any(is_hidden) {
+    if !has_hidden(text) {
         return Revealed {
             text: Cow::Borrowed(text),
             hidden: false,
         };
     }
     let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_hidden(c) {
-            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_hidden(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            out.push_str(&format!("‹U+{:04X}›", c as u32));
         } else {
             out.push(c);
         }
@@ -63,9 +66,21 @@ pub fn reveal(text: &str) -> Revealed<'_> {
     }
 }
 
-/// Whether any of `texts` has a hidden character ([`is_hidden`]).
+/// Whether `text` has a hidden character ([`is_hidden`]); a carriage return that ends a line
+/// (`\r\n`, a Windows file) is not one.
+fn has_hidden(text: &str) -> bool {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_hidden(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether any of `texts` has a hidden character ([`is_hidden`]; a `\r\n` line end is not).
 pub fn any_hidden<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
-    texts.into_iter().any(|t| t.chars().any(is_hidden))
+    texts.into_iter().any(has_hidden)
 }
 
 #[cfg(test)]
@@ -75,13 +90,19 @@ mod tests {
     #[test]
     fn hidden_characters_are_written_out_and_flagged() {
         let r = reveal("/tmp/\u{202e}txt.exe");
-        assert_eq!(r.text, "/tmp/⟨U+202E⟩txt.exe");
+        assert_eq!(r.text, "/tmp/‹U+202E›txt.exe");
         assert!(r.hidden);
-        assert_eq!(reveal("exa\u{200b}mple.com").text, "exa⟨U+200B⟩mple.com");
-        assert_eq!(reveal("a\u{1b}[2Jb").text, "a⟨U+001B⟩[2Jb");
-        assert_eq!(reveal("x\u{e0041}y").text, "x⟨U+E0041⟩y");
-        assert_eq!(reveal("\u{feff}x\u{2066}").text, "⟨U+FEFF⟩x⟨U+2066⟩");
-        assert_eq!(reveal("a\rb").text, "a⟨U+000D⟩b");
+        assert_eq!(reveal("exa\u{200b}mple.com").text, "exa‹U+200B›mple.com");
+        assert_eq!(reveal("a\u{1b}[2Jb").text, "a‹U+001B›[2Jb");
+        assert_eq!(reveal("x\u{e0041}y").text, "x‹U+E0041›y");
+        assert_eq!(reveal("\u{feff}x\u{2066}").text, "‹U+FEFF›x‹U+2066›");
+        assert_eq!(reveal("a\rb").text, "a‹U+000D›b");
+        // A Windows line end is a line end; a carriage return elsewhere can hide what precedes it.
+        assert!(!reveal("one\r\ntwo\r\n").hidden);
+        assert_eq!(
+            reveal("ok\r\nrm -rf ~\rls\r\n").text,
+            "ok\r\nrm -rf ~‹U+000D›ls\r\n"
+        );
         // What is plainly seen stays as it is, and is borrowed.
         for plain in [
             "",

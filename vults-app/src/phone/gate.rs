@@ -980,6 +980,9 @@ pub fn card_json(c: &PendingCard) -> Value {
         // What the desktop card shows besides the target: the agent's own words, and the
         // unified diff of an edit, a write over an existing file or a patch (docs/phone.md).
         "said": c.context.said,
+        // Something it shows has a hidden character (a bidi control, a zero-width space): the
+        // page writes each out as ‹U+202E›, as the desktop does, and flags the card.
+        "hidden": c.has_hidden_characters(),
         "diff": crate::diff::card_diff(&c.call, &c.context).map(|d| crate::diff::to_json(&d)),
     })
 }

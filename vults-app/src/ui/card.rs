@@ -17,6 +17,7 @@ use std::time::SystemTime;
 use vults_core::agents::{Question, Target};
 use vults_core::protocol::AnswerItem;
 use vults_core::rules::AlwaysRule;
+use vults_core::text::reveal;
 
 /// Width of a card window in points.
 pub const WIDTH: f32 = 460.0;
@@ -34,6 +35,9 @@ pub struct CardView {
     laid: HashMap<&'static str, Laid>,
     /// A Super key is down (followed from its own key events: see [`CardView::presses`]).
     super_held: bool,
+    /// Something the card shows has a hidden character ([`vults_core::text::is_hidden`]): it is
+    /// written out as `‹U+202E›` where it stands, and the card says so at the top.
+    hidden: bool,
 }
 
 /// One key press that may answer a card: no Ctrl, Alt, Cmd or Super with it.
@@ -91,8 +95,14 @@ impl CardView {
         CardView {
             questions,
             diff,
+            hidden: card.has_hidden_characters(),
             ..Default::default()
         }
+    }
+
+    /// Whether the card flags hidden characters in what it shows.
+    pub fn has_hidden_characters(&self) -> bool {
+        self.hidden
     }
 
     /// The card's diff, when it shows one.
@@ -111,7 +121,7 @@ impl CardView {
         keys: bool,
     ) -> Option<CardAnswer> {
         let presses = self.presses(ui, keys);
-        header_ui(ui, card, now);
+        header_ui(ui, card, now, self.hidden);
         ui.add_space(4.0);
         match &card.call.target {
             Target::Questions { questions } if card.question => {
@@ -299,12 +309,12 @@ impl QuestionChoice {
 fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut QuestionChoice) {
     if !q.header.is_empty() {
         ui.label(
-            RichText::new(&q.header)
+            RichText::new(reveal(&q.header).text)
                 .small()
                 .color(Color32::from_gray(150)),
         );
     }
-    ui.add(egui::Label::new(RichText::new(&q.question).strong()).wrap());
+    ui.add(egui::Label::new(RichText::new(reveal(&q.question).text).strong()).wrap());
     if q.multi_select {
         ui.label(
             RichText::new("Choose any")
@@ -316,9 +326,9 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
         let on = choice.chosen[oi];
         let clicked = if q.multi_select {
             let mut v = on;
-            ui.checkbox(&mut v, &option.label).changed()
+            ui.checkbox(&mut v, reveal(&option.label).text).changed()
         } else {
-            ui.radio(on, &option.label).clicked()
+            ui.radio(on, reveal(&option.label).text).clicked()
         };
         if clicked {
             if q.multi_select {
@@ -333,7 +343,7 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
             ui.indent(("desc", qi, oi), |ui| {
                 ui.add(
                     egui::Label::new(
-                        RichText::new(&option.description)
+                        RichText::new(reveal(&option.description).text)
                             .small()
                             .color(Color32::from_gray(150)),
                     )
@@ -377,7 +387,7 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
     });
 }
 
-fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
+fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: bool) {
     let name = match &card.identity {
         vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
         _ => None,
@@ -407,7 +417,7 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
     });
     ui.add(
         egui::Label::new(
-            RichText::new(&card.folder)
+            RichText::new(reveal(&card.folder).text)
                 .monospace()
                 .color(Color32::from_gray(190)),
         )
@@ -418,7 +428,24 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
             ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
         } else {
             ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
-            ui.label(RichText::new(&card.call.tool).monospace().strong());
+            ui.label(
+                RichText::new(reveal(&card.call.tool).text)
+                    .monospace()
+                    .strong(),
+            );
+        }
+        if hidden {
+            ui.label(
+                RichText::new("contains hidden characters")
+                    .strong()
+                    .color(Color32::BLACK)
+                    .background_color(look::AMBER),
+            )
+            .on_hover_text(
+                "Characters that show as nothing, or reorder the text around them (bidi \
+                 controls, zero-width spaces, control characters), are written out where they \
+                 stand, as ‹U+202E›. Copy still copies the exact text.",
+            );
         }
         if let Some(why) = &card.destructive {
             ui.label(
@@ -444,9 +471,13 @@ fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
     if let Some(said) = &card.context.said {
         ui.add(
             egui::Label::new(
-                RichText::new(format!("{} says: {said}", card.identity.display_name()))
-                    .italics()
-                    .color(Color32::from_gray(165)),
+                RichText::new(format!(
+                    "{} says: {}",
+                    card.identity.display_name(),
+                    reveal(said).text
+                ))
+                .italics()
+                .color(Color32::from_gray(165)),
             )
             .wrap(),
         );
@@ -550,9 +581,13 @@ impl CardView {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
                     ui.label(
-                        RichText::new(format!("{server} / {mcp_tool}"))
-                            .monospace()
-                            .strong(),
+                        RichText::new(format!(
+                            "{} / {}",
+                            reveal(server).text,
+                            reveal(mcp_tool).text
+                        ))
+                        .monospace()
+                        .strong(),
                     );
                 });
                 head_ui(ui, "input", None, None);
@@ -635,7 +670,7 @@ fn scroll_block(ui: &mut egui::Ui, what: &str, fill: Color32, add: impl FnOnce(&
 }
 
 fn path_ui(ui: &mut egui::Ui, path: &str) {
-    ui.add(egui::Label::new(RichText::new(path).monospace().strong()).wrap());
+    ui.add(egui::Label::new(RichText::new(reveal(path).text).monospace().strong()).wrap());
 }
 
 fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
@@ -643,7 +678,7 @@ fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
     scroll_block(ui, what, fill.unwrap_or(CODE_FILL), |ui| {
         ui.add(
             egui::Label::new(
-                RichText::new(text)
+                RichText::new(reveal(text).text)
                     .monospace()
                     .color(Color32::from_gray(235)),
             )

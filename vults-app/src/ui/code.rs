@@ -4,7 +4,8 @@
 //!
 //! Long shell commands wrap at `&&`, `||`, `;` and `|` outside quotes, with a visible
 //! continuation mark; the text is otherwise exactly the command (the copy button copies the
-//! original).
+//! original). Every line shows its hidden characters written out (`‹U+202E›`,
+//! [`vults_core::text::reveal`]): a bidi control or a zero-width space never reads as nothing.
 
 use crate::diff::{FileDiff, Op, Tag};
 use egui::text::{LayoutJob, TextFormat};
@@ -12,6 +13,12 @@ use egui::{Color32, FontId, Galley, Rect, Shape};
 use egui_extras::syntax_highlighting::{CodeTheme, TokenType, highlight};
 use std::ops::Range;
 use std::sync::Arc;
+use vults_core::text::reveal;
+
+/// A line of code as it is shown: its hidden characters written out.
+fn shown_code(text: &str) -> String {
+    reveal(text).text.into_owned()
+}
 
 /// The mark that starts a wrapped command's continuation line.
 pub const CONTINUATION: &str = "  ↳ ";
@@ -184,6 +191,7 @@ impl Chunk {
                 }
                 i += run;
             }
+            mark_hidden(&mut job);
             job
         })
     }
@@ -273,6 +281,65 @@ impl Chunk {
         ui.painter().set(backdrop, Shape::Vec(shapes));
     }
 }
+
+/// A hidden character written out (`‹U+202E›`) stands out from the code around it: amber on a
+/// dark amber ground, in the job's own font.
+fn mark_hidden(job: &mut LayoutJob) {
+    let text = &job.text;
+    let mut marks = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("‹U+") {
+        let start = from + at;
+        let Some(len) = text[start..].find('›') else {
+            break;
+        };
+        let end = start + len + '›'.len_utf8();
+        marks.push(start..end);
+        from = end;
+    }
+    if marks.is_empty() {
+        return;
+    }
+    let mut sections = Vec::with_capacity(job.sections.len() + 2 * marks.len());
+    for s in job.sections.drain(..) {
+        let (start, end) = (s.byte_range.start.0, s.byte_range.end.0);
+        let range = |a: usize, b: usize| egui::text::ByteIndex(a)..egui::text::ByteIndex(b);
+        let mut at = start;
+        for m in marks.iter().filter(|m| m.start < end && m.end > start) {
+            let (m_start, m_end) = (m.start.max(start), m.end.min(end));
+            if m_start > at {
+                sections.push(egui::text::LayoutSection {
+                    byte_range: range(at, m_start),
+                    ..s.clone()
+                });
+            }
+            let mut format = s.format.clone();
+            format.color = HIDDEN_MARK;
+            format.background = HIDDEN_FILL;
+            sections.push(egui::text::LayoutSection {
+                leading_space: if m_start == start {
+                    s.leading_space
+                } else {
+                    0.0
+                },
+                byte_range: range(m_start, m_end),
+                format,
+            });
+            at = m_end;
+        }
+        if at < end {
+            sections.push(egui::text::LayoutSection {
+                leading_space: if at == start { s.leading_space } else { 0.0 },
+                byte_range: range(at, end),
+                ..s
+            });
+        }
+    }
+    job.sections = sections;
+}
+
+const HIDDEN_MARK: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
+const HIDDEN_FILL: Color32 = Color32::from_rgb(0x4A, 0x36, 0x10);
 
 /// The highlighter's language for a path, by its extension (`None`: plain text).
 pub fn language_of(path: &str) -> &'static str {
@@ -368,9 +435,9 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
     for f in files {
         let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
         if headers {
-            let mut what = format!("{} {}", f.op.word(), f.path);
+            let mut what = format!("{} {}", f.op.word(), shown_code(&f.path));
             if let Some(to) = &f.move_to {
-                what.push_str(&format!(" → {to}"));
+                what.push_str(&format!(" → {}", shown_code(to)));
             }
             let color = match f.op {
                 Op::Add => ADDED_MARK,
@@ -400,7 +467,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                 lines.push(Line {
                     prefix: Vec::new(),
                     code: match &h.header {
-                        Some(header) => format!("⋯ {header}"),
+                        Some(header) => format!("⋯ {}", shown_code(header)),
                         None => "⋯".to_string(),
                     },
                     language,
@@ -422,7 +489,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                 prefix.push((format!("{} ", l.tag.mark()), plain(&font, mark_color)));
                 lines.push(Line {
                     prefix,
-                    code: l.text.clone(),
+                    code: shown_code(&l.text),
                     language,
                     plain: None,
                     kind,
@@ -439,7 +506,8 @@ pub fn text(ctx: &egui::Context, code: &str, language: &'static str) -> Laid {
         .split('\n')
         .map(|l| Line {
             prefix: Vec::new(),
-            code: l.to_string(),
+            // A Windows line end ends the line; a carriage return elsewhere is shown.
+            code: shown_code(l.strip_suffix('\r').unwrap_or(l)),
             language,
             plain: None,
             kind: Kind::Plain,
@@ -462,7 +530,7 @@ pub fn command(ctx: &egui::Context, command: &str) -> Laid {
             } else {
                 Vec::new()
             },
-            code: line,
+            code: shown_code(&line),
             language: "sh",
             plain: None,
             kind: Kind::Plain,

@@ -139,7 +139,7 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                         }
                     });
                     ui.label(
-                        RichText::new(&s.folder)
+                        RichText::new(vults_core::text::reveal(&s.folder).text)
                             .monospace()
                             .color(Color32::from_gray(190)),
                     );
@@ -152,10 +152,11 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                         );
                     }
                     if let Some(tool) = &s.last_tool {
-                        let target = s.last_target.as_deref().unwrap_or("");
+                        let target = look::shown_target(s.last_target.as_deref().unwrap_or(""));
+                        let tool = vults_core::text::reveal(tool);
                         ui.add(
                             egui::Label::new(
-                                RichText::new(format!("{tool}  {target}"))
+                                RichText::new(format!("{}  {target}", tool.text))
                                     .monospace()
                                     .color(Color32::from_gray(160)),
                             )

@@ -4,6 +4,7 @@
 
 mod cards;
 mod fixtures;
+mod hidden;
 mod hosts;
 mod keys;
 mod live;

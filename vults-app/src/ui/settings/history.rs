@@ -4,6 +4,7 @@
 use crate::ui::state::Model;
 use egui::{Color32, RichText};
 use std::collections::BTreeSet;
+use vults_core::text::reveal;
 
 #[derive(Debug, Default)]
 pub struct HistoryView {
@@ -78,14 +79,18 @@ impl HistoryView {
                                         .color(Color32::from_gray(170)),
                                 );
                                 ui.label(RichText::new(&a.identity).strong());
-                                ui.label(RichText::new(&a.tool).monospace());
+                                ui.label(RichText::new(reveal(&a.tool).text).monospace());
                             });
                             ui.add(
                                 egui::Label::new(
-                                    RichText::new(format!("{}  in {}", a.target, a.folder))
-                                        .monospace()
-                                        .small()
-                                        .color(Color32::from_gray(170)),
+                                    RichText::new(format!(
+                                        "{}  in {}",
+                                        crate::ui::look::shown_target(&a.target),
+                                        reveal(&a.folder).text
+                                    ))
+                                    .monospace()
+                                    .small()
+                                    .color(Color32::from_gray(170)),
                                 )
                                 .truncate(),
                             );
