@@ -38,6 +38,8 @@ pub struct CardView {
     /// Something the card shows has a hidden character ([`vults_core::text::is_hidden`]): it is
     /// written out as `‹U+202E›` where it stands, and the card says so at the top.
     hidden: bool,
+    /// Each scrolling block's scroll and what is out of sight below it.
+    folds: Folds,
 }
 
 /// One key press that may answer a card: no Ctrl, Alt, Cmd or Super with it.
@@ -130,6 +132,14 @@ impl CardView {
             _ => {
                 said_ui(ui, card);
                 self.target_ui(ui, card);
+                // ↓, Page Down and Space bring what is out of sight into view, a page at a time.
+                if presses
+                    .iter()
+                    .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
+                    && self.folds.page_down()
+                {
+                    ui.ctx().request_repaint();
+                }
                 ui.add_space(6.0);
                 decision_ui(ui, card, keys).or_else(|| permission_key(card, &presses))
             }
@@ -221,18 +231,67 @@ impl CardView {
                 answer = Some(CardAnswer::Deny);
             }
         }
-        egui::ScrollArea::vertical()
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        let mut area = egui::ScrollArea::vertical()
+            .id_salt("questions")
             .max_height(380.0)
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate()
-                {
-                    if qi > 0 {
-                        ui.separator();
-                    }
-                    question_ui(ui, qi, q, choice);
+            .auto_shrink([false, true]);
+        let fold = self.folds.by_block.entry("questions").or_default();
+        if let Some(y) = fold.scroll_to.take() {
+            area = area.vertical_scroll_offset(y);
+        }
+        let out = area.show(ui, |ui| {
+            // Where each question starts, to say how many are out of sight.
+            let mut tops = Vec::new();
+            for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate() {
+                if qi > 0 {
+                    ui.separator();
                 }
-            });
+                tops.push(ui.cursor().top());
+                question_ui(ui, qi, q, choice);
+            }
+            let bottom = ui.clip_rect().bottom();
+            (
+                tops.iter().filter(|t| **t + 8.0 > bottom).count(),
+                bottom < ui.min_rect().bottom() - 4.0,
+            )
+        });
+        let (questions_below, more_below) = out.inner;
+        fold.offset = out.state.clamped_offset().y;
+        fold.viewport = out.inner_rect.height();
+        fold.row = ui.text_style_height(&egui::TextStyle::Body);
+        fold.below = match (questions_below, more_below) {
+            (0, false) => None,
+            (0, true) => Some("more below ↓".to_string()),
+            (1, _) => Some("1 more question ↓".to_string()),
+            (n, _) => Some(format!("{n} more questions ↓")),
+        };
+        if let Some(text) = fold.below.clone() {
+            let more = egui::Button::new(
+                RichText::new(text)
+                    .monospace()
+                    .size(11.5)
+                    .color(look::AMBER),
+            )
+            .frame(false);
+            if ui
+                .add(more)
+                .on_hover_text(
+                    "Scroll down (↓, Page Down or Space on the card that takes the keys)",
+                )
+                .clicked()
+            {
+                fold.page_down();
+                ui.ctx().request_repaint();
+            }
+        }
+        if presses
+            .iter()
+            .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
+            && fold.page_down()
+        {
+            ui.ctx().request_repaint();
+        }
         ui.add_space(6.0);
         let items: Option<Vec<AnswerItem>> = questions
             .iter()
@@ -495,8 +554,13 @@ impl CardView {
         let tool = card.call.tool.as_str();
         let ctx = ui.ctx().clone();
         let CardView {
-            diff, whole, laid, ..
+            diff,
+            whole,
+            laid,
+            folds,
+            ..
         } = self;
+        folds.drawn.clear();
         let shows_diff = diff.is_some() && !*whole;
         let toggle = diff.is_some().then_some(whole);
         match &card.call.target {
@@ -505,7 +569,7 @@ impl CardView {
                 let l = laid
                     .entry("command")
                     .or_insert_with(|| code::command(&ctx, command));
-                code_block(ui, "command", l, CODE_FILL);
+                code_block(ui, "command", l, CODE_FILL, folds);
             }
             Target::Edit { path, old, new } => {
                 path_ui(ui, path);
@@ -514,7 +578,7 @@ impl CardView {
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
-                    code_block(ui, "diff", l, CODE_FILL);
+                    code_block(ui, "diff", l, CODE_FILL, folds);
                     return;
                 }
                 let lang = code::language_of(path);
@@ -524,7 +588,7 @@ impl CardView {
                     let l = laid
                         .entry("old")
                         .or_insert_with(|| code::text(&ctx, old, lang));
-                    code_block(ui, "old", l, OLD_FILL);
+                    code_block(ui, "old", l, OLD_FILL, folds);
                 }
                 if let Some(new) = new {
                     head_ui(ui, "new", None, toggle.take());
@@ -537,7 +601,7 @@ impl CardView {
                     let l = laid
                         .entry("new")
                         .or_insert_with(|| code::text(&ctx, new, lang));
-                    code_block(ui, "new", l, NEW_FILL);
+                    code_block(ui, "new", l, NEW_FILL, folds);
                 }
             }
             Target::Write { path, content } => {
@@ -547,30 +611,30 @@ impl CardView {
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
-                    code_block(ui, "diff", l, CODE_FILL);
+                    code_block(ui, "diff", l, CODE_FILL, folds);
                 } else if let Some(content) = content {
                     head_ui(ui, "content", None, toggle);
                     let l = laid
                         .entry("content")
                         .or_insert_with(|| code::text(&ctx, content, code::language_of(path)));
-                    code_block(ui, "content", l, NEW_FILL);
+                    code_block(ui, "content", l, NEW_FILL, folds);
                 }
             }
             Target::Path { path } => path_ui(ui, path),
-            Target::Url { url } => block_ui(ui, "URL", url, None),
+            Target::Url { url } => block_ui(ui, "URL", url, None, folds),
             Target::Patch { patch } => {
                 if shows_diff && let Some(d) = diff {
                     head_ui(ui, "patch", None, toggle);
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, true));
-                    code_block(ui, "diff", l, CODE_FILL);
+                    code_block(ui, "diff", l, CODE_FILL, folds);
                 } else {
                     head_ui(ui, "patch", Some(patch), toggle);
                     let l = laid
                         .entry("patch")
                         .or_insert_with(|| code::text(&ctx, patch, ""));
-                    code_block(ui, "patch", l, CODE_FILL);
+                    code_block(ui, "patch", l, CODE_FILL, folds);
                 }
             }
             Target::Mcp {
@@ -594,21 +658,21 @@ impl CardView {
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(input), "json"));
-                code_block(ui, "input", l, CODE_FILL);
+                code_block(ui, "input", l, CODE_FILL, folds);
             }
             Target::Input { .. } if shows_diff && let Some(d) = diff => {
                 head_ui(ui, "diff", None, toggle);
                 let l = laid
                     .entry("diff")
                     .or_insert_with(|| code::diff(&ctx, d, true));
-                code_block(ui, "diff", l, CODE_FILL);
+                code_block(ui, "diff", l, CODE_FILL, folds);
             }
             Target::Input { json } => {
                 head_ui(ui, &format!("{tool} input"), None, toggle);
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(json), "json"));
-                code_block(ui, "input", l, CODE_FILL);
+                code_block(ui, "input", l, CODE_FILL, folds);
             }
             Target::Questions { questions } => {
                 let text = questions
@@ -616,7 +680,7 @@ impl CardView {
                     .map(|q| q.question.as_str())
                     .collect::<Vec<_>>()
                     .join("\n");
-                block_ui(ui, "questions", &text, None);
+                block_ui(ui, "questions", &text, None, folds);
             }
         }
     }
@@ -650,32 +714,137 @@ fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: Option<&mut
     });
 }
 
-fn code_block(ui: &mut egui::Ui, what: &str, laid: &mut Laid, fill: Color32) {
-    scroll_block(ui, what, fill, |ui| laid.ui(ui));
+/// A block's scroll, kept from frame to frame: what is out of sight below it, where it is
+/// scrolled to, and a scroll asked for (its "12 more lines ↓" or a key).
+#[derive(Debug, Clone, Default)]
+struct Fold {
+    /// "12 more lines ↓ · +3 hunks" while something is below the view.
+    below: Option<String>,
+    offset: f32,
+    viewport: f32,
+    /// A row of the block's text, to keep one in sight when it scrolls a page.
+    row: f32,
+    scroll_to: Option<f32>,
 }
 
-/// A rounded block of `fill` that scrolls past `BLOCK_MAX`: every command, text and diff on a card.
-fn scroll_block(ui: &mut egui::Ui, what: &str, fill: Color32, add: impl FnOnce(&mut egui::Ui)) {
+impl Fold {
+    /// Scrolls a page down (one row stays in sight); `false` when nothing is below.
+    fn page_down(&mut self) -> bool {
+        if self.below.is_none() {
+            return false;
+        }
+        self.scroll_to = Some(self.offset + (self.viewport - self.row).max(self.row));
+        true
+    }
+}
+
+/// Every block's [`Fold`], and the order they were drawn in this frame (the keys scroll the
+/// first one with something below).
+#[derive(Debug, Clone, Default)]
+struct Folds {
+    by_block: HashMap<&'static str, Fold>,
+    drawn: Vec<&'static str>,
+}
+
+impl Folds {
+    /// Scrolls the first block drawn that has something out of sight a page down.
+    fn page_down(&mut self) -> bool {
+        let drawn = self.drawn.clone();
+        drawn
+            .into_iter()
+            .any(|what| self.by_block.get_mut(what).is_some_and(Fold::page_down))
+    }
+}
+
+fn code_block(
+    ui: &mut egui::Ui,
+    what: &'static str,
+    laid: &mut Laid,
+    fill: Color32,
+    folds: &mut Folds,
+) {
+    scroll_block(ui, what, fill, folds, |ui| {
+        laid.ui(ui);
+        laid.below().text()
+    });
+}
+
+/// A rounded block of `fill` that scrolls past `BLOCK_MAX`: every command, text and diff on a
+/// card. Its scroll bar is always drawn when it scrolls, and what is out of sight below is said
+/// under it — "12 more lines ↓ · +3 hunks" — a button that scrolls a page (as ↓, Page Down and
+/// Space do on the card that takes the keys). `add` says what is below, when it can count it.
+fn scroll_block(
+    ui: &mut egui::Ui,
+    what: &'static str,
+    fill: Color32,
+    folds: &mut Folds,
+    add: impl FnOnce(&mut egui::Ui) -> Option<String>,
+) {
+    folds.drawn.push(what);
+    let fold = folds.by_block.entry(what).or_default();
+    let row = ui.text_style_height(&egui::TextStyle::Monospace);
     egui::Frame::new()
         .fill(fill)
         .corner_radius(6)
         .inner_margin(egui::Margin::same(8))
         .show(ui, |ui| {
-            egui::ScrollArea::vertical()
+            // A solid bar, never one that shows only under the pointer.
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            let mut area = egui::ScrollArea::vertical()
                 .id_salt(what)
                 .max_height(BLOCK_MAX)
-                .auto_shrink([false, true])
-                .show(ui, add);
+                .auto_shrink([false, true]);
+            if let Some(y) = fold.scroll_to.take() {
+                area = area.vertical_scroll_offset(y);
+            }
+            let out = area.show(ui, add);
+            let (offset, viewport) = (out.state.clamped_offset().y, out.inner_rect.height());
+            let hidden = out.content_size.y - offset - viewport;
+            fold.offset = offset;
+            fold.viewport = viewport;
+            fold.row = row;
+            fold.below = match out.inner {
+                Some(text) => Some(text),
+                // A block that cannot count its lines: the rows of its height out of sight.
+                None if hidden > row * 0.5 => Some(match (hidden / row).ceil() as usize {
+                    1 => "1 more line ↓".to_string(),
+                    n => format!("{n} more lines ↓"),
+                }),
+                None => None,
+            };
         });
+    if let Some(text) = fold.below.clone() {
+        let more = egui::Button::new(
+            RichText::new(text)
+                .monospace()
+                .size(11.5)
+                .color(look::AMBER),
+        )
+        .frame(false);
+        if ui
+            .add(more)
+            .on_hover_text("Scroll down (↓, Page Down or Space on the card that takes the keys)")
+            .clicked()
+        {
+            fold.page_down();
+            ui.ctx().request_repaint();
+        }
+    }
 }
 
 fn path_ui(ui: &mut egui::Ui, path: &str) {
     ui.add(egui::Label::new(RichText::new(reveal(path).text).monospace().strong()).wrap());
 }
 
-fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
+fn block_ui(
+    ui: &mut egui::Ui,
+    what: &'static str,
+    text: &str,
+    fill: Option<Color32>,
+    folds: &mut Folds,
+) {
     ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
-    scroll_block(ui, what, fill.unwrap_or(CODE_FILL), |ui| {
+    scroll_block(ui, what, fill.unwrap_or(CODE_FILL), folds, |ui| {
         ui.add(
             egui::Label::new(
                 RichText::new(reveal(text).text)
@@ -685,6 +854,7 @@ fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
             .wrap()
             .selectable(true),
         );
+        None
     });
 }
 

@@ -51,6 +51,55 @@ struct Line {
     language: &'static str,
     plain: Option<TextFormat>,
     kind: Kind,
+    /// The line begins a hunk or a file of a diff.
+    starts: Starts,
+}
+
+/// What a line of a diff begins, to count what is out of sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Starts {
+    #[default]
+    Nothing,
+    Hunk,
+    File,
+}
+
+/// What of some laid-out code is below the bottom of its view: "12 more lines ↓ · +3 hunks".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Below {
+    /// Lines of text (not wrapped rows) whose start is out of sight.
+    pub lines: usize,
+    /// Hunks of a diff that begin out of sight.
+    pub hunks: usize,
+    /// Files of a patch whose header is out of sight.
+    pub files: usize,
+}
+
+impl Below {
+    /// "12 more lines ↓ · +3 hunks · +1 file", or `None` when everything is in sight.
+    pub fn text(&self) -> Option<String> {
+        if self.lines == 0 {
+            return None;
+        }
+        let plural = |n: usize, one: &str, many: &str| {
+            if n == 1 {
+                one.to_string()
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        let mut t = match self.lines {
+            1 => "1 more line ↓".to_string(),
+            n => format!("{n} more lines ↓"),
+        };
+        if self.hunks > 0 {
+            t.push_str(&format!(" · +{}", plural(self.hunks, "1 hunk", "hunks")));
+        }
+        if self.files > 0 {
+            t.push_str(&format!(" · +{}", plural(self.files, "1 file", "files")));
+        }
+        Some(t)
+    }
 }
 
 /// Code made once per card: its lines in pieces of [`CHUNK_LINES`], each coloured and laid out
@@ -66,6 +115,8 @@ pub struct Laid {
     /// The widest prefix, to measure the prefix column by.
     widest_prefix: String,
     chunks: Vec<Chunk>,
+    /// What was below the view when last drawn.
+    below: Below,
 }
 
 #[derive(Debug, Clone)]
@@ -106,7 +157,18 @@ impl Laid {
             font,
             widest_prefix,
             chunks,
+            below: Below::default(),
         }
+    }
+
+    /// What was below the bottom of the view when the code was last drawn.
+    pub fn below(&self) -> Below {
+        self.below
+    }
+
+    /// How many lines of text it has.
+    pub fn line_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.lines.len()).sum()
     }
 
     /// The whole text shown (what a reader of the screen gets, piece by piece).
@@ -134,6 +196,7 @@ impl Laid {
         let code_width = (width - gutter).max(80.0);
         let clip = ui.clip_rect();
         let font = self.font.clone();
+        let mut below = Below::default();
         ui.scope(|ui| {
             ui.spacing_mut().item_spacing = egui::vec2(0.0, 0.0);
             for chunk in &mut self.chunks {
@@ -147,12 +210,50 @@ impl Laid {
                 } else {
                     chunk.ui(ui, width, gutter, code_width, &font);
                 }
+                // A line counts as out of sight when less than half of its first row shows.
+                for (line, line_top) in chunk
+                    .lines
+                    .iter()
+                    .zip(chunk.line_tops(top, row, code_width))
+                {
+                    if line_top + row * 0.5 > clip.bottom() {
+                        below.lines += 1;
+                        match line.starts {
+                            Starts::Hunk => below.hunks += 1,
+                            Starts::File => below.files += 1,
+                            Starts::Nothing => {}
+                        }
+                    }
+                }
             }
         });
+        self.below = below;
     }
 }
 
 impl Chunk {
+    /// Where each of its lines starts, on the screen, for a piece whose top is at `top`: from
+    /// its galley where it was laid out at this width, else one row per line.
+    fn line_tops(&self, top: f32, row: f32, width: f32) -> Vec<f32> {
+        match &self.galley {
+            Some((w, _, code, _)) if (w - width).abs() < 0.5 => {
+                let mut tops = Vec::with_capacity(self.lines.len());
+                let mut starts_line = true;
+                for r in &code.rows {
+                    if starts_line {
+                        tops.push(top + r.rect().top());
+                    }
+                    starts_line = r.ends_with_newline;
+                }
+                tops.resize(self.lines.len(), top + code.rect.height());
+                tops
+            }
+            _ => (0..self.lines.len())
+                .map(|i| top + i as f32 * row)
+                .collect(),
+        }
+    }
+
     /// Colours the piece's code (each run of lines in one language at once) into a job.
     fn job(&mut self, ctx: &egui::Context, font: &FontId) -> &LayoutJob {
         let lines = &self.lines;
@@ -453,6 +554,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     ..plain(&font, color)
                 }),
                 kind: Kind::Plain,
+                starts: Starts::File,
             });
         }
         let width = f
@@ -463,6 +565,12 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
             .max()
             .map(|n| n.to_string().len());
         for (hi, h) in f.hunks.iter().enumerate() {
+            // A file's first hunk comes with the file (its header, or the diff's first line).
+            let mut starts = if hi > 0 {
+                Starts::Hunk
+            } else {
+                Starts::Nothing
+            };
             if hi > 0 || h.header.is_some() {
                 lines.push(Line {
                     prefix: Vec::new(),
@@ -473,6 +581,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     language,
                     plain: Some(plain(&font, MUTED)),
                     kind: Kind::Plain,
+                    starts: std::mem::take(&mut starts),
                 });
             }
             for l in &h.lines {
@@ -493,6 +602,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     language,
                     plain: None,
                     kind,
+                    starts: std::mem::take(&mut starts),
                 });
             }
         }
@@ -511,6 +621,7 @@ pub fn text(ctx: &egui::Context, code: &str, language: &'static str) -> Laid {
             language,
             plain: None,
             kind: Kind::Plain,
+            starts: Starts::Nothing,
         })
         .collect();
     Laid::new(lines, mono(ctx))
@@ -534,6 +645,7 @@ pub fn command(ctx: &egui::Context, command: &str) -> Laid {
             language: "sh",
             plain: None,
             kind: Kind::Plain,
+            starts: Starts::Nothing,
         })
         .collect();
     Laid::new(lines, font)

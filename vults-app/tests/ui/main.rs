@@ -4,6 +4,7 @@
 
 mod cards;
 mod fixtures;
+mod fold;
 mod hidden;
 mod hosts;
 mod keys;
