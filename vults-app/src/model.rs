@@ -55,8 +55,55 @@ pub struct Session {
     pub seven_day: Option<RateWindow>,
     /// `VULTS_TASK` of the terminal that started it.
     pub task: Option<String>,
+    /// The agent asks its own terminal about a call too large for a card ("Write of 2.7 KB is
+    /// too large to show", [`TooLarge::text`]), until the session's next event.
+    pub in_terminal: Option<String>,
     pub started: SystemTime,
     pub last_event: SystemTime,
+}
+
+/// A permission request the hook had to cut to fit the wire (docs/hook-protocol.md §3): no
+/// card could show all an Allow would authorise, so the agent asks in its own terminal. The
+/// engine tells the window ([`EngineEvent::TooLarge`]): the bird says so, History has a line,
+/// and a notification can say it too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TooLarge {
+    pub session: SessionKey,
+    pub identity: Identity,
+    pub folder: String,
+    /// The tool as the agent names it.
+    pub tool: String,
+    /// How much of the tool's input the hook cut (`too_large.bytes` on the wire).
+    pub bytes: u64,
+    pub at: SystemTime,
+}
+
+impl TooLarge {
+    /// "Write of 2.7 KB is too large to show".
+    pub fn text(&self) -> String {
+        format!(
+            "{} of {} is too large to show",
+            vults_core::text::reveal(&self.tool).text,
+            size_text(self.bytes)
+        )
+    }
+}
+
+/// A size as people read it: "950 bytes", "2.7 KB", "10 KB", "3.1 MB" (decimal units).
+pub fn size_text(bytes: u64) -> String {
+    let kb = bytes as f64 / 1000.0;
+    let one = |v: f64, unit: &str| {
+        if v < 9.95 {
+            format!("{v:.1} {unit}")
+        } else {
+            format!("{v:.0} {unit}")
+        }
+    };
+    match bytes {
+        0..1000 => format!("{bytes} bytes"),
+        1000..1_000_000 => one(kb, "KB"),
+        _ => one(kb / 1000.0, "MB"),
+    }
 }
 
 /// A request waiting for a person.
@@ -435,6 +482,9 @@ pub enum EngineEvent {
     /// New audit lines (at start: the tail of the log, oldest first).
     Audited(Vec<AuditEntry>),
     NamedToolSeen(NamedTool),
+    /// A request too large for a card: its agent asks in its terminal (the bird and History
+    /// say so already; this is the moment to tell the person).
+    TooLarge(TooLarge),
     /// A line for the status bar / log (a refused connection, a failed write …).
     Notice(String),
     /// The chat (Zeca): a conversation as it is now, or its settings.
@@ -464,6 +514,21 @@ pub enum EngineCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_as_people_say_them() {
+        for (bytes, text) in [
+            (0, "0 bytes"),
+            (999, "999 bytes"),
+            (1000, "1.0 KB"),
+            (2741, "2.7 KB"),
+            (10_000, "10 KB"),
+            (999_499, "999 KB"),
+            (3_145_728, "3.1 MB"),
+        ] {
+            assert_eq!(size_text(bytes), text, "{bytes}");
+        }
+    }
 
     #[test]
     fn a_reason_says_what_cards_said_before_it_was_typed() {

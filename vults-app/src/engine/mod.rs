@@ -787,9 +787,48 @@ impl Core {
             });
         }
         self.answered_in_terminal(&event, &key, now);
+        if let Some(cut) = event.too_large
+            && !event.wants_reply
+        {
+            self.too_large(&event, &key, cut.bytes, now);
+        }
         if event.wants_reply {
             self.on_request(conn, event, reply, key, now);
         }
+    }
+
+    /// A request the hook cut to fit the wire, so it waits for no reply: no card could show
+    /// all an Allow would authorise, and the agent asks in its own terminal (correct, and
+    /// unchanged). The person is told where: the bird says "asks in its terminal: Write of
+    /// 2.7 KB is too large to show", History gets a line, and the window hears of it.
+    fn too_large(&mut self, event: &Event, session: &SessionKey, bytes: u64, now: SystemTime) {
+        let Some(identity) = event.identity() else {
+            return; // an `other` without a name never wanted a reply
+        };
+        let call = agents::read_tool_call(&event.payload);
+        let folder = sessions::folder_of(event);
+        let too_large = crate::model::TooLarge {
+            session: session.clone(),
+            identity: identity.clone(),
+            folder: folder.clone(),
+            tool: call.tool.clone(),
+            bytes,
+            at: now,
+        };
+        let what = too_large.text();
+        tracing::info!("{} asks in its terminal: {what}", identity.display_name());
+        if self.sessions.set_in_terminal(session, what.clone()) {
+            self.dirty.insert(session.clone());
+        }
+        let line = AuditEntry::new(
+            unix_ms(now),
+            "too-large",
+            AnsweredBy::Terminal,
+            Some(format!("{what}; the agent asks in its terminal")),
+        )
+        .about(&identity, session, &folder, &call);
+        self.audit(line);
+        self.outbox.push(EngineEvent::TooLarge(too_large));
     }
 
     /// Withdraws the cards of `session` that this event shows were answered in the agent's own

@@ -143,6 +143,16 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                             .monospace()
                             .color(Color32::from_gray(190)),
                     );
+                    if let Some(what) = &s.in_terminal {
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(format!("asks in its terminal: {what}"))
+                                    .strong()
+                                    .color(look::AMBER),
+                            )
+                            .wrap(),
+                        );
+                    }
                     if let Some(task) = &s.task {
                         // A task Zeca started: the bird took off from the chat.
                         ui.label(

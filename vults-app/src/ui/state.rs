@@ -100,6 +100,18 @@ impl Model {
             EngineEvent::NamedToolSeen(tool) => {
                 self.named_tools.insert(tool.name.clone(), tool);
             }
+            // The bird says it (its session carries it) and History has its line; the status
+            // line says it at once.
+            EngineEvent::TooLarge(t) => {
+                self.notices.push_back(format!(
+                    "{} asks in its terminal: {}",
+                    t.identity.display_name(),
+                    t.text()
+                ));
+                while self.notices.len() > NOTICES_KEPT {
+                    self.notices.pop_front();
+                }
+            }
             EngineEvent::Chat(crate::zeca::ChatEvent::Updated(c)) => {
                 self.chats.insert(c.id.clone(), c);
             }

@@ -66,6 +66,7 @@ pub fn session(b: Bird) -> Session {
             resets_at: Some(NOW_UNIX + 3 * 86400),
         }),
         task: None,
+        in_terminal: None,
         started: ago(600),
         last_event: ago(5),
     }

@@ -410,3 +410,35 @@ fn an_edits_always_answers_a_later_edit_of_the_file_exactly_as_the_card_said() {
         }
     }
 }
+
+/// A 100-line Write (2,741 bytes) is too large for a card: the hook prints nothing and the
+/// agent asks in its terminal, and the window says so — on the bird, in History and in the
+/// status line — where before nothing did.
+#[test]
+fn a_write_too_large_for_a_card_says_so_on_the_bird_and_in_history() {
+    let mut live = Live::start();
+    let content: String = (1..=100)
+        .map(|i| format!("line {i:03} of the new file\n"))
+        .collect::<String>()
+        + &"x".repeat(241);
+    let payload = json!({
+        "session_id": "s-big",
+        "cwd": live.home.project(),
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Write",
+        "tool_input": {"file_path": format!("{}/notes.md", live.home.project()), "content": content}
+    });
+    let hook = live.hook(&["--agent", "claude", "PermissionRequest"], &payload);
+    assert_eq!(printed(hook), "", "the agent asks in its own terminal");
+    live.until_label("asks in its terminal: Write of 2.7 KB is too large to show");
+    live.harness
+        .get_by_label("Claude Code asks in its terminal: Write of 2.7 KB is too large to show");
+    assert!(live.harness.state().model.cards.is_empty());
+    live.tab(Tab::History);
+    // The decision filter offers "too-large" and the row shows it.
+    live.until("History's line", |h| {
+        h.query_all_by_label("too-large").count() == 2
+    });
+    live.harness.get_by_label_contains("by terminal");
+    live.harness.get_by_label_contains("notes.md");
+}

@@ -24,7 +24,7 @@ const WHO: [&str; 7] = [
     "withdrawn",
     "timeout",
 ];
-const DECISIONS: [&str; 7] = [
+const DECISIONS: [&str; 8] = [
     "allow",
     "deny",
     "answer",
@@ -32,6 +32,7 @@ const DECISIONS: [&str; 7] = [
     "withdrawn",
     "undelivered",
     "refused",
+    "too-large",
 ];
 
 impl HistoryView {
