@@ -354,7 +354,8 @@ function targetView(t) {
 }
 
 // A unified diff, as the desktop card shows it: per file (named for a patch), hunks with `⋯`
-// between them, each line with its number where the app could read the file, its mark and text.
+// between them, each line with its numbers in the old and new file where the app could read
+// the file, its mark and text.
 // The exact text the agent sent is one tap away ("Whole text").
 function diffView(card) {
   const out = [];
@@ -367,13 +368,18 @@ function diffView(card) {
       const to = f.move_to ? ` → ${f.move_to}` : '';
       box.append(el('div', { className: `file ${f.op}`, textContent: `${f.op} ${f.path}${to}` }));
     }
-    const numbered = f.hunks.some((h) => h.lines.some((l) => l[1] != null));
+    // Two number columns, old and new (a removed line has only the old, an added one only the
+    // new), each shown where the file has numbers in it.
+    const hasOld = f.hunks.some((h) => h.lines.some((l) => l[1] != null));
+    const hasNew = f.hunks.some((h) => h.lines.some((l) => l[2] != null));
+    const num = (n) => el('span', { className: 'num', textContent: n == null ? '' : String(n) });
     f.hunks.forEach((h, i) => {
       if (i > 0 || h.header) box.append(el('div', { className: 'gap', textContent: h.header ? `⋯ ${h.header}` : '⋯' }));
-      for (const [mark, line, text] of h.lines) {
+      for (const [mark, oldLine, newLine, text] of h.lines) {
         const kind = mark === '+' ? 'add' : mark === '-' ? 'del' : 'ctx';
         box.append(el('div', { className: `line ${kind}` },
-          numbered ? el('span', { className: 'num', textContent: line == null ? '' : String(line) }) : null,
+          hasOld ? num(oldLine) : null,
+          hasNew ? num(newLine) : null,
           el('span', { className: 'mark', textContent: mark }),
           el('span', { className: 'code', textContent: text })));
       }

@@ -231,6 +231,9 @@ pub struct CardContext {
     /// The files the call edits, writes over or patches, as they are now: path as the agent
     /// wrote it → text. Only regular, readable UTF-8 files up to [`MAX_BEFORE`] bytes.
     pub before: Vec<(String, String)>,
+    /// The files the call writes that do not exist yet (path as the agent wrote it): a Write
+    /// of one is a new file. A file that exists but could not be read is in neither list.
+    pub missing: Vec<String>,
 }
 
 /// The most of a file the engine reads to show a diff against it.
@@ -246,6 +249,11 @@ pub struct EditPair {
 }
 
 impl CardContext {
+    /// Whether the engine found that `path` does not exist yet.
+    pub fn is_missing(&self, path: &str) -> bool {
+        self.missing.iter().any(|p| p == path)
+    }
+
     /// The text of `path` as it is now, when the engine could read it.
     pub fn before(&self, path: &str) -> Option<&str> {
         self.before

@@ -277,7 +277,7 @@ impl CardView {
             if ui
                 .add(more)
                 .on_hover_text(
-                    "Scroll down (↓, Page Down or Space on the card that takes the keys)",
+                    "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
                 )
                 .clicked()
             {
@@ -574,7 +574,7 @@ impl CardView {
             Target::Edit { path, old, new } => {
                 path_ui(ui, path);
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, "diff", None, toggle);
+                    head_ui(ui, &format!("diff · {}", changes(d)), None, toggle);
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
@@ -607,13 +607,30 @@ impl CardView {
             Target::Write { path, content } => {
                 path_ui(ui, path);
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, "diff with the file now", None, toggle);
+                    head_ui(
+                        ui,
+                        &format!("diff with the file now · {}", changes(d)),
+                        None,
+                        toggle,
+                    );
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
                     code_block(ui, "diff", l, CODE_FILL, folds);
                 } else if let Some(content) = content {
-                    head_ui(ui, "content", None, toggle);
+                    // Only a file the engine found not to exist is called new.
+                    let lines = match content.lines().count() {
+                        1 => "1 line".to_string(),
+                        n => format!("{n} lines"),
+                    };
+                    let what = if card.context.is_missing(path) {
+                        format!("new file · {lines}")
+                    } else if diff.is_some() {
+                        format!("content · {lines}")
+                    } else {
+                        format!("content · {lines} · the file now could not be read")
+                    };
+                    head_ui(ui, &what, None, toggle);
                     let l = laid
                         .entry("content")
                         .or_insert_with(|| code::text(&ctx, content, code::language_of(path)));
@@ -624,7 +641,11 @@ impl CardView {
             Target::Url { url } => block_ui(ui, "URL", url, None, folds),
             Target::Patch { patch } => {
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, "patch", None, toggle);
+                    let files = match d.len() {
+                        1 => String::new(),
+                        n => format!("{n} files · "),
+                    };
+                    head_ui(ui, &format!("patch · {files}{}", changes(d)), None, toggle);
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, true));
@@ -661,10 +682,18 @@ impl CardView {
                 code_block(ui, "input", l, CODE_FILL, folds);
             }
             Target::Input { .. } if shows_diff && let Some(d) = diff => {
-                head_ui(ui, "diff", None, toggle);
+                // OpenCode's own diff of one file: its path on the path line, as for an Edit.
+                let one_file = match d.as_slice() {
+                    [only] if !only.path.is_empty() => {
+                        path_ui(ui, &only.path);
+                        true
+                    }
+                    _ => false,
+                };
+                head_ui(ui, &format!("diff · {}", changes(d)), None, toggle);
                 let l = laid
                     .entry("diff")
-                    .or_insert_with(|| code::diff(&ctx, d, true));
+                    .or_insert_with(|| code::diff(&ctx, d, !one_file));
                 code_block(ui, "diff", l, CODE_FILL, folds);
             }
             Target::Input { json } => {
@@ -684,6 +713,16 @@ impl CardView {
             }
         }
     }
+}
+
+/// "+3 −1": the lines a diff adds and removes.
+fn changes(files: &[FileDiff]) -> String {
+    let lines = || files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let added = lines().filter(|l| l.tag == crate::diff::Tag::Added).count();
+    let removed = lines()
+        .filter(|l| l.tag == crate::diff::Tag::Removed)
+        .count();
+    format!("+{added} −{removed}")
 }
 
 /// A block's small label, a Copy button for the exact text, and the diff / whole-text toggle.
@@ -823,7 +862,9 @@ fn scroll_block(
         .frame(false);
         if ui
             .add(more)
-            .on_hover_text("Scroll down (↓, Page Down or Space on the card that takes the keys)")
+            .on_hover_text(
+                "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
+            )
             .clicked()
         {
             fold.page_down();

@@ -53,6 +53,15 @@ struct Line {
     kind: Kind,
     /// The line begins a hunk or a file of a diff.
     starts: Starts,
+    /// What is laid out instead of `code`, when that differs only in where a row may break
+    /// (`code` stays what is read and copied).
+    laid: Option<String>,
+}
+
+impl Line {
+    fn laid_code(&self) -> &str {
+        self.laid.as_deref().unwrap_or(&self.code)
+    }
 }
 
 /// What a line of a diff begins, to count what is out of sight.
@@ -272,8 +281,7 @@ impl Chunk {
                     1
                 };
                 let source = coloured.then(|| {
-                    let code: Vec<&str> =
-                        lines[i..i + run].iter().map(|l| l.code.as_str()).collect();
+                    let code: Vec<&str> = lines[i..i + run].iter().map(Line::laid_code).collect();
                     highlighted_lines(ctx, &code.join("\n"), language)
                 });
                 for (k, line) in lines[i..i + run].iter().enumerate() {
@@ -281,7 +289,7 @@ impl Chunk {
                         job.append("\n", 0.0, plain(font, MUTED));
                     }
                     match (&line.plain, &source) {
-                        (Some(format), _) => job.append(&line.code, 0.0, format.clone()),
+                        (Some(format), _) => job.append(line.laid_code(), 0.0, format.clone()),
                         (None, Some((src, pieces))) => {
                             for (range, format) in pieces.get(k).into_iter().flatten() {
                                 job.append(&src.text[range.clone()], 0.0, format.clone());
@@ -529,10 +537,23 @@ fn plain(font: &FontId, color: Color32) -> TextFormat {
 }
 
 /// A card's diff: for a patch (`headers`), a line per file saying what happens to it; `⋯`
-/// between hunks; per line its number (where the file was read), `-`/`+` and the code.
+/// between hunks; per line its numbers in the old and the new file (where the file was read;
+/// a removed line has only the old, an added one only the new), `-`/`+` and the code.
 pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
     let font = mono(ctx);
     let mut lines = Vec::new();
+    // Two number columns, old and new, the same for every file (an added file's lines are in
+    // the new one), each only where some line has a number in it.
+    let column = |n: fn(&crate::diff::Line) -> Option<usize>| {
+        files
+            .iter()
+            .flat_map(|f| &f.hunks)
+            .flat_map(|h| &h.lines)
+            .filter_map(n)
+            .max()
+            .map(|n| n.to_string().len())
+    };
+    let (old_width, new_width) = (column(|l| l.old), column(|l| l.new));
     for f in files {
         let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
         if headers {
@@ -555,15 +576,10 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                 }),
                 kind: Kind::Plain,
                 starts: Starts::File,
+                laid: None,
             });
         }
-        let width = f
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter_map(|l| l.line)
-            .max()
-            .map(|n| n.to_string().len());
+
         for (hi, h) in f.hunks.iter().enumerate() {
             // A file's first hunk comes with the file (its header, or the diff's first line).
             let mut starts = if hi > 0 {
@@ -582,6 +598,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     plain: Some(plain(&font, MUTED)),
                     kind: Kind::Plain,
                     starts: std::mem::take(&mut starts),
+                    laid: None,
                 });
             }
             for l in &h.lines {
@@ -591,9 +608,11 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     Tag::Added => (Kind::Added, ADDED_MARK),
                 };
                 let mut prefix = Vec::new();
-                if let Some(w) = width {
-                    let n = l.line.map(|n| n.to_string()).unwrap_or_default();
-                    prefix.push((format!("{n:>w$} "), plain(&font, MUTED)));
+                for (width, n) in [(old_width, l.old), (new_width, l.new)] {
+                    if let Some(w) = width {
+                        let n = n.map(|n| n.to_string()).unwrap_or_default();
+                        prefix.push((format!("{n:>w$} "), plain(&font, MUTED)));
+                    }
                 }
                 prefix.push((format!("{} ", l.tag.mark()), plain(&font, mark_color)));
                 lines.push(Line {
@@ -603,6 +622,7 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     plain: None,
                     kind,
                     starts: std::mem::take(&mut starts),
+                    laid: None,
                 });
             }
         }
@@ -622,6 +642,7 @@ pub fn text(ctx: &egui::Context, code: &str, language: &'static str) -> Laid {
             plain: None,
             kind: Kind::Plain,
             starts: Starts::Nothing,
+            laid: None,
         })
         .collect();
     Laid::new(lines, mono(ctx))
@@ -641,6 +662,7 @@ pub fn command(ctx: &egui::Context, command: &str) -> Laid {
             } else {
                 Vec::new()
             },
+            laid: glued_operator(&shown_code(&line)),
             code: shown_code(&line),
             language: "sh",
             plain: None,
@@ -649,6 +671,18 @@ pub fn command(ctx: &egui::Context, command: &str) -> Laid {
         })
         .collect();
     Laid::new(lines, font)
+}
+
+/// A command line that ends with an operator (`&&`, `||`, `|`, `;` …) with the blank before it
+/// made non-breaking, so a row that wraps never leaves the operator alone on a row of its own.
+fn glued_operator(line: &str) -> Option<String> {
+    let body = line.trim_end();
+    let op = ["&&", "||", "|&", ";;", "|", ";"]
+        .into_iter()
+        .find(|op| body.ends_with(op))?;
+    let before = &body[..body.len() - op.len()];
+    let word = before.strip_suffix(' ')?;
+    Some(format!("{word}\u{a0}{}", &line[before.len()..]))
 }
 
 /// The lines a command is shown as: each line of it, and a line longer than [`WRAP_AT`]
@@ -797,6 +831,36 @@ mod tests {
             assert!(laid.text().contains(&format!("- let a{i} = {i};")));
             assert!(laid.text().contains(&format!("+ let b{i} = {i};")));
         }
+    }
+
+    /// Issue 21: a lone `&&` wrapped onto a row of its own.
+    #[test]
+    fn an_operator_at_the_end_of_a_line_stays_with_its_last_word() {
+        assert_eq!(
+            glued_operator("cargo clippy -- -D warnings &&").as_deref(),
+            Some("cargo clippy -- -D warnings\u{a0}&&")
+        );
+        assert_eq!(
+            glued_operator("tee log |").as_deref(),
+            Some("tee log\u{a0}|")
+        );
+        assert_eq!(glued_operator("a;"), None, "no blank before it");
+        assert_eq!(glued_operator("echo done"), None);
+        // Laid out where the operator would just not fit, it ends the row of its word.
+        let ctx = egui::Context::default();
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let line = "cargo clippy --workspace --all-targets -- -D warnings &&";
+            let mut laid = command(ui.ctx(), &format!("{line} cargo test --workspace"));
+            let font = mono(ui.ctx());
+            let width = ui.fonts_mut(|f| f.glyph_width(&font, 'x')) * 54.5;
+            let (code, _) = laid.chunks[0].galleys(ui.ctx(), width, &font);
+            let rows: Vec<String> = code.rows.iter().map(|r| r.text()).collect();
+            assert!(rows.len() > 2, "{rows:?}");
+            assert!(rows.iter().all(|r| r.trim() != "&&"), "{rows:?}");
+            // What is read and copied has the plain blank.
+            assert!(laid.text().contains("warnings &&"));
+        });
+        out.textures_delta.clear();
     }
 
     #[test]

@@ -21,6 +21,32 @@ pub fn shown_target(target: &str) -> String {
     vults_core::text::reveal(&target).text.into_owned()
 }
 
+/// Text whose `code` is between backticks, as a person reads it: the backticks gone, each piece
+/// of code in monospace on a faint ground, the rest in the body font (`color`).
+pub fn with_code(ui: &egui::Ui, text: &str, color: Color32) -> egui::text::LayoutJob {
+    let body = egui::TextStyle::Body.resolve(ui.style());
+    let code = egui::FontId::monospace(body.size - 1.0);
+    let mut job = egui::text::LayoutJob::default();
+    for (i, piece) in text.split('`').enumerate() {
+        if piece.is_empty() {
+            continue;
+        }
+        let format = if i % 2 == 1 {
+            egui::TextFormat {
+                font_id: code.clone(),
+                color: Color32::from_gray(235),
+                background: Color32::from_gray(45),
+                ..Default::default()
+            }
+        } else {
+            egui::TextFormat::simple(body.clone(), color)
+        };
+        job.append(piece, 0.0, format);
+    }
+    job.wrap.max_width = ui.available_width();
+    job
+}
+
 /// A card's frame, inline in the chat or floating: red-edged when the call is destructive.
 pub fn card_frame(destructive: bool) -> egui::Frame {
     egui::Frame::new()

@@ -179,6 +179,24 @@ pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
     }
 }
 
+/// The same card asked by another built-in agent, with the rules it would offer.
+pub fn as_agent(card: PendingCard, agent: AgentKind) -> PendingCard {
+    let mut again = self::card(card.id, card.call.clone(), card.destructive.as_deref());
+    again.agent = agent;
+    again.identity = Identity::Builtin(agent);
+    again.session.identity = agent.as_str().to_string();
+    let fresh = self::card(card.id, card.call, card.destructive.as_deref());
+    let rule = |r: &AlwaysRule| AlwaysRule {
+        id: vults_core::rules::rule_id(&again.identity, &r.folder, &r.tool, r.scope, &r.target),
+        identity: again.identity.clone(),
+        ..r.clone()
+    };
+    again.always_rule = fresh.always_rule.as_ref().map(rule);
+    again.file_rule = fresh.file_rule.as_deref().map(|r| Box::new(rule(r)));
+    again.context = card.context;
+    again
+}
+
 pub fn bash_card(id: u64, command: &str) -> PendingCard {
     card(
         id,

@@ -9,6 +9,7 @@ mod hidden;
 mod hosts;
 mod keys;
 mod live;
+mod smaller;
 mod truth;
 mod views;
 mod welcome;

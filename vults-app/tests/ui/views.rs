@@ -346,6 +346,23 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     }
     h.get_by_label("Cursor");
     assert_eq!(h.get_all_by_label("installed").count(), 2);
+    // Each state reads on its agent's line (it sat above it).
+    for (name, state) in [("Claude Code", "installed"), ("OpenCode", "turned off")] {
+        let name = h.get_by_label(name).rect();
+        let state = h
+            .get_all_by_label(state)
+            .map(|n| n.rect())
+            .min_by(|a, b| {
+                (a.center().y - name.center().y)
+                    .abs()
+                    .total_cmp(&(b.center().y - name.center().y).abs())
+            })
+            .unwrap();
+        assert!(
+            (name.center().y - state.center().y).abs() < 1.5,
+            "{name:?} and {state:?}"
+        );
+    }
     h.get_by_label("outdated");
     h.get_by_label("Vults' entries differ from this version's");
     h.get_by_label("turned off");
