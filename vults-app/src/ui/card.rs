@@ -248,7 +248,9 @@ impl CardView {
                     ui.separator();
                 }
                 tops.push(ui.cursor().top());
-                question_ui(ui, qi, q, choice);
+                // The digit keys choose an option of a card's one question: each says its key.
+                let digits = keys && questions.len() == 1;
+                question_ui(ui, qi, q, choice, digits);
             }
             let bottom = ui.clip_rect().bottom();
             (
@@ -365,7 +367,13 @@ impl QuestionChoice {
     }
 }
 
-fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut QuestionChoice) {
+fn question_ui(
+    ui: &mut egui::Ui,
+    qi: usize,
+    q: &Question,
+    choice: &mut QuestionChoice,
+    digits: bool,
+) {
     if !q.header.is_empty() {
         ui.label(
             RichText::new(reveal(&q.header).text)
@@ -383,12 +391,25 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
     }
     for (oi, option) in q.options.iter().enumerate() {
         let on = choice.chosen[oi];
-        let clicked = if q.multi_select {
-            let mut v = on;
-            ui.checkbox(&mut v, reveal(&option.label).text).changed()
-        } else {
-            ui.radio(on, reveal(&option.label).text).clicked()
-        };
+        let clicked = ui
+            .horizontal(|ui| {
+                let clicked = if q.multi_select {
+                    let mut v = on;
+                    ui.checkbox(&mut v, reveal(&option.label).text).changed()
+                } else {
+                    ui.radio(on, reveal(&option.label).text).clicked()
+                };
+                if digits && oi < 9 {
+                    ui.label(
+                        RichText::new(format!("{}", oi + 1))
+                            .monospace()
+                            .small()
+                            .color(Color32::from_gray(110)),
+                    );
+                }
+                clicked
+            })
+            .inner;
         if clicked {
             if q.multi_select {
                 choice.chosen[oi] = !on;
@@ -508,7 +529,10 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: boo
         }
         if let Some(why) = &card.destructive {
             ui.label(
-                RichText::new(format!("DESTRUCTIVE: {why}"))
+                // Monospace: what was found is command text ("git push --force" drawn in the
+                // proportional face reads as "git push –force").
+                RichText::new(format!("DESTRUCTIVE: {}", reveal(why).text))
+                    .monospace()
                     .strong()
                     .color(Color32::WHITE)
                     .background_color(look::RED),
