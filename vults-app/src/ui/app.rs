@@ -788,9 +788,12 @@ impl VultsWindow {
                     egui::CentralPanel::default()
                         .frame(frame)
                         .show(ui, |ui| {
-                            let answer = view.ui(ui, card, now, keys);
-                            // The window fits what the card shows (plus the frame's margins).
-                            (answer, Some(ui.min_rect().height() + 30.0))
+                            // The window fits what the card shows (plus the frame's margins):
+                            // measured on the card's own content, never on the panel, which
+                            // fills the window (so a window taller than its card only shrank
+                            // a pixel every other frame).
+                            let shown = ui.scope(|ui| view.ui(ui, card, now, keys));
+                            (shown.inner, Some(shown.response.rect.height() + 30.0))
                         })
                         .inner
                 }

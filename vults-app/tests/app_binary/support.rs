@@ -53,9 +53,11 @@ impl Xvfb {
         // A display number of our own: several test processes run at once.
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         for _ in 0..20 {
+            // 32 numbers per process: the desktop and card tests of one run start theirs at
+            // once (four numbers were not enough for them all).
             let n = 200
-                + (std::process::id() % 400) * 4
-                + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 4;
+                + (std::process::id() % 1000) * 32
+                + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 32;
             let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
             if lock.exists() {
                 continue;
