@@ -5,8 +5,9 @@
 //! - **Floating** (X11, macOS, Windows; on Linux Wayland sessions the app runs through
 //!   XWayland, see `ui/native.rs`): the root window *is* the island — a transparent, undecorated,
 //!   always-on-top pill that never takes focus — and the flock/settings window and each card
-//!   are viewports of their own. Cards are always on top, stacked at the top-right, newest
-//!   first, and do not take focus either (a key typed into the terminal never answers one).
+//!   are viewports of their own. Cards are always on top, placed at the top-right, oldest
+//!   first, never over each other (the rest wait in a stack: [`place_cards`]), and do not take
+//!   focus either (a key typed into the terminal never answers one).
 //! - **Embedded** (a Wayland session with no XWayland, and the UI tests): one ordinary
 //!   window; the island is a strip at its top, the cards float inside it.
 
