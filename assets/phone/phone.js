@@ -317,10 +317,22 @@ async function callOverBroker(link, nonce, inner) {
 }
 
 // ---- rendering (textContent only: card content is never parsed as HTML) ---------------------
+// Characters that show as nothing, or as what they are not — the same set as the app's
+// vults_core::text::is_hidden: control characters (but newline and tab), format characters
+// (bidi controls that reorder "/tmp/\u202etxt.exe", zero-width spaces and joiners, the BOM,
+// tag characters), line/paragraph separators, variation selectors, Hangul fillers. Each is
+// written out as ‹U+202E› wherever a card's text is shown; "\r\n" is a line end.
+const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}]/gu;
+function reveal(text) {
+  return String(text).replace(HIDDEN, (c, at, all) => (c === '\r' && all[at + 1] === '\n'
+    ? c : `‹U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}›`));
+}
 function el(tag, props, ...children) {
   const e = document.createElement(tag);
-  Object.assign(e, props || {});
-  for (const c of children) if (c != null) e.append(c);
+  const p = { ...(props || {}) };
+  if (p.textContent != null) p.textContent = reveal(p.textContent);
+  Object.assign(e, p);
+  for (const c of children) if (c != null) e.append(typeof c === 'string' ? reveal(c) : c);
   return e;
 }
 function pre(text) { return el('pre', { textContent: text }); }
@@ -342,7 +354,8 @@ function targetView(t) {
 }
 
 // A unified diff, as the desktop card shows it: per file (named for a patch), hunks with `⋯`
-// between them, each line with its number where the app could read the file, its mark and text.
+// between them, each line with its numbers in the old and new file where the app could read
+// the file, its mark and text.
 // The exact text the agent sent is one tap away ("Whole text").
 function diffView(card) {
   const out = [];
@@ -355,13 +368,18 @@ function diffView(card) {
       const to = f.move_to ? ` → ${f.move_to}` : '';
       box.append(el('div', { className: `file ${f.op}`, textContent: `${f.op} ${f.path}${to}` }));
     }
-    const numbered = f.hunks.some((h) => h.lines.some((l) => l[1] != null));
+    // Two number columns, old and new (a removed line has only the old, an added one only the
+    // new), each shown where the file has numbers in it.
+    const hasOld = f.hunks.some((h) => h.lines.some((l) => l[1] != null));
+    const hasNew = f.hunks.some((h) => h.lines.some((l) => l[2] != null));
+    const num = (n) => el('span', { className: 'num', textContent: n == null ? '' : String(n) });
     f.hunks.forEach((h, i) => {
       if (i > 0 || h.header) box.append(el('div', { className: 'gap', textContent: h.header ? `⋯ ${h.header}` : '⋯' }));
-      for (const [mark, line, text] of h.lines) {
+      for (const [mark, oldLine, newLine, text] of h.lines) {
         const kind = mark === '+' ? 'add' : mark === '-' ? 'del' : 'ctx';
         box.append(el('div', { className: `line ${kind}` },
-          numbered ? el('span', { className: 'num', textContent: line == null ? '' : String(line) }) : null,
+          hasOld ? num(oldLine) : null,
+          hasNew ? num(newLine) : null,
           el('span', { className: 'mark', textContent: mark }),
           el('span', { className: 'code', textContent: text })));
       }
@@ -398,6 +416,7 @@ function cardView(link, card) {
   box.dataset.cardId = String(card.id);
   box.append(el('div', { className: 'meta', textContent: `${card.agent} · ${card.folder} · ${card.tool}` }));
   if (card.destructive) box.append(el('div', { className: 'warn', textContent: `Destructive: ${card.destructive}` }));
+  if (card.hidden) box.append(el('div', { className: 'warn hidden-chars', textContent: 'Contains hidden characters: each is written out as ‹U+…› where it stands.' }));
   // The agent's own words: labelled as the agent's, above the exact target, never instead of it.
   if (card.said) box.append(el('div', { className: 'said', textContent: `${card.agent} says: ${card.said}` }));
   const actions = el('div', { className: 'actions' });
@@ -428,6 +447,8 @@ function cardView(link, card) {
   }
   actions.append(el('button', { className: 'deny', textContent: 'Deny', onclick: answer(() => 'deny') }));
   box.append(el('div', { className: 'meta', textContent: card.reason }), actions);
+  // What Always answers from then on, in the words of the desktop card and Settings → Rules.
+  if (card.always && card.always_words) box.append(el('div', { className: 'meta', textContent: `Always allow: ${card.always_words}` }));
   return box;
 }
 

@@ -26,6 +26,10 @@ mkdir -p "$HOME"
 export XDG_RUNTIME_DIR="$VULTS_HOME/xdg" LANG=C.UTF-8 DISPLAY=$DISPLAY_NUM
 mkdir -p -m700 "$XDG_RUNTIME_DIR"
 export HOOK="$BIN/vults-hook" OUT="$VULTS_HOME/out"
+# Not a first run: the welcome would open the Vults window (and the island's click below
+# would close it).
+mkdir -p "$VULTS_HOME/config"
+echo '{"welcome": {"shown": true}}' >"$VULTS_HOME/config/settings.json"
 pids=""
 cleanup() {
     for p in $pids; do kill "$p" 2>/dev/null || true; done
@@ -86,13 +90,17 @@ import -window root "$SHOTS/flock-and-cards.png"
 xdotool mousemove 1 790
 sleep 1
 if [ -n "${SHOTS_ONLY:-}" ]; then
-    # Answer both cards (Allow on each, top first), then look at Settings -> Agents, the
-    # second tab of the Vults window (placed at 16,56), and at a question card.
-    xdotool mousemove 843 554 click 1
-    sleep 1.5
-    xdotool mousemove 843 273 click 1
-    sleep 1.5
-    xdotool mousemove 107 95 click 1
+    # Answer both cards (a click into each card's header gives it the keys, then A), then
+    # look at Settings -> Agents, the third tab of the Vults window (placed at 16,56), and at
+    # a question card.
+    for w in $(xdotool search --onlyvisible --name '^Vults: '); do
+        eval "$(xdotool getwindowgeometry --shell "$w")"
+        xdotool mousemove $((X + 60)) $((Y + 24)) click 1
+        sleep 0.5
+        xdotool key a
+        sleep 1.5
+    done
+    xdotool mousemove 158 95 click 1
     sleep 1.5
     import -window root "$SHOTS/settings-agents.png"
     xdotool mousemove 47 95 click 1

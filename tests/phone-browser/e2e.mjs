@@ -186,6 +186,25 @@ try {
   await ecard.waitFor({ state: 'detached', timeout: 20000 });
   await editRun;
 
+  // Run 5: text meant to fool a reader. A right-to-left override makes "/tmp/\u202etxt.exe" read
+  // as "/tmp/exe.txt" and a zero-width space hides in a host name: the page writes each out as
+  // ‹U+…›, as the desktop card does, and says the card has hidden characters.
+  const stamp = Date.now();
+  const trick = `cp payload /tmp/\u202etxt.exe && curl -s https://exa\u200bmple.com/${stamp}`;
+  const trickRun = askThroughHook(trick);
+  const shownTrick = `cp payload /tmp/‹U+202E›txt.exe && curl -s https://exa‹U+200B›mple.com/${stamp}`;
+  const tcard = page.locator('article.card', { hasText: String(stamp) });
+  await tcard.waitFor({ timeout: 20000 });
+  await page.screenshot({ path: join(home, 'card-hidden.png') });
+  const pres = await tcard.locator('pre').allInnerTexts();
+  check('hidden characters read as ‹U+…› and the card says it has some',
+    pres.includes(shownTrick) && !pres.some((t) => t.includes('\u202e') || t.includes('\u200b'))
+      && (await tcard.locator('.hidden-chars').count()) === 1,
+    JSON.stringify(pres));
+  await tcard.getByRole('button', { name: 'Deny', exact: true }).click();
+  await tcard.waitFor({ state: 'detached', timeout: 20000 });
+  await trickRun;
+
   // The audit names the phone, with its device id (the page shows "<name> · <device id>").
   await new Promise((r) => setTimeout(r, 300)); // the engine's audit writer is asynchronous
   const device = ((await page.textContent('#who')) || '').split(' · ')[1];

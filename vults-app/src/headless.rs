@@ -103,6 +103,11 @@ fn log(event: &EngineEvent) {
             }
         }
         EngineEvent::NamedToolSeen(t) => eprintln!("vults: named tool {} asked", t.name),
+        EngineEvent::TooLarge(t) => eprintln!(
+            "vults: {} asks in its terminal: {}",
+            t.identity.display_name(),
+            t.text()
+        ),
         EngineEvent::Notice(text) => eprintln!("vults: {text}"),
         // The flock changes with every event; too chatty for a log.
         EngineEvent::SessionChanged(_) | EngineEvent::SessionGone(_) => {}

@@ -33,6 +33,11 @@ pub struct Xvfb {
 
 impl Xvfb {
     pub fn start(test: &str) -> Option<Xvfb> {
+        Xvfb::start_sized(test, "1280x800x24")
+    }
+
+    /// An `Xvfb` whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
+    pub fn start_sized(test: &str, screen: &str) -> Option<Xvfb> {
         let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
         let found = std::env::var_os("PATH").is_some_and(|paths| {
             std::env::split_paths(&paths).any(|dir| dir.join("Xvfb").is_file())
@@ -48,22 +53,17 @@ impl Xvfb {
         // A display number of our own: several test processes run at once.
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         for _ in 0..20 {
+            // 32 numbers per process: the desktop and card tests of one run start theirs at
+            // once (four numbers were not enough for them all).
             let n = 200
-                + (std::process::id() % 400) * 4
-                + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 4;
+                + (std::process::id() % 1000) * 32
+                + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 32;
             let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
             if lock.exists() {
                 continue;
             }
             let child = Command::new("Xvfb")
-                .args([
-                    &format!(":{n}"),
-                    "-screen",
-                    "0",
-                    "1280x800x24",
-                    "-nolisten",
-                    "tcp",
-                ])
+                .args([&format!(":{n}"), "-screen", "0", screen, "-nolisten", "tcp"])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .spawn()

@@ -5,6 +5,7 @@
 //! they start their own `Xvfb` and skip (saying so) without one, unless `VULTS_DESKTOP_TESTS=1`
 //! (CI), where a missing `Xvfb` is a failure.
 
+mod cards;
 mod cli;
 mod desktop;
 mod help_remote;

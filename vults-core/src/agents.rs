@@ -1089,8 +1089,9 @@ pub enum Target {
 }
 
 impl Target {
-    /// The exact string an Always rule keys on: the whole command, file path or URL; otherwise
-    /// the canonical JSON of the tool input.
+    /// The exact string an Always rule of [`crate::rules::Scope::Target`] keys on: the whole
+    /// command, URL or patch; the file of an edit, a write or a read (any change to it);
+    /// otherwise the canonical JSON of the tool input.
     pub fn rule_key(&self) -> String {
         match self {
             Target::Command { command } => command.clone(),
@@ -1113,6 +1114,8 @@ impl Target {
                 .map(|q| q.question.clone())
                 .unwrap_or_default(),
             Target::Mcp { server, tool, .. } => format!("{server}/{tool}"),
+            // OpenCode asks for an edit with its whole input (the diff it made): the file.
+            Target::Input { json } => input_path(json).unwrap_or_else(|| json.clone()),
             other => other.rule_key(),
         };
         let line = s.lines().next().unwrap_or_default();
@@ -1132,6 +1135,16 @@ impl Target {
     }
 }
 
+/// The file a tool input in JSON names (`filepath`, `filePath`, `file_path`, `path`): how a list
+/// shows an OpenCode edit, whose target is its whole input. `None` when it names none.
+pub fn input_path(json: &str) -> Option<String> {
+    let input: Value = serde_json::from_str(json).ok()?;
+    ["filepath", "filePath", "file_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
+}
+
 /// A tool call as every agent's adapter reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
@@ -1145,6 +1158,12 @@ pub struct ToolCall {
     pub kind: ToolKind,
     /// The whole of what the call would touch.
     pub target: Target,
+    /// The canonical JSON of the whole tool input, for an edit or a write of a file: its
+    /// [`Target::rule_key`] is the file (any change to it), this is the one change (old and new
+    /// text, `replace_all`, the content). What a [`crate::rules::Scope::Exact`] rule keys on;
+    /// `None` for every other target, whose key already is the whole call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
 }
 
 /// Reads any agent's payload. The shapes differ only in field names (see [`tool_name`],
@@ -1154,6 +1173,8 @@ pub fn read_tool_call(payload: &Value) -> ToolCall {
     let input = tool_input(payload).unwrap_or(Value::Null);
     let kind = ToolKind::of(&tool);
     let target = target_of(&tool, kind, &input);
+    let exact = matches!(target, Target::Edit { .. } | Target::Write { .. })
+        .then(|| canonical_json(&input));
     ToolCall {
         session_id: session_id(payload).map(str::to_string),
         cwd: payload
@@ -1163,6 +1184,7 @@ pub fn read_tool_call(payload: &Value) -> ToolCall {
         tool,
         kind,
         target,
+        exact,
     }
 }
 

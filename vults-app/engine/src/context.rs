@@ -28,22 +28,27 @@ pub fn read(payload: &Value, call: &ToolCall, folder: Option<&str>) -> CardConte
     } else {
         Vec::new()
     };
-    let before = match folder {
-        None => Vec::new(),
-        Some(folder) => crate::diff::paths_to_read(call)
-            .into_iter()
-            .take(MAX_FILES)
-            .filter_map(|p| {
-                let text =
-                    read_bounded(&Path::new(call.cwd.as_deref().unwrap_or(folder)).join(&p))?;
-                Some((p, text))
-            })
-            .collect(),
-    };
+    let (mut before, mut missing) = (Vec::new(), Vec::new());
+    if let Some(folder) = folder {
+        for p in crate::diff::paths_to_read(call).into_iter().take(MAX_FILES) {
+            let path = Path::new(call.cwd.as_deref().unwrap_or(folder)).join(&p);
+            match read_bounded(&path) {
+                Some(text) => before.push((p, text)),
+                // Only "not there" makes a write a new file; any other failure is unknown.
+                None if std::fs::symlink_metadata(&path)
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) =>
+                {
+                    missing.push(p)
+                }
+                None => {}
+            }
+        }
+    }
     CardContext {
         said,
         edits,
         before,
+        missing,
     }
 }
 
@@ -151,8 +156,20 @@ mod tests {
             &dir.to_string_lossy(),
         );
         assert_eq!(c.before("a.rs"), Some("fn a() {}\n"));
-        // Too big, not a file, or not UTF-8: not read.
+        // A write of a file that is not there is a new file; of one that is, not.
+        let new_file = dir.join("new.md").to_string_lossy().to_string();
+        let c = context_of(
+            json!({"tool_name":"Write","tool_input":{"file_path": new_file, "content": "x"}}),
+            "/p",
+        );
+        assert!(c.is_missing(&new_file) && c.before.is_empty());
+        // Too big, not a file, or not UTF-8: not read, and not missing either.
         std::fs::write(&file, vec![b'x'; MAX_BEFORE as usize + 1]).unwrap();
+        let c = context_of(
+            json!({"tool_name":"Write","tool_input":{"file_path": path, "content": "x"}}),
+            "/p",
+        );
+        assert!(!c.is_missing(&path) && c.before.is_empty());
         assert_eq!(read_bounded(&file), None);
         std::fs::write(&file, [0xff, 0xfe]).unwrap();
         assert_eq!(read_bounded(&file), None);

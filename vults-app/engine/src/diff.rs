@@ -36,13 +36,26 @@ impl Tag {
     }
 }
 
-/// One line of a diff; `line` is its number in the file (the old file for a removed line, the
-/// new one otherwise) when the file could be read.
+/// One line of a diff, with its numbers where the file could be read: `old` in the file as it
+/// is (context and removed lines), `new` in the file as it will be (context and added lines).
+/// Two columns, as unified-diff readers show them: a context line and a removed line never
+/// read as the same "19".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     pub tag: Tag,
-    pub line: Option<usize>,
+    pub old: Option<usize>,
+    pub new: Option<usize>,
     pub text: String,
+}
+
+impl Line {
+    /// Its one number: in the old file for a removed line, in the new one otherwise.
+    pub fn line(&self) -> Option<usize> {
+        match self.tag {
+            Tag::Removed => self.old,
+            _ => self.new,
+        }
+    }
 }
 
 /// A run of changed lines with their context.
@@ -87,7 +100,7 @@ impl FileDiff {
         self.hunks
             .iter()
             .flat_map(|h| &h.lines)
-            .any(|l| l.line.is_some())
+            .any(|l| l.old.is_some() || l.new.is_some())
     }
 
     /// The diff as plain unified-diff text (marks, no numbers): for reading and tests.
@@ -204,10 +217,10 @@ pub fn parse_unified(text: &str) -> Option<Vec<FileDiff>> {
     for raw in text.lines() {
         let l = raw.strip_suffix('\r').unwrap_or(raw);
         if old_left > 0 || new_left > 0 {
-            let (tag, line) = match l.chars().next() {
-                Some(' ') | None => (Tag::Context, new),
-                Some('-') => (Tag::Removed, old),
-                Some('+') => (Tag::Added, new),
+            let (tag, numbers) = match l.chars().next() {
+                Some(' ') | None => (Tag::Context, (Some(old), Some(new))),
+                Some('-') => (Tag::Removed, (Some(old), None)),
+                Some('+') => (Tag::Added, (None, Some(new))),
                 Some('\\') => continue, // "\ No newline at end of file"
                 _ => return None,
             };
@@ -228,7 +241,8 @@ pub fn parse_unified(text: &str) -> Option<Vec<FileDiff>> {
             }
             files.last_mut()?.hunks.last_mut()?.lines.push(Line {
                 tag,
-                line: Some(line),
+                old: numbers.0,
+                new: numbers.1,
                 text: l.get(1..).unwrap_or_default().to_string(),
             });
         } else if let Some(p) = l.strip_prefix("--- ") {
@@ -314,13 +328,10 @@ fn line_of(change: &similar::Change<&str>) -> Line {
         ChangeTag::Delete => Tag::Removed,
         ChangeTag::Insert => Tag::Added,
     };
-    let index = match tag {
-        Tag::Removed => change.old_index(),
-        _ => change.new_index(),
-    };
     Line {
         tag,
-        line: index.map(|i| i + 1),
+        old: change.old_index().map(|i| i + 1),
+        new: change.new_index().map(|i| i + 1),
         text: strip_eol(change.value()).to_string(),
     }
 }
@@ -355,7 +366,8 @@ fn fragment_hunk(old: &str, new: &str) -> Hunk {
         lines: diff
             .iter_all_changes()
             .map(|c| Line {
-                line: None,
+                old: None,
+                new: None,
                 ..line_of(&c)
             })
             .collect(),
@@ -416,7 +428,8 @@ pub fn parse_patch(patch: &str) -> Option<Vec<FileDiff>> {
             }
             f.hunks.last_mut()?.lines.push(Line {
                 tag,
-                line: None,
+                old: None,
+                new: None,
                 text: text.to_string(),
             });
         }
@@ -431,7 +444,7 @@ fn number_patch_file(f: &mut FileDiff, before: Option<&str>) {
     match (f.op, before) {
         (Op::Add, _) => {
             for (i, l) in f.hunks.iter_mut().flat_map(|h| &mut h.lines).enumerate() {
-                l.line = Some(i + 1);
+                l.new = Some(i + 1);
             }
         }
         (Op::Delete, Some(text)) => {
@@ -442,7 +455,8 @@ fn number_patch_file(f: &mut FileDiff, before: Option<&str>) {
                     .enumerate()
                     .map(|(i, t)| Line {
                         tag: Tag::Removed,
-                        line: Some(i + 1),
+                        old: Some(i + 1),
+                        new: None,
                         text: t.to_string(),
                     })
                     .collect(),
@@ -468,17 +482,17 @@ fn number_patch_file(f: &mut FileDiff, before: Option<&str>) {
                 for l in &mut lines {
                     match l.tag {
                         Tag::Context => {
-                            l.line = Some(n);
+                            (l.old, l.new) = (Some(o), Some(n));
                             o += 1;
                             n += 1;
                         }
                         Tag::Removed => {
-                            l.line = Some(o);
+                            l.old = Some(o);
                             o += 1;
                             shift -= 1;
                         }
                         Tag::Added => {
-                            l.line = Some(n);
+                            l.new = Some(n);
                             n += 1;
                             shift += 1;
                         }
@@ -507,8 +521,8 @@ fn find_lines(file: &[&str], needle: &[&str], from: usize) -> Option<usize> {
     fits(&|a, b| a == b).or_else(|| fits(&|a, b| a.trim_end() == b.trim_end()))
 }
 
-/// The diff for the phone page: `[{path, op, move_to, hunks: [{header, lines: [[mark, line,
-/// text]]}]}]`, with `line` `null` where unnumbered.
+/// The diff for the phone page: `[{path, op, move_to, hunks: [{header, lines: [[mark, old, new,
+/// text]]}]}]`, with `old` / `new` `null` where the line has none or it is unnumbered.
 pub fn to_json(files: &[FileDiff]) -> Value {
     Value::Array(
         files
@@ -520,7 +534,7 @@ pub fn to_json(files: &[FileDiff]) -> Value {
                     "move_to": f.move_to,
                     "hunks": f.hunks.iter().map(|h| json!({
                         "header": h.header,
-                        "lines": h.lines.iter().map(|l| json!([l.tag.mark().to_string(), l.line, l.text])).collect::<Vec<_>>(),
+                        "lines": h.lines.iter().map(|l| json!([l.tag.mark().to_string(), l.old, l.new, l.text])).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
                 })
             })
@@ -540,6 +554,7 @@ mod tests {
             tool: "Edit".into(),
             kind: ToolKind::Edit,
             target,
+            exact: None,
         }
     }
 
@@ -565,7 +580,7 @@ mod tests {
         let lines = &d[0].hunks[0].lines;
         let shown: Vec<_> = lines
             .iter()
-            .map(|l| (l.tag.mark(), l.line, &*l.text))
+            .map(|l| (l.tag.mark(), l.line(), &*l.text))
             .collect();
         assert_eq!(
             shown,
@@ -578,6 +593,38 @@ mod tests {
                 (' ', Some(11), "line 11"),
                 (' ', Some(12), "line 12"),
                 (' ', Some(13), "line 13"),
+            ]
+        );
+    }
+
+    /// Issue 21: one number column made a context line and a removed line both read "19".
+    /// Each line has its number in the old file and in the new one, as far as it is in each.
+    #[test]
+    fn a_context_line_and_a_removed_line_never_read_the_same_number() {
+        let c = call(Target::Edit {
+            path: "/p/a.txt".into(),
+            old: Some("line 5\n".into()),
+            new: Some("five\nfive and a half\nfive and three quarters\n".into()),
+        });
+        let d = card_diff(&c, &before("/p/a.txt", &numbered_file(12))).unwrap();
+        let shown: Vec<_> = d[0].hunks[0]
+            .lines
+            .iter()
+            .map(|l| (l.tag.mark(), l.old, l.new))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (' ', Some(2), Some(2)),
+                (' ', Some(3), Some(3)),
+                (' ', Some(4), Some(4)),
+                ('-', Some(5), None),
+                ('+', None, Some(5)),
+                ('+', None, Some(6)),
+                ('+', None, Some(7)),
+                (' ', Some(6), Some(8)),
+                (' ', Some(7), Some(9)),
+                (' ', Some(8), Some(10)),
             ]
         );
     }
@@ -657,8 +704,16 @@ mod tests {
         assert_eq!((d[0].op, d[0].path.as_str()), (Op::Add, "docs/new.md"));
         assert_eq!(d[0].text(), "+# New\n+text\n");
         assert_eq!(d[1].hunks[0].header.as_deref(), Some("fn main"));
-        let nums: Vec<_> = d[1].hunks[0].lines.iter().map(|l| l.line).collect();
-        assert_eq!(nums, vec![Some(4), Some(5), Some(5), Some(6)]);
+        let nums: Vec<_> = d[1].hunks[0].lines.iter().map(|l| (l.old, l.new)).collect();
+        assert_eq!(
+            nums,
+            vec![
+                (Some(4), Some(4)),
+                (Some(5), None),
+                (None, Some(5)),
+                (Some(6), Some(6))
+            ]
+        );
         assert_eq!(d[2].op, Op::Delete);
         // Unread: the same lines, unnumbered.
         let d = card_diff(&call, &CardContext::default()).unwrap();
@@ -679,7 +734,7 @@ mod tests {
         assert_eq!(
             to_json(&d),
             json!([{"path": "/p/a.txt", "op": "update", "move_to": null, "hunks": [{"header": null,
-                "lines": [[" ", 1, "line 1"], ["-", 2, "line 2"], ["+", 2, "LINE 2"]]}]}])
+                "lines": [[" ", 1, 1, "line 1"], ["-", 2, null, "line 2"], ["+", null, 2, "LINE 2"]]}]}])
         );
     }
 
@@ -695,13 +750,14 @@ mod tests {
             target: Target::Input {
                 json: vults_core::agents::canonical_json(&input),
             },
+            exact: None,
         };
         let d = card_diff(&c, &CardContext::default()).unwrap();
         assert_eq!(d[0].path, "/p/src/a.ts");
         let shown: Vec<_> = d[0].hunks[0]
             .lines
             .iter()
-            .map(|l| (l.tag.mark(), l.line, l.text.as_str()))
+            .map(|l| (l.tag.mark(), l.line(), l.text.as_str()))
             .collect();
         assert_eq!(
             shown,

@@ -808,9 +808,48 @@ impl Core {
             });
         }
         self.answered_in_terminal(&event, &key, now);
+        if let Some(cut) = event.too_large
+            && !event.wants_reply
+        {
+            self.too_large(&event, &key, cut.bytes, now);
+        }
         if event.wants_reply {
             self.on_request(conn, event, reply, key, now, false);
         }
+    }
+
+    /// A request the hook cut to fit the wire, so it waits for no reply: no card could show
+    /// all an Allow would authorise, and the agent asks in its own terminal (correct, and
+    /// unchanged). The person is told where: the bird says "asks in its terminal: Write of
+    /// 2.7 KB is too large to show", History gets a line, and the window hears of it.
+    fn too_large(&mut self, event: &Event, session: &SessionKey, bytes: u64, now: SystemTime) {
+        let Some(identity) = event.identity() else {
+            return; // an `other` without a name never wanted a reply
+        };
+        let call = agents::read_tool_call(&event.payload);
+        let folder = sessions::folder_of(event);
+        let too_large = crate::messages::TooLarge {
+            session: session.clone(),
+            identity: identity.clone(),
+            folder: folder.clone(),
+            tool: call.tool.clone(),
+            bytes,
+            at: now,
+        };
+        let what = too_large.text();
+        tracing::info!("{} asks in its terminal: {what}", identity.display_name());
+        if self.sessions.set_in_terminal(session, what.clone()) {
+            self.dirty.insert(session.clone());
+        }
+        let line = AuditEntry::new(
+            unix_ms(now),
+            Outcome::TooLarge,
+            AnsweredBy::Terminal,
+            Some(format!("{what}; the agent asks in its terminal")),
+        )
+        .about(&identity, session, &folder, &call);
+        self.audit(line);
+        self.outbox.push(EngineEvent::TooLarge(too_large));
     }
 
     /// Withdraws the cards of `session` that this event shows were answered in the agent's own
@@ -993,11 +1032,21 @@ impl Core {
             Why::Destructive(what) => Some(what.clone()),
             _ => None,
         };
+        // The narrowest rule is the one Always makes; an edit or a write also offers its file.
         // No Always for a call whose target is empty: such a rule would allow every call that
         // names nothing (vults_core::rules::AlwaysRule::offer).
-        let always_rule = (destructive.is_none() && !question)
-            .then_some(())
-            .and_then(|()| AlwaysRule::offer(&identity, &folder, &call, unix_ms(now) / 1000));
+        let (always_rule, file_rule) = if destructive.is_none() && !question {
+            let created = unix_ms(now) / 1000;
+            let target = AlwaysRule::offer(&identity, &folder, &call, created);
+            let exact = AlwaysRule::exact_for_call(&identity, &folder, &call, created)
+                .filter(AlwaysRule::is_whole);
+            match exact {
+                Some(exact) => (Some(exact), target.map(Box::new)),
+                None => (target, None),
+            }
+        } else {
+            (None, None)
+        };
         if reply
             .send(Outgoing::Line(Box::new(Message::waiting(&event.id))))
             .is_err()
@@ -1022,6 +1071,7 @@ impl Core {
             destructive,
             reason,
             always_rule,
+            file_rule,
             question,
             arrived: now,
             context: Box::new(context),
@@ -1089,8 +1139,12 @@ impl Core {
                 Outcome::Deny,
                 None,
             ),
-            (CardAnswer::AlwaysAllow, _) => {
-                let Some(rule) = w.card.always_rule.clone() else {
+            (CardAnswer::AlwaysAllow | CardAnswer::AlwaysAllowFile, _) => {
+                let offered = match answer {
+                    CardAnswer::AlwaysAllowFile => w.card.file_rule.as_deref().cloned(),
+                    _ => w.card.always_rule.clone(),
+                };
+                let Some(rule) = offered else {
                     self.notice(format!(
                         "card {id} has no Always (a destructive call or a question); answer it \
                          once"

@@ -55,8 +55,55 @@ pub struct Session {
     pub seven_day: Option<RateWindow>,
     /// `VULTS_TASK` of the terminal that started it.
     pub task: Option<String>,
+    /// The agent asks its own terminal about a call too large for a card ("Write of 2.7 KB is
+    /// too large to show", [`TooLarge::text`]), until the session's next event.
+    pub in_terminal: Option<String>,
     pub started: SystemTime,
     pub last_event: SystemTime,
+}
+
+/// A permission request the hook had to cut to fit the wire (docs/hook-protocol.md §3): no
+/// card could show all an Allow would authorise, so the agent asks in its own terminal. The
+/// engine tells the window ([`EngineEvent::TooLarge`]): the bird says so, History has a line,
+/// and a notification can say it too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TooLarge {
+    pub session: SessionKey,
+    pub identity: Identity,
+    pub folder: String,
+    /// The tool as the agent names it.
+    pub tool: String,
+    /// How much of the tool's input the hook cut (`too_large.bytes` on the wire).
+    pub bytes: u64,
+    pub at: SystemTime,
+}
+
+impl TooLarge {
+    /// "Write of 2.7 KB is too large to show".
+    pub fn text(&self) -> String {
+        format!(
+            "{} of {} is too large to show",
+            vults_core::text::reveal(&self.tool).text,
+            size_text(self.bytes)
+        )
+    }
+}
+
+/// A size as people read it: "950 bytes", "2.7 KB", "10 KB", "3.1 MB" (decimal units).
+pub fn size_text(bytes: u64) -> String {
+    let kb = bytes as f64 / 1000.0;
+    let one = |v: f64, unit: &str| {
+        if v < 9.95 {
+            format!("{v:.1} {unit}")
+        } else {
+            format!("{v:.0} {unit}")
+        }
+    };
+    match bytes {
+        0..1000 => format!("{bytes} bytes"),
+        1000..1_000_000 => one(kb, "KB"),
+        _ => one(kb / 1000.0, "MB"),
+    }
 }
 
 /// A request waiting for a person.
@@ -73,14 +120,61 @@ pub struct PendingCard {
     pub destructive: Option<String>,
     /// Why a person is asked.
     pub reason: Reason,
-    /// The exact rule "Always allow" would create; `None` for destructive calls and questions.
+    /// The rule "Always allow" (its key Shift+A, the phone's Always) creates — the narrowest
+    /// offered: for an edit or a write of a file, this exact change ([`Scope::Exact`]);
+    /// otherwise the call's whole target. `None` for destructive calls and questions. The card
+    /// says what it answers in its own words ([`AlwaysRule::words`]).
+    ///
+    /// [`Scope::Exact`]: vults_core::rules::Scope::Exact
     pub always_rule: Option<AlwaysRule>,
+    /// For an edit or a write of a file, the broader rule also offered: the file, any change
+    /// to it ([`vults_core::rules::Scope::Target`]). `None` for every other card. Boxed: most
+    /// cards have none, and the event that carries a card stays small.
+    pub file_rule: Option<Box<AlwaysRule>>,
     /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
     pub question: bool,
     pub arrived: SystemTime,
     /// What the engine read for the card beyond the tool call (the agent's own words, the file
     /// as it is now); the window never does I/O. Boxed: most cards carry little of it.
     pub context: Box<CardContext>,
+}
+
+impl PendingCard {
+    /// Whether any text the card shows — the folder, the tool, the whole target, the agent's words,
+    /// each edit — has a hidden character.
+    pub fn has_hidden_characters(&self) -> bool {
+        fn strings(v: &serde_json::Value, found: &mut bool) {
+            match v {
+                serde_json::Value::String(s) => {
+                    *found |= vults_core::text::any_hidden([s.as_str()])
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, found)),
+                serde_json::Value::Object(m) => m.values().for_each(|v| strings(v, found)),
+                _ => {}
+            }
+        }
+        let mut found = vults_core::text::any_hidden(
+            [self.folder.as_str(), self.call.tool.as_str()]
+                .into_iter()
+                .chain(self.context.said.as_deref())
+                .chain(
+                    self.context
+                        .edits
+                        .iter()
+                        .flat_map(|e| [e.old.as_str(), e.new.as_str()]),
+                ),
+        );
+        if let Ok(target) = serde_json::to_value(&self.call.target) {
+            strings(&target, &mut found);
+        }
+        if let vults_core::agents::Target::Input { json }
+        | vults_core::agents::Target::Mcp { input: json, .. } = &self.call.target
+            && let Ok(input) = serde_json::from_str::<serde_json::Value>(json)
+        {
+            strings(&input, &mut found);
+        }
+        found
+    }
 }
 
 /// Why a card asks a person: the decision point's [`Why`] as a card says it. Its text (shown in
@@ -137,6 +231,9 @@ pub struct CardContext {
     /// The files the call edits, writes over or patches, as they are now: path as the agent
     /// wrote it → text. Only regular, readable UTF-8 files up to [`MAX_BEFORE`] bytes.
     pub before: Vec<(String, String)>,
+    /// The files the call writes that do not exist yet (path as the agent wrote it): a Write
+    /// of one is a new file. A file that exists but could not be read is in neither list.
+    pub missing: Vec<String>,
 }
 
 /// The most of a file the engine reads to show a diff against it.
@@ -152,6 +249,11 @@ pub struct EditPair {
 }
 
 impl CardContext {
+    /// Whether the engine found that `path` does not exist yet.
+    pub fn is_missing(&self, path: &str) -> bool {
+        self.missing.iter().any(|p| p == path)
+    }
+
     /// The text of `path` as it is now, when the engine could read it.
     pub fn before(&self, path: &str) -> Option<&str> {
         self.before
@@ -168,6 +270,8 @@ pub enum CardAnswer {
     Deny,
     /// Allow, and create the card's [`PendingCard::always_rule`].
     AlwaysAllow,
+    /// Allow, and create the card's [`PendingCard::file_rule`]: any change to the file.
+    AlwaysAllowFile,
     /// One entry per question, in order.
     Answers(Vec<AnswerItem>),
 }
@@ -305,6 +409,9 @@ pub enum Outcome {
     Refused,
     /// `undelivered`: an answer the hook was no longer there to read; `detail` says which.
     Undelivered,
+    /// `too-large`: a request too large to show on a card (the hook cut it to fit the wire, so
+    /// it waited for no reply); the agent asks in its own terminal.
+    TooLarge,
     /// A word this version does not write (an older app's line), kept as it was written.
     Other(String),
 }
@@ -320,6 +427,7 @@ impl Outcome {
             Outcome::Answered => "answered",
             Outcome::Refused => "refused",
             Outcome::Undelivered => "undelivered",
+            Outcome::TooLarge => "too-large",
             Outcome::Other(word) => word,
         }
     }
@@ -334,6 +442,7 @@ impl Outcome {
             "answered" => Outcome::Answered,
             "refused" => Outcome::Refused,
             "undelivered" => Outcome::Undelivered,
+            "too-large" => Outcome::TooLarge,
             other => Outcome::Other(other.to_string()),
         }
     }
@@ -464,6 +573,9 @@ pub struct NamedTool {
 }
 
 /// Engine → window.
+// A card is the event that matters, moved through the channel one at a time; boxing it would
+// only add noise to every match on the window's, the phone's and the tests' side.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineEvent {
     CardAdded(PendingCard),
@@ -478,6 +590,9 @@ pub enum EngineEvent {
     /// New audit lines (at start: the tail of the log, oldest first).
     Audited(Vec<AuditEntry>),
     NamedToolSeen(NamedTool),
+    /// A request too large for a card: its agent asks in its terminal (the bird and History
+    /// say so already; this is the moment to tell the person).
+    TooLarge(TooLarge),
     /// A line for the status bar / log (a refused connection, a failed write …).
     Notice(String),
 }
@@ -503,6 +618,21 @@ pub enum EngineCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_as_people_say_them() {
+        for (bytes, text) in [
+            (0, "0 bytes"),
+            (999, "999 bytes"),
+            (1000, "1.0 KB"),
+            (2741, "2.7 KB"),
+            (10_000, "10 KB"),
+            (999_499, "999 KB"),
+            (3_145_728, "3.1 MB"),
+        ] {
+            assert_eq!(size_text(bytes), text, "{bytes}");
+        }
+    }
 
     #[test]
     fn a_reason_says_what_cards_said_before_it_was_typed() {
@@ -548,6 +678,7 @@ mod tests {
             (Outcome::Answered, "answered"),
             (Outcome::Refused, "refused"),
             (Outcome::Undelivered, "undelivered"),
+            (Outcome::TooLarge, "too-large"),
             (Outcome::Other("maybe".into()), "maybe"),
         ];
         for (outcome, word) in cases {

@@ -119,6 +119,8 @@ fn rate_window(v: Option<&Value>) -> Option<RateWindow> {
 #[derive(Debug, Default)]
 pub struct Sessions {
     map: BTreeMap<SessionKey, Session>,
+    /// The sessions a card is up for ([`Sessions::set_waiting`]).
+    carded: std::collections::BTreeSet<SessionKey>,
 }
 
 impl Sessions {
@@ -166,6 +168,7 @@ impl Sessions {
             five_hour: None,
             seven_day: None,
             task: None,
+            in_terminal: None,
             started: now,
             last_event: now,
         });
@@ -186,7 +189,16 @@ impl Sessions {
             session.last_tool = Some(call.tool.clone());
             session.last_target = Some(call.target.summary());
         }
-        // A session waiting for a person stays so until the card is answered or withdrawn.
+        // Its agent asked in its terminal about a call too large for a card: any later event
+        // but a status line shows it has moved on.
+        if effect != Effect::Status && session.in_terminal.take().is_some() {
+            let carded = self.carded.contains(&key);
+            if session.state == SessionState::WaitingForYou && !carded {
+                session.state = SessionState::Working;
+            }
+        }
+        // A session waiting for a person stays so until the card is answered or withdrawn, or
+        // its terminal has been answered.
         let waiting = session.state == SessionState::WaitingForYou;
         match effect {
             Effect::Working if !waiting => session.state = SessionState::Working,
@@ -212,11 +224,33 @@ impl Sessions {
         Some(key)
     }
 
-    /// Marks a session waiting for a person (a card is up) or back to working (no card left).
-    pub fn set_waiting(&mut self, key: &SessionKey, waiting: bool) -> bool {
+    /// Marks a session as asking in its own terminal about a call too large for a card: it
+    /// waits for the person (there) until its next event. `false` when it is not known.
+    pub fn set_in_terminal(&mut self, key: &SessionKey, what: String) -> bool {
         let Some(s) = self.map.get_mut(key) else {
             return false;
         };
+        s.in_terminal = Some(what);
+        if s.state != SessionState::Ended {
+            s.state = SessionState::WaitingForYou;
+        }
+        true
+    }
+
+    /// Marks a session waiting for a person (a card is up) or back to working (no card left).
+    pub fn set_waiting(&mut self, key: &SessionKey, waiting: bool) -> bool {
+        if waiting {
+            self.carded.insert(key.clone());
+        } else {
+            self.carded.remove(key);
+        }
+        let Some(s) = self.map.get_mut(key) else {
+            return false;
+        };
+        // Its terminal still asks: it still waits for the person.
+        if !waiting && s.in_terminal.is_some() {
+            return false;
+        }
         let next = match (waiting, s.state) {
             (true, SessionState::Ended) | (false, SessionState::Ended) => return false,
             (true, _) => SessionState::WaitingForYou,

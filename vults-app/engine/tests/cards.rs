@@ -45,7 +45,7 @@ fn an_edit_card_carries_the_file_now_and_a_command_card_the_agents_words() {
         .lines
         .iter()
         .filter(|l| l.tag != Tag::Context)
-        .map(|l| (l.tag, l.line, l.text.as_str()))
+        .map(|l| (l.tag, l.line(), l.text.as_str()))
         .collect();
     assert_eq!(
         changed,

@@ -543,3 +543,102 @@ fn a_refusal_recorded_by_the_phone_link_is_audited_and_shown_but_answers_nothing
         .collect();
     assert_eq!(decisions, ["refused", "deny"]);
 }
+
+/// Too large for a card (the wire cuts strings at 2,000 bytes): the hook still prints nothing
+/// and the agent asks in its terminal, but the person is told — the bird says "asks in its
+/// terminal: Write of 2.7 KB is too large to show", History gets a line, the window hears
+/// `TooLarge` — and the session's next event shows it has moved on. Issue 21: nothing told.
+#[test]
+fn a_request_too_large_for_a_card_says_so_on_the_bird_and_in_history() {
+    let home = Home::new("toolarge");
+    let engine = start(&home, true);
+    let content: String = (1..=100)
+        .map(|i| format!("line {i:03} of the new file\n"))
+        .collect::<String>()
+        + &"x".repeat(241);
+    assert_eq!(content.len(), 2741);
+    let write = json!({"session_id": "s-big", "cwd": "/work/proj", "hook_event_name": "PermissionRequest",
+        "tool_name": "Write", "tool_input": {"file_path": "/work/proj/notes.md", "content": content}});
+    let out = hook_output(hook(
+        &home,
+        &["--agent", "claude", "PermissionRequest"],
+        &write.to_string(),
+    ));
+    assert_eq!(out, "", "silence: the agent asks in its own terminal");
+    let mut seen = Vec::new();
+    eventually("the window is told", || {
+        seen.extend(drain_for(&engine, Duration::from_millis(100)));
+        seen.iter().any(|e| matches!(e, EngineEvent::TooLarge(_)))
+    });
+    let told = seen
+        .iter()
+        .find_map(|e| match e {
+            EngineEvent::TooLarge(t) => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(told.text(), "Write of 2.7 KB is too large to show");
+    assert_eq!((told.tool.as_str(), told.bytes), ("Write", 2741));
+    let line = seen
+        .iter()
+        .find_map(|e| match e {
+            EngineEvent::Audited(l) => l.iter().find(|l| l.decision == "too-large").cloned(),
+            _ => None,
+        })
+        .expect("History has a line");
+    assert_eq!(line.by, AnsweredBy::Terminal);
+    assert_eq!(line.target, "/work/proj/notes.md");
+    assert_eq!(
+        line.detail.as_deref(),
+        Some("Write of 2.7 KB is too large to show; the agent asks in its terminal")
+    );
+    let session = seen
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            EngineEvent::SessionChanged(s) if s.key.session == "s-big" => Some(s.clone()),
+            _ => None,
+        })
+        .expect("the bird");
+    assert_eq!(
+        session.in_terminal.as_deref(),
+        Some("Write of 2.7 KB is too large to show")
+    );
+    assert_eq!(
+        session.state,
+        vults_engine::messages::SessionState::WaitingForYou
+    );
+    assert!(
+        !seen.iter().any(|e| matches!(e, EngineEvent::CardAdded(_))),
+        "no card"
+    );
+    let bird = |engine: &vults_engine::EngineHandle| match wait_for(
+        engine,
+        |e| matches!(e, EngineEvent::SessionChanged(s) if s.key.session == "s-big"),
+    ) {
+        Some(EngineEvent::SessionChanged(s)) => s,
+        _ => panic!("no bird"),
+    };
+
+    // The person answered in the terminal: the call ran, the bird goes back to work.
+    let post = json!({"session_id": "s-big", "cwd": "/work/proj", "hook_event_name": "PostToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": "/work/proj/notes.md", "content": "x"}});
+    hook_output(hook(
+        &home,
+        &["--agent", "claude", "PostToolUse"],
+        &post.to_string(),
+    ));
+    let session = bird(&engine);
+    assert_eq!(session.in_terminal, None);
+    assert_eq!(session.state, vults_engine::messages::SessionState::Working);
+
+    // A 10,000-character command: the same, in its words.
+    let out = hook_output(claude_request(&home, &"y".repeat(10_000)));
+    assert_eq!(out, "");
+    match wait_for(&engine, |e| matches!(e, EngineEvent::TooLarge(_))) {
+        Some(EngineEvent::TooLarge(t)) => {
+            assert_eq!(t.text(), "Bash of 10 KB is too large to show")
+        }
+        _ => panic!("the window was not told"),
+    }
+}

@@ -1157,11 +1157,16 @@ pub fn card_json(c: &PendingCard) -> Value {
         "destructive": c.destructive,
         "reason": c.reason.to_string(),
         "always": c.always_rule.is_some() && c.destructive.is_none(),
+        // What the phone's Always answers from then on, in the card's own words.
+        "always_words": c.always_rule.as_ref().filter(|_| c.destructive.is_none()).map(|r| r.words()),
         "question": c.question,
         "arrived": arrived,
         // What the desktop card shows besides the target: the agent's own words, and the
         // unified diff of an edit, a write over an existing file or a patch (docs/phone.md).
         "said": c.context.said,
+        // Something it shows has a hidden character (a bidi control, a zero-width space): the
+        // page writes each out as ‹U+202E›, as the desktop does, and flags the card.
+        "hidden": c.has_hidden_characters(),
         "diff": vults_engine::diff::card_diff(&c.call, &c.context).map(|d| vults_engine::diff::to_json(&d)),
     })
 }

@@ -277,13 +277,7 @@ impl PhoneLink {
         let mut config = settings.config;
         config.validate()?;
         config.enabled = true;
-        let describe = |storage: KeyStorage, what: &str| match storage {
-            KeyStorage::Keyring => format!("The {what} is in the system keyring."),
-            KeyStorage::File { path, reason } => format!(
-                "No usable system keyring ({reason}); the {what} is in {} (readable only by you).",
-                path.display()
-            ),
-        };
+        let describe = |storage: KeyStorage, what: &str| storage.describe_as(&format!("{what} is"));
         match settings.password.as_deref() {
             None => {}
             Some("") => {

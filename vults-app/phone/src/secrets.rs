@@ -20,13 +20,38 @@ pub enum KeyStorage {
 
 impl KeyStorage {
     pub fn describe(&self) -> String {
+        self.describe_as("phone link keys are")
+    }
+
+    /// What Settings → Phone says of where `what` ("the broker password is") was put: the
+    /// keyring, or the private file and why, in words (the keyring's own error is in the log).
+    pub fn describe_as(&self, what: &str) -> String {
         match self {
-            KeyStorage::Keyring => "Phone link keys are in the system keyring.".into(),
+            KeyStorage::Keyring => format!("The {what} in the system keyring."),
             KeyStorage::File { path, reason } => format!(
-                "No usable system keyring ({reason}); the phone link keys are in {} (readable only by you).",
+                "No system keyring: {}. The {what} in {} instead (readable only by you).",
+                why_no_keyring(reason),
                 path.display()
             ),
         }
+    }
+}
+
+/// Why the keyring could not be used, as a person reads it; the error itself (a D-Bus address,
+/// an OS error number) goes to the log.
+pub fn why_no_keyring(error: &str) -> &'static str {
+    let e = error.to_ascii_lowercase();
+    if e.contains("org.freedesktop.secrets") || e.contains("serviceunknown") {
+        "no keyring service (GNOME Keyring, KWallet) is running"
+    } else if e.contains("zbus") || e.contains("d-bus") || e.contains("dbus") || e.contains("/bus")
+    {
+        "no desktop session bus (D-Bus) was found, so no keyring service can be reached"
+    } else if e.contains("locked") || e.contains("prompt") {
+        "the keyring is locked"
+    } else if e.contains("no keyring store for this platform") || e.contains("nodefaultstore") {
+        "this system has no keyring Vults can use"
+    } else {
+        "the system keyring did not answer (the log says why)"
     }
 }
 
@@ -36,6 +61,7 @@ impl KeyStorage {
 pub fn use_platform_store() -> Result<(), String> {
     let result = platform_store();
     if let Err(e) = &result {
+        tracing::info!("the keyring cannot be used: {e}");
         let _ = STORE_ERROR.set(e.clone());
     }
     result
@@ -256,6 +282,57 @@ mod tests {
 
     // One test, because keyring-core's default store is process-wide: first without a store
     // (the file), then with the mock store (the keys move into it, the file goes away).
+    /// Settings → Phone showed the raw D-Bus error ("Platform failure: zbus error: Failed to
+    /// connect to address `unix:path=/run/user/0/bus` …"); it says why in words now.
+    #[test]
+    fn a_keyring_that_cannot_be_used_is_said_in_words() {
+        let file = |reason: &str| KeyStorage::File {
+            path: "/home/u/.config/vults/phone-link.key".into(),
+            reason: reason.into(),
+        };
+        let no_bus = file(
+            "Platform failure: zbus error: Failed to connect to address `unix:path=/run/user/0/bus`: No such file or directory (os error 2)",
+        );
+        assert_eq!(
+            no_bus.describe(),
+            "No system keyring: no desktop session bus (D-Bus) was found, so no keyring service \
+             can be reached. The phone link keys are in /home/u/.config/vults/phone-link.key \
+             instead (readable only by you)."
+        );
+        let no_service = file(
+            "Platform failure: zbus error: org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided",
+        );
+        assert!(
+            no_service
+                .describe()
+                .contains("no keyring service (GNOME Keyring, KWallet) is running")
+        );
+        for (reason, words) in [
+            (
+                "Platform failure: the collection is locked",
+                "the keyring is locked",
+            ),
+            (
+                "no keyring store for this platform",
+                "this system has no keyring Vults can use",
+            ),
+            (
+                "something else",
+                "the system keyring did not answer (the log says why)",
+            ),
+        ] {
+            assert_eq!(why_no_keyring(reason), words);
+        }
+        for storage in [no_bus, no_service] {
+            let d = storage.describe();
+            assert!(!d.contains("zbus") && !d.contains("os error"), "{d}");
+        }
+        assert_eq!(
+            KeyStorage::Keyring.describe_as("broker password is"),
+            "The broker password is in the system keyring."
+        );
+    }
+
     #[test]
     fn keys_fall_back_to_a_0600_file_then_move_into_the_keyring() {
         let home = std::env::temp_dir().join(format!("vults-secrets-{}", std::process::id()));

@@ -103,6 +103,7 @@ fn card(id: u64) -> PendingCard {
         id,
         agent: AgentKind::Claude,
         always_rule: Some(AlwaysRule::for_call(&identity, "/work/p", &call, 0)),
+        file_rule: None,
         identity: identity.clone(),
         session: SessionKey {
             identity: "claude".into(),

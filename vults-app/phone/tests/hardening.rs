@@ -116,6 +116,7 @@ fn card(id: u64) -> vults_engine::messages::PendingCard {
         id,
         agent: AgentKind::Claude,
         always_rule: Some(AlwaysRule::for_call(&identity, "/w", &call, 0)),
+        file_rule: None,
         identity,
         session: vults_engine::messages::SessionKey {
             identity: "claude".into(),

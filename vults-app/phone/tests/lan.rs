@@ -150,6 +150,7 @@ fn card(id: u64, question: bool) -> PendingCard {
         id,
         agent: AgentKind::Claude,
         always_rule: (!question).then(|| AlwaysRule::for_call(&identity, "/work/p", &call, 0)),
+        file_rule: None,
         identity: identity.clone(),
         session: SessionKey {
             identity: "claude".into(),

@@ -59,10 +59,12 @@ fn card(target: Target, before: &str) -> PendingCard {
             tool: tool.into(),
             kind: ToolKind::of(tool),
             target,
+            exact: None,
         },
         destructive: None,
         reason: vults_engine::messages::Reason::NoRule,
         always_rule: None,
+        file_rule: None,
         question: false,
         arrived: SystemTime::now(),
         context: Box::new(CardContext {

@@ -5,8 +5,9 @@
 //! - **Floating** (X11, macOS, Windows; on Linux Wayland sessions the app runs through
 //!   XWayland, see `ui/native.rs`): the root window *is* the island — a transparent, undecorated,
 //!   always-on-top pill that never takes focus — and the flock/settings window and each card
-//!   are viewports of their own. Cards are always on top, stacked at the top-right, newest
-//!   first, and do not take focus either (a key typed into the terminal never answers one).
+//!   are viewports of their own. Cards are always on top, placed at the top-right, oldest
+//!   first, never over each other (the rest wait in a stack: [`place_cards`]), and do not take
+//!   focus either (a key typed into the terminal never answers one).
 //! - **Embedded** (a Wayland session with no XWayland, and the UI tests): one ordinary
 //!   window; the island is a strip at its top, the cards float inside it.
 
@@ -246,6 +247,13 @@ pub struct VultsWindow {
     card_pending_draw: Option<u32>,
     /// Each card window's height as last drawn, so the window fits its card.
     card_heights: HashMap<CardId, f32>,
+    /// Cards with no room on screen, oldest first: the island says "+N more", the flock lists
+    /// them ([`place_cards`]).
+    stacked: Vec<CardId>,
+    /// (on screen, in the stack), as last logged.
+    logged_counts: (usize, usize),
+    /// The card that takes the keys in one window ([`VultsWindow::keys_card`]).
+    keys_card: Option<CardId>,
 }
 
 impl VultsWindow {
@@ -286,6 +294,9 @@ impl VultsWindow {
             log_card_frames: false,
             card_pending_draw: None,
             card_heights: HashMap::new(),
+            stacked: Vec::new(),
+            logged_counts: (0, 0),
+            keys_card: None,
         }
     }
 
@@ -446,13 +457,27 @@ impl VultsWindow {
         }
         let birds = self.model.sessions.len();
         let waiting = self.model.cards.len();
+        // Where the cards go this frame, before anything is drawn: the island and the flock say
+        // how many wait in the stack, and the chat knows which card takes the keys.
+        let placement = self.placement(&ctx);
+        self.stacked = placement
+            .iter()
+            .filter(|(_, at, _)| at.is_none())
+            .map(|(c, _, _)| c.id)
+            .collect();
+        // One window: one card takes the keys — the oldest on screen, inline or floating — so a
+        // card that arrives a moment before a key press never takes the key meant for the card
+        // being read. A floating card takes the keys of its own window.
+        self.keys_card = self.keys_card(&placement);
+        self.chat.keys_card = self.keys_card;
+        let stacked = self.stacked.len();
         self.island.paused = self.model.paused;
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()
                     .frame(egui::Frame::NONE)
                     .show(ui, |ui| {
-                        if self.island.ui(ui, birds, waiting, pulse) {
+                        if self.island.ui(ui, birds, waiting, stacked, pulse) {
                             if self.main_open {
                                 self.main_open = false;
                             } else {
@@ -483,7 +508,7 @@ impl VultsWindow {
                 egui::Panel::top("island-strip").show(ui, |ui| {
                     ui.add_space(4.0);
                     ui.horizontal(|ui| {
-                        if self.island.ui(ui, birds, waiting, pulse) {
+                        if self.island.ui(ui, birds, waiting, stacked, pulse) {
                             self.tab = Tab::Flock;
                         }
                     });
@@ -493,7 +518,7 @@ impl VultsWindow {
                 self.main_ui(ui);
             }
         }
-        self.cards_ui(&ctx);
+        self.cards_ui(&ctx, placement);
         self.schedule_clock_repaint(&ctx);
     }
 
@@ -581,8 +606,17 @@ impl VultsWindow {
             return;
         }
         let mut chat_action = None;
+        let mut stack_answer = None;
         egui::CentralPanel::default().show(ui, |ui| match self.tab {
-            Tab::Flock => self.flock.ui(ui, &self.model, now),
+            Tab::Flock => {
+                let stacked: Vec<&PendingCard> = self
+                    .stacked
+                    .iter()
+                    .filter_map(|id| self.model.card(*id))
+                    .collect();
+                stack_answer = super::flock::stack_ui(ui, &stacked, &mut self.cards, now);
+                self.flock.ui(ui, &self.model, now);
+            }
             Tab::Chat => {
                 self.chat.one_window = self.layout == Layout::Embedded;
                 chat_action = self.chat.ui(ui, &self.model, now);
@@ -617,6 +651,9 @@ impl VultsWindow {
                 }
             }
         });
+        if let Some((id, answer)) = stack_answer {
+            self.answer(id, answer);
+        }
         match chat_action {
             Some(super::chat::ChatAction::Command(cmd)) => match self.chat_side.as_mut() {
                 Some(chat) => chat.send(cmd),
@@ -671,66 +708,93 @@ impl VultsWindow {
         self.model.log_file = path;
     }
 
-    fn cards_ui(&mut self, ctx: &egui::Context) {
-        let now = (self.clock)();
+    /// The screen (floating) or the window (embedded) the cards are placed on, and the top of
+    /// the space they may use.
+    fn card_area(&self, ctx: &egui::Context) -> (egui::Vec2, f32) {
         let window = ctx.content_rect().size();
-        let screen = match self.layout {
-            Layout::Floating => ctx.input(|i| i.viewport().monitor_size).unwrap_or(window),
-            Layout::Embedded => window,
-        };
-        // Embedded, the cards float over the flock, below the island strip and the tabs.
-        let top = match self.layout {
-            Layout::Floating => 48.0,
-            Layout::Embedded => 104.0,
-        };
-        let gap = 10.0;
-        let (mut x, mut y) = (screen.x - card::WIDTH - 16.0, top);
-        let mut answers = Vec::new();
-        // Newest first: it sits at the top of the stack and takes the shortcuts. Cards that do
-        // not fit below it go to a column further left, so none hides another.
-        // A chat's own cards are drawn inline while the Chat view shows that conversation;
-        // elsewhere (another tab, another conversation, the window hidden) they float like any
-        // card, so none waits unseen.
+        match self.layout {
+            Layout::Floating => (
+                ctx.input(|i| i.viewport().monitor_size).unwrap_or(window),
+                48.0,
+            ),
+            // Embedded, the cards float over the flock, below the island strip and the tabs.
+            Layout::Embedded => (window, 104.0),
+        }
+    }
+
+    /// The cards that float (a chat's own cards are drawn inline while the Chat view shows
+    /// that conversation; elsewhere they float like any card, so none waits unseen), oldest
+    /// first, each with where it goes, or `None` when it waits in the stack.
+    fn placement(&self, ctx: &egui::Context) -> Vec<(PendingCard, Option<egui::Pos2>, f32)> {
+        let (screen, top) = self.card_area(ctx);
         let chat_open = self.tab == Tab::Chat && self.main_open && !self.model.welcome_open;
         let shown_chat = self.chat.selected.as_deref().filter(|_| chat_open);
-        let newest_first: Vec<PendingCard> = self
+        let cards: Vec<PendingCard> = self
             .model
             .cards
             .iter()
-            .rev()
             .filter(|c| {
                 shown_chat.is_none()
                     || vults_zeca::chat_of_session(&c.session.session) != shown_chat
             })
             .cloned()
             .collect();
+        let heights: Vec<f32> = cards
+            .iter()
+            .map(|card| {
+                self.card_heights
+                    .get(&card.id)
+                    .copied()
+                    .unwrap_or_else(|| {
+                        // A chat's card that floats says it is the chat's, on a line of its own.
+                        let from_chat =
+                            vults_zeca::chat_of_session(&card.session.session).is_some();
+                        card::estimated_height(card)
+                            + if from_chat {
+                                super::chat::ORIGIN_HEIGHT
+                            } else {
+                                0.0
+                            }
+                    })
+                    .min((screen.y - top - CARD_MARGIN).max(200.0))
+            })
+            .collect();
+        let spots = place_cards(screen, top, &heights);
+        cards
+            .into_iter()
+            .zip(spots)
+            .zip(heights)
+            .map(|((c, spot), h)| (c, spot, h))
+            .collect()
+    }
+
+    fn cards_ui(
+        &mut self,
+        ctx: &egui::Context,
+        placement: Vec<(PendingCard, Option<egui::Pos2>, f32)>,
+    ) {
+        let now = (self.clock)();
+        let mut answers = Vec::new();
         // A chat's card that floats says it is the chat's; clicked, that says which to open.
         let mut open_chat = None;
-        for (index, card) in newest_first.iter().enumerate() {
-            let from_chat = vults_zeca::chat_of_session(&card.session.session).is_some();
-            let height = self
-                .card_heights
-                .get(&card.id)
-                .copied()
-                .unwrap_or_else(|| {
-                    card::estimated_height(card)
-                        + if from_chat {
-                            super::chat::ORIGIN_HEIGHT
-                        } else {
-                            0.0
-                        }
-                })
-                .min((screen.y - top - gap).max(200.0));
-            if y + height > screen.y && index > 0 {
-                if x - card::WIDTH - 12.0 >= 0.0 {
-                    x -= card::WIDTH + 12.0;
-                    y = top;
-                } else {
-                    y = (screen.y - height).max(top);
-                }
+        let shown = placement.iter().filter(|(_, at, _)| at.is_some()).count();
+        let counts = (shown, placement.len() - shown);
+        if counts != self.logged_counts {
+            self.logged_counts = counts;
+            if counts.1 > 0 || placement.len() > 1 {
+                tracing::info!(
+                    "cards: {} on screen, {} wait in the stack",
+                    counts.0,
+                    counts.1
+                );
             }
-            let pos = egui::pos2(x, y);
-            y += height + gap;
+        }
+        let keys_card = self.keys_card;
+        for (card, at, height) in &placement {
+            let Some(pos) = *at else {
+                continue; // waits in the stack (island, flock); its window is closed
+            };
+            let (card, height) = (card, *height);
             let title = format!(
                 "Vults: {} — {}",
                 card.identity.display_name(),
@@ -752,10 +816,7 @@ impl VultsWindow {
                 .cards
                 .entry(card.id)
                 .or_insert_with(|| CardView::new(card));
-            // One window: only the newest card of all takes the keys (an inline chat card may
-            // be newer than every floating one).
-            let newest = self.model.cards.iter().map(|c| c.id).max();
-            let keys = self.layout == Layout::Floating || index == 0 && newest == Some(card.id);
+            let keys = self.layout == Layout::Floating || keys_card == Some(card.id);
             let frame = look::card_frame(card.destructive.is_some());
             if self.layout == Layout::Embedded {
                 // One window: the card is an area on top of it, where the stack puts it.
@@ -805,12 +866,18 @@ impl VultsWindow {
                     egui::CentralPanel::default()
                         .frame(frame)
                         .show(ui, |ui| {
-                            if let Some(c) = super::chat::card_origin_ui(ui, &self.model, card) {
-                                open_chat = Some(c);
-                            }
-                            let answer = view.ui(ui, card, now, keys);
-                            // The window fits what the card shows (plus the frame's margins).
-                            (answer, Some(ui.min_rect().height() + 30.0))
+                            // The window fits what the card shows (plus the frame's margins):
+                            // measured on the card's own content, never on the panel, which
+                            // fills the window (so a window taller than its card only shrank
+                            // a pixel every other frame).
+                            let shown = ui.scope(|ui| {
+                                if let Some(c) = super::chat::card_origin_ui(ui, &self.model, card)
+                                {
+                                    open_chat = Some(c);
+                                }
+                                view.ui(ui, card, now, keys)
+                            });
+                            (shown.inner, Some(shown.response.rect.height() + 30.0))
                         })
                         .inner
                 }
@@ -846,6 +913,58 @@ impl VultsWindow {
             self.show_main(ctx);
         }
     }
+
+    /// The card that takes the keys in one window: the oldest on screen of all — floating, or
+    /// inline in the Chat view shown — never one waiting in the stack.
+    fn keys_card(&self, placement: &[(PendingCard, Option<egui::Pos2>, f32)]) -> Option<CardId> {
+        let floating = placement
+            .iter()
+            .find(|(_, at, _)| at.is_some())
+            .map(|(c, _, _)| c.id);
+        let inline = self
+            .model
+            .cards
+            .iter()
+            .find(|c| !placement.iter().any(|(p, _, _)| p.id == c.id))
+            .map(|c| c.id);
+        [floating, inline].into_iter().flatten().min()
+    }
+
+    /// Cards waiting in the stack because the screen has no room for them, oldest first.
+    pub fn stacked(&self) -> &[CardId] {
+        &self.stacked
+    }
+}
+
+/// Space kept free below the lowest card and between cards.
+const CARD_MARGIN: f32 = 10.0;
+/// Space between two columns of cards.
+const COLUMN_GAP: f32 = 12.0;
+
+/// Where each card goes, oldest first: down the right edge of `screen` from `top`, then in
+/// columns further left. A card never covers another: the first card that fits in no column
+/// waits, with every card after it (so they keep their order), in the stack the island and the
+/// flock show ("+2 more"). `heights` are the cards' window heights, oldest first.
+pub fn place_cards(screen: egui::Vec2, top: f32, heights: &[f32]) -> Vec<Option<egui::Pos2>> {
+    let mut x = screen.x - card::WIDTH - 16.0;
+    let mut y = top;
+    let mut out = Vec::with_capacity(heights.len());
+    let mut full = false;
+    for &h in heights {
+        if !full && y > top && y + h > screen.y - CARD_MARGIN {
+            x -= card::WIDTH + COLUMN_GAP;
+            y = top;
+        }
+        // The first card of a column is always placed (its height is capped to the screen's).
+        full |= x < 0.0 || (y > top && y + h > screen.y - CARD_MARGIN);
+        if full {
+            out.push(None);
+            continue;
+        }
+        out.push(Some(egui::pos2(x, y)));
+        y += h + CARD_MARGIN;
+    }
+    out
 }
 
 pub fn main_id() -> ViewportId {
@@ -854,4 +973,59 @@ pub fn main_id() -> ViewportId {
 
 pub fn card_id(id: CardId) -> ViewportId {
     ViewportId::from_hash_of(("vults-card", id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever the cards' heights and the screen, no two cards overlap, every card placed is
+    /// on the screen, and the ones that wait are the newest, in order.
+    #[test]
+    fn placed_cards_never_overlap_and_the_newest_wait() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..500 {
+            let screen = egui::vec2(
+                card::WIDTH + 20.0 + next(2000) as f32,
+                260.0 + next(1200) as f32,
+            );
+            let top = 48.0;
+            let cap = (screen.y - top - CARD_MARGIN).max(200.0);
+            let heights: Vec<f32> = (0..next(12))
+                .map(|_| (200.0 + next(600) as f32).min(cap))
+                .collect();
+            let spots = place_cards(screen, top, &heights);
+            assert_eq!(spots.len(), heights.len());
+            let placed: Vec<egui::Rect> = spots
+                .iter()
+                .zip(&heights)
+                .filter_map(|(s, h)| {
+                    s.map(|p| egui::Rect::from_min_size(p, egui::vec2(card::WIDTH, *h)))
+                })
+                .collect();
+            let first_waiting = spots.iter().position(Option::is_none);
+            if let Some(w) = first_waiting {
+                assert!(spots[w..].iter().all(Option::is_none), "{spots:?}");
+            }
+            let area = egui::Rect::from_min_size(egui::Pos2::ZERO, screen);
+            for (i, a) in placed.iter().enumerate() {
+                assert!(
+                    area.contains_rect(*a) || heights.len() == 1,
+                    "{a:?} in {screen:?}"
+                );
+                for b in &placed[i + 1..] {
+                    assert!(!a.intersects(*b), "{a:?} and {b:?}");
+                }
+            }
+            if !heights.is_empty() && screen.x >= card::WIDTH + 16.0 {
+                assert!(spots[0].is_some(), "the oldest card always has a place");
+            }
+        }
+    }
 }

@@ -14,6 +14,8 @@ use std::collections::HashMap;
 use std::time::SystemTime;
 use vults_core::agents::{Question, Target};
 use vults_core::protocol::AnswerItem;
+use vults_core::rules::AlwaysRule;
+use vults_core::text::reveal;
 use vults_engine::diff::FileDiff;
 use vults_engine::messages::{CardAnswer, PendingCard, Reason};
 
@@ -31,6 +33,45 @@ pub struct CardView {
     /// Shows the exact text the agent sent instead of the diff.
     whole: bool,
     laid: HashMap<&'static str, Laid>,
+    /// A Super key is down (followed from its own key events: see [`CardView::presses`]).
+    super_held: bool,
+    /// Something the card shows has a hidden character ([`vults_core::text::is_hidden`]): it is
+    /// written out as `‹U+202E›` where it stands, and the card says so at the top.
+    hidden: bool,
+    /// Each scrolling block's scroll and what is out of sight below it.
+    folds: Folds,
+}
+
+/// One key press that may answer a card: no Ctrl, Alt, Cmd or Super with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Press {
+    key: Key,
+    shift: bool,
+}
+
+impl Press {
+    fn is(self, key: Key) -> bool {
+        self.key == key && !self.shift
+    }
+    fn is_shift(self, key: Key) -> bool {
+        self.key == key && self.shift
+    }
+}
+
+/// What a permission card's keys answer: `A` allow, `D` deny, `Shift+A` the card's first
+/// Always (none on a card that offers none). The first press that means something wins.
+fn permission_key(card: &PendingCard, presses: &[Press]) -> Option<CardAnswer> {
+    presses.iter().find_map(|p| {
+        if p.is(Key::A) {
+            Some(CardAnswer::Allow)
+        } else if p.is(Key::D) {
+            Some(CardAnswer::Deny)
+        } else if p.is_shift(Key::A) {
+            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
+        } else {
+            None
+        }
+    })
 }
 
 #[derive(Debug, Clone, Default)]
@@ -57,8 +98,14 @@ impl CardView {
         CardView {
             questions,
             diff,
+            hidden: card.has_hidden_characters(),
             ..Default::default()
         }
+    }
+
+    /// Whether the card flags hidden characters in what it shows.
+    pub fn has_hidden_characters(&self) -> bool {
+        self.hidden
     }
 
     /// The card's diff, when it shows one.
@@ -67,8 +114,8 @@ impl CardView {
     }
 
     /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
-    /// window of its own does; in one shared window, only the newest). Returns the answer
-    /// when the person gave one.
+    /// window of its own does; in one shared window, only one card). Returns the answer when
+    /// the person gave one.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -76,50 +123,178 @@ impl CardView {
         now: SystemTime,
         keys: bool,
     ) -> Option<CardAnswer> {
-        header_ui(ui, card, now);
+        let presses = self.presses(ui, keys);
+        header_ui(ui, card, now, self.hidden);
         ui.add_space(4.0);
         match &card.call.target {
-            Target::Questions { questions } if card.question => self.questions_ui(ui, questions),
+            Target::Questions { questions } if card.question => {
+                self.questions_ui(ui, questions, &presses, keys)
+            }
             _ => {
                 said_ui(ui, card);
                 self.target_ui(ui, card);
-                ui.add_space(6.0);
-                let mut answer = decision_ui(ui, card);
-                if keys && answer.is_none() && !ui.ctx().memory(|m| m.focused().is_some()) {
-                    answer = ui.input(|i| {
-                        let plain = !i.modifiers.ctrl && !i.modifiers.alt && !i.modifiers.command;
-                        if !plain {
-                            None
-                        } else if i.key_pressed(Key::A) && i.modifiers.shift {
-                            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
-                        } else if i.key_pressed(Key::A) {
-                            Some(CardAnswer::Allow)
-                        } else if i.key_pressed(Key::D) {
-                            Some(CardAnswer::Deny)
-                        } else {
-                            None
-                        }
-                    });
+                // ↓, Page Down and Space bring what is out of sight into view, a page at a time.
+                if presses
+                    .iter()
+                    .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
+                    && self.folds.page_down()
+                {
+                    ui.ctx().request_repaint();
                 }
-                answer
+                ui.add_space(6.0);
+                decision_ui(ui, card, keys).or_else(|| permission_key(card, &presses))
             }
         }
     }
 
-    fn questions_ui(&mut self, ui: &mut egui::Ui, questions: &[Question]) -> Option<CardAnswer> {
-        let mut answer = None;
-        egui::ScrollArea::vertical()
-            .max_height(380.0)
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate()
-                {
-                    if qi > 0 {
-                        ui.separator();
+    /// This frame's key presses that may answer: each read from its own event — the key and the
+    /// modifiers winit gave that very press — never from the modifiers held when the frame is
+    /// drawn (a fast `shift+a` has released Shift by then). A press with Ctrl, Alt, Cmd or
+    /// Super held is never one; nor is a repeat, nor anything while a text field has the
+    /// focus. Super is not among egui's modifiers on Linux and Windows, so its own key events
+    /// are followed, in order, across frames.
+    fn presses(&mut self, ui: &egui::Ui, keys: bool) -> Vec<Press> {
+        let typing = ui.ctx().memory(|m| m.focused().is_some());
+        let mut out = Vec::new();
+        ui.input(|i| {
+            for event in &i.events {
+                match event {
+                    egui::Event::Key {
+                        key: Key::SuperLeft | Key::SuperRight,
+                        pressed,
+                        ..
+                    } => self.super_held = *pressed,
+                    egui::Event::WindowFocused(false) => self.super_held = false,
+                    egui::Event::Key {
+                        key,
+                        pressed: true,
+                        repeat: false,
+                        modifiers,
+                        ..
+                    } if keys && !typing => {
+                        let chord = modifiers.ctrl
+                            || modifiers.alt
+                            || modifiers.command
+                            || modifiers.mac_cmd
+                            || self.super_held;
+                        if !chord {
+                            out.push(Press {
+                                key: *key,
+                                shift: modifiers.shift,
+                            });
+                        }
                     }
-                    question_ui(ui, qi, q, choice);
+                    _ => {}
                 }
-            });
+            }
+        });
+        out
+    }
+
+    fn questions_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        questions: &[Question],
+        presses: &[Press],
+        keys: bool,
+    ) -> Option<CardAnswer> {
+        let mut answer = None;
+        // Keys: 1–9 choose an option of a card's one question, Enter answers, D denies.
+        const DIGITS: [Key; 9] = [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+            Key::Num7,
+            Key::Num8,
+            Key::Num9,
+        ];
+        let mut send_key = false;
+        for p in presses {
+            if let (Some(n), [q], [choice]) = (
+                DIGITS.iter().position(|d| p.is(*d)),
+                questions,
+                self.questions.as_mut_slice(),
+            ) && n < q.options.len()
+            {
+                if q.multi_select {
+                    choice.chosen[n] = !choice.chosen[n];
+                } else {
+                    choice.chosen.iter_mut().for_each(|c| *c = false);
+                    choice.chosen[n] = true;
+                    choice.other_on = false;
+                }
+            } else if p.is(Key::Enter) {
+                send_key = true;
+            } else if p.is(Key::D) {
+                answer = Some(CardAnswer::Deny);
+            }
+        }
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        let mut area = egui::ScrollArea::vertical()
+            .id_salt("questions")
+            .max_height(380.0)
+            .auto_shrink([false, true]);
+        let fold = self.folds.by_block.entry("questions").or_default();
+        if let Some(y) = fold.scroll_to.take() {
+            area = area.vertical_scroll_offset(y);
+        }
+        let out = area.show(ui, |ui| {
+            // Where each question starts, to say how many are out of sight.
+            let mut tops = Vec::new();
+            for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate() {
+                if qi > 0 {
+                    ui.separator();
+                }
+                tops.push(ui.cursor().top());
+                // The digit keys choose an option of a card's one question: each says its key.
+                let digits = keys && questions.len() == 1;
+                question_ui(ui, qi, q, choice, digits);
+            }
+            let bottom = ui.clip_rect().bottom();
+            (
+                tops.iter().filter(|t| **t + 8.0 > bottom).count(),
+                bottom < ui.min_rect().bottom() - 4.0,
+            )
+        });
+        let (questions_below, more_below) = out.inner;
+        fold.offset = out.state.clamped_offset().y;
+        fold.viewport = out.inner_rect.height();
+        fold.row = ui.text_style_height(&egui::TextStyle::Body);
+        fold.below = match (questions_below, more_below) {
+            (0, false) => None,
+            (0, true) => Some("more below ↓".to_string()),
+            (1, _) => Some("1 more question ↓".to_string()),
+            (n, _) => Some(format!("{n} more questions ↓")),
+        };
+        if let Some(text) = fold.below.clone() {
+            let more = egui::Button::new(
+                RichText::new(text)
+                    .monospace()
+                    .size(11.5)
+                    .color(look::AMBER),
+            )
+            .frame(false);
+            if ui
+                .add(more)
+                .on_hover_text(
+                    "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
+                )
+                .clicked()
+            {
+                fold.page_down();
+                ui.ctx().request_repaint();
+            }
+        }
+        if presses
+            .iter()
+            .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
+            && fold.page_down()
+        {
+            ui.ctx().request_repaint();
+        }
         ui.add_space(6.0);
         let items: Option<Vec<AnswerItem>> = questions
             .iter()
@@ -135,7 +310,7 @@ impl CardView {
                 )
                 .on_disabled_hover_text("Answer every question first");
             if send.clicked()
-                && let Some(items) = items
+                && let Some(items) = items.clone()
             {
                 answer = Some(CardAnswer::Answers(items));
             }
@@ -147,6 +322,23 @@ impl CardView {
                 answer = Some(CardAnswer::Deny);
             }
         });
+        if answer.is_none()
+            && send_key
+            && let Some(items) = items
+        {
+            answer = Some(CardAnswer::Answers(items));
+        }
+        let keys_here = keys;
+        let keys = match questions {
+            [q] if !q.options.is_empty() => format!(
+                "Keys: 1–{} choose · Enter answer · D deny",
+                q.options.len().min(9)
+            ),
+            _ => "Keys: Enter answer · D deny".to_string(),
+        };
+        if keys_here {
+            ui.label(RichText::new(keys).small().color(Color32::from_gray(110)));
+        }
         answer
     }
 }
@@ -176,15 +368,21 @@ impl QuestionChoice {
     }
 }
 
-fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut QuestionChoice) {
+fn question_ui(
+    ui: &mut egui::Ui,
+    qi: usize,
+    q: &Question,
+    choice: &mut QuestionChoice,
+    digits: bool,
+) {
     if !q.header.is_empty() {
         ui.label(
-            RichText::new(&q.header)
+            RichText::new(reveal(&q.header).text)
                 .small()
                 .color(Color32::from_gray(150)),
         );
     }
-    ui.add(egui::Label::new(RichText::new(&q.question).strong()).wrap());
+    ui.add(egui::Label::new(RichText::new(reveal(&q.question).text).strong()).wrap());
     if q.multi_select {
         ui.label(
             RichText::new("Choose any")
@@ -194,12 +392,25 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
     }
     for (oi, option) in q.options.iter().enumerate() {
         let on = choice.chosen[oi];
-        let clicked = if q.multi_select {
-            let mut v = on;
-            ui.checkbox(&mut v, &option.label).changed()
-        } else {
-            ui.radio(on, &option.label).clicked()
-        };
+        let clicked = ui
+            .horizontal(|ui| {
+                let clicked = if q.multi_select {
+                    let mut v = on;
+                    ui.checkbox(&mut v, reveal(&option.label).text).changed()
+                } else {
+                    ui.radio(on, reveal(&option.label).text).clicked()
+                };
+                if digits && oi < 9 {
+                    ui.label(
+                        RichText::new(format!("{}", oi + 1))
+                            .monospace()
+                            .small()
+                            .color(Color32::from_gray(110)),
+                    );
+                }
+                clicked
+            })
+            .inner;
         if clicked {
             if q.multi_select {
                 choice.chosen[oi] = !on;
@@ -213,7 +424,7 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
             ui.indent(("desc", qi, oi), |ui| {
                 ui.add(
                     egui::Label::new(
-                        RichText::new(&option.description)
+                        RichText::new(reveal(&option.description).text)
                             .small()
                             .color(Color32::from_gray(150)),
                     )
@@ -257,7 +468,7 @@ fn question_ui(ui: &mut egui::Ui, qi: usize, q: &Question, choice: &mut Question
     });
 }
 
-fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
+fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: bool) {
     let name = match &card.identity {
         vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
         _ => None,
@@ -287,7 +498,7 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
     });
     ui.add(
         egui::Label::new(
-            RichText::new(&card.folder)
+            RichText::new(reveal(&card.folder).text)
                 .monospace()
                 .color(Color32::from_gray(190)),
         )
@@ -298,11 +509,31 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime) {
             ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
         } else {
             ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
-            ui.label(RichText::new(&card.call.tool).monospace().strong());
+            ui.label(
+                RichText::new(reveal(&card.call.tool).text)
+                    .monospace()
+                    .strong(),
+            );
+        }
+        if hidden {
+            ui.label(
+                RichText::new("contains hidden characters")
+                    .strong()
+                    .color(Color32::BLACK)
+                    .background_color(look::AMBER),
+            )
+            .on_hover_text(
+                "Characters that show as nothing, or reorder the text around them (bidi \
+                 controls, zero-width spaces, control characters), are written out where they \
+                 stand, as ‹U+202E›. Copy still copies the exact text.",
+            );
         }
         if let Some(why) = &card.destructive {
             ui.label(
-                RichText::new(format!("DESTRUCTIVE: {why}"))
+                // Monospace: what was found is command text ("git push --force" drawn in the
+                // proportional face reads as "git push –force").
+                RichText::new(format!("DESTRUCTIVE: {}", reveal(why).text))
+                    .monospace()
                     .strong()
                     .color(Color32::WHITE)
                     .background_color(look::RED),
@@ -324,9 +555,13 @@ fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
     if let Some(said) = &card.context.said {
         ui.add(
             egui::Label::new(
-                RichText::new(format!("{} says: {said}", card.identity.display_name()))
-                    .italics()
-                    .color(Color32::from_gray(165)),
+                RichText::new(format!(
+                    "{} says: {}",
+                    card.identity.display_name(),
+                    reveal(said).text
+                ))
+                .italics()
+                .color(Color32::from_gray(165)),
             )
             .wrap(),
         );
@@ -344,8 +579,13 @@ impl CardView {
         let tool = card.call.tool.as_str();
         let ctx = ui.ctx().clone();
         let CardView {
-            diff, whole, laid, ..
+            diff,
+            whole,
+            laid,
+            folds,
+            ..
         } = self;
+        folds.drawn.clear();
         let shows_diff = diff.is_some() && !*whole;
         let toggle = diff.is_some().then_some(whole);
         match &card.call.target {
@@ -354,16 +594,16 @@ impl CardView {
                 let l = laid
                     .entry("command")
                     .or_insert_with(|| code::command(&ctx, command));
-                code_block(ui, "command", l, CODE_FILL);
+                code_block(ui, "command", l, CODE_FILL, folds);
             }
             Target::Edit { path, old, new } => {
                 path_ui(ui, path);
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, "diff", None, toggle);
+                    head_ui(ui, &format!("diff · {}", changes(d)), None, toggle);
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
-                    code_block(ui, "diff", l, CODE_FILL);
+                    code_block(ui, "diff", l, CODE_FILL, folds);
                     return;
                 }
                 let lang = code::language_of(path);
@@ -373,7 +613,7 @@ impl CardView {
                     let l = laid
                         .entry("old")
                         .or_insert_with(|| code::text(&ctx, old, lang));
-                    code_block(ui, "old", l, OLD_FILL);
+                    code_block(ui, "old", l, OLD_FILL, folds);
                 }
                 if let Some(new) = new {
                     head_ui(ui, "new", None, toggle.take());
@@ -386,40 +626,61 @@ impl CardView {
                     let l = laid
                         .entry("new")
                         .or_insert_with(|| code::text(&ctx, new, lang));
-                    code_block(ui, "new", l, NEW_FILL);
+                    code_block(ui, "new", l, NEW_FILL, folds);
                 }
             }
             Target::Write { path, content } => {
                 path_ui(ui, path);
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, "diff with the file now", None, toggle);
+                    head_ui(
+                        ui,
+                        &format!("diff with the file now · {}", changes(d)),
+                        None,
+                        toggle,
+                    );
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
-                    code_block(ui, "diff", l, CODE_FILL);
+                    code_block(ui, "diff", l, CODE_FILL, folds);
                 } else if let Some(content) = content {
-                    head_ui(ui, "content", None, toggle);
+                    // Only a file the engine found not to exist is called new.
+                    let lines = match content.lines().count() {
+                        1 => "1 line".to_string(),
+                        n => format!("{n} lines"),
+                    };
+                    let what = if card.context.is_missing(path) {
+                        format!("new file · {lines}")
+                    } else if diff.is_some() {
+                        format!("content · {lines}")
+                    } else {
+                        format!("content · {lines} · the file now could not be read")
+                    };
+                    head_ui(ui, &what, None, toggle);
                     let l = laid
                         .entry("content")
                         .or_insert_with(|| code::text(&ctx, content, code::language_of(path)));
-                    code_block(ui, "content", l, NEW_FILL);
+                    code_block(ui, "content", l, NEW_FILL, folds);
                 }
             }
             Target::Path { path } => path_ui(ui, path),
-            Target::Url { url } => block_ui(ui, "URL", url, None),
+            Target::Url { url } => block_ui(ui, "URL", url, None, folds),
             Target::Patch { patch } => {
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, "patch", None, toggle);
+                    let files = match d.len() {
+                        1 => String::new(),
+                        n => format!("{n} files · "),
+                    };
+                    head_ui(ui, &format!("patch · {files}{}", changes(d)), None, toggle);
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, true));
-                    code_block(ui, "diff", l, CODE_FILL);
+                    code_block(ui, "diff", l, CODE_FILL, folds);
                 } else {
                     head_ui(ui, "patch", Some(patch), toggle);
                     let l = laid
                         .entry("patch")
                         .or_insert_with(|| code::text(&ctx, patch, ""));
-                    code_block(ui, "patch", l, CODE_FILL);
+                    code_block(ui, "patch", l, CODE_FILL, folds);
                 }
             }
             Target::Mcp {
@@ -430,30 +691,42 @@ impl CardView {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
                     ui.label(
-                        RichText::new(format!("{server} / {mcp_tool}"))
-                            .monospace()
-                            .strong(),
+                        RichText::new(format!(
+                            "{} / {}",
+                            reveal(server).text,
+                            reveal(mcp_tool).text
+                        ))
+                        .monospace()
+                        .strong(),
                     );
                 });
                 head_ui(ui, "input", None, None);
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(input), "json"));
-                code_block(ui, "input", l, CODE_FILL);
+                code_block(ui, "input", l, CODE_FILL, folds);
             }
             Target::Input { .. } if shows_diff && let Some(d) = diff => {
-                head_ui(ui, "diff", None, toggle);
+                // OpenCode's own diff of one file: its path on the path line, as for an Edit.
+                let one_file = match d.as_slice() {
+                    [only] if !only.path.is_empty() => {
+                        path_ui(ui, &only.path);
+                        true
+                    }
+                    _ => false,
+                };
+                head_ui(ui, &format!("diff · {}", changes(d)), None, toggle);
                 let l = laid
                     .entry("diff")
-                    .or_insert_with(|| code::diff(&ctx, d, true));
-                code_block(ui, "diff", l, CODE_FILL);
+                    .or_insert_with(|| code::diff(&ctx, d, !one_file));
+                code_block(ui, "diff", l, CODE_FILL, folds);
             }
             Target::Input { json } => {
                 head_ui(ui, &format!("{tool} input"), None, toggle);
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(json), "json"));
-                code_block(ui, "input", l, CODE_FILL);
+                code_block(ui, "input", l, CODE_FILL, folds);
             }
             Target::Questions { questions } => {
                 let text = questions
@@ -461,10 +734,22 @@ impl CardView {
                     .map(|q| q.question.as_str())
                     .collect::<Vec<_>>()
                     .join("\n");
-                block_ui(ui, "questions", &text, None);
+                block_ui(ui, "questions", &text, None, folds);
             }
         }
     }
+}
+
+/// "+3 −1": the lines a diff adds and removes.
+fn changes(files: &[FileDiff]) -> String {
+    let lines = || files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let added = lines()
+        .filter(|l| l.tag == vults_engine::diff::Tag::Added)
+        .count();
+    let removed = lines()
+        .filter(|l| l.tag == vults_engine::diff::Tag::Removed)
+        .count();
+    format!("+{added} −{removed}")
 }
 
 /// A block's small label, a Copy button for the exact text, and the diff / whole-text toggle.
@@ -495,47 +780,178 @@ fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: Option<&mut
     });
 }
 
-fn code_block(ui: &mut egui::Ui, what: &str, laid: &mut Laid, fill: Color32) {
-    scroll_block(ui, what, fill, |ui| laid.ui(ui));
+/// A block's scroll, kept from frame to frame: what is out of sight below it, where it is
+/// scrolled to, and a scroll asked for (its "12 more lines ↓" or a key).
+#[derive(Debug, Clone, Default)]
+struct Fold {
+    /// "12 more lines ↓ · +3 hunks" while something is below the view.
+    below: Option<String>,
+    offset: f32,
+    viewport: f32,
+    /// A row of the block's text, to keep one in sight when it scrolls a page.
+    row: f32,
+    scroll_to: Option<f32>,
 }
 
-/// A rounded block of `fill` that scrolls past `BLOCK_MAX`: every command, text and diff on a card.
-fn scroll_block(ui: &mut egui::Ui, what: &str, fill: Color32, add: impl FnOnce(&mut egui::Ui)) {
+impl Fold {
+    /// Scrolls a page down (one row stays in sight); `false` when nothing is below.
+    fn page_down(&mut self) -> bool {
+        if self.below.is_none() {
+            return false;
+        }
+        self.scroll_to = Some(self.offset + (self.viewport - self.row).max(self.row));
+        true
+    }
+}
+
+/// Every block's [`Fold`], and the order they were drawn in this frame (the keys scroll the
+/// first one with something below).
+#[derive(Debug, Clone, Default)]
+struct Folds {
+    by_block: HashMap<&'static str, Fold>,
+    drawn: Vec<&'static str>,
+}
+
+impl Folds {
+    /// Scrolls the first block drawn that has something out of sight a page down.
+    fn page_down(&mut self) -> bool {
+        let drawn = self.drawn.clone();
+        drawn
+            .into_iter()
+            .any(|what| self.by_block.get_mut(what).is_some_and(Fold::page_down))
+    }
+}
+
+fn code_block(
+    ui: &mut egui::Ui,
+    what: &'static str,
+    laid: &mut Laid,
+    fill: Color32,
+    folds: &mut Folds,
+) {
+    scroll_block(ui, what, fill, folds, |ui| {
+        laid.ui(ui);
+        laid.below().text()
+    });
+}
+
+/// A rounded block of `fill` that scrolls past `BLOCK_MAX`: every command, text and diff on a
+/// card. Its scroll bar is always drawn when it scrolls, and what is out of sight below is said
+/// under it — "12 more lines ↓ · +3 hunks" — a button that scrolls a page (as ↓, Page Down and
+/// Space do on the card that takes the keys). `add` says what is below, when it can count it.
+fn scroll_block(
+    ui: &mut egui::Ui,
+    what: &'static str,
+    fill: Color32,
+    folds: &mut Folds,
+    add: impl FnOnce(&mut egui::Ui) -> Option<String>,
+) {
+    folds.drawn.push(what);
+    let fold = folds.by_block.entry(what).or_default();
+    let row = ui.text_style_height(&egui::TextStyle::Monospace);
     egui::Frame::new()
         .fill(fill)
         .corner_radius(6)
         .inner_margin(egui::Margin::same(8))
         .show(ui, |ui| {
-            egui::ScrollArea::vertical()
+            // A solid bar, never one that shows only under the pointer.
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            let mut area = egui::ScrollArea::vertical()
                 .id_salt(what)
                 .max_height(BLOCK_MAX)
-                .auto_shrink([false, true])
-                .show(ui, add);
+                .auto_shrink([false, true]);
+            if let Some(y) = fold.scroll_to.take() {
+                area = area.vertical_scroll_offset(y);
+            }
+            let out = area.show(ui, add);
+            let (offset, viewport) = (out.state.clamped_offset().y, out.inner_rect.height());
+            let hidden = out.content_size.y - offset - viewport;
+            fold.offset = offset;
+            fold.viewport = viewport;
+            fold.row = row;
+            fold.below = match out.inner {
+                Some(text) => Some(text),
+                // A block that cannot count its lines: the rows of its height out of sight.
+                None if hidden > row * 0.5 => Some(match (hidden / row).ceil() as usize {
+                    1 => "1 more line ↓".to_string(),
+                    n => format!("{n} more lines ↓"),
+                }),
+                None => None,
+            };
         });
+    if let Some(text) = fold.below.clone() {
+        let more = egui::Button::new(
+            RichText::new(text)
+                .monospace()
+                .size(11.5)
+                .color(look::AMBER),
+        )
+        .frame(false);
+        if ui
+            .add(more)
+            .on_hover_text(
+                "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
+            )
+            .clicked()
+        {
+            fold.page_down();
+            ui.ctx().request_repaint();
+        }
+    }
 }
 
 fn path_ui(ui: &mut egui::Ui, path: &str) {
-    ui.add(egui::Label::new(RichText::new(path).monospace().strong()).wrap());
+    ui.add(egui::Label::new(RichText::new(reveal(path).text).monospace().strong()).wrap());
 }
 
-fn block_ui(ui: &mut egui::Ui, what: &str, text: &str, fill: Option<Color32>) {
+fn block_ui(
+    ui: &mut egui::Ui,
+    what: &'static str,
+    text: &str,
+    fill: Option<Color32>,
+    folds: &mut Folds,
+) {
     ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
-    scroll_block(ui, what, fill.unwrap_or(CODE_FILL), |ui| {
+    scroll_block(ui, what, fill.unwrap_or(CODE_FILL), folds, |ui| {
         ui.add(
             egui::Label::new(
-                RichText::new(text)
+                RichText::new(reveal(text).text)
                     .monospace()
                     .color(Color32::from_gray(235)),
             )
             .wrap()
             .selectable(true),
         );
+        None
     });
 }
 
-fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
+/// The Always buttons a card offers, each with its answer and the label its button reads:
+/// "Always allow" alone, or for an edit or a write "Always: this change" (the narrow rule,
+/// Shift+A) and "Always: this file" (any change to it).
+pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &AlwaysRule)> {
+    let Some(rule) = &card.always_rule else {
+        return Vec::new();
+    };
+    match &card.file_rule {
+        Some(file) => {
+            let narrow = match card.call.target {
+                Target::Write { .. } => "Always: this content",
+                _ => "Always: this change",
+            };
+            vec![
+                (narrow, CardAnswer::AlwaysAllow, rule),
+                ("Always: this file", CardAnswer::AlwaysAllowFile, &**file),
+            ]
+        }
+        None => vec![("Always allow", CardAnswer::AlwaysAllow, rule)],
+    }
+}
+
+fn decision_ui(ui: &mut egui::Ui, card: &PendingCard, keys: bool) -> Option<CardAnswer> {
     let mut answer = None;
-    ui.horizontal(|ui| {
+    let offers = always_offers(card);
+    ui.horizontal_wrapped(|ui| {
         let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE))
             .fill(look::GREEN);
         if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
@@ -546,50 +962,58 @@ fn decision_ui(ui: &mut egui::Ui, card: &PendingCard) -> Option<CardAnswer> {
         if ui.add(deny).on_hover_text("Shortcut: D").clicked() {
             answer = Some(CardAnswer::Deny);
         }
-        if card.always_rule.is_some()
-            && ui
-                .button("Always allow")
-                .on_hover_text("Shortcut: Shift+A — allows this exact call from now on")
+        for (i, (label, offer, rule)) in offers.iter().enumerate() {
+            let key = if i == 0 { "Shortcut: Shift+A. " } else { "" };
+            if ui
+                .button(*label)
+                .on_hover_text(format!("{key}Allows, and from now on: {}", rule.words()))
                 .clicked()
-        {
-            answer = Some(CardAnswer::AlwaysAllow);
+            {
+                answer = Some(offer.clone());
+            }
         }
     });
-    match &card.always_rule {
-        Some(rule) => {
-            ui.add(
-                egui::Label::new(
-                    RichText::new(format!(
-                        "Always allow makes the rule: {} in {} may use {} on exactly the target above",
-                        rule.identity.display_name(),
-                        rule.folder,
-                        rule.tool
-                    ))
-                    .small()
-                    .color(Color32::from_gray(150)),
-                )
-                .wrap(),
-            );
-        }
-        None if card.destructive.is_some() => {
+    // What each Always answers from now on, in the words the rule is kept in (Settings → Rules).
+    match offers.as_slice() {
+        [] if card.destructive.is_some() => {
             ui.label(
                 RichText::new("No Always allow: a destructive call always asks you.")
                     .small()
                     .color(Color32::from_gray(150)),
             );
         }
-        None => {}
+        [] => {}
+        [(_, _, rule)] => {
+            rule_words_ui(ui, &format!("Always allow: {}", rule.words()));
+        }
+        several => {
+            for (label, _, rule) in several {
+                let short = label.trim_start_matches("Always: ");
+                rule_words_ui(ui, &format!("Always {short}: {}", rule.words()));
+            }
+        }
+    }
+    // Only the card that takes the keys says which (in one window, one card does).
+    if !keys {
+        return answer;
     }
     ui.label(
-        RichText::new(if card.always_rule.is_some() {
-            "Keys: A allow · D deny · Shift+A always"
-        } else {
-            "Keys: A allow · D deny"
+        RichText::new(match offers.first() {
+            Some(("Always allow", _, _)) => "Keys: A allow · D deny · Shift+A always".to_string(),
+            Some((label, _, _)) => format!(
+                "Keys: A allow · D deny · Shift+A {}",
+                label.trim_start_matches("Always: ")
+            ),
+            None => "Keys: A allow · D deny".to_string(),
         })
         .small()
         .color(Color32::from_gray(110)),
     );
     answer
+}
+
+fn rule_words_ui(ui: &mut egui::Ui, text: &str) {
+    ui.add(egui::Label::new(RichText::new(text).small().color(Color32::from_gray(160))).wrap());
 }
 
 /// Pretty-prints JSON for reading; anything that does not parse shows as it came.
@@ -651,7 +1075,9 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
             .sum::<f32>()
             .min(380.0),
     };
-    let rule = if card.always_rule.is_some() || card.destructive.is_some() {
+    let rule = if card.file_rule.is_some() {
+        64.0
+    } else if card.always_rule.is_some() || card.destructive.is_some() {
         34.0
     } else {
         0.0

@@ -43,12 +43,14 @@ pub struct ChatView {
     tasks_seen: HashSet<String>,
     /// The message box, to hand the keyboard to a card that comes while it is empty.
     composer: Option<egui::Id>,
-    /// Cards float over this same window (one window for everything): the keys then go to the
-    /// newest card of all, inline or floating, never to two at once.
+    /// Cards float over this same window (one window for everything): the keys then go to one
+    /// card of all, inline or floating — [`ChatView::keys_card`], never to two at once.
     pub one_window: bool,
     /// The new-chat folder was filled from the one the chat remembers (once: a folder the
     /// person clears stays cleared).
     folder_remembered: bool,
+    /// In one window, the card that takes the keys (the oldest on screen; set by the window).
+    pub keys_card: Option<vults_engine::messages::CardId>,
 }
 
 impl ChatView {
@@ -260,13 +262,13 @@ impl ChatView {
                         .entry(card.id)
                         .or_insert_with(|| CardView::new(card));
                     let frame = look::card_frame(card.destructive.is_some());
-                    // One card takes the keys: the newest here, or in one window the newest of all.
-                    let newest = if self.one_window {
-                        model.cards.iter().map(|c| c.id).max()
+                    // One card takes the keys: the newest here, or in one window the one the
+                    // window chose of all (the oldest on screen).
+                    let keys = if self.one_window {
+                        self.keys_card == Some(card.id)
                     } else {
-                        cards.iter().map(|c| c.id).max()
+                        cards.iter().map(|c| c.id).max() == Some(card.id)
                     };
-                    let keys = newest == Some(card.id);
                     let answer = frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner;
                     if let Some(a) = answer {
                         action = Some(ChatAction::Answer(card.id, a));

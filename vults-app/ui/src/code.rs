@@ -4,14 +4,21 @@
 //!
 //! Long shell commands wrap at `&&`, `||`, `;` and `|` outside quotes, with a visible
 //! continuation mark; the text is otherwise exactly the command (the copy button copies the
-//! original).
+//! original). Every line shows its hidden characters written out (`‹U+202E›`,
+//! [`vults_core::text::reveal`]): a bidi control or a zero-width space never reads as nothing.
 
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontId, Galley, Rect, Shape};
 use egui_extras::syntax_highlighting::{CodeTheme, TokenType, highlight};
 use std::ops::Range;
 use std::sync::Arc;
+use vults_core::text::reveal;
 use vults_engine::diff::{FileDiff, Op, Tag};
+
+/// A line of code as it is shown: its hidden characters written out.
+fn shown_code(text: &str) -> String {
+    reveal(text).text.into_owned()
+}
 
 /// The mark that starts a wrapped command's continuation line.
 pub const CONTINUATION: &str = "  ↳ ";
@@ -44,6 +51,64 @@ struct Line {
     language: &'static str,
     plain: Option<TextFormat>,
     kind: Kind,
+    /// The line begins a hunk or a file of a diff.
+    starts: Starts,
+    /// What is laid out instead of `code`, when that differs only in where a row may break
+    /// (`code` stays what is read and copied).
+    laid: Option<String>,
+}
+
+impl Line {
+    fn laid_code(&self) -> &str {
+        self.laid.as_deref().unwrap_or(&self.code)
+    }
+}
+
+/// What a line of a diff begins, to count what is out of sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Starts {
+    #[default]
+    Nothing,
+    Hunk,
+    File,
+}
+
+/// What of some laid-out code is below the bottom of its view: "12 more lines ↓ · +3 hunks".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Below {
+    /// Lines of text (not wrapped rows) whose start is out of sight.
+    pub lines: usize,
+    /// Hunks of a diff that begin out of sight.
+    pub hunks: usize,
+    /// Files of a patch whose header is out of sight.
+    pub files: usize,
+}
+
+impl Below {
+    /// "12 more lines ↓ · +3 hunks · +1 file", or `None` when everything is in sight.
+    pub fn text(&self) -> Option<String> {
+        if self.lines == 0 {
+            return None;
+        }
+        let plural = |n: usize, one: &str, many: &str| {
+            if n == 1 {
+                one.to_string()
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        let mut t = match self.lines {
+            1 => "1 more line ↓".to_string(),
+            n => format!("{n} more lines ↓"),
+        };
+        if self.hunks > 0 {
+            t.push_str(&format!(" · +{}", plural(self.hunks, "1 hunk", "hunks")));
+        }
+        if self.files > 0 {
+            t.push_str(&format!(" · +{}", plural(self.files, "1 file", "files")));
+        }
+        Some(t)
+    }
 }
 
 /// Code made once per card: its lines in pieces of [`CHUNK_LINES`], each coloured and laid out
@@ -59,6 +124,8 @@ pub struct Laid {
     /// The widest prefix, to measure the prefix column by.
     widest_prefix: String,
     chunks: Vec<Chunk>,
+    /// What was below the view when last drawn.
+    below: Below,
 }
 
 #[derive(Debug, Clone)]
@@ -99,7 +166,18 @@ impl Laid {
             font,
             widest_prefix,
             chunks,
+            below: Below::default(),
         }
+    }
+
+    /// What was below the bottom of the view when the code was last drawn.
+    pub fn below(&self) -> Below {
+        self.below
+    }
+
+    /// How many lines of text it has.
+    pub fn line_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.lines.len()).sum()
     }
 
     /// The whole text shown (what a reader of the screen gets, piece by piece).
@@ -127,6 +205,7 @@ impl Laid {
         let code_width = (width - gutter).max(80.0);
         let clip = ui.clip_rect();
         let font = self.font.clone();
+        let mut below = Below::default();
         ui.scope(|ui| {
             ui.spacing_mut().item_spacing = egui::vec2(0.0, 0.0);
             for chunk in &mut self.chunks {
@@ -140,12 +219,50 @@ impl Laid {
                 } else {
                     chunk.ui(ui, width, gutter, code_width, &font);
                 }
+                // A line counts as out of sight when less than half of its first row shows.
+                for (line, line_top) in chunk
+                    .lines
+                    .iter()
+                    .zip(chunk.line_tops(top, row, code_width))
+                {
+                    if line_top + row * 0.5 > clip.bottom() {
+                        below.lines += 1;
+                        match line.starts {
+                            Starts::Hunk => below.hunks += 1,
+                            Starts::File => below.files += 1,
+                            Starts::Nothing => {}
+                        }
+                    }
+                }
             }
         });
+        self.below = below;
     }
 }
 
 impl Chunk {
+    /// Where each of its lines starts, on the screen, for a piece whose top is at `top`: from
+    /// its galley where it was laid out at this width, else one row per line.
+    fn line_tops(&self, top: f32, row: f32, width: f32) -> Vec<f32> {
+        match &self.galley {
+            Some((w, _, code, _)) if (w - width).abs() < 0.5 => {
+                let mut tops = Vec::with_capacity(self.lines.len());
+                let mut starts_line = true;
+                for r in &code.rows {
+                    if starts_line {
+                        tops.push(top + r.rect().top());
+                    }
+                    starts_line = r.ends_with_newline;
+                }
+                tops.resize(self.lines.len(), top + code.rect.height());
+                tops
+            }
+            _ => (0..self.lines.len())
+                .map(|i| top + i as f32 * row)
+                .collect(),
+        }
+    }
+
     /// Colours the piece's code (each run of lines in one language at once) into a job.
     fn job(&mut self, ctx: &egui::Context, font: &FontId) -> &LayoutJob {
         let lines = &self.lines;
@@ -164,8 +281,7 @@ impl Chunk {
                     1
                 };
                 let source = coloured.then(|| {
-                    let code: Vec<&str> =
-                        lines[i..i + run].iter().map(|l| l.code.as_str()).collect();
+                    let code: Vec<&str> = lines[i..i + run].iter().map(Line::laid_code).collect();
                     highlighted_lines(ctx, &code.join("\n"), language)
                 });
                 for (k, line) in lines[i..i + run].iter().enumerate() {
@@ -173,7 +289,7 @@ impl Chunk {
                         job.append("\n", 0.0, plain(font, MUTED));
                     }
                     match (&line.plain, &source) {
-                        (Some(format), _) => job.append(&line.code, 0.0, format.clone()),
+                        (Some(format), _) => job.append(line.laid_code(), 0.0, format.clone()),
                         (None, Some((src, pieces))) => {
                             for (range, format) in pieces.get(k).into_iter().flatten() {
                                 job.append(&src.text[range.clone()], 0.0, format.clone());
@@ -184,6 +300,7 @@ impl Chunk {
                 }
                 i += run;
             }
+            mark_hidden(&mut job);
             job
         })
     }
@@ -274,6 +391,65 @@ impl Chunk {
     }
 }
 
+/// A hidden character written out (`‹U+202E›`) stands out from the code around it: amber on a
+/// dark amber ground, in the job's own font.
+fn mark_hidden(job: &mut LayoutJob) {
+    let text = &job.text;
+    let mut marks = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("‹U+") {
+        let start = from + at;
+        let Some(len) = text[start..].find('›') else {
+            break;
+        };
+        let end = start + len + '›'.len_utf8();
+        marks.push(start..end);
+        from = end;
+    }
+    if marks.is_empty() {
+        return;
+    }
+    let mut sections = Vec::with_capacity(job.sections.len() + 2 * marks.len());
+    for s in job.sections.drain(..) {
+        let (start, end) = (s.byte_range.start.0, s.byte_range.end.0);
+        let range = |a: usize, b: usize| egui::text::ByteIndex(a)..egui::text::ByteIndex(b);
+        let mut at = start;
+        for m in marks.iter().filter(|m| m.start < end && m.end > start) {
+            let (m_start, m_end) = (m.start.max(start), m.end.min(end));
+            if m_start > at {
+                sections.push(egui::text::LayoutSection {
+                    byte_range: range(at, m_start),
+                    ..s.clone()
+                });
+            }
+            let mut format = s.format.clone();
+            format.color = HIDDEN_MARK;
+            format.background = HIDDEN_FILL;
+            sections.push(egui::text::LayoutSection {
+                leading_space: if m_start == start {
+                    s.leading_space
+                } else {
+                    0.0
+                },
+                byte_range: range(m_start, m_end),
+                format,
+            });
+            at = m_end;
+        }
+        if at < end {
+            sections.push(egui::text::LayoutSection {
+                leading_space: if at == start { s.leading_space } else { 0.0 },
+                byte_range: range(at, end),
+                ..s
+            });
+        }
+    }
+    job.sections = sections;
+}
+
+const HIDDEN_MARK: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
+const HIDDEN_FILL: Color32 = Color32::from_rgb(0x4A, 0x36, 0x10);
+
 /// The highlighter's language for a path, by its extension (`None`: plain text).
 pub fn language_of(path: &str) -> &'static str {
     let ext = path
@@ -361,16 +537,29 @@ fn plain(font: &FontId, color: Color32) -> TextFormat {
 }
 
 /// A card's diff: for a patch (`headers`), a line per file saying what happens to it; `⋯`
-/// between hunks; per line its number (where the file was read), `-`/`+` and the code.
+/// between hunks; per line its numbers in the old and the new file (where the file was read;
+/// a removed line has only the old, an added one only the new), `-`/`+` and the code.
 pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
     let font = mono(ctx);
     let mut lines = Vec::new();
+    // Two number columns, old and new, the same for every file (an added file's lines are in
+    // the new one), each only where some line has a number in it.
+    let column = |n: fn(&vults_engine::diff::Line) -> Option<usize>| {
+        files
+            .iter()
+            .flat_map(|f| &f.hunks)
+            .flat_map(|h| &h.lines)
+            .filter_map(n)
+            .max()
+            .map(|n| n.to_string().len())
+    };
+    let (old_width, new_width) = (column(|l| l.old), column(|l| l.new));
     for f in files {
         let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
         if headers {
-            let mut what = format!("{} {}", f.op.word(), f.path);
+            let mut what = format!("{} {}", f.op.word(), shown_code(&f.path));
             if let Some(to) = &f.move_to {
-                what.push_str(&format!(" → {to}"));
+                what.push_str(&format!(" → {}", shown_code(to)));
             }
             let color = match f.op {
                 Op::Add => ADDED_MARK,
@@ -386,26 +575,30 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     ..plain(&font, color)
                 }),
                 kind: Kind::Plain,
+                starts: Starts::File,
+                laid: None,
             });
         }
-        let width = f
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter_map(|l| l.line)
-            .max()
-            .map(|n| n.to_string().len());
+
         for (hi, h) in f.hunks.iter().enumerate() {
+            // A file's first hunk comes with the file (its header, or the diff's first line).
+            let mut starts = if hi > 0 {
+                Starts::Hunk
+            } else {
+                Starts::Nothing
+            };
             if hi > 0 || h.header.is_some() {
                 lines.push(Line {
                     prefix: Vec::new(),
                     code: match &h.header {
-                        Some(header) => format!("⋯ {header}"),
+                        Some(header) => format!("⋯ {}", shown_code(header)),
                         None => "⋯".to_string(),
                     },
                     language,
                     plain: Some(plain(&font, MUTED)),
                     kind: Kind::Plain,
+                    starts: std::mem::take(&mut starts),
+                    laid: None,
                 });
             }
             for l in &h.lines {
@@ -415,17 +608,21 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
                     Tag::Added => (Kind::Added, ADDED_MARK),
                 };
                 let mut prefix = Vec::new();
-                if let Some(w) = width {
-                    let n = l.line.map(|n| n.to_string()).unwrap_or_default();
-                    prefix.push((format!("{n:>w$} "), plain(&font, MUTED)));
+                for (width, n) in [(old_width, l.old), (new_width, l.new)] {
+                    if let Some(w) = width {
+                        let n = n.map(|n| n.to_string()).unwrap_or_default();
+                        prefix.push((format!("{n:>w$} "), plain(&font, MUTED)));
+                    }
                 }
                 prefix.push((format!("{} ", l.tag.mark()), plain(&font, mark_color)));
                 lines.push(Line {
                     prefix,
-                    code: l.text.clone(),
+                    code: shown_code(&l.text),
                     language,
                     plain: None,
                     kind,
+                    starts: std::mem::take(&mut starts),
+                    laid: None,
                 });
             }
         }
@@ -439,10 +636,13 @@ pub fn text(ctx: &egui::Context, code: &str, language: &'static str) -> Laid {
         .split('\n')
         .map(|l| Line {
             prefix: Vec::new(),
-            code: l.to_string(),
+            // A Windows line end ends the line; a carriage return elsewhere is shown.
+            code: shown_code(l.strip_suffix('\r').unwrap_or(l)),
             language,
             plain: None,
             kind: Kind::Plain,
+            starts: Starts::Nothing,
+            laid: None,
         })
         .collect();
     Laid::new(lines, mono(ctx))
@@ -462,13 +662,27 @@ pub fn command(ctx: &egui::Context, command: &str) -> Laid {
             } else {
                 Vec::new()
             },
-            code: line,
+            laid: glued_operator(&shown_code(&line)),
+            code: shown_code(&line),
             language: "sh",
             plain: None,
             kind: Kind::Plain,
+            starts: Starts::Nothing,
         })
         .collect();
     Laid::new(lines, font)
+}
+
+/// A command line that ends with an operator (`&&`, `||`, `|`, `;` …) with the blank before it
+/// made non-breaking, so a row that wraps never leaves the operator alone on a row of its own.
+fn glued_operator(line: &str) -> Option<String> {
+    let body = line.trim_end();
+    let op = ["&&", "||", "|&", ";;", "|", ";"]
+        .into_iter()
+        .find(|op| body.ends_with(op))?;
+    let before = &body[..body.len() - op.len()];
+    let word = before.strip_suffix(' ')?;
+    Some(format!("{word}\u{a0}{}", &line[before.len()..]))
 }
 
 /// The lines a command is shown as: each line of it, and a line longer than [`WRAP_AT`]
@@ -617,6 +831,36 @@ mod tests {
             assert!(laid.text().contains(&format!("- let a{i} = {i};")));
             assert!(laid.text().contains(&format!("+ let b{i} = {i};")));
         }
+    }
+
+    /// Issue 21: a lone `&&` wrapped onto a row of its own.
+    #[test]
+    fn an_operator_at_the_end_of_a_line_stays_with_its_last_word() {
+        assert_eq!(
+            glued_operator("cargo clippy -- -D warnings &&").as_deref(),
+            Some("cargo clippy -- -D warnings\u{a0}&&")
+        );
+        assert_eq!(
+            glued_operator("tee log |").as_deref(),
+            Some("tee log\u{a0}|")
+        );
+        assert_eq!(glued_operator("a;"), None, "no blank before it");
+        assert_eq!(glued_operator("echo done"), None);
+        // Laid out where the operator would just not fit, it ends the row of its word.
+        let ctx = egui::Context::default();
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let line = "cargo clippy --workspace --all-targets -- -D warnings &&";
+            let mut laid = command(ui.ctx(), &format!("{line} cargo test --workspace"));
+            let font = mono(ui.ctx());
+            let width = ui.fonts_mut(|f| f.glyph_width(&font, 'x')) * 54.5;
+            let (code, _) = laid.chunks[0].galleys(ui.ctx(), width, &font);
+            let rows: Vec<String> = code.rows.iter().map(|r| r.text()).collect();
+            assert!(rows.len() > 2, "{rows:?}");
+            assert!(rows.iter().all(|r| r.trim() != "&&"), "{rows:?}");
+            // What is read and copied has the plain blank.
+            assert!(laid.text().contains("warnings &&"));
+        });
+        out.textures_delta.clear();
     }
 
     #[test]

@@ -1,11 +1,76 @@
 //! The flock: every running agent session as a bird — agent, folder, state, last tool and
-//! target, cost, rate limits and task.
+//! target, cost, rate limits and task — and above them the cards that wait in the stack when
+//! the screen has no room for their windows, oldest first, each opened in place.
 
+use super::card::CardView;
 use super::look;
 use super::state::Model;
 use egui::{Color32, RichText};
+use std::collections::HashMap;
 use std::time::SystemTime;
-use vults_engine::messages::{RateWindow, Session};
+use vults_engine::messages::{CardAnswer, CardId, PendingCard, RateWindow, Session};
+
+/// The cards in the stack ("+2 more" on the island), oldest first: each a line that opens the
+/// whole card in place, answered like any card (its keys stay with the card on screen).
+pub fn stack_ui(
+    ui: &mut egui::Ui,
+    stacked: &[&PendingCard],
+    views: &mut HashMap<CardId, CardView>,
+    now: SystemTime,
+) -> Option<(CardId, CardAnswer)> {
+    if stacked.is_empty() {
+        return None;
+    }
+    let mut answer = None;
+    egui::Frame::new()
+        .fill(Color32::from_rgb(0x33, 0x2A, 0x18))
+        .stroke(egui::Stroke::new(1.0, look::AMBER))
+        .corner_radius(10)
+        .inner_margin(egui::Margin::symmetric(12, 8))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(
+                RichText::new(format!(
+                    "+{} more waiting — no room on screen for their cards; oldest first",
+                    stacked.len()
+                ))
+                .strong()
+                .color(look::AMBER),
+            );
+            egui::ScrollArea::vertical()
+                .id_salt("stack")
+                .max_height(ui.ctx().content_rect().height() * 0.6)
+                .show(ui, |ui| {
+                    for card in stacked {
+                        let waited = now
+                            .duration_since(card.arrived)
+                            .unwrap_or_default()
+                            .as_secs();
+                        let title = format!(
+                            "{} · {}  {} · {}",
+                            card.identity.display_name(),
+                            vults_core::text::reveal(&card.call.tool).text,
+                            look::shown_target(&card.call.target.summary()),
+                            look::waited_text(waited)
+                        );
+                        egui::CollapsingHeader::new(RichText::new(title).monospace())
+                            .id_salt(("stacked", card.id))
+                            .show(ui, |ui| {
+                                let view =
+                                    views.entry(card.id).or_insert_with(|| CardView::new(card));
+                                let frame = look::card_frame(card.destructive.is_some());
+                                if let Some(a) =
+                                    frame.show(ui, |ui| view.ui(ui, card, now, false)).inner
+                                {
+                                    answer = Some((card.id, a));
+                                }
+                            });
+                    }
+                });
+        });
+    ui.add_space(8.0);
+    answer
+}
 
 #[derive(Debug, Default)]
 pub struct FlockView;
@@ -74,10 +139,20 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                         }
                     });
                     ui.label(
-                        RichText::new(&s.folder)
+                        RichText::new(vults_core::text::reveal(&s.folder).text)
                             .monospace()
                             .color(Color32::from_gray(190)),
                     );
+                    if let Some(what) = &s.in_terminal {
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(format!("asks in its terminal: {what}"))
+                                    .strong()
+                                    .color(look::AMBER),
+                            )
+                            .wrap(),
+                        );
+                    }
                     if let Some(task) = &s.task {
                         // A task Zeca started: the bird took off from the chat.
                         ui.label(
@@ -87,10 +162,11 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                         );
                     }
                     if let Some(tool) = &s.last_tool {
-                        let target = s.last_target.as_deref().unwrap_or("");
+                        let target = look::shown_target(s.last_target.as_deref().unwrap_or(""));
+                        let tool = vults_core::text::reveal(tool);
                         ui.add(
                             egui::Label::new(
-                                RichText::new(format!("{tool}  {target}"))
+                                RichText::new(format!("{}  {target}", tool.text))
                                     .monospace()
                                     .color(Color32::from_gray(160)),
                             )

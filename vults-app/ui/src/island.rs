@@ -1,11 +1,12 @@
 //! The island: a small pill at the top centre with the number of birds, and when cards wait,
-//! a pulse and their count. A click on it shows the flock.
+//! a pulse and their count — and "+2 more" when some have no room on screen and wait in the
+//! stack the flock lists. A click on it shows the flock.
 
 use super::look;
 use egui::{Color32, CornerRadius, FontId, Role, Sense, Vec2, WidgetInfo};
 
 /// The island's size in points; the root window is made exactly this big.
-pub const SIZE: Vec2 = Vec2::new(230.0, 38.0);
+pub const SIZE: Vec2 = Vec2::new(300.0, 38.0);
 
 #[derive(Debug, Default)]
 pub struct IslandView {
@@ -14,16 +15,18 @@ pub struct IslandView {
 }
 
 impl IslandView {
-    /// Draws the pill. `pulse` is the pulse's phase in 0..1 while it animates, `None` when
-    /// still. Returns true when clicked.
+    /// Draws the pill. `stacked` of the `waiting` cards have no room on screen (the flock lists
+    /// them). `pulse` is the pulse's phase in 0..1 while it animates, `None` when still.
+    /// Returns true when clicked.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         birds: usize,
         waiting: usize,
+        stacked: usize,
         pulse: Option<f32>,
     ) -> bool {
-        let mut label = island_label(birds, waiting);
+        let mut label = island_label(birds, waiting, stacked);
         if self.paused {
             label.push_str(", cards paused");
         }
@@ -69,7 +72,29 @@ impl IslandView {
         );
 
         if waiting > 0 {
-            let dot = egui::pos2(rect.right() - 104.0, cy);
+            // From the right: "+2 more" (when some wait in the stack), then "6 waiting", the dot.
+            let mut right = rect.right() - 16.0;
+            if stacked > 0 {
+                let more = painter.layout_no_wrap(
+                    format!("+{stacked} more"),
+                    FontId::proportional(13.0),
+                    Color32::from_rgb(0x1E, 0x20, 0x25),
+                );
+                let badge = egui::Rect::from_min_size(
+                    egui::pos2(right - more.size().x - 12.0, cy - 10.0),
+                    egui::vec2(more.size().x + 12.0, 20.0),
+                );
+                painter.rect_filled(badge, CornerRadius::same(10), look::AMBER);
+                painter.galley(
+                    egui::pos2(badge.left() + 6.0, cy - more.size().y / 2.0),
+                    more,
+                    Color32::WHITE,
+                );
+                right = badge.left() - 8.0;
+            }
+            let text = format!("{waiting} waiting");
+            let galley = painter.layout_no_wrap(text, font, look::AMBER);
+            let dot = egui::pos2(right - galley.size().x - 12.0, cy);
             if let Some(phase) = pulse {
                 let grow = 5.0 + 7.0 * phase;
                 let alpha = ((1.0 - phase) * 160.0) as u8;
@@ -80,8 +105,6 @@ impl IslandView {
                 );
             }
             painter.circle_filled(dot, 5.0, look::AMBER);
-            let text = format!("{waiting} waiting");
-            let galley = painter.layout_no_wrap(text, font, look::AMBER);
             painter.galley(
                 egui::pos2(dot.x + 12.0, cy - galley.size().y / 2.0),
                 galley,
@@ -107,16 +130,17 @@ impl IslandView {
     }
 }
 
-/// What the island says, also its accessible name: "3 birds, 2 waiting".
-pub fn island_label(birds: usize, waiting: usize) -> String {
+/// What the island says, also its accessible name: "3 birds, 2 waiting", and with cards in
+/// the stack "3 birds, 6 waiting, +2 more".
+pub fn island_label(birds: usize, waiting: usize, stacked: usize) -> String {
     let b = if birds == 1 {
         "1 bird".to_string()
     } else {
         format!("{birds} birds")
     };
-    if waiting > 0 {
-        format!("{b}, {waiting} waiting")
-    } else {
-        b
+    match (waiting, stacked) {
+        (0, _) => b,
+        (w, 0) => format!("{b}, {w} waiting"),
+        (w, s) => format!("{b}, {w} waiting, +{s} more"),
     }
 }

@@ -10,7 +10,43 @@ pub const GREEN: Color32 = Color32::from_rgb(0x3D, 0xB8, 0x6B);
 pub const CARD_FILL: Color32 = Color32::from_rgb(0x1E, 0x20, 0x25);
 pub const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
 
-/// One colour per agent; a named tool gets a stable colour from its name.
+/// A target as a list shows it (the flock, History, the stack): hidden characters written out
+/// ([`vults_core::text::reveal`]), and a tool input in JSON that names a file (OpenCode's edit,
+/// whose target is its whole input) as that file.
+pub fn shown_target(target: &str) -> String {
+    let target = match target.trim_start().starts_with('{') {
+        true => vults_core::agents::input_path(target).unwrap_or_else(|| target.to_string()),
+        false => target.to_string(),
+    };
+    vults_core::text::reveal(&target).text.into_owned()
+}
+
+/// Text whose `code` is between backticks, as a person reads it: the backticks gone, each piece
+/// of code in monospace on a faint ground, the rest in the body font (`color`).
+pub fn with_code(ui: &egui::Ui, text: &str, color: Color32) -> egui::text::LayoutJob {
+    let body = egui::TextStyle::Body.resolve(ui.style());
+    let code = egui::FontId::monospace(body.size - 1.0);
+    let mut job = egui::text::LayoutJob::default();
+    for (i, piece) in text.split('`').enumerate() {
+        if piece.is_empty() {
+            continue;
+        }
+        let format = if i % 2 == 1 {
+            egui::TextFormat {
+                font_id: code.clone(),
+                color: Color32::from_gray(235),
+                background: Color32::from_gray(45),
+                ..Default::default()
+            }
+        } else {
+            egui::TextFormat::simple(body.clone(), color)
+        };
+        job.append(piece, 0.0, format);
+    }
+    job.wrap.max_width = ui.available_width();
+    job
+}
+
 /// A card's frame, inline in the chat or floating: red-edged when the call is destructive.
 pub fn card_frame(destructive: bool) -> egui::Frame {
     egui::Frame::new()

@@ -100,6 +100,13 @@ impl Model {
             EngineEvent::NamedToolSeen(tool) => {
                 self.named_tools.insert(tool.name.clone(), tool);
             }
+            // The bird says it (its session carries it) and History has its line; the status
+            // line says it at once.
+            EngineEvent::TooLarge(t) => self.notice(format!(
+                "{} asks in its terminal: {}",
+                t.identity.display_name(),
+                t.text()
+            )),
             EngineEvent::Notice(line) => self.notice(line),
         }
         Change::Other

@@ -1,6 +1,7 @@
 //! The first run's welcome, drawn in the main window until the user closes it (see
 //! [`vults_installer::welcome`] for when it shows).
 
+use crate::look;
 use egui::{Color32, RichText};
 use vults_installer::welcome::Welcome;
 
@@ -23,29 +24,30 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
         );
         ui.add_space(8.0);
         ui.label(RichText::new("What Vults found and did").strong());
+        let text = ui.visuals().text_color();
         for line in welcome.summary.lines().filter(|l| !l.trim().is_empty()) {
-            ui.label(line);
+            ui.label(look::with_code(ui, line, text));
         }
         if !welcome.written.is_empty() {
             ui.add_space(6.0);
             ui.label(RichText::new("Files Vults changed").strong());
             for w in &welcome.written {
-                ui.label(format!("{}: {}", w.agent, w.path.display()));
+                ui.label(look::with_code(ui, &format!("{}: `{}`", w.agent, w.path.display()), text));
                 match &w.backup {
-                    Some(b) => ui.label(RichText::new(format!("    your original is kept in {}", b.display())).color(dim)),
+                    Some(b) => ui.label(look::with_code(ui, &format!("    your original is kept in `{}`", b.display()), dim)),
                     None => ui.label(RichText::new("    (a new file; there was nothing to back up)").color(dim)),
                 };
             }
-            ui.label(RichText::new(format!("Every entry runs {}", welcome.hook_copy.display())).color(dim));
+            ui.label(look::with_code(ui, &format!("Every entry runs `{}`", welcome.hook_copy.display()), dim));
         }
         if welcome.codex_trust {
             ui.add_space(6.0);
             ui.label(RichText::new("One step for Codex CLI").strong());
-            ui.label("Codex runs a new hook only after you trust it: in Codex, type /hooks and trust Vults' hook once.");
+            ui.label(look::with_code(ui, "Codex runs a new hook only after you trust it: in Codex, type `/hooks` and trust Vults' hook once.", text));
         }
         ui.add_space(6.0);
         ui.label(RichText::new("To undo").strong());
-        ui.label("Turn an agent off in Settings > Agents, or run `vults-app --uninstall` to remove exactly what Vults added.");
+        ui.label(look::with_code(ui, "Turn an agent off in Settings > Agents, or run `vults-app --uninstall` to remove exactly what Vults added.", text));
         ui.add_space(10.0);
         ui.horizontal(|ui| {
             if phone && ui.button("Pair a phone…").clicked() {

@@ -26,7 +26,8 @@ fn label_with(h: &Harness<'_, CardState>, needle: &str) -> String {
 }
 
 /// Every removed and added line of the card's diff is in the diff on screen, marked, with
-/// its line number where the file was read.
+/// its line number where the file was read (a removed line in the old column, an added one in
+/// the new).
 fn every_changed_line_is_shown(h: &Harness<'_, CardState>) -> Vec<FileDiff> {
     let files = h
         .state()
@@ -45,13 +46,13 @@ fn every_changed_line_is_shown(h: &Harness<'_, CardState>) -> Vec<FileDiff> {
         let line = format!("{} {}", l.tag.mark(), l.text);
         let found = shown.lines().any(|s| {
             s.trim_start().ends_with(&line)
-                && l.line
+                && l.line()
                     .is_none_or(|n| s.trim_start().starts_with(&format!("{n} ")))
         });
         assert!(
             found,
             "{line:?} (line {:?}) is not on the card:\n{shown}",
-            l.line
+            l.line()
         );
     }
     assert!(changed > 0);
@@ -115,14 +116,17 @@ fn edit_card_is_a_numbered_unified_diff_with_the_whole_text_a_click_away() {
     h.get_by_label(RULES_PATH);
     let files = every_changed_line_is_shown(&h);
     let shown = label_with(&h, "self.target == call.target.rule_key()");
+    // Two columns: the old file's numbers, then the new file's; a removed line has only the
+    // first, an added line only the second, a context line both.
     assert!(
-        shown.contains("14 -         self.tool == call.tool\n"),
+        shown.contains("\n14    -         self.tool == call.tool\n"),
         "{shown}"
     );
     assert!(
-        shown.contains("14 +         self.tool == call.tool && self.target"),
+        shown.contains("\n   14 +         self.tool == call.tool && self.target"),
         "{shown}"
     );
+    assert!(shown.contains("\n13 13       pub fn matches"), "{shown}");
     assert_eq!(files[0].hunks.len(), 1);
     h.snapshot("card_edit_diff");
     whole_text_shows(&mut h, &[old, new]);
@@ -190,7 +194,7 @@ const PATCH: &str = "*** Begin Patch
 
 #[test]
 fn apply_patch_card_shows_each_file_and_its_hunks() {
-    let mut card = with_context(
+    let card = with_context(
         "apply_patch",
         Target::Patch {
             patch: PATCH.into(),
@@ -200,8 +204,7 @@ fn apply_patch_card_shows_each_file_and_its_hunks() {
             ..Default::default()
         },
     );
-    card.agent = vults_core::protocol::AgentKind::Codex;
-    card.identity = vults_core::protocol::Identity::Builtin(card.agent);
+    let card = fixtures::as_agent(card, vults_core::protocol::AgentKind::Codex);
     let mut h = harness(card);
     h.run();
     let files = every_changed_line_is_shown(&h);
@@ -317,17 +320,18 @@ fn opencode_edit_card_shows_the_diff_opencode_made() {
     let diff = "Index: /home/ada/src/vults/web/app.ts\n===================================================================\n--- /home/ada/src/vults/web/app.ts\n+++ /home/ada/src/vults/web/app.ts\n@@ -10,3 +10,3 @@\n const port = 8080;\n-const host = \"0.0.0.0\";\n+const host = \"127.0.0.1\";\n listen(host, port);\n";
     let input = serde_json::json!({"command": "web/app.ts", "diff": diff, "filepath": "/home/ada/src/vults/web/app.ts"});
     let json = vults_core::agents::canonical_json(&input);
-    let mut card = fixtures::card(
+    let card = fixtures::card(
         23,
         fixtures::call("edit", Target::Input { json: json.clone() }),
         None,
     );
-    card.agent = vults_core::protocol::AgentKind::Opencode;
-    card.identity = vults_core::protocol::Identity::Builtin(card.agent);
+    let card = fixtures::as_agent(card, vults_core::protocol::AgentKind::Opencode);
     let mut h = harness(card);
     h.run();
     every_changed_line_is_shown(&h);
-    label_with(&h, "update /home/ada/src/vults/web/app.ts");
+    // Its file on the path line, as for an Edit (it was a header inside the diff).
+    h.get_by_label("/home/ada/src/vults/web/app.ts");
+    assert!(h.query_by_label_contains("update /home").is_none());
     let pretty =
         serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&json).unwrap())
             .unwrap();

@@ -11,6 +11,9 @@ use vults_engine::messages::{
 };
 use vults_ui::card::{self, CardView};
 
+/// The folder every fixed card comes from.
+pub const FOLDER: &str = "/home/ada/src/vults";
+
 /// 2026-11-18 11:06:40 UTC: every fixed view is drawn at this instant.
 pub const NOW_UNIX: u64 = 1_795_000_000;
 
@@ -64,6 +67,7 @@ pub fn session(b: Bird) -> Session {
             resets_at: Some(NOW_UNIX + 3 * 86400),
         }),
         task: None,
+        in_terminal: None,
         started: ago(600),
         last_event: ago(5),
     }
@@ -118,26 +122,41 @@ pub fn four_sessions() -> Vec<Session> {
 }
 
 pub fn call(tool: &str, target: Target) -> ToolCall {
+    // An edit or a write carries its whole input, as `read_tool_call` reads it: the key of the
+    // narrower Always rule.
+    let exact = match &target {
+        Target::Edit { path, old, new } => Some(serde_json::json!({
+            "file_path": path, "old_string": old, "new_string": new
+        })),
+        Target::Write { path, content } => {
+            Some(serde_json::json!({"file_path": path, "content": content}))
+        }
+        _ => None,
+    }
+    .map(|input| vults_core::agents::canonical_json(&input));
     ToolCall {
         session_id: Some("c-1".into()),
         cwd: Some("/home/ada/src/vults".into()),
         tool: tool.into(),
         kind: ToolKind::of(tool),
         target,
+        exact,
     }
 }
 
 pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
     let identity = Identity::Builtin(AgentKind::Claude);
     let question = call.kind == ToolKind::Question;
-    let always_rule = (destructive.is_none() && !question).then(|| AlwaysRule {
-        id: format!("r-{id:04x}"),
-        identity: identity.clone(),
-        folder: "/home/ada/src/vults".into(),
-        tool: call.tool.clone(),
-        target: call.target.rule_key(),
-        created: NOW_UNIX,
-    });
+    // As the engine offers them: the narrowest rule first, and an edit's or a write's file.
+    let offered = destructive.is_none() && !question;
+    let target = offered.then(|| AlwaysRule::for_call(&identity, FOLDER, &call, NOW_UNIX));
+    let exact = offered
+        .then(|| AlwaysRule::exact_for_call(&identity, FOLDER, &call, NOW_UNIX))
+        .flatten();
+    let (always_rule, file_rule) = match exact {
+        Some(exact) => (Some(exact), target.map(Box::new)),
+        None => (target, None),
+    };
     PendingCard {
         id,
         agent: AgentKind::Claude,
@@ -154,10 +173,29 @@ pub fn card(id: u64, call: ToolCall, destructive: Option<&str>) -> PendingCard {
             None => Reason::NoRule,
         },
         always_rule,
+        file_rule,
         question,
         arrived: ago(12),
         context: Default::default(),
     }
+}
+
+/// The same card asked by another built-in agent, with the rules it would offer.
+pub fn as_agent(card: PendingCard, agent: AgentKind) -> PendingCard {
+    let mut again = self::card(card.id, card.call.clone(), card.destructive.as_deref());
+    again.agent = agent;
+    again.identity = Identity::Builtin(agent);
+    again.session.identity = agent.as_str().to_string();
+    let fresh = self::card(card.id, card.call, card.destructive.as_deref());
+    let rule = |r: &AlwaysRule| AlwaysRule {
+        id: vults_core::rules::rule_id(&again.identity, &r.folder, &r.tool, r.scope, &r.target),
+        identity: again.identity.clone(),
+        ..r.clone()
+    };
+    again.always_rule = fresh.always_rule.as_ref().map(rule);
+    again.file_rule = fresh.file_rule.as_deref().map(|r| Box::new(rule(r)));
+    again.context = card.context;
+    again
 }
 
 pub fn bash_card(id: u64, command: &str) -> PendingCard {

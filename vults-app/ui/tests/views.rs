@@ -6,7 +6,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vults_core::protocol::AnswerItem;
-use vults_core::rules::AlwaysRule;
+use vults_core::rules::{AlwaysRule, Scope};
 use vults_engine::messages::{AuditEntry, CardAnswer, EngineEvent, NamedTool, Outcome};
 use vults_ui::flock::FlockView;
 use vults_ui::island::IslandView;
@@ -28,7 +28,7 @@ fn island_counts_birds_and_waiting_cards() {
     let mut h = Harness::builder()
         .with_size(vults_ui::island::SIZE)
         .build_ui_state(
-            |ui, clicked: &mut bool| *clicked |= IslandView::default().ui(ui, 4, 2, None),
+            |ui, clicked: &mut bool| *clicked |= IslandView::default().ui(ui, 4, 2, 0, None),
             false,
         );
     h.run();
@@ -36,6 +36,19 @@ fn island_counts_birds_and_waiting_cards() {
     h.get_by_label("4 birds, 2 waiting").click();
     h.run();
     assert!(*h.state(), "a click on the island shows the flock");
+}
+
+/// Six waiting, two of them in the stack (no room on screen): "+2 more".
+#[test]
+fn island_says_how_many_cards_wait_in_the_stack() {
+    let mut h = Harness::builder()
+        .with_size(vults_ui::island::SIZE)
+        .build_ui(|ui| {
+            IslandView::default().ui(ui, 12, 6, 2, None);
+        });
+    h.run();
+    h.get_by_label("12 birds, 6 waiting, +2 more");
+    h.snapshot("island_stack");
 }
 
 #[test]
@@ -100,8 +113,8 @@ fn bash_card_shows_the_whole_long_command_and_allows() {
     h.get_by_label("Claude Code");
     h.get_by_label("Bash");
     h.get_by_label("waiting 10 s");
-    h.get_by_label_contains(
-        "Always allow makes the rule: Claude Code in /home/ada/src/vults may use Bash",
+    h.get_by_label(
+        "Always allow: Claude Code may run this exact command with Bash, in this folder.",
     );
     h.get_by_label("Allow").click();
     h.run();
@@ -261,6 +274,7 @@ fn settings_model() -> Model {
         folder: "/srv/releases".into(),
         tool: "deploy".into(),
         target: "{\"env\":\"staging\"}".into(),
+        scope: Scope::Target,
         created: fixtures::NOW_UNIX,
     };
     let mut model = model_with(vec![
@@ -332,6 +346,23 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     }
     h.get_by_label("Cursor");
     assert_eq!(h.get_all_by_label("installed").count(), 2);
+    // Each state reads on its agent's line (it sat above it).
+    for (name, state) in [("Claude Code", "installed"), ("OpenCode", "turned off")] {
+        let name = h.get_by_label(name).rect();
+        let state = h
+            .get_all_by_label(state)
+            .map(|n| n.rect())
+            .min_by(|a, b| {
+                (a.center().y - name.center().y)
+                    .abs()
+                    .total_cmp(&(b.center().y - name.center().y).abs())
+            })
+            .unwrap();
+        assert!(
+            (name.center().y - state.center().y).abs() < 1.5,
+            "{name:?} and {state:?}"
+        );
+    }
     h.get_by_label("outdated");
     h.get_by_label("Vults' entries differ from this version's");
     h.get_by_label("turned off");
@@ -501,6 +532,7 @@ fn a_named_tools_kept_rule_shows_even_before_the_tool_asks_again() {
         folder: "/srv".into(),
         tool: "Bash".into(),
         target: "restic backup /srv".into(),
+        scope: Scope::Target,
         created: fixtures::NOW_UNIX,
     };
     let model = model_with(vec![EngineEvent::Rules(vec![rule])]);

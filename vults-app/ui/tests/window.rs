@@ -101,23 +101,123 @@ fn a_new_card_notifies_the_desktop_and_lights_the_island() {
     p.harness.get_by_label("4 birds");
 }
 
+/// One window, two cards: a key answers one card, the oldest on screen — the card that arrives
+/// a moment before the key never takes the key meant for the card being read.
 #[test]
-fn keys_answer_only_the_newest_card_when_cards_share_a_window() {
+fn keys_answer_only_the_oldest_card_when_cards_share_a_window() {
     let mut p = played();
     p.send(EngineEvent::CardAdded(fixtures::bash_card(1, "echo older")));
     p.send(EngineEvent::CardAdded(fixtures::bash_card(2, "echo newer")));
+    // Only the card that takes the keys says so.
+    assert_eq!(p.harness.query_all_by_label_contains("Keys: ").count(), 1);
     p.harness.key_press(egui::Key::A);
     p.harness.run_steps(2);
     assert_eq!(
         p.sent(),
         vec![EngineCommand::Answer {
-            card: 2,
+            card: 1,
             answer: CardAnswer::Allow,
             by: AnsweredBy::Click
         }]
     );
-    p.harness.get_by_label("echo older");
-    assert!(p.harness.query_by_label("echo newer").is_none());
+    p.harness.get_by_label("echo newer");
+    assert!(p.harness.query_by_label("echo older").is_none());
+}
+
+/// The cards' rectangles in one window, by card id.
+fn card_rects(p: &Played) -> Vec<(u64, egui::Rect)> {
+    let ids: Vec<u64> = p.harness.state().model.cards.iter().map(|c| c.id).collect();
+    ids.into_iter()
+        .filter_map(|id| {
+            let layer = vults_ui::app::card_id(id).0;
+            p.harness
+                .ctx
+                .memory(|m| m.area_rect(layer))
+                .filter(|_| !p.harness.state().stacked().contains(&id))
+                .map(|r| (id, r))
+        })
+        .collect()
+}
+
+/// Issue 21: six cards on a small screen hid two behind the others while the island said "6
+/// waiting". No card is drawn over another; the rest wait in a stack the island counts and
+/// the flock lists, oldest first, each answerable there, and the oldest takes the next place.
+#[test]
+fn cards_never_cover_each_other_and_the_rest_wait_in_a_visible_stack() {
+    let mut p = played();
+    p.harness.set_size(egui::vec2(1000.0, 700.0));
+    let commands = [
+        "cargo build --release",
+        "cargo test --workspace",
+        "npm run lint -- --fix",
+        "docker compose up --build",
+        "make deploy ENV=staging",
+        "git status --short",
+    ];
+    for (i, c) in commands.iter().enumerate() {
+        p.send(EngineEvent::CardAdded(fixtures::bash_card(i as u64 + 1, c)));
+    }
+    p.harness.run_steps(4);
+    let rects = card_rects(&p);
+    let stacked = p.harness.state().stacked().to_vec();
+    assert!(!stacked.is_empty(), "six cards do not fit in 1000×700");
+    assert_eq!(rects.len() + stacked.len(), 6);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 700.0));
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        assert!(
+            window.contains_rect(*ra),
+            "card {a} at {ra:?} leaves the window"
+        );
+        for (b, rb) in &rects[i + 1..] {
+            assert!(
+                !ra.intersects(*rb),
+                "card {a} at {ra:?} covers card {b} at {rb:?}"
+            );
+        }
+    }
+    // The oldest are on screen; the newest wait, in order.
+    let on_screen: Vec<u64> = rects.iter().map(|(id, _)| *id).collect();
+    assert!(on_screen.iter().all(|id| stacked.iter().all(|s| id < s)));
+    assert!(stacked.windows(2).all(|w| w[0] < w[1]));
+    let more = format!("+{} more", stacked.len());
+    p.harness
+        .get_by_label(&format!("0 birds, 6 waiting, {more}"));
+    p.harness.get_by_label_contains(&format!(
+        "{more} waiting — no room on screen for their cards; oldest first"
+    ));
+    // A stacked card opens in the flock and is answered there.
+    let last = *stacked.last().unwrap();
+    let last_command = commands[last as usize - 1];
+    assert!(
+        p.harness.query_by_label(last_command).is_none(),
+        "not drawn while stacked"
+    );
+    // (Embedded, the cards float over the flock: the line is reached as a screen reader does.)
+    p.harness
+        .get_by_label_contains(&format!("Bash  {last_command}"))
+        .click_accesskit();
+    p.harness.run_steps(3);
+    p.harness.get_by_label(last_command);
+    // Answering the oldest card on screen gives its place to the oldest in the stack.
+    let first_stacked = stacked[0];
+    p.harness.key_press(egui::Key::D);
+    p.harness.run_steps(3);
+    assert!(matches!(
+        p.sent().as_slice(),
+        [EngineCommand::Answer {
+            card: 1,
+            answer: CardAnswer::Deny,
+            ..
+        }]
+    ));
+    p.send(EngineEvent::CardRemoved {
+        id: 1,
+        by: AnsweredBy::Click,
+    });
+    assert!(
+        card_rects(&p).iter().any(|(id, _)| *id == first_stacked),
+        "the oldest card of the stack takes the free place"
+    );
 }
 
 #[test]

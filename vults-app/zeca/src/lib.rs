@@ -1071,6 +1071,7 @@ impl Zeca {
                     wants_reply: true,
                     reply: None,
                     zeca: false,
+                    too_large: None,
                     terminal: Terminal {
                         cwd: Some(folder),
                         pid: chat.conv.pid,

@@ -48,6 +48,10 @@ impl AgentsView {
                         };
                         ui.vertical(|ui| {
                             ui.set_width(190.0);
+                            // The state's first line on the name's line: the row is as tall as
+                            // the bird, and the name sits in its middle.
+                            let row = ui.text_style_height(&egui::TextStyle::Body);
+                            ui.add_space(((24.0 - row) / 2.0).max(0.0));
                             ui.label(RichText::new(&install.state).color(color));
                             if let Some(detail) = &install.detail {
                                 ui.add(
@@ -109,8 +113,9 @@ impl AgentsView {
                             if ui.button("Remove").on_hover_text(format!("Remove rule {}", rule.id)).clicked() {
                                 action = Some(SettingsAction::RemoveRule(rule.id.clone()));
                             }
-                            ui.label(RichText::new(&rule.tool).monospace().strong());
-                            ui.label(RichText::new(&rule.target).monospace());
+                            ui.label(RichText::new(vults_core::text::reveal(&rule.tool).text).monospace().strong());
+                            ui.label(RichText::new(vults_core::text::reveal(&rule.target).text).monospace())
+                                .on_hover_text(rule.words());
                             ui.label(RichText::new(format!("in {}", rule.folder)).color(Color32::from_gray(150)));
                         });
                     });

@@ -4,6 +4,7 @@
 use crate::state::Model;
 use egui::{Color32, RichText};
 use std::collections::BTreeSet;
+use vults_core::text::reveal;
 use vults_engine::messages::Outcome;
 
 #[derive(Debug, Default)]
@@ -24,7 +25,7 @@ const WHO: [&str; 7] = [
     "withdrawn",
     "timeout",
 ];
-const DECISIONS: [&str; 7] = [
+const DECISIONS: [&str; 8] = [
     "allow",
     "deny",
     "answer",
@@ -32,6 +33,7 @@ const DECISIONS: [&str; 7] = [
     "withdrawn",
     "undelivered",
     "refused",
+    "too-large",
 ];
 
 impl HistoryView {
@@ -54,47 +56,95 @@ impl HistoryView {
             ui.label(RichText::new("Nothing answered yet.").color(Color32::from_gray(150)));
             return;
         }
-        let row_height = 36.0;
+        // Each row: what was decided and by whom, then the target in monospace (never the
+        // proportional small face, which drew `--all` as `–all`), wrapped to two rows with the
+        // whole of it on hover, and the folder.
+        let row_height = 66.0;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show_rows(ui, row_height, rows.len(), |ui, range| {
                 for a in &rows[range] {
-                    ui.horizontal(|ui| {
-                        ui.set_height(row_height - 4.0);
-                        let color = match a.decision {
-                            Outcome::Allow | Outcome::Answer => crate::look::GREEN,
-                            Outcome::Deny | Outcome::Refused => crate::look::RED,
-                            _ => Color32::from_gray(150),
-                        };
-                        ui.vertical(|ui| {
-                            ui.horizontal(|ui| {
-                                ui.label(
-                                    RichText::new(clock(a.time))
-                                        .monospace()
-                                        .color(Color32::from_gray(140)),
-                                );
-                                ui.label(RichText::new(a.decision.as_str()).strong().color(color));
-                                ui.label(
-                                    RichText::new(format!("by {}", a.by))
-                                        .color(Color32::from_gray(170)),
-                                );
-                                ui.label(RichText::new(&a.identity).strong());
-                                ui.label(RichText::new(&a.tool).monospace());
-                            });
-                            ui.add(
-                                egui::Label::new(
-                                    RichText::new(format!("{}  in {}", a.target, a.folder))
-                                        .monospace()
-                                        .small()
-                                        .color(Color32::from_gray(170)),
-                                )
-                                .truncate(),
-                            );
-                        });
+                    ui.vertical(|ui| {
+                        ui.set_height(row_height - 6.0);
+                        row_ui(ui, a, model);
                     });
+                    ui.add_space(6.0);
                 }
             });
     }
+}
+
+fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Model) {
+    let color = match a.decision {
+        Outcome::Allow | Outcome::Answer => crate::look::GREEN,
+        Outcome::Deny | Outcome::Refused => crate::look::RED,
+        Outcome::TooLarge => crate::look::AMBER,
+        _ => Color32::from_gray(150),
+    };
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(clock(a.time))
+                .monospace()
+                .color(Color32::from_gray(140)),
+        );
+        ui.label(RichText::new(a.decision.as_str()).strong().color(color));
+        ui.label(RichText::new(format!("by {}", a.by)).color(Color32::from_gray(170)));
+        ui.label(RichText::new(&a.identity).strong());
+        ui.label(RichText::new(reveal(&a.tool).text).monospace());
+        // An Always made a rule: say so, and what the rule answers while it is kept.
+        if let Some(id) = a
+            .detail
+            .as_deref()
+            .and_then(|d| d.strip_prefix("always rule "))
+        {
+            let words = model
+                .rules
+                .iter()
+                .find(|r| r.id == id)
+                .map(|r| r.words())
+                .unwrap_or_else(|| "The rule has been removed since.".to_string());
+            ui.label(
+                RichText::new(format!("made Always rule {id}"))
+                    .strong()
+                    .color(Color32::BLACK)
+                    .background_color(crate::look::AMBER),
+            )
+            .on_hover_text(words);
+        }
+    });
+    let target = crate::look::shown_target(&a.target);
+    let mut job = egui::text::LayoutJob::simple(
+        target.clone(),
+        egui::FontId::monospace(12.0),
+        Color32::from_gray(215),
+        ui.available_width(),
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: ui.available_width(),
+        max_rows: 2,
+        break_anywhere: true,
+        overflow_character: Some('…'),
+    };
+    let shown = ui.add(egui::Label::new(job).selectable(true));
+    if shown.hovered() {
+        shown.on_hover_text(RichText::new(target).monospace());
+    }
+    let mut folder = format!("in {}", reveal(&a.folder).text);
+    if let Some(detail) = a
+        .detail
+        .as_deref()
+        .filter(|d| !d.starts_with("always rule "))
+    {
+        folder.push_str(&format!(" · {}", reveal(detail).text));
+    }
+    ui.add(
+        egui::Label::new(
+            RichText::new(folder)
+                .size(11.5)
+                .color(Color32::from_gray(150)),
+        )
+        .truncate(),
+    );
 }
 
 fn filter_combo<'a>(

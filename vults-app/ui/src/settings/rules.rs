@@ -1,9 +1,11 @@
-//! Settings → Rules: every Always rule, removable.
+//! Settings → Rules: every Always rule, removable, with what it answers in the same words the
+//! card said when it was made ([`vults_core::rules::AlwaysRule::words`]).
 
 use super::SettingsAction;
 use crate::look;
 use crate::state::Model;
 use egui::{Color32, RichText};
+use vults_core::text::reveal;
 
 #[derive(Debug, Default)]
 pub struct RulesView;
@@ -14,7 +16,9 @@ impl RulesView {
         ui.heading("Always rules");
         ui.label(
             RichText::new(
-                "Each allows one exact call: this agent, in this folder, this tool, this target.",
+                "Each allows, without asking, what its sentence says: one agent, in one folder, \
+                 one tool — a whole command, URL or input exactly; for a file, this exact \
+                 change, or any change to it.",
             )
             .color(Color32::from_gray(150)),
         );
@@ -42,9 +46,11 @@ impl RulesView {
                                         .strong()
                                         .color(look::identity_color(&rule.identity)),
                                 );
-                                ui.label(RichText::new(&rule.tool).monospace().strong());
                                 ui.label(
-                                    RichText::new(&rule.folder)
+                                    RichText::new(reveal(&rule.tool).text).monospace().strong(),
+                                );
+                                ui.label(
+                                    RichText::new(reveal(&rule.folder).text)
                                         .monospace()
                                         .color(Color32::from_gray(170)),
                                 );
@@ -62,8 +68,23 @@ impl RulesView {
                                     },
                                 );
                             });
+                            ui.add(egui::Label::new(RichText::new(rule.words())).wrap());
+                            let target = reveal(&rule.target);
+                            if target.hidden {
+                                ui.label(
+                                    RichText::new("contains hidden characters")
+                                        .small()
+                                        .strong()
+                                        .color(look::AMBER),
+                                );
+                            }
                             ui.add(
-                                egui::Label::new(RichText::new(&rule.target).monospace()).wrap(),
+                                egui::Label::new(
+                                    RichText::new(target.text)
+                                        .monospace()
+                                        .color(Color32::from_gray(200)),
+                                )
+                                .wrap(),
                             );
                         });
                     ui.add_space(4.0);
