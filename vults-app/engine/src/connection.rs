@@ -2,7 +2,9 @@
 //! longer one whole), hands events to the engine's core, and writes back what the core sends to
 //! this connection only. A slow or stuck client holds only its own task.
 
-use super::{ConnId, Input, Outgoing, Stats};
+use crate::in_app::ConnId;
+use crate::inputs::{Input, Outgoing};
+use crate::stats::Stats;
 use interprocess::local_socket::tokio::Stream;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -61,7 +63,7 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
 
 /// Marks an event as coming from `host`: its folder becomes `host:/path`.
 pub fn tag_host(event: &mut vults_core::protocol::Event, host: &str) {
-    let folder = super::sessions::folder_of(event);
+    let folder = crate::arrival::folder_of(event);
     event.terminal.cwd = Some(vults_core::decision::host_folder(host, &folder));
 }
 

@@ -5,6 +5,7 @@
 //! `sessionId`, OpenCode's `sessionID`, Cursor's `conversation_id`), or `pid:<pid>@<cwd>` when
 //! the agent gives none. `zeca` events never reach this module.
 
+use crate::arrival::{Arrival, folder_of};
 use crate::messages::{RateWindow, Session, SessionKey, SessionState};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -91,22 +92,6 @@ pub fn key_of(event: &Event) -> SessionKey {
     SessionKey { identity, session }
 }
 
-/// The folder an event's agent works in: the hook's resolved cwd, else the payload's.
-pub fn folder_of(event: &Event) -> String {
-    event
-        .terminal
-        .cwd
-        .clone()
-        .or_else(|| {
-            event
-                .payload
-                .get("cwd")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        })
-        .unwrap_or_default()
-}
-
 fn rate_window(v: Option<&Value>) -> Option<RateWindow> {
     let v = v?;
     Some(RateWindow {
@@ -141,7 +126,8 @@ impl Sessions {
     /// event that carries nothing (`{}`: an agent that exited before writing its hook's stdin,
     /// as OpenCode can right after a turn) and names no session already known: it cannot say
     /// which session it belongs to, so it moves none and makes no stray bird keyed by pid.
-    pub fn apply(&mut self, event: &Event, now: SystemTime) -> Option<SessionKey> {
+    pub fn apply(&mut self, arrival: &Arrival, now: SystemTime) -> Option<SessionKey> {
+        let event = &arrival.event;
         let key = key_of(event);
         let says_nothing = event.payload.as_object().is_some_and(|m| m.is_empty());
         if says_nothing && !event.wants_reply && !self.map.contains_key(&key) {
@@ -173,7 +159,7 @@ impl Sessions {
             last_event: now,
         });
         session.last_event = now;
-        let folder = folder_of(event);
+        let folder = arrival.folder.clone();
         // A status line carries no path (only cost and limits leave the hook), so its folder is
         // the hook's own: it names a bird that has none yet, but never moves one.
         if !folder.is_empty() && (effect != Effect::Status || session.folder.is_empty()) {
@@ -184,10 +170,9 @@ impl Sessions {
         {
             session.task = Some(task.to_string());
         }
-        if agents::tool_name(&event.payload).is_some() {
-            let call = agents::read_tool_call(&event.payload);
-            session.last_tool = Some(call.tool.clone());
-            session.last_target = Some(call.target.summary());
+        if arrival.names_a_tool {
+            session.last_tool = Some(arrival.call.tool.clone());
+            session.last_target = Some(arrival.call.target.summary());
         }
         // Its agent asked in its terminal about a call too large for a card: any later event
         // but a status line shows it has moved on.
@@ -298,6 +283,12 @@ impl Sessions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Applies `event` as the core does: read once, then applied.
+    fn apply(s: &mut Sessions, event: &Event, now: SystemTime) -> Option<SessionKey> {
+        s.apply(&Arrival::read(event.clone()), now)
+    }
+
     use serde_json::json;
 
     fn ev(agent: AgentKind, name: &str, payload: Value) -> Event {
@@ -315,21 +306,21 @@ mod tests {
         let t = SystemTime::now();
         // OpenCode exiting right after a turn: its forwarded Stop reaches the hook with no stdin.
         assert_eq!(
-            s.apply(&ev(AgentKind::Opencode, "Stop", json!({})), t),
+            apply(&mut s, &ev(AgentKind::Opencode, "Stop", json!({})), t),
             None
         );
         assert!(s.is_empty());
         // A session keyed by pid (an agent that gives no session id) that an empty event names.
-        let k = s
-            .apply(
-                &ev(AgentKind::Opencode, "PreToolUse", json!({"tool":"bash"})),
-                t,
-            )
-            .unwrap();
+        let k = apply(
+            &mut s,
+            &ev(AgentKind::Opencode, "PreToolUse", json!({"tool":"bash"})),
+            t,
+        )
+        .unwrap();
         assert_eq!(k.session, "pid:77@/proj");
         assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
         assert_eq!(
-            s.apply(&ev(AgentKind::Opencode, "Stop", json!({})), t),
+            apply(&mut s, &ev(AgentKind::Opencode, "Stop", json!({})), t),
             Some(k.clone())
         );
         assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
@@ -345,14 +336,14 @@ mod tests {
             json!({"session_id":"m","cwd":"/proj/a"}),
         );
         start.terminal.cwd = Some("/proj/a".into());
-        let k = s.apply(&start, SystemTime::now()).unwrap();
+        let k = apply(&mut s, &start, SystemTime::now()).unwrap();
         let mut status = ev(
             AgentKind::Claude,
             "StatusLine",
             json!({"session_id":"m","cost":{"total_cost_usd":0.5}}),
         );
         status.terminal.cwd = Some("/somewhere/else".into());
-        s.apply(&status, SystemTime::now());
+        apply(&mut s, &status, SystemTime::now());
         assert_eq!(s.get(&k).unwrap().folder, "/proj/a");
         assert_eq!(s.get(&k).unwrap().cost_usd, Some(0.5));
     }
@@ -361,16 +352,17 @@ mod tests {
     fn lifecycle_states_follow_the_events() {
         let mut s = Sessions::default();
         let t = SystemTime::now();
-        let k = s
-            .apply(
-                &ev(AgentKind::Claude, "SessionStart", json!({"session_id":"a"})),
-                t,
-            )
-            .unwrap();
+        let k = apply(
+            &mut s,
+            &ev(AgentKind::Claude, "SessionStart", json!({"session_id":"a"})),
+            t,
+        )
+        .unwrap();
         assert_eq!(k.session, "a");
         assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
         assert_eq!(s.get(&k).unwrap().task.as_deref(), Some("t-1"));
-        s.apply(
+        apply(
+            &mut s,
             &ev(
                 AgentKind::Claude,
                 "PreToolUse",
@@ -383,12 +375,21 @@ mod tests {
             Some("cargo test")
         );
         assert!(s.set_waiting(&k, true));
-        s.apply(&ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})), t);
+        apply(
+            &mut s,
+            &ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})),
+            t,
+        );
         assert_eq!(s.get(&k).unwrap().state, SessionState::WaitingForYou);
         assert!(s.set_waiting(&k, false));
-        s.apply(&ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})), t);
+        apply(
+            &mut s,
+            &ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})),
+            t,
+        );
         assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
-        s.apply(
+        apply(
+            &mut s,
             &ev(
                 AgentKind::Claude,
                 "Notification",
@@ -397,7 +398,8 @@ mod tests {
             t,
         );
         assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
-        s.apply(
+        apply(
+            &mut s,
             &ev(AgentKind::Claude, "SessionEnd", json!({"session_id":"a"})),
             t,
         );
@@ -410,24 +412,24 @@ mod tests {
     fn silent_sessions_are_forgotten_unless_a_card_is_up() {
         let mut s = Sessions::default();
         let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
-        let a = s
-            .apply(
-                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"a"})),
-                old,
-            )
-            .unwrap();
-        let b = s
-            .apply(
-                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"b"})),
-                old,
-            )
-            .unwrap();
-        let c = s
-            .apply(
-                &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"c"})),
-                SystemTime::now(),
-            )
-            .unwrap();
+        let a = apply(
+            &mut s,
+            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"a"})),
+            old,
+        )
+        .unwrap();
+        let b = apply(
+            &mut s,
+            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"b"})),
+            old,
+        )
+        .unwrap();
+        let c = apply(
+            &mut s,
+            &ev(AgentKind::Codex, "SessionStart", json!({"session_id":"c"})),
+            SystemTime::now(),
+        )
+        .unwrap();
         let gone = s.remove_silent(old + std::time::Duration::from_secs(1), &|k| *k == b);
         assert_eq!(gone, vec![a]);
         assert!(s.get(&b).is_some() && s.get(&c).is_some());
@@ -436,7 +438,8 @@ mod tests {
     #[test]
     fn status_line_sets_cost_and_limits_and_fallback_key_uses_pid_and_folder() {
         let mut s = Sessions::default();
-        let k = s.apply(
+        let k = apply(
+            &mut s,
             &ev(
                 AgentKind::Claude,
                 "StatusLine",
@@ -455,12 +458,12 @@ mod tests {
             })
         );
         assert_eq!(b.seven_day.unwrap().resets_at, None);
-        let k = s
-            .apply(
-                &ev(AgentKind::Copilot, "preToolUse", json!({"toolName":"bash"})),
-                SystemTime::now(),
-            )
-            .unwrap();
+        let k = apply(
+            &mut s,
+            &ev(AgentKind::Copilot, "preToolUse", json!({"toolName":"bash"})),
+            SystemTime::now(),
+        )
+        .unwrap();
         assert_eq!(
             k,
             SessionKey {

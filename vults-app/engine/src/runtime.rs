@@ -1,0 +1,373 @@
+//! The engine's runtime: its thread and tokio runtime, the hook socket and each SSH host's
+//! socket with their accept loops, the signals that stop it, and the handles the window and the
+//! subsystems hold ([`Engine`], [`EngineHandle`], [`EngineCommander`], [`HostSockets`]). It owns
+//! no card and decides nothing: every event goes to the core task (`core.rs`).
+
+use crate::core::Core;
+use crate::in_app::{ConnId, InAppReply, InAppRequest};
+use crate::inputs::Input;
+use crate::messages::{AuditEntry, EngineCommand, EngineEvent};
+use crate::stats::{Stats, StatsSnapshot};
+use crate::{EngineOptions, connection, socket};
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use vults_core::paths::Paths;
+
+/// Connection ids, one counter for every listener of every engine in this process (the local
+/// socket and each SSH host's) and for the in-app requests, so a connection closing on one can
+/// never be taken for another's: a host's connection N closing once withdrew the local card of
+/// connection N.
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A connection id never given before in this process: what an [`InAppRequest`] is keyed by.
+pub fn new_conn_id() -> ConnId {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Sends commands to a running engine; cheap to clone (the phone endpoint holds one).
+#[derive(Clone)]
+pub struct EngineCommander(mpsc::UnboundedSender<Input>);
+
+impl EngineCommander {
+    /// `false` when the engine has stopped.
+    pub fn send(&self, command: EngineCommand) -> bool {
+        self.0.send(Input::Command(command)).is_ok()
+    }
+
+    /// Decides `request` as a hook's request; its reply comes through `request.reply`
+    /// (at once when the engine has stopped: [`InAppReply::Withdrawn`]).
+    pub fn ask(&self, request: InAppRequest) {
+        if let Err(mpsc::error::SendError(Input::InApp(request))) =
+            self.0.send(Input::InApp(request))
+        {
+            (request.reply)(InAppReply::Withdrawn);
+        }
+    }
+
+    /// The in-app request on `conn` can no longer be answered (its program ended): its card
+    /// is withdrawn, as a hook's when its connection closes.
+    pub fn withdraw(&self, conn: ConnId) {
+        let _ = self.0.send(Input::Closed(conn));
+    }
+
+    /// Hands back an [`InAppReply::Answered`]'s audit line: `delivered` when its program got
+    /// the answer. Only then is it audited as given; otherwise as undelivered.
+    pub fn delivered(&self, entry: AuditEntry, delivered: bool) {
+        let _ = self.0.send(Input::Delivered {
+            entry: Box::new(entry),
+            delivered,
+        });
+    }
+}
+
+/// Opens the engine's per-host sockets (docs/hosts.md): each SSH host's link forwards to a
+/// local socket of its own, so a connection's host is known by where it arrived, with the
+/// hook protocol unchanged. Cheap to clone; the link threads hold one.
+#[derive(Clone)]
+pub struct HostSockets {
+    rt: tokio::runtime::Handle,
+    core: mpsc::UnboundedSender<Input>,
+    stats: Arc<Stats>,
+    paths: Paths,
+}
+
+/// One host's listening socket; dropping it stops listening and removes the socket file.
+pub struct HostListener {
+    task: tokio::task::AbortHandle,
+    socket: PathBuf,
+}
+
+impl Drop for HostListener {
+    fn drop(&mut self) {
+        self.task.abort();
+        // The listener goes with its task; the file may outlive a runtime already stopped.
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+impl HostSockets {
+    /// The local socket that `host`'s link forwards to ([`Paths::host_socket`]).
+    pub fn socket_of(&self, host: &str) -> PathBuf {
+        self.paths.host_socket(host)
+    }
+
+    /// Listens on `host`'s own socket (made in a 0700 folder, 0600, the same peer and version
+    /// checks as the main socket); every event that comes through it has the folder
+    /// `host:/path`.
+    pub fn listen(&self, host: &str) -> io::Result<HostListener> {
+        if self.core.is_closed() {
+            return Err(io::Error::other("the engine has stopped"));
+        }
+        if !vults_core::decision::is_host_name(host) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{host:?} is not a host name"),
+            ));
+        }
+        if cfg!(windows) {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "SSH hosts' links need Unix sockets: link hosts from Linux or macOS",
+            ));
+        }
+        let socket = self.socket_of(host);
+        // sun_path holds 104 (macOS) to 108 (Linux) bytes.
+        if socket.as_os_str().len() > 100 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is too long for a socket; use a shorter host name",
+                    socket.display()
+                ),
+            ));
+        }
+        let listener = {
+            let _guard = self.rt.enter();
+            socket::listen(&socket, &self.paths.runtime_dir)?
+        };
+        let task = self.rt.spawn(accept_loop(
+            listener,
+            self.core.clone(),
+            self.stats.clone(),
+            Some(Arc::from(host)),
+        ));
+        Ok(HostListener {
+            task: task.abort_handle(),
+            socket,
+        })
+    }
+}
+
+/// A running engine. Dropping it stops the engine.
+pub struct EngineHandle {
+    /// Engine → window. Closed (disconnected) once the engine has stopped.
+    pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    hosts: HostSockets,
+    commander: EngineCommander,
+    stats: Arc<Stats>,
+    socket: PathBuf,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EngineHandle {
+    /// `false` when the engine has stopped.
+    pub fn send(&self, command: EngineCommand) -> bool {
+        self.commander.send(command)
+    }
+
+    pub fn commander(&self) -> EngineCommander {
+        self.commander.clone()
+    }
+
+    /// Opens per-host sockets for SSH hosts' links (the vults-remote crate).
+    pub fn host_sockets(&self) -> HostSockets {
+        self.hosts.clone()
+    }
+
+    pub fn stats(&self) -> StatsSnapshot {
+        self.stats.snapshot()
+    }
+
+    /// Where hooks connect.
+    pub fn socket(&self) -> &std::path::Path {
+        &self.socket
+    }
+
+    /// Stops the engine and waits for it: pending cards are withdrawn (their hooks print
+    /// nothing), queued audit lines are written, the socket file is removed.
+    pub fn stop(&mut self) {
+        self.send(EngineCommand::Shutdown);
+        self.join();
+    }
+
+    /// Waits for the engine's thread to end (without asking it to).
+    pub fn join(&mut self) {
+        if let Some(t) = self.thread.take()
+            && t.join().is_err()
+        {
+            tracing::warn!("the engine thread panicked");
+        }
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Starts engines.
+pub struct Engine;
+
+impl Engine {
+    /// Starts the engine for the window: interactive, `notify` called after each batch of
+    /// events (the window passes `ctx.request_repaint`).
+    pub fn start(paths: Paths, notify: Arc<dyn Fn() + Send + Sync>) -> io::Result<EngineHandle> {
+        Engine::start_with(paths, notify, EngineOptions::default())
+    }
+
+    /// Starts the engine. Fails when the socket cannot be made — "another Vults is running"
+    /// when one answers on it.
+    pub fn start_with(
+        paths: Paths,
+        notify: Arc<dyn Fn() + Send + Sync>,
+        options: EngineOptions,
+    ) -> io::Result<EngineHandle> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("vults-engine")
+            .enable_all()
+            .build()?;
+        let (listener, signals) = {
+            let _guard = runtime.enter();
+            // The signal handlers go in before the socket exists: a SIGTERM sent as soon as a
+            // hook can connect must stop the engine cleanly, not kill it with its socket left.
+            let signals = options.stop_on_signal.then(Signals::install);
+            (socket::listen(&paths.socket, &paths.runtime_dir)?, signals)
+        };
+        let rt = runtime.handle().clone();
+        let (ui_tx, ui_rx) = std::sync::mpsc::channel();
+        let (in_tx, in_rx) = mpsc::unbounded_channel();
+        let stats = Arc::new(Stats::default());
+        let mut core = Core::load(
+            paths.clone(),
+            options.clone(),
+            ui_tx,
+            notify,
+            stats.clone(),
+            in_tx.clone(),
+        )?;
+        core.flush();
+        let accept_tx = in_tx.clone();
+        let accept_stats = stats.clone();
+        let thread = std::thread::Builder::new()
+            .name("vults-engine".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats, None));
+                    if let Some(signals) = signals {
+                        tokio::spawn(stop_on_signal(signals, core.inputs.clone()));
+                    }
+                    core.run(in_rx).await;
+                    accept.abort();
+                    // The listener (and with it the socket file) goes when the task does.
+                    let _ = accept.await;
+                });
+                // Connection tasks still running are dropped: their hooks see the socket close.
+                runtime.shutdown_timeout(Duration::from_millis(500));
+            })?;
+        Ok(EngineHandle {
+            events: ui_rx,
+            hosts: HostSockets {
+                rt,
+                core: in_tx.clone(),
+                stats: stats.clone(),
+                paths: paths.clone(),
+            },
+            commander: EngineCommander(in_tx),
+            stats,
+            socket: paths.socket,
+            thread: Some(thread),
+        })
+    }
+}
+
+async fn accept_loop(
+    listener: interprocess::local_socket::tokio::Listener,
+    core: mpsc::UnboundedSender<Input>,
+    stats: Arc<Stats>,
+    host: Option<Arc<str>>,
+) {
+    use interprocess::local_socket::traits::tokio::Listener as _;
+    loop {
+        let stream = match listener.accept().await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("accepting a connection failed: {e}");
+                // Out of file descriptors and the like: do not spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        if let Err(why) = socket::check_peer(&stream) {
+            stats.refused.fetch_add(1, Ordering::Relaxed);
+            let _ = core.send(Input::Notice(why));
+            continue; // dropping the stream closes it
+        }
+        stats.accepted.fetch_add(1, Ordering::Relaxed);
+        tokio::spawn(connection::serve(
+            new_conn_id(),
+            stream,
+            core.clone(),
+            stats.clone(),
+            host.clone(),
+        ));
+    }
+}
+
+/// SIGINT and SIGTERM (Ctrl-C on Windows), listened for from the moment they are installed.
+struct Signals {
+    #[cfg(unix)]
+    streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    /// Must run inside the runtime.
+    fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = match (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) {
+                (Ok(int), Ok(term)) => Some((int, term)),
+                _ => {
+                    tracing::warn!("cannot listen for SIGINT/SIGTERM");
+                    None
+                }
+            };
+            Signals { streams }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+}
+
+async fn stop_on_signal(signals: Signals, core: mpsc::UnboundedSender<Input>) {
+    #[cfg(unix)]
+    {
+        let Some((mut int, mut term)) = signals.streams else {
+            return;
+        };
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let Signals {} = signals;
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+    }
+    let _ = core.send(Input::Command(EngineCommand::Shutdown));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_ids_are_never_reused_across_listeners() {
+        let a = new_conn_id();
+        let b = new_conn_id();
+        assert!(b > a);
+    }
+}
