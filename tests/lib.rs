@@ -23,13 +23,29 @@ use std::time::{Duration, Instant};
 
 use vults_core::protocol::{self, Event, Message, ReadLine};
 
-/// A temp folder used as `VULTS_HOME` (and as `HOME`), removed on drop.
+/// A temp folder used as `VULTS_HOME` (and as `HOME`), removed on drop: every test of the
+/// workspace that needs a folder of its own makes it here (a crate's suite may wrap it to add
+/// what only it needs).
+///
+/// Inside: `run/` (the socket), `home/` (the agents' `HOME`), `project/` (the folder the
+/// agents and tools work in).
 pub struct TempHome {
+    /// The folder, used as `VULTS_HOME`.
     pub dir: PathBuf,
 }
 
 impl TempHome {
     pub fn new(label: &str) -> TempHome {
+        let home = TempHome::empty(label);
+        for sub in ["run", "home", "project"] {
+            std::fs::create_dir_all(home.dir.join(sub)).expect("temp home");
+        }
+        home
+    }
+
+    /// A home with nothing in it yet: for a test of how Vults makes its own folders (the
+    /// socket's, with their modes).
+    pub fn empty(label: &str) -> TempHome {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         // Short on purpose: a Unix socket path must stay under 104–108 bytes.
@@ -39,8 +55,54 @@ impl TempHome {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("run")).expect("temp home");
+        std::fs::create_dir_all(&dir).expect("temp home");
+        // The folder as a process sees it (a child's cwd is the real path, e.g. macOS /private;
+        // not on Windows, where it would become a `\\?\` path).
+        #[cfg(unix)]
+        let dir = dir.canonicalize().unwrap_or(dir);
         TempHome { dir }
+    }
+
+    /// The agents' `HOME` inside it.
+    pub fn home(&self) -> PathBuf {
+        self.dir.join("home")
+    }
+
+    /// The project folder the agents and tools work in (their `cwd`, a card's folder).
+    pub fn project(&self) -> PathBuf {
+        self.dir.join("project")
+    }
+
+    /// Gives `cmd` this home and nothing of the real one: a cleared environment but `PATH`
+    /// (and on Windows what a process needs to start), `VULTS_HOME`, `HOME`.
+    pub fn isolate<'c>(&self, cmd: &'c mut std::process::Command) -> &'c mut std::process::Command {
+        cmd.env_clear();
+        for (k, v) in self.env() {
+            cmd.env(k, v);
+        }
+        #[cfg(windows)]
+        for k in [
+            "SYSTEMROOT",
+            "WINDIR",
+            "TEMP",
+            "TMP",
+            "USERPROFILE",
+            "APPDATA",
+            "LOCALAPPDATA",
+        ] {
+            if let Some(v) = std::env::var_os(k) {
+                cmd.env(k, v);
+            }
+        }
+        cmd
+    }
+
+    /// A command for `program` that uses this home and nothing of the real one
+    /// ([`TempHome::isolate`]), run in [`TempHome::project`].
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
+        self.isolate(&mut cmd).current_dir(self.project());
+        cmd
     }
 
     /// The socket path the hook derives from this `VULTS_HOME` (on Windows, the named pipe).
@@ -49,6 +111,7 @@ impl TempHome {
         vults_core::paths::Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone())).socket
     }
 
+    /// Where Vults keeps its settings in this home.
     pub fn config_dir(&self) -> PathBuf {
         self.dir.join("config")
     }
@@ -70,7 +133,12 @@ impl TempHome {
 }
 
 impl Drop for TempHome {
+    /// Removes the folder; a failing test leaves it for a look, and says where.
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for a look: {}", self.dir.display());
+            return;
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -23,9 +23,8 @@ fn alive(pid: i32) -> bool {
 
 #[test]
 fn a_killed_app_leaves_no_ssh_link_behind() {
-    let dir = std::env::temp_dir().join(format!("vults-link-orphan-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = vults_tests::TempHome::empty("link-orphan");
+    let dir = temp.dir.clone();
     let ssh = dir.join("ssh");
     std::fs::write(&ssh, SSH).unwrap();
     {
@@ -79,6 +78,5 @@ fn a_killed_app_leaves_no_ssh_link_behind() {
         // SAFETY: the stand-in this test started.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(!orphan, "the link's ssh outlived the killed app");
 }

@@ -16,17 +16,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 struct World {
+    /// The workspace's one temp-folder helper (kept when a test fails).
+    _home: vults_tests::TempHome,
     root: PathBuf,
 }
 
 impl World {
     fn new(name: &str) -> World {
-        let root = std::env::temp_dir().join(format!("vults-remote-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&root);
+        let home = vults_tests::TempHome::empty(&format!("rh-{name}"));
+        let root = home.dir.clone();
         fs::create_dir_all(root.join("host")).unwrap();
         fs::create_dir_all(root.join("local")).unwrap();
         fs::create_dir_all(root.join("fakebin")).unwrap();
-        let w = World { root };
+        let w = World { _home: home, root };
         // The stand-in ssh: drops the options up to `--`, then the target, and runs the command
         // as a remote shell would, with HOME at the host's home (and `uname` from fakebin when
         // one is there).
@@ -88,14 +90,6 @@ impl World {
             "SomeOption=yes",
         ]);
         (out.status.code().unwrap_or(-1), text(&out))
-    }
-}
-
-impl Drop for World {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = fs::remove_dir_all(&self.root);
-        }
     }
 }
 

@@ -7,8 +7,7 @@
 //! `target/<profile>/vults-hook`.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,39 +15,27 @@ use vults_core::paths::Paths;
 use vults_engine::messages::EngineEvent;
 use vults_engine::{Engine, EngineHandle, EngineOptions};
 
-pub use vults_tests::{PATIENCE, eventually};
+pub use vults_tests::{PATIENCE, TempHome, eventually};
 
-/// A temporary `VULTS_HOME`, removed when dropped.
-pub struct Home {
-    pub dir: PathBuf,
-}
+/// A temporary `VULTS_HOME` with nothing in it yet (the engine makes its own folders, and
+/// these tests check how), removed when dropped.
+pub struct Home(TempHome);
 
 impl Home {
     pub fn new(name: &str) -> Home {
-        // Short: a Unix socket path must stay under 108 bytes.
-        let dir = PathBuf::from(format!("/tmp/vt-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Home { dir }
-    }
-
-    pub fn paths(&self) -> Paths {
-        let dir = self.dir.clone();
-        Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone()))
+        Home(TempHome::empty(name))
     }
 
     /// Environment for a child process (hook or app) to use this home and nothing else.
     pub fn env(&self, cmd: &mut Command) {
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("VULTS_HOME", &self.dir)
-            .env("HOME", self.dir.join("home"));
+        self.0.isolate(cmd);
     }
 }
 
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+impl std::ops::Deref for Home {
+    type Target = TempHome;
+    fn deref(&self) -> &TempHome {
+        &self.0
     }
 }
 
@@ -97,15 +84,50 @@ pub fn drain_for(engine: &EngineHandle, d: Duration) -> Vec<EngineEvent> {
     out
 }
 
+/// The connection to the app: a Unix socket, or on Windows the named pipe (opened as a file).
+#[cfg(unix)]
+pub type Stream = std::os::unix::net::UnixStream;
+#[cfg(windows)]
+pub type Stream = std::fs::File;
+
 /// A raw client speaking lines, as a hand-made tool (or an attacker) would.
 pub struct Client {
-    reader: BufReader<UnixStream>,
-    pub stream: UnixStream,
+    reader: BufReader<Stream>,
+    pub stream: Stream,
+}
+
+/// Connects to the app's socket or pipe; a pipe with every instance busy is tried again.
+pub fn connect(socket: &Path) -> std::io::Result<Stream> {
+    #[cfg(unix)]
+    {
+        Stream::connect(socket)
+    }
+    #[cfg(windows)]
+    {
+        const ERROR_PIPE_BUSY: i32 = 231;
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            match std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(socket)
+            {
+                Err(e)
+                    if e.raw_os_error() == Some(ERROR_PIPE_BUSY) && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                other => return other,
+            }
+        }
+    }
 }
 
 impl Client {
     pub fn connect(socket: &Path) -> Client {
-        let stream = UnixStream::connect(socket).expect("connect");
+        let stream = connect(socket).expect("connect");
+        // A pipe opened as a file has no read timeout: the test's own bound is the hook's.
+        #[cfg(unix)]
         stream.set_read_timeout(Some(PATIENCE)).unwrap();
         Client {
             reader: BufReader::new(stream.try_clone().unwrap()),

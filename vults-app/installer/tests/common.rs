@@ -5,33 +5,29 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use vults_core::paths::Paths;
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
+use vults_core::paths::Paths;
 
 /// A `VULTS_HOME` of its own (config, data, and the agents' home under `home/`), removed on drop.
 pub struct TempHome {
+    /// The workspace's one temp-folder helper, which removes it when dropped.
+    home: vults_tests::TempHome,
     pub root: PathBuf,
 }
 
 impl TempHome {
     pub fn new(name: &str) -> TempHome {
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let root =
-            std::env::temp_dir().join(format!("vults-installer-{name}-{}-{n}", std::process::id()));
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(root.join("home")).unwrap();
-        TempHome { root }
+        let home = vults_tests::TempHome::new(&format!("inst-{name}"));
+        let root = home.dir.clone();
+        TempHome { home, root }
     }
 
     pub fn paths(&self) -> Paths {
-        let root = self.root.clone();
-        Paths::resolve(move |k| (k == "VULTS_HOME").then(|| root.clone()))
+        self.home.paths()
     }
 
     pub fn home(&self) -> PathBuf {
-        self.root.join("home")
+        self.home.home()
     }
 
     /// A stand-in for the `vults-hook` binary (the installer only copies and hashes it).
@@ -59,12 +55,6 @@ impl TempHome {
             .env_remove("KIMI_CODE_HOME")
             .env_remove("XDG_CONFIG_HOME");
         c
-    }
-}
-
-impl Drop for TempHome {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
     }
 }
 
@@ -153,6 +143,39 @@ fn value_to_json(v: &toml_edit::Value) -> Value {
 /// JSON text that differs when the order of keys differs (Value's own `==` ignores order).
 pub fn ordered(v: &Value) -> String {
     serde_json::to_string(v).unwrap()
+}
+
+/// Whether some handler in `doc` runs the installed hook by its absolute path with
+/// `--agent <agent>`, in the form this platform's runner for that agent takes: `<hook> --agent …`
+/// in a `command` (or Copilot's `bash`), and on Windows also the exec form (`command` = the hook,
+/// `args` = `--agent …`) and PowerShell's `& '<hook>' --agent …` (docs/platforms.md).
+pub fn runs_installed_hook(doc: &Value, hook: &Path, agent: &str) -> bool {
+    let hook = hook.to_string_lossy();
+    let forms = [
+        format!("{hook} --agent {agent}"),
+        format!("& '{}' --agent {agent}", hook.replace('\'', "''")),
+    ];
+    let handler = |m: &Map<String, Value>| {
+        let args: Vec<&str> = m
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        ["command", "bash", "powershell"].iter().any(|k| {
+            m.get(*k).and_then(Value::as_str).is_some_and(|c| {
+                forms.iter().any(|f| c.contains(f.as_str()))
+                    || (c == hook && args.starts_with(&["--agent", agent]))
+            })
+        })
+    };
+    fn walk(v: &Value, found: &dyn Fn(&Map<String, Value>) -> bool) -> bool {
+        match v {
+            Value::Object(m) => found(m) || m.values().any(|v| walk(v, found)),
+            Value::Array(a) => a.iter().any(|v| walk(v, found)),
+            _ => false,
+        }
+    }
+    walk(doc, &handler)
 }
 
 /// Whether a hook entry, group or handler runs Vults' hook.

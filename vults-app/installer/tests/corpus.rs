@@ -1,7 +1,8 @@
 //! Every corpus file, installed, installed again, checked, and uninstalled.
 
 use crate::common::{
-    TempHome, corpus, is_vults, kept_in_order, location, ordered, read_doc, snapshot,
+    TempHome, corpus, is_vults, kept_in_order, location, ordered, read_doc, runs_installed_hook,
+    snapshot,
 };
 use serde_json::Value;
 use std::fs;
@@ -125,8 +126,7 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
         return Err(format!("{start} entry missing or without 10 s"));
     }
     let hook_path = paths.installed_hook().to_string_lossy().into_owned();
-    let text = ordered(&installed);
-    if !text.contains(&format!("{hook_path} --agent {}", agent.name())) {
+    if !runs_installed_hook(&installed, &paths.installed_hook(), agent.name()) {
         return Err("commands do not run the installed hook by its absolute path".into());
     }
     if agent == Agent::Claude {
@@ -134,12 +134,19 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
             .as_array()
             .and_then(|l| l.iter().find(|g| g["matcher"] == "AskUserQuestion"))
             .ok_or("no AskUserQuestion entry")?;
-        if ask["hooks"][0]["timeout"] != 120
-            || !ask["hooks"][0]["command"]
-                .as_str()
-                .unwrap_or("")
-                .contains("--ask PreToolUse")
-        {
+        // The command line as the runner sees it: `command`, then the exec form's `args`.
+        let handler = &ask["hooks"][0];
+        let line = std::iter::once(handler["command"].as_str().unwrap_or(""))
+            .chain(
+                handler["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str),
+            )
+            .collect::<Vec<_>>()
+            .join(" ");
+        if handler["timeout"] != 120 || !line.contains("--ask PreToolUse") {
             return Err(format!("AskUserQuestion entry wrong: {ask}"));
         }
         let sl = installed["statusLine"]["command"].as_str().unwrap_or("");
@@ -219,7 +226,10 @@ fn the_corpus_has_at_least_twenty_files_of_every_kind() {
     assert!(
         files
             .iter()
-            .filter(|(_, f)| f.to_string_lossy().contains("/bad-"))
+            .filter(|(_, f)| {
+                f.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("bad-"))
+            })
             .count()
             >= 3
     );

@@ -310,11 +310,14 @@ fn the_cli_installs_reports_and_uninstalls() {
     let doc = read_doc(&copilot.join("settings.json")).unwrap();
     let entry = &doc["hooks"]["permissionRequest"][0];
     assert_eq!(entry["timeoutSec"], 600);
+    // Copilot runs `bash` on Unix and `powershell` on Windows (docs/platforms.md).
+    let runner = if cfg!(windows) { "powershell" } else { "bash" };
     assert!(
-        entry["bash"]
+        entry[runner]
             .as_str()
             .unwrap()
-            .ends_with("--agent copilot permissionRequest")
+            .ends_with("--agent copilot permissionRequest"),
+        "{entry}"
     );
     assert_eq!(doc["hooks"]["preToolUse"][0]["bash"], "./audit.sh");
 

@@ -3,6 +3,7 @@
 //! wrapped at its operators. Each is a snapshot, and each is also read back as text: every
 //! changed line is on the card, and the whole target is one click away.
 
+use crate::fixtures::Snap;
 use crate::fixtures::{self, CardState, card_harness as harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -128,7 +129,7 @@ fn edit_card_is_a_numbered_unified_diff_with_the_whole_text_a_click_away() {
     );
     assert!(shown.contains("\n13 13       pub fn matches"), "{shown}");
     assert_eq!(files[0].hunks.len(), 1);
-    h.snapshot("card_edit_diff");
+    h.snap("card_edit_diff");
     whole_text_shows(&mut h, &[old, new]);
     h.get_by_label("Allow").click();
     h.run();
@@ -173,7 +174,7 @@ fn multi_edit_card_shows_each_edit_as_a_hunk() {
     h.run();
     let files = every_changed_line_is_shown(&h);
     assert_eq!(files[0].hunks.len(), 2, "two edits far apart: two hunks");
-    h.snapshot("card_multiedit_diff");
+    h.snap("card_multiedit_diff");
     whole_text_shows(&mut h, &[&json]);
 }
 
@@ -212,7 +213,7 @@ fn apply_patch_card_shows_each_file_and_its_hunks() {
     let shown = label_with(&h, "add docs/rules.md");
     assert!(shown.contains("update vults-core/src/rules.rs"), "{shown}");
     assert!(shown.contains("⋯ impl AlwaysRule {"), "{shown}");
-    h.snapshot("card_apply_patch_diff");
+    h.snap("card_apply_patch_diff");
     whole_text_shows(&mut h, &[PATCH]);
 }
 
@@ -249,7 +250,7 @@ fn write_over_an_existing_file_is_a_diff_and_a_new_file_shows_its_content() {
     h.run();
     every_changed_line_is_shown(&h);
     h.get_by_label_contains("9 + similar = \"3\"");
-    h.snapshot("card_write_diff");
+    h.snap("card_write_diff");
     whole_text_shows(&mut h, &[&content]);
 
     // The same Write to a file that does not exist: its content, as it is.
@@ -273,7 +274,7 @@ fn bash_card_shows_the_agents_own_words_above_the_exact_command() {
         said.rect().bottom() <= target.rect().top(),
         "the agent's words stand above the target"
     );
-    h.snapshot("card_bash_description");
+    h.snap("card_bash_description");
 }
 
 #[test]
@@ -298,7 +299,7 @@ fn long_chained_command_wraps_at_operators_and_copy_gives_the_exact_command() {
         shown.replace(&format!("\n{}", code::CONTINUATION), " "),
         command
     );
-    h.snapshot("card_long_command");
+    h.snap("card_long_command");
     h.get_by_label("Copy").click();
     h.step(); // the frame that handles the click is the one whose output copies
 

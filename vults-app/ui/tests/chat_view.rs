@@ -2,8 +2,9 @@
 //! blocks, tool rows), the chat's card inline and answered with the card keys, and the same
 //! card floating when the Chat view is not open. The real CLIs: tests/real-agents/zeca.rs.
 
-#[allow(dead_code)]
 use crate::fixtures;
+#[allow(dead_code)]
+use crate::fixtures::Snap;
 
 use egui_kittest::kittest::Queryable;
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
@@ -70,7 +71,7 @@ fn a_conversation_renders_markdown_and_tool_rows_and_asks_inline() {
     h.get_by_label("ran");
     h.get_by_label("Finished dev");
     h.get_by_label_contains("rm -rf target");
-    h.snapshot("chat_view");
+    h.snap("chat_view");
 
     // The card keys answer the inline card; Stop stops the turn.
     h.key_press(egui::Key::D);

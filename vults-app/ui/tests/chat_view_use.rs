@@ -3,8 +3,9 @@
 //! card floating outside the Chat view says it comes from the chat (and opens it); the new-chat
 //! folder is remembered, and a disabled Send says why.
 
-#[allow(dead_code)]
 use crate::fixtures;
+#[allow(dead_code)]
+use crate::fixtures::Snap;
 
 use egui_kittest::kittest::{NodeT, Queryable};
 use vults_engine::messages::{AnsweredBy, EngineEvent};
@@ -79,7 +80,7 @@ fn picker_rows_that_start_alike_say_where_and_when() {
             .any(|r| r.0 == "fix the build\nsite · 2 days ago"),
         "{rows:?}"
     );
-    h.snapshot("chat_view_picker");
+    h.snap("chat_view_picker");
 }
 
 #[test]
@@ -158,7 +159,7 @@ fn tool_rows_say_what_happened_in_words() {
             .count();
         assert_eq!(shown, 0, "{raw:?} is not how a row says it");
     }
-    h.snapshot("chat_view_rows");
+    h.snap("chat_view_rows");
 }
 
 #[test]
@@ -182,7 +183,7 @@ fn a_chat_card_floating_elsewhere_says_it_is_the_chats_and_opens_it() {
     assert_eq!(h.query_all_by_label("Allow").count(), 2);
     assert_eq!(h.query_all_by_label_contains("from Zeca").count(), 1);
     h.get_by_label("from Zeca · write the release notes");
-    h.snapshot("chat_card_floating");
+    h.snap("chat_card_floating");
     h.get_by_label("from Zeca · write the release notes")
         .click();
     h.run_steps(3);

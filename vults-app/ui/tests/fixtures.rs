@@ -366,3 +366,20 @@ pub fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
             },
         )
 }
+
+/// Compares a harness's picture with its stored snapshot, where pixels can be drawn: under
+/// Wine (`.ci/cross.sh` sets `VULTS_NO_SNAPSHOTS=1`) wgpu finds no adapter, so the Windows run
+/// checks everything but the pixels, which the Linux run compares.
+pub trait Snap {
+    /// The snapshot named `name` (`tests/snapshots/<name>.png`).
+    fn snap(&mut self, name: &str);
+}
+
+impl<S> Snap for Harness<'_, S> {
+    fn snap(&mut self, name: &str) {
+        if std::env::var_os("VULTS_NO_SNAPSHOTS").is_some() {
+            return;
+        }
+        self.snapshot(name);
+    }
+}

@@ -3,6 +3,7 @@
 //! click (on that line) or one key (↓, Page Down, Space) away. Issue 21: Allow was clickable with
 //! `kubectl … set image`, a third MultiEdit hunk and an added README section out of sight.
 
+use crate::fixtures::Snap;
 use crate::fixtures::{self, CardState, card_harness};
 use egui::{Event, Key, Modifiers};
 use egui_kittest::Harness;
@@ -67,7 +68,7 @@ fn a_long_command_says_how_many_lines_are_out_of_sight_and_a_click_or_a_key_brin
         (10..=18).contains(&shown),
         "{shown} of {total} lines in a 220-point block"
     );
-    h.snapshot("card_below_the_fold");
+    h.snap("card_below_the_fold");
 
     // One click on that line scrolls a page: fewer lines are out of sight.
     h.get_by_label(&text).click();

@@ -3,6 +3,7 @@
 //! stack, Settings → Rules and History — writes each hidden character out as `‹U+202E›`, and
 //! the card says it has some.
 
+use crate::fixtures::Snap;
 use crate::fixtures::{self, card_harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -27,7 +28,7 @@ fn a_card_writes_hidden_characters_out_and_flags_them() {
     h.get_by_label("contains hidden characters");
     assert!(h.query_by_label_contains("\u{202e}").is_none());
     assert!(h.query_by_label_contains("\u{200b}").is_none());
-    h.snapshot("card_hidden_characters");
+    h.snap("card_hidden_characters");
     // Copy still gives the exact text the agent sent.
     h.get_by_label("Copy").click();
     h.step();

@@ -2,6 +2,7 @@
 //! Remove passed to the hosts' side (which runs them off the window's thread).
 
 use crate::fixtures;
+use crate::fixtures::Snap;
 use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
@@ -65,7 +66,7 @@ fn settings_hosts_shows_each_link_and_passes_add_and_remove_on() {
     h.get_by_label("Hosts").click();
     h.run_steps(2);
     assert_eq!(h.state().tab, Tab::Hosts);
-    h.snapshot("settings_hosts");
+    h.snap("settings_hosts");
     h.get_by_label("linked");
     h.get_by_label("down (Connection refused); again in 4 s");
     h.get_all_by_label("Remove").next().unwrap().click();

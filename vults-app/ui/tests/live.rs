@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 use vults_core::paths::Paths;
 use vults_engine::Engine;
@@ -23,26 +22,17 @@ fn hook_binary() -> &'static Path {
 }
 
 /// A private VULTS_HOME (and socket) per test.
-struct Home(PathBuf);
+struct Home(vults_tests::TempHome);
 
 impl Home {
     fn new() -> Home {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "vults-ui-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("project")).expect("temp home");
-        std::fs::create_dir_all(dir.join("home")).expect("temp home");
-        Home(dir)
+        Home(vults_tests::TempHome::new("ui"))
     }
     fn socket(&self) -> PathBuf {
-        self.0.join("run").join("vults.sock")
+        self.0.dir.join("run").join("vults.sock")
     }
     fn paths(&self) -> Paths {
-        let (home, socket) = (self.0.clone(), self.socket());
+        let (home, socket) = (self.0.dir.clone(), self.socket());
         Paths::resolve(move |k| match k {
             "VULTS_HOME" => Some(home.clone()),
             "VULTS_SOCKET" => Some(socket.clone()),
@@ -50,13 +40,7 @@ impl Home {
         })
     }
     fn project(&self) -> String {
-        self.0.join("project").display().to_string()
-    }
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.project().display().to_string()
     }
 }
 
@@ -84,9 +68,9 @@ impl Live {
     fn hook(&self, args: &[&str], payload: &Value) -> Child {
         let mut child = Command::new(hook_binary())
             .args(args)
-            .env("VULTS_HOME", &self.home.0)
+            .env("VULTS_HOME", &self.home.0.dir)
             .env("VULTS_SOCKET", self.home.socket())
-            .env("HOME", self.home.0.join("home"))
+            .env("HOME", self.home.0.home())
             .current_dir(self.home.project())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -4,6 +4,7 @@
 //! line-number column; "content" on a new file; no +N −M; the welcome's backticks; "installed"
 //! above its agent's line (views.rs checks that one).
 
+use crate::fixtures::Snap;
 use crate::fixtures::{self, card_harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -100,7 +101,7 @@ fn history_shows_targets_in_monospace_whole_and_an_always_as_a_rule_made() {
     assert_eq!(h.get_all_by_label(command).count(), 3);
     // …and the click that made a rule says so.
     h.get_by_label(&format!("made Always rule {}", rule.id));
-    h.snapshot("history");
+    h.snap("history");
 }
 
 #[test]
@@ -174,5 +175,5 @@ fn the_welcome_shows_commands_in_monospace_without_backticks() {
         h.query_by_label_contains("`").is_none(),
         "no backtick shows"
     );
-    h.snapshot("welcome");
+    h.snap("welcome");
 }

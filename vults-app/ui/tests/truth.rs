@@ -6,7 +6,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use vults_core::paths::Paths;
 use vults_engine::messages::{EngineEvent, Outcome};
 use vults_engine::{Engine, EngineOptions};
 use vults_ui::settings::policies::PoliciesView;
@@ -14,12 +13,8 @@ use vults_ui::state::Model;
 
 #[test]
 fn an_allow_policy_for_other_agents_is_warned_about_in_settings() {
-    let dir = std::env::temp_dir().join(format!("vults-ui-pw-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let paths = {
-        let dir = dir.clone();
-        Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone()))
-    };
+    let home = vults_tests::TempHome::new("ui-pw");
+    let paths = home.paths();
     std::fs::create_dir_all(&paths.config_dir).unwrap();
     std::fs::write(
         paths.policies_file(),
@@ -52,7 +47,6 @@ fn an_allow_policy_for_other_agents_is_warned_about_in_settings() {
         "Warning: policy 'codex may test' (line 1): allow applies to Claude Code only; other \
          agents and named tools still ask",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// History can show just what was answered in the agents' own terminals.

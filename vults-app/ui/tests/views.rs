@@ -1,6 +1,7 @@
 //! Each view fed a fixed model: what a person sees and what a click sends. Snapshots of the
 //! island, the flock, a Bash card, an Edit card, a question card and Settings → Agents.
 
+use crate::fixtures::Snap;
 use crate::fixtures::{self, card_harness, now};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -32,7 +33,7 @@ fn island_counts_birds_and_waiting_cards() {
             false,
         );
     h.run();
-    h.snapshot("island");
+    h.snap("island");
     h.get_by_label("4 birds, 2 waiting").click();
     h.run();
     assert!(*h.state(), "a click on the island shows the flock");
@@ -48,7 +49,7 @@ fn island_says_how_many_cards_wait_in_the_stack() {
         });
     h.run();
     h.get_by_label("12 birds, 6 waiting, +2 more");
-    h.snapshot("island_stack");
+    h.snap("island_stack");
 }
 
 #[test]
@@ -77,7 +78,7 @@ fn flock_shows_each_bird_with_agent_folder_state_cost_limits_and_task() {
     let claude = h.get_by_label("Claude Code").rect();
     let codex = h.get_by_label("Codex CLI").rect();
     assert!(claude.top() < codex.top());
-    h.snapshot("flock_four_agents");
+    h.snap("flock_four_agents");
 }
 
 #[test]
@@ -128,7 +129,7 @@ fn bash_card_snapshot_and_always_allow() {
         "cargo test --workspace -- --nocapture 2>&1 | tee /tmp/test.log",
     ));
     h.run();
-    h.snapshot("card_bash");
+    h.snap("card_bash");
     h.get_by_label("Always allow").click();
     h.run();
     assert_eq!(h.state().answer, Some(CardAnswer::AlwaysAllow));
@@ -173,7 +174,7 @@ fn edit_card_shows_path_old_and_new() {
     h.get_by_label_contains(
         "+     self.tool == call.tool && self.target == call.target.rule_key()",
     );
-    h.snapshot("card_edit");
+    h.snap("card_edit");
     h.get_by_label("Whole text").click();
     h.run();
     h.get_by_label(
@@ -217,7 +218,7 @@ fn question_card_sends_one_answer_per_question() {
     h.run();
     h.get_by_label("Which database should the cache use?");
     h.get_by_label("Which platforms must it run on?");
-    h.snapshot("card_question");
+    h.snap("card_question");
     assert!(
         h.query_by_label("Allow").is_none(),
         "a question is answered, not allowed"
@@ -378,7 +379,7 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
         2,
         "each named tool says when it last asked"
     );
-    h.snapshot("settings_agents");
+    h.snap("settings_agents");
     h.get_by_label("Remove").click();
     h.run();
     assert_eq!(

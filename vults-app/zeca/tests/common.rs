@@ -8,14 +8,12 @@ use vults_core::paths::Paths;
 use vults_engine::{Engine, EngineHandle};
 use vults_zeca::{ChatCommand, ChatEvent, Conversation, ZecaHandle, ZecaOptions};
 
-use vults_tests::PATIENCE;
+use vults_tests::{PATIENCE, TempHome};
 
-/// A fresh folder under the system temp folder for one test (`name`), removed first.
-pub fn test_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vults-zeca-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("project")).unwrap();
-    dir
+/// A fresh folder for one test (`name`, [`TempHome`]): `project/` inside, `vults/` the
+/// `VULTS_HOME` ([`paths`]). Removed when the returned home is dropped.
+pub fn test_dir(name: &str) -> TempHome {
+    TempHome::new(&format!("zeca-{name}"))
 }
 
 /// The paths of a `VULTS_HOME` inside `dir`.

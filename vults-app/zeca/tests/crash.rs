@@ -17,13 +17,14 @@ fn note(c: &vults_zeca::Conversation) -> Option<String> {
 
 #[test]
 fn a_codex_chat_whose_cli_dies_mid_turn_says_codex_ended() {
-    let dir = test_dir("crash");
-    let fake = fake_cli(&dir, "codex", DIES);
+    let home = test_dir("crash");
+    let dir = &home.dir;
+    let fake = fake_cli(dir, "codex", DIES);
     let options = ZecaOptions {
         codex: Some(fake),
         ..ZecaOptions::default()
     };
-    let mut app = Running::start(paths(&dir), options);
+    let mut app = Running::start(paths(dir), options);
     app.chat(ChatCommand::Send {
         chat: "k1".into(),
         folder: dir.join("project").display().to_string(),
@@ -37,15 +38,15 @@ fn a_codex_chat_whose_cli_dies_mid_turn_says_codex_ended() {
     );
     assert!(said.contains("out of memory"), "{said}");
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A headless task that fails says why in the chat (its last line), not only its exit status.
 #[test]
 fn a_failed_headless_task_says_why() {
-    let dir = test_dir("task-fail");
+    let home = test_dir("task-fail");
+    let dir = &home.dir;
     let fake = fake_cli(
-        &dir,
+        dir,
         "claude",
         "#!/bin/sh\necho 'starting'\necho 'Error: Invalid API key' >&2\nexit 1\n",
     );
@@ -53,7 +54,7 @@ fn a_failed_headless_task_says_why() {
         claude: Some(fake),
         ..ZecaOptions::default()
     };
-    let mut app = Running::start(paths(&dir), options);
+    let mut app = Running::start(paths(dir), options);
     app.chat(ChatCommand::StartTask {
         chat: "k2".into(),
         task: vults_zeca::TaskSpec {
@@ -72,5 +73,4 @@ fn a_failed_headless_task_says_why() {
     let state = ended(&app.updated_until("the task's end", |c| ended(c).is_some())).unwrap();
     assert!(state.contains("Invalid API key"), "{state}");
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,6 +17,7 @@ use vults_core::protocol::{AgentKind, Identity};
 use vults_core::rules::{AlwaysRule, RuleSet};
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
 use vults_engine::{Engine, EngineOptions};
+use vults_tests::TempHome;
 use vults_zeca::{ChatCommand, ZecaOptions};
 
 const FAKE: &str = r#"#!/bin/sh
@@ -39,7 +40,8 @@ done
 "#;
 
 struct Setup {
-    dir: PathBuf,
+    /// Removed when the setup is dropped (after the app stopped).
+    _home: TempHome,
     project: String,
     log: PathBuf,
     app: Running,
@@ -48,15 +50,15 @@ struct Setup {
 impl Drop for Setup {
     fn drop(&mut self) {
         self.app.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
 fn setup(name: &str, tool: &str, input: &Value, rule_for: Option<&str>) -> Setup {
-    let dir = test_dir(name);
+    let home = test_dir(name);
+    let dir = &home.dir;
     let project = dir.join("project").display().to_string();
-    let fake = fake_cli(&dir, "claude", FAKE);
-    let paths = paths(&dir);
+    let fake = fake_cli(dir, "claude", FAKE);
+    let paths = paths(dir);
     if let Some(command) = rule_for {
         let call = read_tool_call(&json!({"tool_name":"Bash","tool_input":{"command":command}}));
         let mut rules = RuleSet::default();
@@ -80,7 +82,7 @@ fn setup(name: &str, tool: &str, input: &Value, rule_for: Option<&str>) -> Setup
     };
     let app = Running::start(paths, options);
     Setup {
-        dir,
+        _home: home,
         project,
         log,
         app,
@@ -244,8 +246,9 @@ fn a_question_of_the_chat_is_answered_inline() {
 #[test]
 fn a_zeca_event_that_wants_a_reply_is_closed_at_once() {
     use std::io::{BufRead, BufReader, Write};
-    let dir = test_dir("wants");
-    let paths = paths(&dir);
+    let home = test_dir("wants");
+    let dir = &home.dir;
+    let paths = paths(dir);
     let mut engine =
         Engine::start_with(paths.clone(), Arc::new(|| {}), EngineOptions::default()).unwrap();
     let mut stream = std::os::unix::net::UnixStream::connect(&paths.socket).unwrap();
@@ -275,7 +278,6 @@ fn a_zeca_event_that_wants_a_reply_is_closed_at_once() {
     );
     assert_eq!(engine.stats().zeca, 1);
     engine.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A task in "the terminal": the terminal set in the chat's settings is a command prefix, and
@@ -283,11 +285,12 @@ fn a_zeca_event_that_wants_a_reply_is_closed_at_once() {
 /// from a server of theirs). `env` stands in for a terminal here: it runs what it is given.
 #[test]
 fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
-    let dir = test_dir("term");
+    let home = test_dir("term");
+    let dir = &home.dir;
     let project = dir.join("project").canonicalize().unwrap();
     let out = dir.join("task.txt");
     let agent = fake_cli(
-        &dir,
+        dir,
         "claude",
         &format!(
             "#!/bin/sh\necho \"$VULTS_TASK|$(pwd)|$*\" > {}\n",
@@ -298,7 +301,7 @@ fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
         claude: Some(agent),
         ..ZecaOptions::default()
     };
-    let mut app = Running::start(paths(&dir), options);
+    let mut app = Running::start(paths(dir), options);
     let settings = vults_zeca::ZecaSettings {
         terminal: Some("env".into()),
         ..Default::default()
@@ -331,5 +334,4 @@ fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
         })
     });
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,13 +26,14 @@ fn send(app: &Running, folder: &str, text: &str) {
 
 #[test]
 fn a_chat_sent_to_a_missing_folder_can_be_sent_again_to_one_that_exists() {
-    let dir = test_dir("folder");
-    let fake = fake_cli(&dir, "claude", FAKE);
+    let home = test_dir("folder");
+    let dir = &home.dir;
+    let fake = fake_cli(dir, "claude", FAKE);
     let options = ZecaOptions {
         claude: Some(fake),
         ..ZecaOptions::default()
     };
-    let mut app = Running::start(paths(&dir), options);
+    let mut app = Running::start(paths(dir), options);
 
     let missing = dir.join("no-such-folder").display().to_string();
     send(&app, &missing, "first");
@@ -57,7 +58,6 @@ fn a_chat_sent_to_a_missing_folder_can_be_sent_again_to_one_that_exists() {
     assert_eq!(c.folder, good);
     assert!(Path::new(&c.folder).is_dir());
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The folder a chat ran in is remembered with the chat's settings, so after a restart a new
@@ -66,14 +66,15 @@ fn a_chat_sent_to_a_missing_folder_can_be_sent_again_to_one_that_exists() {
 #[test]
 fn the_last_folder_is_remembered_across_a_restart() {
     use vults_zeca::{ChatEvent, ZecaSettings};
-    let dir = test_dir("last-folder");
-    let fake = fake_cli(&dir, "claude", FAKE);
+    let home = test_dir("last-folder");
+    let dir = &home.dir;
+    let fake = fake_cli(dir, "claude", FAKE);
     let options = ZecaOptions {
         claude: Some(fake),
         ..ZecaOptions::default()
     };
     let good = dir.join("project").display().to_string();
-    let mut app = Running::start(paths(&dir), options.clone());
+    let mut app = Running::start(paths(dir), options.clone());
     send(&app, &dir.join("nowhere").display().to_string(), "first");
     app.updated_until("the missing folder's note", |c| {
         c.entries.iter().any(|e| matches!(e, Entry::Note { .. }))
@@ -99,7 +100,7 @@ fn the_last_folder_is_remembered_across_a_restart() {
     assert_eq!(settings(&app).last_folder.as_deref(), Some(good.as_str()));
     app.stop();
 
-    let app = Running::start(paths(&dir), options);
+    let app = Running::start(paths(dir), options);
     let s = settings(&app);
     assert_eq!(
         s.last_folder.as_deref(),
@@ -107,5 +108,4 @@ fn the_last_folder_is_remembered_across_a_restart() {
         "after a restart"
     );
     drop(app);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -46,9 +46,10 @@ fn starts(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn setup(name: &str) -> (std::path::PathBuf, std::path::PathBuf, Running) {
-    let dir = test_dir(name);
-    let fake = fake_cli(&dir, "claude", FAKE);
+fn setup(name: &str) -> (vults_tests::TempHome, std::path::PathBuf, Running) {
+    let home = test_dir(name);
+    let dir = &home.dir;
+    let fake = fake_cli(dir, "claude", FAKE);
     let log = dir.join("starts.txt");
     let options = ZecaOptions {
         claude: Some(fake),
@@ -56,8 +57,8 @@ fn setup(name: &str) -> (std::path::PathBuf, std::path::PathBuf, Running) {
         idle_after: Some(IDLE),
         ..ZecaOptions::default()
     };
-    let app = Running::start(paths(&dir), options);
-    (dir, log, app)
+    let app = Running::start(paths(dir), options);
+    (home, log, app)
 }
 
 fn send(app: &Running, dir: &Path, text: &str) {
@@ -71,8 +72,9 @@ fn send(app: &Running, dir: &Path, text: &str) {
 
 #[test]
 fn an_idle_cli_is_ended_and_the_next_message_resumes_its_session() {
-    let (dir, log, mut app) = setup("idle");
-    send(&app, &dir, "first");
+    let (home, log, mut app) = setup("idle");
+    let dir = &home.dir;
+    send(&app, dir, "first");
     let c = app.updated_until("the first turn's end", |c| {
         !c.running && c.session_id.as_deref() == Some("fake-idle") && c.pid.is_some()
     });
@@ -86,7 +88,7 @@ fn an_idle_cli_is_ended_and_the_next_message_resumes_its_session() {
     assert!(!alive(first), "the idle CLI's process is gone");
 
     // The next message starts it again on the same session, as after a restart.
-    send(&app, &dir, "second");
+    send(&app, dir, "second");
     let c = app.updated_until("the resumed turn's end", |c| {
         !c.running
             && c.pid.is_some()
@@ -111,33 +113,32 @@ fn an_idle_cli_is_ended_and_the_next_message_resumes_its_session() {
         c.entries
     );
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_cli_with_a_turn_running_is_never_ended_as_idle() {
-    let (dir, log, mut app) = setup("busy");
-    send(&app, &dir, "hold on");
+    let (home, log, mut app) = setup("busy");
+    let dir = &home.dir;
+    send(&app, dir, "hold on");
     let c = app.updated_until("the turn to start", |c| c.running && c.pid.is_some());
     let pid = c.pid.unwrap();
     std::thread::sleep(IDLE * 5);
     assert!(alive(pid), "a working CLI is kept");
     assert_eq!(starts(&log).len(), 1);
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A command the CLI started in the background (a dev server) lives in its process group:
 /// ending the CLI would end it, so that CLI is kept.
 #[test]
 fn a_cli_that_runs_something_in_the_background_is_kept() {
-    let (dir, log, mut app) = setup("background");
-    send(&app, &dir, "start the dev server");
+    let (home, log, mut app) = setup("background");
+    let dir = &home.dir;
+    send(&app, dir, "start the dev server");
     let c = app.updated_until("the turn's end", |c| !c.running && c.pid.is_some());
     let pid = c.pid.unwrap();
     std::thread::sleep(IDLE * 5);
     assert!(alive(pid), "the CLI and its background command are kept");
     assert_eq!(starts(&log).len(), 1);
     app.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }

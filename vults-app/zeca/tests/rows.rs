@@ -8,6 +8,7 @@ use crate::common::{Running, fake_cli, paths, test_dir};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_tests::TempHome;
 use vults_zeca::tool::{self, Asked};
 use vults_zeca::{ChatCommand, Conversation, Entry, ZecaOptions};
 
@@ -49,7 +50,8 @@ done
 "#;
 
 struct Setup {
-    dir: PathBuf,
+    /// Removed when the setup is dropped (after the app stopped).
+    _home: TempHome,
     project: String,
     go: PathBuf,
     app: Running,
@@ -58,15 +60,15 @@ struct Setup {
 impl Drop for Setup {
     fn drop(&mut self) {
         self.app.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
 fn setup(name: &str, policy: bool) -> Setup {
-    let dir = test_dir(name);
+    let home = test_dir(name);
+    let dir = &home.dir;
     let project = dir.join("project").display().to_string();
-    let fake = fake_cli(&dir, "claude", FAKE);
-    let paths = paths(&dir);
+    let fake = fake_cli(dir, "claude", FAKE);
+    let paths = paths(dir);
     if policy {
         std::fs::create_dir_all(paths.policies_file().parent().unwrap()).unwrap();
         std::fs::write(
@@ -84,7 +86,7 @@ fn setup(name: &str, policy: bool) -> Setup {
     };
     let app = Running::start(paths, options);
     Setup {
-        dir,
+        _home: home,
         project,
         go,
         app,

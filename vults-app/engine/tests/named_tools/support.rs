@@ -17,6 +17,7 @@ use vults_engine::messages::{
     AnsweredBy, AuditEntry, CardAnswer, EngineCommand, EngineEvent, PendingCard,
 };
 use vults_engine::{Engine, EngineHandle, EngineOptions};
+use vults_tests::TempHome;
 
 /// How long to wait for an engine event. Generous: the machine may be busy building; nothing
 /// here measures time, a slow run only waits longer.
@@ -26,8 +27,10 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 /// when it should not is caught here.
 pub const KILL_AFTER: Duration = Duration::from_secs(30);
 
-/// A temporary `VULTS_HOME` with a project folder the tools run in; removed when dropped.
+/// A temporary `VULTS_HOME` ([`TempHome`]) with a project folder the tools run in; removed
+/// when dropped.
 pub struct Home {
+    home: TempHome,
     pub dir: PathBuf,
     /// Where the tools run (their `cwd`, the card's folder).
     pub project: PathBuf,
@@ -35,32 +38,19 @@ pub struct Home {
 
 impl Home {
     pub fn new(name: &str) -> Home {
-        // Short: a Unix socket path must stay under 108 bytes.
-        let dir = PathBuf::from(format!("/tmp/vnt-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("home")).unwrap();
-        std::fs::create_dir_all(dir.join("proj")).unwrap();
-        // The folder as a process sees it (node's cwd is the real path).
-        let dir = dir.canonicalize().unwrap();
-        let project = dir.join("proj");
-        Home { dir, project }
+        let home = TempHome::new(name);
+        let (dir, project) = (home.dir.clone(), home.project());
+        Home { home, dir, project }
     }
 
     pub fn paths(&self) -> Paths {
-        let dir = self.dir.clone();
-        Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone()))
+        self.home.paths()
     }
 
     /// A command for a child process that uses this home and nothing of the real one.
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
-        let paths = self.paths();
-        let mut cmd = Command::new(program);
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("VULTS_HOME", &self.dir)
-            .env("VULTS_SOCKET", &paths.socket)
-            .env("HOME", self.dir.join("home"))
-            .current_dir(&self.project);
+        let mut cmd = self.home.command(program);
+        cmd.env("VULTS_SOCKET", self.paths().socket);
         cmd
     }
 
@@ -69,12 +59,6 @@ impl Home {
         let path = self.paths().policies_file();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, toml).unwrap();
-    }
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
