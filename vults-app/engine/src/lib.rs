@@ -18,6 +18,8 @@
 //!
 //! Not here: deciding (that is `vults_core::decision::decide`), drawing, installing hooks.
 
+#![warn(missing_docs)]
+
 mod arrival;
 mod audit;
 pub mod clock;
