@@ -14,14 +14,19 @@ use vults_engine::messages::AnsweredBy;
 pub enum Asked {
     /// Its card waits for an answer.
     Waiting,
+    /// Allowed: the tool runs.
     Allowed {
+        /// Who allowed it.
         by: AnsweredBy,
     },
+    /// Denied: the CLI was told no.
     Denied {
+        /// Who denied it.
         by: AnsweredBy,
     },
     /// A question, answered.
     Answered {
+        /// Who answered it.
         by: AnsweredBy,
     },
     /// Nobody could answer it (its card was withdrawn): the CLI was told no.
@@ -46,6 +51,7 @@ pub enum Tone {
 pub struct Status {
     /// "ran", "asks", "allowed — running", "denied by you", "stopped", "failed" …
     pub mark: String,
+    /// How the mark reads.
     pub tone: Tone,
     /// The first line of what the tool said (its output, its error's own words), when worth
     /// showing.
