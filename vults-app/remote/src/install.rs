@@ -20,7 +20,9 @@ use vults_installer::{AgentReport, AgentState, HookAt, InstallOptions, default_h
 /// What `remote add` did.
 #[derive(Debug)]
 pub struct Added {
+    /// The host as saved in `hosts.json`.
     pub host: Host,
+    /// What was done for each agent on the host.
     pub reports: Vec<AgentReport>,
     /// The local hook that was placed (or was there already).
     pub hook_source: PathBuf,
@@ -33,7 +35,9 @@ pub struct Added {
 /// What `remote remove` did.
 #[derive(Debug)]
 pub struct Removed {
+    /// What was done for each agent on the host.
     pub reports: Vec<AgentReport>,
+    /// Files written back on the host (relative to its home).
     pub written: Vec<String>,
 }
 
