@@ -15,13 +15,13 @@ use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 
 /// What the view asks for.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ChatAction {
+pub(crate) enum ChatAction {
     Command(ChatCommand),
     Answer(CardId, CardAnswer),
 }
 
 #[derive(Default)]
-pub struct ChatView {
+pub(crate) struct ChatView {
     /// The conversation shown; `None`: a new one (made by its first turn).
     pub selected: Option<String>,
     /// The folder of a new conversation.
