@@ -677,7 +677,7 @@ pub enum EngineCommand {
     /// the engine appends it with its own and shows it in History at once. It answers nothing.
     Record(AuditEntry),
     /// Stop the engine: cards still waiting are withdrawn (their hooks print nothing, so each
-    /// agent asks in its terminal) and queued audit lines are written. See [`crate::Engine::stop`].
+    /// agent asks in its terminal) and queued audit lines are written. See [`crate::EngineHandle::stop`].
     Shutdown,
 }
 

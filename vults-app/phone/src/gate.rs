@@ -379,7 +379,7 @@ pub struct Gate {
 }
 
 /// A claimed device id as the audit shows it: ASCII letters, digits, `-` and `_` as they are,
-/// anything else escaped (`\u{202e}`), cut to [`MAX_CLAIM_CHARS`], marked as claimed.
+/// anything else escaped (`\u{202e}`), cut to `MAX_CLAIM_CHARS` characters, marked as claimed.
 pub fn claimed_id(claim: &str) -> String {
     let mut out = String::new();
     for (i, c) in claim.chars().enumerate() {

@@ -7,7 +7,8 @@
 //! ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings → Phone.
 //! The window holds it only through [`BackgroundLink`], which runs it on a thread of its own
 //! (commands in, a status snapshot out), so the window never waits for it. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
-//! window to draw. Accepted answers leave as [`EngineCommand::Answer`] with
+//! window to draw. Accepted answers leave as
+//! [`EngineCommand::Answer`](vults_engine::messages::EngineCommand::Answer) with
 //! [`AnsweredBy::Phone`](vults_engine::messages::AnsweredBy::Phone) through the sink given at creation —
 //! the same command a click sends; the engine stays unaware of the phone.
 //!

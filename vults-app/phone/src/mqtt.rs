@@ -49,7 +49,7 @@ pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 /// …up to this.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// A request frame from a phone, at most (the LAN's body limit, and some); the broker is told
-/// this plus [`PACKET_OVERHEAD`] as the app's maximum packet size.
+/// this plus `PACKET_OVERHEAD` as the app's maximum packet size.
 pub const MAX_INCOMING: usize = 64 * 1024;
 /// A PUBLISH packet's bytes around its payload (fixed header, topic, properties), with room.
 const PACKET_OVERHEAD: usize = 1024;

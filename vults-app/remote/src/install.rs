@@ -1,7 +1,7 @@
 //! `vults-app remote add` and `remove`: the installer's own code and rules, on a host.
 //!
 //! The host's agent config files (and Vults' install record there) are copied into a private
-//! local folder laid out as the host's home ([`Stage`]); the installer runs on that copy exactly
+//! local folder laid out as the host's home (a `Stage`); the installer runs on that copy exactly
 //! as it does locally (merge, `.bak` before the first change, idempotent, a file that does not
 //! parse is never rewritten, uninstall removes exactly what was added), with the agents'
 //! commands naming the hook where it lives on the host ([`InstallOptions::hook_at`]). Then each

@@ -9,7 +9,7 @@
 //! - [`link`]: while the app runs, one `ssh -N -R <host socket>:<local socket>` per host,
 //!   reconnected with backoff; each host has its own local socket, so the engine knows which
 //!   host a hook call came from (its folder becomes `host:/path`).
-//! - [`cli`]: `vults-app remote add|remove|list`.
+//! - `vults-app remote add|remove|list` (the app's `cli/remote.rs`) drives [`install`].
 //!
 //! Everything goes through the user's own `ssh` client, so `~/.ssh/config`, agents, jump hosts
 //! and keys work as usual. The host needs `sh`, `tar`, `uname` and `sha256sum` (or `shasum`);
@@ -96,7 +96,7 @@ impl Host {
     }
 
     /// `ssh -o BatchMode=yes [-p PORT] [options…]` (the target and command follow). Batch mode:
-    /// Vults never types a password or accepts a host key for you ([`ssh_hint`] says what to do).
+    /// Vults never types a password or accepts a host key for you (`ssh_hint` says what to do).
     pub fn ssh(&self) -> Command {
         let mut c = Command::new(ssh_program());
         c.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=15"]);

@@ -1,6 +1,6 @@
 //! What a tool row of the chat says happened, in words: the chat learns it from three places —
 //! its own permission question (a card waits: "asks"), the engine's answer with its audit line
-//! (`by`: "allowed — running", "denied by you", "denied by policy <name>"), and the CLI's tool
+//! (`by`: "allowed — running", "denied by you", "denied by policy `<name>`"), and the CLI's tool
 //! result ("ran", "failed" with Claude Code's own error words, without their
 //! `<tool_use_error>` tags) — and from Stop ("stopped", not "refused · Exit code 137").
 
@@ -58,7 +58,7 @@ pub struct Status {
     pub detail: Option<String>,
 }
 
-/// Who answered, as a row says it: "by you", "by an Always rule", "by policy <name>" …
+/// Who answered, as a row says it: "by you", "by an Always rule", "by policy `<name>`" …
 pub fn by_words(by: &AnsweredBy) -> String {
     match by {
         AnsweredBy::Click => "by you".into(),
