@@ -651,6 +651,8 @@ pub mod windows_sid {
     use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
     use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 
+    /// The SID of the user this process runs as: the owner a pipe must have for the hook to
+    /// trust it. Panics when the token cannot be read (a test cannot go on without it).
     pub fn current_user() -> String {
         // SAFETY: token and buffer handled as the API documents; the token is closed; the SID
         // string is NUL-terminated and freed with LocalFree.
