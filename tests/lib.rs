@@ -13,6 +13,8 @@
 //!
 //! Keep this crate's `[dependencies]` light: the hook's own tests depend on it.
 
+#![warn(missing_docs)]
+
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,11 +32,14 @@ use vults_core::protocol::{self, Event, Message, ReadLine};
 /// Inside: `run/` (the socket), `home/` (the agents' `HOME`), `project/` (the folder the
 /// agents and tools work in).
 pub struct TempHome {
-    /// The folder, used as `VULTS_HOME`.
+    /// The folder itself, used as `VULTS_HOME`: remove nothing in it by hand, the drop does.
     pub dir: PathBuf,
 }
 
 impl TempHome {
+    /// Makes a fresh home under the system's temp folder, with `run/`, `home/` and `project/`
+    /// in it; `label` (its first 12 characters) names it, so a leftover folder says which test
+    /// made it.
     pub fn new(label: &str) -> TempHome {
         let home = TempHome::empty(label);
         for sub in ["run", "home", "project"] {
@@ -111,7 +116,7 @@ impl TempHome {
         vults_core::paths::Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone())).socket
     }
 
-    /// Where Vults keeps its settings in this home.
+    /// Where Vults keeps rules, policies, settings and devices under this home (`config/`).
     pub fn config_dir(&self) -> PathBuf {
         self.dir.join("config")
     }
@@ -161,6 +166,7 @@ pub enum Step {
     Raw(String),
     /// Bytes as given, without a newline added.
     Bytes(Vec<u8>),
+    /// Wait this long before the next step (an app slow to answer).
     Sleep(Duration),
     /// Keep the connection open without writing until the test ends (a frozen app).
     Hold,
@@ -169,12 +175,14 @@ pub enum Step {
 /// What the scripted app plays for each event it reads.
 #[derive(Debug, Clone, Default)]
 pub struct Script {
+    /// What to send, in order, on each connection.
     pub steps: Vec<Step>,
     /// Play the steps only when the event wants a reply (a real app never answers others).
     pub only_when_wanted: bool,
 }
 
 impl Script {
+    /// Plays these steps on every event, whether it wants a reply or not.
     pub fn steps(steps: Vec<Step>) -> Script {
         Script {
             steps,
@@ -199,6 +207,7 @@ impl Script {
 pub struct Received {
     /// The line's length in bytes, newline included.
     pub len: usize,
+    /// The line as read, without its newline.
     pub line: String,
     /// The event, when the line was one of this version.
     pub event: Option<Event>,
@@ -207,6 +216,7 @@ pub struct Received {
 /// A scripted app on a real Unix socket (on Windows, a real named pipe). Dropping it stops
 /// accepting and removes the socket.
 pub struct TestServer {
+    /// Where the app listens: give it to the hook as `VULTS_SOCKET`.
     pub socket: PathBuf,
     received: Arc<Mutex<Vec<Received>>>,
     connections: Arc<AtomicU64>,
@@ -215,6 +225,8 @@ pub struct TestServer {
 
 #[cfg(unix)]
 impl TestServer {
+    /// A scripted app on a real Unix socket at `socket` (a file already there is replaced): it
+    /// plays `script` for each event it reads, every connection on a thread of its own.
     pub fn start(socket: &Path, script: Script) -> TestServer {
         use std::os::unix::net::UnixListener;
         let _ = std::fs::remove_file(socket);
@@ -425,11 +437,15 @@ fn first_options(event: Option<&Event>) -> Vec<protocol::AnswerItem> {
 /// How a hook run went.
 #[derive(Debug)]
 pub struct HookRun {
+    /// All the hook printed on stdout: its one reply, or nothing.
     pub stdout: String,
+    /// All the hook wrote on stderr.
     pub stderr: String,
     /// `None` when it had to be killed.
     pub code: Option<i32>,
+    /// How long the run took.
     pub elapsed: Duration,
+    /// Whether it overran its time limit and had to be killed.
     pub killed: bool,
 }
 
@@ -619,9 +635,11 @@ pub fn fixture(rel: &str) -> Vec<u8> {
 pub struct Prng(u64);
 
 impl Prng {
+    /// A generator started from `seed` (a zero seed is taken as 1).
     pub fn new(seed: u64) -> Prng {
         Prng(seed.max(1))
     }
+    /// The next number of the sequence.
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -634,12 +652,15 @@ impl Prng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+    /// `true` about `percent` times in a hundred.
     pub fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
+    /// One of `items`, chosen evenly (`items` is not empty).
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
     }
+    /// `len` bytes of the sequence.
     pub fn bytes(&mut self, len: usize) -> Vec<u8> {
         (0..len).map(|_| self.next_u64() as u8).collect()
     }
@@ -697,6 +718,8 @@ pub mod windows_sid {
     use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
     use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 
+    /// The SID of the user this process runs as: the owner a pipe must have for the hook to
+    /// trust it. Panics when the token cannot be read (a test cannot go on without it).
     pub fn current_user() -> String {
         // SAFETY: token and buffer handled as the API documents; the token is closed; the SID
         // string is NUL-terminated and freed with LocalFree.

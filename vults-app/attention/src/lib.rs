@@ -25,7 +25,7 @@
 //! - [`AttentionSettings`]: everything above as the person sets it, serializable, with
 //!   defaults (notifications on, sounds, quiet hours and keys off).
 //!
-//! With the `test-support` feature, [`test_support`] has a private session bus and a
+//! With the `test-support` feature, `test_support` has a private session bus and a
 //! notification-server stand-in that records every call.
 
 #![warn(missing_docs)]

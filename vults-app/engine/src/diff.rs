@@ -20,8 +20,11 @@ const DIFF_TIMEOUT: Duration = Duration::from_millis(250);
 /// What a line of a diff is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tag {
+    /// A line the change leaves as it is, shown around a change.
     Context,
+    /// A line the change takes out.
     Removed,
+    /// A line the change puts in.
     Added,
 }
 
@@ -42,9 +45,13 @@ impl Tag {
 /// read as the same "19".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
+    /// What the line is.
     pub tag: Tag,
+    /// Its number in the file as it is, when known.
     pub old: Option<usize>,
+    /// Its number in the file as it will be, when known.
     pub new: Option<usize>,
+    /// The line's text, without its end of line.
     pub text: String,
 }
 
@@ -63,18 +70,23 @@ impl Line {
 pub struct Hunk {
     /// A patch's `@@ …` header text, when it has one.
     pub header: Option<String>,
+    /// The hunk's lines, in order.
     pub lines: Vec<Line>,
 }
 
 /// What happens to a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
+    /// The file exists and changes.
     Update,
+    /// The file is created.
     Add,
+    /// The file is deleted.
     Delete,
 }
 
 impl Op {
+    /// The word a card and the phone page show: `update`, `add` or `delete`.
     pub fn word(self) -> &'static str {
         match self {
             Op::Update => "update",
@@ -87,10 +99,13 @@ impl Op {
 /// The diff of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileDiff {
+    /// The file's path as the agent wrote it.
     pub path: String,
+    /// What happens to it.
     pub op: Op,
     /// A patch's `*** Move to:` path.
     pub move_to: Option<String>,
+    /// The file's changes, in order.
     pub hunks: Vec<Hunk>,
 }
 

@@ -3,7 +3,8 @@
 //! of its own thread, with or without a window.
 //!
 //! Start with [`Engine::start`] (the window) or [`Engine::start_with`]; read
-//! [`EngineEvent`]s from [`EngineHandle::events`], send [`EngineCommand`]s with
+//! [`EngineEvent`](messages::EngineEvent)s from [`EngineHandle::events`], send
+//! [`EngineCommand`](messages::EngineCommand)s with
 //! [`EngineHandle::send`]. A subsystem that asks on behalf of a program it drives (the chat)
 //! sends [`InAppRequest`]s through an [`EngineCommander`]; SSH hosts' links open their sockets
 //! through [`HostSockets`].
@@ -13,10 +14,13 @@
 //!   task per connection that hands events to the core and writes back what the core sends it
 //!   (so a slow client delays nobody), the signals that stop it, and the handles;
 //! - the core (`core.rs`): the one task that owns every card, session, rule, policy and audit
-//!   line — the card state machine. Only [`EngineCommand::Answer`] answers a card: nothing
+//!   line — the card state machine. Only
+//!   [`EngineCommand::Answer`](messages::EngineCommand::Answer) answers a card: nothing
 //!   arriving on a socket can.
 //!
 //! Not here: deciding (that is `vults_core::decision::decide`), drawing, installing hooks.
+
+#![warn(missing_docs)]
 
 mod arrival;
 mod audit;
@@ -42,7 +46,8 @@ pub use runtime::{Engine, EngineCommander, EngineHandle, HostListener, HostSocke
 pub use socket::connect;
 pub use stats::{Stats, StatsSnapshot};
 
-/// How long an ended session stays in the flock before [`EngineEvent::SessionGone`].
+/// How long an ended session stays in the flock before
+/// [`EngineEvent::SessionGone`](messages::EngineEvent::SessionGone).
 pub const ENDED_LINGER: Duration = Duration::from_secs(3);
 /// A session not heard from for this long is taken out of the flock (its agent was killed
 /// without saying `SessionEnd`); its next event brings it back.

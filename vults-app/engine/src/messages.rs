@@ -18,21 +18,30 @@ pub type CardId = u64;
 /// A session is keyed by identity + the agent's session id (or `pid:<pid>@<cwd>` as stand-in).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SessionKey {
+    /// Which agent it is: [`Identity::key`] (`claude`, `codex`, a named tool's own name; `other`
+    /// for a tool that gave no name).
     pub identity: String,
+    /// The agent's own session id, or `pid:<pid>@<cwd>` when the agent sends none.
     pub session: String,
 }
 
+/// What a bird of the flock is doing, as the window draws it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionState {
+    /// The agent is at work: it ran a tool or took a prompt since it last stopped.
     Working,
+    /// A card of this session waits for a person's answer.
     WaitingForYou,
+    /// The agent finished its turn and waits for a new prompt.
     Idle,
+    /// The agent said its session ended; the bird leaves the flock soon after.
     Ended,
 }
 
 /// One window of the plan's rate limits, from Claude Code's status line.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RateWindow {
+    /// How much of the window is used, 0 to 100.
     pub used_percentage: f64,
     /// Unix seconds.
     pub resets_at: Option<u64>,
@@ -41,24 +50,36 @@ pub struct RateWindow {
 /// A bird of the flock.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
+    /// Which session this is: the key every event of it carries.
     pub key: SessionKey,
+    /// The agent the rules know it as; `None` for an `other` tool that gave no name.
     pub identity: Option<Identity>,
+    /// The agent's kind (`Other` for a named tool).
     pub agent: AgentKind,
     /// The tool's name for `other` agents (named tools, cursor …).
     pub agent_name: Option<String>,
+    /// The folder the agent works in (`host:/path` for one on an SSH host).
     pub folder: String,
+    /// What the agent is doing now.
     pub state: SessionState,
+    /// The last tool it called.
     pub last_tool: Option<String>,
+    /// A short summary of the last tool's target (the command, the file).
     pub last_target: Option<String>,
+    /// What the session has cost so far, in US dollars, from Claude Code's status line.
     pub cost_usd: Option<f64>,
+    /// The five-hour rate-limit window, from Claude Code's status line.
     pub five_hour: Option<RateWindow>,
+    /// The seven-day rate-limit window, from Claude Code's status line.
     pub seven_day: Option<RateWindow>,
     /// `VULTS_TASK` of the terminal that started it.
     pub task: Option<String>,
     /// The agent asks its own terminal about a call too large for a card ("Write of 2.7 KB is
     /// too large to show", [`TooLarge::text`]), until the session's next event.
     pub in_terminal: Option<String>,
+    /// When the engine first heard of the session.
     pub started: SystemTime,
+    /// When the session's last event arrived: a session silent too long is forgotten.
     pub last_event: SystemTime,
 }
 
@@ -68,13 +89,17 @@ pub struct Session {
 /// and a notification can say it too.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TooLarge {
+    /// The session whose call it was.
     pub session: SessionKey,
+    /// The agent that made the call.
     pub identity: Identity,
+    /// The folder the agent works in.
     pub folder: String,
     /// The tool as the agent names it.
     pub tool: String,
     /// How much of the tool's input the hook cut (`too_large.bytes` on the wire).
     pub bytes: u64,
+    /// When the hook handed it over.
     pub at: SystemTime,
 }
 
@@ -109,10 +134,15 @@ pub fn size_text(bytes: u64) -> String {
 /// A request waiting for a person.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingCard {
+    /// Unique for the app's run: the window and the phone answer it by this id.
     pub id: CardId,
+    /// The agent's kind (`Other` for a named tool).
     pub agent: AgentKind,
+    /// The agent as it named itself: what the card's header says.
     pub identity: Identity,
+    /// The session that asks: its bird shows it waiting.
     pub session: SessionKey,
+    /// The folder the agent works in (`host:/path` for one on an SSH host).
     pub folder: String,
     /// The tool and its whole target, as the agent sent it.
     pub call: ToolCall,
@@ -133,6 +163,7 @@ pub struct PendingCard {
     pub file_rule: Option<Box<AlwaysRule>>,
     /// An AskUserQuestion: answered with [`CardAnswer::Answers`].
     pub question: bool,
+    /// When the request reached the engine.
     pub arrived: SystemTime,
     /// What the engine read for the card beyond the tool call (the agent's own words, the file
     /// as it is now); the window never does I/O. Boxed: most cards carry little of it.
@@ -242,7 +273,9 @@ pub const MAX_BEFORE: u64 = 512 * 1024;
 /// One replacement of an Edit or MultiEdit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EditPair {
+    /// The text the edit replaces.
     pub old: String,
+    /// The text it puts in its place.
     pub new: String,
     /// Every occurrence is replaced, not only the first.
     pub replace_all: bool,
@@ -266,7 +299,9 @@ impl CardContext {
 /// An answer to a card.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CardAnswer {
+    /// Let the call run, this once.
     Allow,
+    /// Refuse the call, this once: the agent is told "Denied from Vults".
     Deny,
     /// Allow, and create the card's [`PendingCard::always_rule`].
     AlwaysAllow,
@@ -281,13 +316,16 @@ pub enum CardAnswer {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(into = "String", from = "String")]
 pub enum AnsweredBy {
+    /// A click (or a key) in the window.
     Click,
     /// A paired phone: `<device name> (<device id>)` (see `phone::Device::label`).
     Phone(String),
     /// A request that claims to come from a phone but is not from a paired device (`phone:unknown`):
     /// only ever the `by` of a refusal.
     UnknownPhone,
+    /// An Always rule answered: its id.
     Rule(String),
+    /// A policy answered: its name.
     Policy(String),
     /// The hook went away: the agent asked in its terminal, or gave up.
     Withdrawn,
@@ -494,20 +532,27 @@ impl PartialEq<str> for Outcome {
 pub struct AuditEntry {
     /// Unix milliseconds.
     pub time: u64,
+    /// The agent as [`Identity::key`] says it.
     pub identity: String,
+    /// The agent's session id (see [`SessionKey::session`]).
     pub session: String,
+    /// The folder the agent works in (`host:/path` for one on an SSH host).
     pub folder: String,
     /// The SSH host the call was made on (docs/hosts.md); absent for this machine. `folder`
     /// carries it too, as `host:/path`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// The tool as the agent names it.
     pub tool: String,
+    /// The call's whole target as rules match it ([`vults_core::agents::Target::rule_key`]).
     pub target: String,
     /// What became of the request ([`Outcome`]).
     pub decision: Outcome,
     /// Written as `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`,
     /// `policy:<name>`, `withdrawn`, `terminal`.
     pub by: AnsweredBy,
+    /// More about the answer when there is more to say: the rule an Always created, why a
+    /// phone's answer was refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -556,9 +601,11 @@ impl AuditEntry {
 /// The policy file's state.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PolicyStatus {
+    /// Where the policy file is (`policies.toml` in the Vults home).
     pub path: std::path::PathBuf,
     /// `line:column: message` of the last parse failure; the last good policies stay in force.
     pub error: Option<String>,
+    /// How many policies are in force.
     pub count: usize,
     /// What [`vults_core::policy::PolicySet::warnings`] says of the policies in force: parts
     /// that parse but will not do what they seem to.
@@ -568,7 +615,9 @@ pub struct PolicyStatus {
 /// A named tool that has asked for a card.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NamedTool {
+    /// The name it gave on the hook's command line (`--name`).
     pub name: String,
+    /// When it last asked.
     pub last_asked: SystemTime,
 }
 
@@ -578,17 +627,26 @@ pub struct NamedTool {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineEvent {
+    /// A request now waits for a person: draw its card.
     CardAdded(PendingCard),
+    /// A card is no longer waiting: answered, or withdrawn when its hook went away.
     CardRemoved {
+        /// The card that was answered.
         id: CardId,
+        /// Who answered it.
         by: AnsweredBy,
     },
+    /// A session is new or changed: redraw its bird.
     SessionChanged(Session),
+    /// A session ended (or went silent too long): its bird leaves.
     SessionGone(SessionKey),
+    /// The Always rules now in force, all of them (at start and after every change).
     Rules(Vec<AlwaysRule>),
+    /// The policy file was read (at start, and on every reload).
     Policies(PolicyStatus),
     /// New audit lines (at start: the tail of the log, oldest first).
     Audited(Vec<AuditEntry>),
+    /// A named tool asked for a card: Settings → Agents lists it.
     NamedToolSeen(NamedTool),
     /// A request too large for a card: its agent asks in its terminal (the bird and History
     /// say so already; this is the moment to tell the person).
@@ -600,18 +658,26 @@ pub enum EngineEvent {
 /// Window (or phone) → engine.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineCommand {
+    /// Answer a waiting card.
     Answer {
+        /// The card to answer.
         card: CardId,
+        /// The answer.
         answer: CardAnswer,
+        /// Who answered, as the audit will say it.
         by: AnsweredBy,
     },
+    /// Delete the Always rule of this id.
     RemoveRule(String),
+    /// Read the policy file again.
     ReloadPolicies,
     /// Pause cards: while paused, requests are left to the agent's own prompt.
     SetPaused(bool),
     /// An audit line from another part of the app (a phone answer the phone link refused):
     /// the engine appends it with its own and shows it in History at once. It answers nothing.
     Record(AuditEntry),
+    /// Stop the engine: cards still waiting are withdrawn (their hooks print nothing, so each
+    /// agent asks in its terminal) and queued audit lines are written. See [`crate::EngineHandle::stop`].
     Shutdown,
 }
 

@@ -160,6 +160,8 @@ impl EngineHandle {
         self.commander.send(command)
     }
 
+    /// A cheap handle that sends commands to this engine: for the window, the phone link and the
+    /// chat, each on its own thread.
     pub fn commander(&self) -> EngineCommander {
         self.commander.clone()
     }
@@ -169,6 +171,7 @@ impl EngineHandle {
         self.hosts.clone()
     }
 
+    /// The engine's counters as they are now.
     pub fn stats(&self) -> StatsSnapshot {
         self.stats.snapshot()
     }

@@ -28,18 +28,28 @@ pub struct Stats {
 /// A copy of [`Stats`] at one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StatsSnapshot {
+    /// See [`Stats::accepted`].
     pub accepted: u64,
+    /// See [`Stats::refused`].
     pub refused: u64,
+    /// See [`Stats::events`].
     pub events: u64,
+    /// See [`Stats::unsupported`].
     pub unsupported: u64,
+    /// See [`Stats::malformed`].
     pub malformed: u64,
+    /// See [`Stats::oversized`].
     pub oversized: u64,
+    /// See [`Stats::sessions`].
     pub sessions: u64,
+    /// See [`Stats::cards`].
     pub cards: u64,
+    /// See [`Stats::zeca`].
     pub zeca: u64,
 }
 
 impl Stats {
+    /// Reads every counter at once.
     pub fn snapshot(&self) -> StatsSnapshot {
         let l = |a: &AtomicU64| a.load(Ordering::Relaxed);
         StatsSnapshot {

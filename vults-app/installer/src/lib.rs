@@ -16,7 +16,7 @@
 //!   and key order stay ([`entries`]); a second run changes no byte;
 //! - uninstall removes exactly what was added, and gives Claude Code its own status line back.
 //!
-//! Where the parts live: the agent table and the entries wanted ([`agents`]), installing into
+//! Where the parts live: the agent table and the entries wanted (`agents`), installing into
 //! JSON-kept agents (`json_agent`), TOML-kept ones (`tomlfile`), OpenCode's plugin
 //! (`opencode`), and the report texts ([`format_reports`], [`first_run_message`]).
 //!

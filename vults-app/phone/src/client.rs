@@ -14,11 +14,14 @@ use x25519_dalek::{PublicKey, StaticSecret};
 /// An HTTP reply as received.
 #[derive(Debug, Clone)]
 pub struct Response {
+    /// The HTTP status code.
     pub status: u16,
+    /// The body as received.
     pub body: Vec<u8>,
 }
 
 impl Response {
+    /// The body as text (invalid UTF-8 replaced).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
@@ -26,17 +29,23 @@ impl Response {
 
 /// A phone: its keys, and once paired, its device id and seal key.
 pub struct PhoneClient {
+    /// The link's address.
     pub addr: SocketAddr,
     /// The local address to connect from (`None`: the OS picks), so a test can be a second
     /// host on loopback (`127.0.0.2`).
     pub source: Option<IpAddr>,
+    /// The phone's Ed25519 signing key.
     pub sign: SigningKey,
+    /// The phone's X25519 secret.
     pub boxing: StaticSecret,
+    /// The device id the app gave at pairing; empty before.
     pub device: String,
+    /// The key shared with the app, once paired.
     pub seal: Option<SealKey>,
 }
 
 impl PhoneClient {
+    /// A phone with fresh keys, not paired yet, that talks to the link at `addr`.
     pub fn new(addr: SocketAddr) -> PhoneClient {
         PhoneClient {
             addr,
@@ -48,10 +57,12 @@ impl PhoneClient {
         }
     }
 
+    /// The signing key's public half, base64url.
     pub fn sign_public(&self) -> String {
         b64(&self.sign.verifying_key().to_bytes())
     }
 
+    /// The X25519 public key, base64url.
     pub fn box_public(&self) -> String {
         b64(PublicKey::from(&self.boxing).as_bytes())
     }
@@ -92,6 +103,7 @@ impl PhoneClient {
         }
     }
 
+    /// A request that answers `card` with `answer`.
     pub fn answer(&self, card: u64, answer: WireAnswer) -> SignedRequest {
         self.request(Op::Answer { card, answer })
     }

@@ -32,10 +32,12 @@ const TOPIC_INFO: &[u8] = b"vults-phone-v1 mqtt topic";
 /// The first byte of every frame on the broker (see [`frame`]).
 pub const FRAME_VERSION: u8 = 1;
 
+/// `bytes` as base64url without padding, as the page writes keys, nonces and signatures.
 pub fn b64(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
+/// Base64url without padding back to bytes; `None` for anything else.
 pub fn unb64(s: &str) -> Option<Vec<u8>> {
     URL_SAFE_NO_PAD.decode(s.as_bytes()).ok()
 }
@@ -55,11 +57,14 @@ pub fn random<const N: usize>() -> [u8; N] {
 
 /// The app's own long-lived keys (kept in the keyring, see [`super::secrets`]).
 pub struct AppKeys {
+    /// The Ed25519 key the app signs pairing receipts with.
     pub sign: SigningKey,
+    /// The X25519 secret each device's seal key is agreed from.
     pub boxing: StaticSecret,
 }
 
 impl AppKeys {
+    /// New keys from the OS's random source (made once, on the first start of the link).
     pub fn generate() -> AppKeys {
         AppKeys::from_bytes(&random::<64>())
     }
@@ -76,6 +81,7 @@ impl AppKeys {
         }
     }
 
+    /// The 64 bytes [`AppKeys::from_bytes`] reads back.
     pub fn to_bytes(&self) -> [u8; 64] {
         let mut out = [0u8; 64];
         out[..32].copy_from_slice(&self.sign.to_bytes());
@@ -83,10 +89,12 @@ impl AppKeys {
         out
     }
 
+    /// The Ed25519 public key: in the QR code, for the phone to check receipts.
     pub fn sign_public(&self) -> [u8; 32] {
         self.sign.verifying_key().to_bytes()
     }
 
+    /// The X25519 public key: in the QR code, for the phone to agree its seal key.
     pub fn box_public(&self) -> [u8; 32] {
         PublicKey::from(&self.boxing).to_bytes()
     }
@@ -95,7 +103,9 @@ impl AppKeys {
 /// Which way a sealed message travels (part of the associated data).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// A phone's request to the app.
     ToApp,
+    /// The app's reply to a phone.
     ToPhone,
 }
 
@@ -239,6 +249,7 @@ pub fn verify(key: &[u8; 32], message: &[u8], sig: &[u8]) -> bool {
         .is_ok()
 }
 
+/// An Ed25519 signature of `message`.
 pub fn sign(key: &SigningKey, message: &[u8]) -> [u8; 64] {
     key.sign(message).to_bytes()
 }
@@ -249,20 +260,29 @@ pub enum Op {
     /// The pending cards.
     List,
     /// An answer to one card.
-    Answer { card: u64, answer: WireAnswer },
+    Answer {
+        /// The card's id.
+        card: u64,
+        /// The answer.
+        answer: WireAnswer,
+    },
 }
 
 /// An answer as the phone words it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WireAnswer {
+    /// Let the call run, this once.
     Allow,
+    /// Refuse the call, this once.
     Deny,
+    /// Allow, and create the card's Always rule.
     Always,
     /// One entry per question: a label or a list of labels (JSON, as the page builds it).
     Answers(Vec<vults_core::protocol::AnswerItem>),
 }
 
 impl WireAnswer {
+    /// The `answer=` line's text: `allow`, `deny`, `always` or `answers:<JSON list>`.
     pub fn to_field(&self) -> String {
         match self {
             WireAnswer::Allow => "allow".into(),
@@ -320,13 +340,18 @@ impl WireAnswer {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedRequest {
+    /// The id of the device that signs it.
     pub device: String,
+    /// When the phone made it (Unix ms): taken only within ±60 s of the app's clock.
     pub time_ms: u64,
+    /// 16 random bytes, base64url: each is taken once.
     pub nonce: String,
+    /// What the phone asks for.
     pub op: Op,
 }
 
 impl SignedRequest {
+    /// The exact text that is signed (see the type's doc).
     pub fn to_message(&self) -> String {
         let op = match self.op {
             Op::List => "list",

@@ -15,6 +15,7 @@ use std::sync::Arc;
 /// waits for the disk).
 pub type WriteHook = Arc<dyn Fn() + Send + Sync>;
 
+/// A paired phone (one entry of `devices.json`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Device {
     /// Derived from the signing key ([`super::crypto::device_id`]).
@@ -27,6 +28,7 @@ pub struct Device {
     pub box_key: String,
     /// Unix milliseconds.
     pub paired_at: u64,
+    /// When it was revoked (Unix ms); a revoked device stays listed, and its requests are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revoked_at: Option<u64>,
 }
@@ -85,10 +87,12 @@ impl DeviceStore {
         })
     }
 
+    /// Every device, revoked ones too, in pairing order.
     pub fn all(&self) -> &[Device] {
         &self.devices
     }
 
+    /// The device of this id, revoked or not.
     pub fn get(&self, id: &str) -> Option<&Device> {
         self.devices.iter().find(|d| d.id == id)
     }

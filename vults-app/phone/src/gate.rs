@@ -84,16 +84,28 @@ const MAX_CLAIM_CHARS: usize = 24;
 /// A check that refused a request (its name goes to the audit and to the phone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
+    /// No paired device has this id.
     UnknownDevice,
+    /// The device was revoked in Settings → Phone.
     Revoked,
+    /// The sealed envelope does not open with the device's key.
     Seal,
+    /// The request is not one the protocol knows (bad JSON, fields, lines).
     Malformed,
+    /// The signed request names another device than the one whose key sealed it.
     DeviceMismatch,
+    /// The signature does not verify against the device's key.
     Signature,
+    /// The request's time is more than 60 s from the app's clock, or before the link started.
     Time,
+    /// The nonce was already used: a replayed request.
     Replay,
+    /// Too many requests at once: the app holds as many fresh nonces as it keeps.
     Busy,
+    /// The card is not waiting any more (answered, or withdrawn).
     CardNotPending,
+    /// The answer does not fit the card: an Always where the card offers none, an Allow to a
+    /// question, answers to a permission, or not one answer per question.
     AnswerDoesNotFit,
     /// The card was too large to show whole on this phone (the broker's packet limit): only
     /// Deny is taken for it there.
@@ -101,6 +113,7 @@ pub enum Check {
 }
 
 impl Check {
+    /// The check's name, as the audit and the phone say it.
     pub fn as_str(self) -> &'static str {
         match self {
             Check::UnknownDevice => "unknown device",
@@ -124,12 +137,16 @@ impl Check {
 /// What the HTTP layer sends back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
+    /// The HTTP status code.
     pub status: u16,
+    /// The `Content-Type` of the body.
     pub content_type: &'static str,
+    /// The body, mostly JSON.
     pub body: Vec<u8>,
 }
 
 impl Reply {
+    /// A JSON error reply: `{"error": message}` with this status.
     pub fn error(status: u16, message: &str) -> Reply {
         Reply {
             status,
@@ -150,6 +167,7 @@ impl Reply {
 /// broker topic it arrived on (the broker hides the sender's address).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Source {
+    /// A LAN address.
     Ip(IpAddr),
     /// The topic id (32 hex digits) of the broker topic the request arrived on.
     Broker(String),
@@ -200,6 +218,7 @@ pub struct BrokerReply {
 pub struct BrokerTopics {
     /// (topic id, device id)
     pub devices: Vec<(String, String)>,
+    /// The pairing code's topic id, while a code can pair.
     pub pairing: Option<String>,
 }
 
@@ -360,7 +379,7 @@ pub struct Gate {
 }
 
 /// A claimed device id as the audit shows it: ASCII letters, digits, `-` and `_` as they are,
-/// anything else escaped (`\u{202e}`), cut to [`MAX_CLAIM_CHARS`], marked as claimed.
+/// anything else escaped (`\u{202e}`), cut to `MAX_CLAIM_CHARS` characters, marked as claimed.
 pub fn claimed_id(claim: &str) -> String {
     let mut out = String::new();
     for (i, c) in claim.chars().enumerate() {
@@ -420,6 +439,8 @@ fn unique_name(name: &str, devices: &[Device], id: &str) -> String {
 }
 
 impl Gate {
+    /// The gate for `devices`, with the app's `keys`; `record` takes the audit lines of the
+    /// refusals, and `now_ms` starts the flood budgets.
     pub fn new(keys: AppKeys, devices: DeviceStore, record: CommandSink, now_ms: u64) -> Gate {
         Gate {
             state: Mutex::new(State {
@@ -456,6 +477,7 @@ impl Gate {
         (st.keys.sign_public(), st.keys.box_public())
     }
 
+    /// Every paired device, revoked ones too.
     pub fn devices(&self) -> Vec<Device> {
         self.state().devices.clone()
     }

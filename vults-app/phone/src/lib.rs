@@ -7,13 +7,16 @@
 //! ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings → Phone.
 //! The window holds it only through [`BackgroundLink`], which runs it on a thread of its own
 //! (commands in, a status snapshot out), so the window never waits for it. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
-//! window to draw. Accepted answers leave as [`EngineCommand::Answer`] with
+//! window to draw. Accepted answers leave as
+//! [`EngineCommand::Answer`](vults_engine::messages::EngineCommand::Answer) with
 //! [`AnsweredBy::Phone`](vults_engine::messages::AnsweredBy::Phone) through the sink given at creation —
 //! the same command a click sends; the engine stays unaware of the phone.
 //!
 //! What is checked, and in what order, is in [`gate`]; the wire format in [`crypto`]; the
 //! threat model in `docs/phone.md`. Not here: any window code (Settings → Phone is a view in
 //! `ui`), and no decision of its own — the phone only feeds answers into the engine.
+
+#![warn(missing_docs)]
 
 pub mod background;
 pub mod client;
@@ -44,6 +47,7 @@ pub const DEFAULT_PORT: u16 = 47_610;
 /// Where the link listens and which address the QR code names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkConfig {
+    /// The address to listen on.
     pub bind: IpAddr,
     /// 0 picks a free port (tests).
     pub port: u16,
@@ -80,7 +84,9 @@ impl LinkConfig {
 /// the fragment (`#…`), which browsers never send to a server, so it reaches no log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PairingOffer {
+    /// The page's address, with the pairing in its fragment: what the QR code says.
     pub url: String,
+    /// The one-time pairing token: good once, until [`PairingOffer::expires_at`].
     pub token: String,
     /// Unix milliseconds.
     pub expires_at: u64,
@@ -100,6 +106,7 @@ pub struct PairingOffer {
 /// The broker as Settings → Phone saves it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrokerSettings {
+    /// The broker's settings.
     pub config: BrokerConfig,
     /// `None` keeps the stored password; `Some("")` removes it; anything else replaces it
     /// (kept in the keyring).
@@ -116,6 +123,7 @@ pub struct BrokerStatus {
     pub config: Option<BrokerConfig>,
     /// The connection's state while it is on.
     pub state: Option<BrokerState>,
+    /// A password for the app's login is stored.
     pub password_set: bool,
     /// A password for the phone's login is stored.
     pub phone_password_set: bool,
@@ -131,11 +139,14 @@ pub struct BrokerStatus {
 pub enum PhoneAction {
     /// Listen on the LAN on this port and show a pairing code.
     Enable {
+        /// The port to listen on (0 picks a free one).
         port: u16,
     },
+    /// Stop listening; paired devices stay paired.
     Disable,
     /// A fresh one-time pairing code.
     NewCode,
+    /// Revoke the device of this id: its requests are refused from now on.
     Revoke(String),
     /// Save the broker settings and connect (replacing a connection already running).
     Broker(BrokerSettings),
@@ -150,7 +161,9 @@ pub struct PhoneStatus {
     pub address: Option<SocketAddr>,
     /// The pairing code on screen and its QR modules.
     pub offer: Option<PairingOffer>,
+    /// The QR code's modules, row by row (`true` is dark).
     pub qr: Vec<Vec<bool>>,
+    /// The paired devices, revoked ones too.
     pub devices: Vec<Device>,
     /// The HTTPS certificate's SHA-256 (`AB:CD:…`), to compare with what the phone shows.
     pub tls_fingerprint: Option<String>,
@@ -166,6 +179,7 @@ pub struct PhoneStatus {
     pub unauthenticated: Vec<AuditEntry>,
     /// The last action's failure ("address in use" …).
     pub error: Option<String>,
+    /// The broker link, as it is now.
     pub broker: BrokerStatus,
 }
 

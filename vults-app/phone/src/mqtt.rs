@@ -49,7 +49,7 @@ pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 /// …up to this.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// A request frame from a phone, at most (the LAN's body limit, and some); the broker is told
-/// this plus [`PACKET_OVERHEAD`] as the app's maximum packet size.
+/// this plus `PACKET_OVERHEAD` as the app's maximum packet size.
 pub const MAX_INCOMING: usize = 64 * 1024;
 /// A PUBLISH packet's bytes around its payload (fixed header, topic, properties), with room.
 const PACKET_OVERHEAD: usize = 1024;
@@ -108,6 +108,7 @@ pub fn app_topic_id(topic: &str) -> Option<&str> {
 pub struct BrokerConfig {
     /// How the app reaches the broker: `mqtts://host[:port]` or `wss://host[:port]/path`.
     pub url: String,
+    /// The username the app logs in with; `None`: anonymous (the password is in the keyring).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// A CA certificate (PEM) for a self-hosted broker; the system's roots otherwise.
@@ -135,8 +136,11 @@ pub struct BrokerConfig {
 /// A broker URL taken apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrokerUrl {
+    /// `wss://` (MQTT over WebSocket) rather than `mqtts://`.
     pub websocket: bool,
+    /// The broker's host name.
     pub host: String,
+    /// The port (8883 or 443 when the URL gives none).
     pub port: u16,
     /// The whole URL (for WebSockets, the request URL).
     pub url: String,
@@ -265,6 +269,7 @@ impl BrokerConfig {
         }
     }
 
+    /// Writes the settings to `path` atomically, private to the user (0600).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let json = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
         vults_core::atomic::write(path, &json, Some(0o600))
@@ -274,16 +279,21 @@ impl BrokerConfig {
 /// The connection's state, for Settings → Phone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BrokerState {
+    /// Connecting for the first time.
     Connecting,
+    /// Connected: phones can reach the app through the broker.
     Connected,
     /// The last failure, and the wait before the next try.
     Reconnecting {
+        /// Why the last try failed.
         error: String,
+        /// Seconds until the next try.
         retry_in_s: u64,
     },
 }
 
 impl BrokerState {
+    /// The state in words, for Settings → Phone.
     pub fn describe(&self) -> String {
         match self {
             BrokerState::Connecting => "Connecting…".into(),
@@ -408,10 +418,12 @@ impl BrokerLink {
         })
     }
 
+    /// The settings it was started with.
     pub fn config(&self) -> &BrokerConfig {
         &self.config
     }
 
+    /// The connection's state now.
     pub fn state(&self) -> BrokerState {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }

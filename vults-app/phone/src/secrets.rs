@@ -15,10 +15,16 @@ pub enum KeyStorage {
     /// In the OS keyring.
     Keyring,
     /// In a 0600 file, because the keyring could not be used (the reason).
-    File { path: PathBuf, reason: String },
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why the keyring could not be used.
+        reason: String,
+    },
 }
 
 impl KeyStorage {
+    /// The sentence Settings → Phone shows about where the keys are.
     pub fn describe(&self) -> String {
         self.describe_as("phone link keys are")
     }

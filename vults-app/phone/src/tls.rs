@@ -16,6 +16,7 @@ use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs
 /// A ready acceptor and the certificate's fingerprint.
 #[derive(Clone)]
 pub struct TlsIdentity {
+    /// Accepts the phone's TLS connections with the link's self-signed certificate.
     pub acceptor: TlsAcceptor,
     /// SHA-256 of the certificate, `AB:CD:…` as browsers show it.
     pub fingerprint: String,

@@ -11,17 +11,22 @@ use vults_engine::HostSockets;
 /// One host as Settings → Hosts shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostRow {
+    /// What cards and rules call it (`devbox`).
     pub name: String,
+    /// What `ssh` is given: `[user@]host`.
     pub target: String,
+    /// `uname -sm` of the host when it was added (`Linux x86_64`).
     pub system: String,
     /// The link's state in words (`linked`, `down (…); again in 4 s`).
     pub link: String,
+    /// The link is up: the host's agents reach the app.
     pub linked: bool,
 }
 
 /// What Settings → Hosts shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HostsStatus {
+    /// Every host added, in the order of `hosts.json`.
     pub hosts: Vec<HostRow>,
     /// What is being done now (`adding devbox…`).
     pub busy: Option<String>,
@@ -41,9 +46,13 @@ pub struct HostsStatus {
 pub enum HostsAction {
     /// `[user@]host[:port]` and extra ssh options (split as a shell would).
     Add {
+        /// What the person typed.
         spec: String,
+        /// Extra `ssh` options, as typed.
         ssh_options: String,
     },
+    /// Takes Vults out of the host's agents and the hook off it, then forgets it (see
+    /// [`crate::install::remove`]).
     Remove(String),
     /// Forgets a host without touching it (after its Remove failed).
     Forget(String),
@@ -85,6 +94,8 @@ impl BackgroundHosts {
         }
     }
 
+    /// The hosts and their links as they are now; reads no file, so the window can ask every
+    /// frame.
     pub fn status(&self) -> HostsStatus {
         // No file is read here (the window asks each frame): the links keep the list.
         let (hosts, error) = match self.links.hosts() {
@@ -116,6 +127,8 @@ impl BackgroundHosts {
         }
     }
 
+    /// Starts `action` on a thread of its own (nothing is started while another one runs);
+    /// [`BackgroundHosts::status`] says how it went.
     pub fn apply(&mut self, action: HostsAction) {
         let (paths, links, shared, wake) = (
             self.paths.clone(),

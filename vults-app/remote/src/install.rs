@@ -1,7 +1,7 @@
 //! `vults-app remote add` and `remove`: the installer's own code and rules, on a host.
 //!
 //! The host's agent config files (and Vults' install record there) are copied into a private
-//! local folder laid out as the host's home ([`Stage`]); the installer runs on that copy exactly
+//! local folder laid out as the host's home (a `Stage`); the installer runs on that copy exactly
 //! as it does locally (merge, `.bak` before the first change, idempotent, a file that does not
 //! parse is never rewritten, uninstall removes exactly what was added), with the agents'
 //! commands naming the hook where it lives on the host ([`InstallOptions::hook_at`]). Then each
@@ -20,7 +20,9 @@ use vults_installer::{AgentReport, AgentState, HookAt, InstallOptions, default_h
 /// What `remote add` did.
 #[derive(Debug)]
 pub struct Added {
+    /// The host as saved in `hosts.json`.
     pub host: Host,
+    /// What was done for each agent on the host.
     pub reports: Vec<AgentReport>,
     /// The local hook that was placed (or was there already).
     pub hook_source: PathBuf,
@@ -33,7 +35,9 @@ pub struct Added {
 /// What `remote remove` did.
 #[derive(Debug)]
 pub struct Removed {
+    /// What was done for each agent on the host.
     pub reports: Vec<AgentReport>,
+    /// Files written back on the host (relative to its home).
     pub written: Vec<String>,
 }
 

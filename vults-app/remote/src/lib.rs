@@ -9,11 +9,13 @@
 //! - [`link`]: while the app runs, one `ssh -N -R <host socket>:<local socket>` per host,
 //!   reconnected with backoff; each host has its own local socket, so the engine knows which
 //!   host a hook call came from (its folder becomes `host:/path`).
-//! - [`cli`]: `vults-app remote add|remove|list`.
+//! - `vults-app remote add|remove|list` (the app's `cli/remote.rs`) drives [`install`].
 //!
 //! Everything goes through the user's own `ssh` client, so `~/.ssh/config`, agents, jump hosts
 //! and keys work as usual. The host needs `sh`, `tar`, `uname` and `sha256sum` (or `shasum`);
 //! no Rust toolchain and no GUI library.
+
+#![warn(missing_docs)]
 
 pub mod archive;
 pub mod background;
@@ -40,6 +42,7 @@ pub struct Host {
     pub name: String,
     /// What `ssh` is given: `[user@]host`.
     pub target: String,
+    /// The SSH port; `None`: ssh's default (or the ssh config's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<u16>,
     /// Extra `ssh` arguments, before the target (`-i KEY`, `-o UserKnownHostsFile=…`, `-F …`).
@@ -93,7 +96,7 @@ impl Host {
     }
 
     /// `ssh -o BatchMode=yes [-p PORT] [options…]` (the target and command follow). Batch mode:
-    /// Vults never types a password or accepts a host key for you ([`ssh_hint`] says what to do).
+    /// Vults never types a password or accepts a host key for you (`ssh_hint` says what to do).
     pub fn ssh(&self) -> Command {
         let mut c = Command::new(ssh_program());
         c.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=15"]);
@@ -254,10 +257,12 @@ pub fn split_options(text: &str) -> Result<Vec<String>, String> {
 /// The hosts (`hosts.json` in the data folder).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostList {
+    /// Every host, in the order they were added.
     pub hosts: Vec<Host>,
 }
 
 impl HostList {
+    /// Where the list is kept (`hosts.json` in the data folder).
     pub fn file(paths: &Paths) -> PathBuf {
         paths.hosts_file()
     }
@@ -282,6 +287,7 @@ impl HostList {
         atomic::write(&HostList::file(paths), &bytes, Some(0o600))
     }
 
+    /// The host of this name.
     pub fn get(&self, name: &str) -> Option<&Host> {
         self.hosts.iter().find(|h| h.name == name)
     }
@@ -294,6 +300,7 @@ impl HostList {
         }
     }
 
+    /// Takes the host of this name out of the list (the file is written by [`HostList::save`]).
     pub fn remove(&mut self, name: &str) -> Option<Host> {
         let i = self.hosts.iter().position(|h| h.name == name)?;
         Some(self.hosts.remove(i))

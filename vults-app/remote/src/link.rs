@@ -32,19 +32,25 @@ const FORWARD_OK: [&str; 2] = ["remote forward success", "all expected forwardin
 /// A link's state, for Settings → Hosts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkState {
+    /// `ssh` is starting, and the host has not accepted the forward yet.
     Connecting,
+    /// The forward is up: the host's hooks reach the app.
     Up,
     /// Down: why, and when the next try is.
     Down {
+        /// What went wrong (`ssh`'s last words, or its exit).
         why: String,
+        /// The wait before the next try.
         retry_in: Duration,
     },
     /// The engine cannot listen on the host's local socket.
     NoSocket(String),
+    /// The link was stopped (the host was removed, or the app quits).
     Stopped,
 }
 
 impl LinkState {
+    /// The state in words, for Settings → Hosts (`linked`, `down (…); again in 4 s`).
     pub fn label(&self) -> String {
         match self {
             LinkState::Connecting => "connecting".into(),
@@ -62,9 +68,11 @@ impl LinkState {
 /// One link's status.
 #[derive(Debug, Clone)]
 pub struct LinkStatus {
+    /// The link's state.
     pub state: LinkState,
     /// The running `ssh` process.
     pub pid: Option<u32>,
+    /// When the link entered that state.
     pub since: SystemTime,
     /// How many times the link was (re)started.
     pub starts: u32,

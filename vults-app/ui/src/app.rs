@@ -29,7 +29,9 @@ use vults_engine::messages::{AnsweredBy, CardId, EngineCommand, EngineEvent, Pen
 
 /// How the window reaches the engine.
 pub trait EngineLink {
+    /// The next event from the engine, if one came since the last call; never waits.
     fn try_recv(&mut self) -> Option<EngineEvent>;
+    /// Sends a command to the engine; never waits.
     fn send(&mut self, command: EngineCommand);
 }
 
@@ -46,7 +48,9 @@ impl EngineLink for vults_engine::EngineHandle {
 
 /// A pair of plain channels, for tests that play the engine.
 pub struct ChannelLink {
+    /// The window reads the engine's events here; the test holds the sending end.
     pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    /// The window sends its commands here; the test reads them at the other end.
     pub commands: std::sync::mpsc::Sender<EngineCommand>,
 }
 
@@ -61,7 +65,9 @@ impl EngineLink for ChannelLink {
 
 /// How the window reaches the chat (Zeca), which runs on a thread of its own.
 pub trait ChatSide {
+    /// The next event from the chat, if one came since the last call; never waits.
     fn try_recv(&mut self) -> Option<vults_zeca::ChatEvent>;
+    /// Sends a command to the chat; never waits.
     fn send(&mut self, command: vults_zeca::ChatCommand);
 }
 
@@ -78,7 +84,9 @@ impl ChatSide for vults_zeca::ZecaHandle {
 
 /// A pair of plain channels, for tests that play the chat.
 pub struct ChatChannel {
+    /// The window reads the chat's events here; the test holds the sending end.
     pub events: std::sync::mpsc::Receiver<vults_zeca::ChatEvent>,
+    /// The window sends its chat commands here; the test reads them at the other end.
     pub commands: std::sync::mpsc::Sender<vults_zeca::ChatCommand>,
 }
 
@@ -109,7 +117,9 @@ pub trait InstallerLink {
 
 /// How the window reaches the SSH hosts' links (Settings → Hosts).
 pub trait HostsSide {
+    /// What Settings → Hosts shows now; read every frame, so it reads no file.
     fn status(&self) -> vults_remote::background::HostsStatus;
+    /// Starts what Settings → Hosts asked for, off the window's thread.
     fn apply(&mut self, action: vults_remote::background::HostsAction);
 }
 
@@ -126,7 +136,9 @@ impl HostsSide for vults_remote::background::BackgroundHosts {
 pub trait PhoneSide {
     /// Every engine event, so the phone sees the cards the window sees.
     fn on_engine_event(&mut self, event: &EngineEvent);
+    /// What Settings → Phone shows now; cheap enough to read every frame.
     fn status(&self) -> vults_phone::PhoneStatus;
+    /// Starts what Settings → Phone asked for, on the link's own thread.
     fn apply(&mut self, action: vults_phone::PhoneAction);
 }
 
@@ -146,6 +158,7 @@ impl PhoneSide for vults_phone::BackgroundLink {
 /// What an installer run found.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InstallerNews {
+    /// Every agent's install state, in the installer's order.
     pub installs: Vec<super::state::AgentInstall>,
     /// A line for the window: the first-run text, or what a repair could not do.
     pub message: Option<String>,
@@ -155,25 +168,37 @@ pub struct InstallerNews {
     pub start_at_login: Option<bool>,
 }
 
+/// How the window lays itself out on the desktop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
+    /// The island floats at the top of the screen, each card is a window of its own, and the
+    /// flock and settings open in a main window of their own (X11, Windows, macOS).
     Floating,
+    /// One ordinary window: the island is a strip at its top and the cards float inside it
+    /// (Wayland without XWayland, `VULTS_LAYOUT=embedded`, the UI tests).
     Embedded,
 }
 
+/// The panes of the main window, in the order of its tab bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
+    /// Every session as a bird, and the cards that had no room on screen.
     Flock,
     /// Zeca, the app's own chat.
     Chat,
+    /// The agents Vults is installed in, and the named tools that have asked.
     Agents,
+    /// The Always rules, with a Remove for each.
     Rules,
+    /// The policy file: what is in force, and what did not parse.
     Policies,
+    /// Every answer, from the audit log.
     History,
     /// Only with hosts' links ([`VultsWindow::with_hosts`]).
     Hosts,
     /// Only with a phone link ([`VultsWindow::with_phone`]).
     Phone,
+    /// Start at login, the log file, the welcome again.
     General,
 }
 
@@ -209,9 +234,15 @@ const PULSE_FOR: f64 = 6.0;
 const PULSE_PERIOD: f64 = 1.2;
 const MAIN_SIZE: [f32; 2] = [760.0, 560.0];
 
+/// The whole app as egui draws it: the island, each card, the main window and its tabs.
+/// It reads the engine's events into its [`Model`] once per frame and sends the person's
+/// answers back; it does no I/O of its own.
 pub struct VultsWindow {
+    /// The window's picture of the engine (and of the installer and the chat).
     pub model: Model,
+    /// How it lays itself out ([`Layout`]).
     pub layout: Layout,
+    /// The tab the main window shows.
     pub tab: Tab,
     /// The flock/settings window is shown (always, in the embedded layout).
     pub main_open: bool,
@@ -257,6 +288,9 @@ pub struct VultsWindow {
 }
 
 impl VultsWindow {
+    /// A window on the engine behind `link`: `desktop` notifies and shows the tray, `clock`
+    /// tells the time (tests set it). The chat, the installer, the phone and the hosts are added
+    /// with the `with_*` calls.
     pub fn new(
         link: Box<dyn EngineLink>,
         desktop: Box<dyn Desktop>,
@@ -967,10 +1001,11 @@ pub fn place_cards(screen: egui::Vec2, top: f32, heights: &[f32]) -> Vec<Option<
     out
 }
 
-pub fn main_id() -> ViewportId {
+pub(crate) fn main_id() -> ViewportId {
     ViewportId::from_hash_of("vults-main")
 }
 
+/// The viewport of card `id`'s own window (floating layout).
 pub fn card_id(id: CardId) -> ViewportId {
     ViewportId::from_hash_of(("vults-card", id))
 }

@@ -82,6 +82,7 @@ struct QuestionChoice {
 }
 
 impl CardView {
+    /// The state of a card as it arrives: nothing chosen yet, its diff and code laid out once.
     pub fn new(card: &PendingCard) -> CardView {
         let questions = match &card.call.target {
             Target::Questions { questions } => questions

@@ -1,7 +1,7 @@
 //! The Chat view (Zeca): one conversation at a time with the user's Claude Code — streamed text
 //! rendered as light markdown, compact tool rows, the chat's own cards inline (the same card
 //! view and keys as the floating cards), a Stop button, tasks, and the chat's settings. It reads
-//! the model and returns [`ChatAction`]s; it never does I/O.
+//! the model and returns `ChatAction`s; it never does I/O.
 
 use super::card::CardView;
 use super::look;
@@ -15,13 +15,13 @@ use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 
 /// What the view asks for.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ChatAction {
+pub(crate) enum ChatAction {
     Command(ChatCommand),
     Answer(CardId, CardAnswer),
 }
 
 #[derive(Default)]
-pub struct ChatView {
+pub(crate) struct ChatView {
     /// The conversation shown; `None`: a new one (made by its first turn).
     pub selected: Option<String>,
     /// The folder of a new conversation.
@@ -493,7 +493,7 @@ fn ago_text(now_ms: u64, then_ms: u64) -> Option<String> {
 }
 
 /// The line a chat's card carries where it floats (another tab, another conversation, the
-/// window hidden), so it is plain where it comes from: "from Zeca · <chat title>". Clicked, it
+/// window hidden), so it is plain where it comes from: "from Zeca · `<chat title>`". Clicked, it
 /// asks for that conversation in the Chat view: returns its id. `None` drawn for other cards.
 pub fn card_origin_ui(ui: &mut egui::Ui, model: &Model, card: &PendingCard) -> Option<String> {
     let chat = vults_zeca::chat_of_session(&card.session.session)?;

@@ -111,7 +111,7 @@ impl Below {
     }
 }
 
-/// Code made once per card: its lines in pieces of [`CHUNK_LINES`], each coloured and laid out
+/// Code made once per card: its lines in pieces of `CHUNK_LINES`, each coloured and laid out
 /// into a galley the first time it is in view (laid out again only when the width or scale
 /// changes). The lines are kept as text until then, so a long diff costs little to make.
 ///

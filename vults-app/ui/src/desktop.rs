@@ -7,11 +7,16 @@ use std::path::Path;
 /// What the tray's menu asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrayAction {
+    /// Show the main window.
     Show,
+    /// Pause cards, or go on with them.
     TogglePause,
+    /// Quit the app.
     Quit,
 }
 
+/// The desktop around the window: notifications, the tray, opening files. [`NoDesktop`] in
+/// tests; the real one lives in the `native` edge.
 pub trait Desktop {
     /// Shows a desktop notification; must not block.
     fn notify(&mut self, summary: &str, body: &str);
@@ -28,6 +33,7 @@ pub trait Desktop {
 pub struct NoDesktop {
     /// What would have been notified, for tests.
     pub notified: Vec<(String, String)>,
+    /// What would have been opened, for tests.
     pub opened: Vec<std::path::PathBuf>,
 }
 

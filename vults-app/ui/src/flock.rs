@@ -72,10 +72,13 @@ pub fn stack_ui(
     answer
 }
 
+/// The Flock tab: every session as a bird, what it does and what it costs, and the cards that
+/// had no room on screen.
 #[derive(Debug, Default)]
 pub struct FlockView;
 
 impl FlockView {
+    /// Draws the flock as `model` has it, as of `now`.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model, now: SystemTime) {
         let birds = model.birds();
         if birds.is_empty() {

@@ -8,6 +8,8 @@ use egui::{Color32, CornerRadius, FontId, Role, Sense, Vec2, WidgetInfo};
 /// The island's size in points; the root window is made exactly this big.
 pub const SIZE: Vec2 = Vec2::new(300.0, 38.0);
 
+/// The island: the small always-on-top pill that says what waits (and the stacked cards'
+/// "+N more").
 #[derive(Debug, Default)]
 pub struct IslandView {
     /// Cards are paused: the pill says so where it would say "Vults".

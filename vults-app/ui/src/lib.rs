@@ -4,6 +4,8 @@
 //!
 //! Start from [`app::VultsWindow`]; [`native::run`] opens it with eframe (glow renderer).
 
+#![warn(missing_docs)]
+
 pub mod app;
 pub mod card;
 pub mod chat;

@@ -4,11 +4,12 @@ use egui::{Color32, Pos2, Shape, Stroke, Vec2};
 use vults_core::protocol::{AgentKind, Identity};
 use vults_engine::messages::SessionState;
 
-pub const AMBER: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
-pub const RED: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
-pub const GREEN: Color32 = Color32::from_rgb(0x3D, 0xB8, 0x6B);
+pub(crate) const AMBER: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
+pub(crate) const RED: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
+pub(crate) const GREEN: Color32 = Color32::from_rgb(0x3D, 0xB8, 0x6B);
+/// The fill behind a card.
 pub const CARD_FILL: Color32 = Color32::from_rgb(0x1E, 0x20, 0x25);
-pub const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
+pub(crate) const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
 
 /// A target as a list shows it (the flock, History, the stack): hidden characters written out
 /// ([`vults_core::text::reveal`]), and a tool input in JSON that names a file (OpenCode's edit,
@@ -83,7 +84,7 @@ pub fn agent_color(agent: AgentKind, name: Option<&str>) -> Color32 {
     egui::ecolor::Hsva::new(hue, 0.55, 0.85, 1.0).into()
 }
 
-pub fn identity_color(identity: &Identity) -> Color32 {
+pub(crate) fn identity_color(identity: &Identity) -> Color32 {
     match identity {
         Identity::Builtin(kind) => agent_color(*kind, None),
         Identity::Named(name) => agent_color(AgentKind::Other, Some(name.as_str())),
@@ -132,7 +133,7 @@ pub fn paint_bird(ui: &mut egui::Ui, color: Color32, letter: &str, size: f32) ->
     response
 }
 
-pub fn state_text(state: SessionState) -> &'static str {
+pub(crate) fn state_text(state: SessionState) -> &'static str {
     match state {
         SessionState::Working => "working",
         SessionState::WaitingForYou => "waiting for you",
@@ -141,7 +142,7 @@ pub fn state_text(state: SessionState) -> &'static str {
     }
 }
 
-pub fn state_color(state: SessionState) -> Color32 {
+pub(crate) fn state_color(state: SessionState) -> Color32 {
     match state {
         SessionState::Working => GREEN,
         SessionState::WaitingForYou => AMBER,

@@ -18,8 +18,11 @@ const NOTICES_KEPT: usize = 20;
 /// What an applied event changed that the app reacts to beyond drawing.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
+    /// A card arrived: it gets a window, and the island pulses.
     CardArrived(CardId),
+    /// A card is gone (answered or withdrawn): its window closes.
     CardGone(CardId),
+    /// Anything else: only drawing changes.
     Other,
 }
 
@@ -28,6 +31,7 @@ pub enum Change {
 pub struct AgentInstall {
     /// The `--agent` name (`claude`, `cursor`, …).
     pub key: String,
+    /// The name a person knows it by (`Claude Code`).
     pub name: String,
     /// `installed`, `outdated`, `tampered`, `missing`, `not found on this machine`, …
     pub state: String,
@@ -37,15 +41,21 @@ pub struct AgentInstall {
     pub repairable: bool,
 }
 
+/// What the window knows of the engine, the installer and the chat, built from their events
+/// ([`Model::apply`]): the views only read it.
 #[derive(Debug, Clone, Default)]
 pub struct Model {
     /// Pending cards in arrival order (newest last).
     pub cards: Vec<PendingCard>,
+    /// Every session the engine knows, as a bird of the flock.
     pub sessions: BTreeMap<SessionKey, Session>,
+    /// The Always rules in force.
     pub rules: Vec<AlwaysRule>,
+    /// The policy file's state.
     pub policies: PolicyStatus,
     /// Oldest first.
     pub audit: Vec<AuditEntry>,
+    /// The named tools that have asked for a card, by name.
     pub named_tools: BTreeMap<String, NamedTool>,
     /// Every agent's install state, in the installer's order; empty until it has reported.
     pub installs: Vec<AgentInstall>,
@@ -63,10 +73,12 @@ pub struct Model {
     pub log_file: Option<std::path::PathBuf>,
     /// The chat's conversations (Zeca), by id.
     pub chats: BTreeMap<String, vults_zeca::Conversation>,
+    /// The chat's settings, as the chat last said them.
     pub zeca_settings: vults_zeca::ZecaSettings,
 }
 
 impl Model {
+    /// Applies one engine event, and says what changed that the app must act on.
     pub fn apply(&mut self, event: EngineEvent) -> Change {
         match event {
             EngineEvent::CardAdded(card) => {
@@ -143,6 +155,7 @@ impl Model {
         birds
     }
 
+    /// The waiting card of this id.
     pub fn card(&self, id: CardId) -> Option<&PendingCard> {
         self.cards.iter().find(|c| c.id == id)
     }

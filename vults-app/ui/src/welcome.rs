@@ -8,10 +8,13 @@ use vults_installer::welcome::Welcome;
 /// What the welcome asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WelcomeAction {
+    /// Close the welcome.
     Close,
+    /// Go to Settings → Phone to pair a phone.
     PairPhone,
 }
 
+/// Draws the welcome; `phone` offers to pair a phone (the app has a phone link).
 pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAction> {
     let mut action = None;
     let dim = Color32::from_gray(160);

@@ -10,12 +10,14 @@
 //! Start from [`ZecaHandle::start`]: the chat runs on a thread of its own. The window sends
 //! [`ChatCommand`]s ([`ZecaHandle::send`]) and reads [`ChatEvent`]s ([`ZecaHandle::events`]);
 //! the processes report [`Note`]s to that thread. A `can_use_tool` becomes an
-//! [`InAppRequest`](vults_engine::InAppRequest) sent through the engine's commander: the engine
+//! [`InAppRequest`] sent through the engine's commander: the engine
 //! puts it through the one decision point exactly like a hook's request (a policy deny answers
 //! without a card, a destructive call always asks, Always rules answer), as a card of the
 //! session `zeca:<chat>` that the window shows inline in the chat. The answer comes back as
 //! [`Note::Answered`] and goes to the CLI's stdin as a `control_response`, never through the
 //! hook socket. The engine knows nothing of chats: only of the requests this crate sends it.
+
+#![warn(missing_docs)]
 
 pub mod codex;
 pub mod process;
@@ -58,19 +60,28 @@ pub const DENIED: &str = "Denied from Vults";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Entry {
+    /// What the person wrote.
     User {
+        /// The message as typed.
         text: String,
     },
+    /// What the agent answered.
     Assistant {
+        /// The answer's text (Markdown), as it streamed in.
         text: String,
     },
     /// A tool call: a compact row, its result once it came.
     Tool {
+        /// The CLI's id of the call (`tool_use` id): its result and its question name it.
         id: String,
+        /// The tool as the agent names it (`Bash`, `Edit` …).
         name: String,
+        /// The call's target in short (the command, the file), for the row.
         summary: String,
+        /// What the tool said back, once it ran.
         #[serde(default)]
         result: Option<String>,
+        /// The tool failed, or was refused.
         #[serde(default)]
         error: bool,
         /// What became of its permission question, when it asked one.
@@ -82,15 +93,22 @@ pub enum Entry {
     },
     /// What the chat itself says (a stopped turn, a CLI that could not start …).
     Note {
+        /// The note's words.
         text: String,
     },
     /// A task started from the chat.
     Task {
+        /// The task's id: its session's `VULTS_TASK`, and its log's name.
         id: String,
+        /// The folder it runs in.
         folder: String,
+        /// `claude` or `codex`.
         agent: String,
+        /// The prompt it was started with.
         prompt: String,
+        /// Started headless instead of in a terminal window.
         headless: bool,
+        /// `running`, or `ended (<exit status>)`.
         state: String,
     },
 }
@@ -98,13 +116,16 @@ pub enum Entry {
 /// One conversation: the CLI's own session continues it across turns and restarts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Conversation {
+    /// Its id: names its file.
     pub id: ChatId,
+    /// The folder the CLI runs in.
     pub folder: String,
     /// `claude` (Claude Code, stream-json) or `codex` (Codex CLI's app server).
     pub engine: String,
     /// The CLI's session id (Claude Code) or thread id (Codex), to resume after a restart.
     #[serde(default)]
     pub session_id: Option<String>,
+    /// Everything said and done in it, oldest first.
     #[serde(default)]
     pub entries: Vec<Entry>,
     /// When the person or the agent last did something in it (Unix ms): the picker says it and
@@ -120,6 +141,7 @@ pub struct Conversation {
 }
 
 impl Conversation {
+    /// A new, empty conversation of `engine` in `folder`.
     pub fn new(id: &str, folder: &str, engine: &str) -> Conversation {
         Conversation {
             id: id.to_string(),
@@ -175,7 +197,9 @@ pub struct ZecaSettings {
 /// What a task runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskSpec {
+    /// The folder the agent starts in.
     pub folder: String,
+    /// What the agent is asked to do.
     pub prompt: String,
     /// `claude` or `codex`.
     pub agent: String,
@@ -188,20 +212,28 @@ pub struct TaskSpec {
 pub enum ChatCommand {
     /// A user turn; makes the conversation (in `folder`) when it is new.
     Send {
+        /// The conversation the turn belongs to.
         chat: ChatId,
+        /// The folder the CLI runs in; only read when the conversation is new.
         folder: String,
         /// `claude` or `codex`; only read when the conversation is new.
         engine: String,
+        /// What the person wrote.
         text: String,
     },
     /// Stops the running turn: the CLI's process group ends; the next turn resumes the session.
     Stop {
+        /// The conversation whose turn to stop.
         chat: ChatId,
     },
+    /// Starts a task from a conversation: the task is a row of it.
     StartTask {
+        /// The conversation that starts it.
         chat: ChatId,
+        /// What to run.
         task: TaskSpec,
     },
+    /// New settings: saved to `zeca.json`, and used from the next process on.
     Configure(ZecaSettings),
 }
 
@@ -210,6 +242,7 @@ pub enum ChatCommand {
 pub enum ChatEvent {
     /// The whole conversation as it is now.
     Updated(Conversation),
+    /// The chat's settings as they are now (at start, and after a change).
     Settings(ZecaSettings),
     /// A line for the status bar (a conversation that could not be saved or read …).
     Notice(String),
@@ -237,28 +270,50 @@ pub const IDLE_AFTER: Duration = Duration::from_secs(10 * 60);
 /// What the processes (and the engine's replies) report to the chat's thread.
 #[derive(Debug)]
 pub enum Note {
+    /// One line the CLI wrote on stdout.
     Line {
+        /// The conversation whose CLI wrote it.
         chat: ChatId,
+        /// Which start of the CLI it came from ([`process::Proc::run`]): a stopped one's late lines
+        /// are dropped.
         run: u64,
+        /// The line, without its newline.
         line: String,
     },
+    /// The CLI's process ended.
     Exited {
+        /// The conversation whose CLI ended.
         chat: ChatId,
+        /// Which start of the CLI ended ([`process::Proc::run`]).
         run: u64,
+        /// Its exit status, with the last words it wrote on stderr.
         status: String,
     },
-    /// The engine's answer to an [`Ask`], and its audit line (written once delivered).
+    /// The engine's answer to a question the CLI asked, and its audit line (written once delivered).
     Answered {
+        /// The conversation that asked.
         chat: ChatId,
+        /// The CLI's id of the question, which its `control_response` names.
         request_id: String,
+        /// The engine's reply (a decision, or answers).
         reply: Box<Message>,
+        /// The line for the audit log.
         entry: Box<AuditEntry>,
     },
     /// The card was withdrawn (nobody can answer now): the CLI is told no.
-    Withdrawn { chat: ChatId, request_id: String },
-    TaskExited {
+    Withdrawn {
+        /// The conversation that asked.
         chat: ChatId,
+        /// The CLI's id of the question.
+        request_id: String,
+    },
+    /// A task started headless ended.
+    TaskExited {
+        /// The conversation that started it.
+        chat: ChatId,
+        /// The task's id.
         task: String,
+        /// Its exit status, with the last line it wrote when it failed.
         status: String,
     },
 }

@@ -17,9 +17,12 @@ pub const KILL_AFTER: Duration = Duration::from_secs(2);
 /// How long an ended process's stderr is still read for its last words.
 const STDERR_GRACE: Duration = Duration::from_millis(500);
 
+/// One running CLI of a conversation: its stdin is written by a thread of its own, its stdout
+/// and stderr read by two more.
 pub struct Proc {
     /// Which start of the chat's CLI this is: a stopped one's late lines are told apart.
     pub run: u64,
+    /// The process id (also its process group's).
     pub pid: u32,
     stdin: mpsc::Sender<String>,
     exited: Arc<AtomicBool>,
@@ -155,6 +158,8 @@ fn own_group(cmd: &mut Command) {
 #[cfg(not(unix))]
 fn own_group(_cmd: &mut Command) {}
 
+/// Ends the process group of `pid`: SIGTERM, then SIGKILL after [`KILL_AFTER`] (the group's
+/// leader may be gone while its children live on).
 #[cfg(unix)]
 pub fn kill_tree(pid: u32, _exited: Arc<AtomicBool>) {
     let Ok(pgid) = libc::pid_t::try_from(pid) else {
@@ -173,6 +178,7 @@ pub fn kill_tree(pid: u32, _exited: Arc<AtomicBool>) {
         });
 }
 
+/// Ends `pid` and every process it started (`taskkill /T /F`).
 #[cfg(not(unix))]
 pub fn kill_tree(pid: u32, _exited: Arc<AtomicBool>) {
     let _ = Command::new("taskkill")

@@ -7,6 +7,7 @@ use super::{Conversation, ZecaSettings};
 use std::path::PathBuf;
 use vults_core::paths::{PRIVATE_FILE_MODE, Paths};
 
+/// The chat's files: conversations, tasks' logs and settings (see the module).
 pub struct Store {
     chats: PathBuf,
     tasks: PathBuf,
@@ -25,6 +26,7 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 impl Store {
+    /// The files under `paths`' data and config folders; nothing is read or made yet.
     pub fn new(paths: &Paths) -> Store {
         let dir = paths.data_dir.join("zeca");
         Store {
@@ -35,14 +37,17 @@ impl Store {
         }
     }
 
+    /// The file of the conversation `id`.
     pub fn path_of(&self, id: &str) -> PathBuf {
         self.chats.join(format!("{id}.json"))
     }
 
+    /// The log of the headless task `task`.
     pub fn task_log(&self, task: &str) -> PathBuf {
         self.tasks.join(format!("{task}.log"))
     }
 
+    /// Writes `conv` to its file, atomically; refused for an id that is not [`valid_id`].
     pub fn save(&self, conv: &Conversation) -> Result<(), String> {
         if !valid_id(&conv.id) {
             return Err(format!("chat {:?} not saved: not a valid id", conv.id));
@@ -113,6 +118,8 @@ impl Store {
         }
     }
 
+    /// Writes the settings, atomically; refused (until Vults quits) when the file there did not
+    /// parse, so a person's edit is never lost.
     pub fn save_settings(&mut self, s: &ZecaSettings) -> Result<(), String> {
         if !self.settings_writable || matches!(self.load_settings(), (_, Some(_))) {
             self.settings_writable = false;

@@ -10,7 +10,10 @@ use serde_json::{Value, json};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {
     /// `system`/`init`: the CLI's session id (the one `--resume` takes).
-    Init { session_id: String },
+    Init {
+        /// The session id.
+        session_id: String,
+    },
     /// A new assistant message began streaming (`stream_event` `message_start`).
     MessageStart,
     /// A text block began streaming.
@@ -25,8 +28,11 @@ pub enum Out {
     CanUseTool(CanUseTool),
     /// `result`: the turn is over.
     Result {
+        /// The turn failed (an API error, a refused resume …).
         is_error: bool,
+        /// The CLI's last words about the turn.
         text: Option<String>,
+        /// The session the turn ran in.
         session_id: Option<String>,
     },
     /// A line the chat does not use (other `system` lines, `control_response`, hook progress …).
@@ -36,28 +42,42 @@ pub enum Out {
 /// One block of an assistant message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
+    /// Text the model wrote.
     Text(String),
+    /// A tool call the model made.
     ToolUse {
+        /// The call's id, which its result and its permission question name.
         id: String,
+        /// The tool's name.
         name: String,
+        /// The tool's input, as the model wrote it.
         input: Value,
     },
 }
 
+/// What a tool said back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
+    /// The call it answers ([`Block::ToolUse`]'s `id`).
     pub tool_use_id: String,
+    /// Its output (text blocks joined).
     pub text: String,
+    /// The tool failed, or was refused.
     pub is_error: bool,
 }
 
 /// The permission question of `--permission-prompt-tool stdio`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CanUseTool {
+    /// The id its `control_response` must name.
     pub request_id: String,
+    /// The tool as Claude Code names it.
     pub tool_name: String,
+    /// The tool's input.
     pub input: Value,
+    /// The call's id ([`Block::ToolUse`]'s `id`), when the CLI says it.
     pub tool_use_id: Option<String>,
+    /// What the CLI says of the call, when it says something.
     pub description: Option<String>,
 }
 

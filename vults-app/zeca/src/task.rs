@@ -9,12 +9,17 @@ use std::process::{Command, Stdio};
 
 /// What to launch.
 pub struct Launch {
+    /// The agent's binary.
     pub program: PathBuf,
     /// `claude` or `codex`.
     pub agent: String,
+    /// What the agent is asked to do.
     pub prompt: String,
+    /// The folder it starts in.
     pub folder: String,
+    /// The task's id, set as `VULTS_TASK`.
     pub task: String,
+    /// Environment added to the app's.
     pub env: Vec<(String, String)>,
     /// Variables taken out of the environment.
     pub remove: Vec<String>,

@@ -1,6 +1,6 @@
 //! What a tool row of the chat says happened, in words: the chat learns it from three places —
 //! its own permission question (a card waits: "asks"), the engine's answer with its audit line
-//! (`by`: "allowed — running", "denied by you", "denied by policy <name>"), and the CLI's tool
+//! (`by`: "allowed — running", "denied by you", "denied by policy `<name>`"), and the CLI's tool
 //! result ("ran", "failed" with Claude Code's own error words, without their
 //! `<tool_use_error>` tags) — and from Stop ("stopped", not "refused · Exit code 137").
 
@@ -14,14 +14,19 @@ use vults_engine::messages::AnsweredBy;
 pub enum Asked {
     /// Its card waits for an answer.
     Waiting,
+    /// Allowed: the tool runs.
     Allowed {
+        /// Who allowed it.
         by: AnsweredBy,
     },
+    /// Denied: the CLI was told no.
     Denied {
+        /// Who denied it.
         by: AnsweredBy,
     },
     /// A question, answered.
     Answered {
+        /// Who answered it.
         by: AnsweredBy,
     },
     /// Nobody could answer it (its card was withdrawn): the CLI was told no.
@@ -46,13 +51,14 @@ pub enum Tone {
 pub struct Status {
     /// "ran", "asks", "allowed — running", "denied by you", "stopped", "failed" …
     pub mark: String,
+    /// How the mark reads.
     pub tone: Tone,
     /// The first line of what the tool said (its output, its error's own words), when worth
     /// showing.
     pub detail: Option<String>,
 }
 
-/// Who answered, as a row says it: "by you", "by an Always rule", "by policy <name>" …
+/// Who answered, as a row says it: "by you", "by an Always rule", "by policy `<name>`" …
 pub fn by_words(by: &AnsweredBy) -> String {
     match by {
         AnsweredBy::Click => "by you".into(),

@@ -1,5 +1,6 @@
 //! What the chat's tests share: an engine and the chat on a private home, a stand-in CLI
 //! written as a script, and waiting for a conversation to show something.
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -7,10 +7,13 @@ use crate::state::Model;
 use egui::{Color32, RichText};
 use vults_core::protocol::AgentKind;
 
+/// Settings → Agents: each agent's install state, with Repair and an on/off switch, and the
+/// named tools that have asked.
 #[derive(Debug, Default)]
 pub struct AgentsView;
 
 impl AgentsView {
+    /// Draws the pane; returns what the person asked for.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {

@@ -5,7 +5,7 @@ use crate::state::Model;
 use egui::{Color32, RichText};
 
 #[derive(Debug, Default)]
-pub struct GeneralView;
+pub(crate) struct GeneralView;
 
 impl GeneralView {
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {

@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 use vults_core::text::reveal;
 use vults_engine::messages::Outcome;
 
+/// Settings → History: the audit log, newest first, filterable by agent, decision and who
+/// answered.
 #[derive(Debug, Default)]
 pub struct HistoryView {
     agent: Option<String>,
@@ -37,6 +39,7 @@ const DECISIONS: [&str; 8] = [
 ];
 
 impl HistoryView {
+    /// Draws the pane.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) {
         ui.heading("History");
         let agents: BTreeSet<&str> = model.audit.iter().map(|a| a.identity.as_str()).collect();

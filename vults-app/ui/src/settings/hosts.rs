@@ -12,7 +12,7 @@ const GOOD: Color32 = Color32::from_rgb(110, 200, 120);
 const WARN: Color32 = Color32::from_rgb(230, 160, 60);
 
 #[derive(Debug, Default)]
-pub struct HostsView {
+pub(crate) struct HostsView {
     spec: String,
     ssh_options: String,
 }

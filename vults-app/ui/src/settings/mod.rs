@@ -11,7 +11,9 @@ pub mod rules;
 /// What a settings pane asks for; the app turns it into an engine command or a desktop call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SettingsAction {
+    /// Delete the Always rule of this id.
     RemoveRule(String),
+    /// Read the policy file again.
     ReloadPolicies,
     /// Open a file in the user's editor (the desktop integration does it, not the view).
     Open(std::path::PathBuf),

@@ -15,7 +15,7 @@ use egui::{Color32, RichText};
 use vults_phone::{BrokerConfig, BrokerSettings, DEFAULT_PORT, PhoneAction, PhoneStatus};
 
 #[derive(Debug)]
-pub struct PhoneView {
+pub(crate) struct PhoneView {
     port: String,
     broker: BrokerFields,
 }

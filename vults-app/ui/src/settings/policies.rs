@@ -6,10 +6,12 @@ use crate::look;
 use crate::state::Model;
 use egui::{Color32, RichText};
 
+/// Settings → Policies: the policy file, its parse error and warnings, and a button to open it.
 #[derive(Debug, Default)]
 pub struct PoliciesView;
 
 impl PoliciesView {
+    /// Draws the pane; returns what the person asked for.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
         let status = &model.policies;

@@ -7,10 +7,13 @@ use crate::state::Model;
 use egui::{Color32, RichText};
 use vults_core::text::reveal;
 
+/// Settings → Rules: every Always rule, with a Remove and the words the card said when it
+/// was made.
 #[derive(Debug, Default)]
 pub struct RulesView;
 
 impl RulesView {
+    /// Draws the pane; returns what the person asked for.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
         ui.heading("Always rules");
