@@ -68,6 +68,13 @@ impl TempHome {
         TempHome { dir }
     }
 
+    /// Leaves the folder on disk (for a look after the test) and gives its path.
+    pub fn keep(self) -> PathBuf {
+        let dir = self.dir.clone();
+        std::mem::forget(self);
+        dir
+    }
+
     /// The agents' `HOME` inside it.
     pub fn home(&self) -> PathBuf {
         self.dir.join("home")

@@ -88,27 +88,30 @@ pub fn wanted(agent: &str) -> bool {
 
 /// A temp folder kept when the test fails (its path is printed), removed when it passes.
 pub struct Work {
+    /// The folder (canonical: an agent's folder is compared by path).
     pub dir: PathBuf,
     pub keep: bool,
+    temp: Option<vults_tests::TempHome>,
 }
 
 impl Work {
     fn new(agent: &str) -> Work {
-        let dir = std::env::temp_dir().join(format!("vults-ra-{agent}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("work dir");
-        // The folder an agent works in is compared by path: take the canonical one.
-        let dir = dir.canonicalize().expect("canonical work dir");
-        Work { dir, keep: true }
+        let temp = vults_tests::TempHome::empty(&format!("ra-{agent}"));
+        Work {
+            dir: temp.dir.clone(),
+            keep: true,
+            temp: Some(temp),
+        }
     }
 }
 
 impl Drop for Work {
     fn drop(&mut self) {
+        let Some(temp) = self.temp.take() else {
+            return;
+        };
         if self.keep || std::thread::panicking() {
-            eprintln!("real-agents: kept {} for inspection", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
+            eprintln!("real-agents: kept {} for inspection", temp.keep().display());
         }
     }
 }

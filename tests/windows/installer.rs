@@ -20,16 +20,19 @@ use vults_tests::{HookRun, Script, Stdin, TestServer, fixture, run_hook};
 
 /// A Windows profile of its own, with a space and non-ASCII letters in its name.
 struct Profile {
+    /// Removed when the profile is dropped.
+    _temp: vults_tests::TempHome,
     root: PathBuf,
     user: String,
 }
 
 impl Profile {
     fn new(name: &str) -> Profile {
-        let root = std::env::temp_dir().join(format!("vw-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let temp = vults_tests::TempHome::empty(&format!("w-{name}"));
+        let root = temp.dir.clone();
         std::fs::create_dir_all(root.join("Zoë Ünal")).unwrap();
         Profile {
+            _temp: temp,
             root,
             user: format!("vtest{}{name}", std::process::id()),
         }
@@ -51,12 +54,6 @@ fn windows_env(profile: &Path, user: &str, key: &str) -> Option<PathBuf> {
         "LOCALAPPDATA" => Some(profile.join(r"AppData\Local")),
         "USERNAME" => Some(PathBuf::from(user)),
         _ => None,
-    }
-}
-
-impl Drop for Profile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 

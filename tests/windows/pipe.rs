@@ -8,37 +8,29 @@
 #![cfg(windows)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use vults_core::paths::Paths;
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
 use vults_engine::{Engine, EngineHandle, EngineOptions};
 
 const PATIENCE: Duration = Duration::from_secs(30);
 
-struct Home {
-    dir: PathBuf,
-}
+/// A `VULTS_HOME` with nothing in it yet (the engine makes its own folders).
+struct Home(vults_tests::TempHome);
 
 impl Home {
     fn new(name: &str) -> Home {
-        let dir = std::env::temp_dir().join(format!("vw-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Home { dir }
-    }
-    fn paths(&self) -> Paths {
-        let dir = self.dir.clone();
-        Paths::resolve(move |k| (k == "VULTS_HOME").then(|| dir.clone()))
+        Home(vults_tests::TempHome::empty(&format!("w-{name}")))
     }
 }
 
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+impl std::ops::Deref for Home {
+    type Target = vults_tests::TempHome;
+    fn deref(&self) -> &vults_tests::TempHome {
+        &self.0
     }
 }
 

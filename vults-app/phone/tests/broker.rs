@@ -147,8 +147,8 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     let root = root();
     let (app_bin, hook_bin) = build_e2e();
 
-    let home = std::env::temp_dir().join(format!("vults-phone-broker-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let temp = vults_tests::TempHome::empty("phone-broker");
+    let home = temp.dir.clone();
     let www = home.join("www");
     std::fs::create_dir_all(&www).unwrap();
     let tag = format!("{}", std::process::id());
@@ -621,8 +621,8 @@ fn settings_connect_over_mqtts_with_a_password() {
         return;
     }
     use vults_phone::{BrokerConfig, BrokerSettings, BrokerState, PhoneAction, PhoneLink};
-    let home = std::env::temp_dir().join(format!("vults-phone-mqtts-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let temp = vults_tests::TempHome::empty("phone-mqtts");
+    let home = temp.dir.clone();
     std::fs::create_dir_all(&home).unwrap();
     let (ca, cert, key) = certificates(&home, &["127.0.0.1"]);
     let passwd = home.join("passwd");

@@ -102,8 +102,8 @@ fn a_hostile_broker_client_leaves_the_link_answering_and_the_audit_bounded() {
         return;
     }
     let (app_bin, hook_bin) = build_e2e();
-    let home = std::env::temp_dir().join(format!("vults-broker-abuse-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let temp = vults_tests::TempHome::empty("broker-abuse");
+    let home = temp.dir.clone();
     std::fs::create_dir_all(&home).unwrap();
     let (ca, cert, key) = certificates(&home, &["127.0.0.1"]);
     let [plain, wss] = free_ports();

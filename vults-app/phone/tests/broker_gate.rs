@@ -25,16 +25,13 @@ const NOW: u64 = 2_000_000_000_000;
 
 type Sent = Arc<Mutex<Vec<EngineCommand>>>;
 
-fn home(name: &str) -> PathBuf {
-    let home = std::env::temp_dir().join(format!("vults-broker-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    std::fs::create_dir_all(&home).unwrap();
-    home
+fn home(name: &str) -> vults_tests::TempHome {
+    vults_tests::TempHome::empty(&format!("bg-{name}"))
 }
 
-fn gate(name: &str) -> (PathBuf, Gate, Sent) {
+fn gate(name: &str) -> (vults_tests::TempHome, Gate, Sent) {
     let home = home(name);
-    let store = DeviceStore::load(&home.join("devices.json")).unwrap();
+    let store = DeviceStore::load(&home.dir.join("devices.json")).unwrap();
     let sent: Sent = Arc::default();
     let sink = sent.clone();
     let gate = Gate::new(
@@ -175,7 +172,7 @@ fn pairing_and_answers_over_the_broker_go_through_the_gate() {
             .unwrap()
             .starts_with("nonce already used")
     );
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
@@ -217,7 +214,7 @@ fn a_nonce_seen_on_one_transport_is_a_replay_on_the_other() {
         })
         .count();
     assert_eq!(refusals, 2, "both replays audited");
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
@@ -269,7 +266,7 @@ fn frames_on_the_wrong_topic_or_malformed_are_refused_and_audited() {
         "{details:?}"
     );
     assert!(answers(&sent).is_empty());
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
@@ -339,7 +336,7 @@ fn pairing_over_the_broker_is_sealed_single_use_and_refused_otherwise() {
             .unwrap()
             .starts_with("revoked device")
     );
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 /// A CA file rustls accepts (its certificate is never presented: the broker is not there).
@@ -369,7 +366,8 @@ fn ca_file(dir: &std::path::Path) -> PathBuf {
 
 #[test]
 fn a_broker_that_cannot_be_reached_leaves_the_lan_link_alone() {
-    let home = home("down");
+    let temp = home("down");
+    let home = temp.dir.clone();
     let h = home.clone();
     let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
     let sent: Sent = Arc::default();
@@ -439,12 +437,13 @@ fn a_broker_that_cannot_be_reached_leaves_the_lan_link_alone() {
     assert_eq!(link.broker_state(), None);
     assert_eq!(link.address().map(|a| a.port()), Some(addr.port()));
     link.stop();
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
 fn bad_broker_settings_are_a_clear_error_and_an_unreadable_file_is_kept() {
-    let home = home("settings");
+    let temp = home("settings");
+    let home = temp.dir.clone();
     let h = home.clone();
     let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
     let mut link = PhoneLink::new(&paths, Arc::new(|_| {})).unwrap();
@@ -477,7 +476,7 @@ fn bad_broker_settings_are_a_clear_error_and_an_unreadable_file_is_kept() {
     link.apply(PhoneAction::BrokerOff);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ not json");
     drop(link);
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 /// A broker replays one captured request 1,000 times (4.5 a second, as measured through
@@ -550,7 +549,7 @@ fn one_captured_frame_replayed_1000_times_adds_a_bounded_number_of_audit_lines()
     assert!(gate.broker_request(&t, &f, now).refused);
     let last = audit(&sent).pop().unwrap();
     assert!(last["by"].as_str().unwrap().contains("Other"), "{last}");
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 /// A Write card of `kb` KiB of new text (its diff in the card too).
@@ -649,7 +648,7 @@ fn a_card_list_over_the_brokers_limit_is_sent_cut_and_a_cut_card_takes_only_deny
             ..
         })
     ));
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 /// A card's JSON, its diff included, is made once, when it comes — not on every poll under the
@@ -679,5 +678,5 @@ fn a_cards_json_is_made_once_however_often_phones_poll() {
         2,
         "one per card, none per poll"
     );
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }

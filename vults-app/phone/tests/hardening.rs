@@ -7,7 +7,6 @@
 
 use serde_json::{Value, json};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -24,15 +23,10 @@ use vults_phone::{BackgroundLink, LinkConfig, PhoneAction, PhoneLink};
 
 type Sent = Arc<Mutex<Vec<EngineCommand>>>;
 
-fn home(name: &str) -> (PathBuf, Paths) {
-    let home = std::env::temp_dir().join(format!("vults-phone-h-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    std::fs::create_dir_all(&home).unwrap();
-    let h = home.clone();
-    (
-        home,
-        Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone())),
-    )
+fn home(name: &str) -> (vults_tests::TempHome, Paths) {
+    let home = vults_tests::TempHome::empty(&format!("h-{name}"));
+    let paths = home.paths();
+    (home, paths)
 }
 
 fn sink() -> (Sent, vults_phone::CommandSink) {
@@ -53,7 +47,8 @@ fn audit_of(sent: &Sent) -> Vec<AuditEntry> {
 }
 
 struct Harness {
-    home: PathBuf,
+    /// Removed when the harness is dropped (after the link stopped).
+    _home: vults_tests::TempHome,
     link: PhoneLink,
     addr: SocketAddr,
     sent: Sent,
@@ -66,7 +61,7 @@ impl Harness {
         let mut link = PhoneLink::new(&paths, sink).unwrap();
         let addr = link.start(LinkConfig::loopback(0)).unwrap();
         Harness {
-            home,
+            _home: home,
             link,
             addr,
             sent,
@@ -103,7 +98,6 @@ impl Harness {
 impl Drop for Harness {
     fn drop(&mut self) {
         self.link.stop();
-        let _ = std::fs::remove_dir_all(&self.home);
     }
 }
 
@@ -141,9 +135,9 @@ fn lan(n: u32) -> IpAddr {
 }
 
 /// A gate with no listener, its clock given by each call.
-fn bare_gate(name: &str) -> (PathBuf, Gate, Sent) {
+fn bare_gate(name: &str) -> (vults_tests::TempHome, Gate, Sent) {
     let (home, _) = home(name);
-    let store = DeviceStore::load(&home.join("devices.json")).unwrap();
+    let store = DeviceStore::load(&home.dir.join("devices.json")).unwrap();
     let (sent, sink) = sink();
     let gate = Gate::new(crypto::AppKeys::generate(), store, sink, 1_000_000);
     (home, gate, sent)
@@ -224,7 +218,7 @@ fn refusals_from_many_addresses_share_one_budget_and_the_rest_are_counted_in_one
     // Nothing more was dropped: no second summary.
     gate.flush(t0 + 3 * SUMMARY_INTERVAL_MS, true);
     assert_eq!(audit_of(&sent).len(), ANON_BURST as usize + 1);
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
@@ -278,7 +272,7 @@ fn a_flood_cannot_push_real_refusals_out_of_settings() {
     assert_eq!(gate.authenticated_refusals(), vec![real]);
     assert_eq!(gate.unauthenticated_refusals().len(), 10);
     assert!(shown.len() <= 50);
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 // ---- 4. only what the app can vouch for ----------------------------------------------------
@@ -435,7 +429,7 @@ fn failed_pairings_are_audited_under_the_flood_budget() {
         assert_eq!(gate.pair(&body, lan(n), 2_000_000).status, 403);
     }
     assert_eq!(audit_of(&sent).len(), ANON_BURST as usize);
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
@@ -536,7 +530,7 @@ fn an_idle_tls_handshake_is_closed_after_3_s() {
         started.elapsed()
     );
     link.stop();
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }
 
 #[test]
@@ -665,5 +659,5 @@ fn settings_actions_return_at_once_and_the_window_reads_a_snapshot() {
         "dropping it stops the link"
     );
     assert!(audit_of(&sent).is_empty());
-    let _ = std::fs::remove_dir_all(home);
+    drop(home);
 }

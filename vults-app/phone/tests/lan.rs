@@ -25,6 +25,8 @@ const LAN_HOST: IpAddr = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7));
 const COMMAND: &str = "cargo publish --token s3cr3t-in-the-command";
 
 struct Harness {
+    /// Removed when the harness is dropped (after the link stopped).
+    _temp: vults_tests::TempHome,
     home: PathBuf,
     paths: Paths,
     link: PhoneLink,
@@ -34,9 +36,8 @@ struct Harness {
 
 impl Harness {
     fn new(name: &str, config: LinkConfig) -> Harness {
-        let home = std::env::temp_dir().join(format!("vults-phone-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
-        std::fs::create_dir_all(&home).unwrap();
+        let temp = vults_tests::TempHome::empty(&format!("lan-{name}"));
+        let home = temp.dir.clone();
         let h = home.clone();
         let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
         let sent = Arc::new(Mutex::new(Vec::new()));
@@ -46,6 +47,7 @@ impl Harness {
         let addr = link.start(config).unwrap();
         let addr = SocketAddr::from(([127, 0, 0, 1], addr.port()));
         Harness {
+            _temp: temp,
             home,
             paths,
             link,
@@ -132,7 +134,6 @@ impl Harness {
 impl Drop for Harness {
     fn drop(&mut self) {
         self.link.stop();
-        let _ = std::fs::remove_dir_all(&self.home);
     }
 }
 

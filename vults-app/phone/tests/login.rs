@@ -81,8 +81,8 @@ fn the_phone_logs_in_to_a_broker_that_refuses_anonymous_clients() {
     let root = root();
     let (app_bin, hook_bin) = build_e2e();
 
-    let home = std::env::temp_dir().join(format!("vults-phone-login-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let temp = vults_tests::TempHome::empty("phone-login");
+    let home = temp.dir.clone();
     let www = home.join("www");
     std::fs::create_dir_all(&www).unwrap();
     let tag = format!("{}", std::process::id());

@@ -270,25 +270,7 @@ impl CardView {
             (1, _) => Some("1 more question ↓".to_string()),
             (n, _) => Some(format!("{n} more questions ↓")),
         };
-        if let Some(text) = fold.below.clone() {
-            let more = egui::Button::new(
-                RichText::new(text)
-                    .monospace()
-                    .size(11.5)
-                    .color(look::AMBER),
-            )
-            .frame(false);
-            if ui
-                .add(more)
-                .on_hover_text(
-                    "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
-                )
-                .clicked()
-            {
-                fold.page_down();
-                ui.ctx().request_repaint();
-            }
-        }
+        more_marker(ui, fold);
         if presses
             .iter()
             .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
@@ -880,24 +862,30 @@ fn scroll_block(
                 None => None,
             };
         });
-    if let Some(text) = fold.below.clone() {
-        let more = egui::Button::new(
-            RichText::new(text)
-                .monospace()
-                .size(11.5)
-                .color(look::AMBER),
+    more_marker(ui, fold);
+}
+
+/// The marker under a block with more out of sight ("3 more lines ↓"): a click scrolls a page.
+fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
+    let Some(text) = fold.below.clone() else {
+        return;
+    };
+    let more = egui::Button::new(
+        RichText::new(text)
+            .monospace()
+            .size(11.5)
+            .color(look::AMBER),
+    )
+    .frame(false);
+    if ui
+        .add(more)
+        .on_hover_text(
+            "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
         )
-        .frame(false);
-        if ui
-            .add(more)
-            .on_hover_text(
-                "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
-            )
-            .clicked()
-        {
-            fold.page_down();
-            ui.ctx().request_repaint();
-        }
+        .clicked()
+    {
+        fold.page_down();
+        ui.ctx().request_repaint();
     }
 }
 
