@@ -140,6 +140,11 @@ pub struct PendingCard {
 }
 
 impl PendingCard {
+    /// The plan, when the card is a plan review ([`CardContext::plan`]).
+    pub fn plan(&self) -> Option<&str> {
+        self.context.plan.as_deref()
+    }
+
     /// Whether any text the card shows — the folder, the tool, the whole target, the agent's words,
     /// each edit — has a hidden character.
     pub fn has_hidden_characters(&self) -> bool {
@@ -234,6 +239,11 @@ pub struct CardContext {
     /// The files the call writes that do not exist yet (path as the agent wrote it): a Write
     /// of one is a new file. A file that exists but could not be read is in neither list.
     pub missing: Vec<String>,
+    /// A plan review ([`vults_core::agents::plan_review`]: Claude Code asks to leave plan mode):
+    /// the plan, markdown, as the agent sent it. Such a card is a plan card: the plan drawn,
+    /// "Approve" ([`CardAnswer::Allow`]) and "Keep planning" ([`CardAnswer::DenyWith`] the
+    /// person's feedback, or [`CardAnswer::Deny`]); it offers no Always.
+    pub plan: Option<String>,
 }
 
 /// The most of a file the engine reads to show a diff against it.
@@ -268,6 +278,10 @@ impl CardContext {
 pub enum CardAnswer {
     Allow,
     Deny,
+    /// Deny, telling the agent these words instead of "Denied from Vults": a plan's "Keep
+    /// planning" feedback, which the model reads and revises its plan by. Cleaned and bounded
+    /// before it leaves ([`vults_core::answer::clean_feedback`]); nothing left is a plain deny.
+    DenyWith(String),
     /// Allow, and create the card's [`PendingCard::always_rule`].
     AlwaysAllow,
     /// Allow, and create the card's [`PendingCard::file_rule`]: any change to the file.
