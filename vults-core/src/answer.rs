@@ -74,12 +74,19 @@ mod tests {
             clean_feedback("  also test it\n"),
             Some("also test it".into())
         );
-        assert_eq!(clean_feedback("a\u{202e}b\u{1b}[2Jc\td"), Some("a b [2Jc d".into()));
+        assert_eq!(
+            clean_feedback("a\u{202e}b\u{1b}[2Jc\td"),
+            Some("a b [2Jc d".into())
+        );
         assert_eq!(clean_feedback(" \n\u{200b} "), None);
         assert_eq!(clean_feedback(""), None);
         let long = "é".repeat(MAX_FEEDBACK);
         let cut = clean_feedback(&long).unwrap();
-        assert!(cut.len() <= MAX_FEEDBACK && cut.len() > MAX_FEEDBACK - 2, "{}", cut.len());
+        assert!(
+            cut.len() <= MAX_FEEDBACK && cut.len() > MAX_FEEDBACK - 2,
+            "{}",
+            cut.len()
+        );
         assert!(cut.chars().all(|c| c == 'é'));
     }
 }

@@ -1204,7 +1204,10 @@ mod tests {
     #[test]
     fn a_decision_may_carry_feedback_and_old_lines_still_read() {
         let plain = Message::decision("a", Decision::Deny).to_line();
-        assert_eq!(plain, "{\"kind\":\"decision\",\"v\":9,\"id\":\"a\",\"decision\":\"deny\"}\n");
+        assert_eq!(
+            plain,
+            "{\"kind\":\"decision\",\"v\":9,\"id\":\"a\",\"decision\":\"deny\"}\n"
+        );
         let with = Message::deny_with("a", "  also test it\u{1b}\n");
         assert_eq!(
             with.to_line(),

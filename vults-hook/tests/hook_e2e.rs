@@ -805,4 +805,3 @@ fn keeping_a_plan_tells_the_model_the_feedback_and_only_clean_words_pass() {
             "decision":{"behavior":"allow","updatedInput": input["tool_input"]}}})
     );
 }
-

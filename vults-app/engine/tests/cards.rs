@@ -82,7 +82,8 @@ fn an_edit_card_carries_the_file_now_and_a_command_card_the_agents_words() {
 /// Claude Code asking to leave plan mode, as the pinned CLI sends it (docs/other-agents.md,
 /// "Plan review"), with a plan longer than a wire string.
 fn plan_request(session: &str) -> (serde_json::Value, String) {
-    let plan = "# Plan\n\n## Steps\n\n".to_string() + &"- write the marker, then check it\n".repeat(80);
+    let plan =
+        "# Plan\n\n## Steps\n\n".to_string() + &"- write the marker, then check it\n".repeat(80);
     let payload = json!({"session_id": session, "cwd": "/work/proj", "permission_mode": "plan",
         "hook_event_name": "PermissionRequest", "tool_name": "ExitPlanMode",
         "tool_input": {"plan": plan, "planFilePath": "/home/me/.claude/plans/p.md"}});
@@ -131,9 +132,10 @@ fn a_plan_review_is_a_plan_card_approved_with_the_plan_and_kept_with_the_feedbac
         printed["hookSpecificOutput"]["decision"],
         json!({"behavior": "deny", "message": "Also say how the marker is checked"})
     );
-    let audited = wait_for(&engine, |e| {
-        matches!(e, EngineEvent::Audited(lines) if lines.iter().any(|l| l.decision == "deny"))
-    });
+    let audited = wait_for(
+        &engine,
+        |e| matches!(e, EngineEvent::Audited(lines) if lines.iter().any(|l| l.decision == "deny")),
+    );
     let Some(EngineEvent::Audited(lines)) = audited else {
         panic!("no audit line for the kept plan")
     };
