@@ -22,12 +22,36 @@ pub struct SessionKey {
     pub session: String,
 }
 
+/// What a session is doing, from its agent's own events (docs/other-agents.md, "When an agent
+/// waits for the person"). Three of them wait for the person ([`SessionState::waits_for_you`]):
+/// the window sorts those birds first and the island counts them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionState {
     Working,
+    /// A card is up for it.
     WaitingForYou,
+    /// Its turn ended (`Stop`, Copilot's `agentStop`, Claude Code's `StopFailure`, an
+    /// `idle_prompt` notice): done, waiting for the person at its prompt — "done — waiting for
+    /// you". Until its next turn starts.
+    Done,
+    /// It asks in its own terminal, with no card here: a `Notification` `permission_prompt`
+    /// (Claude Code, Copilot CLI, Qwen Code) while no card is up, or a call too large for a card
+    /// ([`Session::in_terminal`]) — "asks in its terminal". Until its next event.
+    AsksInTerminal,
+    /// Known, but no turn of it seen yet (only a status line, say).
     Idle,
     Ended,
+}
+
+impl SessionState {
+    /// Whether the session waits for the person: a card is up, its turn is done, or it asks in
+    /// its own terminal.
+    pub fn waits_for_you(self) -> bool {
+        matches!(
+            self,
+            SessionState::WaitingForYou | SessionState::Done | SessionState::AsksInTerminal
+        )
+    }
 }
 
 /// One window of the plan's rate limits, from Claude Code's status line.

@@ -18,5 +18,6 @@ mod plan;
 mod smaller;
 mod truth;
 mod views;
+mod waiting;
 mod welcome;
 mod window;
