@@ -1221,10 +1221,13 @@ mod tests {
             Message::deny_with("a", " \n "),
             Message::decision("a", Decision::Deny)
         );
-        match read_line(br#"{"kind":"decision","v":9,"id":"a","decision":"deny","message":7}"#) {
-            ReadLine::Message(_) => panic!("a message that is not a string was read"),
-            _ => {}
-        }
+        assert!(
+            !matches!(
+                read_line(br#"{"kind":"decision","v":9,"id":"a","decision":"deny","message":7}"#),
+                ReadLine::Message(_)
+            ),
+            "a message that is not a string was read"
+        );
     }
 
     /// The app learns what the hook cut, to say so on the bird and in History: a 100-line Write
