@@ -391,6 +391,44 @@ function diffView(card) {
   return out;
 }
 
+// A plan's markdown, as the desktop plan card draws it: headings, list items (nested by their
+// indent), code fences, quotes, rules and paragraphs. Built with textContent only: nothing in
+// the plan is parsed as HTML, no link is followed and no image loaded (the marks `**`, `` ` ``
+// and links stay as written).
+function planView(markdown) {
+  const box = el('div', { className: 'plan' });
+  let code = null;
+  let para = [];
+  const endPara = () => {
+    if (para.length) box.append(el('p', { textContent: para.join(' ') }));
+    para = [];
+  };
+  for (const line of String(markdown).split('\n')) {
+    if (code) {
+      if (/^\s*(```|~~~)/.test(line)) { box.append(pre(code.join('\n'))); code = null; } else code.push(line);
+      continue;
+    }
+    let m;
+    if (/^\s*(```|~~~)/.test(line)) { endPara(); code = []; }
+    else if ((m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line))) {
+      endPara();
+      box.append(el(`h${Math.min(m[1].length + 2, 6)}`, { textContent: m[2] }));
+    } else if ((m = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/.exec(line))) {
+      endPara();
+      const marker = /\d/.test(m[2]) ? m[2] : '•';
+      const item = el('div', { className: 'item', textContent: `${marker} ${m[3]}` });
+      item.style.marginLeft = `${Math.min(Math.floor(m[1].length / 2), 6)}em`;
+      box.append(item);
+    } else if ((m = /^\s*>\s?(.*)$/.exec(line))) { endPara(); box.append(el('blockquote', { textContent: m[1] })); }
+    else if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) { endPara(); box.append(el('hr')); }
+    else if (!line.trim()) endPara();
+    else para.push(line.trim());
+  }
+  if (code) box.append(pre(code.join('\n')));
+  endPara();
+  return box;
+}
+
 function questionsView(card, questions) {
   const form = el('div');
   questions.forEach((q, i) => {
@@ -436,6 +474,20 @@ function cardView(link, card) {
     // Allow must see everything it authorizes (the app refuses one from this phone anyway).
     box.append(el('div', { className: 'warn', textContent: `Too large to show on the phone (${Math.ceil(card.too_large / 1024)} KiB): answer it on the desktop, or deny it here.` }));
     if (card.target && card.target.summary) box.append(pre(card.target.summary));
+  } else if (typeof card.plan === 'string') {
+    // A plan review: Approve lets the agent carry the plan out; Keep planning sends the line of
+    // feedback (signed with the answer: a broker cannot change it) for the model to revise by.
+    box.append(el('div', { className: 'meta', textContent: 'asks you to approve its plan' }), planView(card.plan));
+    const feedback = el('input', { type: 'text', className: 'feedback', placeholder: 'What should change? (optional)', maxLength: 2000 });
+    feedback.setAttribute('aria-label', 'Feedback');
+    box.append(feedback);
+    actions.append(el('button', { className: 'allow', textContent: 'Approve', onclick: answer(() => 'allow') }));
+    actions.append(el('button', {
+      className: 'deny', textContent: 'Keep planning',
+      onclick: answer(() => (feedback.value.trim() ? `deny:${JSON.stringify(feedback.value.trim())}` : 'deny')),
+    }));
+    box.append(el('div', { className: 'meta', textContent: card.reason }), actions);
+    return box;
   } else if (card.question && card.target.type === 'questions') {
     const form = questionsView(card, card.target.questions);
     box.append(form);

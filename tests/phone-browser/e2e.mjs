@@ -205,6 +205,35 @@ try {
   await tcard.waitFor({ state: 'detached', timeout: 20000 });
   await trickRun;
 
+  // Run 6: a plan review (Claude Code's ExitPlanMode): the page draws the plan — a heading, the
+  // steps, the code block — and Keep planning sends the feedback typed on the phone, which the
+  // hook prints as the deny's message for the model.
+  const planStamp = Date.now();
+  const plan = `# Plan ${planStamp}\n\n## Steps\n\n1. Write the marker\n2. Check it\n\n\`\`\`sh\ntest -s marker.txt\n\`\`\`\n`;
+  const planRun = runHook(['--agent', 'claude', 'PermissionRequest'], {
+    session_id: 'phone-e2e', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'plan',
+    tool_name: 'ExitPlanMode', tool_input: { plan, planFilePath: join(home, 'plan.md') },
+  });
+  const pcard = page.locator('article.card', { hasText: `Plan ${planStamp}` });
+  await pcard.waitFor({ timeout: 20000 });
+  await page.screenshot({ path: join(home, 'card-plan.png') });
+  const heading = await pcard.locator('.plan h3').first().innerText();
+  const items = await pcard.locator('.plan .item').allInnerTexts();
+  const code = await pcard.locator('.plan pre').allInnerTexts();
+  check('a plan card draws the plan: heading, steps and code, not the markdown source',
+    heading === `Plan ${planStamp}` && JSON.stringify(items) === JSON.stringify(['1. Write the marker', '2. Check it'])
+      && JSON.stringify(code) === JSON.stringify(['test -s marker.txt'])
+      && (await pcard.getByRole('button', { name: 'Always allow' }).count()) === 0,
+    JSON.stringify({ heading, items, code }));
+  await pcard.getByLabel('Feedback').fill('Also say how the marker is checked');
+  await pcard.getByRole('button', { name: 'Keep planning', exact: true }).click();
+  await pcard.waitFor({ state: 'detached', timeout: 20000 });
+  const kept = await planRun;
+  let message = null;
+  try { message = JSON.parse(kept.out.trim()).hookSpecificOutput.decision; } catch { /* checked below */ }
+  check('Keep planning on the phone: the hook prints the deny with the feedback as its message',
+    message && message.behavior === 'deny' && message.message === 'Also say how the marker is checked', JSON.stringify(kept));
+
   // The audit names the phone, with its device id (the page shows "<name> · <device id>").
   await new Promise((r) => setTimeout(r, 300)); // the engine's audit writer is asynchronous
   const device = ((await page.textContent('#who')) || '').split(' · ')[1];

@@ -251,3 +251,165 @@ pub fn a_bare_allow_leaves_the_plan_dialog_up() {
     assert!(run.tmux.screen().contains("Ready to code?"));
     run.ctx.work.keep = false;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same plan review with Vults: the installed hook, the engine, a plan card.
+// ---------------------------------------------------------------------------------------------
+
+/// Claude Code in plan mode with Vults' own hook installed and the engine running in-process.
+struct VultsPlanRun {
+    // Dropped first: Claude Code ends before the engine and the work folder go.
+    tmux: Tmux,
+    engine: vults_engine::EngineHandle,
+    ctx: Ctx,
+}
+
+impl VultsPlanRun {
+    fn start(label: &str) -> Option<VultsPlanRun> {
+        if !wanted("claude") || !have_tmux(label) {
+            return None;
+        }
+        let mut ctx = Ctx::with_mock("claude", label, &["--plan", PLAN]);
+        ctx.setup_agent();
+        claude_first_run_done(
+            &ctx,
+            json!({"messageIdleNotifThresholdMs": 1000, "hasSeenAutoDefaultNudge": true}),
+            json!({}),
+        );
+        ctx.install_vults();
+        let engine = vults_engine::Engine::start_with(
+            ctx.paths(),
+            std::sync::Arc::new(|| {}),
+            vults_engine::EngineOptions::default(),
+        )
+        .expect("the engine starts");
+        let tmux = start_claude(
+            &ctx,
+            &[("VULTS_HOME", ctx.vults_home.to_string_lossy().into_owned())],
+            &["--permission-mode", "plan", "write the file"],
+        );
+        Some(VultsPlanRun { tmux, engine, ctx })
+    }
+
+    /// The next engine event `pick` takes, waited for; the others are kept in `seen`.
+    fn next<T>(
+        &self,
+        what: &str,
+        seen: &mut Vec<vults_engine::messages::EngineEvent>,
+        mut pick: impl FnMut(&vults_engine::messages::EngineEvent) -> Option<T>,
+    ) -> T {
+        until(what, &self.tmux, || {
+            let e = self
+                .engine
+                .events
+                .recv_timeout(Duration::from_millis(50))
+                .ok()?;
+            let got = pick(&e);
+            seen.push(e);
+            got
+        })
+    }
+
+    /// The plan card: the plan the mock wrote, whole, and no Always.
+    fn plan_card(
+        &self,
+        seen: &mut Vec<vults_engine::messages::EngineEvent>,
+    ) -> vults_engine::messages::PendingCard {
+        use vults_engine::messages::EngineEvent;
+        let card = self.next("the plan card", seen, |e| match e {
+            EngineEvent::CardAdded(c) => Some(c.clone()),
+            _ => None,
+        });
+        assert_eq!(card.call.tool, "ExitPlanMode");
+        assert_eq!(
+            card.plan(),
+            Some(PLAN),
+            "the card shows the plan: {card:#?}"
+        );
+        assert!(card.always_rule.is_none() && card.file_rule.is_none());
+        card
+    }
+
+    fn answer(&self, card: u64, answer: vults_engine::messages::CardAnswer) {
+        assert!(
+            self.engine
+                .send(vults_engine::messages::EngineCommand::Answer {
+                    card,
+                    answer,
+                    by: vults_engine::messages::AnsweredBy::Click,
+                })
+        );
+    }
+}
+
+/// Approve on the plan card: Claude Code leaves plan mode (the model is told the plan was
+/// approved), and the plan's command then asks as an ordinary card, in `default` mode.
+pub fn vults_approve_leaves_plan_mode() {
+    use vults_engine::messages::{CardAnswer, EngineEvent};
+    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut run) = VultsPlanRun::start("vults-plan-approve") else {
+        return;
+    };
+    let mut seen = Vec::new();
+    let card = run.plan_card(&mut seen);
+    run.answer(card.id, CardAnswer::Allow);
+    let bash = run.next("the command's card", &mut seen, |e| match e {
+        EngineEvent::CardAdded(c) if c.call.tool == "Bash" => Some(c.clone()),
+        _ => None,
+    });
+    let result = run
+        .ctx
+        .mock
+        .last_result_of("ExitPlanMode")
+        .expect("the model got ExitPlanMode's result");
+    assert_eq!(result["is_error"], false, "{result:#}");
+    let text = result["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("User has approved your plan") && text.contains("1. Write the marker file"),
+        "{text}"
+    );
+    run.answer(bash.id, CardAnswer::Allow);
+    until("the marker (the plan's command ran)", &run.tmux, || {
+        run.ctx.marker.exists().then_some(())
+    });
+    run.ctx.work.keep = false;
+}
+
+/// Keep planning with feedback on the plan card: the model's next request carries exactly the
+/// feedback as ExitPlanMode's error, nothing runs, the turn ends, and the bird says it is done
+/// and waits for the person.
+pub fn vults_keep_planning_sends_the_feedback() {
+    use vults_engine::messages::{CardAnswer, EngineEvent, SessionState};
+    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut run) = VultsPlanRun::start("vults-plan-keep") else {
+        return;
+    };
+    let mut seen = Vec::new();
+    let card = run.plan_card(&mut seen);
+    run.answer(card.id, CardAnswer::DenyWith(FEEDBACK.into()));
+    let result = until("the model's next request", &run.tmux, || {
+        run.ctx.mock.last_result_of("ExitPlanMode")
+    });
+    assert_eq!(result["is_error"], true, "{result:#}");
+    assert_eq!(
+        result["text"], FEEDBACK,
+        "the model did not get the feedback as it was written"
+    );
+    // The turn ended (Stop, in plan mode): done — waiting for you.
+    let done = run.next("the bird done and waiting", &mut seen, |e| match e {
+        EngineEvent::SessionChanged(s) if s.state == SessionState::Done => Some(s.clone()),
+        _ => None,
+    });
+    assert_eq!(done.key.session, card.session.session);
+    assert!(
+        !run.ctx.marker.exists(),
+        "a command ran although the plan was kept"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CardAdded(c) if c.call.tool == "Bash")),
+        "a Bash call after the plan was kept"
+    );
+    run.ctx.work.keep = false;
+}

@@ -87,6 +87,19 @@ fn claude_plan_bare_allow() {
     claude_plan::a_bare_allow_leaves_the_plan_dialog_up();
 }
 
+/// Plan review with Vults: the plan card's Approve leaves plan mode.
+#[test]
+fn claude_plan_card_approved() {
+    claude_plan::vults_approve_leaves_plan_mode();
+}
+
+/// Plan review with Vults: Keep planning's feedback reaches the model; the bird then says it
+/// is done and waits for the person.
+#[test]
+fn claude_plan_card_kept_with_feedback() {
+    claude_plan::vults_keep_planning_sends_the_feedback();
+}
+
 /// Claude Code against a frozen `vults-app --headless`: no audit line claims an answer it never got.
 #[cfg(unix)]
 #[test]

@@ -535,6 +535,14 @@ impl RunResult {
         })
     }
 
+    /// After the turn ended, the flock showed the session done and waiting for the person
+    /// ("done — waiting for you": [`SessionState::Done`]), once no card was up.
+    pub fn turn_done(&self) -> bool {
+        self.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::SessionChanged(s) if s.state == SessionState::Done))
+    }
+
     pub fn audited(&self, decision: &str, by_prefix: &str) -> bool {
         self.events.iter().any(|e| match e {
             EngineEvent::Audited(lines) => lines
@@ -582,6 +590,16 @@ pub fn run_agent(agent: &'static str) {
         "{agent} (c): the flock never showed the session waiting for the user{}",
         ctx.explain(&r, &log)
     );
+    // Claude Code's and Codex's turns end with Stop, headless too (docs/other-agents.md): the
+    // bird then says it waits for the person.
+    if matches!(agent, "claude" | "codex") {
+        assert!(
+            r.turn_done(),
+            "{agent} (c): after the turn ended the flock never showed the session done — \
+             waiting for you{}",
+            ctx.explain(&r, &log)
+        );
+    }
     let card = r.cards[0].clone();
     assert_eq!(
         card.identity.key(),

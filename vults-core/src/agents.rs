@@ -390,6 +390,11 @@ pub struct AgentSpec {
     /// plugin relays a call's PreToolUse without its call id and in other words than its
     /// permission: for it only the signs of the session moving on count.
     pub tells_calls_apart: bool,
+    /// The tool it asks with to leave plan mode, plan in `tool_input.plan`, whose
+    /// `PermissionRequest` is a plan review: a plan card, approved with the tool input echoed as
+    /// `updatedInput` (a bare allow is ignored) and kept with the person's feedback as the deny's
+    /// message (docs/other-agents.md, "Plan review"). `None`: it has none Vults can approve.
+    pub plan_tool: Option<&'static str>,
     /// Where and how the installer puts the hook; `None`: it does not install into it.
     pub install: Option<Install>,
     /// The chat engine Zeca drives it with; `None`: Zeca does not chat with it.
@@ -428,6 +433,9 @@ const CLAUDE_ENTRIES: &[HookEntry] = &[
     entry("PostToolUseFailure", ALL_TOOLS, O),
     entry("Notification", None, O),
     entry("Stop", None, O),
+    // A turn that ended on an API error ends with this instead of Stop (interactive): the
+    // session is done and waits for the person all the same.
+    entry("StopFailure", None, O),
     entry("SubagentStop", None, O),
     entry("PreCompact", None, O),
     entry("SessionEnd", None, O),
@@ -509,6 +517,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: true,
         policy_allows: true,
         tells_calls_apart: true,
+        plan_tool: Some("ExitPlanMode"),
         install: Some(Install {
             home: home(&[".claude"], None),
             file: ConfigFile::One("settings.json", Format::JsonGrouped),
@@ -533,6 +542,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: true,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: Some(Install {
             home: home(&[".codex"], Some(("CODEX_HOME", ""))),
             file: ConfigFile::Either {
@@ -561,6 +571,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: Some(Install {
             home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
             // What the real CLI ran: the command under the shell's own key, timeoutSec.
@@ -594,6 +605,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: Some(Install {
             home: home(&[".qwen"], None),
             file: ConfigFile::One("settings.json", Format::JsonGrouped),
@@ -618,6 +630,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: false,
+        plan_tool: None,
         install: Some(Install {
             home: home(
                 &[".config", "opencode"],
@@ -645,6 +658,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: Some(Install {
             home: home(&[".cursor"], None),
             file: ConfigFile::One(
@@ -674,6 +688,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: Some(Install {
             home: home(&[".factory"], None),
             file: ConfigFile::Either {
@@ -699,6 +714,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: Some(Install {
             home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
             file: ConfigFile::One("config.toml", Format::KimiToml),
@@ -720,6 +736,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         install: None,
         chat: None,
         look: None,
@@ -734,6 +751,7 @@ pub const AGENTS: &[AgentSpec] = &[
         zeca: false,
         policy_allows: false,
         tells_calls_apart: true,
+        plan_tool: None,
         // Only to take its old hooks out (they send nothing now).
         install: Some(Install {
             home: home(&[".gemini"], None),
@@ -810,27 +828,70 @@ impl ReplyShape {
 /// `question` says the request was an AskUserQuestion PreToolUse (a deny then reads as
 /// PreToolUse's deny). `None` when the agent has no reply shape.
 pub fn render_decision(shape: ReplyShape, question: bool, decision: Decision) -> String {
+    render_decision_with(shape, question, decision, DecisionExtras::default())
+}
+
+/// What a decision may carry beyond allow or deny ([`render_decision_with`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DecisionExtras<'a> {
+    /// A deny's words for the agent (the person's feedback, from the app's `message`): cleaned
+    /// and bounded again here ([`crate::answer::clean_feedback`]); [`DENY_MESSAGE`] when none is
+    /// left. Read by the shapes whose deny carries words (hook-specific and flat); a named
+    /// tool's `--reply vults` deny stays the fixed `reason`, and OpenCode's reject has none.
+    pub feedback: Option<&'a str>,
+    /// A plan review's tool input ([`plan_review`]), as the agent sent it (the hook's own,
+    /// unshaped copy): an allow echoes it as `updatedInput`, which is what approves the plan
+    /// (Claude Code ignores a bare allow of ExitPlanMode). Echoed exactly: a different `plan`
+    /// would replace the plan the person approved.
+    pub plan_input: Option<&'a Value>,
+}
+
+/// [`render_decision`] with the feedback of a deny and the input a plan's approval echoes.
+pub fn render_decision_with(
+    shape: ReplyShape,
+    question: bool,
+    decision: Decision,
+    extras: DecisionExtras<'_>,
+) -> String {
+    let feedback = extras.feedback.and_then(crate::answer::clean_feedback);
+    let said = feedback.as_deref().unwrap_or(DENY_MESSAGE);
     let v = match (shape, decision) {
         (ReplyShape::HookSpecific, d) if question => {
             let mut out = json!({"hookEventName": "PreToolUse", "permissionDecision": d.as_str()});
             if d == Decision::Deny {
-                out["permissionDecisionReason"] = json!(DENY_MESSAGE);
+                out["permissionDecisionReason"] = json!(said);
             }
             json!({ "hookSpecificOutput": out })
         }
         (ReplyShape::HookSpecific, Decision::Allow) => {
-            json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
+            let mut decision = json!({"behavior":"allow"});
+            if let Some(input) = extras.plan_input {
+                decision["updatedInput"] = input.clone();
+            }
+            json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":decision}})
         }
         (ReplyShape::HookSpecific, Decision::Deny) => json!({"hookSpecificOutput":{
-            "hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":DENY_MESSAGE}}}),
+            "hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":said}}}),
         (ReplyShape::Flat, Decision::Allow) => json!({"behavior":"allow"}),
-        (ReplyShape::Flat, Decision::Deny) => json!({"behavior":"deny","message":DENY_MESSAGE}),
+        (ReplyShape::Flat, Decision::Deny) => json!({"behavior":"deny","message":said}),
         (ReplyShape::OpencodeRelay, Decision::Allow) => json!({"reply":"once"}),
         (ReplyShape::OpencodeRelay, Decision::Deny) => json!({"reply":"reject"}),
         (ReplyShape::Vults, Decision::Allow) => json!({"decision":"allow"}),
         (ReplyShape::Vults, Decision::Deny) => json!({"decision":"deny","reason":DENY_MESSAGE}),
     };
     v.to_string()
+}
+
+/// The plan of a plan review: `payload` of `agent` calls the tool its row names for leaving
+/// plan mode ([`AgentSpec::plan_tool`]: Claude Code's ExitPlanMode) with the plan, a string,
+/// in `tool_input.plan` (Claude Code fills it in from the plan file). `None` for anything
+/// else, an ExitPlanMode without a plan (`tool_input: {}`: no plan file was written) included.
+pub fn plan_review(agent: AgentKind, payload: &Value) -> Option<&str> {
+    let tool = spec_of(agent)?.plan_tool?;
+    if tool_name(payload)? != tool {
+        return None;
+    }
+    payload.get("tool_input")?.get("plan")?.as_str()
 }
 
 /// Answers to an AskUserQuestion in the agent's shape, matched by position to the questions in
@@ -1606,6 +1667,140 @@ mod tests {
             assert_eq!(render_decision(shape, false, d), want, "{shape:?} {d:?}");
         }
         assert_eq!(ReplyShape::of(AgentKind::Other, false), None);
+    }
+
+    /// The plan review's replies, checked against the pinned Claude Code 2.1.332
+    /// (tests/real-agents/claude_plan.rs): Approve is an allow that echoes the tool input as
+    /// `updatedInput` (a bare allow is ignored), Keep planning a deny whose message is the
+    /// person's feedback exactly.
+    #[test]
+    fn a_plan_is_approved_with_its_input_and_kept_with_the_feedback() {
+        let payload = json!({"hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode",
+            "permission_mode":"plan",
+            "tool_input":{"plan":"# Plan\n\n1. Write the marker","planFilePath":"/h/.claude/plans/p.md"}});
+        let input = plan_input_of(&payload);
+        assert_eq!(
+            plan_review(AgentKind::Claude, &payload),
+            Some("# Plan\n\n1. Write the marker")
+        );
+        let approve = render_decision_with(
+            ReplyShape::HookSpecific,
+            false,
+            Decision::Allow,
+            DecisionExtras {
+                feedback: None,
+                plan_input: Some(&input),
+            },
+        );
+        assert_eq!(
+            approve,
+            r##"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"plan":"# Plan\n\n1. Write the marker","planFilePath":"/h/.claude/plans/p.md"}}}}"##
+        );
+        let keep = render_decision_with(
+            ReplyShape::HookSpecific,
+            false,
+            Decision::Deny,
+            DecisionExtras {
+                feedback: Some("Also say how the marker is checked"),
+                plan_input: Some(&input),
+            },
+        );
+        assert_eq!(
+            keep,
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Also say how the marker is checked"}}}"#
+        );
+        // Hostile feedback from the app is cleaned again: no control characters, no newline,
+        // bounded; nothing left of it is the usual deny.
+        let dirty = render_decision_with(
+            ReplyShape::HookSpecific,
+            false,
+            Decision::Deny,
+            DecisionExtras {
+                feedback: Some("a\u{1b}[2J\nb"),
+                plan_input: None,
+            },
+        );
+        let v: Value = serde_json::from_str(&dirty).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["decision"]["message"], "a [2J b");
+        let long = "x".repeat(10 * crate::answer::MAX_FEEDBACK);
+        let v: Value = serde_json::from_str(&render_decision_with(
+            ReplyShape::Flat,
+            false,
+            Decision::Deny,
+            DecisionExtras {
+                feedback: Some(&long),
+                plan_input: None,
+            },
+        ))
+        .unwrap();
+        assert_eq!(
+            v["message"].as_str().unwrap().len(),
+            crate::answer::MAX_FEEDBACK
+        );
+        assert_eq!(
+            render_decision_with(
+                ReplyShape::HookSpecific,
+                false,
+                Decision::Deny,
+                DecisionExtras {
+                    feedback: Some(" \u{200b}\n"),
+                    plan_input: None,
+                },
+            ),
+            render_decision(ReplyShape::HookSpecific, false, Decision::Deny)
+        );
+        // A named tool's deny stays the fixed contract; OpenCode's reject carries no words.
+        for shape in [ReplyShape::Vults, ReplyShape::OpencodeRelay] {
+            assert_eq!(
+                render_decision_with(
+                    shape,
+                    false,
+                    Decision::Deny,
+                    DecisionExtras {
+                        feedback: Some("words"),
+                        plan_input: None,
+                    },
+                ),
+                render_decision(shape, false, Decision::Deny),
+                "{shape:?}"
+            );
+        }
+    }
+
+    fn plan_input_of(payload: &Value) -> Value {
+        payload["tool_input"].clone()
+    }
+
+    #[test]
+    fn only_claude_codes_exit_plan_mode_with_a_plan_is_a_plan_review() {
+        let with = |tool: &str, input: Value| json!({"tool_name": tool, "tool_input": input});
+        let plan = json!({"plan": "# P"});
+        assert_eq!(
+            plan_review(AgentKind::Claude, &with("ExitPlanMode", plan.clone())),
+            Some("# P")
+        );
+        // No plan file written: nothing to review.
+        assert_eq!(
+            plan_review(AgentKind::Claude, &with("ExitPlanMode", json!({}))),
+            None
+        );
+        assert_eq!(
+            plan_review(AgentKind::Claude, &with("ExitPlanMode", json!({"plan": 7}))),
+            None
+        );
+        assert_eq!(
+            plan_review(AgentKind::Claude, &with("Bash", plan.clone())),
+            None
+        );
+        // Qwen's and Copilot's plan tools are not approvable from a hook (docs/other-agents.md).
+        assert_eq!(
+            plan_review(AgentKind::Qwen, &with("exit_plan_mode", plan.clone())),
+            None
+        );
+        assert_eq!(
+            plan_review(AgentKind::Other, &with("ExitPlanMode", plan)),
+            None
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use crate::agents;
 pub use crate::agents::{AgentKind, resolve_cwd};
-pub use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
+pub use crate::answer::{AnswerItem, DENY_MESSAGE, Decision, MAX_FEEDBACK};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -22,6 +22,12 @@ pub const MAX_LINE: usize = 1024 * 1024;
 pub const MAX_STRING: usize = 2000;
 /// A Codex `apply_patch` PostToolUse keeps its patch (`tool_input.command`) up to this size.
 pub const MAX_APPLY_PATCH: usize = 64 * 1024;
+/// A plan review's plan (Claude Code's ExitPlanMode `tool_input.plan`, [`agents::plan_review`])
+/// keeps this much, so that a plan longer than [`MAX_STRING`] still gets its card: the card
+/// shows the whole plan, and Approve echoes it back. 64 KiB is some 1,500 lines of markdown,
+/// far more than any plan a person reviews, and small beside [`MAX_LINE`]. A longer plan is cut
+/// like any string, and its request then waits for no reply (the agent asks in its terminal).
+pub const MAX_PLAN: usize = 64 * 1024;
 /// Claude Code's PostToolUse `structuredPatch` keeps this many lines.
 pub const MAX_PATCH_LINES: usize = 400;
 /// The second shaping step, for an event still over [`MAX_LINE`]: strings this short.
@@ -315,6 +321,12 @@ pub enum Message {
         id: String,
         /// Allow or deny.
         decision: Decision,
+        /// Only on a deny, and only when the person wrote one: the words the agent is told
+        /// instead of [`DENY_MESSAGE`] (a plan review's "Keep planning" feedback), at most
+        /// [`MAX_FEEDBACK`] bytes. Absent otherwise; a hook that does not know it ignores it,
+        /// and the hook cleans it again before printing it ([`crate::answer::clean_feedback`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
     },
     /// App → hook: the answers to an AskUserQuestion, one per question in order.
     Answer {
@@ -348,6 +360,17 @@ impl Message {
             v: VERSION,
             id: id.to_string(),
             decision,
+            message: None,
+        }
+    }
+    /// A `deny` for the event `id` that tells the agent `feedback` (cleaned and bounded:
+    /// [`crate::answer::clean_feedback`]); a plain deny when nothing is left of it.
+    pub fn deny_with(id: &str, feedback: &str) -> Message {
+        Message::Decision {
+            v: VERSION,
+            id: id.to_string(),
+            decision: Decision::Deny,
+            message: crate::answer::clean_feedback(feedback),
         }
     }
     /// An `answer` for the event `id`.
@@ -727,6 +750,8 @@ fn string_bytes(value: &Value, over: usize) -> u64 {
 }
 
 fn shape_steps(event: &mut Event) -> Shaped {
+    let plan_exempt = event.event == "PermissionRequest"
+        && agents::plan_review(event.agent, &event.payload).is_some();
     let Value::Object(payload) = &mut event.payload else {
         return Shaped::Cut;
     };
@@ -773,12 +798,30 @@ fn shape_steps(event: &mut Event) -> Shaped {
         truncate_utf8(&mut s, MAX_APPLY_PATCH);
         exempt_patch = Some(s);
     }
+    // A plan review keeps its plan up to MAX_PLAN: its card shows it whole. Cut any further,
+    // it counts as a cut input, and the request waits for no reply.
+    let mut exempt_plan = None;
+    let mut plan_cut = false;
+    if plan_exempt
+        && let Some(Value::String(plan)) = payload
+            .get_mut("tool_input")
+            .and_then(|t| t.get_mut("plan"))
+    {
+        let mut s = std::mem::take(plan);
+        plan_cut = s.len() > MAX_PLAN;
+        truncate_utf8(&mut s, MAX_PLAN);
+        exempt_plan = Some(s);
+    }
     let input_cut = payload
         .get_mut("tool_input")
-        .is_some_and(|t| cut_strings(t, MAX_STRING));
+        .is_some_and(|t| cut_strings(t, MAX_STRING))
+        || plan_cut;
     let other_cut = cut_strings(&mut event.payload, MAX_STRING);
     if let Some(s) = exempt_patch {
         event.payload["tool_input"]["command"] = Value::String(s);
+    }
+    if let Some(s) = exempt_plan {
+        event.payload["tool_input"]["plan"] = Value::String(s);
     }
     let _ = other_cut;
     if input_cut && event.wants_reply && !event.is_question() {
@@ -1114,6 +1157,77 @@ mod tests {
         );
         assert!(!e.wants_reply);
         assert_eq!(e.too_large, Some(TooLarge { bytes: 2001 }));
+    }
+
+    /// A plan longer than a string may be (a 3,288-byte plan lost its card before: cut to 2000
+    /// bytes, sent as wants_reply false) keeps up to MAX_PLAN and still waits; its other
+    /// strings are cut as always; a plan over MAX_PLAN is cut and waits for nothing.
+    #[test]
+    fn a_plan_review_keeps_its_plan_up_to_64_kib_and_still_waits() {
+        let plan = "# Plan\n\n".to_string() + &"1. step é\n".repeat(400);
+        assert!(plan.len() > MAX_STRING && plan.len() < MAX_PLAN);
+        let asks = |plan: &str, agent: &str, tool: &str| {
+            build(
+                &["--agent", agent, "PermissionRequest"],
+                &json!({"tool_name": tool, "permission_mode": "plan",
+                    "tool_input": {"plan": plan, "planFilePath": "/h/.claude/plans/p.md"},
+                    "other": "z".repeat(3000)})
+                .to_string(),
+            )
+        };
+        let e = asks(&plan, "claude", "ExitPlanMode");
+        assert!(e.wants_reply && e.too_large.is_none());
+        assert_eq!(e.payload["tool_input"]["plan"], plan);
+        assert_eq!(e.payload["other"].as_str().unwrap().len(), MAX_STRING);
+        // Another tool, or another agent's plan tool, has no exemption.
+        let e = asks(&plan, "claude", "Frob");
+        assert!(!e.wants_reply);
+        let e = asks(&plan, "qwen", "exit_plan_mode");
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload["tool_input"]["plan"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+        // Over the bound: cut, and the agent asks in its terminal.
+        let huge = "y".repeat(MAX_PLAN + 1);
+        let e = asks(&huge, "claude", "ExitPlanMode");
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload["tool_input"]["plan"].as_str().unwrap().len(),
+            MAX_PLAN
+        );
+        assert_eq!(e.too_large.map(|t| t.bytes), Some(MAX_PLAN as u64 + 1));
+    }
+
+    /// A deny may carry the person's words; an old reply without them still reads, and a
+    /// decision without them is written as before.
+    #[test]
+    fn a_decision_may_carry_feedback_and_old_lines_still_read() {
+        let plain = Message::decision("a", Decision::Deny).to_line();
+        assert_eq!(
+            plain,
+            "{\"kind\":\"decision\",\"v\":9,\"id\":\"a\",\"decision\":\"deny\"}\n"
+        );
+        let with = Message::deny_with("a", "  also test it\u{1b}\n");
+        assert_eq!(
+            with.to_line(),
+            "{\"kind\":\"decision\",\"v\":9,\"id\":\"a\",\"decision\":\"deny\",\"message\":\"also test it\"}\n"
+        );
+        assert_eq!(
+            read_line(with.to_line().trim_end().as_bytes()),
+            ReadLine::Message(with.clone())
+        );
+        assert_eq!(
+            Message::deny_with("a", " \n "),
+            Message::decision("a", Decision::Deny)
+        );
+        assert!(
+            !matches!(
+                read_line(br#"{"kind":"decision","v":9,"id":"a","decision":"deny","message":7}"#),
+                ReadLine::Message(_)
+            ),
+            "a message that is not a string was read"
+        );
     }
 
     /// The app learns what the hook cut, to say so on the bird and in History: a 100-line Write

@@ -158,7 +158,23 @@ fn run(started: Instant) -> Option<String> {
             let reply = send(&paths, &event, started)?;
             let shape = ReplyShape::of(event.agent, args.reply_vults)?;
             let text = match reply {
-                Reply::Decision(d) => agents::render_decision(shape, event.is_question(), d),
+                Reply::Decision(d, message) => {
+                    // A plan review is approved by echoing the plan the agent sent (its own,
+                    // unshaped copy: the app saw it shaped) as updatedInput.
+                    let original = original_payload(&stdin);
+                    let plan_input = original
+                        .as_ref()
+                        .filter(|p| {
+                            event.event == "PermissionRequest"
+                                && agents::plan_review(event.agent, p).is_some()
+                        })
+                        .and_then(|p| p.get("tool_input"));
+                    let extras = agents::DecisionExtras {
+                        feedback: message.as_deref(),
+                        plan_input,
+                    };
+                    agents::render_decision_with(shape, event.is_question(), d, extras)
+                }
                 Reply::Answers(answers) => {
                     // Match the answers to the questions the agent really asked, not to the
                     // shaped copy the app saw (its strings may be cut).
@@ -173,7 +189,9 @@ fn run(started: Instant) -> Option<String> {
 
 /// A reply the hook can print.
 enum Reply {
-    Decision(protocol::Decision),
+    /// A decision, and a deny's words for the agent when the person wrote some (checked again
+    /// when rendered: [`vults_core::answer::clean_feedback`]).
+    Decision(protocol::Decision, Option<String>),
     Answers(Vec<protocol::AnswerItem>),
 }
 
@@ -368,7 +386,13 @@ fn send(paths: &Paths, event: &Event, started: Instant) -> Option<Reply> {
                 debug!("a person is being asked");
                 watchdog::set(Some(started + wait_after_waiting(event)));
             }
-            Message::Decision { decision, .. } => return Some(Reply::Decision(decision)),
+            Message::Decision {
+                decision, message, ..
+            } => {
+                // Words only ever go with a deny; the renderer bounds and cleans them.
+                let message = message.filter(|_| decision == protocol::Decision::Deny);
+                return Some(Reply::Decision(decision, message));
+            }
             Message::Answer { answers, .. } => return Some(Reply::Answers(answers)),
             Message::Unsupported { .. } | Message::Event(_) => {
                 debug!("the app cannot answer this event");

@@ -713,3 +713,95 @@ fn stdin_over_8_mib_is_refused_and_nothing_is_sent() {
     std::thread::sleep(Duration::from_millis(50));
     assert_eq!(server.connections(), 0);
 }
+
+/// Claude Code's ExitPlanMode, as the pinned CLI sends it, with a plan longer than a string may
+/// be on the wire.
+fn plan_request() -> (Value, String) {
+    let plan = "# Plan\n\n".to_string() + &"1. Write the marker file, then check it\n".repeat(120);
+    assert!(plan.len() > 2000);
+    let input = json!({"session_id":"s","cwd":"/p","permission_mode":"plan",
+        "hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode",
+        "tool_input":{"plan": plan,"planFilePath":"/home/me/.claude/plans/p.md"}});
+    (input, plan)
+}
+
+#[test]
+fn approving_a_plan_echoes_the_whole_plan_as_updated_input() {
+    let (input, plan) = plan_request();
+    let home = TempHome::new("plan-ok");
+    let server = TestServer::start(
+        &home.socket(),
+        Script::steps(vec![Step::Waiting, Step::Decide(Decision::Allow)]),
+    );
+    let run = hook(
+        &home,
+        &["--agent", "claude", "PermissionRequest"],
+        input.to_string().as_bytes(),
+    );
+    let out: Value = serde_json::from_str(&run.stdout).expect("one JSON line");
+    assert_eq!(
+        out,
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest",
+            "decision":{"behavior":"allow","updatedInput": input["tool_input"]}}})
+    );
+    // The app got the whole plan, and was asked to answer.
+    let sent = only_event(&server);
+    assert!(sent.wants_reply && sent.too_large.is_none());
+    assert_eq!(sent.payload["tool_input"]["plan"], plan);
+}
+
+#[test]
+fn keeping_a_plan_tells_the_model_the_feedback_and_only_clean_words_pass() {
+    let (input, _) = plan_request();
+    let reply = |line: &str| {
+        let home = TempHome::new("plan-keep");
+        let _server = TestServer::start(
+            &home.socket(),
+            Script::steps(vec![Step::Waiting, Step::Raw(line.to_string())]),
+        );
+        let run = hook(
+            &home,
+            &["--agent", "claude", "PermissionRequest"],
+            input.to_string().as_bytes(),
+        );
+        serde_json::from_str::<Value>(&run.stdout).expect("one JSON line")
+    };
+    let deny = |message: &str| {
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest",
+            "decision":{"behavior":"deny","message": message}}})
+    };
+    assert_eq!(
+        reply(
+            r#"{"kind":"decision","v":9,"id":"{id}","decision":"deny","message":"Also say how the marker is checked"}"#
+        ),
+        deny("Also say how the marker is checked")
+    );
+    // What the app sends is checked again: control characters and newlines go, the length is
+    // bounded, and nothing left is the usual deny.
+    assert_eq!(
+        reply(
+            r#"{"kind":"decision","v":9,"id":"{id}","decision":"deny","message":"a\u001b[2J\nb"}"#
+        ),
+        deny("a [2J b")
+    );
+    let long = "x".repeat(100_000);
+    let out = reply(&format!(
+        r#"{{"kind":"decision","v":9,"id":"{{id}}","decision":"deny","message":"{long}"}}"#
+    ));
+    assert_eq!(
+        out["hookSpecificOutput"]["decision"]["message"]
+            .as_str()
+            .map(str::len),
+        Some(vults_core::protocol::MAX_FEEDBACK)
+    );
+    assert_eq!(
+        reply(r#"{"kind":"decision","v":9,"id":"{id}","decision":"deny","message":"\u200b "}"#),
+        deny("Denied from Vults")
+    );
+    // Words never turn an allow into anything else.
+    assert_eq!(
+        reply(r#"{"kind":"decision","v":9,"id":"{id}","decision":"allow","message":"x"}"#),
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest",
+            "decision":{"behavior":"allow","updatedInput": input["tool_input"]}}})
+    );
+}

@@ -49,6 +49,8 @@ pub fn read(payload: &Value, call: &ToolCall, folder: Option<&str>) -> CardConte
         edits,
         before,
         missing,
+        // Which agent asks is the core's to say (Core::on_request).
+        plan: None,
     }
 }
 

@@ -553,7 +553,13 @@ impl Core {
         // The narrowest rule is the one Always makes; an edit or a write also offers its file.
         // No Always for a call whose target is empty: such a rule would allow every call that
         // names nothing (vults_core::rules::AlwaysRule::offer).
-        let (always_rule, file_rule) = if destructive.is_none() && !question {
+        // A plan review is approved or kept once: a rule keyed on one plan's text would never
+        // match again, and allowing plans unseen is not what Always is for.
+        let plan = (event.event == "PermissionRequest")
+            .then(|| agents::plan_review(event.agent, &event.payload))
+            .flatten()
+            .map(str::to_string);
+        let (always_rule, file_rule) = if destructive.is_none() && !question && plan.is_none() {
             let created = unix_ms(now) / 1000;
             let target = AlwaysRule::offer(&identity, &folder, &call, created);
             let exact = AlwaysRule::exact_for_call(&identity, &folder, &call, created)
@@ -578,7 +584,8 @@ impl Core {
         let local = decision::host_of(&folder)
             .is_none()
             .then_some(folder.as_str());
-        let context = context::read(&event.payload, &call, local);
+        let mut context = context::read(&event.payload, &call, local);
+        context.plan = plan;
         let card = PendingCard {
             id,
             agent: event.agent,
@@ -657,6 +664,17 @@ impl Core {
                 Outcome::Deny,
                 None,
             ),
+            (CardAnswer::DenyWith(words), _) => {
+                let message = Message::deny_with(&w.event_id, words);
+                let detail = match &message {
+                    Message::Decision {
+                        message: Some(said),
+                        ..
+                    } => Some(format!("told the agent: {said}")),
+                    _ => None,
+                };
+                (message, Outcome::Deny, detail)
+            }
             (CardAnswer::AlwaysAllow | CardAnswer::AlwaysAllowFile, _) => {
                 let offered = match answer {
                     CardAnswer::AlwaysAllowFile => w.card.file_rule.as_deref().cloned(),

@@ -25,17 +25,38 @@ pub struct SessionKey {
     pub session: String,
 }
 
-/// What a bird of the flock is doing, as the window draws it.
+/// What a session is doing, from its agent's own events (docs/other-agents.md, "When an agent
+/// waits for the person"). Three of them wait for the person ([`SessionState::waits_for_you`]):
+/// the window sorts those birds first and the island counts them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionState {
     /// The agent is at work: it ran a tool or took a prompt since it last stopped.
     Working,
-    /// A card of this session waits for a person's answer.
+    /// A card is up for it.
     WaitingForYou,
-    /// The agent finished its turn and waits for a new prompt.
+    /// Its turn ended (`Stop`, Copilot's `agentStop`, Claude Code's `StopFailure`, an
+    /// `idle_prompt` notice): done, waiting for the person at its prompt — "done — waiting for
+    /// you". Until its next turn starts.
+    Done,
+    /// It asks in its own terminal, with no card here: a `Notification` `permission_prompt`
+    /// (Claude Code, Copilot CLI, Qwen Code) while no card is up, or a call too large for a card
+    /// ([`Session::in_terminal`]) — "asks in its terminal". Until its next event.
+    AsksInTerminal,
+    /// Known, but no turn of it seen yet (only a status line, say).
     Idle,
     /// The agent said its session ended; the bird leaves the flock soon after.
     Ended,
+}
+
+impl SessionState {
+    /// Whether the session waits for the person: a card is up, its turn is done, or it asks in
+    /// its own terminal.
+    pub fn waits_for_you(self) -> bool {
+        matches!(
+            self,
+            SessionState::WaitingForYou | SessionState::Done | SessionState::AsksInTerminal
+        )
+    }
 }
 
 /// One window of the plan's rate limits, from Claude Code's status line.
@@ -171,6 +192,11 @@ pub struct PendingCard {
 }
 
 impl PendingCard {
+    /// The plan, when the card is a plan review ([`CardContext::plan`]).
+    pub fn plan(&self) -> Option<&str> {
+        self.context.plan.as_deref()
+    }
+
     /// Whether any text the card shows — the folder, the tool, the whole target, the agent's words,
     /// each edit — has a hidden character.
     pub fn has_hidden_characters(&self) -> bool {
@@ -265,6 +291,11 @@ pub struct CardContext {
     /// The files the call writes that do not exist yet (path as the agent wrote it): a Write
     /// of one is a new file. A file that exists but could not be read is in neither list.
     pub missing: Vec<String>,
+    /// A plan review ([`vults_core::agents::plan_review`]: Claude Code asks to leave plan mode):
+    /// the plan, markdown, as the agent sent it. Such a card is a plan card: the plan drawn,
+    /// "Approve" ([`CardAnswer::Allow`]) and "Keep planning" ([`CardAnswer::DenyWith`] the
+    /// person's feedback, or [`CardAnswer::Deny`]); it offers no Always.
+    pub plan: Option<String>,
 }
 
 /// The most of a file the engine reads to show a diff against it.
@@ -303,6 +334,10 @@ pub enum CardAnswer {
     Allow,
     /// Refuse the call, this once: the agent is told "Denied from Vults".
     Deny,
+    /// Deny, telling the agent these words instead of "Denied from Vults": a plan's "Keep
+    /// planning" feedback, which the model reads and revises its plan by. Cleaned and bounded
+    /// before it leaves ([`vults_core::answer::clean_feedback`]); nothing left is a plain deny.
+    DenyWith(String),
     /// Allow, and create the card's [`PendingCard::always_rule`].
     AlwaysAllow,
     /// Allow, and create the card's [`PendingCard::file_rule`]: any change to the file.

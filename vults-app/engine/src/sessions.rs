@@ -17,7 +17,10 @@ use vults_core::protocol::{AgentKind, Event};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Effect {
     Working,
-    Idle,
+    /// The turn ended: done, waiting at its prompt.
+    Done,
+    /// It asks in its own terminal (a permission notice).
+    AsksInTerminal,
     Ended,
     /// Status line: cost and rate limits only.
     Status,
@@ -51,20 +54,32 @@ fn effect_of(event: &Event) -> Effect {
         | "subagentstart"
         | "precompact"
         | "postcompact" => Effect::Working,
-        "stop" | "agentstop" | "stopfailure" => Effect::Idle,
-        "notification" if is_idle_notification(&event.payload) => Effect::Idle,
+        "stop" | "agentstop" | "stopfailure" => Effect::Done,
+        "notification" if is_idle_notification(event) => Effect::Done,
+        "notification" if notification_type(&event.payload) == "permission_prompt" => {
+            Effect::AsksInTerminal
+        }
         "sessionend" => Effect::Ended,
         "statusline" => Effect::Status,
         _ => Effect::Touch,
     }
 }
 
-fn is_idle_notification(payload: &Value) -> bool {
-    let kind = payload
+fn notification_type(payload: &Value) -> &str {
+    payload
         .get("notification_type")
         .and_then(Value::as_str)
-        .unwrap_or_default();
-    matches!(kind, "idle_prompt" | "agent_idle" | "agent_completed")
+        .unwrap_or_default()
+}
+
+fn is_idle_notification(event: &Event) -> bool {
+    let payload = &event.payload;
+    let kind = notification_type(payload);
+    // Copilot CLI's agent_idle / agent_completed are about its background agents, not the
+    // session (its session-events schema); the session's own turn ends with agentStop.
+    let background = event.agent == AgentKind::Copilot;
+    kind == "idle_prompt"
+        || (!background && matches!(kind, "agent_idle" | "agent_completed"))
         || payload
             .get("message")
             .and_then(Value::as_str)
@@ -176,18 +191,18 @@ impl Sessions {
         }
         // Its agent asked in its terminal about a call too large for a card: any later event
         // but a status line shows it has moved on.
-        if effect != Effect::Status && session.in_terminal.take().is_some() {
-            let carded = self.carded.contains(&key);
-            if session.state == SessionState::WaitingForYou && !carded {
-                session.state = SessionState::Working;
-            }
+        let carded = self.carded.contains(&key);
+        if effect != Effect::Status && session.in_terminal.take().is_some() && !carded {
+            session.state = SessionState::Working;
         }
-        // A session waiting for a person stays so until the card is answered or withdrawn, or
-        // its terminal has been answered.
-        let waiting = session.state == SessionState::WaitingForYou;
+        // A session a card is up for stays so until the card is answered or withdrawn, or its
+        // terminal has been answered (a permission notice then says nothing new: the card is
+        // the better signal).
+        let waiting = session.state == SessionState::WaitingForYou && carded;
         match effect {
             Effect::Working if !waiting => session.state = SessionState::Working,
-            Effect::Idle if !waiting => session.state = SessionState::Idle,
+            Effect::Done if !waiting => session.state = SessionState::Done,
+            Effect::AsksInTerminal if !waiting => session.state = SessionState::AsksInTerminal,
             Effect::Ended => session.state = SessionState::Ended,
             Effect::Status => {
                 let p = &event.payload;
@@ -216,8 +231,8 @@ impl Sessions {
             return false;
         };
         s.in_terminal = Some(what);
-        if s.state != SessionState::Ended {
-            s.state = SessionState::WaitingForYou;
+        if s.state != SessionState::Ended && !self.carded.contains(key) {
+            s.state = SessionState::AsksInTerminal;
         }
         true
     }
@@ -323,7 +338,7 @@ mod tests {
             apply(&mut s, &ev(AgentKind::Opencode, "Stop", json!({})), t),
             Some(k.clone())
         );
-        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Done);
         assert_eq!(s.len(), 1);
     }
 
@@ -387,7 +402,7 @@ mod tests {
             &ev(AgentKind::Claude, "Stop", json!({"session_id":"a"})),
             t,
         );
-        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Done);
         apply(
             &mut s,
             &ev(
@@ -397,7 +412,7 @@ mod tests {
             ),
             t,
         );
-        assert_eq!(s.get(&k).unwrap().state, SessionState::Idle);
+        assert_eq!(s.get(&k).unwrap().state, SessionState::AsksInTerminal);
         apply(
             &mut s,
             &ev(AgentKind::Claude, "SessionEnd", json!({"session_id":"a"})),
@@ -406,6 +421,182 @@ mod tests {
         assert_eq!(s.get(&k).unwrap().state, SessionState::Ended);
         assert!(s.remove_if_ended(&k));
         assert!(s.is_empty());
+    }
+
+    /// A payload the pinned CLI sent (tests/real-agents/samples, vults-core's fixtures).
+    fn sample(path: &str) -> Value {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+        let text = std::fs::read_to_string(format!("{root}{path}"))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// The state after `events` of one session (the first starts it).
+    fn after(agent: AgentKind, events: &[(&str, Value)]) -> SessionState {
+        let mut s = Sessions::default();
+        let mut key = None;
+        for (name, payload) in events {
+            key = apply(&mut s, &ev(agent, name, payload.clone()), SystemTime::now()).or(key);
+        }
+        s.get(&key.expect("a session")).unwrap().state
+    }
+
+    /// Each agent's own "turn ended" and "asks in its terminal", from recorded payloads
+    /// (docs/other-agents.md, "When an agent waits for the person").
+    #[test]
+    fn each_agents_turn_end_and_terminal_question_wait_for_the_person() {
+        let sa = |p: &str| sample(&format!("tests/real-agents/samples/{p}"));
+        let claude_prompt =
+            sample("vults-core/tests/fixtures/samples/claude/UserPromptSubmit.json");
+        let session = |p: &Value, key: &str| json!({key: p[key].clone()});
+        use SessionState::*;
+        // Claude Code: Stop, StopFailure (an API error), the idle notice: done; its permission
+        // notice: asks in its terminal; a new prompt: working again.
+        for (events, want) in [
+            (vec![("Stop", sa("claude/Stop-interactive.json"))], Done),
+            (
+                vec![("StopFailure", sa("claude/StopFailure-interactive.json"))],
+                Done,
+            ),
+            (
+                vec![("Notification", sa("claude/Notification-idle_prompt.json"))],
+                Done,
+            ),
+            (
+                vec![(
+                    "Notification",
+                    sa("claude/Notification-permission_prompt.json"),
+                )],
+                AsksInTerminal,
+            ),
+            (
+                vec![
+                    ("Stop", sa("claude/Stop-interactive.json")),
+                    ("UserPromptSubmit", claude_prompt.clone()),
+                ],
+                Working,
+            ),
+        ] {
+            assert_eq!(after(AgentKind::Claude, &events), want, "{events:?}");
+        }
+        // Codex CLI: Stop (TUI and exec); it has no notice of its own.
+        assert_eq!(
+            after(AgentKind::Codex, &[("Stop", sa("codex/Stop-tui.json"))]),
+            Done
+        );
+        assert_eq!(
+            after(
+                AgentKind::Codex,
+                &[(
+                    "Stop",
+                    sample("vults-core/tests/fixtures/samples/codex/Stop.json")
+                )]
+            ),
+            Done
+        );
+        // Copilot CLI: agentStop; its permission notice; a background agent's idle notice
+        // is not the session's.
+        let stop = sa("copilot/agentStop-interactive.json");
+        assert_eq!(
+            after(AgentKind::Copilot, &[("agentStop", stop.clone())]),
+            Done
+        );
+        assert_eq!(
+            after(
+                AgentKind::Copilot,
+                &[(
+                    "notification",
+                    sa("copilot/notification-permission_prompt-interactive.json")
+                )]
+            ),
+            AsksInTerminal
+        );
+        let mut background = session(&stop, "sessionId");
+        background["notification_type"] = json!("agent_idle");
+        assert_eq!(
+            after(
+                AgentKind::Copilot,
+                &[
+                    ("userPromptSubmitted", session(&stop, "sessionId")),
+                    ("notification", background)
+                ]
+            ),
+            Working
+        );
+        // Qwen Code: Stop, its idle notice, its permission notice (shown once its dialog is).
+        assert_eq!(
+            after(AgentKind::Qwen, &[("Stop", sa("qwen/Stop-tui.json"))]),
+            Done
+        );
+        assert_eq!(
+            after(
+                AgentKind::Qwen,
+                &[("Notification", sa("qwen/Notification-idle_prompt.json"))]
+            ),
+            Done
+        );
+        assert_eq!(
+            after(
+                AgentKind::Qwen,
+                &[(
+                    "Notification",
+                    sa("qwen/Notification-permission_prompt-tui.json")
+                )]
+            ),
+            AsksInTerminal
+        );
+        // OpenCode: the plugin forwards session.idle as Stop.
+        let idle = sa("opencode/event-session.idle.json");
+        let id = idle
+            .pointer("/properties/sessionID")
+            .or_else(|| idle.get("sessionID"))
+            .cloned()
+            .unwrap_or(json!("ses_1"));
+        assert_eq!(
+            after(AgentKind::Opencode, &[("Stop", json!({"sessionID": id}))]),
+            Done
+        );
+        for state in [WaitingForYou, Done, AsksInTerminal] {
+            assert!(state.waits_for_you());
+        }
+        for state in [Working, Idle, Ended] {
+            assert!(!state.waits_for_you());
+        }
+    }
+
+    /// A card up is the better signal: Claude Code's permission notice ~6 s later changes
+    /// nothing; answered, the session works again, and its Stop makes it done.
+    #[test]
+    fn a_permission_notice_while_a_card_is_up_keeps_the_card_state() {
+        let mut s = Sessions::default();
+        let t = SystemTime::now();
+        let notice = sample("tests/real-agents/samples/claude/Notification-permission_prompt.json");
+        let id = notice["session_id"].clone();
+        let k = apply(
+            &mut s,
+            &ev(
+                AgentKind::Claude,
+                "PermissionRequest",
+                json!({"session_id": id}),
+            ),
+            t,
+        )
+        .unwrap();
+        assert!(s.set_waiting(&k, true));
+        apply(&mut s, &ev(AgentKind::Claude, "Notification", notice), t);
+        assert_eq!(s.get(&k).unwrap().state, SessionState::WaitingForYou);
+        assert!(s.set_waiting(&k, false));
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
+        // Too large for a card: it asks in its terminal until its next event.
+        assert!(s.set_in_terminal(&k, "Write of 2.7 KB is too large to show".into()));
+        assert_eq!(s.get(&k).unwrap().state, SessionState::AsksInTerminal);
+        apply(
+            &mut s,
+            &ev(AgentKind::Claude, "Stop", json!({"session_id": id})),
+            t,
+        );
+        assert_eq!(s.get(&k).unwrap().state, SessionState::Done);
+        assert_eq!(s.get(&k).unwrap().in_terminal, None);
     }
 
     #[test]

@@ -606,7 +606,7 @@ fn a_request_too_large_for_a_card_says_so_on_the_bird_and_in_history() {
     );
     assert_eq!(
         session.state,
-        vults_engine::messages::SessionState::WaitingForYou
+        vults_engine::messages::SessionState::AsksInTerminal
     );
     assert!(
         !seen.iter().any(|e| matches!(e, EngineEvent::CardAdded(_))),

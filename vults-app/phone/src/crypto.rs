@@ -277,6 +277,10 @@ pub enum WireAnswer {
     Deny,
     /// Allow, and create the card's Always rule.
     Always,
+    /// Deny, telling the agent the person's words: a plan's "Keep planning" feedback, as a JSON
+    /// string (`deny:"…"`), at most [`vults_core::answer::MAX_FEEDBACK`] bytes. It is a line of
+    /// the signed message, so a broker cannot change a word of it.
+    DenyWith(String),
     /// One entry per question: a label or a list of labels (JSON, as the page builds it).
     Answers(Vec<vults_core::protocol::AnswerItem>),
 }
@@ -288,6 +292,7 @@ impl WireAnswer {
             WireAnswer::Allow => "allow".into(),
             WireAnswer::Deny => "deny".into(),
             WireAnswer::Always => "always".into(),
+            WireAnswer::DenyWith(words) => format!("deny:{}", serde_json::json!(words)),
             WireAnswer::Answers(items) => {
                 let v: Vec<serde_json::Value> = items
                     .iter()
@@ -306,6 +311,12 @@ impl WireAnswer {
             "allow" => Some(WireAnswer::Allow),
             "deny" => Some(WireAnswer::Deny),
             "always" => Some(WireAnswer::Always),
+            other if other.starts_with("deny:") => {
+                // A JSON string: one line, whatever it says (a newline is written \n).
+                let words: String = serde_json::from_str(other.strip_prefix("deny:")?).ok()?;
+                (words.len() <= vults_core::answer::MAX_FEEDBACK)
+                    .then_some(WireAnswer::DenyWith(words))
+            }
             other => {
                 let json = other.strip_prefix("answers:")?;
                 let list: Vec<serde_json::Value> = serde_json::from_str(json).ok()?;
@@ -336,7 +347,7 @@ impl WireAnswer {
 /// time=<unix ms>
 /// nonce=<base64url of 16 random bytes>
 /// card=<card id>       (answer only)
-/// answer=allow|deny|always|answers:<JSON list>   (answer only)
+/// answer=allow|deny|always|deny:<JSON string>|answers:<JSON list>   (answer only)
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedRequest {

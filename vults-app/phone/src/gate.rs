@@ -1023,7 +1023,7 @@ impl State {
                     .cut
                     .get(&device.id)
                     .is_some_and(|cut| cut.contains(card));
-                if shown_cut && !matches!(answer, WireAnswer::Deny) {
+                if shown_cut && !matches!(answer, WireAnswer::Deny | WireAnswer::DenyWith(_)) {
                     return Err(fail(Check::CardTooLarge));
                 }
                 let answer = fit(&pending.card, answer).ok_or(fail(Check::AnswerDoesNotFit))?;
@@ -1134,11 +1134,15 @@ fn push(list: &mut VecDeque<AuditEntry>, entry: AuditEntry, keep: usize) {
 }
 
 /// The engine's answer for a phone's answer, if it fits the card: a question card takes
-/// answers (one per question) or a deny; any other card allow, deny, or — when the card
-/// offers it — always.
+/// answers (one per question) or a deny; a plan card also a deny with the person's feedback;
+/// any other card allow, deny, or — when the card offers it — always.
 fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer> {
     match (card.question, answer) {
         (_, WireAnswer::Deny) => Some(CardAnswer::Deny),
+        // Words for the agent only where the desktop card takes them: a plan's Keep planning.
+        (_, WireAnswer::DenyWith(words)) if card.plan().is_some() => {
+            Some(CardAnswer::DenyWith(words.clone()))
+        }
         (true, WireAnswer::Answers(items)) => {
             let expected = match &card.call.target {
                 Target::Questions { questions } => questions.len(),
@@ -1186,6 +1190,8 @@ pub fn card_json(c: &PendingCard) -> Value {
         // What the desktop card shows besides the target: the agent's own words, and the
         // unified diff of an edit, a write over an existing file or a patch (docs/phone.md).
         "said": c.context.said,
+        // A plan review: the plan's markdown, drawn by the page; Approve and Keep planning.
+        "plan": c.context.plan,
         // Something it shows has a hidden character (a bidi control, a zero-width space): the
         // page writes each out as ‹U+202E›, as the desktop does, and flags the card.
         "hidden": c.has_hidden_characters(),

@@ -490,7 +490,9 @@ impl VultsWindow {
             ctx.request_repaint_after(Duration::from_millis(40));
         }
         let birds = self.model.sessions.len();
-        let waiting = self.model.cards.len();
+        // Cards, and sessions that wait for the person without one (done, or asking in their
+        // terminal).
+        let waiting = self.model.cards.len() + self.model.sessions_waiting();
         // Where the cards go this frame, before anything is drawn: the island and the flock say
         // how many wait in the stack, and the chat knows which card takes the keys.
         let placement = self.placement(&ctx);

@@ -1,6 +1,8 @@
 //! A card: one pending request, with the whole command, file or URL the agent sent, and the
 //! answers — Allow, Deny, Always allow (with the exact rule it makes; never on a destructive
-//! call), or, for an AskUserQuestion, each question's choice and an "other" free text.
+//! call), or, for an AskUserQuestion, each question's choice and an "other" free text; for a
+//! plan review (Claude Code asking to leave plan mode) the plan rendered from its markdown, with
+//! "Approve" and "Keep planning" and a line of feedback for the model.
 //!
 //! An edit, a write over an existing file or a patch shows as a unified diff with syntax colour
 //! ([`vults_engine::diff`], [`super::code`]), with the exact text the agent sent one click away
@@ -23,6 +25,8 @@ use vults_engine::messages::{CardAnswer, PendingCard, Reason};
 pub const WIDTH: f32 = 460.0;
 /// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
 const BLOCK_MAX: f32 = 220.0;
+/// The tallest a plan grows before it scrolls: a plan is read, not glanced at.
+const PLAN_MAX: f32 = 380.0;
 
 /// A card's own state: the choices made so far on a question card, its diff (computed once)
 /// and its code laid out once, by block.
@@ -40,7 +44,15 @@ pub struct CardView {
     hidden: bool,
     /// Each scrolling block's scroll and what is out of sight below it.
     folds: Folds,
+    /// A plan card's line of feedback, sent with "Keep planning".
+    feedback: String,
+    /// A plan card's laid-out markdown.
+    markdown: Markdown,
 }
+
+/// A plan's markdown, parsed once ([`super::markdown::Blocks`]).
+#[derive(Debug, Clone, Default)]
+struct Markdown(Option<super::markdown::Blocks>);
 
 /// One key press that may answer a card: no Ctrl, Alt, Cmd or Super with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +139,9 @@ impl CardView {
         let presses = self.presses(ui, keys);
         header_ui(ui, card, now, self.hidden);
         ui.add_space(4.0);
+        if let Some(plan) = card.plan() {
+            return self.plan_ui(ui, plan, &presses, keys);
+        }
         match &card.call.target {
             Target::Questions { questions } if card.question => {
                 self.questions_ui(ui, questions, &presses, keys)
@@ -326,6 +341,158 @@ impl CardView {
     }
 }
 
+impl CardView {
+    /// The feedback typed on a plan card so far.
+    pub fn feedback(&self) -> &str {
+        &self.feedback
+    }
+
+    /// A plan card: the plan drawn from its markdown (headings, lists, code blocks; every
+    /// hidden character written out), scrollable, then a line of feedback and "Approve" /
+    /// "Keep planning". Keep planning sends the feedback as the deny's words (the model reads
+    /// them and revises); Enter in the feedback line sends it too. Keys when the field is not
+    /// being typed in: A approve, D keep planning.
+    fn plan_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        plan: &str,
+        presses: &[Press],
+        keys: bool,
+    ) -> Option<CardAnswer> {
+        ui.label(RichText::new("plan").small().color(Color32::from_gray(140)));
+        let blocks = self
+            .markdown
+            .0
+            .get_or_insert_with(|| super::markdown::Blocks::parse(&reveal(plan).text));
+        self.folds.drawn.push("plan");
+        let fold = self.folds.by_block.entry("plan").or_default();
+        let row = ui.text_style_height(&egui::TextStyle::Body);
+        egui::Frame::new()
+            .fill(PLAN_FILL)
+            .corner_radius(6)
+            .inner_margin(egui::Margin::same(10))
+            .show(ui, |ui| {
+                ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+                let mut area = egui::ScrollArea::vertical()
+                    .id_salt("plan")
+                    .max_height(PLAN_MAX)
+                    .auto_shrink([false, true]);
+                if let Some(y) = fold.scroll_to.take() {
+                    area = area.vertical_scroll_offset(y);
+                }
+                let out = area.show(ui, |ui| {
+                    blocks.ui(ui);
+                });
+                let (offset, viewport) = (out.state.clamped_offset().y, out.inner_rect.height());
+                let hidden = out.content_size.y - offset - viewport;
+                fold.offset = offset;
+                fold.viewport = viewport;
+                fold.row = row;
+                fold.below = (hidden > row * 0.5).then(|| "more of the plan ↓".to_string());
+            });
+        if let Some(text) = fold.below.clone() {
+            let more = egui::Button::new(
+                RichText::new(text)
+                    .monospace()
+                    .size(11.5)
+                    .color(look::AMBER),
+            )
+            .frame(false);
+            if ui
+                .add(more)
+                .on_hover_text("Scroll down (the Down arrow, Page Down or Space)")
+                .clicked()
+            {
+                fold.page_down();
+                ui.ctx().request_repaint();
+            }
+        }
+        if presses
+            .iter()
+            .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
+            && self.folds.page_down()
+        {
+            ui.ctx().request_repaint();
+        }
+        ui.add_space(6.0);
+        let label = ui.label(
+            RichText::new("Feedback")
+                .small()
+                .color(Color32::from_gray(140)),
+        );
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut self.feedback)
+                    .id_salt("plan feedback")
+                    .desired_width(f32::INFINITY)
+                    .char_limit(vults_core::answer::MAX_FEEDBACK)
+                    .hint_text("What should change? (optional, sent with Keep planning)"),
+            )
+            .labelled_by(label.id);
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        let keep = || match vults_core::answer::clean_feedback(&self.feedback) {
+            Some(words) => CardAnswer::DenyWith(words),
+            None => CardAnswer::Deny,
+        };
+        let mut answer = None;
+        ui.add_space(4.0);
+        ui.horizontal_wrapped(|ui| {
+            let approve =
+                egui::Button::new(RichText::new("Approve").strong().color(Color32::WHITE))
+                    .fill(look::GREEN);
+            if ui
+                .add(approve)
+                .on_hover_text("The agent leaves plan mode and carries the plan out. Shortcut: A")
+                .clicked()
+            {
+                answer = Some(CardAnswer::Allow);
+            }
+            let kept = egui::Button::new(
+                RichText::new("Keep planning")
+                    .strong()
+                    .color(Color32::BLACK),
+            )
+            .fill(look::AMBER);
+            if ui
+                .add(kept)
+                .on_hover_text(
+                    "The agent stays in plan mode and is told your feedback (or that the plan \
+                     was not approved). Shortcut: D",
+                )
+                .clicked()
+            {
+                answer = Some(keep());
+            }
+        });
+        ui.label(
+            RichText::new("No Always for a plan: each plan is yours to approve.")
+                .small()
+                .color(Color32::from_gray(150)),
+        );
+        if keys {
+            ui.label(
+                RichText::new("Keys: A approve · D keep planning · Enter sends the feedback")
+                    .small()
+                    .color(Color32::from_gray(110)),
+            );
+        }
+        if entered && answer.is_none() && !self.feedback.trim().is_empty() {
+            answer = Some(keep());
+        }
+        answer.or_else(|| {
+            presses.iter().find_map(|p| {
+                if p.is(Key::A) {
+                    Some(CardAnswer::Allow)
+                } else if p.is(Key::D) {
+                    Some(keep())
+                } else {
+                    None
+                }
+            })
+        })
+    }
+}
+
 impl QuestionChoice {
     /// The answer so far, or `None` while nothing is chosen.
     fn answer(&self, q: &Question) -> Option<AnswerItem> {
@@ -490,6 +657,13 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: boo
     ui.horizontal_wrapped(|ui| {
         if card.question {
             ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
+        } else if card.plan().is_some() {
+            ui.label(RichText::new("asks you to approve its plan").color(Color32::from_gray(160)))
+                .on_hover_text(format!(
+                    "{} asks to leave plan mode ({}) and carry this plan out",
+                    card.identity.display_name(),
+                    reveal(&card.call.tool).text
+                ));
         } else {
             ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
             ui.label(
@@ -554,6 +728,8 @@ fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
 const OLD_FILL: Color32 = Color32::from_rgb(0x3A, 0x1F, 0x22);
 const NEW_FILL: Color32 = Color32::from_rgb(0x1B, 0x33, 0x24);
 const CODE_FILL: Color32 = Color32::from_gray(16);
+/// A plan is prose with code in it: a lighter block than a command's.
+const PLAN_FILL: Color32 = Color32::from_gray(28);
 
 impl CardView {
     /// The whole target, never a summary: a diff where there is one (the exact text a click
@@ -1031,6 +1207,10 @@ pub fn estimated_height(card: &PendingCard) -> f32 {
         } else {
             0.0
         };
+    if let Some(plan) = card.plan() {
+        // The plan (headings and lists draw taller than text), the feedback line, the buttons.
+        return (base + (lines(plan) * 15.5).min(PLAN_MAX) + 100.0).clamp(200.0, 720.0);
+    }
     let body = match &card.call.target {
         Target::Command { command } => {
             let shown: Vec<String> = code::command_lines(command)

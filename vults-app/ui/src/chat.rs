@@ -617,6 +617,8 @@ fn entry_ui(
                 .find(|s| s.task.as_deref() == Some(id.as_str()));
             let flock = match bird.map(|b| b.state) {
                 Some(SessionState::WaitingForYou) => "in the flock: waiting for you",
+                Some(SessionState::Done) => "in the flock: done — waiting for you",
+                Some(SessionState::AsksInTerminal) => "in the flock: asks in its terminal",
                 Some(SessionState::Working) => "in the flock: working",
                 Some(SessionState::Idle) => "in the flock: idle",
                 Some(SessionState::Ended) => "in the flock: ended",

@@ -15,6 +15,7 @@ pub mod flock;
 pub mod instance;
 pub mod island;
 pub mod look;
+pub mod markdown;
 pub mod native;
 pub mod settings;
 pub mod state;

@@ -133,10 +133,16 @@ pub fn paint_bird(ui: &mut egui::Ui, color: Color32, letter: &str, size: f32) ->
     response
 }
 
+/// A finished turn: waits for the person, but asks nothing yet (softer than a card's amber).
+pub(crate) const DONE: Color32 = Color32::from_rgb(0x6C, 0xB4, 0xF0);
+
+/// What a bird says its session is doing.
 pub(crate) fn state_text(state: SessionState) -> &'static str {
     match state {
         SessionState::Working => "working",
         SessionState::WaitingForYou => "waiting for you",
+        SessionState::Done => "done — waiting for you",
+        SessionState::AsksInTerminal => "asks in its terminal",
         SessionState::Idle => "idle",
         SessionState::Ended => "ended",
     }
@@ -145,7 +151,8 @@ pub(crate) fn state_text(state: SessionState) -> &'static str {
 pub(crate) fn state_color(state: SessionState) -> Color32 {
     match state {
         SessionState::Working => GREEN,
-        SessionState::WaitingForYou => AMBER,
+        SessionState::WaitingForYou | SessionState::AsksInTerminal => AMBER,
+        SessionState::Done => DONE,
         SessionState::Idle => Color32::from_gray(150),
         SessionState::Ended => Color32::from_gray(100),
     }

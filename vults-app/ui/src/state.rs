@@ -142,8 +142,17 @@ impl Model {
         }
     }
 
-    /// The birds of the flock: waiting first, then working, idle, ended; the most recently
-    /// active first within each.
+    /// Sessions that wait for the person with no card up: done with their turn, or asking in
+    /// their own terminal. The island counts them with the cards.
+    pub fn sessions_waiting(&self) -> usize {
+        self.sessions
+            .values()
+            .filter(|s| matches!(s.state, SessionState::Done | SessionState::AsksInTerminal))
+            .count()
+    }
+
+    /// The birds of the flock: waiting first (a card, asks in its terminal, done), then
+    /// working, idle, ended; the most recently active first within each.
     pub fn birds(&self) -> Vec<&Session> {
         let mut birds: Vec<&Session> = self.sessions.values().collect();
         birds.sort_by(|a, b| {
@@ -168,11 +177,15 @@ impl Model {
     }
 }
 
+/// The flock's order: whatever waits for the person first (a card, a question in its terminal,
+/// a finished turn), then working, idle, ended.
 fn state_rank(state: SessionState) -> u8 {
     match state {
         SessionState::WaitingForYou => 0,
-        SessionState::Working => 1,
-        SessionState::Idle => 2,
-        SessionState::Ended => 3,
+        SessionState::AsksInTerminal => 1,
+        SessionState::Done => 2,
+        SessionState::Working => 3,
+        SessionState::Idle => 4,
+        SessionState::Ended => 5,
     }
 }

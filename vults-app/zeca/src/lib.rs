@@ -958,10 +958,12 @@ impl Zeca {
                 decision: Decision::Allow,
                 ..
             } => stream::allow_line(request_id, &input),
+            // A plan's Keep planning: the person's words (cleaned by the engine) for the model.
             Message::Decision {
                 decision: Decision::Deny,
+                message,
                 ..
-            } => stream::deny_line(request_id, DENIED),
+            } => stream::deny_line(request_id, message.as_deref().unwrap_or(DENIED)),
             Message::Answer { answers, .. } => {
                 let updated =
                     agents::render_answers(ReplyShape::HookSpecific, &ask.payload, answers)

@@ -335,3 +335,30 @@ fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
     });
     app.stop();
 }
+
+/// A plan the chat's Claude Code asks to carry out is a plan card too; Keep planning's feedback
+/// is what the CLI is told, in place of "Denied from Vults".
+#[test]
+fn a_plan_of_the_chat_is_kept_with_the_feedback() {
+    let input = json!({"plan": "# Plan\n\n1. Write the marker", "planFilePath": "/home/me/.claude/plans/p.md"});
+    let s = setup("plan", "ExitPlanMode", &input, None);
+    s.send("c3");
+    let seen = s.until("the card", |e| matches!(e, EngineEvent::CardAdded(_)));
+    let Some(EngineEvent::CardAdded(card)) = seen.last() else {
+        unreachable!()
+    };
+    assert_eq!(card.plan(), Some("# Plan\n\n1. Write the marker"));
+    assert!(card.always_rule.is_none());
+    assert!(s.app.engine.send(EngineCommand::Answer {
+        card: card.id,
+        answer: CardAnswer::DenyWith("Also say how it is checked".into()),
+        by: AnsweredBy::Click,
+    }));
+    s.until("the audit line", |e| audited(e, "c3").is_some());
+    let r = s.responses();
+    assert_eq!(r[0]["response"]["response"]["behavior"], "deny");
+    assert_eq!(
+        r[0]["response"]["response"]["message"],
+        "Also say how it is checked"
+    );
+}
