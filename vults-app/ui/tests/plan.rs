@@ -2,7 +2,7 @@
 //! headings, a list, a code block — scrollable, with "Approve" and "Keep planning" and a line
 //! of feedback that Keep planning sends; no Always. A snapshot, and read back through AccessKit.
 
-use crate::fixtures::{self, card_harness as harness};
+use crate::fixtures::{self, Snap, card_harness as harness};
 use egui_kittest::kittest::Queryable;
 use vults_core::agents::Target;
 use vults_engine::messages::{CardAnswer, PendingCard};
@@ -61,7 +61,7 @@ fn a_plan_card_draws_the_plan_and_sends_approve_or_the_feedback() {
     );
     assert!(h.query_by_label_contains("Always allow").is_none());
     h.get_by_label("No Always for a plan: each plan is yours to approve.");
-    h.snapshot("card_plan");
+    h.snap("card_plan");
 
     h.get_by_label("Feedback").click();
     h.run();
