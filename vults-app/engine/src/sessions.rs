@@ -496,7 +496,12 @@ mod tests {
         )
         .unwrap();
         let k = apply(&mut s, &start, t0).unwrap();
-        let kept = s.get(&k).unwrap().terminal.clone().expect("a terminal block");
+        let kept = s
+            .get(&k)
+            .unwrap()
+            .terminal
+            .clone()
+            .expect("a terminal block");
         assert_eq!(kept.block.pid, Some(4242));
         assert_eq!(kept.block.env["TMUX_PANE"], "%3");
         assert_eq!(kept.block.cwd.as_deref(), Some("/proj"));
@@ -506,7 +511,10 @@ mod tests {
         let mut status = ev(AgentKind::Claude, "StatusLine", json!({"session_id":"w"}));
         status.terminal.pid = Some(9);
         apply(&mut s, &status, t1);
-        assert_eq!(s.get(&k).unwrap().terminal.as_ref().unwrap().block.pid, Some(4242));
+        assert_eq!(
+            s.get(&k).unwrap().terminal.as_ref().unwrap().block.pid,
+            Some(4242)
+        );
         // The next event's block is the one kept, with when it came.
         let mut tool = ev(
             AgentKind::Claude,

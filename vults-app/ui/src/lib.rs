@@ -16,4 +16,5 @@ pub mod look;
 pub mod native;
 pub mod settings;
 pub mod state;
+pub mod terminal;
 pub mod welcome;
