@@ -993,6 +993,7 @@ fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal) {
             ui,
             t.showing,
             "Bring the agent's terminal window, tab and pane forward (nothing is typed into it). Shortcut: T",
+            None,
         )
     {
         t.asked = true;

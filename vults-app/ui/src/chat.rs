@@ -648,6 +648,7 @@ fn entry_ui(
                                 ui,
                                 showing,
                                 "Bring the task's terminal window and pane forward",
+                                Some(&format!("Show terminal of task {id}")),
                             ) {
                                 show = Some(bird.key.clone());
                             }

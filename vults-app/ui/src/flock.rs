@@ -151,6 +151,11 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                                 ui,
                                 model.showing.contains(&s.key),
                                 "Bring this agent's terminal window, tab and pane forward",
+                                Some(&format!(
+                                    "Show terminal of {} in {}",
+                                    super::terminal::who(s),
+                                    vults_core::text::reveal(&s.folder).text
+                                )),
                             );
                             if let Some(cost) = s.cost_usd {
                                 ui.label(RichText::new(look::cost_text(cost)).monospace());

@@ -170,16 +170,25 @@ pub fn line_ui(ui: &mut egui::Ui, shown: &Shown) {
     ui.add(egui::Label::new(egui::RichText::new(&shown.line).small().color(color)).wrap());
 }
 
-/// The "Show terminal" button, the same everywhere; `showing` while one is under way.
-pub fn button(ui: &mut egui::Ui, showing: bool, hint: &str) -> bool {
+/// The "Show terminal" button, the same everywhere; `showing` while one is under way. `name`
+/// is what a screen reader says where the button alone would not say whose terminal it is
+/// (a bird's: "Show terminal of Claude Code in /src/api").
+pub fn button(ui: &mut egui::Ui, showing: bool, hint: &str, name: Option<&str>) -> bool {
     let label = if showing {
         "Showing…"
     } else {
         "Show terminal"
     };
-    ui.add_enabled(!showing, egui::Button::new(label))
-        .on_hover_text(hint)
-        .clicked()
+    let response = ui.add_enabled(!showing, egui::Button::new(label));
+    if let Some(name) = name {
+        // "Show terminal of …" says whose; while one runs, "Showing terminal of …".
+        let name = match name.strip_prefix("Show ") {
+            Some(rest) if showing => format!("Showing {rest}"),
+            _ => name.to_string(),
+        };
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, !showing, &name));
+    }
+    response.on_hover_text(hint).clicked()
 }
 
 /// How long a show's toast stays up, in seconds.
@@ -383,13 +392,15 @@ fn toast_frame() -> egui::Frame {
 }
 
 fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
-    let (mark, color) = if shown.ok {
-        ("✓", crate::look::GREEN)
+    let color = if shown.ok {
+        crate::look::GREEN
     } else {
-        ("!", crate::look::AMBER)
+        crate::look::AMBER
     };
     ui.horizontal(|ui| {
-        ui.label(RichText::new(mark).strong().color(color));
+        // A dot of the line's colour: green it came forward, amber it did not.
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+        ui.painter().circle_filled(rect.center(), 4.0, color);
         ui.add(
             egui::Label::new(RichText::new(&shown.line).color(Color32::from_gray(230))).truncate(),
         )

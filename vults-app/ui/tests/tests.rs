@@ -14,6 +14,7 @@ mod hosts;
 mod hosts_view;
 mod keys;
 mod live;
+mod show_terminal;
 mod smaller;
 mod truth;
 mod views;
