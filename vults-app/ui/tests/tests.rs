@@ -15,6 +15,7 @@ mod hosts_view;
 mod keys;
 mod live;
 mod show_terminal;
+mod show_terminal_live;
 mod smaller;
 mod truth;
 mod views;
