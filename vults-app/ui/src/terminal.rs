@@ -278,8 +278,13 @@ impl WindowTerminal {
     ) -> Option<SessionKey> {
         let now_t = ctx.input(|i| i.time);
         let monitor = ctx.input(|i| i.viewport().monitor_size);
+        // Under the island, but never over the cards' column at the right (floating), nor
+        // the one window's cards (embedded: at the left).
         let centre = |width: f32| match monitor {
-            Some(size) if floating => ((size.x - width) / 2.0).max(0.0),
+            Some(size) if floating => {
+                let cards = size.x - crate::card::WIDTH - 16.0 - 8.0;
+                ((size.x - width) / 2.0).min(cards - width).max(0.0)
+            }
             _ => 8.0,
         };
         let mut top = if floating { 50.0 } else { 48.0 };

@@ -177,13 +177,13 @@ fn a_cards_button_and_its_key_t_ask_for_the_cards_session() {
         .unwrap()
         .push(TerminalNews::Shown(Shown {
             session: opencode.key.clone(),
-            line: "Cannot show OpenCode's terminal: the agent's process (pid 1002) has ended"
+            line: "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation (pid 1002: opencode < sh)"
                 .into(),
             ok: false,
             at: fixtures::now(),
         }));
     w.harness.run_steps(3);
-    let line = "Cannot show OpenCode's terminal: the agent's process (pid 1002) has ended";
+    let line = "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation (pid 1002: opencode < sh)";
     assert_eq!(
         w.harness.query_all_by_label(line).count(),
         4,
