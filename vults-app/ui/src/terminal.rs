@@ -291,7 +291,7 @@ impl WindowTerminal {
         let mut chosen = None;
         if self.menu_open {
             let birds = model.birds();
-            let height = 44.0 + 30.0 * birds.len().max(1) as f32;
+            let height = 36.0 + 23.5 * birds.len().max(1) as f32;
             let pos = egui::pos2(centre(MENU_WIDTH), top);
             let mut close = ctx.input(|i| i.key_pressed(egui::Key::Escape));
             let mut draw = |ui: &mut egui::Ui| {
