@@ -255,7 +255,7 @@ pub struct VultsWindow {
     /// The card that takes the keys in one window ([`VultsWindow::keys_card`]).
     keys_card: Option<CardId>,
     /// "Show terminal": its side, its toast and the island's menu.
-    terminal: super::terminal::WindowTerminal,
+    terminal: super::terminal_ui::WindowTerminal,
 }
 
 impl VultsWindow {

@@ -17,4 +17,5 @@ pub mod native;
 pub mod settings;
 pub mod state;
 pub mod terminal;
+pub mod terminal_ui;
 pub mod welcome;
