@@ -98,10 +98,28 @@ pub struct Session {
     /// The agent asks its own terminal about a call too large for a card ("Write of 2.7 KB is
     /// too large to show", [`TooLarge::text`]), until the session's next event.
     pub in_terminal: Option<String>,
+    /// Where its agent runs, as its latest event said: what "Show terminal" starts from.
+    /// `None` until an event with a `terminal` block arrives.
+    pub terminal: Option<SessionTerminal>,
     /// When the engine first heard of the session.
     pub started: SystemTime,
     /// When the session's last event arrived: a session silent too long is forgotten.
     pub last_event: SystemTime,
+}
+
+/// Where a session's agent runs, from its latest event: the `terminal` block the hook sent
+/// (the agent's pid, its folder and the variables that name a terminal and multiplexer pane),
+/// the SSH host the event came over, and when it arrived. The window builds
+/// `vults_terminal::Place` from it; nothing here is run or looked up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionTerminal {
+    /// The event's `terminal` block as the hook sent it (an SSH host's cwd is `host:/path`).
+    pub block: vults_core::protocol::Terminal,
+    /// The SSH host whose link the event came over (as Vults names it, the `host` of
+    /// `host:/path`); `None` for this computer.
+    pub host: Option<String>,
+    /// When that event arrived: a process with the agent's pid that started later is not it.
+    pub seen: SystemTime,
 }
 
 /// A permission request the hook had to cut to fit the wire (docs/hook-protocol.md §3): no

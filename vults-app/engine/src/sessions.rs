@@ -6,7 +6,7 @@
 //! the agent gives none. `zeca` events never reach this module.
 
 use crate::arrival::{Arrival, folder_of};
-use crate::messages::{RateWindow, Session, SessionKey, SessionState};
+use crate::messages::{RateWindow, Session, SessionKey, SessionState, SessionTerminal};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::SystemTime;
@@ -170,6 +170,7 @@ impl Sessions {
             seven_day: None,
             task: None,
             in_terminal: None,
+            terminal: None,
             started: now,
             last_event: now,
         });
@@ -179,6 +180,16 @@ impl Sessions {
         // the hook's own: it names a bird that has none yet, but never moves one.
         if !folder.is_empty() && (effect != Effect::Status || session.folder.is_empty()) {
             session.folder = folder;
+        }
+        // Where the agent runs: the latest event that says (a status line's is its command's,
+        // a shell Claude Code starts for it, so it never replaces one already known).
+        let says_where = event.terminal.pid.is_some() || !event.terminal.env.is_empty();
+        if says_where && (effect != Effect::Status || session.terminal.is_none()) {
+            session.terminal = Some(SessionTerminal {
+                block: event.terminal.clone(),
+                host: vults_core::decision::host_of(&arrival.folder).map(str::to_string),
+                seen: now,
+            });
         }
         if let Some(task) = event.terminal.env.get("VULTS_TASK").and_then(Value::as_str)
             && !task.is_empty()
@@ -662,5 +673,57 @@ mod tests {
                 session: "pid:77@/proj".into()
             }
         );
+    }
+
+    #[test]
+    fn a_session_keeps_where_its_agent_runs_from_its_latest_event() {
+        let mut s = Sessions::default();
+        let t0 = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
+        let t1 = t0 + std::time::Duration::from_secs(5);
+        let mut start = ev(AgentKind::Claude, "SessionStart", json!({"session_id":"w"}));
+        start.terminal.pid = Some(4242);
+        start.terminal.env = serde_json::from_value(
+            json!({"TMUX": "/tmp/tmux-1000/default,7,0", "TMUX_PANE": "%3"}),
+        )
+        .unwrap();
+        let k = apply(&mut s, &start, t0).unwrap();
+        let kept = s
+            .get(&k)
+            .unwrap()
+            .terminal
+            .clone()
+            .expect("a terminal block");
+        assert_eq!(kept.block.pid, Some(4242));
+        assert_eq!(kept.block.env["TMUX_PANE"], "%3");
+        assert_eq!(kept.block.cwd.as_deref(), Some("/proj"));
+        assert_eq!(kept.host, None);
+        assert_eq!(kept.seen, t0);
+        // A status line is its command's shell: it never replaces the agent's block.
+        let mut status = ev(AgentKind::Claude, "StatusLine", json!({"session_id":"w"}));
+        status.terminal.pid = Some(9);
+        apply(&mut s, &status, t1);
+        assert_eq!(
+            s.get(&k).unwrap().terminal.as_ref().unwrap().block.pid,
+            Some(4242)
+        );
+        // The next event's block is the one kept, with when it came.
+        let mut tool = ev(
+            AgentKind::Claude,
+            "PreToolUse",
+            json!({"session_id":"w","tool_name":"Bash","tool_input":{"command":"ls"}}),
+        );
+        tool.terminal.pid = Some(4343);
+        apply(&mut s, &tool, t1);
+        let kept = s.get(&k).unwrap().terminal.clone().unwrap();
+        assert_eq!((kept.block.pid, kept.seen), (Some(4343), t1));
+        assert!(!kept.block.env.contains_key("TMUX_PANE"));
+
+        // An SSH host's event (its folder tagged `host:/path` where it arrived) keeps the host.
+        let mut remote = ev(AgentKind::Codex, "SessionStart", json!({"session_id":"r"}));
+        crate::connection::tag_host(&mut remote, "devbox");
+        let k = apply(&mut s, &remote, t1).unwrap();
+        let kept = s.get(&k).unwrap().terminal.clone().unwrap();
+        assert_eq!(kept.host.as_deref(), Some("devbox"));
+        assert_eq!(kept.block.pid, Some(77));
     }
 }

@@ -71,8 +71,8 @@ pub(crate) fn osascript_failure(app: &str, err: &str) -> Failure {
         Failure::new(
             FailureKind::Forbidden,
             format!(
-                "macOS did not let Vults control {app}: allow it in System Settings → Privacy & \
-                 Security → Automation"
+                "macOS did not let Vults control {app}: allow it in System Settings > Privacy & \
+                 Security > Automation"
             ),
         )
     } else {
@@ -141,7 +141,7 @@ mod tests {
             "execution error: Not authorized to send Apple events to Terminal. (-1743)",
         );
         assert_eq!(f.kind, FailureKind::Forbidden);
-        assert!(f.message.contains("Privacy & Security → Automation"));
+        assert!(f.message.contains("Privacy & Security > Automation"));
         assert_eq!(
             osascript_failure("iTerm2", "boom").kind,
             FailureKind::Failed

@@ -933,7 +933,7 @@ fn a_daemon_with_no_terminal_says_what_is_above_it() {
     assert_eq!(f.kind, FailureKind::NotFound);
     assert_eq!(
         f.message,
-        "found no terminal window above the agent's process (pid 92: claude ← sh ← cron ← systemd)"
+        "found no terminal window above the agent's process (pid 92: claude < sh < cron < systemd)"
     );
 }
 

@@ -285,6 +285,8 @@ pub struct VultsWindow {
     logged_counts: (usize, usize),
     /// The card that takes the keys in one window ([`VultsWindow::keys_card`]).
     keys_card: Option<CardId>,
+    /// "Show terminal": its side, its toast and the island's menu.
+    terminal: super::terminal_ui::WindowTerminal,
 }
 
 impl VultsWindow {
@@ -331,7 +333,40 @@ impl VultsWindow {
             stacked: Vec::new(),
             logged_counts: (0, 0),
             keys_card: None,
+            terminal: Default::default(),
         }
+    }
+
+    /// Adds "Show terminal" (bird, card, island's menu, Zeca task): `side` runs each show off
+    /// the window's thread. Settings → General's survey is asked for now, once.
+    pub fn with_terminal(mut self, mut side: Box<dyn super::terminal::TerminalSide>) -> Self {
+        side.survey();
+        self.terminal.side = Some(side);
+        self
+    }
+
+    /// Shows the terminal of `session`'s agent whenever `requests` delivers its key: for a
+    /// part of the app outside the window (a notification's "Show terminal" action), from any
+    /// thread. The result is drawn as a button's would be.
+    pub fn with_show_terminal_requests(
+        mut self,
+        requests: std::sync::mpsc::Receiver<vults_engine::messages::SessionKey>,
+    ) -> Self {
+        self.terminal.requests = Some(requests);
+        self
+    }
+
+    /// "Show terminal" for one session: what every button, the card's `T` and the island's
+    /// menu call. It returns at once: the show runs on the terminal side's thread, and its
+    /// line (or why it cannot be done) comes back as a toast and on the bird and the card.
+    pub fn show_terminal(
+        &mut self,
+        ctx: &egui::Context,
+        session: &vults_engine::messages::SessionKey,
+    ) {
+        let now_t = ctx.input(|i| i.time);
+        self.terminal.request(&mut self.model, session, now_t);
+        ctx.request_repaint();
     }
 
     /// Adds the chat (Zeca): the Chat tab then talks to it.
@@ -407,6 +442,10 @@ impl VultsWindow {
         }
         while let Some(event) = self.chat_side.as_mut().and_then(|c| c.try_recv()) {
             self.model.apply_chat(event);
+        }
+        let now_t = ctx.input(|i| i.time);
+        for session in self.terminal.poll(&mut self.model, now_t) {
+            self.show_terminal(ctx, &session);
         }
         for action in self.desktop.poll() {
             match action {
@@ -508,6 +547,7 @@ impl VultsWindow {
         self.chat.keys_card = self.keys_card;
         let stacked = self.stacked.len();
         self.island.paused = self.model.paused;
+        self.cards_terminal();
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()
@@ -555,7 +595,42 @@ impl VultsWindow {
             }
         }
         self.cards_ui(&ctx, placement);
+        if self.island.menu_asked {
+            self.island.menu_asked = false;
+            self.terminal.menu_open = !self.terminal.menu_open;
+        }
+        let floating = self.layout == Layout::Floating;
+        let mut show: Vec<vults_engine::messages::SessionKey> = self
+            .terminal
+            .overlays_ui(&ctx, &self.model, floating)
+            .into_iter()
+            .collect();
+        // A card's "Show terminal" (its button or `T`), wherever the card was drawn.
+        for (id, view) in self.cards.iter_mut() {
+            if view.take_show_terminal()
+                && let Some(card) = self.model.card(*id)
+            {
+                show.push(card.session.clone());
+            }
+        }
+        for session in show {
+            self.show_terminal(&ctx, &session);
+        }
         self.schedule_clock_repaint(&ctx);
+    }
+
+    /// Tells each card what "Show terminal" is doing for its session.
+    fn cards_terminal(&mut self) {
+        for (id, view) in self.cards.iter_mut() {
+            if let Some(card) = self.model.card(*id) {
+                let shown = self
+                    .model
+                    .shown
+                    .as_ref()
+                    .filter(|s| s.session == card.session);
+                view.set_terminal(self.model.showing.contains(&card.session), shown);
+            }
+        }
     }
 
     fn pulse_phase(&mut self, now_t: f64) -> Option<f32> {
@@ -643,6 +718,7 @@ impl VultsWindow {
         }
         let mut chat_action = None;
         let mut stack_answer = None;
+        let mut bird_show = None;
         egui::CentralPanel::default().show(ui, |ui| match self.tab {
             Tab::Flock => {
                 let stacked: Vec<&PendingCard> = self
@@ -651,7 +727,7 @@ impl VultsWindow {
                     .filter_map(|id| self.model.card(*id))
                     .collect();
                 stack_answer = super::flock::stack_ui(ui, &stacked, &mut self.cards, now);
-                self.flock.ui(ui, &self.model, now);
+                bird_show = self.flock.draw(ui, &self.model, now);
             }
             Tab::Chat => {
                 self.chat.one_window = self.layout == Layout::Embedded;
@@ -661,7 +737,12 @@ impl VultsWindow {
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
             Tab::History => self.history.ui(ui, &self.model),
-            Tab::General => action = self.general.ui(ui, &self.model),
+            Tab::General => {
+                action = egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.general.ui(ui, &self.model))
+                    .inner
+            }
             Tab::Hosts => {
                 if let Some(hosts) = self.hosts.as_mut() {
                     let status = hosts.status();
@@ -690,6 +771,10 @@ impl VultsWindow {
         if let Some((id, answer)) = stack_answer {
             self.answer(id, answer);
         }
+        if let Some(session) = bird_show {
+            let ctx = ui.ctx().clone();
+            self.show_terminal(&ctx, &session);
+        }
         match chat_action {
             Some(super::chat::ChatAction::Command(cmd)) => match self.chat_side.as_mut() {
                 Some(chat) => chat.send(cmd),
@@ -699,6 +784,10 @@ impl VultsWindow {
                     .push_back("The chat is not running in this window".into()),
             },
             Some(super::chat::ChatAction::Answer(id, answer)) => self.answer(id, answer),
+            Some(super::chat::ChatAction::ShowTerminal(session)) => {
+                let ctx = ui.ctx().clone();
+                self.show_terminal(&ctx, &session);
+            }
             None => {}
         }
         match action {

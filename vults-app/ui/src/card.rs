@@ -48,6 +48,18 @@ pub struct CardView {
     feedback: String,
     /// A plan card's laid-out markdown.
     markdown: Markdown,
+    /// "Show terminal" on this card.
+    terminal: CardTerminal,
+}
+
+/// "Show terminal" on a card: offered on every card but a chat's own (Zeca's CLI has no
+/// terminal), the line of its last show, and a click or `T` not yet taken by the window.
+#[derive(Debug, Clone, Default)]
+struct CardTerminal {
+    offered: bool,
+    showing: bool,
+    shown: Option<crate::terminal::Shown>,
+    asked: bool,
 }
 
 /// A plan's markdown, parsed once ([`super::markdown::Blocks`]).
@@ -112,8 +124,24 @@ impl CardView {
             questions,
             diff,
             hidden: card.has_hidden_characters(),
+            terminal: CardTerminal {
+                offered: vults_zeca::chat_of_session(&card.session.session).is_none(),
+                ..Default::default()
+            },
             ..Default::default()
         }
+    }
+
+    /// What the card says of "Show terminal" for its session: one is under way (`showing`),
+    /// and the line of the last one (`shown`, when it was for this card's session).
+    pub fn set_terminal(&mut self, showing: bool, shown: Option<&crate::terminal::Shown>) {
+        self.terminal.showing = showing;
+        self.terminal.shown = shown.cloned();
+    }
+
+    /// Whether "Show terminal" was clicked (or `T` pressed) on the card since the last call.
+    pub fn take_show_terminal(&mut self) -> bool {
+        std::mem::take(&mut self.terminal.asked)
     }
 
     /// Whether the card flags hidden characters in what it shows.
@@ -137,6 +165,10 @@ impl CardView {
         keys: bool,
     ) -> Option<CardAnswer> {
         let presses = self.presses(ui, keys);
+        // T: Show terminal, on any card that offers it.
+        if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
+            self.terminal.asked = true;
+        }
         header_ui(ui, card, now, self.hidden);
         ui.add_space(4.0);
         if let Some(plan) = card.plan() {
@@ -158,7 +190,8 @@ impl CardView {
                     ui.ctx().request_repaint();
                 }
                 ui.add_space(6.0);
-                decision_ui(ui, card, keys).or_else(|| permission_key(card, &presses))
+                decision_ui(ui, card, keys, &mut self.terminal)
+                    .or_else(|| permission_key(card, &presses))
             }
         }
     }
@@ -319,7 +352,9 @@ impl CardView {
             {
                 answer = Some(CardAnswer::Deny);
             }
+            terminal_button_ui(ui, &mut self.terminal);
         });
+        terminal_line_ui(ui, &self.terminal);
         if answer.is_none()
             && send_key
             && let Some(items) = items
@@ -327,13 +362,16 @@ impl CardView {
             answer = Some(CardAnswer::Answers(items));
         }
         let keys_here = keys;
-        let keys = match questions {
+        let mut keys = match questions {
             [q] if !q.options.is_empty() => format!(
                 "Keys: 1–{} choose · Enter answer · D deny",
                 q.options.len().min(9)
             ),
             _ => "Keys: Enter answer · D deny".to_string(),
         };
+        if self.terminal.offered {
+            keys.push_str(" · T terminal");
+        }
         if keys_here {
             ui.label(RichText::new(keys).small().color(Color32::from_gray(110)));
         }
@@ -1113,7 +1151,33 @@ pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &Alwa
     }
 }
 
-fn decision_ui(ui: &mut egui::Ui, card: &PendingCard, keys: bool) -> Option<CardAnswer> {
+/// The card's "Show terminal" button, when it offers one.
+fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal) {
+    if t.offered
+        && crate::terminal::button(
+            ui,
+            t.showing,
+            "Bring the agent's terminal window, tab and pane forward (nothing is typed into it). Shortcut: T",
+            None,
+        )
+    {
+        t.asked = true;
+    }
+}
+
+/// The line of the card's last "Show terminal".
+fn terminal_line_ui(ui: &mut egui::Ui, t: &CardTerminal) {
+    if let Some(shown) = t.shown.as_ref().filter(|_| t.offered) {
+        crate::terminal::line_ui(ui, shown);
+    }
+}
+
+fn decision_ui(
+    ui: &mut egui::Ui,
+    card: &PendingCard,
+    keys: bool,
+    terminal: &mut CardTerminal,
+) -> Option<CardAnswer> {
     let mut answer = None;
     let offers = always_offers(card);
     ui.horizontal_wrapped(|ui| {
@@ -1137,7 +1201,9 @@ fn decision_ui(ui: &mut egui::Ui, card: &PendingCard, keys: bool) -> Option<Card
                 answer = Some(offer.clone());
             }
         }
+        terminal_button_ui(ui, terminal);
     });
+    terminal_line_ui(ui, terminal);
     // What each Always answers from now on, in the words the rule is kept in (Settings → Rules).
     match offers.as_slice() {
         [] if card.destructive.is_some() => {
@@ -1162,18 +1228,18 @@ fn decision_ui(ui: &mut egui::Ui, card: &PendingCard, keys: bool) -> Option<Card
     if !keys {
         return answer;
     }
-    ui.label(
-        RichText::new(match offers.first() {
-            Some(("Always allow", _, _)) => "Keys: A allow · D deny · Shift+A always".to_string(),
-            Some((label, _, _)) => format!(
-                "Keys: A allow · D deny · Shift+A {}",
-                label.trim_start_matches("Always: ")
-            ),
-            None => "Keys: A allow · D deny".to_string(),
-        })
-        .small()
-        .color(Color32::from_gray(110)),
-    );
+    let mut line = match offers.first() {
+        Some(("Always allow", _, _)) => "Keys: A allow · D deny · Shift+A always".to_string(),
+        Some((label, _, _)) => format!(
+            "Keys: A allow · D deny · Shift+A {}",
+            label.trim_start_matches("Always: ")
+        ),
+        None => "Keys: A allow · D deny".to_string(),
+    };
+    if terminal.offered {
+        line.push_str(" · T terminal");
+    }
+    ui.label(RichText::new(line).small().color(Color32::from_gray(110)));
     answer
 }
 

@@ -18,6 +18,8 @@ use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 pub(crate) enum ChatAction {
     Command(ChatCommand),
     Answer(CardId, CardAnswer),
+    /// "Show terminal" on a task whose agent is in the flock: that bird's session.
+    ShowTerminal(vults_engine::messages::SessionKey),
 }
 
 #[derive(Default)]
@@ -245,7 +247,11 @@ impl ChatView {
                 self.tasks_seen
                     .extend(model.sessions.values().filter_map(|s| s.task.clone()));
                 for entry in &conv.entries {
-                    entry_ui(ui, entry, model, conv.running, &self.tasks_seen);
+                    if let Some(session) =
+                        entry_ui(ui, entry, model, conv.running, &self.tasks_seen)
+                    {
+                        action = Some(ChatAction::ShowTerminal(session));
+                    }
                     ui.add_space(6.0);
                 }
                 for card in &cards {
@@ -543,7 +549,8 @@ fn entry_ui(
     model: &Model,
     running: bool,
     tasks_seen: &HashSet<String>,
-) {
+) -> Option<vults_engine::messages::SessionKey> {
+    let mut show = None;
     match entry {
         Entry::User { text } => {
             egui::Frame::new()
@@ -561,9 +568,7 @@ fn entry_ui(
             result,
             ..
         } => {
-            let Some(status) = vults_zeca::tool::status(entry, running) else {
-                return;
-            };
+            let status = vults_zeca::tool::status(entry, running)?;
             let color = match status.tone {
                 Tone::Quiet => Color32::from_gray(170),
                 Tone::Waiting => look::AMBER,
@@ -636,9 +641,29 @@ fn entry_ui(
                         ui.label(prompt);
                     }
                     ui.label(RichText::new(format!("{state} · {flock}")).small());
+                    // Its agent's terminal, once the bird has said where it runs (a headless
+                    // task's line says it has none).
+                    if let Some(bird) = bird {
+                        let showing = model.showing.contains(&bird.key);
+                        ui.horizontal(|ui| {
+                            if crate::terminal::button(
+                                ui,
+                                showing,
+                                "Bring the task's terminal window and pane forward",
+                                Some(&format!("Show terminal of task {id}")),
+                            ) {
+                                show = Some(bird.key.clone());
+                            }
+                        });
+                        if let Some(shown) = model.shown.as_ref().filter(|s| s.session == bird.key)
+                        {
+                            crate::terminal::line_ui(ui, shown);
+                        }
+                    }
                 });
         }
     }
+    show
 }
 
 /// A small markdown renderer: fenced code blocks, headings, bullets, `inline code`, **bold**.

@@ -80,6 +80,17 @@ pub struct FlockView;
 impl FlockView {
     /// Draws the flock as `model` has it, as of `now`.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model, now: SystemTime) {
+        let _ = self.draw(ui, model, now);
+    }
+
+    /// Draws the flock; the session whose "Show terminal" was clicked.
+    pub fn draw(
+        &mut self,
+        ui: &mut egui::Ui,
+        model: &Model,
+        now: SystemTime,
+    ) -> Option<vults_engine::messages::SessionKey> {
+        let mut show = None;
         let birds = model.birds();
         if birds.is_empty() {
             ui.add_space(24.0);
@@ -90,21 +101,26 @@ impl FlockView {
                         .color(Color32::from_gray(140)),
                 );
             });
-            return;
+            return None;
         }
         let now_unix = vults_engine::clock::unix_ms(now) / 1000;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 for session in birds {
-                    bird_ui(ui, session, now_unix);
+                    if bird_ui(ui, model, session, now_unix) {
+                        show = Some(session.key.clone());
+                    }
                     ui.add_space(6.0);
                 }
             });
+        show
     }
 }
 
-fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
+/// Draws one bird; true when its "Show terminal" was clicked.
+fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool {
+    let mut show = false;
     let name = s.agent_name.as_deref();
     let color = look::agent_color(s.agent, name);
     let dim = s.state == vults_engine::messages::SessionState::Ended;
@@ -132,14 +148,21 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                             RichText::new(look::state_text(s.state))
                                 .color(look::state_color(s.state)),
                         );
-                        if let Some(cost) = s.cost_usd {
-                            ui.with_layout(
-                                egui::Layout::right_to_left(egui::Align::Center),
-                                |ui| {
-                                    ui.label(RichText::new(look::cost_text(cost)).monospace());
-                                },
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            show = super::terminal::button(
+                                ui,
+                                model.showing.contains(&s.key),
+                                "Bring this agent's terminal window, tab and pane forward",
+                                Some(&format!(
+                                    "Show terminal of {} in {}",
+                                    super::terminal::who(s),
+                                    vults_core::text::reveal(&s.folder).text
+                                )),
                             );
-                        }
+                            if let Some(cost) = s.cost_usd {
+                                ui.label(RichText::new(look::cost_text(cost)).monospace());
+                            }
+                        });
                     });
                     ui.label(
                         RichText::new(vults_core::text::reveal(&s.folder).text)
@@ -186,9 +209,13 @@ fn bird_ui(ui: &mut egui::Ui, s: &Session, now_unix: u64) {
                             }
                         });
                     }
+                    if let Some(shown) = model.shown.as_ref().filter(|x| x.session == s.key) {
+                        super::terminal::line_ui(ui, shown);
+                    }
                 });
             });
         });
+    show
 }
 
 fn rate_ui(ui: &mut egui::Ui, window: &str, w: &RateWindow, now_unix: u64) {

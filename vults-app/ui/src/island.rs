@@ -14,6 +14,9 @@ pub const SIZE: Vec2 = Vec2::new(300.0, 38.0);
 pub struct IslandView {
     /// Cards are paused: the pill says so where it would say "Vults".
     pub paused: bool,
+    /// The pill was right-clicked since the window last looked: its menu (Show terminal for
+    /// each bird) opens or closes.
+    pub menu_asked: bool,
 }
 
 impl IslandView {
@@ -128,7 +131,12 @@ impl IslandView {
                 Color32::WHITE,
             );
         }
-        response.on_hover_text("Show the flock").clicked()
+        if response.secondary_clicked() {
+            self.menu_asked = true;
+        }
+        response
+            .on_hover_text("Show the flock (right click: show an agent's terminal)")
+            .clicked()
     }
 }
 

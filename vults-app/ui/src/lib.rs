@@ -19,4 +19,6 @@ pub mod markdown;
 pub mod native;
 pub mod settings;
 pub mod state;
+pub mod terminal;
+pub mod terminal_ui;
 pub mod welcome;

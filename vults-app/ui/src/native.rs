@@ -152,7 +152,12 @@ pub fn run(
                 Box::new(SystemTime::now),
             )
             .with_installer(Box::new(installer))
-            .with_chat(Box::new(zeca));
+            .with_chat(Box::new(zeca))
+            // Show terminal runs on a thread of its own (it reads the process table, runs
+            // tmux and kitty @, talks to the X server).
+            .with_terminal(Box::new(super::terminal::BackgroundTerminal::start(
+                wake.clone(),
+            )));
             if let Some(instance) = instance {
                 window = window.with_show_requests(instance.serve(wake.clone()));
             }

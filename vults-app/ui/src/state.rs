@@ -75,6 +75,13 @@ pub struct Model {
     pub chats: BTreeMap<String, vults_zeca::Conversation>,
     /// The chat's settings, as the chat last said them.
     pub zeca_settings: vults_zeca::ZecaSettings,
+    /// The last "Show terminal" result: drawn as a toast, and on its bird and card.
+    pub shown: Option<crate::terminal::Shown>,
+    /// The sessions whose terminal is being shown now (their buttons say "Showing…").
+    pub showing: std::collections::BTreeSet<SessionKey>,
+    /// What each terminal found on this machine supports (Settings → General); `None` until
+    /// the survey is done.
+    pub terminal_survey: Option<Vec<vults_terminal::Support>>,
 }
 
 impl Model {
@@ -135,7 +142,7 @@ impl Model {
         }
     }
 
-    fn notice(&mut self, line: String) {
+    pub(crate) fn notice(&mut self, line: String) {
         self.notices.push_back(line);
         while self.notices.len() > NOTICES_KEPT {
             self.notices.pop_front();

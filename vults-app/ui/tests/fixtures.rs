@@ -68,6 +68,7 @@ pub fn session(b: Bird) -> Session {
         }),
         task: None,
         in_terminal: None,
+        terminal: None,
         started: ago(600),
         last_event: ago(5),
     }

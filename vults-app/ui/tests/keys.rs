@@ -190,7 +190,7 @@ fn a_question_card_takes_keys_too() {
     }
     let mut h = card_harness(card);
     h.run();
-    h.get_by_label("Keys: 1–2 choose · Enter answer · D deny");
+    h.get_by_label("Keys: 1–2 choose · Enter answer · D deny · T terminal");
     // Enter with nothing chosen sends nothing.
     frame(&mut h, tap(Key::Enter));
     assert_eq!(h.state().answer, None);
@@ -210,7 +210,7 @@ fn a_question_card_takes_keys_too() {
     // D denies a question card; Shift+D does not.
     let mut h = card_harness(fixtures::question_card(8));
     h.run();
-    h.get_by_label("Keys: Enter answer · D deny");
+    h.get_by_label("Keys: Enter answer · D deny · T terminal");
     frame(&mut h, fast_chord(Modifiers::SHIFT, Key::D));
     assert_eq!(h.state().answer, None);
     frame(&mut h, tap(Key::D));

@@ -15,6 +15,8 @@ mod hosts_view;
 mod keys;
 mod live;
 mod plan;
+mod show_terminal;
+mod show_terminal_live;
 mod smaller;
 mod truth;
 mod views;

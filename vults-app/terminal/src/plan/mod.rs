@@ -368,7 +368,8 @@ impl Walk<'_> {
             format!(
                 "found no terminal window above the agent's process (pid {}: {})",
                 start.pid,
-                names.join(" ← ")
+                // "started by", in a character every font the window draws with has.
+                names.join(" < ")
             ),
         ))
     }

@@ -1,4 +1,5 @@
-//! Settings → General: start at login, the welcome again, and where the log file is.
+//! Settings → General: start at login, the welcome again, where the log file is, and what
+//! "Show terminal" can do with each terminal found on this machine.
 
 use super::SettingsAction;
 use crate::state::Model;
@@ -62,6 +63,47 @@ impl GeneralView {
                 );
             }
         }
+        ui.add_space(10.0);
+        survey_ui(ui, model.terminal_survey.as_deref());
         action
     }
+}
+
+/// What "Show terminal" reaches in each terminal and multiplexer found here (the survey runs
+/// once, off the window's thread).
+fn survey_ui(ui: &mut egui::Ui, survey: Option<&[vults_terminal::Support]>) {
+    use vults_terminal::Reach;
+    ui.label(RichText::new("Show terminal on this computer").strong());
+    let Some(rows) = survey else {
+        ui.label(RichText::new("Looking for terminals…").color(Color32::from_gray(150)));
+        return;
+    };
+    if rows.is_empty() {
+        ui.label(RichText::new("No terminal found.").color(Color32::from_gray(150)));
+        return;
+    }
+    egui::Grid::new("show-terminal-survey")
+        .num_columns(3)
+        .spacing([12.0, 4.0])
+        .striped(true)
+        .show(ui, |ui| {
+            for row in rows {
+                let (reach, color) = match row.reach {
+                    Reach::Pane => ("tab / pane", crate::look::GREEN),
+                    Reach::Window => ("window", Color32::from_gray(200)),
+                    Reach::Nothing => ("nothing", crate::look::AMBER),
+                };
+                ui.label(RichText::new(&row.name).monospace());
+                ui.label(RichText::new(reach).color(color));
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(&row.how)
+                            .small()
+                            .color(Color32::from_gray(170)),
+                    )
+                    .wrap(),
+                );
+                ui.end_row();
+            }
+        });
 }

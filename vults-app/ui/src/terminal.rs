@@ -1,0 +1,190 @@
+//! "Show terminal" in the window: the button on each bird, card, Zeca task and the island's
+//! menu, and the key `T` on a card, all end in [`crate::app::VultsWindow::show_terminal`],
+//! which builds the session's [`Place`] from what its latest event said
+//! ([`vults_engine::messages::SessionTerminal`]) and hands it to a [`TerminalSide`]. The show
+//! itself blocks (the process table, `tmux`, `kitty @`, the X server), so it runs on
+//! [`BackgroundTerminal`]'s thread, never on the window's; its one line comes back as a
+//! [`Shown`] and is drawn as a toast, on the bird and on the card.
+//!
+//! Settings → General lists [`vults_terminal::survey`], asked for once, on the same thread.
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::SystemTime;
+use vults_engine::messages::{Session, SessionKey};
+use vults_terminal::{FailureKind, Place, Support};
+
+/// Show one session's terminal: what the window asks of its [`TerminalSide`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShowRequest {
+    /// The session whose terminal is shown.
+    pub session: SessionKey,
+    /// Where its agent runs, from its latest event.
+    pub place: Place,
+    /// The agent as the window names it ("Claude Code"), for the line that comes back.
+    pub who: String,
+}
+
+/// What a show did, in one line for the person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    /// The session it was for.
+    pub session: SessionKey,
+    /// "Showed tmux pane %3 (window @1, session work) in xterm (pid 300)", or why not:
+    /// "Cannot show Claude Code's terminal: the agent's process (pid 4242) has ended".
+    pub line: String,
+    /// It came forward (perhaps with a caveat in the line).
+    pub ok: bool,
+    /// When the window got the line (the toast fades a few seconds after).
+    pub at: SystemTime,
+}
+
+/// What the terminal side sends back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TerminalNews {
+    /// A show finished.
+    Shown(Shown),
+    /// What each terminal found on this machine supports (Settings → General).
+    Survey(Vec<Support>),
+}
+
+/// How the window reaches "Show terminal", which runs off the window's thread.
+pub trait TerminalSide {
+    /// Starts showing a session's terminal; its [`TerminalNews::Shown`] comes later.
+    fn show(&mut self, request: ShowRequest);
+    /// Starts the survey for Settings → General; its [`TerminalNews::Survey`] comes later.
+    fn survey(&mut self);
+    /// What finished since the last call.
+    fn poll(&mut self) -> Option<TerminalNews>;
+}
+
+enum Job {
+    Show(ShowRequest),
+    Survey,
+}
+
+/// The real one: a thread of its own runs each request in turn (two clicks never race for the
+/// focus) and calls `wake` when one is done, so an idle window draws the line.
+pub struct BackgroundTerminal {
+    jobs: Sender<Job>,
+    news: Receiver<TerminalNews>,
+}
+
+impl BackgroundTerminal {
+    /// Starts the thread. `wake` is called from it after each result (the window passes
+    /// `ctx.request_repaint`).
+    pub fn start(wake: Arc<dyn Fn() + Send + Sync>) -> BackgroundTerminal {
+        let (jobs, job_rx) = channel::<Job>();
+        let (news_tx, news) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("vults-terminal".into())
+            .spawn(move || {
+                for job in job_rx {
+                    let out = match job {
+                        Job::Show(request) => TerminalNews::Shown(run(&request)),
+                        Job::Survey => TerminalNews::Survey(vults_terminal::survey()),
+                    };
+                    if news_tx.send(out).is_err() {
+                        return;
+                    }
+                    wake();
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot start the Show terminal thread: {e}");
+        }
+        BackgroundTerminal { jobs, news }
+    }
+}
+
+impl TerminalSide for BackgroundTerminal {
+    fn show(&mut self, request: ShowRequest) {
+        let _ = self.jobs.send(Job::Show(request));
+    }
+    fn survey(&mut self) {
+        let _ = self.jobs.send(Job::Survey);
+    }
+    fn poll(&mut self) -> Option<TerminalNews> {
+        self.news.try_recv().ok()
+    }
+}
+
+/// Runs one show (blocking) and says what it did in one line.
+pub fn run(request: &ShowRequest) -> Shown {
+    let (line, ok) = match vults_terminal::show(&request.place) {
+        Ok(shown) => (shown.to_string(), true),
+        Err(f) => (failure_line(&request.who, f.kind, &f.message), false),
+    };
+    tracing::info!("show terminal of {}: {line}", request.session.session);
+    Shown {
+        session: request.session.clone(),
+        line,
+        ok,
+        at: SystemTime::now(),
+    }
+}
+
+/// The line for a show that failed: whose terminal, and the reason as the crate said it.
+pub fn failure_line(who: &str, kind: FailureKind, reason: &str) -> String {
+    match kind {
+        FailureKind::NoTerminal => format!("{who} has no terminal: {reason}"),
+        _ => format!("Cannot show {who}'s terminal: {reason}"),
+    }
+}
+
+/// Where a session's agent runs, as "Show terminal" needs it; `Err` (the line to show) when
+/// its events have not said.
+pub fn place_of(session: &Session) -> Result<Place, String> {
+    let Some(t) = &session.terminal else {
+        return Err(failure_line(
+            &who(session),
+            FailureKind::NotFound,
+            "its events have not said where it runs",
+        ));
+    };
+    let place = match &t.host {
+        Some(host) => Place::on_host(&t.block, host),
+        None => Place::local(&t.block),
+    };
+    Ok(place.seen_at(t.seen))
+}
+
+/// The agent of a session as the window names it ("Claude Code", a named tool's name).
+pub fn who(session: &Session) -> String {
+    match &session.identity {
+        Some(identity) => identity.display_name(),
+        None => crate::look::agent_label(session.agent, session.agent_name.as_deref()),
+    }
+}
+
+/// Draws a show's line where it belongs (under a bird's or a card's buttons): green when it
+/// came forward, amber when not.
+pub fn line_ui(ui: &mut egui::Ui, shown: &Shown) {
+    let color = if shown.ok {
+        crate::look::GREEN
+    } else {
+        crate::look::AMBER
+    };
+    ui.add(egui::Label::new(egui::RichText::new(&shown.line).small().color(color)).wrap());
+}
+
+/// The "Show terminal" button, the same everywhere; `showing` while one is under way. `name`
+/// is what a screen reader says where the button alone would not say whose terminal it is
+/// (a bird's: "Show terminal of Claude Code in /src/api").
+pub fn button(ui: &mut egui::Ui, showing: bool, hint: &str, name: Option<&str>) -> bool {
+    let label = if showing {
+        "Showing…"
+    } else {
+        "Show terminal"
+    };
+    let response = ui.add_enabled(!showing, egui::Button::new(label));
+    if let Some(name) = name {
+        // "Show terminal of …" says whose; while one runs, "Showing terminal of …".
+        let name = match name.strip_prefix("Show ") {
+            Some(rest) if showing => format!("Showing {rest}"),
+            _ => name.to_string(),
+        };
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, !showing, &name));
+    }
+    response.on_hover_text(hint).clicked()
+}

@@ -1,0 +1,264 @@
+//! "Show terminal" in the window's own parts: [`WindowTerminal`] turns a click into a
+//! [`ShowRequest`] for the terminal side and its answer into the model's line, and draws the
+//! toast and the island's menu (a module of its own so that the card and the model, which
+//! [`crate::terminal`]'s types serve, never depend on it).
+
+use crate::state::Model;
+use crate::terminal::{
+    ShowRequest, Shown, TerminalNews, TerminalSide, failure_line, place_of, who,
+};
+use egui::{Color32, RichText};
+use std::sync::mpsc::Receiver;
+use std::time::SystemTime;
+use vults_engine::messages::{Session, SessionKey};
+use vults_terminal::FailureKind;
+
+/// How long a show's toast stays up, in seconds.
+const TOAST_FOR: f64 = 8.0;
+const TOAST_WIDTH: f32 = 520.0;
+const MENU_WIDTH: f32 = 360.0;
+
+/// The window's part of "Show terminal": the side that runs it, the requests from outside the
+/// window (a notification's action), the toast and the island's menu.
+#[derive(Default)]
+pub(crate) struct WindowTerminal {
+    pub side: Option<Box<dyn TerminalSide>>,
+    pub requests: Option<Receiver<SessionKey>>,
+    /// `ctx` time when the last line came: the toast shows for [`TOAST_FOR`] after it.
+    pub toast_from: Option<f64>,
+    /// The island's menu is open (a right click on the island).
+    pub menu_open: bool,
+}
+
+impl WindowTerminal {
+    /// Asks for `session`'s terminal; a session the window cannot show gets its line at once.
+    pub fn request(&mut self, model: &mut Model, session: &SessionKey, now_t: f64) {
+        let failed = |line: String| Shown {
+            session: session.clone(),
+            line,
+            ok: false,
+            at: SystemTime::now(),
+        };
+        let Some(s) = model.sessions.get(session) else {
+            self.answer(
+                model,
+                failed("Cannot show the terminal: that session has left the flock".into()),
+                now_t,
+            );
+            return;
+        };
+        let who = who(s);
+        let place = match place_of(s) {
+            Ok(place) => place,
+            Err(line) => return self.answer(model, failed(line), now_t),
+        };
+        let Some(side) = self.side.as_mut() else {
+            let line = failure_line(&who, FailureKind::Failed, "Show terminal is not running");
+            return self.answer(model, failed(line), now_t);
+        };
+        if !model.showing.insert(session.clone()) {
+            return; // one is under way for it already
+        }
+        side.show(ShowRequest {
+            session: session.clone(),
+            place,
+            who,
+        });
+    }
+
+    /// Takes what came back, and the requests from outside the window; the sessions to show.
+    pub fn poll(&mut self, model: &mut Model, now_t: f64) -> Vec<SessionKey> {
+        while let Some(news) = self.side.as_mut().and_then(|s| s.poll()) {
+            match news {
+                TerminalNews::Shown(shown) => {
+                    model.showing.remove(&shown.session);
+                    self.answer(model, shown, now_t);
+                }
+                TerminalNews::Survey(rows) => model.terminal_survey = Some(rows),
+            }
+        }
+        self.requests
+            .as_ref()
+            .map(|rx| rx.try_iter().collect())
+            .unwrap_or_default()
+    }
+
+    fn answer(&mut self, model: &mut Model, shown: Shown, now_t: f64) {
+        model.notice(shown.line.clone());
+        model.shown = Some(shown);
+        self.toast_from = Some(now_t);
+    }
+
+    /// Draws the island's menu (when open) and the toast; the session chosen in the menu.
+    /// `floating`: each is a small window of its own under the island; else an area at the
+    /// top of the one window.
+    pub fn overlays_ui(
+        &mut self,
+        ctx: &egui::Context,
+        model: &Model,
+        floating: bool,
+    ) -> Option<SessionKey> {
+        let now_t = ctx.input(|i| i.time);
+        let monitor = ctx.input(|i| i.viewport().monitor_size);
+        // Under the island, but never over the cards' column at the right (floating), nor
+        // the one window's cards (embedded: at the left).
+        let centre = |width: f32| match monitor {
+            Some(size) if floating => {
+                let cards = size.x - crate::card::WIDTH - 16.0 - 8.0;
+                ((size.x - width) / 2.0).min(cards - width).max(0.0)
+            }
+            _ => 8.0,
+        };
+        let mut top = if floating { 50.0 } else { 48.0 };
+        let mut chosen = None;
+        if self.menu_open {
+            let birds = model.birds();
+            let height = 36.0 + 23.5 * birds.len().max(1) as f32;
+            let pos = egui::pos2(centre(MENU_WIDTH), top);
+            let mut close = ctx.input(|i| i.key_pressed(egui::Key::Escape));
+            let mut draw = |ui: &mut egui::Ui| {
+                if let Some(s) = menu_ui(ui, &birds, model) {
+                    chosen = Some(s);
+                }
+            };
+            if floating {
+                let builder = egui::ViewportBuilder::default()
+                    .with_title("Vults: show terminal")
+                    .with_app_id("vults")
+                    .with_inner_size([MENU_WIDTH, height])
+                    .with_position(pos)
+                    .with_decorations(false)
+                    .with_resizable(false)
+                    .with_always_on_top()
+                    .with_taskbar(false)
+                    .with_window_type(egui::X11WindowType::PopupMenu);
+                ctx.show_viewport_immediate(menu_id(), builder, |ui, _| {
+                    close |= ui.input(|i| {
+                        i.viewport().close_requested() || i.key_pressed(egui::Key::Escape)
+                    });
+                    egui::CentralPanel::default()
+                        .frame(menu_frame())
+                        .show(ui, |ui| draw(ui));
+                });
+            } else {
+                egui::Area::new(menu_id().0)
+                    .fixed_pos(pos)
+                    .order(egui::Order::Foreground)
+                    .show(ctx, |ui| {
+                        ui.set_width(MENU_WIDTH - 24.0);
+                        menu_frame().show(ui, |ui| draw(ui));
+                    });
+            }
+            if close || chosen.is_some() {
+                self.menu_open = false;
+            } else {
+                top += height + 6.0;
+            }
+        }
+        if let (Some(from), Some(shown)) = (self.toast_from, model.shown.as_ref()) {
+            let left = TOAST_FOR - (now_t - from);
+            if left <= 0.0 {
+                self.toast_from = None;
+                return chosen;
+            }
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(left));
+            let pos = egui::pos2(centre(TOAST_WIDTH), top);
+            if floating {
+                let builder = egui::ViewportBuilder::default()
+                    .with_title("Vults: terminal")
+                    .with_app_id("vults")
+                    .with_inner_size([TOAST_WIDTH, 40.0])
+                    .with_position(pos)
+                    .with_decorations(false)
+                    .with_transparent(true)
+                    .with_resizable(false)
+                    .with_always_on_top()
+                    .with_active(false)
+                    .with_taskbar(false)
+                    .with_window_type(egui::X11WindowType::Notification);
+                ctx.show_viewport_immediate(toast_id(), builder, |ui, _| {
+                    egui::CentralPanel::default()
+                        .frame(toast_frame())
+                        .show(ui, |ui| toast_ui(ui, shown));
+                });
+            } else {
+                egui::Area::new(toast_id().0)
+                    .fixed_pos(pos)
+                    .order(egui::Order::Tooltip)
+                    .show(ctx, |ui| {
+                        ui.set_max_width(TOAST_WIDTH - 28.0);
+                        toast_frame().show(ui, |ui| toast_ui(ui, shown));
+                    });
+            }
+        }
+        chosen
+    }
+}
+
+fn menu_id() -> egui::ViewportId {
+    egui::ViewportId::from_hash_of("vults-island-menu")
+}
+
+fn toast_id() -> egui::ViewportId {
+    egui::ViewportId::from_hash_of("vults-terminal-toast")
+}
+
+fn menu_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(Color32::from_gray(30))
+        .stroke(egui::Stroke::new(1.0, Color32::from_gray(70)))
+        .corner_radius(10)
+        .inner_margin(egui::Margin::symmetric(12, 8))
+}
+
+fn toast_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(crate::look::PILL_FILL)
+        .corner_radius(12)
+        .inner_margin(egui::Margin::symmetric(14, 8))
+}
+
+fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
+    let color = if shown.ok {
+        crate::look::GREEN
+    } else {
+        crate::look::AMBER
+    };
+    ui.horizontal(|ui| {
+        // A dot of the line's colour: green it came forward, amber it did not.
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+        ui.painter().circle_filled(rect.center(), 4.0, color);
+        ui.add(
+            egui::Label::new(RichText::new(&shown.line).color(Color32::from_gray(230))).truncate(),
+        )
+        .on_hover_text(&shown.line);
+    });
+}
+
+/// The island's menu: "Show terminal" for each bird, waiting ones first; the one chosen.
+pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<SessionKey> {
+    let mut chosen = None;
+    ui.label(RichText::new("Show terminal").strong());
+    if birds.is_empty() {
+        ui.label(RichText::new("No agents running").color(Color32::from_gray(150)));
+    }
+    for s in birds {
+        let folder = crate::look::shown_target(&vults_core::text::reveal(&s.folder).text);
+        let state = crate::look::state_text(s.state);
+        let mut text = format!("{} · {state} · {folder}", who(s));
+        if model.showing.contains(&s.key) {
+            text.push_str(" · showing…");
+        }
+        let item = egui::Button::new(RichText::new(text).monospace().size(12.0))
+            .frame(false)
+            .truncate();
+        if ui
+            .add(item)
+            .on_hover_text("Bring its terminal window, tab and pane forward")
+            .clicked()
+        {
+            chosen = Some(s.key.clone());
+        }
+    }
+    chosen
+}

@@ -1,0 +1,346 @@
+//! "Show terminal" in the window (issue 23): a bird's button, a card's button and its key `T`,
+//! the island's menu, a Zeca task's button and a request from outside the window (a
+//! notification's action) each ask the terminal side to show the right session's place, built
+//! from what its latest event said; the line that comes back is drawn as a toast, on the bird
+//! and on the card; Settings → General draws the survey's rows.
+
+use crate::fixtures;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::sync::{Arc, Mutex};
+use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionTerminal};
+use vults_terminal::{Place, Reach, Support};
+use vults_ui::app::{Tab, VultsWindow};
+use vults_ui::terminal::{ShowRequest, Shown, TerminalNews, TerminalSide};
+
+/// A terminal side that records what it was asked and answers what the test gives it.
+#[derive(Clone, Default)]
+struct FakeTerminal {
+    asked: Arc<Mutex<Vec<ShowRequest>>>,
+    surveys: Arc<Mutex<usize>>,
+    news: Arc<Mutex<Vec<TerminalNews>>>,
+}
+
+impl TerminalSide for FakeTerminal {
+    fn show(&mut self, request: ShowRequest) {
+        self.asked.lock().unwrap().push(request);
+    }
+    fn survey(&mut self) {
+        *self.surveys.lock().unwrap() += 1;
+    }
+    fn poll(&mut self) -> Option<TerminalNews> {
+        let mut news = self.news.lock().unwrap();
+        (!news.is_empty()).then(|| news.remove(0))
+    }
+}
+
+impl FakeTerminal {
+    fn asked(&self) -> Vec<ShowRequest> {
+        std::mem::take(&mut *self.asked.lock().unwrap())
+    }
+}
+
+/// Four birds, each with where its agent runs: a tmux pane of its own (pid 1000 + i).
+fn birds() -> Vec<Session> {
+    fixtures::four_sessions()
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut s)| {
+            s.terminal = Some(SessionTerminal {
+                block: serde_json::from_value(serde_json::json!({
+                    "cwd": s.folder,
+                    "pid": 1000 + i,
+                    "env": {"TMUX": "/tmp/tmux-1000/default,7,0", "TMUX_PANE": format!("%{i}")}
+                }))
+                .unwrap(),
+                host: None,
+                seen: fixtures::ago(30 + i as u64),
+            });
+            s
+        })
+        .collect()
+}
+
+/// The place the window must ask for: exactly what the session's latest event said.
+fn place(s: &Session) -> Place {
+    let t = s.terminal.as_ref().unwrap();
+    match &t.host {
+        Some(h) => Place::on_host(&t.block, h),
+        None => Place::local(&t.block),
+    }
+    .seen_at(t.seen)
+}
+
+struct Shows {
+    harness: Harness<'static, VultsWindow>,
+    played: fixtures::Played,
+    terminal: FakeTerminal,
+    requests: std::sync::mpsc::Sender<SessionKey>,
+}
+
+fn window() -> Shows {
+    let (window, played) = fixtures::played_window();
+    let terminal = FakeTerminal::default();
+    let (requests, rx) = std::sync::mpsc::channel();
+    let window = window
+        .with_terminal(Box::new(terminal.clone()))
+        .with_show_terminal_requests(rx);
+    let mut harness = fixtures::window_harness(window);
+    for s in birds() {
+        played.events.send(EngineEvent::SessionChanged(s)).unwrap();
+    }
+    harness.run_steps(3);
+    Shows {
+        harness,
+        played,
+        terminal,
+        requests,
+    }
+}
+
+#[test]
+fn a_birds_show_terminal_asks_for_that_birds_place() {
+    let mut w = window();
+    assert_eq!(*w.terminal.surveys.lock().unwrap(), 1, "the survey, once");
+    let birds = w
+        .harness
+        .state()
+        .model
+        .birds()
+        .into_iter()
+        .cloned()
+        .collect::<Vec<_>>();
+    // The Codex bird (the second): its button, by the name a screen reader says.
+    w.harness
+        .get_by_label("Show terminal of Codex CLI in /home/ada/src/website")
+        .click();
+    w.harness.run_steps(2);
+    let asked = w.terminal.asked();
+    let codex = birds.iter().find(|b| b.key.session == "x-1").unwrap();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].session, codex.key);
+    assert_eq!(asked[0].place, place(codex));
+    assert_eq!(asked[0].who, "Codex CLI");
+    // While it runs the button says so and asks no second time.
+    w.harness
+        .get_by_label("Showing terminal of Codex CLI in /home/ada/src/website");
+    w.terminal
+        .news
+        .lock()
+        .unwrap()
+        .push(TerminalNews::Shown(Shown {
+            session: codex.key.clone(),
+            line: "Showed tmux pane %1 (window @1, session work) in xterm (pid 300)".into(),
+            ok: true,
+            at: fixtures::now(),
+        }));
+    w.harness.run_steps(3);
+    // The toast, the bird and the status line say it.
+    let drawn = w
+        .harness
+        .query_all_by_label("Showed tmux pane %1 (window @1, session work) in xterm (pid 300)")
+        .count();
+    assert_eq!(drawn, 3, "toast, bird and status line");
+    w.harness
+        .get_by_label("Show terminal of Codex CLI in /home/ada/src/website");
+    let _ = &w.played;
+}
+
+#[test]
+fn a_cards_button_and_its_key_t_ask_for_the_cards_session() {
+    let mut w = window();
+    let opencode = w
+        .harness
+        .state()
+        .model
+        .sessions
+        .values()
+        .find(|s| s.key.session == "o-1")
+        .cloned()
+        .unwrap();
+    let mut card = fixtures::bash_card(7, "cargo test");
+    card.session = opencode.key.clone();
+    w.played.events.send(EngineEvent::CardAdded(card)).unwrap();
+    w.harness.run_steps(3);
+    // The card says its key, and has the button beside Allow and Deny.
+    w.harness.get_by_label_contains("· T terminal");
+    w.harness.get_by_label("Show terminal").click();
+    w.harness.run_steps(2);
+    let asked = w.terminal.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].session, opencode.key);
+    assert_eq!(asked[0].place, place(&opencode));
+    // Its line comes back: on the card too, and a failure reads as one.
+    w.terminal
+        .news
+        .lock()
+        .unwrap()
+        .push(TerminalNews::Shown(Shown {
+            session: opencode.key.clone(),
+            line: "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation (pid 1002: opencode < sh)"
+                .into(),
+            ok: false,
+            at: fixtures::now(),
+        }));
+    w.harness.run_steps(3);
+    let line = "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation (pid 1002: opencode < sh)";
+    assert_eq!(
+        w.harness.query_all_by_label(line).count(),
+        4,
+        "toast, bird, card and status line"
+    );
+    // T on the card that takes the keys asks again (and answers nothing).
+    w.harness.key_press(egui::Key::T);
+    w.harness.run_steps(2);
+    let asked = w.terminal.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].session, opencode.key);
+    assert!(
+        w.played.commands.try_iter().next().is_none(),
+        "T answers no card"
+    );
+    assert_eq!(w.harness.state().model.cards.len(), 1);
+}
+
+#[test]
+fn the_islands_menu_and_a_notifications_request_show_a_session() {
+    let mut w = window();
+    w.harness.get_by_label("4 birds").click_secondary();
+    w.harness.run_steps(3);
+    // One row per bird, waiting first.
+    w.harness
+        .get_by_label_contains("deploy-bot · working · /srv/releases")
+        .click();
+    w.harness.run_steps(3);
+    let asked = w.terminal.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].session.session, "d-1");
+    assert!(
+        w.harness
+            .query_by_label_contains("deploy-bot · working")
+            .is_none(),
+        "the menu closes once a row is chosen"
+    );
+    // A notification's "Show terminal" from another thread: the session's key is enough.
+    let claude = SessionKey {
+        identity: "claude".into(),
+        session: "c-1".into(),
+    };
+    w.requests.send(claude.clone()).unwrap();
+    w.harness.run_steps(2);
+    let asked = w.terminal.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].session, claude);
+    // A session that has left the flock, or that never said where it runs, says so at once.
+    w.requests
+        .send(SessionKey {
+            identity: "claude".into(),
+            session: "gone".into(),
+        })
+        .unwrap();
+    w.harness.run_steps(2);
+    let gone = "Cannot show the terminal: that session has left the flock";
+    assert_eq!(
+        w.harness.query_all_by_label(gone).count(),
+        2,
+        "the toast and the status line"
+    );
+    let mut quiet = fixtures::four_sessions().remove(1);
+    quiet.key.session = "x-2".into();
+    quiet.folder = "/home/ada/src/quiet".into();
+    w.played
+        .events
+        .send(EngineEvent::SessionChanged(quiet))
+        .unwrap();
+    w.harness.run_steps(2);
+    w.harness
+        .get_by_label("Show terminal of Codex CLI in /home/ada/src/quiet")
+        .click();
+    w.harness.run_steps(2);
+    assert!(w.terminal.asked().is_empty());
+    let quiet = "Cannot show Codex CLI's terminal: its events have not said where it runs";
+    assert_eq!(
+        w.harness.query_all_by_label(quiet).count(),
+        3,
+        "the toast, the bird and the status line"
+    );
+}
+
+#[test]
+fn a_zeca_tasks_show_terminal_asks_for_its_birds_session() {
+    let mut w = window();
+    let mut conv = vults_zeca::Conversation::new("c9", "/home/ada/src/vults", "claude");
+    conv.entries = vec![
+        vults_zeca::Entry::User {
+            text: "start the task".into(),
+        },
+        vults_zeca::Entry::Task {
+            id: "t9".into(),
+            folder: "/home/ada/src/vults".into(),
+            agent: "claude".into(),
+            prompt: "write the file".into(),
+            headless: false,
+            state: "opened in the terminal".into(),
+        },
+    ];
+    w.played
+        .chat_events
+        .send(vults_zeca::ChatEvent::Updated(conv))
+        .unwrap();
+    let mut bird = birds().remove(2);
+    bird.task = Some("t9".into());
+    w.played
+        .events
+        .send(EngineEvent::SessionChanged(bird.clone()))
+        .unwrap();
+    w.harness.state_mut().tab = Tab::Chat;
+    w.harness.run_steps(3);
+    w.harness.get_by_label("Conversation").click();
+    w.harness.run_steps(2);
+    w.harness.get_by_label_contains("start the task\n").click();
+    w.harness.run_steps(3);
+    w.harness.get_by_label("Show terminal of task t9").click();
+    w.harness.run_steps(2);
+    let asked = w.terminal.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].session, bird.key);
+    assert_eq!(asked[0].place, place(&bird));
+}
+
+#[test]
+fn settings_general_lists_what_each_terminal_supports() {
+    let mut w = window();
+    w.harness.state_mut().tab = Tab::General;
+    w.harness.run_steps(2);
+    w.harness.get_by_label("Looking for terminals…");
+    let rows = vec![
+        Support {
+            name: "Desktop: X11 (Openbox)".into(),
+            reach: Reach::Window,
+            how: "raises a window with _NET_ACTIVE_WINDOW".into(),
+        },
+        Support {
+            name: "tmux 3.3a".into(),
+            reach: Reach::Pane,
+            how: "chooses the pane (select-window, select-pane), then its client's terminal".into(),
+        },
+        Support {
+            name: "kitty 0.26.5".into(),
+            reach: Reach::Window,
+            how: "remote control is off: set allow_remote_control socket-only in kitty.conf".into(),
+        },
+    ];
+    w.terminal
+        .news
+        .lock()
+        .unwrap()
+        .push(TerminalNews::Survey(rows.clone()));
+    w.harness.run_steps(3);
+    assert!(w.harness.query_by_label("Looking for terminals…").is_none());
+    for row in &rows {
+        w.harness.get_by_label(&row.name);
+        w.harness.get_by_label(&row.how);
+    }
+    assert_eq!(w.harness.query_all_by_label("tab / pane").count(), 1);
+    assert_eq!(w.harness.query_all_by_label("window").count(), 2);
+}
