@@ -5,6 +5,7 @@
 //! Start from [`app::VultsWindow`]; [`native::run`] opens it with eframe (glow renderer).
 
 pub mod app;
+pub mod attention;
 pub mod card;
 pub mod chat;
 pub mod code;

@@ -14,6 +14,7 @@ mod hosts;
 mod hosts_view;
 mod keys;
 mod live;
+mod notify_live;
 mod smaller;
 mod truth;
 mod views;
