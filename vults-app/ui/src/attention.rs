@@ -534,3 +534,207 @@ pub fn action_word(action: KeyAction) -> &'static str {
         KeyAction::Deny => "deny",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::SystemTime;
+    use vults_core::protocol::{AgentKind, Identity};
+    use vults_engine::messages::{EngineEvent, Reason};
+
+    fn key(s: &str) -> SessionKey {
+        SessionKey {
+            identity: "claude".into(),
+            session: s.into(),
+        }
+    }
+
+    fn session(s: &str, state: SessionState) -> Session {
+        Session {
+            key: key(s),
+            identity: Some(Identity::Builtin(AgentKind::Claude)),
+            agent: AgentKind::Claude,
+            agent_name: None,
+            folder: "/w".into(),
+            state,
+            last_tool: None,
+            last_target: None,
+            cost_usd: None,
+            five_hour: None,
+            seven_day: None,
+            task: None,
+            in_terminal: None,
+            started: SystemTime::UNIX_EPOCH,
+            last_event: SystemTime::UNIX_EPOCH,
+        }
+    }
+
+    fn card(id: u64, s: &str, target: Target, destructive: Option<&str>) -> PendingCard {
+        PendingCard {
+            id,
+            agent: AgentKind::Claude,
+            identity: Identity::Builtin(AgentKind::Claude),
+            session: key(s),
+            folder: "/w".into(),
+            call: vults_core::agents::ToolCall {
+                tool: "Bash".into(),
+                target,
+                ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
+            },
+            destructive: destructive.map(Into::into),
+            reason: Reason::NoRule,
+            always_rule: None,
+            file_rule: None,
+            question: false,
+            arrived: SystemTime::UNIX_EPOCH,
+            context: Default::default(),
+        }
+    }
+
+    fn cmd(c: &str) -> Target {
+        Target::Command { command: c.into() }
+    }
+
+    #[test]
+    fn one_notice_per_session_its_newest_card_and_withdrawn_when_none_waits() {
+        let mut m = Model::default();
+        let mut w = Watch::new();
+        m.apply(EngineEvent::SessionChanged(session(
+            "a",
+            SessionState::Working,
+        )));
+        assert!(
+            w.update(&m).is_empty(),
+            "a working session waits on nothing"
+        );
+        m.apply(EngineEvent::CardAdded(card(1, "a", cmd("ls"), None)));
+        let steps = w.update(&m);
+        assert_eq!(steps.len(), 1);
+        let Step::Show(k, n) = &steps[0] else {
+            panic!("{steps:?}")
+        };
+        assert_eq!(k, &key("a"));
+        assert_eq!((n.agent.as_str(), n.folder.as_str()), ("Claude Code", "/w"));
+        assert!(matches!(&n.what, What::Card { card: 1, target, .. } if target == "ls"));
+        assert!(w.update(&m).is_empty(), "the same again tells nothing");
+        // A second card of the session: its notification says the newest.
+        m.apply(EngineEvent::CardAdded(card(2, "a", cmd("pwd"), None)));
+        assert!(matches!(&w.update(&m)[..], [Step::Show(_, n)] if n.what.card() == Some(2)));
+        m.apply(EngineEvent::CardRemoved {
+            id: 2,
+            by: vults_engine::messages::AnsweredBy::Click,
+        });
+        assert!(matches!(&w.update(&m)[..], [Step::Show(_, n)] if n.what.card() == Some(1)));
+        m.apply(EngineEvent::CardRemoved {
+            id: 1,
+            by: vults_engine::messages::AnsweredBy::Terminal,
+        });
+        assert_eq!(w.update(&m), [Step::Withdraw(key("a"))]);
+        assert!(w.update(&m).is_empty());
+    }
+
+    #[test]
+    fn a_finished_turn_waits_until_the_session_moves_but_a_session_that_starts_idle_does_not() {
+        let mut m = Model::default();
+        let mut w = Watch::new();
+        m.apply(EngineEvent::SessionChanged(session(
+            "idle",
+            SessionState::Idle,
+        )));
+        assert!(w.update(&m).is_empty());
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Working,
+        )));
+        w.update(&m);
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Idle,
+        )));
+        assert!(
+            matches!(&w.update(&m)[..], [Step::Show(k, n)] if *k == key("b") && n.what == What::TurnDone)
+        );
+        // A status line (the session stays idle) keeps it; a new prompt withdraws it.
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Idle,
+        )));
+        assert!(w.update(&m).is_empty());
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Working,
+        )));
+        assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
+        // An agent asking in its terminal says what it asks.
+        let mut s = session("b", SessionState::WaitingForYou);
+        s.in_terminal = Some("Write of 2.7 KB is too large to show".into());
+        m.apply(EngineEvent::SessionChanged(s));
+        assert!(matches!(
+            &w.update(&m)[..],
+            [Step::Show(_, n)] if n.what == What::AsksInTerminal { text: Some("Write of 2.7 KB is too large to show".into()) }
+        ));
+        m.apply(EngineEvent::SessionGone(key("b")));
+        assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
+    }
+
+    #[test]
+    fn a_file_change_never_fits_a_notification_but_a_short_command_does() {
+        let edit = card_notice(&card(
+            1,
+            "a",
+            Target::Edit {
+                path: "a.txt".into(),
+                old: Some("x".into()),
+                new: Some("y".into()),
+            },
+            None,
+        ));
+        let write = card_notice(&card(
+            2,
+            "a",
+            Target::Write {
+                path: "a.txt".into(),
+                content: Some("hello".into()),
+            },
+            None,
+        ));
+        for n in [edit, write] {
+            let What::Card { target, .. } = &n.what else {
+                panic!()
+            };
+            assert!(!vults_attention::notice::fits(target), "{target:?}");
+        }
+        let ls = card_notice(&card(3, "a", cmd("ls -la"), None));
+        let What::Card { target, .. } = &ls.what else {
+            panic!()
+        };
+        assert!(vults_attention::notice::fits(target));
+    }
+
+    #[test]
+    fn settings_that_do_not_read_are_the_defaults_and_blocked_from_saving() {
+        let home = std::env::temp_dir().join(format!("vults-attn-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let paths = Paths::resolve(|k| (k == "VULTS_HOME").then(|| home.clone()));
+        assert_eq!(load_settings(&paths), (AttentionSettings::default(), None));
+        std::fs::create_dir_all(&paths.config_dir).unwrap();
+        std::fs::write(
+            paths.settings_file(),
+            r#"{"attention":{"quiet":{"on":true}},"agents":{}}"#,
+        )
+        .unwrap();
+        let (s, blocked) = load_settings(&paths);
+        assert!(s.quiet.on && blocked.is_none());
+        std::fs::write(
+            paths.settings_file(),
+            r#"{"attention":{"keys":{"allow":"Y"}}}"#,
+        )
+        .unwrap();
+        let (s, blocked) = load_settings(&paths);
+        assert_eq!(s, AttentionSettings::default());
+        assert!(blocked.unwrap().contains("\"attention\" section"));
+        std::fs::write(paths.settings_file(), "{ not json").unwrap();
+        assert!(load_settings(&paths).1.unwrap().contains("does not parse"));
+        let _ = std::fs::remove_dir_all(&home);
+    }
+}

@@ -88,10 +88,16 @@ impl AttentionView {
                     ui.end_row();
                     for (kind, words) in KINDS {
                         ui.label(words);
-                        ui.checkbox(slot(&mut s.notifications.notify, kind), "")
-                            .on_hover_text(format!("Notify: {words}"));
-                        ui.checkbox(slot(&mut s.notifications.sound, kind), "")
-                            .on_hover_text(format!("Sound: {words}"));
+                        labelled_box(
+                            ui,
+                            slot(&mut s.notifications.notify, kind),
+                            format!("Notify: {words}"),
+                        );
+                        labelled_box(
+                            ui,
+                            slot(&mut s.notifications.sound, kind),
+                            format!("Sound: {words}"),
+                        );
                         ui.end_row();
                     }
                 });
@@ -253,6 +259,16 @@ impl AttentionView {
         }
         (s != status.settings).then_some(s)
     }
+}
+
+/// A checkbox in a grid whose column says what it is: its name is for screen readers (and tests).
+fn labelled_box(ui: &mut egui::Ui, on: &mut bool, name: String) {
+    let r = ui.checkbox(on, "");
+    let (enabled, checked) = (r.enabled(), *on);
+    r.widget_info(|| {
+        egui::WidgetInfo::selected(egui::Role::CheckBox, enabled, checked, name.clone())
+    });
+    r.on_hover_text(name.clone());
 }
 
 fn day_name(day: Day) -> &'static str {
