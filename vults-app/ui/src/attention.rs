@@ -204,6 +204,8 @@ pub struct AttentionStatus {
     pub quiet: QuietNow,
     /// What the notification server offers (or why there is none).
     pub caps: Capabilities,
+    /// Whether this desktop can have global keys at all, and by what (before they are on).
+    pub keys_here: Support,
     /// The global keys: bound (by what, to which keys), or why not.
     pub keys: Support,
     /// Why the settings are not saved, when they are not (a `settings.json` that does not parse,
@@ -224,6 +226,7 @@ impl Default for AttentionStatus {
                 withdraw: false,
                 desktop_dnd: Support::Unavailable("not started".into()),
             },
+            keys_here: Support::Unavailable("not known".into()),
             keys: Support::Unavailable("global keys are off".into()),
             not_saved: None,
         }
@@ -259,6 +262,8 @@ pub struct DesktopAttention {
     /// Keys being bound on a thread: its answer.
     binding: Option<Receiver<Bound>>,
     keys_state: Support,
+    /// What [`vults_attention::keys::support`] said at start.
+    keys_here: Support,
     saver: Option<Sender<AttentionSettings>>,
     save_error: Arc<Mutex<Option<String>>>,
     /// Why the settings are never written (the file or its section did not parse).
@@ -356,6 +361,7 @@ impl DesktopAttention {
             key_events: None,
             binding: None,
             keys_state: Support::Unavailable("global keys are off in Settings".into()),
+            keys_here: vults_attention::keys::support(),
             saver,
             save_error,
             blocked,
@@ -502,6 +508,7 @@ impl AttentionSide for DesktopAttention {
             settings: self.settings.clone(),
             quiet: self.notifier.quiet(),
             caps: self.notifier.capabilities(),
+            keys_here: self.keys_here.clone(),
             keys: self.keys_state.clone(),
             not_saved: self.blocked.clone().or_else(|| {
                 self.save_error

@@ -2,6 +2,7 @@
 //! snapshots (`views`), and the whole window with the real engine and the real `vults-hook`
 //! process on a real socket (`live`).
 
+mod attention_view;
 mod cards;
 mod chat_view;
 mod chat_view_small;

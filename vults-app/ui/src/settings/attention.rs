@@ -186,7 +186,7 @@ impl AttentionView {
         ui.add_space(12.0);
         ui.heading("Global keys");
         ui.add_space(4.0);
-        support_line(ui, "Here", &vults_attention::keys::support());
+        support_line(ui, "Here", &status.keys_here);
         ui.checkbox(&mut s.keys.enabled, "Keys that work from any window")
             .on_hover_text("Off by default");
         ui.add_enabled_ui(s.keys.enabled, |ui| {
@@ -200,17 +200,19 @@ impl AttentionView {
                             KeyAction::Allow => s.keys.allow,
                             KeyAction::Deny => s.keys.deny,
                         };
-                        ui.label(match action {
+                        let label = ui.label(match action {
                             KeyAction::ShowNewest => "Bring up the newest card",
                             KeyAction::Allow => "Allow it (press again once it is up)",
                             KeyAction::Deny => "Deny it (press again once it is up)",
                         });
                         let text = self.chords[i].get_or_insert_with(|| current.to_string());
-                        let edit = ui.add(
-                            egui::TextEdit::singleline(text)
-                                .desired_width(120.0)
-                                .hint_text("Ctrl+Alt+V"),
-                        );
+                        let edit = ui
+                            .add(
+                                egui::TextEdit::singleline(text)
+                                    .desired_width(120.0)
+                                    .hint_text("Ctrl+Alt+V"),
+                            )
+                            .labelled_by(label.id);
                         if edit.lost_focus() {
                             self.error = None;
                             match text.parse::<Chord>() {
