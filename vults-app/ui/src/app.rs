@@ -537,6 +537,7 @@ impl VultsWindow {
         self.chat.keys_card = self.keys_card;
         let stacked = self.stacked.len();
         self.island.paused = self.model.paused;
+        self.island.quiet = self.quiet;
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()

@@ -12,6 +12,8 @@ pub const SIZE: Vec2 = Vec2::new(300.0, 38.0);
 pub struct IslandView {
     /// Cards are paused: the pill says so where it would say "Vults".
     pub paused: bool,
+    /// Quiet (do not disturb, quiet hours): the pill is still and says "quiet" there instead.
+    pub quiet: bool,
 }
 
 impl IslandView {
@@ -29,6 +31,8 @@ impl IslandView {
         let mut label = island_label(birds, waiting, stacked);
         if self.paused {
             label.push_str(", cards paused");
+        } else if self.quiet {
+            label.push_str(", quiet");
         }
         let (rect, response) = ui.allocate_exact_size(SIZE, Sense::click());
         response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
@@ -113,6 +117,8 @@ impl IslandView {
         } else {
             let (text, color) = if self.paused {
                 ("paused", look::AMBER)
+            } else if self.quiet {
+                ("quiet", Color32::from_gray(150))
             } else {
                 ("Vults", Color32::from_gray(120))
             };

@@ -249,6 +249,13 @@ fn the_trays_do_not_disturb_switches_quiet_and_the_tray_shows_it() {
     r.harness.run_steps(3);
     assert!(r.side.status.lock().unwrap().settings.quiet.on);
     assert_eq!(*r.tray.quiet.lock().unwrap(), [false, true]);
+    // The notifier says it is quiet now: the island says so (and stays still).
+    r.side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow {
+        quiet: true,
+        why: Some(vults_attention::quiet::QuietWhy::Switch),
+    };
+    r.harness.run_steps(2);
+    r.harness.get_by_label("0 birds, quiet");
     // Settings → Notifications shows the switch on; off there, the tray follows.
     r.harness.state_mut().tab = Tab::Alerts;
     r.harness.run_steps(2);
@@ -256,6 +263,9 @@ fn the_trays_do_not_disturb_switches_quiet_and_the_tray_shows_it() {
     r.harness.run_steps(3);
     assert!(!r.side.status.lock().unwrap().settings.quiet.on);
     assert_eq!(*r.tray.quiet.lock().unwrap(), [false, true, false]);
+    r.side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow::AWAKE;
+    r.harness.run_steps(2);
+    r.harness.get_by_label("0 birds");
 }
 
 #[test]
