@@ -392,3 +392,41 @@ fn with_quiet_hours_on_no_notification_is_sent_and_the_card_still_works() {
     });
     assert_eq!(saved()["attention"]["quiet"]["schedule"]["from"], "00:00");
 }
+
+#[test]
+fn a_finished_turn_is_notified_once_and_withdrawn_when_the_person_prompts_again() {
+    let Some(mut r) = rig("notify_turn_done", None) else {
+        return;
+    };
+    let event = |r: &Rig, name: &str| {
+        let hook = r.hook(
+            name,
+            &json!({"session_id": "s-turn", "cwd": r.project(), "hook_event_name": name}),
+        );
+        let _ = printed(hook);
+    };
+    event(&r, "UserPromptSubmit");
+    r.idle(Duration::from_millis(300));
+    assert!(
+        r.notifies().is_empty(),
+        "a working session waits on nothing"
+    );
+    event(&r, "Stop");
+    r.until("the finished turn's notification", |r| {
+        !r.notifies().is_empty()
+    });
+    r.idle(Duration::from_millis(300));
+    let n = r.notifies();
+    assert_eq!(n.len(), 1, "{n:#?}");
+    assert_eq!(n[0].summary, "Claude Code is done — waiting for you");
+    assert_eq!(n[0].body, format!("in {}", r.project()));
+    assert_ne!(
+        n[0].expire_timeout, 0,
+        "a finished turn's notification expires"
+    );
+    event(&r, "UserPromptSubmit");
+    let id = n[0].id;
+    r.until("withdrawn on the next prompt", |r| {
+        r.server.closes().contains(&id)
+    });
+}
