@@ -104,8 +104,12 @@ impl Rig {
     }
 
     fn hook(&self, event: &str, payload: &Value) -> Child {
+        self.hook_with(&["--agent", "claude", event], payload)
+    }
+
+    fn hook_with(&self, args: &[&str], payload: &Value) -> Child {
         let mut child = Command::new(vults_tests::built_hook_bin())
-            .args(["--agent", "claude", event])
+            .args(args)
             .env("VULTS_HOME", &self.home)
             .env("VULTS_SOCKET", self.home.join("run").join("vults.sock"))
             .env("HOME", self.home.join("home"))
@@ -429,4 +433,39 @@ fn a_finished_turn_is_notified_once_and_withdrawn_when_the_person_prompts_again(
     r.until("withdrawn on the next prompt", |r| {
         r.server.closes().contains(&id)
     });
+}
+
+#[test]
+fn a_question_is_notified_with_only_show_and_withdrawn_when_answered() {
+    let Some(mut r) = rig("notify_question", None) else {
+        return;
+    };
+    let payload = json!({
+        "session_id": "s-ask",
+        "cwd": r.project(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "AskUserQuestion",
+        "tool_input": {"questions": [{"question": "Which database should the cache use?",
+            "header": "Storage", "multiSelect": false,
+            "options": [{"label": "SQLite", "description": "One file"},
+                        {"label": "Postgres", "description": "Shared"}]}]}
+    });
+    let hook = r.hook_with(&["--agent", "claude", "--ask", "PreToolUse"], &payload);
+    r.until("the question's notification", |r| !r.notifies().is_empty());
+    let n = r.notifies().remove(0);
+    assert_eq!(n.summary, "Claude Code asks you a question");
+    assert_eq!(
+        n.body,
+        format!("Which database should the cache use?\nin {}", r.project())
+    );
+    assert_eq!(
+        n.action_labels(),
+        ["Show", "Show"],
+        "a question is answered on its card"
+    );
+    r.until("the card", |r| r.harness.query_by_label("SQLite").is_some());
+    r.click("SQLite");
+    r.click("Answer");
+    let _ = printed(hook);
+    r.until("withdrawn", |r| r.server.closes().contains(&n.id));
 }
