@@ -15,6 +15,8 @@ mod hosts;
 mod hosts_view;
 mod keys;
 mod live;
+// A private dbus-daemon and the notification-server stand-in: Linux's.
+#[cfg(target_os = "linux")]
 mod notify_live;
 mod smaller;
 mod truth;
