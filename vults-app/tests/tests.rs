@@ -9,6 +9,7 @@ mod cards;
 mod cli;
 mod desktop;
 mod help_remote;
+mod keys;
 mod link_orphan;
 mod remote_hosts;
 mod support;

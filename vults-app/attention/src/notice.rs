@@ -103,6 +103,9 @@ pub enum Offer {
     Allow(CardId),
     /// Deny the card. Offered with [`Offer::Allow`] only.
     Deny(CardId),
+    /// Bring up the terminal the agent runs in ("Show terminal"): offered where the agent waits
+    /// at its own prompt (a finished turn, a question asked in its terminal).
+    Terminal,
 }
 
 impl Offer {
@@ -112,6 +115,7 @@ impl Offer {
             Offer::Show => "Show",
             Offer::Allow(_) => "Allow",
             Offer::Deny(_) => "Deny",
+            Offer::Terminal => "Show terminal",
         }
     }
 }
@@ -208,7 +212,7 @@ pub fn compose(
         What::TurnDone => (
             format!("{agent} is done — waiting for you"),
             vec![place],
-            vec![Offer::Show],
+            vec![Offer::Show, Offer::Terminal],
         ),
         What::AsksInTerminal { text } => {
             let mut lines = Vec::new();
@@ -219,7 +223,7 @@ pub fn compose(
             (
                 format!("{agent} asks in its terminal"),
                 lines,
-                vec![Offer::Show],
+                vec![Offer::Show, Offer::Terminal],
             )
         }
     };

@@ -183,6 +183,21 @@ impl QuietNow {
     };
 }
 
+impl QuietNow {
+    /// In words, for Settings and the tray: "Quiet now: do not disturb is on", "Quiet now: quiet
+    /// hours until 07:00", "Quiet now: the desktop's do not disturb", or "Not quiet now".
+    pub fn words(&self) -> String {
+        match &self.why {
+            None => "Not quiet now".into(),
+            Some(QuietWhy::Switch) => "Quiet now: do not disturb is on".into(),
+            Some(QuietWhy::Schedule { until }) => {
+                format!("Quiet now: quiet hours until {}", until.strftime("%H:%M"))
+            }
+            Some(QuietWhy::Desktop) => "Quiet now: the desktop's do not disturb is on".into(),
+        }
+    }
+}
+
 /// What made it quiet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QuietWhy {

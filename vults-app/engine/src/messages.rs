@@ -385,6 +385,12 @@ pub enum AnsweredBy {
     /// The person answered in the agent's own terminal dialog: the same session's next event
     /// (the call ran, or the agent moved on) showed it, and the card was withdrawn.
     Terminal,
+    /// The person pressed Allow or Deny on the card's desktop notification (offered only for a
+    /// call that is not destructive and whose whole target the notification showed).
+    Notification,
+    /// The person answered with a global key (Settings → Notifications & keys), after the key
+    /// had brought the card up; never a destructive card's Allow.
+    Key,
     /// A `by` this version does not write (an older app's line in the audit file), kept as it
     /// was written.
     Other(String),
@@ -392,7 +398,7 @@ pub enum AnsweredBy {
 
 impl AnsweredBy {
     /// The audit's `by` text: `click`, `phone:<device>`, `phone:unknown`, `rule:<id>`,
-    /// `policy:<name>`, `withdrawn`, `terminal`.
+    /// `policy:<name>`, `withdrawn`, `terminal`, `notification`, `key`.
     pub fn label(&self) -> String {
         match self {
             AnsweredBy::Click => "click".into(),
@@ -402,6 +408,8 @@ impl AnsweredBy {
             AnsweredBy::Policy(name) => format!("policy:{name}"),
             AnsweredBy::Withdrawn => "withdrawn".into(),
             AnsweredBy::Terminal => "terminal".into(),
+            AnsweredBy::Notification => "notification".into(),
+            AnsweredBy::Key => "key".into(),
             AnsweredBy::Other(text) => text.clone(),
         }
     }
@@ -413,6 +421,8 @@ impl AnsweredBy {
             "phone:unknown" => return AnsweredBy::UnknownPhone,
             "withdrawn" => return AnsweredBy::Withdrawn,
             "terminal" => return AnsweredBy::Terminal,
+            "notification" => return AnsweredBy::Notification,
+            "key" => return AnsweredBy::Key,
             _ => {}
         }
         if let Some(device) = text.strip_prefix("phone:") {
@@ -436,6 +446,8 @@ impl AnsweredBy {
             AnsweredBy::Policy(_) => "policy",
             AnsweredBy::Withdrawn => "withdrawn",
             AnsweredBy::Terminal => "terminal",
+            AnsweredBy::Notification => "notification",
+            AnsweredBy::Key => "key",
             AnsweredBy::Other(text) => text.split(':').next().unwrap_or_default(),
         }
     }
@@ -602,7 +614,7 @@ pub struct AuditEntry {
     /// What became of the request ([`Outcome`]).
     pub decision: Outcome,
     /// Written as `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`,
-    /// `policy:<name>`, `withdrawn`, `terminal`.
+    /// `policy:<name>`, `withdrawn`, `terminal`, `notification`, `key`.
     pub by: AnsweredBy,
     /// More about the answer when there is more to say: the rule an Always created, why a
     /// phone's answer was refused.
@@ -778,6 +790,8 @@ mod tests {
             (AnsweredBy::Policy("(none)".into()), "policy:(none)"),
             (AnsweredBy::Withdrawn, "withdrawn"),
             (AnsweredBy::Terminal, "terminal"),
+            (AnsweredBy::Notification, "notification"),
+            (AnsweredBy::Key, "key"),
             (AnsweredBy::Other("timeout".into()), "timeout"),
         ];
         for (by, text) in cases {
@@ -854,6 +868,8 @@ mod tests {
         assert_eq!(kind("policy:p"), "policy");
         assert_eq!(kind("withdrawn"), "withdrawn");
         assert_eq!(kind("terminal"), "terminal");
+        assert_eq!(kind("notification"), "notification");
+        assert_eq!(kind("key"), "key");
         assert_eq!(kind("timeout"), "timeout");
     }
 

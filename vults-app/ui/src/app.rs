@@ -11,6 +11,9 @@
 //! - **Embedded** (a Wayland session with no XWayland, and the UI tests): one ordinary
 //!   window; the island is a strip at its top, the cards float inside it.
 
+mod attend;
+
+use super::attention::{AttentionSide, Watch};
 use super::card::{self, CardView};
 use super::desktop::{Desktop, TrayAction};
 use super::flock::FlockView;
@@ -198,12 +201,14 @@ pub enum Tab {
     Hosts,
     /// Only with a phone link ([`VultsWindow::with_phone`]).
     Phone,
+    /// Notifications, quiet hours and global keys (only with [`VultsWindow::with_attention`]).
+    Alerts,
     /// Start at login, the log file, the welcome again.
     General,
 }
 
 impl Tab {
-    const ALL: [Tab; 9] = [
+    const ALL: [Tab; 10] = [
         Tab::Flock,
         Tab::Chat,
         Tab::Agents,
@@ -212,6 +217,7 @@ impl Tab {
         Tab::History,
         Tab::Hosts,
         Tab::Phone,
+        Tab::Alerts,
         Tab::General,
     ];
     fn title(self) -> &'static str {
@@ -224,6 +230,7 @@ impl Tab {
             Tab::History => "History",
             Tab::Hosts => "Hosts",
             Tab::Phone => "Phone",
+            Tab::Alerts => "Notifications",
             Tab::General => "General",
         }
     }
@@ -287,6 +294,17 @@ pub struct VultsWindow {
     keys_card: Option<CardId>,
     /// "Show terminal": its side, its toast and the island's menu.
     terminal: super::terminal_ui::WindowTerminal,
+    /// Notifications, quiet hours and global keys ([`VultsWindow::with_attention`]).
+    attention: Option<Box<dyn AttentionSide>>,
+    attention_view: super::settings::attention::AttentionView,
+    /// What each session waits on, as told to the notifier.
+    watch: Watch,
+    /// The global keys' safety: a card comes up before a key answers it.
+    gate: vults_attention::keys::Gate,
+    /// Quiet now (no notification, no sound, the island still).
+    quiet: bool,
+    /// The do-not-disturb switch as the tray last showed it.
+    quiet_switch: Option<bool>,
 }
 
 impl VultsWindow {
@@ -334,6 +352,12 @@ impl VultsWindow {
             logged_counts: (0, 0),
             keys_card: None,
             terminal: Default::default(),
+            attention: None,
+            attention_view: Default::default(),
+            watch: Watch::new(),
+            gate: Default::default(),
+            quiet: false,
+            quiet_switch: None,
         }
     }
 
@@ -367,6 +391,14 @@ impl VultsWindow {
         let now_t = ctx.input(|i| i.time);
         self.terminal.request(&mut self.model, session, now_t);
         ctx.request_repaint();
+    }
+
+    /// Adds notifications, quiet hours and global keys: the engine's cards, questions and
+    /// finished turns raise desktop notifications, their actions and the keys answer cards,
+    /// and Settings → Notifications appears.
+    pub fn with_attention(mut self, attention: Box<dyn AttentionSide>) -> VultsWindow {
+        self.attention = Some(attention);
+        self
     }
 
     /// Adds the chat (Zeca): the Chat tab then talks to it.
@@ -428,7 +460,9 @@ impl VultsWindow {
             tracing::info!("brought the window forward for a second start");
             self.show_main(ctx);
         }
+        let mut heard_engine = false;
         while let Some(event) = self.link.try_recv() {
+            heard_engine = true;
             if let Some(phone) = self.phone.as_mut() {
                 phone.on_engine_event(&event);
             }
@@ -440,6 +474,10 @@ impl VultsWindow {
                 Change::Other => {}
             }
         }
+        if heard_engine {
+            self.attention_update();
+        }
+        self.attention_poll(ctx);
         while let Some(event) = self.chat_side.as_mut().and_then(|c| c.try_recv()) {
             self.model.apply_chat(event);
         }
@@ -451,6 +489,7 @@ impl VultsWindow {
             match action {
                 TrayAction::Show => self.show_main(ctx),
                 TrayAction::TogglePause => self.set_paused(!self.model.paused),
+                TrayAction::ToggleQuiet => self.toggle_quiet(),
                 TrayAction::Quit => {
                     self.link.send(EngineCommand::Shutdown);
                     ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Close);
@@ -477,7 +516,8 @@ impl VultsWindow {
         self.cards.insert(id, CardView::new(card));
         self.pulse_from = Some(ctx.input(|i| i.time));
         self.card_pending_draw = Some(0);
-        if !self.focused {
+        // With notifications wired (attention), they say it, one per session; without, one line.
+        if !self.focused && self.attention.is_none() {
             let who = card.identity.display_name();
             let summary = if card.question {
                 format!("{who} asks you")
@@ -509,11 +549,35 @@ impl VultsWindow {
         self.link.send(EngineCommand::SetPaused(paused));
     }
 
+    /// Do not disturb on or off (the tray's switch; Settings has it too).
+    fn toggle_quiet(&mut self) {
+        let Some(side) = self.attention.as_mut() else {
+            return;
+        };
+        let mut settings = side.status().settings;
+        settings.quiet.on = !settings.quiet.on;
+        tracing::info!(
+            "do not disturb {} (tray)",
+            if settings.quiet.on { "on" } else { "off" }
+        );
+        side.set_settings(settings);
+    }
+
     fn answer(&mut self, id: CardId, answer: vults_engine::messages::CardAnswer) {
+        self.answer_by(id, answer, AnsweredBy::Click);
+    }
+
+    /// Answers a card as a click does, saying who answered.
+    fn answer_by(
+        &mut self,
+        id: CardId,
+        answer: vults_engine::messages::CardAnswer,
+        by: AnsweredBy,
+    ) {
         self.link.send(EngineCommand::Answer {
             card: id,
             answer,
-            by: AnsweredBy::Click,
+            by,
         });
         // Gone at once; the engine's CardRemoved that follows finds nothing left to remove.
         self.model.cards.retain(|c| c.id != id);
@@ -524,7 +588,8 @@ impl VultsWindow {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         let now_t = ctx.input(|i| i.time);
-        let pulse = self.pulse_phase(now_t);
+        // While quiet the island stays still: it still counts, it does not pulse.
+        let pulse = self.pulse_phase(now_t).filter(|_| !self.quiet);
         if pulse.is_some() {
             ctx.request_repaint_after(Duration::from_millis(40));
         }
@@ -548,6 +613,7 @@ impl VultsWindow {
         let stacked = self.stacked.len();
         self.island.paused = self.model.paused;
         self.cards_terminal();
+        self.island.quiet = self.quiet;
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()
@@ -672,6 +738,9 @@ impl VultsWindow {
                     if tab == Tab::Hosts && self.hosts.is_none() {
                         continue;
                     }
+                    if tab == Tab::Alerts && self.attention.is_none() {
+                        continue;
+                    }
                     if ui.selectable_label(self.tab == tab, tab.title()).clicked() {
                         self.tab = tab;
                         // Choosing a tab is choosing to move on: the welcome steps aside
@@ -742,6 +811,18 @@ impl VultsWindow {
                     .auto_shrink([false, false])
                     .show(ui, |ui| self.general.ui(ui, &self.model))
                     .inner
+            }
+            Tab::Alerts => {
+                if let Some(side) = self.attention.as_mut() {
+                    let status = side.status();
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(s) = self.attention_view.ui(ui, &status) {
+                                side.set_settings(s);
+                            }
+                        });
+                }
             }
             Tab::Hosts => {
                 if let Some(hosts) = self.hosts.as_mut() {

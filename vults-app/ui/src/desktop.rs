@@ -11,6 +11,8 @@ pub enum TrayAction {
     Show,
     /// Pause cards, or go on with them.
     TogglePause,
+    /// Do not disturb on or off (no notification, no sound, the island still).
+    ToggleQuiet,
     /// Quit the app.
     Quit,
 }
@@ -26,6 +28,8 @@ pub trait Desktop {
     fn open(&mut self, path: &Path);
     /// Tells the tray whether cards are paused (its menu shows it).
     fn set_paused(&mut self, _paused: bool) {}
+    /// Tells the tray whether do not disturb is on (its menu shows it).
+    fn set_quiet(&mut self, _quiet: bool) {}
 }
 
 /// No desktop: tests, and platforms without one.
@@ -220,6 +224,15 @@ impl Desktop for SystemDesktop {
         #[cfg(not(target_os = "linux"))]
         let _ = paused;
     }
+
+    fn set_quiet(&mut self, quiet: bool) {
+        #[cfg(target_os = "linux")]
+        if let Some(tray) = &self.tray {
+            tray.quiet.set_checked(quiet);
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = quiet;
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -227,6 +240,7 @@ struct Tray {
     _icon: tray_icon::TrayIcon,
     show: tray_icon::menu::MenuId,
     pause: tray_icon::menu::CheckMenuItem,
+    quiet: tray_icon::menu::CheckMenuItem,
     quit: tray_icon::menu::MenuId,
 }
 
@@ -237,8 +251,14 @@ impl Tray {
         let menu = Menu::new();
         let show = MenuItem::new("Show", true, None);
         let pause = CheckMenuItem::new("Pause cards", true, false, None);
+        let quiet = CheckMenuItem::new("Do not disturb", true, false, None);
         let quit = MenuItem::new("Quit", true, None);
-        for item in [&show as &dyn tray_icon::menu::IsMenuItem, &pause, &quit] {
+        for item in [
+            &show as &dyn tray_icon::menu::IsMenuItem,
+            &pause,
+            &quiet,
+            &quit,
+        ] {
             menu.append(item).map_err(|e| e.to_string())?;
         }
         let icon =
@@ -258,6 +278,7 @@ impl Tray {
             _icon: built,
             show: show.id().clone(),
             pause,
+            quiet,
             quit: quit.id().clone(),
         })
     }
@@ -271,6 +292,8 @@ impl Tray {
                     Some(TrayAction::Show)
                 } else if e.id == *self.pause.id() {
                     Some(TrayAction::TogglePause)
+                } else if e.id == *self.quiet.id() {
+                    Some(TrayAction::ToggleQuiet)
                 } else if e.id == self.quit {
                     Some(TrayAction::Quit)
                 } else {

@@ -17,6 +17,8 @@ pub struct IslandView {
     /// The pill was right-clicked since the window last looked: its menu (Show terminal for
     /// each bird) opens or closes.
     pub menu_asked: bool,
+    /// Quiet (do not disturb, quiet hours): the pill is still and says "quiet" there instead.
+    pub quiet: bool,
 }
 
 impl IslandView {
@@ -34,6 +36,8 @@ impl IslandView {
         let mut label = island_label(birds, waiting, stacked);
         if self.paused {
             label.push_str(", cards paused");
+        } else if self.quiet {
+            label.push_str(", quiet");
         }
         let (rect, response) = ui.allocate_exact_size(SIZE, Sense::click());
         response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
@@ -118,6 +122,8 @@ impl IslandView {
         } else {
             let (text, color) = if self.paused {
                 ("paused", look::AMBER)
+            } else if self.quiet {
+                ("quiet", Color32::from_gray(150))
             } else {
                 ("Vults", Color32::from_gray(120))
             };

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod attention;
 pub mod card;
 pub mod chat;
 pub mod code;

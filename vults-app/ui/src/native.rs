@@ -77,6 +77,7 @@ pub fn run(
     let hosts_paths = paths.clone();
     let quit = super::desktop::quit_on_signal(wake.clone());
     let zeca_paths = paths.clone();
+    let attention_paths = paths.clone();
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
     // The chat (Zeca) on its own thread; its permission questions go through the engine.
     let zeca = vults_zeca::ZecaHandle::start(
@@ -164,6 +165,12 @@ pub fn run(
             window.set_log_file(log_file);
             window = window.with_phone(Box::new(phone));
             window = window.with_hosts(Box::new(hosts));
+            // Notifications, quiet hours and global keys on threads of their own.
+            window = window.with_attention(Box::new(crate::attention::DesktopAttention::start(
+                &attention_paths,
+                crate::attention::AttentionPlaces::default(),
+                wake.clone(),
+            )));
             window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
             Ok(Box::new(NativeApp(window)))
         }),

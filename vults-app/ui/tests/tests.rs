@@ -2,6 +2,7 @@
 //! snapshots (`views`), and the whole window with the real engine and the real `vults-hook`
 //! process on a real socket (`live`).
 
+mod attention_view;
 mod cards;
 mod chat_view;
 mod chat_view_small;
@@ -17,6 +18,9 @@ mod live;
 mod plan;
 mod show_terminal;
 mod show_terminal_live;
+// A private dbus-daemon and the notification-server stand-in: Linux's.
+#[cfg(target_os = "linux")]
+mod notify_live;
 mod smaller;
 mod truth;
 mod views;

@@ -68,6 +68,8 @@ pub fn by_words(by: &AnsweredBy) -> String {
         AnsweredBy::Policy(name) => format!("by policy {name}"),
         AnsweredBy::Withdrawn => "by nobody (withdrawn)".into(),
         AnsweredBy::Terminal => "in the terminal".into(),
+        AnsweredBy::Notification => "by you, from its notification".into(),
+        AnsweredBy::Key => "by you, with a global key".into(),
         AnsweredBy::Other(text) => format!("by {text}"),
     }
 }

@@ -38,6 +38,9 @@ pub enum NoticeAction {
     Allow(CardId),
     /// Deny this card.
     Deny(CardId),
+    /// Bring up the terminal the session's agent runs in: its notification offered
+    /// [`Offer::Terminal`].
+    ShowTerminal,
 }
 
 struct Shown {
@@ -156,6 +159,9 @@ impl Center {
             None if key == "default" || key == "show" => NoticeAction::Show {
                 card: self.sessions.get(session)?.notice.what.card(),
             },
+            None if key == "terminal" && shown.out.offers.contains(&Offer::Terminal) => {
+                NoticeAction::ShowTerminal
+            }
             Some(("allow", token)) if token == shown.token => NoticeAction::Allow(offered(|o| {
                 if let Offer::Allow(c) = o {
                     Some(*c)
@@ -243,6 +249,7 @@ impl Center {
                 ],
                 Offer::Allow(_) => vec![(format!("allow.{token}"), "Allow".into())],
                 Offer::Deny(_) => vec![(format!("deny.{token}"), "Deny".into())],
+                Offer::Terminal => vec![("terminal".into(), "Show terminal".into())],
             })
             .collect();
         vec![Op::Notify {
@@ -363,6 +370,27 @@ mod tests {
                 run(&mut c, ops, &mut next)
             },
             ["close 2"]
+        );
+    }
+
+    #[test]
+    fn show_terminal_is_offered_where_the_agent_waits_at_its_prompt_and_not_on_a_card() {
+        let mut c = center();
+        let mut next = 0;
+        let a = SessionId::from("a");
+        let ops = c.show(a.clone(), card(1, "ls"));
+        run(&mut c, ops, &mut next);
+        assert_eq!(c.action(1, "terminal"), None, "a card's notification");
+        let done = Notice {
+            agent: "Claude Code".into(),
+            folder: "/w".into(),
+            what: What::TurnDone,
+        };
+        let ops = c.show(a.clone(), done);
+        run(&mut c, ops, &mut next);
+        assert_eq!(
+            c.action(1, "terminal"),
+            Some((a.clone(), NoticeAction::ShowTerminal))
         );
     }
 

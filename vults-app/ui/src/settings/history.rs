@@ -13,13 +13,15 @@ use vults_engine::messages::Outcome;
 pub struct HistoryView {
     agent: Option<String>,
     decision: Option<String>,
-    /// The [`AnsweredBy::kind`](vults_engine::messages::AnsweredBy::kind) shown: `click`, `phone`, `rule`,
-    /// `policy`, `terminal`, `withdrawn`, `timeout`.
+    /// The [`AnsweredBy::kind`](vults_engine::messages::AnsweredBy::kind) shown: `click`,
+    /// `notification`, `key`, `phone`, `rule`, `policy`, `terminal`, `withdrawn`, `timeout`.
     who: Option<String>,
 }
 
-const WHO: [&str; 7] = [
+const WHO: [&str; 9] = [
     "click",
+    "notification",
+    "key",
     "phone",
     "rule",
     "policy",

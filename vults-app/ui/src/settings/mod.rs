@@ -1,6 +1,8 @@
-//! Settings, one pane per file: Agents, Rules, Policies, History, Hosts, Phone, General.
+//! Settings, one pane per file: Agents, Rules, Policies, History, Hosts, Phone, Notifications
+//! (`attention`), General.
 
 pub mod agents;
+pub mod attention;
 pub mod general;
 pub mod history;
 pub mod hosts;

@@ -1,0 +1,260 @@
+//! Global keys in the real app under `Xvfb` and openbox: another window (an xterm) has the
+//! focus, `xdotool key` types the chord, the app's X11 grab sees it. The first press brings the
+//! card up (its window gets the focus), a second allows it (the real hook prints the allow), and
+//! a destructive card ignores the Allow key. Needs openbox, xterm and xdotool besides `Xvfb`;
+//! with `VULTS_DESKTOP_TESTS=1` a missing one is a failure, otherwise the test says why it
+//! skipped.
+
+use super::support::{RunningApp, Xvfb, log_text, wait_until};
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+fn have(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+}
+
+fn tools(test: &str) -> bool {
+    let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
+    let missing: Vec<&str> = ["openbox", "xterm", "xdotool"]
+        .into_iter()
+        .filter(|t| !have(t))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        !required,
+        "{test}: VULTS_DESKTOP_TESTS=1 but {missing:?} is not installed"
+    );
+    eprintln!("{test}: skipped, needs {missing:?}");
+    false
+}
+
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .stderr(Stdio::null())
+        .output()
+        .expect("xdotool runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Processes of the test's own, killed on drop.
+struct Others(Vec<Child>);
+
+impl Drop for Others {
+    fn drop(&mut self) {
+        for c in self.0.iter_mut().rev() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn claude_bash(home: &Path, session: &str, command: &str) -> Child {
+    let project = home.join("project");
+    let mut child = Command::new(vults_tests::built_hook_bin())
+        .args(["--agent", "claude", "PermissionRequest"])
+        .env("VULTS_HOME", home)
+        .env("HOME", home.join("home"))
+        .current_dir(&project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the hook starts");
+    let payload = json!({
+        "session_id": session,
+        "cwd": project.display().to_string(),
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash",
+        "tool_input": {"command": command}
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    child
+}
+
+fn reply_within(hook: &mut Child, secs: u64) -> Option<String> {
+    if !wait_until(secs, || hook.try_wait().unwrap().is_some()) {
+        return None;
+    }
+    let mut out = String::new();
+    std::io::Read::read_to_string(hook.stdout.as_mut().unwrap(), &mut out).unwrap();
+    Some(out.trim().to_string())
+}
+
+/// The focused window's name.
+fn focused(display: &str) -> String {
+    xdotool(display, &["getwindowfocus", "getwindowname"])
+}
+
+#[test]
+fn a_global_key_brings_the_card_up_a_second_allows_it_and_never_a_destructive_one() {
+    let Some(x) = Xvfb::start("global keys") else {
+        return;
+    };
+    if !tools("global keys") {
+        return;
+    }
+    let d = x.display.clone();
+    let mut others = Others(Vec::new());
+    others.0.push(
+        Command::new("openbox")
+            .env("DISPLAY", &d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("openbox starts"),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    others.0.push(
+        Command::new("xterm")
+            .args(["-T", "other-window", "-geometry", "80x24+10+400"])
+            .env("DISPLAY", &d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("xterm starts"),
+    );
+    let mut xterm = String::new();
+    assert!(
+        wait_until(20, || {
+            xterm = xdotool(&d, &["search", "--name", "^other-window$"]);
+            !xterm.is_empty()
+        }),
+        "no xterm"
+    );
+    let xterm = xterm.lines().next().unwrap().to_string();
+    let focus_xterm = || {
+        xdotool(&d, &["windowactivate", "--sync", &xterm]);
+        assert!(
+            wait_until(10, || focused(&d) == "other-window"),
+            "the xterm has not the focus: {:?}",
+            focused(&d)
+        );
+    };
+
+    let home = vults_tests::TempHome::new("keys");
+    let config = home.dir.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::create_dir_all(home.dir.join("project")).unwrap();
+    std::fs::write(
+        config.join("settings.json"),
+        json!({"welcome": {"shown": true}, "attention": {"keys": {"enabled": true}}}).to_string(),
+    )
+    .unwrap();
+    let _app = RunningApp::start(&home.dir, &d);
+    assert!(
+        wait_until(60, || log_text(&home.dir).contains("global keys bound")),
+        "the keys were not bound:\n{}",
+        log_text(&home.dir)
+    );
+
+    let mut hook = claude_bash(&home.dir, "s-keys", "cargo fmt --check");
+    assert!(
+        wait_until(30, || !xdotool(
+            &d,
+            &["search", "--name", "^Vults: Claude Code"]
+        )
+        .is_empty()),
+        "no card window:\n{}",
+        log_text(&home.dir)
+    );
+    focus_xterm();
+    xdotool(&d, &["key", "ctrl+alt+y"]);
+    assert!(
+        wait_until(10, || log_text(&home.dir)
+            .contains("global key: brought up card")),
+        "the first press did not bring the card up:\n{}",
+        log_text(&home.dir)
+    );
+    assert!(
+        wait_until(10, || focused(&d).starts_with("Vults: Claude Code")),
+        "the card did not come up in front: {:?} has the focus",
+        focused(&d)
+    );
+    assert_eq!(
+        reply_within(&mut hook, 1),
+        None,
+        "the first press answered a card the person had not been shown"
+    );
+    focus_xterm();
+    std::thread::sleep(Duration::from_millis(600));
+    xdotool(&d, &["key", "ctrl+alt+y"]);
+    let reply = reply_within(&mut hook, 20).expect("the second press answers the card");
+    let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(
+        reply,
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
+    );
+    assert!(
+        wait_until(10, || log_text(&home.dir)
+            .contains("global key: allowed card")),
+        "{}",
+        log_text(&home.dir)
+    );
+    let log = vults_core::paths::Paths::resolve(|k| (k == "VULTS_HOME").then(|| home.dir.clone()))
+        .audit_log();
+    let mut audit = String::new();
+    assert!(
+        wait_until(10, || {
+            audit = std::fs::read_to_string(&log).unwrap_or_default();
+            audit.contains(r#""by":"key""#)
+        }),
+        "History does not say a key answered: {audit}"
+    );
+    assert!(
+        wait_until(10, || xdotool(
+            &d,
+            &["search", "--name", "^Vults: Claude Code"]
+        )
+        .is_empty()),
+        "the answered card's window stays"
+    );
+
+    // A destructive card: the Allow key, pressed and pressed again, never answers it.
+    let mut rm = claude_bash(&home.dir, "s-keys", "rm -rf build");
+    assert!(
+        wait_until(30, || !xdotool(
+            &d,
+            &["search", "--name", "^Vults: Claude Code"]
+        )
+        .is_empty()),
+        "no destructive card:\n{}",
+        log_text(&home.dir)
+    );
+    for _ in 0..3 {
+        focus_xterm();
+        xdotool(&d, &["key", "ctrl+alt+y"]);
+        std::thread::sleep(Duration::from_millis(600));
+    }
+    assert_eq!(
+        reply_within(&mut rm, 2),
+        None,
+        "the Allow key answered a destructive card"
+    );
+    assert!(
+        log_text(&home.dir).contains("is answered on its card (destructive"),
+        "{}",
+        log_text(&home.dir)
+    );
+    // Deny may: it brings the card up first, then denies.
+    focus_xterm();
+    xdotool(&d, &["key", "ctrl+alt+n"]);
+    std::thread::sleep(Duration::from_millis(600));
+    focus_xterm();
+    xdotool(&d, &["key", "ctrl+alt+n"]);
+    let reply = reply_within(&mut rm, 20).expect("the Deny key answers it");
+    let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(
+        reply["hookSpecificOutput"]["decision"]["behavior"], "deny",
+        "{reply}"
+    );
+}

@@ -1,0 +1,159 @@
+//! The window's side of notifications, quiet hours and global keys: what the engine's events
+//! mean to the notifier ([`crate::attention::Watch`]), and what a notification's action or a
+//! global key asks of the window — the same typed answer a click sends, checked the same way
+//! (the card must still wait), with who answered said truthfully.
+
+use std::time::Instant;
+
+use vults_attention::NoticeAction;
+use vults_attention::keys::{GateCard, Ignored, Intent, Outcome};
+use vults_engine::messages::{AnsweredBy, CardAnswer, CardId};
+
+use super::{Layout, Tab, VultsWindow, card_id};
+use crate::attention::{Heard, Step};
+
+impl VultsWindow {
+    /// Tells the notifier what each session waits on now (after a batch of engine events).
+    pub(super) fn attention_update(&mut self) {
+        let newest = self.model.cards.last().map(|c| GateCard {
+            card: c.id,
+            // A question is answered on its card: the Allow key passes it by as it does a
+            // destructive call.
+            destructive: c.destructive.is_some() || c.question,
+        });
+        self.gate.set_newest(newest);
+        let Some(side) = self.attention.as_mut() else {
+            return;
+        };
+        for step in self.watch.update(&self.model) {
+            match step {
+                Step::Show(session, notice) => side.show(&session, notice),
+                Step::Withdraw(session) => side.withdraw(&session),
+            }
+        }
+    }
+
+    /// Carries out what the desktop said since the last frame.
+    pub(super) fn attention_poll(&mut self, ctx: &egui::Context) {
+        let Some(side) = self.attention.as_mut() else {
+            return;
+        };
+        let heard = side.poll();
+        let status = side.status();
+        if self.quiet_switch != Some(status.settings.quiet.on) {
+            self.quiet_switch = Some(status.settings.quiet.on);
+            self.desktop.set_quiet(status.settings.quiet.on);
+        }
+        self.quiet = status.quiet.quiet;
+        for h in heard {
+            match h {
+                Heard::Notification { session, action } => {
+                    self.notification_action(ctx, &session, action)
+                }
+                Heard::Key(key) => {
+                    let now = Instant::now();
+                    match self.gate.press(key, now) {
+                        Outcome::Intent(Intent::ShowNewest(card)) => {
+                            self.bring_up(ctx, Some(card));
+                            self.gate.shown(card, now);
+                            tracing::info!("global key: brought up card {card}");
+                        }
+                        Outcome::Intent(Intent::Allow(card)) => {
+                            tracing::info!("global key: allowed card {card}");
+                            self.answer_by(card, CardAnswer::Allow, AnsweredBy::Key);
+                        }
+                        Outcome::Intent(Intent::Deny(card)) => {
+                            tracing::info!("global key: denied card {card}");
+                            self.answer_by(card, CardAnswer::Deny, AnsweredBy::Key);
+                        }
+                        Outcome::Ignored(why) => tracing::info!(
+                            "global key {key:?} ignored: {}",
+                            match why {
+                                Ignored::NoCard => "no card waits".to_string(),
+                                Ignored::Destructive(c) => format!(
+                                    "card {c} is answered on its card (destructive, or a \
+                                     question)"
+                                ),
+                                Ignored::TooSoon(c) => {
+                                    format!("card {c} came up a moment ago; press again")
+                                }
+                            }
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
+    fn notification_action(
+        &mut self,
+        ctx: &egui::Context,
+        session: &vults_attention::SessionId,
+        action: NoticeAction,
+    ) {
+        match action {
+            NoticeAction::Show { card } => self.bring_up(ctx, card),
+            NoticeAction::ShowTerminal => {
+                // The notifier's id of a session is opaque: find the session it names.
+                let key = self
+                    .model
+                    .sessions
+                    .keys()
+                    .find(|k| crate::attention::session_id(k) == *session)
+                    .cloned();
+                match key {
+                    Some(key) => self.show_terminal(ctx, &key),
+                    None => tracing::info!("notification's Show terminal: the session has left"),
+                }
+            }
+            NoticeAction::Allow(id) | NoticeAction::Deny(id) => {
+                // The notifier offered it for this card; the card must still wait and still be
+                // one a notification may allow (the engine's view of it wins).
+                let Some(card) = self.model.card(id) else {
+                    tracing::info!("notification answer for card {id}: it no longer waits");
+                    return;
+                };
+                let allow = matches!(action, NoticeAction::Allow(_));
+                if allow && (card.destructive.is_some() || card.question) {
+                    tracing::warn!(
+                        "notification Allow for card {id} refused: answered on its card"
+                    );
+                    return;
+                }
+                let answer = if allow {
+                    CardAnswer::Allow
+                } else {
+                    CardAnswer::Deny
+                };
+                tracing::info!(
+                    "notification: {} card {id}",
+                    if allow { "allowed" } else { "denied" }
+                );
+                self.answer_by(id, answer, AnsweredBy::Notification);
+            }
+        }
+    }
+
+    /// Brings `card` (or, with none, the flock) in front of the person: a floating card's own
+    /// window gets the focus; a card waiting in the stack, or the one window, shows the flock.
+    fn bring_up(&mut self, ctx: &egui::Context, card: Option<CardId>) {
+        let floating = card.filter(|id| {
+            self.layout == Layout::Floating
+                && self.model.card(*id).is_some()
+                && !self.stacked.contains(id)
+        });
+        match floating {
+            Some(id) => {
+                ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Visible(true));
+                ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+                ctx.request_repaint();
+            }
+            None => {
+                if card.is_some_and(|id| self.model.card(id).is_some()) {
+                    self.tab = Tab::Flock;
+                }
+                self.show_main(ctx);
+            }
+        }
+    }
+}

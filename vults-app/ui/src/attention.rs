@@ -1,0 +1,760 @@
+//! Notifications, quiet hours and global keys, wired into the window (the `vults-attention`
+//! crate does the desktop's part on threads of its own).
+//!
+//! - [`Watch`] is pure: after the engine's events are applied to the [`Model`], it says what
+//!   each session waits on now — its newest card, a question, an agent asking in its terminal, a
+//!   finished turn — as one [`Notice`] per session, and which sessions wait on nothing any more
+//!   (their card answered anywhere: a click, a rule, the phone, the terminal).
+//! - [`AttentionSide`] is how the window reaches the desktop: the real one,
+//!   [`DesktopAttention`], owns the [`Notifier`] (freedesktop over zbus, Windows toasts, macOS),
+//!   the [`GlobalKeys`] and the settings in `settings.json` (written on a thread of its own;
+//!   a file or a section that does not parse is never written over).
+//! - The window turns what it hears ([`Heard`]) into the same typed answers a click sends,
+//!   with [`vults_engine::messages::AnsweredBy::Notification`] or
+//!   [`vults_engine::messages::AnsweredBy::Key`] so History says how it was answered.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+use vults_attention::keys::{GlobalKeys, KeyAction, KeysEvent, KeysSettings, KeysTarget};
+use vults_attention::quiet::QuietNow;
+use vults_attention::{
+    AttentionSettings, Bus, Capabilities, Notice, NoticeAction, Notifier, NotifierConfig,
+    NotifierEvent, SessionId, Support, What,
+};
+use vults_core::agents::Target;
+use vults_core::paths::Paths;
+use vults_engine::messages::{PendingCard, Session, SessionKey, SessionState};
+
+use crate::state::Model;
+
+/// The `settings.json` key this part of the app keeps its settings under.
+pub const SETTINGS_KEY: &str = "attention";
+
+/// The notifier's session id for an engine session: opaque, one per session.
+pub fn session_id(key: &SessionKey) -> SessionId {
+    SessionId(format!("{}\u{1f}{}", key.identity, key.session))
+}
+
+/// What to tell the notifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// The session waits on this now (new, or changed: the notifier replaces its notification).
+    Show(SessionKey, Notice),
+    /// Nothing waits in the session any more: withdraw its notification.
+    Withdraw(SessionKey),
+}
+
+/// What each session waits on, worked out from the model after each batch of engine events.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Each session's state as last seen, to tell a finished turn from a session that starts idle.
+    states: BTreeMap<SessionKey, SessionState>,
+    /// Sessions whose turn ended and that have not moved since.
+    done: BTreeSet<SessionKey>,
+    /// What was last told to the notifier, per session.
+    told: BTreeMap<SessionKey, Notice>,
+}
+
+/// **The waiting-state hook point.** Whether `now` says the session finished its turn and waits
+/// for the person, given the state it was in before (`None`: first seen). Today a turn is done
+/// when the engine says so: the session went to [`SessionState::Done`] ("done — waiting for
+/// you": `Stop`, `agentStop`, `StopFailure`, an idle prompt's `Notification`) from another state.
+/// A session first seen already done raises nothing.
+pub fn turn_done(before: Option<SessionState>, now: SessionState) -> bool {
+    before.is_some_and(|b| b != SessionState::Done) && now == SessionState::Done
+}
+
+impl Watch {
+    /// A watch that has told nothing yet.
+    pub fn new() -> Watch {
+        Watch::default()
+    }
+
+    /// The steps that bring the notifier up to date with `model`: a [`Step::Show`] for each
+    /// session whose notice is new or changed, a [`Step::Withdraw`] for each whose is gone.
+    pub fn update(&mut self, model: &Model) -> Vec<Step> {
+        for (key, s) in &model.sessions {
+            let before = self.states.insert(key.clone(), s.state);
+            if turn_done(before, s.state) {
+                self.done.insert(key.clone());
+            } else if s.state != SessionState::Done {
+                self.done.remove(key);
+            }
+        }
+        self.states.retain(|k, _| model.sessions.contains_key(k));
+        self.done.retain(|k| model.sessions.contains_key(k));
+        let mut now: BTreeMap<SessionKey, Notice> = BTreeMap::new();
+        // The newest card of each session (cards are in arrival order).
+        for card in &model.cards {
+            now.insert(card.session.clone(), card_notice(card));
+        }
+        for (key, s) in &model.sessions {
+            if now.contains_key(key) {
+                continue;
+            }
+            let what = if let Some(text) = &s.in_terminal {
+                What::AsksInTerminal {
+                    text: Some(text.clone()),
+                }
+            } else if s.state == SessionState::AsksInTerminal {
+                // Its own permission prompt, with no card here (a `permission_prompt` notice).
+                What::AsksInTerminal { text: None }
+            } else if self.done.contains(key) {
+                What::TurnDone
+            } else {
+                continue;
+            };
+            now.insert(key.clone(), session_notice(s, what));
+        }
+        let mut steps = Vec::new();
+        for key in self.told.keys() {
+            if !now.contains_key(key) {
+                steps.push(Step::Withdraw(key.clone()));
+            }
+        }
+        for (key, notice) in &now {
+            if self.told.get(key) != Some(notice) {
+                steps.push(Step::Show(key.clone(), notice.clone()));
+            }
+        }
+        self.told = now;
+        steps
+    }
+}
+
+fn session_notice(s: &Session, what: What) -> Notice {
+    Notice {
+        agent: match &s.identity {
+            Some(identity) => identity.display_name(),
+            None => crate::look::agent_label(s.agent, s.agent_name.as_deref()),
+        },
+        folder: s.folder.clone(),
+        what,
+    }
+}
+
+/// The notice of a card: the tool and what an Allow would authorise, whole. A file change
+/// (an edit, a write, a patch) is said as its path and its change on more lines than a
+/// notification's Allow may answer, so it is answered on its card, where its diff is.
+pub fn card_notice(card: &PendingCard) -> Notice {
+    let what = if card.question {
+        What::Question {
+            card: card.id,
+            text: card.call.target.summary(),
+        }
+    } else {
+        What::Card {
+            card: card.id,
+            tool: card.call.tool.clone(),
+            target: target_text(&card.call.target),
+            destructive: card.destructive.clone(),
+        }
+    };
+    Notice {
+        agent: card.identity.display_name(),
+        folder: card.folder.clone(),
+        what,
+    }
+}
+
+fn target_text(target: &Target) -> String {
+    match target {
+        Target::Command { command } => command.clone(),
+        Target::Path { path } => path.clone(),
+        Target::Url { url } => url.clone(),
+        Target::Mcp {
+            server,
+            tool,
+            input,
+        } => format!("{server}/{tool} {input}"),
+        Target::Input { json } => json.clone(),
+        Target::Edit { path, old, new } => format!(
+            "{path}\nreplaces: {}\nwith: {}",
+            old.as_deref().unwrap_or("(not said)"),
+            new.as_deref().unwrap_or("(not said)")
+        ),
+        Target::Write { path, content } => format!(
+            "{path}\nwrites the whole file:\n{}",
+            content.as_deref().unwrap_or("(not said)")
+        ),
+        Target::Patch { patch } => format!("a patch:\n(on its card)\n{patch}"),
+        Target::Questions { .. } => target.summary(),
+    }
+}
+
+/// What the window hears from the desktop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Heard {
+    /// An action on a session's notification.
+    Notification {
+        /// The session it was for.
+        session: SessionId,
+        /// What it asked for.
+        action: NoticeAction,
+    },
+    /// A global key was pressed (run it through the window's [`vults_attention::keys::Gate`]).
+    Key(KeyAction),
+}
+
+/// What Settings shows about notifications, quiet and keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttentionStatus {
+    /// The settings in force.
+    pub settings: AttentionSettings,
+    /// Whether it is quiet now, and why.
+    pub quiet: QuietNow,
+    /// What the notification server offers (or why there is none).
+    pub caps: Capabilities,
+    /// Whether this desktop can have global keys at all, and by what (before they are on).
+    pub keys_here: Support,
+    /// The global keys: bound (by what, to which keys), or why not.
+    pub keys: Support,
+    /// Why the settings are not saved, when they are not (a `settings.json` that does not parse,
+    /// a failed write).
+    pub not_saved: Option<String>,
+}
+
+impl Default for AttentionStatus {
+    fn default() -> AttentionStatus {
+        AttentionStatus {
+            settings: AttentionSettings::default(),
+            quiet: QuietNow::AWAKE,
+            caps: Capabilities {
+                notifications: Support::Unavailable("not started".into()),
+                actions: false,
+                sound: false,
+                replace: false,
+                withdraw: false,
+                desktop_dnd: Support::Unavailable("not started".into()),
+            },
+            keys_here: Support::Unavailable("not known".into()),
+            keys: Support::Unavailable("global keys are off".into()),
+            not_saved: None,
+        }
+    }
+}
+
+/// How the window reaches notifications, quiet hours and global keys. Every call returns at
+/// once (the desktop's side runs on threads of its own).
+pub trait AttentionSide {
+    /// `session` waits on `notice` now.
+    fn show(&mut self, session: &SessionKey, notice: Notice);
+    /// Nothing waits in `session` any more.
+    fn withdraw(&mut self, session: &SessionKey);
+    /// What was heard since the last call.
+    fn poll(&mut self) -> Vec<Heard>;
+    /// What Settings shows.
+    fn status(&self) -> AttentionStatus;
+    /// New settings from Settings or the tray: applied, and saved.
+    fn set_settings(&mut self, settings: AttentionSettings);
+}
+
+/// What binding the keys came to: the keys and their presses, or why not.
+type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), String>;
+
+/// The real desktop's notifications, quiet hours and keys.
+pub struct DesktopAttention {
+    notifier: Notifier,
+    events: Receiver<NotifierEvent>,
+    settings: AttentionSettings,
+    keys_target: KeysTarget,
+    keys: Option<GlobalKeys>,
+    key_events: Option<Receiver<KeysEvent>>,
+    /// Keys being bound on a thread: its answer.
+    binding: Option<Receiver<Bound>>,
+    keys_state: Support,
+    /// What [`vults_attention::keys::support`] said at start.
+    keys_here: Support,
+    saver: Option<Sender<AttentionSettings>>,
+    save_error: Arc<Mutex<Option<String>>>,
+    /// Why the settings are never written (the file or its section did not parse).
+    blocked: Option<String>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+/// Where [`DesktopAttention`] finds its desktop: the session bus and the keys' display, or a
+/// test's own.
+#[derive(Debug, Clone)]
+pub struct AttentionPlaces {
+    /// The D-Bus session bus of the notification server.
+    pub bus: Bus,
+    /// Where global keys are bound.
+    pub keys: KeysTarget,
+    /// Whether the desktop's own do-not-disturb is read.
+    pub read_desktop_dnd: bool,
+}
+
+impl Default for AttentionPlaces {
+    fn default() -> AttentionPlaces {
+        AttentionPlaces {
+            bus: Bus::Session,
+            keys: KeysTarget::Auto,
+            read_desktop_dnd: true,
+        }
+    }
+}
+
+/// Reads the settings from `settings.json`: the defaults when there is no file or no section;
+/// `Err` (with the defaults to use) when the file or the section does not parse, in which case
+/// nothing is ever written over it.
+pub fn load_settings(paths: &Paths) -> (AttentionSettings, Option<String>) {
+    let file = paths.settings_file();
+    let bytes = match std::fs::read(&file) {
+        Ok(b) => b,
+        Err(_) => return (AttentionSettings::default(), None),
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return (AttentionSettings::default(), None);
+    }
+    let root: serde_json::Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                AttentionSettings::default(),
+                Some(format!("{} does not parse ({e})", file.display())),
+            );
+        }
+    };
+    match root.get(SETTINGS_KEY) {
+        None => (AttentionSettings::default(), None),
+        Some(section) => match serde_json::from_value(section.clone()) {
+            Ok(s) => (s, None),
+            Err(e) => (
+                AttentionSettings::default(),
+                Some(format!(
+                    "its \"{SETTINGS_KEY}\" section in {} does not read ({e})",
+                    file.display()
+                )),
+            ),
+        },
+    }
+}
+
+impl DesktopAttention {
+    /// Reads the settings, starts the notifier and, when switched on, the global keys. Returns
+    /// at once; `wake` is called when something is heard.
+    pub fn start(
+        paths: &Paths,
+        places: AttentionPlaces,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> DesktopAttention {
+        let (settings, blocked) = load_settings(paths);
+        if let Some(why) = &blocked {
+            tracing::warn!("notification settings: {why}; the defaults are used and not saved");
+        }
+        let mut config = NotifierConfig::new("Vults");
+        config.desktop_entry = Some("vults".into());
+        config.bus = places.bus;
+        config.settings = settings.clone();
+        config.wake = Some(wake.clone());
+        config.read_desktop_dnd = places.read_desktop_dnd;
+        let (notifier, events) = Notifier::start(config);
+        let save_error = Arc::new(Mutex::new(None));
+        let saver = blocked
+            .is_none()
+            .then(|| saver(paths.clone(), save_error.clone()));
+        let mut me = DesktopAttention {
+            notifier,
+            events,
+            settings: AttentionSettings::default(),
+            keys_target: places.keys,
+            keys: None,
+            key_events: None,
+            binding: None,
+            keys_state: Support::Unavailable("global keys are off in Settings".into()),
+            keys_here: vults_attention::keys::support(),
+            saver,
+            save_error,
+            blocked,
+            wake,
+        };
+        me.bind_keys(&settings.keys);
+        me.settings = settings;
+        me
+    }
+
+    /// (Re)binds the global keys on a thread of their own (an X11 connection, a portal call).
+    fn bind_keys(&mut self, keys: &KeysSettings) {
+        self.keys = None;
+        self.key_events = None;
+        self.binding = None;
+        if !keys.enabled {
+            self.keys_state = Support::Unavailable("global keys are off in Settings".into());
+            return;
+        }
+        self.keys_state = Support::Unavailable("binding the keys…".into());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (keys, target, wake) = (keys.clone(), self.keys_target.clone(), self.wake.clone());
+        let key_wake = wake.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vults-keys-bind".into())
+            .spawn(move || {
+                let _ = tx.send(GlobalKeys::start(&keys, target, Some(key_wake)));
+                wake();
+            });
+        match spawned {
+            Ok(_) => self.binding = Some(rx),
+            Err(e) => self.keys_state = Support::Unavailable(format!("no thread: {e}")),
+        }
+    }
+
+    fn save(&mut self) {
+        if let Some(saver) = &self.saver {
+            let _ = saver.send(self.settings.clone());
+        }
+    }
+}
+
+/// The writer of the settings: one thread, the last settings sent win.
+fn saver(paths: Paths, error: Arc<Mutex<Option<String>>>) -> Sender<AttentionSettings> {
+    let (tx, rx) = std::sync::mpsc::channel::<AttentionSettings>();
+    let spawned = std::thread::Builder::new()
+        .name("vults-settings".into())
+        .spawn(move || {
+            while let Ok(mut settings) = rx.recv() {
+                // Only the newest of a burst (a slider dragged) is written.
+                while let Ok(newer) = rx.try_recv() {
+                    settings = newer;
+                }
+                let Ok(value) = serde_json::to_value(&settings) else {
+                    continue;
+                };
+                let result = vults_installer::state::edit_settings(&paths, |root| {
+                    root.insert(SETTINGS_KEY.into(), value);
+                });
+                let said = result.err().map(|e| {
+                    tracing::warn!("notification settings not saved: {e}");
+                    e.to_string()
+                });
+                if let Ok(mut slot) = error.lock() {
+                    *slot = said;
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start the settings writer: {e}");
+    }
+    tx
+}
+
+impl AttentionSide for DesktopAttention {
+    fn show(&mut self, session: &SessionKey, notice: Notice) {
+        self.notifier.show(session_id(session), notice);
+    }
+
+    fn withdraw(&mut self, session: &SessionKey) {
+        self.notifier.withdraw(session_id(session));
+    }
+
+    fn poll(&mut self) -> Vec<Heard> {
+        let mut heard = Vec::new();
+        for event in self.events.try_iter() {
+            match event {
+                NotifierEvent::Action { session, action } => {
+                    heard.push(Heard::Notification { session, action })
+                }
+                NotifierEvent::Quiet(q) => {
+                    tracing::info!("quiet: {}", if q.quiet { "on" } else { "off" })
+                }
+                NotifierEvent::Dismissed { .. } | NotifierEvent::Capabilities(_) => {}
+            }
+        }
+        if let Some(result) = self.binding.as_ref().and_then(|rx| rx.try_recv().ok()) {
+            self.binding = None;
+            match result {
+                Ok((keys, events)) => {
+                    self.keys = Some(keys);
+                    self.key_events = Some(events);
+                }
+                Err(why) => {
+                    tracing::info!("no global keys: {why}");
+                    self.keys_state = Support::Unavailable(why);
+                }
+            }
+        }
+        if let Some(events) = &self.key_events {
+            for event in events.try_iter() {
+                match event {
+                    KeysEvent::Ready { backend, bindings } => {
+                        let keys = bindings
+                            .iter()
+                            .map(|(a, t)| format!("{} {t}", action_word(*a)))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        tracing::info!("global keys bound ({backend:?}): {keys}");
+                        self.keys_state = Support::Available(format!(
+                            "{}: {keys}",
+                            match backend {
+                                vults_attention::keys::KeysBackend::X11 => "X11 key grabs",
+                                vults_attention::keys::KeysBackend::Portal =>
+                                    "the desktop's GlobalShortcuts portal",
+                                vults_attention::keys::KeysBackend::Windows => "Windows hot keys",
+                                vults_attention::keys::KeysBackend::MacOs => "macOS hot keys",
+                            }
+                        ));
+                    }
+                    KeysEvent::Unavailable(why) => {
+                        tracing::info!("no global keys: {why}");
+                        self.keys_state = Support::Unavailable(why);
+                    }
+                    KeysEvent::Pressed(action) => heard.push(Heard::Key(action)),
+                }
+            }
+        }
+        heard
+    }
+
+    fn status(&self) -> AttentionStatus {
+        AttentionStatus {
+            settings: self.settings.clone(),
+            quiet: self.notifier.quiet(),
+            caps: self.notifier.capabilities(),
+            keys_here: self.keys_here.clone(),
+            keys: self.keys_state.clone(),
+            not_saved: self.blocked.clone().or_else(|| {
+                self.save_error
+                    .lock()
+                    .ok()
+                    .and_then(|e| e.clone())
+                    .map(|e| format!("not saved: {e}"))
+            }),
+        }
+    }
+
+    fn set_settings(&mut self, settings: AttentionSettings) {
+        if settings == self.settings {
+            return;
+        }
+        if settings.keys != self.settings.keys {
+            self.bind_keys(&settings.keys);
+        }
+        self.notifier.set_settings(settings.clone());
+        self.settings = settings;
+        self.save();
+    }
+}
+
+/// A key action as Settings names it.
+pub fn action_word(action: KeyAction) -> &'static str {
+    match action {
+        KeyAction::ShowNewest => "bring up",
+        KeyAction::Allow => "allow",
+        KeyAction::Deny => "deny",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::SystemTime;
+    use vults_core::protocol::{AgentKind, Identity};
+    use vults_engine::messages::{EngineEvent, Reason};
+
+    fn key(s: &str) -> SessionKey {
+        SessionKey {
+            identity: "claude".into(),
+            session: s.into(),
+        }
+    }
+
+    fn session(s: &str, state: SessionState) -> Session {
+        Session {
+            key: key(s),
+            identity: Some(Identity::Builtin(AgentKind::Claude)),
+            agent: AgentKind::Claude,
+            agent_name: None,
+            folder: "/w".into(),
+            state,
+            last_tool: None,
+            last_target: None,
+            cost_usd: None,
+            five_hour: None,
+            seven_day: None,
+            task: None,
+            in_terminal: None,
+            terminal: None,
+            started: SystemTime::UNIX_EPOCH,
+            last_event: SystemTime::UNIX_EPOCH,
+        }
+    }
+
+    fn card(id: u64, s: &str, target: Target, destructive: Option<&str>) -> PendingCard {
+        PendingCard {
+            id,
+            agent: AgentKind::Claude,
+            identity: Identity::Builtin(AgentKind::Claude),
+            session: key(s),
+            folder: "/w".into(),
+            call: vults_core::agents::ToolCall {
+                tool: "Bash".into(),
+                target,
+                ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
+            },
+            destructive: destructive.map(Into::into),
+            reason: Reason::NoRule,
+            always_rule: None,
+            file_rule: None,
+            question: false,
+            arrived: SystemTime::UNIX_EPOCH,
+            context: Default::default(),
+        }
+    }
+
+    fn cmd(c: &str) -> Target {
+        Target::Command { command: c.into() }
+    }
+
+    #[test]
+    fn one_notice_per_session_its_newest_card_and_withdrawn_when_none_waits() {
+        let mut m = Model::default();
+        let mut w = Watch::new();
+        m.apply(EngineEvent::SessionChanged(session(
+            "a",
+            SessionState::Working,
+        )));
+        assert!(
+            w.update(&m).is_empty(),
+            "a working session waits on nothing"
+        );
+        m.apply(EngineEvent::CardAdded(card(1, "a", cmd("ls"), None)));
+        let steps = w.update(&m);
+        assert_eq!(steps.len(), 1);
+        let Step::Show(k, n) = &steps[0] else {
+            panic!("{steps:?}")
+        };
+        assert_eq!(k, &key("a"));
+        assert_eq!((n.agent.as_str(), n.folder.as_str()), ("Claude Code", "/w"));
+        assert!(matches!(&n.what, What::Card { card: 1, target, .. } if target == "ls"));
+        assert!(w.update(&m).is_empty(), "the same again tells nothing");
+        // A second card of the session: its notification says the newest.
+        m.apply(EngineEvent::CardAdded(card(2, "a", cmd("pwd"), None)));
+        assert!(matches!(&w.update(&m)[..], [Step::Show(_, n)] if n.what.card() == Some(2)));
+        m.apply(EngineEvent::CardRemoved {
+            id: 2,
+            by: vults_engine::messages::AnsweredBy::Click,
+        });
+        assert!(matches!(&w.update(&m)[..], [Step::Show(_, n)] if n.what.card() == Some(1)));
+        m.apply(EngineEvent::CardRemoved {
+            id: 1,
+            by: vults_engine::messages::AnsweredBy::Terminal,
+        });
+        assert_eq!(w.update(&m), [Step::Withdraw(key("a"))]);
+        assert!(w.update(&m).is_empty());
+    }
+
+    #[test]
+    fn a_finished_turn_waits_until_the_session_moves_but_a_session_that_starts_idle_does_not() {
+        let mut m = Model::default();
+        let mut w = Watch::new();
+        m.apply(EngineEvent::SessionChanged(session(
+            "idle",
+            SessionState::Idle,
+        )));
+        assert!(w.update(&m).is_empty());
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Working,
+        )));
+        w.update(&m);
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Done,
+        )));
+        assert!(
+            matches!(&w.update(&m)[..], [Step::Show(k, n)] if *k == key("b") && n.what == What::TurnDone)
+        );
+        // A status line (the session stays done) keeps it; a new prompt withdraws it.
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Done,
+        )));
+        assert!(w.update(&m).is_empty());
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::Working,
+        )));
+        assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
+        // Its own permission prompt with no card here: it asks in its terminal.
+        m.apply(EngineEvent::SessionChanged(session(
+            "b",
+            SessionState::AsksInTerminal,
+        )));
+        assert!(matches!(
+            &w.update(&m)[..],
+            [Step::Show(_, n)] if n.what == What::AsksInTerminal { text: None }
+        ));
+        // An agent asking in its terminal about a call too large says what it asks.
+        let mut s = session("b", SessionState::WaitingForYou);
+        s.in_terminal = Some("Write of 2.7 KB is too large to show".into());
+        m.apply(EngineEvent::SessionChanged(s));
+        assert!(matches!(
+            &w.update(&m)[..],
+            [Step::Show(_, n)] if n.what == What::AsksInTerminal { text: Some("Write of 2.7 KB is too large to show".into()) }
+        ));
+        m.apply(EngineEvent::SessionGone(key("b")));
+        assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
+    }
+
+    #[test]
+    fn a_file_change_never_fits_a_notification_but_a_short_command_does() {
+        let edit = card_notice(&card(
+            1,
+            "a",
+            Target::Edit {
+                path: "a.txt".into(),
+                old: Some("x".into()),
+                new: Some("y".into()),
+            },
+            None,
+        ));
+        let write = card_notice(&card(
+            2,
+            "a",
+            Target::Write {
+                path: "a.txt".into(),
+                content: Some("hello".into()),
+            },
+            None,
+        ));
+        for n in [edit, write] {
+            let What::Card { target, .. } = &n.what else {
+                panic!()
+            };
+            assert!(!vults_attention::notice::fits(target), "{target:?}");
+        }
+        let ls = card_notice(&card(3, "a", cmd("ls -la"), None));
+        let What::Card { target, .. } = &ls.what else {
+            panic!()
+        };
+        assert!(vults_attention::notice::fits(target));
+    }
+
+    #[test]
+    fn settings_that_do_not_read_are_the_defaults_and_blocked_from_saving() {
+        let home = std::env::temp_dir().join(format!("vults-attn-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let paths = Paths::resolve(|k| (k == "VULTS_HOME").then(|| home.clone()));
+        assert_eq!(load_settings(&paths), (AttentionSettings::default(), None));
+        std::fs::create_dir_all(&paths.config_dir).unwrap();
+        std::fs::write(
+            paths.settings_file(),
+            r#"{"attention":{"quiet":{"on":true}},"agents":{}}"#,
+        )
+        .unwrap();
+        let (s, blocked) = load_settings(&paths);
+        assert!(s.quiet.on && blocked.is_none());
+        std::fs::write(
+            paths.settings_file(),
+            r#"{"attention":{"keys":{"allow":"Y"}}}"#,
+        )
+        .unwrap();
+        let (s, blocked) = load_settings(&paths);
+        assert_eq!(s, AttentionSettings::default());
+        assert!(blocked.unwrap().contains("\"attention\" section"));
+        std::fs::write(paths.settings_file(), "{ not json").unwrap();
+        assert!(load_settings(&paths).1.unwrap().contains("does not parse"));
+        let _ = std::fs::remove_dir_all(&home);
+    }
+}
