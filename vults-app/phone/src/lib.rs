@@ -636,6 +636,7 @@ mod tests {
 
     #[test]
     fn a_broker_url_survives_the_qr_codes_fragment() {
+        let _keyring = secrets::test_lock();
         let ws = "wss://[::1]:8884/mqtt?x=1&y=2#z";
         let encoded = fragment_encode(ws);
         assert!(
@@ -676,6 +677,7 @@ mod tests {
 
     #[test]
     fn the_phone_login_rides_in_the_qr_codes_fragment_and_only_there() {
+        let _keyring = secrets::test_lock();
         let home = std::env::temp_dir().join(format!("vults-phone-login-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home).unwrap();

@@ -208,6 +208,15 @@ fn store_secret(user: &str, file: &Path, password: Option<&str>) -> std::io::Res
     })
 }
 
+/// Held by every unit test of this crate that reads or writes secrets: the keyring's default
+/// store is one per process (a test switches it to the mock store), and its entries are not
+/// per `VULTS_HOME`, so two such tests at once would read each other's passwords.
+#[cfg(test)]
+pub(crate) fn test_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn keyring_entry() -> keyring_core::Result<keyring_core::Entry> {
     keyring_core::Entry::new(SERVICE, USER)
 }
@@ -341,6 +350,7 @@ mod tests {
 
     #[test]
     fn keys_fall_back_to_a_0600_file_then_move_into_the_keyring() {
+        let _keyring = test_lock();
         let home = std::env::temp_dir().join(format!("vults-secrets-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
         let h = home.clone();
