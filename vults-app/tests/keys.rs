@@ -176,7 +176,7 @@ fn a_global_key_brings_the_card_up_a_second_allows_it_and_never_a_destructive_on
         log_text(&home.dir)
     );
     assert!(
-        wait_until(10, || focused(&d).starts_with("Vults: Claude Code")),
+        wait_until(30, || focused(&d).starts_with("Vults: Claude Code")),
         "the card did not come up in front: {:?} has the focus",
         focused(&d)
     );
