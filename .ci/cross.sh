@@ -107,7 +107,11 @@ wine_test() { # label, target name, [desktop: run under an Xvfb of its own], [te
     [ $# -gt 0 ] && shift
     step "cross: under Wine: $label"
     if [ "$mode" = desktop ]; then
-        # Windows that Wine draws (vults-terminal raises a window and a console window).
+        # Windows that Wine draws (vults-terminal raises a window and a console window). A
+        # wineserver left by the suite before (it lingers a few seconds) was started with no
+        # display, and its desktop then draws no window at all: end it first.
+        wineserver -k 2>/dev/null || true
+        wineserver -w 2>/dev/null || true
         run=(env VULTS_WINDOWS_DESKTOP=1 xvfb-run -a -s "-screen 0 1280x800x24" wine)
     fi
     # --test-threads=2: two cores; each test spawns Windows processes of its own.

@@ -726,7 +726,8 @@ pub(crate) mod tests {
             let found = SystemTable
                 .processes()
                 .into_iter()
-                .find(|p| p.ppid == cmd_pid && p.pid != cmd_pid);
+                // A process Wine is still starting is listed with no image name yet.
+                .find(|p| p.ppid == cmd_pid && p.pid != cmd_pid && !p.program().is_empty());
             if let Some(p) = found {
                 break p;
             }
