@@ -5,7 +5,7 @@
 #   1. cargo build --workspace --all-targets --timings   (what `cargo test --workspace` builds)
 #   2. cargo test --workspace                            (the README's command: builds nothing more, runs)
 # and prints wall, user and sys seconds of each (GNU time), the test binaries and the target's
-# size. The cargo timings page is copied to bench/ci/<label>-timings.html. Results go in
+# size. The cargo timings page is copied to /tmp/vults-bench-<label>-timings.html. Results go in
 # BENCHMARKS.md ("## CI").
 set -euo pipefail
 rev=${1:?rev}
@@ -25,7 +25,7 @@ t() { # label, command...
 }
 : >/tmp/vults-bench-$label.time
 t build cargo build --workspace --all-targets --timings --quiet
-cp target/cargo-timings/cargo-timing.html "$root/bench/ci/$label-timings.html" 2>/dev/null || true
+cp target/cargo-timings/cargo-timing.html "/tmp/vults-bench-$label-timings.html" 2>/dev/null || true
 t test cargo test --workspace >/tmp/vults-bench-$label.test.log 2>&1 || echo "tests failed: see /tmp/vults-bench-$label.test.log"
 cat /tmp/vults-bench-$label.time
 echo "test binaries run: $(grep -c '^     Running' /tmp/vults-bench-$label.test.log || true)"
