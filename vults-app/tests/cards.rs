@@ -4,45 +4,13 @@
 //! geometry from the X server). Need `xdotool` and `xclip` besides `Xvfb`; with
 //! `VULTS_DESKTOP_TESTS=1` a missing one is a failure, otherwise the test says why it skipped.
 
-use super::support::{RunningApp, Xvfb, log_text, wait_until};
+use super::support::{
+    Xvfb, app_with, claude_bash, desktop_tools, log_text, reply_within, wait_until, x,
+};
 use egui_kittest::kittest::Queryable;
 use serde_json::json;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
-
-/// Whether the X tools these tests drive are installed (a failure when they must be).
-fn tools(test: &str) -> bool {
-    let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["xdotool", "xclip"]
-        .into_iter()
-        .filter(|t| {
-            !std::env::var_os("PATH")
-                .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(t).is_file()))
-        })
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    assert!(
-        !required,
-        "{test}: VULTS_DESKTOP_TESTS=1 but {missing:?} is not installed (apt-get install xdotool xclip)"
-    );
-    eprintln!("{test}: skipped, needs {missing:?}");
-    false
-}
-
-/// An X client's output, on `display`.
-fn x(display: &str, program: &str, args: &[&str]) -> String {
-    let out = Command::new(program)
-        .args(args)
-        .env("DISPLAY", display)
-        .stderr(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("{program} runs: {e}"));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A window's place and size on the screen, from the X server.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,53 +69,6 @@ fn settled_cards(display: &str, count: usize) -> Vec<(String, Geometry)> {
     last
 }
 
-/// The window app with the welcome already seen (it would open the main window over the
-/// cards), under `display`.
-fn app(home: &Path, display: &str) -> RunningApp {
-    let config = home.join("config");
-    std::fs::create_dir_all(&config).unwrap();
-    std::fs::write(
-        config.join("settings.json"),
-        r#"{"welcome": {"shown": true}}"#,
-    )
-    .unwrap();
-    std::fs::create_dir_all(home.join("project")).unwrap();
-    let app = RunningApp::start(home, display);
-    let socket = home.join("run").join("vults.sock");
-    assert!(
-        wait_until(60, || socket.exists()),
-        "the app did not come up:\n{}",
-        log_text(home)
-    );
-    app
-}
-
-/// The real hook asking for Claude Code's Bash `command`, waiting for its answer.
-fn claude_bash(home: &Path, session: &str, command: &str) -> Child {
-    let project = home.join("project");
-    let mut child = Command::new(vults_tests::built_hook_bin())
-        .args(["--agent", "claude", "PermissionRequest"])
-        .env("VULTS_HOME", home)
-        .env("HOME", home.join("home"))
-        .current_dir(&project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the hook starts");
-    let payload = json!({
-        "session_id": session,
-        "cwd": project.display().to_string(),
-        "hook_event_name": "PermissionRequest",
-        "tool_name": "Bash",
-        "tool_input": {"command": command}
-    });
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(payload.to_string().as_bytes()).unwrap();
-    drop(stdin);
-    child
-}
-
 /// Where a card's Copy button is, from its top-left corner: the same card laid out by the same
 /// egui the window runs (the layout is the CPU's, whatever renders it).
 fn copy_button_in_card(folder: &str, command: &str, height: f32) -> egui::Pos2 {
@@ -191,17 +112,6 @@ fn copy_button_in_card(folder: &str, command: &str, height: f32) -> egui::Pos2 {
     h.get_by_label("Copy").rect().center()
 }
 
-/// The hook's reply, once it has exited (within `secs`), or `None` while it still waits.
-fn reply_within(hook: &mut Child, secs: u64) -> Option<String> {
-    let exited = wait_until(secs, || hook.try_wait().unwrap().is_some());
-    if !exited {
-        return None;
-    }
-    let mut out = String::new();
-    std::io::Read::read_to_string(hook.stdout.as_mut().unwrap(), &mut out).unwrap();
-    Some(out.trim().to_string())
-}
-
 /// Copy on a card puts the exact command on the system clipboard: the release app had no
 /// clipboard backend (eframe's `clipboard` feature was off), so Copy did nothing outside egui.
 /// Then keys from `xdotool`, as fast as it types: Ctrl+A (select all) and Shift+A on a card
@@ -212,12 +122,12 @@ fn copy_reaches_the_x11_clipboard_and_fast_chords_mean_what_they_say() {
     let Some(xvfb) = Xvfb::start("copy") else {
         return;
     };
-    if !tools("copy") {
+    if !desktop_tools("copy", &["xdotool", "xclip"]) {
         return;
     }
     let d = xvfb.display.clone();
     let home = vults_tests::TempHome::new("copy");
-    let _app = app(&home.dir, &d);
+    let _app = app_with(&home.dir, &d, json!({"welcome": {"shown": true}}));
     let command = "cargo build --release && ./target/release/vults-app --headless 2>&1 | tee \"build log.txt\" # ⟶ é";
     let mut hook = claude_bash(&home.dir, "s-copy", command);
     let cards = settled_cards(&d, 1);
@@ -268,12 +178,12 @@ fn six_cards_on_a_small_screen_never_cover_each_other() {
     let Some(xvfb) = Xvfb::start_sized("six cards", "1024x640x24") else {
         return;
     };
-    if !tools("six cards") {
+    if !desktop_tools("six cards", &["xdotool", "xclip"]) {
         return;
     }
     let d = xvfb.display.clone();
     let home = vults_tests::TempHome::new("six");
-    let _app = app(&home.dir, &d);
+    let _app = app_with(&home.dir, &d, json!({"welcome": {"shown": true}}));
     let commands = [
         "cargo build --release",
         "cargo test --workspace -- --nocapture",

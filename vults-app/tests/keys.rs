@@ -5,89 +5,15 @@
 //! with `VULTS_DESKTOP_TESTS=1` a missing one is a failure, otherwise the test says why it
 //! skipped.
 
-use super::support::{RunningApp, Xvfb, log_text, wait_until};
+use super::support::{
+    Others, Xvfb, app_with, claude_bash, desktop_tools, log_text, reply_within, wait_until, x,
+};
 use serde_json::json;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn have(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
-}
-
-fn tools(test: &str) -> bool {
-    let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["openbox", "xterm", "xdotool"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    assert!(
-        !required,
-        "{test}: VULTS_DESKTOP_TESTS=1 but {missing:?} is not installed"
-    );
-    eprintln!("{test}: skipped, needs {missing:?}");
-    false
-}
-
 fn xdotool(display: &str, args: &[&str]) -> String {
-    let out = Command::new("xdotool")
-        .args(args)
-        .env("DISPLAY", display)
-        .stderr(Stdio::null())
-        .output()
-        .expect("xdotool runs");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// Processes of the test's own, killed on drop.
-struct Others(Vec<Child>);
-
-impl Drop for Others {
-    fn drop(&mut self) {
-        for c in self.0.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn claude_bash(home: &Path, session: &str, command: &str) -> Child {
-    let project = home.join("project");
-    let mut child = Command::new(vults_tests::built_hook_bin())
-        .args(["--agent", "claude", "PermissionRequest"])
-        .env("VULTS_HOME", home)
-        .env("HOME", home.join("home"))
-        .current_dir(&project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the hook starts");
-    let payload = json!({
-        "session_id": session,
-        "cwd": project.display().to_string(),
-        "hook_event_name": "PermissionRequest",
-        "tool_name": "Bash",
-        "tool_input": {"command": command}
-    });
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(payload.to_string().as_bytes()).unwrap();
-    drop(stdin);
-    child
-}
-
-fn reply_within(hook: &mut Child, secs: u64) -> Option<String> {
-    if !wait_until(secs, || hook.try_wait().unwrap().is_some()) {
-        return None;
-    }
-    let mut out = String::new();
-    std::io::Read::read_to_string(hook.stdout.as_mut().unwrap(), &mut out).unwrap();
-    Some(out.trim().to_string())
+    x(display, "xdotool", args)
 }
 
 /// The focused window's name.
@@ -100,7 +26,7 @@ fn a_global_key_brings_the_card_up_a_second_allows_it_and_never_a_destructive_on
     let Some(x) = Xvfb::start("global keys") else {
         return;
     };
-    if !tools("global keys") {
+    if !desktop_tools("global keys", &["openbox", "xterm", "xdotool"]) {
         return;
     }
     let d = x.display.clone();
@@ -142,15 +68,11 @@ fn a_global_key_brings_the_card_up_a_second_allows_it_and_never_a_destructive_on
     };
 
     let home = vults_tests::TempHome::new("keys");
-    let config = home.dir.join("config");
-    std::fs::create_dir_all(&config).unwrap();
-    std::fs::create_dir_all(home.dir.join("project")).unwrap();
-    std::fs::write(
-        config.join("settings.json"),
-        json!({"welcome": {"shown": true}, "attention": {"keys": {"enabled": true}}}).to_string(),
-    )
-    .unwrap();
-    let _app = RunningApp::start(&home.dir, &d);
+    let _app = app_with(
+        &home.dir,
+        &d,
+        json!({"welcome": {"shown": true}, "attention": {"keys": {"enabled": true}}}),
+    );
     assert!(
         wait_until(60, || log_text(&home.dir).contains("global keys bound")),
         "the keys were not bound:\n{}",

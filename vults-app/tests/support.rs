@@ -141,3 +141,106 @@ pub fn wait_until(secs: u64, mut f: impl FnMut() -> bool) -> bool {
     }
     f()
 }
+
+/// Whether the desktop tools `needed` are on `PATH`: a failure when `VULTS_DESKTOP_TESTS=1`
+/// (CI installs them), otherwise `false` after saying why the test skips.
+pub fn desktop_tools(test: &str, needed: &[&str]) -> bool {
+    let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
+    let missing: Vec<&str> = needed
+        .iter()
+        .copied()
+        .filter(|t| {
+            !std::env::var_os("PATH")
+                .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(t).is_file()))
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        !required,
+        "{test}: VULTS_DESKTOP_TESTS=1 but {missing:?} is not installed (apt-get install {})",
+        missing.join(" ")
+    );
+    eprintln!("{test}: skipped, needs {missing:?}");
+    false
+}
+
+/// An X client's output on `display`, trimmed.
+pub fn x(display: &str, program: &str, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .env("DISPLAY", display)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{program} runs: {e}"));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The window app under `display` with `settings` as its settings.json (the welcome already
+/// seen, or it would open the main window over the cards), up once its hook socket is.
+pub fn app_with(home: &Path, display: &str, settings: serde_json::Value) -> RunningApp {
+    let config = home.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("settings.json"), settings.to_string()).unwrap();
+    std::fs::create_dir_all(home.join("project")).unwrap();
+    let app = RunningApp::start(home, display);
+    let socket = home.join("run").join("vults.sock");
+    assert!(
+        wait_until(60, || socket.exists()),
+        "the app did not come up:\n{}",
+        log_text(home)
+    );
+    app
+}
+
+/// The real hook asking for Claude Code's Bash `command` in `home`'s project, waiting for its
+/// answer (read it with [`reply_within`]).
+pub fn claude_bash(home: &Path, session: &str, command: &str) -> std::process::Child {
+    use std::io::Write;
+    use std::process::Stdio;
+    let project = home.join("project");
+    let mut child = Command::new(vults_tests::built_hook_bin())
+        .args(["--agent", "claude", "PermissionRequest"])
+        .env("VULTS_HOME", home)
+        .env("HOME", home.join("home"))
+        .current_dir(&project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the hook starts");
+    let payload = serde_json::json!({
+        "session_id": session,
+        "cwd": project.display().to_string(),
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash",
+        "tool_input": {"command": command}
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    child
+}
+
+/// What the hook printed, once it exits within `secs`; `None` while it still waits.
+pub fn reply_within(hook: &mut std::process::Child, secs: u64) -> Option<String> {
+    if !wait_until(secs, || hook.try_wait().unwrap().is_some()) {
+        return None;
+    }
+    let mut out = String::new();
+    std::io::Read::read_to_string(hook.stdout.as_mut().unwrap(), &mut out).unwrap();
+    Some(out.trim().to_string())
+}
+
+/// Processes of the test's own (a window manager, an xterm), killed on drop, last first.
+pub struct Others(pub Vec<std::process::Child>);
+
+impl Drop for Others {
+    fn drop(&mut self) {
+        for c in self.0.iter_mut().rev() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}

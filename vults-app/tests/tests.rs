@@ -10,6 +10,7 @@ mod cli;
 mod desktop;
 mod help_remote;
 mod keys;
+mod late_island;
 mod link_orphan;
 mod remote_hosts;
 mod support;

@@ -635,13 +635,16 @@ impl VultsWindow {
                         .with_inner_size(MAIN_SIZE)
                         .with_min_inner_size([480.0, 320.0])
                         .with_position([16.0, 56.0]);
-                    ctx.show_viewport_immediate(main_id(), builder, |ui, _class| {
+                    let shown = crate::viewport::immediate(&ctx, main_id(), builder, |ui, _| {
                         if ui.input(|i| i.viewport().close_requested()) {
                             self.main_open = false;
                         }
                         self.focused = ui.input(|i| i.viewport().focused.unwrap_or(false));
                         self.main_ui(ui);
                     });
+                    if shown.is_none() {
+                        self.focused = false;
+                    }
                 } else {
                     self.focused = false;
                 }
@@ -996,6 +999,7 @@ impl VultsWindow {
             }
         }
         let keys_card = self.keys_card;
+        let mut undrawn = false;
         for (card, at, height) in &placement {
             let Some(pos) = *at else {
                 continue; // waits in the stack (island, flock); its window is closed
@@ -1047,7 +1051,7 @@ impl VultsWindow {
                 }
                 continue;
             }
-            let answer = ctx.show_viewport_immediate(card_id(card.id), builder, |ui, class| {
+            let shown = crate::viewport::immediate(ctx, card_id(card.id), builder, |ui, class| {
                 // A card never takes the focus when it appears (its window type keeps the
                 // window manager from giving it); a click into it asks for it, so its keys work.
                 if class != egui::ViewportClass::EmbeddedWindow
@@ -1088,7 +1092,11 @@ impl VultsWindow {
                         .inner
                 }
             });
-            let (answer, measured) = answer;
+            let Some((answer, measured)) = shown else {
+                // Its window opens on a later frame: the card is not drawn yet.
+                undrawn = true;
+                continue;
+            };
             if let Some(h) = measured.map(f32::ceil)
                 && self.card_heights.get(&card.id) != Some(&h)
             {
@@ -1103,7 +1111,7 @@ impl VultsWindow {
         let cards = &self.model.cards;
         self.card_heights
             .retain(|id, _| cards.iter().any(|c| c.id == *id));
-        if let Some(frames) = self.card_pending_draw.take() {
+        if let Some(frames) = self.card_pending_draw.take_if(|_| !undrawn) {
             self.frames_to_card = Some(frames);
             if self.log_card_frames {
                 tracing::info!("card drawn {frames} frame(s) after its event arrived");

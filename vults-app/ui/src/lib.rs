@@ -22,4 +22,5 @@ pub mod settings;
 pub mod state;
 pub mod terminal;
 pub mod terminal_ui;
+pub mod viewport;
 pub mod welcome;

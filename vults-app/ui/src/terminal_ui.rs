@@ -132,7 +132,7 @@ impl WindowTerminal {
                     .with_always_on_top()
                     .with_taskbar(false)
                     .with_window_type(egui::X11WindowType::PopupMenu);
-                ctx.show_viewport_immediate(menu_id(), builder, |ui, _| {
+                crate::viewport::immediate(ctx, menu_id(), builder, |ui, _| {
                     close |= ui.input(|i| {
                         i.viewport().close_requested() || i.key_pressed(egui::Key::Escape)
                     });
@@ -176,7 +176,7 @@ impl WindowTerminal {
                     .with_active(false)
                     .with_taskbar(false)
                     .with_window_type(egui::X11WindowType::Notification);
-                ctx.show_viewport_immediate(toast_id(), builder, |ui, _| {
+                crate::viewport::immediate(ctx, toast_id(), builder, |ui, _| {
                     egui::CentralPanel::default()
                         .frame(toast_frame())
                         .show(ui, |ui| toast_ui(ui, shown));
