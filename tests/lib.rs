@@ -554,9 +554,9 @@ pub fn hook_bin() -> PathBuf {
 }
 
 /// The real `vults-hook` for tests outside its own package (Cargo gives them no
-/// `CARGO_BIN_EXE_vults-hook`): built once per test process with `cargo build -p vults-hook` into
-/// the same target folder and profile as the running test (the outer `cargo test` has released
-/// the build lock by the time tests run), so it is never a stale binary. `VULTS_HOOK_BIN`
+/// `CARGO_BIN_EXE_vults-hook`): brought up to date once per test process in the same target
+/// folder and profile as the running test (the outer `cargo test` has released the build lock
+/// by the time tests run; see `built_bin` for how), so it is never a stale binary. `VULTS_HOOK_BIN`
 /// overrides it.
 pub fn built_hook_bin() -> &'static Path {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -570,8 +570,15 @@ pub fn built_app_bin() -> &'static Path {
     BIN.get_or_init(|| built_bin("vults-app", "VULTS_APP_BIN"))
 }
 
-/// `cargo build -p <package>` (whose binary has the package's name) into the running test's
-/// target folder and profile; `overridden_by` names the variable that points elsewhere.
+/// `<package>`'s binary (named as the package), built into the running test's target folder
+/// and profile; `overridden_by` names the variable that points elsewhere.
+///
+/// Under `cargo test --workspace` (the README's command) the build is `cargo test --workspace
+/// --no-run`: the very build the outer run has just made, so nothing is compiled again and the
+/// binary is the one the other suites run. A `cargo build -p <package>` there would unify other
+/// features (no dev-dependencies) and compile half the tree a second time, over the same file.
+/// Under anything else (`cargo test -p vults-engine`, nextest) it is `cargo build -p <package>`,
+/// the least that brings the binary up to date.
 fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
     if let Some(p) = std::env::var_os(overridden_by) {
         return PathBuf::from(p);
@@ -589,8 +596,13 @@ fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
         .expect("the workspace");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.current_dir(workspace)
-        .args(["build", "--quiet", "-p", package, "--target-dir"])
+    cmd.current_dir(workspace);
+    if under_workspace_test() {
+        cmd.args(["test", "--workspace", "--no-run"]);
+    } else {
+        cmd.args(["build", "-p", package]);
+    }
+    cmd.args(["--quiet", "--target-dir"])
         .arg(profile_dir.parent().expect("target folder"));
     if release {
         cmd.arg("--release");
@@ -600,6 +612,29 @@ fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
     let bin = profile_dir.join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
     assert!(bin.exists(), "{} was not built", bin.display());
     bin
+}
+
+/// Whether this test runs under `cargo test --workspace` (or `--all`): its parent process's
+/// command line says so (Linux; elsewhere, `false`).
+fn under_workspace_test() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::os::unix::process::parent_id();
+        let Ok(cmdline) = std::fs::read(format!("/proc/{parent}/cmdline")) else {
+            return false;
+        };
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let is_test = args
+            .iter()
+            .skip(1)
+            .find(|a| !a.starts_with(b"-") && !a.starts_with(b"+"))
+            == Some(&&b"test"[..]);
+        is_test && args.iter().any(|a| *a == b"--workspace" || *a == b"--all")
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
 }
 
 /// How long a test waits for something that should happen: generous, as the machine may be
