@@ -11,9 +11,14 @@
 //!   `target/<profile>/vults-hook` next to their own executable (run `cargo build -p vults-hook`
 //!   first, or `cargo test --workspace`, which builds it), or `VULTS_HOOK_BIN` if set.
 //!
+//! - [`desktop`]: an X desktop of a test's own for the live desktop tests (`Xvfb` on a free
+//!   display, openbox, the processes started on it, what `xprop`/`xdotool` say).
+//!
 //! Keep this crate's `[dependencies]` light: the hook's own tests depend on it.
 
 #![warn(missing_docs)]
+
+pub mod desktop;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -597,6 +602,24 @@ fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(workspace);
+    // What Cargo sets for the running test (its package's CARGO_MANIFEST_DIR, CARGO_PKG_*, …)
+    // is not the outer cargo's environment: ring's build script reruns when CARGO_MANIFEST_DIR
+    // changes, and with it everything above ring, relinking the running test's own binary.
+    for (key, _) in std::env::vars_os() {
+        let k = key.to_string_lossy();
+        if k.starts_with("CARGO_PKG_")
+            || k.starts_with("CARGO_MANIFEST_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "OUT_DIR",
+            ]
+            .contains(&k.as_ref())
+        {
+            cmd.env_remove(&key);
+        }
+    }
     if under_workspace_test() {
         cmd.args(["test", "--workspace", "--no-run"]);
     } else {
