@@ -1,4 +1,5 @@
-//! Running the real binaries with a temp `VULTS_HOME`, and an `Xvfb` of the test's own.
+//! Running the real binaries with a temp `VULTS_HOME`, under an `Xvfb` of the test's own
+//! (`vults_tests::desktop`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -24,77 +25,7 @@ pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// An `Xvfb` of the test's own, killed on drop. `None` (after saying why) when there is no
-/// `Xvfb` and `VULTS_DESKTOP_TESTS` is not `1`; with it set, a missing `Xvfb` fails the test.
-pub struct Xvfb {
-    child: std::process::Child,
-    pub display: String,
-}
-
-impl Xvfb {
-    pub fn start(test: &str) -> Option<Xvfb> {
-        Xvfb::start_sized(test, "1280x800x24")
-    }
-
-    /// An `Xvfb` whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
-    pub fn start_sized(test: &str, screen: &str) -> Option<Xvfb> {
-        let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
-        let found = std::env::var_os("PATH").is_some_and(|paths| {
-            std::env::split_paths(&paths).any(|dir| dir.join("Xvfb").is_file())
-        });
-        if !found {
-            assert!(
-                !required,
-                "{test}: VULTS_DESKTOP_TESTS=1 but Xvfb is not installed"
-            );
-            eprintln!("{test}: skipped, needs Xvfb (apt-get install xvfb) and Mesa");
-            return None;
-        }
-        // A display number of our own: several test processes run at once.
-        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        for _ in 0..20 {
-            // 32 numbers per process: the desktop and card tests of one run start theirs at
-            // once (four numbers were not enough for them all).
-            let n = 200
-                + (std::process::id() % 1000) * 32
-                + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 32;
-            let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
-            if lock.exists() {
-                continue;
-            }
-            let child = Command::new("Xvfb")
-                .args([&format!(":{n}"), "-screen", "0", screen, "-nolisten", "tcp"])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .expect("Xvfb starts");
-            let mut xvfb = Xvfb {
-                child,
-                display: format!(":{n}"),
-            };
-            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-            for _ in 0..100 {
-                if socket.exists() {
-                    return Some(xvfb);
-                }
-                if let Ok(Some(_)) = xvfb.child.try_wait() {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            let _ = xvfb.child.kill();
-            let _ = xvfb.child.wait();
-        }
-        panic!("{test}: Xvfb did not start");
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+pub use vults_tests::desktop::Xvfb;
 
 /// The window app running under an `Xvfb`, killed on drop.
 pub struct RunningApp {
@@ -142,29 +73,7 @@ pub fn wait_until(secs: u64, mut f: impl FnMut() -> bool) -> bool {
     f()
 }
 
-/// Whether the desktop tools `needed` are on `PATH`: a failure when `VULTS_DESKTOP_TESTS=1`
-/// (CI installs them), otherwise `false` after saying why the test skips.
-pub fn desktop_tools(test: &str, needed: &[&str]) -> bool {
-    let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = needed
-        .iter()
-        .copied()
-        .filter(|t| {
-            !std::env::var_os("PATH")
-                .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(t).is_file()))
-        })
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    assert!(
-        !required,
-        "{test}: VULTS_DESKTOP_TESTS=1 but {missing:?} is not installed (apt-get install {})",
-        missing.join(" ")
-    );
-    eprintln!("{test}: skipped, needs {missing:?}");
-    false
-}
+pub use vults_tests::desktop::tools as desktop_tools;
 
 /// An X client's output on `display`, trimmed.
 pub fn x(display: &str, program: &str, args: &[&str]) -> String {

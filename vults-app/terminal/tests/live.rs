@@ -15,124 +15,18 @@
 //! X11 only: empty on Windows and macOS.
 #![cfg(all(unix, not(target_os = "macos")))]
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::Command;
 use vults_core::protocol::{Decision, Event};
 use vults_terminal::{FailureKind, Place, Reach};
+use vults_tests::desktop::{
+    Kids, TmuxServer, Xvfb, activate, active_window, openbox, run, tools, wait_for, windows_named,
+};
 use vults_tests::{Script, TempHome, TestServer};
 
 const TOOLS: &[&str] = &[
     "Xvfb", "openbox", "xterm", "tmux", "kitty", "screen", "xdotool", "xprop",
 ];
-
-fn on_path(name: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
-}
-
-/// Processes killed (and reaped) when the test ends, however it ends.
-#[derive(Default)]
-struct Kids(Vec<Child>);
-
-impl Kids {
-    fn spawn(&mut self, cmd: &mut Command) -> u32 {
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{cmd:?} starts: {e}"));
-        let pid = child.id();
-        self.0.push(child);
-        pid
-    }
-    fn kill(&mut self, pid: u32) {
-        if let Some(i) = self.0.iter().position(|c| c.id() == pid) {
-            let mut c = self.0.remove(i);
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-impl Drop for Kids {
-    fn drop(&mut self) {
-        for c in self.0.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// The lock file and socket of an X display of the test's own, removed when the test ends
-/// (Xvfb killed outright leaves them, and the next run would skip that display).
-struct DisplayFiles(Option<u32>);
-
-impl Drop for DisplayFiles {
-    fn drop(&mut self) {
-        if let Some(n) = self.0 {
-            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
-            let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
-        }
-    }
-}
-
-/// Polls `f` until it gives `Some`, for up to `secs`.
-fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let until = Instant::now() + Duration::from_secs(secs);
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < until, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Runs a program to its end with the test desktop's environment; its stdout.
-fn run(env: &[(String, String)], program: &str, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(program)
-        .args(args)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{program}: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{program} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
-
-/// The X server's active window, by `xprop` (not by the crate under test).
-fn active_window(env: &[(String, String)]) -> Option<u32> {
-    let out = run(env, "xprop", &["-root", "_NET_ACTIVE_WINDOW"]).ok()?;
-    let hex = out.rsplit("# ").next()?.trim().split(',').next()?.trim();
-    u32::from_str_radix(hex.strip_prefix("0x")?, 16)
-        .ok()
-        .filter(|w| *w != 0)
-}
-
-/// The windows named exactly `title`, by `xdotool`.
-fn windows_named(env: &[(String, String)], title: &str) -> Vec<u32> {
-    run(env, "xdotool", &["search", "--name", &format!("^{title}$")])
-        .map(|o| o.lines().filter_map(|l| l.trim().parse().ok()).collect())
-        .unwrap_or_default()
-}
-
-/// Makes `window` the active one (so that a show has something to change).
-fn activate(env: &[(String, String)], window: u32) {
-    let w = window.to_string();
-    let _ = run(env, "xdotool", &["windowactivate", "--sync", &w]);
-    wait_for(10, "the other window to be active", || {
-        (active_window(env) == Some(window)).then_some(())
-    });
-}
 
 /// The agent stand-in: calls the real hook once with a permission request tagged `$1` (so
 /// the test knows which place sent it), then waits as an agent would.
@@ -142,18 +36,6 @@ printf '{"session_id":"%s","hook_event_name":"PermissionRequest","tool_name":"Ba
 echo "agent $1 asked"
 exec sleep 600
 "#;
-
-/// A tmux server of the test's own, killed when the test ends, however it ends.
-struct TmuxServer {
-    socket: String,
-    env: Vec<(String, String)>,
-}
-
-impl Drop for TmuxServer {
-    fn drop(&mut self) {
-        let _ = run(&self.env, "tmux", &["-S", &self.socket, "kill-server"]);
-    }
-}
 
 /// A GNU screen session of the test's own, quit when the test ends (a killed client leaves
 /// its server running).
@@ -180,56 +62,18 @@ fn event_tagged(server: &TestServer, tag: &str) -> Event {
 
 #[test]
 fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
-    let missing: Vec<&str> = TOOLS.iter().copied().filter(|t| !on_path(t)).collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var("VULTS_DESKTOP_TESTS").as_deref() != Ok("1"),
-            "VULTS_DESKTOP_TESTS=1 but {missing:?} are not installed"
-        );
-        eprintln!(
-            "skipped: needs {missing:?} (apt-get install xvfb openbox xterm tmux kitty screen xdotool x11-utils)"
-        );
+    let test = "show terminal live";
+    if !tools(test, TOOLS) {
+        eprintln!("(apt-get install xvfb openbox xterm tmux kitty screen xdotool x11-utils)");
         return;
     }
     let hook = vults_tests::built_hook_bin();
     let home = TempHome::new("showterm");
     let server = TestServer::start(&home.socket(), Script::decide(Decision::Deny));
-    // Dropped after `kids`: the files go once their Xvfb is dead.
-    let mut display_files = DisplayFiles(None);
+    // An X server of our own (dropped after `kids`, the X clients) and a window manager.
+    let xvfb = Xvfb::start(test).expect("the tools are there");
     let mut kids = Kids::default();
-
-    // An X server and a window manager of our own.
-    let display = wait_for(20, "a free X display", || {
-        for n in 300..340u32 {
-            if Path::new(&format!("/tmp/.X{n}-lock")).exists()
-                || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-            {
-                continue;
-            }
-            let pid = kids.spawn(Command::new("Xvfb").args([
-                &format!(":{n}"),
-                "-screen",
-                "0",
-                "1280x800x24",
-                "-nolisten",
-                "tcp",
-            ]));
-            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-            let started = Instant::now();
-            while started.elapsed() < Duration::from_secs(5) {
-                if socket.exists() {
-                    return Some(n);
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            kids.kill(pid);
-            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
-            let _ = std::fs::remove_file(&socket);
-        }
-        None
-    });
-    display_files.0 = Some(display);
-    let display = format!(":{display}");
+    let display = xvfb.display.clone();
     // SAFETY: this binary's only test; no other thread of it reads the environment yet.
     unsafe {
         std::env::set_var("DISPLAY", &display);
@@ -275,12 +119,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         c.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
         c
     };
-    kids.spawn(cmd("openbox").arg("--sm-disable"));
-    wait_for(60, "openbox", || {
-        run(&env, "xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
-            .ok()
-            .filter(|o| o.contains("window id"))
-    });
+    openbox(&mut kids, &env);
 
     // 1. An xterm running the agent directly.
     kids.spawn(cmd("xterm").args(["-T", "vults-xterm-b", "-e", "sh", &agent, "xterm-b"]));

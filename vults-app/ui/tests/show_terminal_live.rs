@@ -16,9 +16,12 @@
 
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 use vults_engine::Engine;
+use vults_tests::desktop::{
+    Kids, TmuxServer, Xvfb, activate, active_window, openbox, run, tools, wait_for, windows_named,
+};
 use vults_ui::app::{Layout, VultsWindow};
 use vults_ui::desktop::NoDesktop;
 use vults_ui::terminal::BackgroundTerminal;
@@ -28,94 +31,6 @@ const CHILD: &str = "VULTS_SHOWTERM_CHILD";
 const TEST: &str =
     "show_terminal_live::the_windows_show_terminal_brings_the_agents_xterm_and_tmux_pane_forward";
 
-fn on_path(name: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
-}
-
-/// Processes killed (and reaped) when the test ends, however it ends.
-#[derive(Default)]
-struct Kids(Vec<Child>);
-
-impl Kids {
-    fn spawn(&mut self, cmd: &mut Command) -> u32 {
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{cmd:?} starts: {e}"));
-        let pid = child.id();
-        self.0.push(child);
-        pid
-    }
-}
-
-impl Drop for Kids {
-    fn drop(&mut self) {
-        for c in self.0.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// Polls `f` until it gives `Some`, for up to `secs`.
-fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let until = Instant::now() + Duration::from_secs(secs);
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < until, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Runs a program to its end with the test desktop's environment; its stdout.
-fn run(env: &[(String, String)], program: &str, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(program)
-        .args(args)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{program}: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{program} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
-
-/// The X server's active window, by `xprop` (not by the code under test).
-fn active_window(env: &[(String, String)]) -> Option<u32> {
-    let out = run(env, "xprop", &["-root", "_NET_ACTIVE_WINDOW"]).ok()?;
-    let hex = out.rsplit("# ").next()?.trim().split(',').next()?.trim();
-    u32::from_str_radix(hex.strip_prefix("0x")?, 16)
-        .ok()
-        .filter(|w| *w != 0)
-}
-
-/// The windows named exactly `title`, by `xdotool`.
-fn windows_named(env: &[(String, String)], title: &str) -> Vec<u32> {
-    run(env, "xdotool", &["search", "--name", &format!("^{title}$")])
-        .map(|o| o.lines().filter_map(|l| l.trim().parse().ok()).collect())
-        .unwrap_or_default()
-}
-
-/// Makes `window` the active one (so that a show has something to change).
-fn activate(env: &[(String, String)], window: u32) {
-    let w = window.to_string();
-    let _ = run(env, "xdotool", &["windowactivate", "--sync", &w]);
-    wait_for(10, "the other window to be active", || {
-        (active_window(env) == Some(window)).then_some(())
-    });
-}
-
 /// The agent stand-in: asks once through the real hook (a card), then waits as an agent would.
 const AGENT: &str = r#"#!/bin/sh
 printf '{"session_id":"showterm-live","cwd":"%s","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"echo from the pane"}}' "$PWD" \
@@ -123,77 +38,22 @@ printf '{"session_id":"showterm-live","cwd":"%s","hook_event_name":"PermissionRe
 exec sleep 600
 "#;
 
-/// A tmux server of the test's own, killed when the test ends, however it ends.
-struct TmuxServer {
-    socket: String,
-    env: Vec<(String, String)>,
-}
-
-impl Drop for TmuxServer {
-    fn drop(&mut self) {
-        let _ = run(&self.env, "tmux", &["-S", &self.socket, "kill-server"]);
-    }
-}
-
-/// The lock file and socket of an X display of the test's own, removed when the test ends.
-struct Display(u32);
-
-impl Drop for Display {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(format!("/tmp/.X{}-lock", self.0));
-        let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{}", self.0));
-    }
-}
-
 #[test]
 fn the_windows_show_terminal_brings_the_agents_xterm_and_tmux_pane_forward() {
     if std::env::var_os(CHILD).is_some() {
         return child();
     }
-    let missing: Vec<&str> = TOOLS.iter().copied().filter(|t| !on_path(t)).collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var("VULTS_DESKTOP_TESTS").as_deref() != Ok("1"),
-            "VULTS_DESKTOP_TESTS=1 but {missing:?} are not installed"
-        );
-        eprintln!("skipped: needs {missing:?}");
+    if !tools("show terminal from the window", TOOLS) {
         return;
     }
     // Built here, before the child runs (it would build it too, under its own timeout).
     let hook = vults_tests::built_hook_bin();
     let home = vults_tests::TempHome::new("showlive");
-    let mut kids = Kids::default();
-    let n = wait_for(20, "a free X display", || {
-        for n in 340..380u32 {
-            if Path::new(&format!("/tmp/.X{n}-lock")).exists()
-                || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-            {
-                continue;
-            }
-            kids.spawn(Command::new("Xvfb").args([
-                &format!(":{n}"),
-                "-screen",
-                "0",
-                "1280x800x24",
-                "-nolisten",
-                "tcp",
-            ]));
-            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-            let started = Instant::now();
-            while started.elapsed() < Duration::from_secs(5) {
-                if socket.exists() {
-                    return Some(n);
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-        None
-    });
-    let _display = Display(n);
+    let xvfb = Xvfb::start("show terminal from the window").expect("the tools are there");
     let out = Command::new(std::env::current_exe().expect("this test binary"))
         .args([TEST, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD, "1")
-        .env("DISPLAY", format!(":{n}"))
+        .env("DISPLAY", &xvfb.display)
         .env("XDG_SESSION_TYPE", "x11")
         .env("HOME", home.dir.join("home"))
         .env("VULTS_HOME", &home.dir)
@@ -246,12 +106,7 @@ fn child() {
         c.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
         c
     };
-    kids.spawn(cmd("openbox").arg("--sm-disable"));
-    wait_for(60, "openbox", || {
-        run(&env, "xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
-            .ok()
-            .filter(|o| o.contains("window id"))
-    });
+    openbox(&mut kids, &env);
 
     // The real engine on a real socket, and the window with the real Show terminal behind it.
     let paths = vults_core::paths::Paths::resolve({

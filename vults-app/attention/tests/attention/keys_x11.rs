@@ -2,7 +2,7 @@
 //! types the chord, the grab sees it, and the gate turns it into intents. Needs Xvfb, openbox,
 //! xterm and xdotool: skipped without them unless `VULTS_DESKTOP_TESTS=1`, which requires them.
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -10,25 +10,13 @@ use vults_attention::keys::{
     Gate, GateCard, GlobalKeys, Ignored, Intent, KeyAction, KeysBackend, KeysEvent, KeysSettings,
     KeysTarget, Outcome,
 };
+use vults_tests::desktop::{Kids, Xvfb, tools};
 
-/// Processes of the test's own, killed on drop (the last started first).
+/// The test's X desktop: its `Xvfb` (dropped last) and what runs on it.
 struct Desktop {
     display: String,
-    children: Vec<Child>,
-}
-
-impl Drop for Desktop {
-    fn drop(&mut self) {
-        for c in self.children.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn have(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+    children: Kids,
+    _xvfb: Xvfb,
 }
 
 fn xdotool(display: &str, args: &[&str]) -> String {
@@ -47,70 +35,26 @@ fn xdotool(display: &str, args: &[&str]) -> String {
 
 /// Xvfb, openbox, and an xterm with the focus.
 fn desktop(test: &str) -> Option<(Desktop, String)> {
-    let required = std::env::var("VULTS_DESKTOP_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["Xvfb", "openbox", "xterm", "xdotool"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            !required,
-            "{test}: VULTS_DESKTOP_TESTS=1 but {missing:?} not installed"
-        );
-        eprintln!("{test}: skipped, needs {missing:?}");
+    if !tools(test, &["Xvfb", "openbox", "xterm", "xdotool"]) {
         return None;
     }
+    let xvfb = Xvfb::start_sized(test, "1024x768x24")?;
     let mut d = Desktop {
-        display: String::new(),
-        children: Vec::new(),
+        display: xvfb.display.clone(),
+        children: Kids::default(),
+        _xvfb: xvfb,
     };
-    for attempt in 0..20u32 {
-        let n = 600 + (std::process::id() % 300) + attempt * 7;
-        if std::path::Path::new(&format!("/tmp/.X{n}-lock")).exists() {
-            continue;
-        }
-        let mut x = Command::new("Xvfb")
-            .args([
-                &format!(":{n}"),
-                "-screen",
-                "0",
-                "1024x768x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        let socket = format!("/tmp/.X11-unix/X{n}");
-        let up = (0..100).any(|_| {
-            std::thread::sleep(Duration::from_millis(50));
-            std::path::Path::new(&socket).exists() || x.try_wait().ok().flatten().is_some()
-        }) && x.try_wait().ok().flatten().is_none();
-        if up {
-            d.display = format!(":{n}");
-            d.children.push(x);
-            break;
-        }
-        let _ = x.kill();
-        let _ = x.wait();
-    }
-    assert!(!d.display.is_empty(), "{test}: Xvfb did not start");
-    let spawn = |cmd: &str, args: &[&str]| {
-        Command::new(cmd)
-            .args(args)
-            .env("DISPLAY", &d.display)
-            .env_remove("WAYLAND_DISPLAY")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{cmd} starts: {e}"))
+    let display = d.display.clone();
+    let mut spawn = |cmd: &str, args: &[&str]| {
+        d.children.spawn(
+            Command::new(cmd)
+                .args(args)
+                .env("DISPLAY", &display)
+                .env_remove("WAYLAND_DISPLAY"),
+        );
     };
-    let openbox = spawn("openbox", &["--sm-disable"]);
-    let xterm = spawn("xterm", &["-title", "focused-terminal"]);
-    d.children.push(openbox);
-    d.children.push(xterm);
+    spawn("openbox", &["--sm-disable"]);
+    spawn("xterm", &["-title", "focused-terminal"]);
     let window = xdotool(
         &d.display,
         &["search", "--sync", "--name", "focused-terminal"],
