@@ -136,7 +136,7 @@ fn read_events(dir: &Path) -> Vec<Value> {
 }
 
 pub fn approved_with_updated_input_leaves_plan_mode() {
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let Some(mut run) = PlanRun::start(
         "claude-plan-approved",
         &[
@@ -176,7 +176,7 @@ pub fn kept_planning_sends_the_feedback_to_the_model() {
     let deny = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
         "decision": {"behavior": "deny", "message": FEEDBACK}}})
     .to_string();
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let Some(mut run) = PlanRun::start(
         "claude-plan-kept",
         &[("reply-PermissionRequest-ExitPlanMode.json", &deny)],
@@ -218,7 +218,7 @@ pub fn kept_planning_sends_the_feedback_to_the_model() {
 }
 
 pub fn a_bare_allow_leaves_the_plan_dialog_up() {
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let Some(mut run) = PlanRun::start(
         "claude-plan-bare",
         &[("reply-PermissionRequest-ExitPlanMode.json", ALLOW_BASH)],
@@ -346,7 +346,7 @@ impl VultsPlanRun {
 /// approved), and the plan's command then asks as an ordinary card, in `default` mode.
 pub fn vults_approve_leaves_plan_mode() {
     use vults_engine::messages::{CardAnswer, EngineEvent};
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let Some(mut run) = VultsPlanRun::start("vults-plan-approve") else {
         return;
     };
@@ -380,7 +380,7 @@ pub fn vults_approve_leaves_plan_mode() {
 /// and waits for the person.
 pub fn vults_keep_planning_sends_the_feedback() {
     use vults_engine::messages::{CardAnswer, EngineEvent, SessionState};
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let Some(mut run) = VultsPlanRun::start("vults-plan-keep") else {
         return;
     };

@@ -182,7 +182,7 @@ pub fn claude_answered_in_its_own_dialog() {
     if !have_tmux("claude-terminal") {
         return;
     }
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let mut ctx = Ctx::new("claude");
     ctx.setup_agent();
     // Interactive sessions default to `auto` (a classifier runs the call with no dialog): the

@@ -67,7 +67,7 @@ pub fn claude_with_a_frozen_app() {
     if !wanted("claude") {
         return;
     }
-    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = AGENT_SLOTS.take();
     let mut ctx = Ctx::new("claude");
     ctx.setup_agent();
     ctx.install_vults();

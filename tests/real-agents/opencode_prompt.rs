@@ -16,7 +16,7 @@ fn opencode_answered_in_its_own_prompt_withdraws_the_card() {
     if !wanted("opencode") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = AGENT_SLOTS.take();
     let mut ctx = Ctx::named("opencode", "opencode-prompt");
     ctx.run_env.push(("OPENCODE_VIA", "serve".into()));
     ctx.run_env
@@ -71,7 +71,7 @@ fn opencode_answering_at_once_does_not_beat_a_deny_policy() {
     if !wanted("opencode") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = AGENT_SLOTS.take();
     let mut ctx = Ctx::named("opencode", "opencode-auto-tui");
     ctx.run_env.push(("OPENCODE_VIA", "serve".into()));
     ctx.run_env.push(("OPENCODE_ANSWER_AFTER_MS", "1".into()));

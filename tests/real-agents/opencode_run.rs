@@ -96,7 +96,7 @@ fn headless_run(via: &'static str, click: CardAnswer) {
     if !wanted("opencode") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = AGENT_SLOTS.take();
     let mut ctx = Ctx::named("opencode", &format!("opencode-{via}"));
     ctx.run_env.push(("OPENCODE_VIA", via.to_string()));
     ctx.setup_agent();

@@ -403,7 +403,7 @@ pub fn claude_on_an_ssh_host() {
         eprintln!("real-agents: ssh host skipped (needs root and openssh-server)");
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = AGENT_SLOTS.take();
     let mut ctx = Ctx::named("claude", "ssh");
     ctx.setup_agent();
     host_account(&ctx.home);

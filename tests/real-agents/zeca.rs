@@ -256,7 +256,7 @@ fn zeca_drives_real_claude_code() {
     if !wanted("claude") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = AGENT_SLOTS.take();
     let t0 = Instant::now();
     let mut ctx = Ctx::named("claude", "zeca");
     ctx.setup_agent();
@@ -734,7 +734,7 @@ fn zeca_drives_real_codex() {
     if !wanted("codex") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = AGENT_SLOTS.take();
     let mut ctx = Ctx::named("codex", "zeca-codex");
     ctx.setup_agent();
     ctx.install_vults();
