@@ -301,6 +301,9 @@ pub struct VultsWindow {
     watch: Watch,
     /// The global keys' safety: a card comes up before a key answers it.
     gate: vults_attention::keys::Gate,
+    /// A card brought up that has not taken the focus yet, since when it is asked for, and how
+    /// many times it has been asked again.
+    focus_wanted: Option<(CardId, std::time::Instant, u32)>,
     /// Quiet now (no notification, no sound, the island still).
     quiet: bool,
     /// The do-not-disturb switch as the tray last showed it.
@@ -356,6 +359,7 @@ impl VultsWindow {
             attention_view: Default::default(),
             watch: Watch::new(),
             gate: Default::default(),
+            focus_wanted: None,
             quiet: false,
             quiet_switch: None,
         }
@@ -664,6 +668,7 @@ impl VultsWindow {
             }
         }
         self.cards_ui(&ctx, placement);
+        self.keep_asking_focus(&ctx);
         if self.island.menu_asked {
             self.island.menu_asked = false;
             self.terminal.menu_open = !self.terminal.menu_open;

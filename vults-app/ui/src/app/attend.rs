@@ -3,7 +3,7 @@
 //! global key asks of the window — the same typed answer a click sends, checked the same way
 //! (the card must still wait), with who answered said truthfully.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use vults_attention::NoticeAction;
 use vults_attention::keys::{GateCard, Ignored, Intent, Outcome};
@@ -11,6 +11,11 @@ use vults_engine::messages::{AnsweredBy, CardAnswer, CardId};
 
 use super::{Layout, Tab, VultsWindow, card_id};
 use crate::attention::{Heard, Step};
+
+/// How long a card brought up is asked to take the focus, at most.
+const FOCUS_FOR: Duration = Duration::from_secs(5);
+/// How often it is asked again meanwhile.
+const FOCUS_AGAIN: Duration = Duration::from_millis(250);
 
 impl VultsWindow {
     /// Tells the notifier what each session waits on now (after a batch of engine events).
@@ -136,6 +141,31 @@ impl VultsWindow {
 
     /// Brings `card` (or, with none, the flock) in front of the person: a floating card's own
     /// window gets the focus; a card waiting in the stack, or the one window, shows the flock.
+    /// Asks again, every [`FOCUS_AGAIN`], for the focus of a card brought up until it has it
+    /// (for [`FOCUS_FOR`] at most). One request is not enough: winit drops it while the window
+    /// manager has not yet shown the window, and a busy one can pass it by; the person pressed
+    /// the key to read that card.
+    pub(super) fn keep_asking_focus(&mut self, ctx: &egui::Context) {
+        let Some((id, since, asked)) = self.focus_wanted else {
+            return;
+        };
+        let focused = ctx.input_for(card_id(id), |i| i.viewport().focused) == Some(true);
+        let waited = since.elapsed();
+        if focused || waited > FOCUS_FOR || self.model.card(id).is_none() {
+            if !focused && self.model.card(id).is_some() {
+                tracing::info!("card {id} did not take the focus");
+            }
+            self.focus_wanted = None;
+            return;
+        }
+        let due = (waited.as_millis() / FOCUS_AGAIN.as_millis()) as u32;
+        if due > asked {
+            ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+        }
+        self.focus_wanted = Some((id, since, due));
+        ctx.request_repaint_after((FOCUS_AGAIN * (due + 1)).saturating_sub(waited));
+    }
+
     fn bring_up(&mut self, ctx: &egui::Context, card: Option<CardId>) {
         let floating = card.filter(|id| {
             self.layout == Layout::Floating
@@ -146,6 +176,7 @@ impl VultsWindow {
             Some(id) => {
                 ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Visible(true));
                 ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+                self.focus_wanted = Some((id, Instant::now(), 0));
                 ctx.request_repaint();
             }
             None => {
