@@ -177,9 +177,9 @@ pub fn run(env: &Env, program: &str, args: &[&str]) -> Result<String, String> {
 }
 
 /// Starts openbox on `env`'s display and waits until it manages the screen (its check window
-/// is on the root).
-pub fn openbox(kids: &mut Kids, env: &Env) {
-    kids.spawn(
+/// is on the root); its pid.
+pub fn openbox(kids: &mut Kids, env: &Env) -> u32 {
+    let pid = kids.spawn(
         Command::new("openbox")
             .arg("--sm-disable")
             .env_clear()
@@ -190,6 +190,7 @@ pub fn openbox(kids: &mut Kids, env: &Env) {
             .ok()
             .filter(|o| o.contains("window id"))
     });
+    pid
 }
 
 /// The X server's active window (`_NET_ACTIVE_WINDOW`, by `xprop`).

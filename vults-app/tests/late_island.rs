@@ -7,11 +7,12 @@
 //! again, and the card must answer. Needs openbox and xdotool besides `Xvfb`.
 
 use super::support::{
-    Others, Xvfb, app_with, claude_bash, desktop_tools, log_text, reply_within, wait_until, x,
+    Xvfb, app_with, claude_bash, desktop_tools, log_text, reply_within, wait_until, x,
 };
 use serde_json::json;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
+use vults_tests::desktop::{Kids, openbox};
 
 fn signal(pid: u32, sig: &str) {
     let ok = Command::new("kill")
@@ -30,25 +31,15 @@ fn a_card_that_arrives_before_the_island_is_shown_opens_once_it_is() {
         return;
     }
     let d = xvfb.display.clone();
-    let mut others = Others(Vec::new());
-    let openbox = Command::new("openbox")
-        .env("DISPLAY", &d)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("openbox starts");
-    let wm = openbox.id();
-    others.0.push(openbox);
-    // openbox owns the screen once it has set its check window on the root.
-    assert!(
-        wait_until(20, || x(
-            &d,
-            "xprop",
-            &["-root", "_NET_SUPPORTING_WM_CHECK"]
-        )
-        .contains("window id")),
-        "openbox did not come up"
-    );
+    let mut kids = Kids::default();
+    let env = [
+        ("DISPLAY".to_string(), d.clone()),
+        (
+            "PATH".to_string(),
+            std::env::var("PATH").unwrap_or_default(),
+        ),
+    ];
+    let wm = openbox(&mut kids, &env);
     // From here on it takes the island's map request and does nothing with it.
     signal(wm, "-STOP");
 
