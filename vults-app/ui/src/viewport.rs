@@ -40,13 +40,14 @@ pub fn immediate<T>(
     ui: impl FnMut(&mut egui::Ui, ViewportClass) -> T,
 ) -> Option<T> {
     quiet_hook();
-    EXPECTING.with(|e| e.set(true));
+    // A window opened from inside another's `ui` sets it again; each gives back what it found.
+    let was = EXPECTING.with(|e| e.replace(true));
     // The callback owns no state of its own and is never half run: egui panics only when the
     // backend returned before calling it, with every lock and borrow released.
     let shown = panic::catch_unwind(AssertUnwindSafe(|| {
         ctx.show_viewport_immediate(id, builder, ui)
     }));
-    EXPECTING.with(|e| e.set(false));
+    EXPECTING.with(|e| e.set(was));
     match shown {
         Ok(out) => Some(out),
         Err(payload) if is_not_drawn(payload.as_ref()) => {

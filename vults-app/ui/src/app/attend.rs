@@ -139,8 +139,6 @@ impl VultsWindow {
         }
     }
 
-    /// Brings `card` (or, with none, the flock) in front of the person: a floating card's own
-    /// window gets the focus; a card waiting in the stack, or the one window, shows the flock.
     /// Asks again, every [`FOCUS_AGAIN`], for the focus of a card brought up until it has it
     /// (for [`FOCUS_FOR`] at most). One request is not enough: winit drops it while the window
     /// manager has not yet shown the window, and a busy one can pass it by; the person pressed
@@ -166,6 +164,8 @@ impl VultsWindow {
         ctx.request_repaint_after((FOCUS_AGAIN * (due + 1)).saturating_sub(waited));
     }
 
+    /// Brings `card` (or, with none, the flock) in front of the person: a floating card's own
+    /// window gets the focus; a card waiting in the stack, or the one window, shows the flock.
     fn bring_up(&mut self, ctx: &egui::Context, card: Option<CardId>) {
         let floating = card.filter(|id| {
             self.layout == Layout::Floating
