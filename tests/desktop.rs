@@ -176,15 +176,28 @@ pub fn run(env: &Env, program: &str, args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// The least environment for programs on `display`: `DISPLAY`, and this process's `PATH`.
+pub fn display_env(display: &str) -> Vec<(String, String)> {
+    vec![
+        ("DISPLAY".to_string(), display.to_string()),
+        (
+            "PATH".to_string(),
+            std::env::var("PATH").unwrap_or_default(),
+        ),
+    ]
+}
+
+/// `program`, to run with `env` only.
+pub fn command(env: &Env, program: &str) -> Command {
+    let mut c = Command::new(program);
+    c.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+    c
+}
+
 /// Starts openbox on `env`'s display and waits until it manages the screen (its check window
 /// is on the root); its pid.
 pub fn openbox(kids: &mut Kids, env: &Env) -> u32 {
-    let pid = kids.spawn(
-        Command::new("openbox")
-            .arg("--sm-disable")
-            .env_clear()
-            .envs(env.iter().map(|(k, v)| (k, v))),
-    );
+    let pid = kids.spawn(command(env, "openbox").arg("--sm-disable"));
     wait_for(60, "openbox", || {
         run(env, "xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
             .ok()
@@ -218,12 +231,35 @@ pub fn activate(env: &Env, window: u32) {
     });
 }
 
+/// Opens an xterm titled `title` running `program` with `args` on `env`'s display, and waits
+/// for its window; the window.
+pub fn xterm(kids: &mut Kids, env: &Env, title: &str, program: &str, args: &[&str]) -> u32 {
+    kids.spawn(
+        command(env, "xterm")
+            .args(["-T", title, "-e", program])
+            .args(args),
+    );
+    wait_for(20, &format!("the xterm {title}"), || {
+        windows_named(env, title).first().copied()
+    })
+}
+
 /// A tmux server of the test's own on `socket`, killed when the test ends however it ends.
 pub struct TmuxServer {
     /// The server's socket (`tmux -S`).
     pub socket: String,
     /// The environment its clients run with.
     pub env: Vec<(String, String)>,
+}
+
+impl TmuxServer {
+    /// Runs `tmux args` against this server (no config file); its stdout. Panics when tmux
+    /// fails, saying what it said.
+    pub fn run(&self, args: &[&str]) -> String {
+        let mut all = vec!["-f", "/dev/null", "-S", self.socket.as_str()];
+        all.extend_from_slice(args);
+        run(&self.env, "tmux", &all).unwrap_or_else(|e| panic!("{e}"))
+    }
 }
 
 impl Drop for TmuxServer {

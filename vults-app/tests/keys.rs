@@ -6,11 +6,11 @@
 //! skipped.
 
 use super::support::{
-    Others, Xvfb, app_with, claude_bash, desktop_tools, log_text, reply_within, wait_until, x,
+    Xvfb, app_with, claude_bash, desktop_tools, log_text, reply_within, wait_until, x,
 };
 use serde_json::json;
-use std::process::{Command, Stdio};
 use std::time::Duration;
+use vults_tests::desktop::{Kids, command, display_env, openbox};
 
 fn xdotool(display: &str, args: &[&str]) -> String {
     x(display, "xdotool", args)
@@ -30,25 +30,10 @@ fn a_global_key_brings_the_card_up_a_second_allows_it_and_never_a_destructive_on
         return;
     }
     let d = x.display.clone();
-    let mut others = Others(Vec::new());
-    others.0.push(
-        Command::new("openbox")
-            .env("DISPLAY", &d)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("openbox starts"),
-    );
-    std::thread::sleep(Duration::from_millis(500));
-    others.0.push(
-        Command::new("xterm")
-            .args(["-T", "other-window", "-geometry", "80x24+10+400"])
-            .env("DISPLAY", &d)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("xterm starts"),
-    );
+    let mut kids = Kids::default();
+    let env = display_env(&d);
+    openbox(&mut kids, &env);
+    kids.spawn(command(&env, "xterm").args(["-T", "other-window", "-geometry", "80x24+10+400"]));
     let mut xterm = String::new();
     assert!(
         wait_until(20, || {

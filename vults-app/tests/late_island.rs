@@ -12,7 +12,7 @@ use super::support::{
 use serde_json::json;
 use std::process::Command;
 use std::time::Duration;
-use vults_tests::desktop::{Kids, openbox};
+use vults_tests::desktop::{Kids, display_env, openbox};
 
 fn signal(pid: u32, sig: &str) {
     let ok = Command::new("kill")
@@ -32,13 +32,7 @@ fn a_card_that_arrives_before_the_island_is_shown_opens_once_it_is() {
     }
     let d = xvfb.display.clone();
     let mut kids = Kids::default();
-    let env = [
-        ("DISPLAY".to_string(), d.clone()),
-        (
-            "PATH".to_string(),
-            std::env::var("PATH").unwrap_or_default(),
-        ),
-    ];
+    let env = display_env(&d);
     let wm = openbox(&mut kids, &env);
     // From here on it takes the island's map request and does nothing with it.
     signal(wm, "-STOP");

@@ -141,15 +141,3 @@ pub fn reply_within(hook: &mut std::process::Child, secs: u64) -> Option<String>
     std::io::Read::read_to_string(hook.stdout.as_mut().unwrap(), &mut out).unwrap();
     Some(out.trim().to_string())
 }
-
-/// Processes of the test's own (a window manager, an xterm), killed on drop, last first.
-pub struct Others(pub Vec<std::process::Child>);
-
-impl Drop for Others {
-    fn drop(&mut self) {
-        for c in self.0.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}

@@ -20,7 +20,8 @@ use std::process::Command;
 use vults_core::protocol::{Decision, Event};
 use vults_terminal::{FailureKind, Place, Reach};
 use vults_tests::desktop::{
-    Kids, TmuxServer, Xvfb, activate, active_window, openbox, run, tools, wait_for, windows_named,
+    Kids, TmuxServer, Xvfb, activate, active_window, command, openbox, run, tools, wait_for,
+    windows_named, xterm,
 };
 use vults_tests::{Script, TempHome, TestServer};
 
@@ -114,18 +115,10 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         ("LANG".to_string(), "C.UTF-8".to_string()),
         ("SCREENDIR".to_string(), screens.display().to_string()),
     ]);
-    let cmd = |program: &str| {
-        let mut c = Command::new(program);
-        c.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
-        c
-    };
     openbox(&mut kids, &env);
 
     // 1. An xterm running the agent directly.
-    kids.spawn(cmd("xterm").args(["-T", "vults-xterm-b", "-e", "sh", &agent, "xterm-b"]));
-    let xterm_b = wait_for(20, "xterm B", || {
-        windows_named(&env, "vults-xterm-b").first().copied()
-    });
+    let xterm_b = xterm(&mut kids, &env, "vults-xterm-b", "sh", &[&agent, "xterm-b"]);
     let is_xterm_b =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-b").contains(&w));
 
@@ -135,17 +128,13 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         name: screen_name.clone(),
         env: env.clone(),
     };
-    kids.spawn(cmd("xterm").args([
-        "-T",
+    let xterm_c = xterm(
+        &mut kids,
+        &env,
         "vults-xterm-c",
-        "-e",
         "screen",
-        "-S",
-        &screen_name,
-        "sh",
-        &agent,
-        "screen",
-    ]));
+        &["-S", &screen_name, "sh", &agent, "screen"],
+    );
     let screen_ev = event_tagged(&server, "screen");
     let screen_now = || {
         run(&env, "screen", &["-S", &screen_name, "-Q", "number"])
@@ -157,9 +146,6 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     wait_for(10, "screen's second window", || {
         (screen_now() == "1").then_some(())
     });
-    let xterm_c = wait_for(20, "xterm C", || {
-        windows_named(&env, "vults-xterm-c").first().copied()
-    });
     let is_xterm_c =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-c").contains(&w));
 
@@ -170,18 +156,13 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     std::fs::copy("/bin/sh", &fake_ssh).expect("a stand-in ssh");
     let fake_ssh = fake_ssh.display().to_string();
     let ssh_dest = format!("me@{host}");
-    kids.spawn(cmd("xterm").args([
-        "-T",
+    let xterm_ssh = xterm(
+        &mut kids,
+        &env,
         "vults-xterm-ssh",
-        "-e",
         &fake_ssh,
-        "-c",
-        "sleep 600; :",
-        &ssh_dest,
-    ]));
-    let xterm_ssh = wait_for(20, "the ssh xterm", || {
-        windows_named(&env, "vults-xterm-ssh").first().copied()
-    });
+        &["-c", "sleep 600; :", &ssh_dest],
+    );
     let is_xterm_ssh =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-ssh").contains(&w));
 
@@ -189,15 +170,11 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     //    three panes. The session is made before any client attaches (so no pane knows the
     //    xterm's WINDOWID), then window one is selected, then xterm A attaches.
     let sock = dir.join("tmux.sock").display().to_string();
-    let _tmux_server = TmuxServer {
+    let tmux_server = TmuxServer {
         socket: sock.clone(),
         env: env.clone(),
     };
-    let tmux = |args: &[&str]| {
-        let mut all = vec!["-f", "/dev/null", "-S", sock.as_str()];
-        all.extend_from_slice(args);
-        run(&env, "tmux", &all).unwrap_or_else(|e| panic!("{e}"))
-    };
+    let tmux = |args: &[&str]| tmux_server.run(args);
     tmux(&[
         "new-session",
         "-d",
@@ -238,20 +215,13 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
         "the agent is in the middle pane of window two"
     );
     assert!(!tmux_ev.terminal.env.contains_key("WINDOWID"));
-    kids.spawn(cmd("xterm").args([
-        "-T",
+    let xterm_a = xterm(
+        &mut kids,
+        &env,
         "vults-xterm-a",
-        "-e",
         "tmux",
-        "-S",
-        &sock,
-        "attach",
-        "-t",
-        "vults",
-    ]));
-    let xterm_a = wait_for(20, "xterm A", || {
-        windows_named(&env, "vults-xterm-a").first().copied()
-    });
+        &["-S", &sock, "attach", "-t", "vults"],
+    );
     let is_xterm_a =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-a").contains(&w));
     wait_for(20, "xterm A's tmux client", || {
@@ -263,7 +233,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
 
     // 3. kitty with remote control: the agent in the first tab, a second tab opened after.
     let kitty_sock = format!("unix:{}", dir.join("kitty.sock").display());
-    kids.spawn(cmd("kitty").args([
+    kids.spawn(command(&env, "kitty").args([
         "-o",
         "allow_remote_control=yes",
         "--listen-on",

@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 use vults_engine::Engine;
 use vults_tests::desktop::{
-    Kids, TmuxServer, Xvfb, activate, active_window, openbox, run, tools, wait_for, windows_named,
+    Kids, TmuxServer, Xvfb, activate, active_window, openbox, tools, wait_for, windows_named, xterm,
 };
 use vults_ui::app::{Layout, VultsWindow};
 use vults_ui::desktop::NoDesktop;
@@ -101,11 +101,6 @@ fn child() {
         ("LANG".into(), "C.UTF-8".into()),
     ];
     let mut kids = Kids::default();
-    let cmd = |program: &str| {
-        let mut c = Command::new(program);
-        c.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
-        c
-    };
     openbox(&mut kids, &env);
 
     // The real engine on a real socket, and the window with the real Show terminal behind it.
@@ -136,15 +131,11 @@ fn child() {
     // tmux: window "one" with a shell; window "two" with the agent in the middle of three
     // panes. Window one is selected when xterm A attaches.
     let sock = dir.join("tmux.sock").display().to_string();
-    let _tmux_server = TmuxServer {
+    let tmux_server = TmuxServer {
         socket: sock.clone(),
         env: env.clone(),
     };
-    let tmux = |args: &[&str]| {
-        let mut all = vec!["-f", "/dev/null", "-S", sock.as_str()];
-        all.extend_from_slice(args);
-        run(&env, "tmux", &all).unwrap_or_else(|e| panic!("{e}"))
-    };
+    let tmux = |args: &[&str]| tmux_server.run(args);
     let project_dir = project.display().to_string();
     tmux(&[
         "new-session",
@@ -197,26 +188,16 @@ fn child() {
         tmux(&["select-pane", "-t", "vults:two.0"]);
     };
     back_to_one();
-    kids.spawn(cmd("xterm").args([
-        "-T",
+    let xterm_a = xterm(
+        &mut kids,
+        &env,
         "vults-xterm-a",
-        "-e",
         "tmux",
-        "-S",
-        &sock,
-        "attach",
-        "-t",
-        "vults",
-    ]));
-    let xterm_a = wait_for(20, "xterm A", || {
-        windows_named(&env, "vults-xterm-a").first().copied()
-    });
+        &["-S", &sock, "attach", "-t", "vults"],
+    );
     let is_xterm_a =
         |w: Option<u32>| w.is_some_and(|w| windows_named(&env, "vults-xterm-a").contains(&w));
-    kids.spawn(cmd("xterm").args(["-T", "vults-xterm-b", "-e", "sleep", "600"]));
-    let xterm_b = wait_for(20, "xterm B", || {
-        windows_named(&env, "vults-xterm-b").first().copied()
-    });
+    let xterm_b = xterm(&mut kids, &env, "vults-xterm-b", "sleep", &["600"]);
     let _ = xterm_a;
     let active_pane = || {
         tmux(&[
