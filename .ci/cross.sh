@@ -112,7 +112,7 @@ wine_test() { # label, target name, [desktop: run under an Xvfb of its own], [te
         # display, and its desktop then draws no window at all: end it first.
         wineserver -k 2>/dev/null || true
         wineserver -w 2>/dev/null || true
-        run=(env VULTS_WINDOWS_DESKTOP=1 xvfb-run -a -s "-screen 0 1280x800x24" wine)
+        run=(env VULTS_WINDOWS_DESKTOP=1 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" wine)
     fi
     # --test-threads=2: two cores; each test spawns Windows processes of its own.
     "${run[@]}" "$bin" --test-threads=2 "$@" 2>&1 \

@@ -16,7 +16,7 @@ bash .ci/wine-setup.sh "$WINEPREFIX" >/dev/null
 mkdir -p "$work/home"
 home_win=$(winepath -w "$work/home")
 
-Xvfb :77 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+Xvfb :77 -screen 0 1280x800x24 -nolisten tcp -noreset >"$work/xvfb.log" 2>&1 &
 xvfb=$!
 cleanup() {
     wineserver -k 2>/dev/null || true

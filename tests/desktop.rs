@@ -65,8 +65,20 @@ impl Xvfb {
             if Path::new(&lock).exists() || Path::new(&socket).exists() {
                 continue;
             }
+            // -noreset: an X server resets when its last client leaves, and a client that
+            // connects in that moment is refused. Without it, an `xprop` that polled before
+            // openbox had connected made openbox fail at start ("Failed to open the display")
+            // about one time in fifteen, and the test waited for a window manager that was gone.
             let mut child = Command::new("Xvfb")
-                .args([&format!(":{n}"), "-screen", "0", screen, "-nolisten", "tcp"])
+                .args([
+                    &format!(":{n}"),
+                    "-screen",
+                    "0",
+                    screen,
+                    "-nolisten",
+                    "tcp",
+                    "-noreset",
+                ])
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -124,6 +136,12 @@ impl Kids {
         let pid = child.id();
         self.0.push(child);
         pid
+    }
+
+    /// How the one started as `pid` ended, once it has; `None` while it runs.
+    pub fn ended(&mut self, pid: u32) -> Option<std::process::ExitStatus> {
+        let c = self.0.iter_mut().find(|c| c.id() == pid)?;
+        c.try_wait().ok().flatten()
     }
 
     /// Kills the one started as `pid`, now.
@@ -195,10 +213,14 @@ pub fn command(env: &Env, program: &str) -> Command {
 }
 
 /// Starts openbox on `env`'s display and waits until it manages the screen (its check window
-/// is on the root); its pid.
+/// is on the root); its pid. An openbox that ends before that fails the test at once, saying
+/// how it ended.
 pub fn openbox(kids: &mut Kids, env: &Env) -> u32 {
     let pid = kids.spawn(command(env, "openbox").arg("--sm-disable"));
     wait_for(60, "openbox", || {
+        if let Some(status) = kids.ended(pid) {
+            panic!("openbox ended before it managed the screen ({status})");
+        }
         run(env, "xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
             .ok()
             .filter(|o| o.contains("window id"))

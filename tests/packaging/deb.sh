@@ -51,7 +51,7 @@ cp "$home/.claude/settings.json" "$t/settings.before"
 as_user() { env -i PATH=/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$run" "$@"; }
 
 display=":$(( 90 + $$ % 50 ))"
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 & pids+=($!)
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
 export DISPLAY="$display"
 as_user DISPLAY="$display" openbox >/dev/null 2>&1 & pids+=($!)

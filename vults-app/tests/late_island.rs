@@ -65,9 +65,24 @@ fn a_card_that_arrives_before_the_island_is_shown_opens_once_it_is() {
         log_text(&home.dir)
     );
     let card = card.lines().next().unwrap().to_string();
-    x(&d, "xdotool", &["windowactivate", "--sync", &card]);
-    x(&d, "xdotool", &["key", "--window", &card, "d"]);
-    let reply = reply_within(&mut hook, 20).expect("D on the card answers it");
+    // The window exists before openbox manages it, and a focus asked for before that is
+    // dropped: ask until the card has the keyboard, then type as a person would (XTEST).
+    assert!(
+        wait_until(30, || {
+            x(&d, "xdotool", &["windowactivate", &card]);
+            x(&d, "xdotool", &["getwindowfocus"]) == card
+        }),
+        "the card never took the keyboard:\n{}",
+        log_text(&home.dir)
+    );
+    x(&d, "xdotool", &["key", "--delay", "0", "d"]);
+    let reply = reply_within(&mut hook, 20).unwrap_or_else(|| {
+        panic!(
+            "D on the card answered nothing (focus {}):\n{}",
+            x(&d, "xdotool", &["getwindowfocus", "getwindowname"]),
+            log_text(&home.dir)
+        )
+    });
     let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
     assert_eq!(
         reply["hookSpecificOutput"]["decision"]["behavior"], "deny",
