@@ -63,6 +63,25 @@ fn app_connections(log: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Waits until Mosquitto has logged a subscription to `topic` (only the app subscribes to a
+/// `…/a` topic here; this test's client listens on `vults/+/p`). A frame published before it
+/// would be lost, and the link subscribes within its sync interval: waiting for the log, not
+/// for a fixed time, keeps a loaded machine from losing the frame.
+fn wait_subscribed(log: &Path, topic: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let line = format!("\t{topic} (QoS");
+    while !std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .contains(&line)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the app never subscribed to {topic}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The reply to `frame` (a request whose nonce is `nonce`) on the device's `…/p` topic.
 fn ask(
     client: &Client,
@@ -194,15 +213,14 @@ fn a_hostile_broker_client_leaves_the_link_answering_and_the_audit_bounded() {
         child,
     };
     let pair_url = wait_line(&app_lines, "vults-phone-e2e: pair ");
-    // The code's topic is subscribed to within the link's sync interval.
-    std::thread::sleep(Duration::from_secs(1));
+    let offer = offer_from_url(&pair_url).expect("the pairing URL's fragment");
+    let (_, pair_topic) = offer.broker.clone().expect("the code names the broker");
+    wait_subscribed(&log, &format!("vults/{pair_topic}/a"));
     let connections = app_connections(&log);
     assert_eq!(connections.len(), 1, "{connections:?}");
     assert!(connections[0].contains("(p5,"), "MQTT 5: {connections:?}");
 
     // The phone pairs over the broker.
-    let offer = offer_from_url(&pair_url).expect("the pairing URL's fragment");
-    let (_, pair_topic) = offer.broker.clone().expect("the code names the broker");
     let mut phone = PhoneClient::new("127.0.0.1:9".parse().unwrap());
     let frame = phone.broker_pair_frame(&offer, "Abused phone").unwrap();
     let from = seen.lock().unwrap().len();
@@ -228,8 +246,7 @@ fn a_hostile_broker_client_leaves_the_link_answering_and_the_audit_bounded() {
     };
     assert_eq!(phone.broker_pair_reply(&offer, &reply), Some(200));
     let topic = phone.broker_topic().unwrap();
-    // The app subscribes to the new device's topic within its sync interval.
-    std::thread::sleep(Duration::from_millis(800));
+    wait_subscribed(&log, &format!("vults/{topic}/a"));
     let list = |within: Duration| {
         let req = phone.request(Op::List);
         let frame = phone.broker_frame(&req).unwrap();
