@@ -577,17 +577,40 @@ pub fn built_app_bin() -> &'static Path {
 
 /// `<package>`'s binary (named as the package), built into the running test's target folder
 /// and profile; `overridden_by` names the variable that points elsewhere.
-///
-/// Under `cargo test --workspace` (the README's command) the build is `cargo test --workspace
-/// --no-run`: the very build the outer run has just made, so nothing is compiled again and the
-/// binary is the one the other suites run. A `cargo build -p <package>` there would unify other
-/// features (no dev-dependencies) and compile half the tree a second time, over the same file.
-/// Under anything else (`cargo test -p vults-engine`, nextest) it is `cargo build -p <package>`,
-/// the least that brings the binary up to date.
 fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
     if let Some(p) = std::env::var_os(overridden_by) {
         return PathBuf::from(p);
     }
+    let profile_dir = cargo_build(&["-p", package]);
+    let bin = profile_dir.join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} was not built", bin.display());
+    bin
+}
+
+/// `example` of `package` and the real `vults-hook`, built as [`built_hook_bin`] builds the
+/// hook (the phone tests run the app as its `phone_e2e` examples); their paths, (example, hook).
+pub fn built_example(package: &str, example: &str) -> (PathBuf, PathBuf) {
+    let profile_dir = cargo_build(&["-p", "vults-hook", "-p", package, "--example", example]);
+    let suffix = std::env::consts::EXE_SUFFIX;
+    let example = profile_dir.join(format!("examples/{example}{suffix}"));
+    let hook = profile_dir.join(format!("vults-hook{suffix}"));
+    for built in [&example, &hook] {
+        assert!(built.exists(), "{} was not built", built.display());
+    }
+    (example, hook)
+}
+
+/// Brings what `cargo build <build_args>` makes up to date in the running test's target folder
+/// and profile; that profile's folder (`target/<profile>`).
+///
+/// Under `cargo test --workspace` (the README's command) the build is `cargo test --workspace
+/// --no-run` instead: the very build the outer run has just made (binaries and examples
+/// included), so nothing is compiled again and the binary is the one the other suites run. A
+/// `cargo build -p <package>` there would unify other features (no dev-dependencies) and
+/// compile half the tree a second time, over the same files, and the next suite's build would
+/// compile it back. Under anything else (`cargo test -p vults-engine`, nextest) it is the
+/// `cargo build`, the least that brings the files up to date.
+fn cargo_build(build_args: &[&str]) -> PathBuf {
     // target/<profile>/deps/<test-exe>
     let exe = std::env::current_exe().expect("current exe");
     let profile_dir = exe
@@ -623,7 +646,7 @@ fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
     if under_workspace_test() {
         cmd.args(["test", "--workspace", "--no-run"]);
     } else {
-        cmd.args(["build", "-p", package]);
+        cmd.arg("build").args(build_args);
     }
     cmd.args(["--quiet", "--target-dir"])
         .arg(profile_dir.parent().expect("target folder"));
@@ -631,10 +654,8 @@ fn built_bin(package: &str, overridden_by: &str) -> PathBuf {
         cmd.arg("--release");
     }
     let status = cmd.status().expect("cargo runs");
-    assert!(status.success(), "cargo build -p {package} failed");
-    let bin = profile_dir.join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} was not built", bin.display());
-    bin
+    assert!(status.success(), "cargo build {build_args:?} failed");
+    profile_dir
 }
 
 /// Whether this test runs under `cargo test --workspace` (or `--all`): its parent process's

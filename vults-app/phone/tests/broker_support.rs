@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, channel};
 
 /// `N` free ports on 127.0.0.1, all held until all are picked (so no two are the same).
@@ -92,28 +92,7 @@ pub fn root() -> PathBuf {
 /// Builds the hook and the app as the broker tests run it (the `phone_broker_e2e` example);
 /// their paths: (app, hook).
 pub fn build_e2e() -> (PathBuf, PathBuf) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .current_dir(root())
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "vults-hook",
-            "-p",
-            "vults-phone",
-            "--example",
-            "phone_broker_e2e",
-        ])
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build of phone_broker_e2e failed");
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap().to_path_buf();
-    (
-        profile_dir.join("examples/phone_broker_e2e"),
-        profile_dir.join("vults-hook"),
-    )
+    vults_tests::built_example("vults-phone", "phone_broker_e2e")
 }
 
 /// The app, stopped when dropped.

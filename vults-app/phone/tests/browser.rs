@@ -19,34 +19,7 @@ fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
     let root = vults_tests::workspace_root();
     // The example and the hook binary, built in this target directory (a no-op when
     // `cargo test` already built them).
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .current_dir(&root)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "vults-hook",
-            "-p",
-            "vults-phone",
-            "--example",
-            "phone_e2e",
-        ])
-        .status()
-        .expect("run cargo build");
-    assert!(
-        status.success(),
-        "cargo build of phone_e2e and vults-hook failed"
-    );
-    // target/<profile>/deps/<this test> → target/<profile>
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>");
-    let suffix = std::env::consts::EXE_SUFFIX;
-    let app = profile_dir.join(format!("examples/phone_e2e{suffix}"));
-    let hook = profile_dir.join(format!("vults-hook{suffix}"));
+    let (app, hook) = vults_tests::built_example("vults-phone", "phone_e2e");
     let output = Command::new("node")
         .current_dir(root.join("tests/phone-browser"))
         .arg("e2e.mjs")
