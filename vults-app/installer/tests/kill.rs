@@ -71,12 +71,25 @@ fn kill_9_while_writing_leaves_every_file_old_or_new() {
         };
         // A whole install takes about 150 ms here (an fsync per file), an uninstall about 40.
         let span = if round % 2 == 0 { 160_000 } else { 50_000 };
-        let mut child = home
-            .cli_command(args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        // Under Wine a start can fail now and then ("Internal error", 1359) after the many
+        // kills before it: that start is tried again, never counted as a kill.
+        let mut tries = 0;
+        let mut child = loop {
+            match home
+                .cli_command(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+            {
+                Ok(child) => break child,
+                Err(e) if tries < 10 => {
+                    eprintln!("round {round}: the installer did not start ({e}); again");
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(e) => panic!("round {round}: the installer does not start: {e}"),
+            }
+        };
         std::thread::sleep(Duration::from_micros(moments.next_micros(span)));
         let _ = child.kill(); // SIGKILL on Unix
         if child.wait().is_ok_and(|s| !s.success()) {
