@@ -68,18 +68,12 @@ fn app_connections(log: &Path) -> Vec<String> {
 /// would be lost, and the link subscribes within its sync interval: waiting for the log, not
 /// for a fixed time, keeps a loaded machine from losing the frame.
 fn wait_subscribed(log: &Path, topic: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
     let line = format!("\t{topic} (QoS");
-    while !std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .contains(&line)
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the app never subscribed to {topic}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    vults_tests::eventually(&format!("the app's subscription to {topic}"), || {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .contains(&line)
+    });
 }
 
 /// The reply to `frame` (a request whose nonce is `nonce`) on the device's `…/p` topic.
