@@ -67,8 +67,9 @@ cargo build --target "$WIN" -p vults-hook -p vults-app --bins --quiet
 # - vults-tests real_agents / zeca: the agents' npm CLIs run on Linux here, with tmux.
 # - engine's crash, hosts, named_tools, socket and truth modules: signals (SIGKILL, SIGSTOP),
 #   Unix file modes and peer uids, `sh` examples (each says so in engine/tests/tests.rs).
-# - ui snapshots: wgpu finds no adapter under Wine, so `VULTS_NO_SNAPSHOTS=1` skips only the
-#   pixel comparison (the Linux run compares them); every other check of the ui suite runs.
+# - ui snapshots: `VULTS_NO_SNAPSHOTS=1` skips only the pixel comparison, which the Linux run
+#   makes (the CPU renderer has not been checked against Windows' maths); every other check of
+#   the ui suite runs.
 # `--lib` (once) means each selected package's unit tests.
 cargo test --no-run --target "$WIN" --quiet --message-format=json --lib \
     -p vults-core -p vults-attention -p vults-terminal -p vults-engine -p vults-installer \

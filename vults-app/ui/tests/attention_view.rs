@@ -37,10 +37,15 @@ fn status() -> AttentionStatus {
 fn pane(
     status: AttentionStatus,
 ) -> Harness<'static, (AttentionView, AttentionStatus, Vec<AttentionSettings>)> {
-    Harness::builder()
+    crate::fixtures::builder()
         .with_size(egui::vec2(640.0, 760.0))
         .build_ui_state(
-            |ui, (view, status, changed): &mut (AttentionView, AttentionStatus, Vec<AttentionSettings>)| {
+            |ui,
+             (view, status, changed): &mut (
+                AttentionView,
+                AttentionStatus,
+                Vec<AttentionSettings>,
+            )| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     if let Some(s) = view.ui(ui, status) {
                         status.settings = s.clone();

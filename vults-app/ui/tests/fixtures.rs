@@ -282,12 +282,17 @@ pub fn question_card(id: u64) -> PendingCard {
     )
 }
 
+/// A harness builder whose snapshots are drawn on the CPU ([`crate::raster::CpuRenderer`]).
+pub fn builder<S>() -> egui_kittest::HarnessBuilder<S> {
+    Harness::builder().renderer(crate::raster::CpuRenderer::default())
+}
+
 /// The whole window in a harness, as the app runs it each frame: `logic` (drain the engine)
 /// then `ui`, embedded layout, big enough for the flock and a card side by side.
 pub fn window_harness(
     window: vults_ui::app::VultsWindow,
 ) -> egui_kittest::Harness<'static, vults_ui::app::VultsWindow> {
-    egui_kittest::Harness::builder()
+    builder()
         .with_size(egui::vec2(1100.0, 900.0))
         .build_ui_state(
             |ui, w: &mut vults_ui::app::VultsWindow| {
@@ -347,7 +352,7 @@ pub struct CardState {
 
 pub fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
     let height = card::estimated_height(&card);
-    Harness::builder()
+    builder()
         .with_size(egui::vec2(card::WIDTH, height))
         .build_ui_state(
             |ui, s: &mut CardState| {
@@ -368,9 +373,9 @@ pub fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
         )
 }
 
-/// Compares a harness's picture with its stored snapshot, where pixels can be drawn: under
-/// Wine (`.ci/cross.sh` sets `VULTS_NO_SNAPSHOTS=1`) wgpu finds no adapter, so the Windows run
-/// checks everything but the pixels, which the Linux run compares.
+/// Compares a harness's picture, drawn on the CPU ([`builder`]), with its stored snapshot. Under
+/// Wine (`.ci/cross.sh` sets `VULTS_NO_SNAPSHOTS=1`) the Windows run checks everything but the
+/// pixels, which the Linux run compares.
 pub trait Snap {
     /// The snapshot named `name` (`tests/snapshots/<name>.png`).
     fn snap(&mut self, name: &str);

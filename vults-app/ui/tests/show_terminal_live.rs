@@ -118,7 +118,7 @@ fn child() {
     .with_terminal(Box::new(BackgroundTerminal::start(std::sync::Arc::new(
         || {},
     ))));
-    let mut h = egui_kittest::Harness::builder()
+    let mut h = crate::fixtures::builder()
         .with_size(egui::vec2(1100.0, 900.0))
         .build_ui_state(
             |ui, w: &mut VultsWindow| {

@@ -16,6 +16,7 @@ mod hosts_view;
 mod keys;
 mod live;
 mod plan;
+mod raster;
 mod show_terminal;
 mod show_terminal_live;
 // A private dbus-daemon and the notification-server stand-in: Linux's.

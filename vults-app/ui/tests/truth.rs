@@ -2,7 +2,6 @@
 //! file in force (fed by the real engine reading a real policy file), and History can pick out
 //! answers given in the agents' own terminals and answers that were never delivered.
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -37,7 +36,7 @@ fn an_allow_policy_for_other_agents_is_warned_about_in_settings() {
         }
     }
     drop(engine);
-    let mut h = Harness::builder()
+    let mut h = crate::fixtures::builder()
         .with_size(egui::vec2(900.0, 300.0))
         .build_ui(move |ui| {
             PoliciesView.ui(ui, &model);
@@ -73,7 +72,7 @@ fn history_filters_answers_given_in_the_agents_terminal() {
         entry(2_000, "allow", "terminal", "echo in the terminal"),
         entry(3_000, "undelivered", "rule:r-1", "echo too late"),
     ]));
-    let mut h = Harness::builder()
+    let mut h = crate::fixtures::builder()
         .with_size(egui::vec2(900.0, 400.0))
         .build_ui_state(
             move |ui, view: &mut HistoryView| view.ui(ui, &model),
