@@ -37,7 +37,7 @@ fn status() -> AttentionStatus {
 fn pane(
     status: AttentionStatus,
 ) -> Harness<'static, (AttentionView, AttentionStatus, Vec<AttentionSettings>)> {
-    crate::fixtures::builder()
+    fixtures::builder()
         .with_size(egui::vec2(640.0, 760.0))
         .build_ui_state(
             |ui,

@@ -17,7 +17,7 @@ fn small_window() -> (
     fixtures::Played,
 ) {
     let (window, played) = fixtures::played_window();
-    let h = crate::fixtures::builder()
+    let h = fixtures::builder()
         .with_size(egui::vec2(WIDTH, 500.0))
         .build_ui_state(
             |ui, w: &mut VultsWindow| {

@@ -282,9 +282,13 @@ pub fn question_card(id: u64) -> PendingCard {
     )
 }
 
-/// A harness builder whose snapshots are drawn on the CPU ([`crate::raster::CpuRenderer`]).
+/// A harness builder whose snapshots are drawn on the CPU ([`crate::raster::CpuRenderer`]),
+/// made at the first snapshot (kittest keeps the textures until then), so a harness that never
+/// takes one never copies them.
 pub fn builder<S>() -> egui_kittest::HarnessBuilder<S> {
-    Harness::builder().renderer(crate::raster::CpuRenderer::default())
+    Harness::builder().renderer(egui_kittest::LazyRenderer::new(
+        crate::raster::CpuRenderer::default,
+    ))
 }
 
 /// The whole window in a harness, as the app runs it each frame: `logic` (drain the engine)

@@ -116,14 +116,14 @@ fn the_flock_rules_and_history_write_hidden_characters_out() {
     ]);
 
     let flock_model = m.clone();
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 300.0))
         .build_ui(move |ui| FlockView.ui(ui, &flock_model, fixtures::now()));
     h.run();
     h.get_by_label(&format!("Bash  {SHOWN}"));
 
     let rules_model = m.clone();
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(700.0, 300.0))
         .build_ui(move |ui| {
             RulesView.ui(ui, &rules_model);
@@ -132,7 +132,7 @@ fn the_flock_rules_and_history_write_hidden_characters_out() {
     h.get_by_label(SHOWN);
     h.get_by_label("contains hidden characters");
 
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(900.0, 300.0))
         .build_ui_state(
             move |ui, view: &mut HistoryView| view.ui(ui, &m),

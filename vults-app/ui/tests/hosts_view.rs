@@ -75,7 +75,7 @@ fn a_long_link_state_wraps_and_remove_stays_in_a_small_window() {
         Box::new(fixtures::now),
     )
     .with_hosts(Box::new(Down));
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(700.0, 500.0))
         .build_ui_state(
             |ui, w: &mut VultsWindow| {

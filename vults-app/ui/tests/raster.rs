@@ -16,12 +16,11 @@
 
 use std::collections::HashMap;
 
-use egui::epaint::{ClippedPrimitive, ImageData, ImageDelta, Primitive, Vertex};
+use egui::epaint::{ClippedPrimitive, ImageData, ImageDelta, Mesh, Primitive, Vertex};
 use egui::{Color32, TextureFilter, TextureId, TextureOptions, TextureWrapMode, TexturesDelta};
 use egui_kittest::TestRenderer;
 
-/// The renderer a [`egui_kittest::HarnessBuilder`] takes for snapshots:
-/// `Harness::builder().renderer(CpuRenderer::default())`.
+/// The renderer the ui tests' harnesses draw snapshots with ([`crate::fixtures::builder`]).
 #[derive(Default)]
 pub struct CpuRenderer {
     textures: HashMap<TextureId, Texture>,
@@ -119,6 +118,14 @@ struct Clip {
 }
 
 impl Frame {
+    /// Every triangle of `mesh`, cut to `clip`, textured by `texture`.
+    fn mesh(&mut self, mesh: &Mesh, ppp: f32, clip: Clip, texture: &Texture) {
+        for t in mesh.indices.chunks_exact(3) {
+            let v = [0, 1, 2].map(|i| &mesh.vertices[t[i] as usize]);
+            self.triangle(v, ppp, clip, texture);
+        }
+    }
+
     fn triangle(&mut self, v: [&Vertex; 3], ppp: f32, clip: Clip, texture: &Texture) {
         let p = v.map(|v| (v.pos.x * ppp, v.pos.y * ppp));
         let area = edge(p[0], p[1], p[2].0, p[2].1);
@@ -288,10 +295,7 @@ impl TestRenderer for CpuRenderer {
                     mesh.texture_id
                 ));
             };
-            for t in mesh.indices.chunks_exact(3) {
-                let v = [0, 1, 2].map(|i| &mesh.vertices[t[i] as usize]);
-                frame.triangle(v, ppp, clip, texture);
-            }
+            frame.mesh(&mesh, ppp, clip, texture);
         }
         Ok(frame.into_image())
     }
@@ -300,7 +304,6 @@ impl TestRenderer for CpuRenderer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use egui::epaint::Mesh;
     use egui::{Rect, pos2};
 
     /// Two half-transparent triangles sharing a diagonal through pixel centres: every pixel of
@@ -332,10 +335,7 @@ mod tests {
             x1: 8,
             y1: 8,
         };
-        for t in mesh.indices.chunks_exact(3) {
-            let v = [0, 1, 2].map(|i| &mesh.vertices[t[i] as usize]);
-            frame.triangle(v, 1.0, clip, texture);
-        }
+        frame.mesh(&mesh, 1.0, clip, texture);
         let image = frame.into_image();
         for y in 0..8 {
             for x in 0..8 {

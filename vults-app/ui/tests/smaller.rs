@@ -50,7 +50,7 @@ fn an_opencode_edit_reads_as_its_file_on_the_card_in_the_flock_and_in_history() 
     assert_eq!(entry.target, json, "the audit keeps the exact input");
     let mut model = Model::default();
     model.apply(EngineEvent::Audited(vec![entry]));
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(800.0, 240.0))
         .build_ui_state(
             move |ui, view: &mut HistoryView| view.ui(ui, &model),
@@ -89,7 +89,7 @@ fn history_shows_targets_in_monospace_whole_and_an_always_as_a_rule_made() {
             None,
         ),
     ]));
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 330.0))
         .build_ui_state(
             move |ui, view: &mut HistoryView| view.ui(ui, &model),
@@ -162,7 +162,7 @@ fn the_welcome_shows_commands_in_monospace_without_backticks() {
         hook_copy: "/home/me/.local/share/vults/bin/vults-hook".into(),
         codex_trust: true,
     };
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(700.0, 420.0))
         .build_ui(move |ui| {
             vults_ui::welcome::ui(ui, &welcome, false);

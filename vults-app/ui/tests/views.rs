@@ -25,7 +25,7 @@ fn model_with(events: Vec<EngineEvent>) -> Model {
 
 #[test]
 fn island_counts_birds_and_waiting_cards() {
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(vults_ui::island::SIZE)
         .build_ui_state(
             |ui, clicked: &mut bool| *clicked |= IslandView::default().ui(ui, 4, 2, 0, None),
@@ -41,7 +41,7 @@ fn island_counts_birds_and_waiting_cards() {
 /// Six waiting, two of them in the stack (no room on screen): "+2 more".
 #[test]
 fn island_says_how_many_cards_wait_in_the_stack() {
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(vults_ui::island::SIZE)
         .build_ui(|ui| {
             IslandView::default().ui(ui, 12, 6, 2, None);
@@ -59,7 +59,7 @@ fn flock_shows_each_bird_with_agent_folder_state_cost_limits_and_task() {
             .map(EngineEvent::SessionChanged)
             .collect(),
     );
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 560.0))
         .build_ui(move |ui| FlockView.ui(ui, &model, now()));
     h.run();
@@ -322,7 +322,7 @@ fn settings_model() -> Model {
 #[test]
 fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     let model = settings_model();
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 640.0))
         .build_ui_state(
             move |ui, action: &mut Option<SettingsAction>| {
@@ -415,7 +415,7 @@ fn settings_agents_offers_to_remove_gemini_leftovers() {
         detail: None,
         repairable: false,
     });
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 640.0))
         .build_ui_state(
             move |ui, action: &mut Option<SettingsAction>| {
@@ -451,7 +451,7 @@ fn history_is_newest_first_and_filters_by_decision() {
         entry(2_000, "deny", "click", "echo second"),
         entry(3_000, "allow", "rule:r-1", "echo third"),
     ])]);
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(700.0, 400.0))
         .build_ui_state(
             move |ui, view: &mut HistoryView| view.ui(ui, &model),
@@ -483,7 +483,7 @@ fn a_card_the_engine_withdraws_is_gone_from_the_model() {
 #[test]
 fn settings_agents_says_unknown_until_the_installer_reports() {
     let model = Model::default();
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 400.0))
         .build_ui(move |ui| {
             AgentsView.ui(ui, &model);
@@ -503,7 +503,7 @@ fn policies_pane_shows_the_file_its_parse_error_and_opens_it() {
         count: 2,
         ..PolicyStatus::default()
     })]);
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 300.0))
         .build_ui_state(
             move |ui, action: &mut Option<SettingsAction>| {
@@ -536,7 +536,7 @@ fn a_named_tools_kept_rule_shows_even_before_the_tool_asks_again() {
         created: fixtures::NOW_UNIX,
     };
     let model = model_with(vec![EngineEvent::Rules(vec![rule])]);
-    let mut h = crate::fixtures::builder()
+    let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 500.0))
         .build_ui(move |ui| {
             AgentsView.ui(ui, &model);
