@@ -223,6 +223,8 @@ pub struct Received {
     pub line: String,
     /// The event, when the line was one of this version.
     pub event: Option<Event>,
+    /// When the whole line had been read.
+    pub at: Instant,
 }
 
 /// A scripted app on a real Unix socket (on Windows, a real named pipe). Dropping it stops
@@ -391,6 +393,7 @@ fn serve(
             len,
             line: line.clone(),
             event: event.clone(),
+            at: Instant::now(),
         });
     }
     let id = event.as_ref().map(|e| e.id.clone()).unwrap_or_default();
@@ -455,8 +458,10 @@ pub struct HookRun {
     pub stderr: String,
     /// `None` when it had to be killed.
     pub code: Option<i32>,
-    /// How long the run took.
+    /// How long the run took, from just before the spawn.
     pub elapsed: Duration,
+    /// When the run was seen to have ended.
+    pub ended: Instant,
     /// Whether it overran its time limit and had to be killed.
     pub killed: bool,
 }
@@ -527,7 +532,8 @@ pub fn run_hook(
             Err(_) => break None,
         }
     };
-    let elapsed = started.elapsed();
+    let ended = Instant::now();
+    let elapsed = ended - started;
     drop(hold_tx);
     let stdout = String::from_utf8_lossy(&out_t.join().unwrap_or_default()).into_owned();
     let stderr = String::from_utf8_lossy(&err_t.join().unwrap_or_default()).into_owned();
@@ -536,6 +542,7 @@ pub fn run_hook(
         stderr,
         code: status.and_then(|s| s.code()),
         elapsed,
+        ended,
         killed,
     }
 }

@@ -324,13 +324,22 @@ fn an_app_that_accepts_and_never_writes_costs_two_seconds_and_prints_nothing() {
         &fixture("samples/claude/PermissionRequest.json"),
     );
     assert_eq!(run.stdout, "");
-    // The one timed assertion the issue asks for: 2 s ± 0.2.
+    let got = server.received();
+    assert_eq!(got.len(), 1);
+    // The one timed assertion the issue asks for: 2 s ± 0.2 from the event's arrival (the hook's
+    // deadline starts when it has sent the event) to the hook's exit. Starting the process is
+    // not part of it: under Wine that alone has taken over 0.2 s.
+    let waited = run.ended.saturating_duration_since(got[0].at);
     assert!(
-        run.elapsed >= Duration::from_millis(1800) && run.elapsed <= Duration::from_millis(2200),
-        "took {:?}",
+        waited >= Duration::from_millis(1800) && waited <= Duration::from_millis(2200),
+        "gave up {waited:?} after the event arrived ({:?} in all)",
         run.elapsed
     );
-    assert_eq!(server.received().len(), 1);
+    assert!(
+        run.elapsed >= Duration::from_millis(1800),
+        "{:?}",
+        run.elapsed
+    );
 }
 
 #[test]
