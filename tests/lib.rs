@@ -610,13 +610,14 @@ pub fn built_example(package: &str, example: &str) -> (PathBuf, PathBuf) {
 /// Brings what `cargo build <build_args>` makes up to date in the running test's target folder
 /// and profile; that profile's folder (`target/<profile>`).
 ///
-/// Under `cargo test --workspace` (the README's command) the build is `cargo test --workspace
-/// --no-run` instead: the very build the outer run has just made (binaries and examples
-/// included), so nothing is compiled again and the binary is the one the other suites run. A
-/// `cargo build -p <package>` there would unify other features (no dev-dependencies) and
-/// compile half the tree a second time, over the same files, and the next suite's build would
-/// compile it back. Under anything else (`cargo test -p vults-engine`, nextest) it is the
-/// `cargo build`, the least that brings the files up to date.
+/// Under `cargo test --workspace` or `cargo nextest run --workspace` (the README's `tests/run`
+/// runs one of them) the build is `cargo test --workspace --no-run` instead: the very build the
+/// outer run has just made (binaries and examples included), so nothing is compiled again (it
+/// takes a third of a second) and the binary is the one the other suites run. A `cargo build -p
+/// <package>` there would unify other features (no dev-dependencies) and compile half the tree
+/// a second time, over the same files, and the next suite's build would compile it back. Under
+/// anything else (`cargo test -p vults-engine`) it is the `cargo build`, the least that brings
+/// the files up to date.
 fn cargo_build(build_args: &[&str]) -> PathBuf {
     // target/<profile>/deps/<test-exe>
     let exe = std::env::current_exe().expect("current exe");
@@ -665,8 +666,8 @@ fn cargo_build(build_args: &[&str]) -> PathBuf {
     profile_dir
 }
 
-/// Whether this test runs under `cargo test --workspace` (or `--all`): its parent process's
-/// command line says so (Linux; elsewhere, `false`).
+/// Whether this test runs under `cargo test --workspace` or `cargo nextest run --workspace` (or
+/// `--all`): its parent process's command line says so (Linux; elsewhere, `false`).
 fn under_workspace_test() -> bool {
     #[cfg(target_os = "linux")]
     {
@@ -675,11 +676,17 @@ fn under_workspace_test() -> bool {
             return false;
         };
         let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-        let is_test = args
+        let mut words = args
             .iter()
             .skip(1)
-            .find(|a| !a.starts_with(b"-") && !a.starts_with(b"+"))
-            == Some(&&b"test"[..]);
+            .filter(|a| !a.starts_with(b"-") && !a.starts_with(b"+"));
+        // `cargo test …`, or nextest's own process (`cargo-nextest nextest run …`), which is
+        // the parent of every test it runs.
+        let is_test = match words.next() {
+            Some(w) if *w == b"test" => true,
+            Some(w) if *w == b"nextest" => words.next() == Some(&&b"run"[..]),
+            _ => false,
+        };
         is_test && args.iter().any(|a| *a == b"--workspace" || *a == b"--all")
     }
     #[cfg(not(target_os = "linux"))]
