@@ -610,14 +610,16 @@ pub fn built_example(package: &str, example: &str) -> (PathBuf, PathBuf) {
 /// Brings what `cargo build <build_args>` makes up to date in the running test's target folder
 /// and profile; that profile's folder (`target/<profile>`).
 ///
-/// Under `cargo test --workspace` or `cargo nextest run --workspace` (the README's `tests/run`
-/// runs one of them) the build is `cargo test --workspace --no-run` instead: the very build the
-/// outer run has just made (binaries and examples included), so nothing is compiled again (it
-/// takes a third of a second) and the binary is the one the other suites run. A `cargo build -p
-/// <package>` there would unify other features (no dev-dependencies) and compile half the tree
-/// a second time, over the same files, and the next suite's build would compile it back. Under
-/// anything else (`cargo test -p vults-engine`) it is the `cargo build`, the least that brings
-/// the files up to date.
+/// Under `cargo test --workspace` (the README's `tests/run` without nextest) the build is `cargo
+/// test --workspace --no-run` instead: the very build the outer run has just made (binaries and
+/// examples included), so nothing is compiled again (it takes a third of a second) and the
+/// binary is the one the other suites run. A `cargo build -p <package>` there would unify other
+/// features (no dev-dependencies) and compile half the tree a second time, over the same files,
+/// and the next suite's build would compile it back. Under `cargo nextest run --workspace`
+/// (`tests/run`) that same build is done before any test starts, and every test is a process of
+/// its own, so nothing is run at all: a third of a second in each of some two hundred processes
+/// was a tenth of the run's CPU. Under anything else (`cargo test -p vults-engine`) it is the
+/// `cargo build`, the least that brings the files up to date.
 fn cargo_build(build_args: &[&str]) -> PathBuf {
     // target/<profile>/deps/<test-exe>
     let exe = std::env::current_exe().expect("current exe");
@@ -626,6 +628,10 @@ fn cargo_build(build_args: &[&str]) -> PathBuf {
         .and_then(Path::parent)
         .expect("target/<profile>")
         .to_path_buf();
+    let outer = outer_run();
+    if outer == OuterRun::NextestWorkspace {
+        return profile_dir;
+    }
     let release = profile_dir.file_name().is_some_and(|n| n == "release");
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -651,7 +657,7 @@ fn cargo_build(build_args: &[&str]) -> PathBuf {
             cmd.env_remove(&key);
         }
     }
-    if under_workspace_test() {
+    if outer == OuterRun::CargoTestWorkspace {
         cmd.args(["test", "--workspace", "--no-run"]);
     } else {
         cmd.arg("build").args(build_args);
@@ -666,32 +672,46 @@ fn cargo_build(build_args: &[&str]) -> PathBuf {
     profile_dir
 }
 
-/// Whether this test runs under `cargo test --workspace` or `cargo nextest run --workspace` (or
-/// `--all`): its parent process's command line says so (Linux; elsewhere, `false`).
-fn under_workspace_test() -> bool {
+/// What runs this test, as far as [`cargo_build`] cares.
+#[derive(Debug, PartialEq, Eq)]
+enum OuterRun {
+    /// `cargo test --workspace` (or `--all`).
+    CargoTestWorkspace,
+    /// `cargo nextest run --workspace` (or `--all`): nextest's own process, the parent of every
+    /// test it runs, built the whole workspace before the first test started.
+    NextestWorkspace,
+    /// Anything else: `cargo test -p …`, a test binary run by hand, not Linux.
+    Other,
+}
+
+/// Which run this test is in: its parent process's command line says so (Linux; elsewhere,
+/// [`OuterRun::Other`]).
+fn outer_run() -> OuterRun {
     #[cfg(target_os = "linux")]
     {
         let parent = std::os::unix::process::parent_id();
         let Ok(cmdline) = std::fs::read(format!("/proc/{parent}/cmdline")) else {
-            return false;
+            return OuterRun::Other;
         };
         let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        if !args.iter().any(|a| *a == b"--workspace" || *a == b"--all") {
+            return OuterRun::Other;
+        }
         let mut words = args
             .iter()
             .skip(1)
             .filter(|a| !a.starts_with(b"-") && !a.starts_with(b"+"));
-        // `cargo test …`, or nextest's own process (`cargo-nextest nextest run …`), which is
-        // the parent of every test it runs.
-        let is_test = match words.next() {
-            Some(w) if *w == b"test" => true,
-            Some(w) if *w == b"nextest" => words.next() == Some(&&b"run"[..]),
-            _ => false,
-        };
-        is_test && args.iter().any(|a| *a == b"--workspace" || *a == b"--all")
+        match words.next() {
+            Some(w) if *w == b"test" => OuterRun::CargoTestWorkspace,
+            Some(w) if *w == b"nextest" && words.next() == Some(&&b"run"[..]) => {
+                OuterRun::NextestWorkspace
+            }
+            _ => OuterRun::Other,
+        }
     }
     #[cfg(not(target_os = "linux"))]
     {
-        false
+        OuterRun::Other
     }
 }
 
