@@ -276,8 +276,6 @@ pub struct VultsWindow {
     /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
     pulse_from: Option<f64>,
     island_placed: bool,
-    /// One of our windows has the keyboard focus (then no notification is needed).
-    focused: bool,
     /// Frames drawn since the last card arrived (0 = the card was drawn in the first frame).
     pub frames_to_card: Option<u32>,
     /// Log [`Self::frames_to_card`] to stderr for each card (`VULTS_UI_STATS=1`, benchmarks).
@@ -346,7 +344,6 @@ impl VultsWindow {
             cards: HashMap::new(),
             pulse_from: None,
             island_placed: false,
-            focused: false,
             frames_to_card: None,
             log_card_frames: false,
             card_pending_draw: None,
@@ -520,16 +517,8 @@ impl VultsWindow {
         self.cards.insert(id, CardView::new(card));
         self.pulse_from = Some(ctx.input(|i| i.time));
         self.card_pending_draw = Some(0);
-        // With notifications wired (attention), they say it, one per session; without, one line.
-        if !self.focused && self.attention.is_none() {
-            let who = card.identity.display_name();
-            let summary = if card.question {
-                format!("{who} asks you")
-            } else {
-                format!("{who} wants to use {}", card.call.tool)
-            };
-            self.desktop.notify(&summary, &card.call.target.summary());
-        }
+        // The desktop notification is attention's (one per session), told where sessions and
+        // cards are followed.
     }
 
     fn show_main(&mut self, ctx: &egui::Context) {
@@ -639,18 +628,12 @@ impl VultsWindow {
                         .with_inner_size(MAIN_SIZE)
                         .with_min_inner_size([480.0, 320.0])
                         .with_position([16.0, 56.0]);
-                    let shown = crate::viewport::immediate(&ctx, main_id(), builder, |ui, _| {
+                    crate::viewport::immediate(&ctx, main_id(), builder, |ui, _| {
                         if ui.input(|i| i.viewport().close_requested()) {
                             self.main_open = false;
                         }
-                        self.focused = ui.input(|i| i.viewport().focused.unwrap_or(false));
                         self.main_ui(ui);
                     });
-                    if shown.is_none() {
-                        self.focused = false;
-                    }
-                } else {
-                    self.focused = false;
                 }
             }
             Layout::Embedded => {
@@ -663,7 +646,6 @@ impl VultsWindow {
                     });
                     ui.add_space(4.0);
                 });
-                self.focused = ctx.input(|i| i.viewport().focused.unwrap_or(false));
                 self.main_ui(ui);
             }
         }

@@ -1,6 +1,7 @@
-//! Desktop integration at the edge of the window: notifications, the tray icon, opening a
-//! file in the user's editor. Behind [`Desktop`] so tests use [`NoDesktop`]; the real one
+//! Desktop integration at the edge of the window: the tray icon, opening a file in the user's
+//! editor, the quit signals. Behind [`Desktop`] so tests use [`NoDesktop`]; the real one
 //! degrades to nothing, with one log line, where there is no D-Bus or no tray — never a panic.
+//! Notifications are not here: they are `vults-attention`'s, through [`crate::attention`].
 
 use std::path::Path;
 
@@ -17,11 +18,9 @@ pub enum TrayAction {
     Quit,
 }
 
-/// The desktop around the window: notifications, the tray, opening files. [`NoDesktop`] in
-/// tests; the real one lives in the `native` edge.
+/// The desktop around the window: the tray, opening files. [`NoDesktop`] in tests; the real
+/// one lives in the `native` edge.
 pub trait Desktop {
-    /// Shows a desktop notification; must not block.
-    fn notify(&mut self, summary: &str, body: &str);
     /// The tray actions since the last call.
     fn poll(&mut self) -> Vec<TrayAction>;
     /// Opens a file with the user's default application; must not block.
@@ -35,16 +34,11 @@ pub trait Desktop {
 /// No desktop: tests, and platforms without one.
 #[derive(Debug, Default)]
 pub struct NoDesktop {
-    /// What would have been notified, for tests.
-    pub notified: Vec<(String, String)>,
     /// What would have been opened, for tests.
     pub opened: Vec<std::path::PathBuf>,
 }
 
 impl Desktop for NoDesktop {
-    fn notify(&mut self, summary: &str, body: &str) {
-        self.notified.push((summary.to_string(), body.to_string()));
-    }
     fn poll(&mut self) -> Vec<TrayAction> {
         Vec::new()
     }
@@ -119,9 +113,8 @@ pub fn quit_on_signal(
     flag
 }
 
-/// The real desktop: notify-rust (zbus) and, on Linux, a StatusNotifierItem tray (ksni).
+/// The real desktop: on Linux, a StatusNotifierItem tray (ksni).
 pub struct SystemDesktop {
-    notifications_failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Set when the process is asked to stop (SIGTERM, SIGINT): read as the tray's Quit.
     quit: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     #[cfg(target_os = "linux")]
@@ -142,7 +135,6 @@ impl SystemDesktop {
         #[cfg(not(target_os = "linux"))]
         let _ = wake;
         SystemDesktop {
-            notifications_failed: Default::default(),
             quit: None,
             #[cfg(target_os = "linux")]
             tray: Tray::new(wake)
@@ -155,33 +147,6 @@ impl SystemDesktop {
 }
 
 impl Desktop for SystemDesktop {
-    fn notify(&mut self, summary: &str, body: &str) {
-        use std::sync::atomic::Ordering;
-        if self.notifications_failed.load(Ordering::Relaxed) {
-            return;
-        }
-        let failed = self.notifications_failed.clone();
-        let (summary, body) = (summary.to_string(), body.to_string());
-        // notify-rust talks D-Bus synchronously: keep it off the window's thread.
-        let spawned = std::thread::Builder::new()
-            .name("vults-notify".into())
-            .spawn(move || {
-                let shown = notify_rust::Notification::new()
-                    .appname("Vults")
-                    .summary(&summary)
-                    .body(&body)
-                    .show();
-                if let Err(e) = shown
-                    && !failed.swap(true, Ordering::Relaxed)
-                {
-                    tracing::warn!("no desktop notifications ({e}); cards still show");
-                }
-            });
-        if spawned.is_err() {
-            self.notifications_failed.store(true, Ordering::Relaxed);
-        }
-    }
-
     fn poll(&mut self) -> Vec<TrayAction> {
         #[allow(unused_mut)] // only Linux has a tray to read
         let mut actions = Vec::new();

@@ -1,5 +1,5 @@
-//! The whole window against a played engine (plain channels): what it sends back, what it
-//! notifies, how the tray and the keys act.
+//! The whole window against a played engine (plain channels): what it sends back, how the
+//! island, the tray and the keys act. Its notifications are attention's (attention_view.rs).
 
 use crate::fixtures;
 use egui_kittest::Harness;
@@ -13,18 +13,11 @@ use vults_ui::desktop::{Desktop, TrayAction};
 /// A desktop that records what it was asked and plays tray clicks.
 #[derive(Clone, Default)]
 struct FakeDesktop {
-    notified: Arc<Mutex<Vec<String>>>,
     tray: Arc<Mutex<Vec<TrayAction>>>,
     paused: Arc<Mutex<Option<bool>>>,
 }
 
 impl Desktop for FakeDesktop {
-    fn notify(&mut self, summary: &str, body: &str) {
-        self.notified
-            .lock()
-            .unwrap()
-            .push(format!("{summary}: {body}"));
-    }
     fn poll(&mut self) -> Vec<TrayAction> {
         std::mem::take(&mut *self.tray.lock().unwrap())
     }
@@ -74,7 +67,7 @@ impl Played {
 }
 
 #[test]
-fn a_new_card_notifies_the_desktop_and_lights_the_island() {
+fn a_new_card_lights_the_island() {
     let mut p = played();
     for s in fixtures::four_sessions() {
         p.send(EngineEvent::SessionChanged(s));
@@ -86,10 +79,6 @@ fn a_new_card_notifies_the_desktop_and_lights_the_island() {
     )));
     p.harness.get_by_label("4 birds, 1 waiting");
     p.harness.get_by_label("make release");
-    assert_eq!(
-        *p.desktop.notified.lock().unwrap(),
-        vec!["Claude Code wants to use Bash: make release".to_string()]
-    );
     p.send(EngineEvent::CardRemoved {
         id: 1,
         by: AnsweredBy::Withdrawn,
