@@ -517,8 +517,8 @@ impl VultsWindow {
         self.cards.insert(id, CardView::new(card));
         self.pulse_from = Some(ctx.input(|i| i.time));
         self.card_pending_draw = Some(0);
-        // The desktop notification is attention's (one per session), told where sessions and
-        // cards are followed.
+        // The desktop notification is attention's, one per session: `attention_update`
+        // (app/attend.rs) tells it after the model changes.
     }
 
     fn show_main(&mut self, ctx: &egui::Context) {
