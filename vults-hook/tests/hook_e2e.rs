@@ -328,16 +328,12 @@ fn an_app_that_accepts_and_never_writes_costs_two_seconds_and_prints_nothing() {
     assert_eq!(got.len(), 1);
     // The one timed assertion the issue asks for: 2 s ± 0.2 from the event's arrival (the hook's
     // deadline starts when it has sent the event) to the hook's exit. Starting the process is
-    // not part of it: under Wine that alone has taken over 0.2 s.
+    // not part of it: under Wine that alone has taken over 0.2 s. The event arrives after the
+    // spawn, so the whole run is at least as long.
     let waited = run.ended.saturating_duration_since(got[0].at);
     assert!(
         waited >= Duration::from_millis(1800) && waited <= Duration::from_millis(2200),
         "gave up {waited:?} after the event arrived ({:?} in all)",
-        run.elapsed
-    );
-    assert!(
-        run.elapsed >= Duration::from_millis(1800),
-        "{:?}",
         run.elapsed
     );
 }
