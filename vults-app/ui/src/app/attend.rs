@@ -157,8 +157,10 @@ impl VultsWindow {
             return;
         }
         let due = (waited.as_millis() / FOCUS_AGAIN.as_millis()) as u32;
-        if due > asked {
-            ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+        if due > asked
+            && let Some(card) = self.model.card(id)
+        {
+            crate::viewport::take_keyboard(ctx, card_id(id), &super::card_title(card));
         }
         self.focus_wanted = Some((id, since, due));
         ctx.request_repaint_after((FOCUS_AGAIN * (due + 1)).saturating_sub(waited));
@@ -175,7 +177,9 @@ impl VultsWindow {
         match floating {
             Some(id) => {
                 ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Visible(true));
-                ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+                if let Some(card) = self.model.card(id) {
+                    crate::viewport::take_keyboard(ctx, card_id(id), &super::card_title(card));
+                }
                 self.focus_wanted = Some((id, Instant::now(), 0));
                 ctx.request_repaint();
             }
