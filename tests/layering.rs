@@ -134,41 +134,197 @@ fn crates_depend_downward_only() {
     assert_eq!(arrows_back_up(&edges), Vec::<String>::new());
 }
 
-/// Module → the sibling modules its code (not its docs or tests) names with `crate::` or
-/// `super::`. A folder module (`settings/`) counts as one module, all its files together.
-fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files: BTreeMap<String, String> = BTreeMap::new();
-    for entry in std::fs::read_dir(src).unwrap() {
-        let path = entry.unwrap().path();
-        let (name, text) = if path.is_dir() {
-            let mut text = String::new();
-            for f in std::fs::read_dir(&path).unwrap() {
-                let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "rs") {
-                    text.push_str(&code_of(&std::fs::read_to_string(&f).unwrap()));
+/// A crate's source files: each one's module path from the crate root (`lib.rs` is `[]`,
+/// `settings/mod.rs` is `["settings"]`, `settings/view.rs` is `["settings", "view"]`) and its
+/// code (see [`code_of`]).
+fn sources(src: &Path) -> Vec<(Vec<String>, String)> {
+    fn walk(dir: &Path, module: &[String], out: &mut Vec<(Vec<String>, String)>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            let mut here = module.to_vec();
+            if path.is_dir() {
+                here.push(name);
+                walk(&path, &here, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                if !(["lib", "main", "mod"].contains(&name.as_str())) {
+                    here.push(name);
+                }
+                out.push((here, code_of(&std::fs::read_to_string(&path).unwrap())));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(src, &[], &mut out);
+    out
+}
+
+/// Module → the sibling modules its code (not its docs or tests) imports, for the modules of
+/// one folder (`level`, its module path; `names`, the modules in it): every `crate::`,
+/// `super::` and `self::` path, in code and in `use` of every form. A folder module
+/// (`settings/`) counts as one module of its parent's folder, all its files together, and is a
+/// folder of its own.
+fn graph(
+    sources: &[(Vec<String>, String)],
+    level: &[String],
+    names: &BTreeSet<String>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, code) in sources {
+        if module.len() <= level.len() || !module.starts_with(level) {
+            continue; // another folder's, or this folder's front door (`lib.rs`, `mod.rs`)
+        }
+        let own = &module[level.len()];
+        g.entry(own.clone())
+            .or_default()
+            .extend(edges(code, module, level, names));
+    }
+    g
+}
+
+/// The modules of `level` (see [`graph`]) that `code`, the code of `module`, imports.
+fn edges(
+    code: &str,
+    module: &[String],
+    level: &[String],
+    names: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let own = module.get(level.len());
+    paths_named(code)
+        .into_iter()
+        .filter_map(|path| resolve(&path, module))
+        .filter(|target| target.len() > level.len() && target.starts_with(level))
+        .map(|target| target[level.len()].clone())
+        .filter(|m| names.contains(m) && Some(m) != own)
+        .collect()
+}
+
+/// Every path `code` names from `crate`, `super` or `self`: the trees of its `use` items
+/// (grouped, nested, renamed, `pub`) each path in full, and the paths written in code.
+fn paths_named(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (i, _) in code.match_indices("use") {
+        let before = code[..i].chars().next_back();
+        let after = code[i + 3..].chars().next();
+        if before.is_some_and(is_word) || !after.is_some_and(char::is_whitespace) {
+            continue;
+        }
+        let body = &code[i + 3..];
+        let body = &body[..body.find(';').unwrap_or(body.len())];
+        let tokens = tokens(body);
+        use_tree(&tokens, &mut 0, Vec::new(), &mut out);
+    }
+    for root in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(root) {
+            if code[..i].chars().next_back().is_some_and(is_word) {
+                continue;
+            }
+            let mut path = Vec::new();
+            let mut rest = &code[i..];
+            loop {
+                let word: String = rest.chars().take_while(|c| is_word(*c)).collect();
+                if word.is_empty() {
+                    break;
+                }
+                rest = rest[word.len()..].trim_start();
+                path.push(word);
+                match rest.strip_prefix("::") {
+                    Some(r) => rest = r.trim_start(),
+                    None => break,
                 }
             }
-            (
-                path.file_name().unwrap().to_string_lossy().to_string(),
-                text,
-            )
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = code_of(&std::fs::read_to_string(&path).unwrap());
-            (
-                path.file_stem().unwrap().to_string_lossy().to_string(),
-                text,
-            )
-        } else {
-            continue;
-        };
-        files.insert(name, text);
+            out.push(path);
+        }
     }
-    let names: BTreeSet<String> = files.keys().cloned().collect();
-    files
-        .iter()
-        .filter(|(name, _)| !["lib", "main", "mod"].contains(&name.as_str()))
-        .map(|(name, text)| (name.clone(), edges(text, &names, name)))
-        .collect()
+    out
+}
+
+/// A `use` item's words and punctuation: names, `::`, `{`, `}`, `,`, `*`.
+fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '#' {
+            let mut word = c.to_string();
+            while let Some(&n) = chars
+                .peek()
+                .filter(|n| n.is_ascii_alphanumeric() || **n == '_')
+            {
+                word.push(n);
+                chars.next();
+            }
+            out.push(word.trim_start_matches("r#").to_string());
+        } else if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            out.push("::".into());
+        } else if "{},*".contains(c) {
+            out.push(c.to_string());
+        }
+    }
+    out
+}
+
+/// Reads one use tree from `tokens[*at..]` under `prefix`, each path it names in full to `out`
+/// (`a::{b, c::{self, D as E}}` is `a::b`, `a::c`, `a::c::D`).
+fn use_tree(tokens: &[String], at: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let mut path = prefix;
+    while let Some(t) = tokens.get(*at) {
+        *at += 1;
+        match t.as_str() {
+            "::" => {}
+            "{" => {
+                while tokens.get(*at).is_some_and(|t| t != "}") {
+                    use_tree(tokens, at, path.clone(), out);
+                    if tokens.get(*at).is_some_and(|t| t == ",") {
+                        *at += 1;
+                    }
+                }
+                *at += 1;
+                return;
+            }
+            "*" => break,
+            "self" if !path.is_empty() => {
+                if tokens.get(*at).is_some_and(|t| t == "as") {
+                    *at += 2;
+                }
+                break;
+            }
+            word => {
+                path.push(word.to_string());
+                if tokens.get(*at).is_some_and(|t| t == "as") {
+                    *at += 2;
+                }
+                if tokens.get(*at).is_none_or(|t| t != "::") {
+                    break;
+                }
+            }
+        }
+    }
+    out.push(path);
+}
+
+/// The module path, from the crate root, that `path` (named in `module`'s code) leads to; `None`
+/// when it does not start at `crate`, `super` or `self` (another crate's, or a child's of a
+/// front door).
+fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
+    let (first, rest) = path.split_first()?;
+    let mut at = match first.as_str() {
+        "crate" => Vec::new(),
+        "self" => module.to_vec(),
+        "super" => module[..module.len().saturating_sub(1)].to_vec(),
+        _ => return None,
+    };
+    let mut rest = rest.iter().peekable();
+    while rest.next_if(|s| *s == "super").is_some() {
+        at.pop();
+    }
+    at.extend(rest.filter(|s| *s != "self").cloned());
+    Some(at)
 }
 
 /// A file's code without its `#[cfg(test)]` part and its comment lines.
@@ -178,25 +334,6 @@ fn code_of(text: &str) -> String {
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn edges(code: &str, names: &BTreeSet<String>, own: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for prefix in ["crate::", "super::"] {
-        for (i, _) in code.match_indices(prefix) {
-            let word: String = code[i + prefix.len()..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if names.contains(&word)
-                && word != own
-                && !["lib", "main", "mod"].contains(&word.as_str())
-            {
-                out.insert(word);
-            }
-        }
-    }
-    out
 }
 
 /// The first cycle found, as a path of modules that ends where it began.
@@ -231,19 +368,74 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
 }
 
+/// Imports that close a cycle today, in crates whose front doors are being split by other work
+/// (issue 31, "One house, second pass"): (crate, module path of the folder, from, to). The check
+/// leaves these edges out and fails when one of them is gone, so the list only shrinks.
+const KNOWN_CYCLE_EDGES: &[(&str, &str, &str, &str)] = &[];
+
+/// Every folder's module graph in a crate's `src/`: (the folder's module path, its graph).
+fn graphs(src: &Path) -> Vec<(Vec<String>, BTreeMap<String, BTreeSet<String>>)> {
+    let sources = sources(src);
+    let levels: BTreeSet<Vec<String>> = sources
+        .iter()
+        .flat_map(|(module, _)| (0..module.len()).map(|n| module[..n].to_vec()))
+        .collect();
+    levels
+        .into_iter()
+        .map(|level| {
+            let names: BTreeSet<String> = sources
+                .iter()
+                .filter(|(m, _)| m.len() > level.len() && m.starts_with(&level))
+                .map(|(m, _)| m[level.len()].clone())
+                .collect();
+            let g = graph(&sources, &level, &names);
+            (level, g)
+        })
+        .collect()
+}
+
 #[test]
 fn no_crate_has_an_import_cycle_between_its_modules() {
     let mut read = 0;
+    let mut known_seen = BTreeSet::new();
     for m in members() {
         let src = m.dir.join("src");
         if !src.is_dir() {
             continue;
         }
-        let g = graph(&src);
-        read += g.values().map(BTreeSet::len).sum::<usize>();
-        assert_eq!(cycle(&g), None, "{}: {g:?}", m.name);
+        for (level, mut g) in graphs(&src) {
+            read += g.values().map(BTreeSet::len).sum::<usize>();
+            for known in KNOWN_CYCLE_EDGES
+                .iter()
+                .filter(|(c, l, _, _)| *c == m.name && *l == level.join("::"))
+            {
+                let (_, _, from, to) = known;
+                if g.get_mut(*from).is_some_and(|e| e.remove(*to)) {
+                    known_seen.insert(known);
+                }
+            }
+            assert_eq!(
+                cycle(&g),
+                None,
+                "{} {}: {g:?}",
+                m.name,
+                if level.is_empty() {
+                    "src/".to_string()
+                } else {
+                    format!("src/{}/", level.join("/"))
+                }
+            );
+        }
     }
     assert!(read > 20, "the check reads edges ({read})");
+    let gone: Vec<_> = KNOWN_CYCLE_EDGES
+        .iter()
+        .filter(|k| !known_seen.contains(k))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "these known cycle edges are gone: take them off KNOWN_CYCLE_EDGES: {gone:?}"
+    );
 }
 
 #[test]
@@ -273,26 +465,89 @@ fn the_checks_bite() {
         "{:?}",
         arrows_back_up(&crates)
     );
-    // Modules: doc comments and test code are not edges; a real cycle is found.
-    let names: BTreeSet<String> = ["a", "b", "c"].map(String::from).into();
-    let mut g = BTreeMap::new();
-    g.insert("a".into(), edges("use crate::b::X;", &names, "a"));
-    g.insert(
-        "b".into(),
+    // Modules: every form of `use` is read, and each names its modules.
+    let names: BTreeSet<String> = ["a", "b", "c", "d"].map(String::from).into();
+    let top = |code: &str, own: &str| edges(&code_of(code), &[own.to_string()], &[], &names);
+    let set = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    let cases: &[(&str, &[&str])] = &[
+        ("use crate::b::X;", &["b"]),
+        ("use super::b;", &["b"]),
+        ("use super::{b, c};", &["b", "c"]),
+        ("use super::{\n    b::X,\n    c,\n};", &["b", "c"]),
+        ("use crate::{b::X, c::{d, e}};", &["b", "c"]),
+        ("use crate::{x::Y, c::{self, D}};", &["c"]),
+        ("use super::{self, b::{self as bee}};", &["b"]),
+        ("use crate::b as bee;", &["b"]),
+        ("use super::{b as bee, c::Z as Zed};", &["b", "c"]),
+        ("pub use super::b::X;", &["b"]),
+        ("pub(crate) use crate::{b, c};", &["b", "c"]),
+        ("pub(super) use super::b::*;", &["b"]),
+        ("use crate::{*, b::*};", &["b"]),
+        ("use self::b::X;", &[]), // a child module of a's, not the sibling b
+        ("use ::std::{b, c};", &[]),
+        ("use vults_core::{b, c::D};", &[]),
+        ("fn f() { super::b::g(); crate::c::h(); }", &["b", "c"]),
+        ("fn f() { use super::{b, c}; }", &["b", "c"]),
+        ("use crate::a::X;", &[]), // its own
+        ("use crate::{b::X};\nuse crate::{c::Y};", &["b", "c"]),
+        ("//! [`crate::b`]\n// use super::c;", &[]),
+        ("fn f() {}\n#[cfg(test)]\nuse crate::b;", &[]),
+        ("let reuse = 1; fn abuse() {}", &[]),
+    ];
+    for (code, want) in cases {
+        assert_eq!(top(code, "a"), set(want), "{code}");
+    }
+    // In a folder: `super` is the folder, `super::super` its parent; a folder's own graph.
+    let in_folder = |code: &str, level: &[&str]| {
+        let level: Vec<String> = level.iter().map(|s| s.to_string()).collect();
         edges(
-            &code_of("//! [`crate::a`]\nfn f() { super::c::g() }"),
+            &code_of(code),
+            &["d".to_string(), "x".to_string()],
+            &level,
             &names,
-            "b",
-        ),
-    );
-    g.insert(
-        "c".into(),
-        edges(&code_of("#[cfg(test)]\nuse crate::a;"), &names, "c"),
-    );
-    assert_eq!(cycle(&g), None, "doc links and test code are not edges");
-    g.get_mut("c").unwrap().insert("a".into());
+        )
+    };
+    assert_eq!(in_folder("use super::b;", &[]), set(&[]), "d's own b");
+    assert_eq!(in_folder("use super::super::b;", &[]), set(&["b"]));
+    assert_eq!(in_folder("use crate::{b, d::c};", &[]), set(&["b"]));
+    assert_eq!(in_folder("use super::{b, c::E};", &["d"]), set(&["b", "c"]));
+    assert_eq!(in_folder("use crate::d::{b, x};", &["d"]), set(&["b"]));
+    // A real cycle is found; grouped imports close it as well as single ones.
+    let mut g = BTreeMap::new();
+    g.insert("a".to_string(), top("use crate::b::X;", "a"));
+    g.insert("b".to_string(), top("fn f() { super::c::g() }", "b"));
+    g.insert("c".to_string(), top("use super::{d, self};", "c"));
+    assert_eq!(cycle(&g), None, "no cycle yet");
+    g.insert("c".to_string(), top("use super::{d, a::X};", "c"));
     assert_eq!(
         cycle(&g),
         Some(["a", "b", "c", "a"].map(String::from).to_vec())
+    );
+    // The workspace's sources are read folder by folder.
+    let dir = std::env::temp_dir().join(format!("vults-layering-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("d")).unwrap();
+    for (file, code) in [
+        ("lib.rs", "mod a; mod b; mod d;"),
+        ("a.rs", "use super::{b, d::x};"),
+        ("b.rs", "use crate::d;"),
+        ("d/mod.rs", "mod x; mod y; use super::b;"),
+        ("d/x.rs", "use super::y::Z;"),
+        ("d/y.rs", "pub use super::{x::W};"),
+    ] {
+        std::fs::write(dir.join(file), code).unwrap();
+    }
+    let found: Vec<_> = graphs(&dir)
+        .into_iter()
+        .map(|(level, g)| (level.join("::"), cycle(&g)))
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let path = |p: &[&str]| Some(p.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(
+        found,
+        [
+            ("".to_string(), path(&["b", "d", "b"])),
+            ("d".to_string(), path(&["x", "y", "x"])),
+        ]
     );
 }
