@@ -5,8 +5,10 @@
 //!   dependencies) must point to a lower layer of [`LAYERS`]; `vults-tests` is the test support
 //!   every crate may use (its library needs only `vults-core`), and its own end-to-end tests sit
 //!   above everything. A new crate must be given its layer here (and in the README's drawing).
-//! - Modules: in each crate's `src/`, a module's code (not its doc comments or `#[cfg(test)]`
-//!   code) names siblings with `crate::<module>` or `super::<module>`; those edges have no cycle.
+//! - Modules: in each crate's `src/` and in each of its folders, the modules a module's code
+//!   (not its doc comments or `#[cfg(test)]` code) imports, in `use` of every form (grouped,
+//!   nested, `self`, renamed, `pub use`) or in a path from `crate`, `super` or `self`, have no
+//!   cycle.
 //!
 //! `the_checks_bite` proves each check finds what it is for.
 
