@@ -538,7 +538,9 @@ mod tests {
             assert_eq!(AgentName::new(r), Err(NameError::Reserved), "{r}");
         }
         // On the wire too: an event naming a reserved agent_name does not parse.
-        let line = r#"{"kind":"event","v":9,"id":"x","agent":"other","agent_name":"claude","event":"Stop","wants_reply":false}"#;
+        let line = format!(
+            r#"{{"kind":"event","v":{VERSION},"id":"x","agent":"other","agent_name":"claude","event":"Stop","wants_reply":false}}"#
+        );
         assert!(matches!(read_line(line.as_bytes()), ReadLine::Malformed(_)));
     }
 
@@ -758,12 +760,16 @@ mod tests {
         let plain = Message::decision("a", Decision::Deny).to_line();
         assert_eq!(
             plain,
-            "{\"kind\":\"decision\",\"v\":9,\"id\":\"a\",\"decision\":\"deny\"}\n"
+            format!(
+                "{{\"kind\":\"decision\",\"v\":{VERSION},\"id\":\"a\",\"decision\":\"deny\"}}\n"
+            )
         );
         let with = Message::deny_with("a", "  also test it\u{1b}\n");
         assert_eq!(
             with.to_line(),
-            "{\"kind\":\"decision\",\"v\":9,\"id\":\"a\",\"decision\":\"deny\",\"message\":\"also test it\"}\n"
+            format!(
+                "{{\"kind\":\"decision\",\"v\":{VERSION},\"id\":\"a\",\"decision\":\"deny\",\"message\":\"also test it\"}}\n"
+            )
         );
         assert_eq!(
             read_line(with.to_line().trim_end().as_bytes()),
@@ -775,7 +781,7 @@ mod tests {
         );
         assert!(
             !matches!(
-                read_line(br#"{"kind":"decision","v":9,"id":"a","decision":"deny","message":7}"#),
+                read_line(format!(r#"{{"kind":"decision","v":{VERSION},"id":"a","decision":"deny","message":7}}"#).as_bytes()),
                 ReadLine::Message(_)
             ),
             "a message that is not a string was read"
@@ -826,7 +832,9 @@ mod tests {
         );
         assert!(e.too_large.is_none());
         // An old hook's event (no field) reads as nothing cut.
-        let old = r#"{"kind":"event","v":9,"id":"x","agent":"claude","event":"PermissionRequest","wants_reply":false}"#;
+        let old = &format!(
+            r#"{{"kind":"event","v":{VERSION},"id":"x","agent":"claude","event":"PermissionRequest","wants_reply":false}}"#
+        );
         let Ok(Message::Event(e)) = serde_json::from_str::<Message>(old) else {
             panic!("parses")
         };
@@ -1030,7 +1038,9 @@ mod tests {
                 ]
             )
             .to_line(),
-            "{\"kind\":\"answer\",\"v\":9,\"id\":\"a\",\"answers\":[\"Blue\",[\"S\",\"M\"]]}\n"
+            format!(
+                "{{\"kind\":\"answer\",\"v\":{VERSION},\"id\":\"a\",\"answers\":[\"Blue\",[\"S\",\"M\"]]}}\n"
+            )
         );
     }
 
@@ -1045,6 +1055,9 @@ mod tests {
             }
         );
         assert!(matches!(read_line(b"not json"), ReadLine::Malformed(_)));
-        assert!(matches!(read_line(b"{\"v\":9}"), ReadLine::Malformed(_)));
+        assert!(matches!(
+            read_line(format!("{{\"v\":{VERSION}}}").as_bytes()),
+            ReadLine::Malformed(_)
+        ));
     }
 }
