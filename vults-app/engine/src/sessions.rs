@@ -76,8 +76,8 @@ fn is_idle_notification(event: &Event) -> bool {
     let payload = &event.payload;
     let kind = notification_type(payload);
     // Copilot CLI's agent_idle / agent_completed are about its background agents, not the
-    // session (its session-events schema); the session's own turn ends with agentStop.
-    let background = event.agent == AgentKind::Copilot;
+    // session (its session-events schema; its row says so); the turn ends with agentStop.
+    let background = vults_core::agents::spec_of(event.agent).is_some_and(|a| a.idle_is_background);
     kind == "idle_prompt"
         || (!background && matches!(kind, "agent_idle" | "agent_completed"))
         || payload

@@ -67,6 +67,18 @@ pub fn agent_named(name: &str) -> Option<Agent> {
     Agent::parse(name).filter(|a| a.spec().install.is_some())
 }
 
+/// Whether Vults installs into `agent` on an SSH host (`vults-remote`): every agent it installs
+/// into but OpenCode, whose plugin runs the hook without a shell, so it cannot be told where a
+/// host's Vults folder is (docs/hosts.md). Decided by the row's format, not its name.
+pub fn on_hosts(agent: Agent) -> bool {
+    agent.spec().install.is_some_and(|i| {
+        !matches!(
+            i.file,
+            vults_core::agents::ConfigFile::One(_, Format::OpencodePlugin)
+        )
+    })
+}
+
 /// The row's install facts; every agent the installer is handed has them ([`installed_agents`]).
 pub(super) fn install_of(agent: Agent) -> Install {
     agent

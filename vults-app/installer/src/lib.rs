@@ -38,7 +38,7 @@ mod tomlfile;
 pub mod welcome;
 pub mod windows;
 
-pub use agents::{agent_named, installed_agents, shell_path};
+pub use agents::{agent_named, installed_agents, on_hosts, shell_path};
 pub use report::{Action, AgentReport, AgentState, first_run_message, format_reports};
 pub use vults_core::agents::Agent;
 
@@ -331,21 +331,10 @@ impl Run<'_> {
 
 /// Every agent's config home, and the files the installer may write there (settings, hooks and
 /// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.
-/// OpenCode is left out: its plugin runs the hook without a shell, so it cannot be told where
-/// a host's Vults folder is (docs/hosts.md).
+/// Only the agents [`on_hosts`] says (OpenCode is left out).
 pub fn config_files(paths: &Paths) -> Vec<(Agent, PathBuf, Vec<PathBuf>)> {
     agents::installed_agents()
-        .filter(|a| {
-            a.spec().install.is_some_and(|i| {
-                !matches!(
-                    i.file,
-                    vults_core::agents::ConfigFile::One(
-                        _,
-                        vults_core::agents::Format::OpencodePlugin
-                    )
-                )
-            })
-        })
+        .filter(|a| on_hosts(*a))
         .map(|agent| {
             let home = target(paths, agent).home;
             let files = ["settings.json", "hooks.json", "config.toml"]

@@ -366,7 +366,7 @@ fn rename_record(paths: &Paths, from: &str, to: &str) -> Result<(), String> {
 
 /// The reports as about the host: its files by their paths there, OpenCode left out.
 fn for_host(mut reports: Vec<AgentReport>, stage: &Stage, host: &Host) -> Vec<AgentReport> {
-    reports.retain(|r| r.agent != vults_installer::Agent::Opencode);
+    reports.retain(|r| vults_installer::on_hosts(r.agent));
     for r in &mut reports {
         if let Some(p) = &r.path
             && let Ok(rest) = p.strip_prefix(&stage.paths.agent_home)

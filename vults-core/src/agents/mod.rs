@@ -407,6 +407,16 @@ pub struct AgentSpec {
     /// `updatedInput` (a bare allow is ignored) and kept with the person's feedback as the deny's
     /// message (docs/other-agents.md, "Plan review"). `None`: it has none Vults can approve.
     pub plan_tool: Option<&'static str>,
+    /// Whether its `PostToolUse` carries the edit's `structuredPatch` in `tool_response` (Claude
+    /// Code): the hook keeps it (cut to [`crate::protocol::MAX_PATCH_LINES`]) when it shapes the
+    /// payload, so the session shows the change.
+    pub patch_in_result: bool,
+    /// The tool whose command is a whole patch (Codex CLI's `apply_patch`): its `PostToolUse`
+    /// keeps up to [`crate::protocol::MAX_APPLY_PATCH`] of it when the payload is shaped.
+    pub patch_tool: Option<&'static str>,
+    /// Whether its `agent_idle` / `agent_completed` notifications are about its background
+    /// agents, not the session (Copilot CLI; the session's own turn ends with `agentStop`).
+    pub idle_is_background: bool,
     /// Where and how the installer puts the hook; `None`: it does not install into it.
     pub install: Option<Install>,
     /// The chat engine Zeca drives it with; `None`: Zeca does not chat with it.
@@ -530,6 +540,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: true,
         tells_calls_apart: true,
         plan_tool: Some("ExitPlanMode"),
+        patch_in_result: true,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".claude"], None),
             file: ConfigFile::One("settings.json", Format::JsonGrouped),
@@ -555,6 +568,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: Some("apply_patch"),
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".codex"], Some(("CODEX_HOME", ""))),
             file: ConfigFile::Either {
@@ -584,6 +600,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: true,
         install: Some(Install {
             home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
             // What the real CLI ran: the command under the shell's own key, timeoutSec.
@@ -618,6 +637,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".qwen"], None),
             file: ConfigFile::One("settings.json", Format::JsonGrouped),
@@ -643,6 +665,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: false,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(
                 &[".config", "opencode"],
@@ -671,6 +696,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".cursor"], None),
             file: ConfigFile::One(
@@ -701,6 +729,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".factory"], None),
             file: ConfigFile::Either {
@@ -727,6 +758,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
             file: ConfigFile::One("config.toml", Format::KimiToml),
@@ -749,6 +783,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: None,
         chat: None,
         look: None,
@@ -764,6 +801,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         // Only to take its old hooks out (they send nothing now).
         install: Some(Install {
             home: home(&[".gemini"], None),
@@ -876,6 +916,9 @@ mod tests {
         assert_eq!(which(&|a| a.policy_allows), [Claude]);
         assert_eq!(which(&|a| !a.tells_calls_apart), [Opencode]);
         assert_eq!(which(&|a| a.chat.is_some()), [Claude, Codex]);
+        assert_eq!(which(&|a| a.patch_in_result), [Claude]);
+        assert_eq!(which(&|a| a.patch_tool.is_some()), [Codex]);
+        assert_eq!(which(&|a| a.idle_is_background), [Copilot]);
         assert_eq!(which(&|a| a.install.is_none()), [Antigravity]);
         assert_eq!(
             which(&|a| a.install.is_some_and(|i| i.status_line)),

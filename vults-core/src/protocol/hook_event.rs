@@ -307,13 +307,15 @@ fn shape_steps(event: &mut Event) -> Shaped {
     for key in DROPPED_KEYS {
         payload.remove(*key);
     }
-    let claude_post = event.agent == AgentKind::Claude && event.event == "PostToolUse";
+    let spec = agents::spec_of(event.agent);
+    let post = event.event == "PostToolUse";
+    let patch_in_result = post && spec.is_some_and(|a| a.patch_in_result);
     if let Some(response) = payload.remove("tool_response") {
         let mut kept = Map::new();
         if let Some(err) = response.get("error") {
             kept.insert("error".into(), err.clone());
         }
-        if claude_post && let Some(patch) = response.get("structuredPatch") {
+        if patch_in_result && let Some(patch) = response.get("structuredPatch") {
             let (patch, cut) = cut_structured_patch(patch);
             kept.insert("structuredPatch".into(), patch);
             if cut {
@@ -334,9 +336,9 @@ fn shape_steps(event: &mut Event) -> Shaped {
         );
     }
 
-    let patch_exempt = event.agent == AgentKind::Codex
-        && event.event == "PostToolUse"
-        && payload.get("tool_name").and_then(Value::as_str) == Some("apply_patch");
+    let patch_exempt = post
+        && spec.and_then(|a| a.patch_tool).is_some()
+        && payload.get("tool_name").and_then(Value::as_str) == spec.and_then(|a| a.patch_tool);
     let mut exempt_patch = None;
     if patch_exempt
         && let Some(Value::String(cmd)) = payload
