@@ -2,8 +2,8 @@
 //! `kubectl delete`, `helm uninstall`, the AWS, Google Cloud and Azure CLIs' deletions, and
 //! `gh <thing> delete`.
 
-use super::Cx;
 use super::args::{flag, positionals};
+use super::cx::Cx;
 use crate::shell::Word;
 
 pub(super) fn check(

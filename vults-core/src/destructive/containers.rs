@@ -1,7 +1,7 @@
 //! Containers: prunes, `rm -f`, `volume rm`, `compose down -v` (Docker, Podman, nerdctl).
 
-use super::Cx;
 use super::args::{flag, positionals};
+use super::cx::Cx;
 use crate::shell::Word;
 
 pub(super) fn check(

@@ -2,7 +2,7 @@
 //! `DELETE FROM t` without `WHERE`), handed to a SQL client or an interpreter on its command
 //! line or stdin; Redis' `FLUSHALL` / `FLUSHDB`.
 
-use super::Cx;
+use super::cx::Cx;
 use super::interpreters::is_interpreter;
 use crate::shell::Word;
 use std::sync::LazyLock;

@@ -1,7 +1,7 @@
 //! Disks: writing to a disk device (`dd of=`, `> /dev/sda`, `tee /dev/nvme0n1`), making a
 //! file system (`mkfs`, `mkswap`), wiping (`wipefs`, `shred`, `blkdiscard`).
 
-use super::Cx;
+use super::cx::Cx;
 use crate::shell::Word;
 
 pub(super) const DISK: &str = "write to a disk device";

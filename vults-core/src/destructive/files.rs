@@ -5,7 +5,7 @@
 //! a temporary folder).
 
 use super::args::{has, positionals, short_has};
-use super::{Cx, check_argv};
+use super::cx::Cx;
 use crate::shell::{Head, Script, Simple, Word, head, program_name};
 
 pub(super) fn check(
@@ -83,7 +83,7 @@ pub(super) fn check(
                         fed: Some("find -exec"),
                         ..cx
                     };
-                    if let Some(why) = check_argv(&args[k + 1..end], &[], depth + 1, fed) {
+                    if let Some(why) = (cx.words)(&args[k + 1..end], &[], depth + 1, fed) {
                         return Some(why);
                     }
                     k = end;

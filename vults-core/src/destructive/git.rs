@@ -1,7 +1,7 @@
 //! git: history and work that cannot come back (`push --force`, `reset --hard`, `clean -f`,
 //! `branch -D`, `stash drop`, `reflog expire` …), and shell aliases made on the command line.
 
-use super::{Cx, classify_at};
+use super::cx::Cx;
 use crate::shell::Word;
 
 pub(super) fn check(
@@ -27,7 +27,7 @@ fn check_git(args: &[Word], depth: usize, cx: Cx) -> Option<String> {
             && let Some(value) = args.get(k + 1)
             && value.text.to_ascii_lowercase().starts_with("alias.")
             && let Some((_, script)) = value.text.split_once("=!")
-            && let Some(why) = classify_at(script, depth + 1, cx)
+            && let Some(why) = (cx.command)(script, depth + 1, cx)
         {
             return Some(why);
         }

@@ -2,8 +2,8 @@
 //! shutil.rmtree(…)'`, `perl -e 'unlink …'`, `node -e 'require("child_process").exec(…)'`, on
 //! the command line or on stdin.
 
+use super::cx::{Cx, RUNTIME_PROGRAM};
 use super::downloads::{CURL_SH, fetches};
-use super::{Cx, RUNTIME_PROGRAM};
 use crate::shell::Word;
 
 const INTERPRETERS: [&str; 9] = [

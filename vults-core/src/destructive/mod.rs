@@ -31,6 +31,7 @@
 mod args;
 mod cloud;
 mod containers;
+mod cx;
 mod databases;
 mod disks;
 mod downloads;
@@ -41,12 +42,10 @@ mod shells;
 
 use crate::agents::{Target, ToolCall, ToolKind};
 use crate::shell::{Head, MAX_DEPTH, Script, Simple, Word, head, parse, program_name, quote_all};
+use cx::Cx;
 use serde_json::Value;
 
-/// What [`classify`] says when it cannot take a command apart.
-pub const UNPARSABLE: &str = "unparsable command";
-/// A program whose name is only known when the command runs (`$CMD args`, `"$(which rm)" …`).
-pub const RUNTIME_PROGRAM: &str = "program chosen at run time";
+pub use cx::{RUNTIME_PROGRAM, UNPARSABLE};
 
 /// Why `command` is destructive (what was found), or `None`.
 /// Paths are judged as if the project folder were unknown: any absolute path outside a
@@ -63,21 +62,12 @@ pub fn classify_in(command: &str, folder: Option<&str>) -> Option<String> {
         project: folder
             .map(|f| f.trim_end_matches('/'))
             .filter(|f| !f.is_empty()),
-        ..Cx::default()
+        away: false,
+        fed: None,
+        command: classify_at,
+        words: check_argv,
     };
     classify_at(command, 0, cx)
-}
-
-/// What the classifier knows about where a command runs.
-#[derive(Debug, Clone, Copy, Default)]
-struct Cx<'a> {
-    /// The project folder (the agent's working directory), when the call says.
-    project: Option<&'a str>,
-    /// A `cd` in the same script goes outside the project: relative paths may be anywhere.
-    away: bool,
-    /// The command runs once per item something else found (`find -exec`, `xargs`): a plain
-    /// `rm` then deletes in bulk. Says which.
-    fed: Option<&'static str>,
 }
 
 /// Why a tool call is destructive, or `None`. Shell calls are classified by their whole

@@ -3,10 +3,10 @@
 //! `echo "DROP TABLE t" | psql`, `curl … | sh`). The script handed on is classified as a
 //! command of its own.
 
+use super::cx::{Cx, RUNTIME_PROGRAM, UNPARSABLE};
 use super::databases::{SQL_CLIENTS, destructive_sql};
 use super::downloads::{CURL_SH, fetches, simple_fetches};
 use super::interpreters::{code_danger, is_interpreter};
-use super::{Cx, RUNTIME_PROGRAM, UNPARSABLE, classify_at};
 use crate::shell::{Head, Simple, Word, head, program_name};
 
 const SHELLS: [&str; 8] = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"];
@@ -66,7 +66,7 @@ fn check_shell(args: &[Word], stdin: &[Word], depth: usize, cx: Cx) -> Option<St
                 RUNTIME_PROGRAM.to_string()
             });
         }
-        return classify_at(&script.text, depth + 1, cx);
+        return (cx.command)(&script.text, depth + 1, cx);
     }
     match args.get(j) {
         // `bash <(curl …)`
@@ -77,7 +77,7 @@ fn check_shell(args: &[Word], stdin: &[Word], depth: usize, cx: Cx) -> Option<St
         // check_pipeline.
         None => stdin.iter().find_map(|s| {
             if s.substs.is_empty() {
-                classify_at(&s.text, depth + 1, cx)
+                (cx.command)(&s.text, depth + 1, cx)
             } else {
                 Some(UNPARSABLE.to_string())
             }
@@ -113,7 +113,7 @@ pub(super) fn check_pipeline(pipeline: &[Simple], cx: Cx) -> Option<String> {
             for earlier in &pipeline[..n] {
                 if let Some(why) = piped_texts(earlier)
                     .iter()
-                    .find_map(|t| classify_at(t, 1, cx))
+                    .find_map(|t| (cx.command)(t, 1, cx))
                 {
                     return Some(why);
                 }
