@@ -110,7 +110,7 @@ fn add_quokka(page: &str, ws: &Path) {
         .and_then(|rest| rest.split("\n}").next())
         .expect("the variant after Gemini's")
         .to_string();
-    let agents = ws.join("vults-core/src/agents/mod.rs");
+    let agents = ws.join("vults-core/src/agents/table.rs");
     let mut code = std::fs::read_to_string(&agents).unwrap();
     let enum_end = code.find("pub enum Agent {").expect("the Agent enum")
         + code[code.find("pub enum Agent {").unwrap()..]
@@ -167,7 +167,7 @@ fn add_quokka(page: &str, ws: &Path) {
             "h.join(\".quokka\")",
         ),
         (
-            "vults-core/src/agents/mod.rs",
+            "vults-core/src/agents/table.rs",
             "fn names_read_from_the_table_are_the_documented_ones()",
             "\"antigravity\"]",
             "\"antigravity\", \"quokka\"]",
@@ -248,6 +248,6 @@ fn the_walk_through_leaves_the_tests_green() {
     );
     cargo(&ws, &built, &["-p", "vults-installer", "--lib"]);
     // The copy did get Quokka: its table knows it.
-    let table = std::fs::read_to_string(ws.join("vults-core/src/agents/mod.rs")).unwrap();
+    let table = std::fs::read_to_string(ws.join("vults-core/src/agents/table.rs")).unwrap();
     assert!(table.contains("agent: Agent::Quokka,") && table.contains("Agent::Quokka,\n    ];"));
 }

@@ -13,7 +13,7 @@
 //! Start from [`ZecaHandle::start`]: the chat runs on a thread of its own. The window sends
 //! [`ChatCommand`]s ([`ZecaHandle::send`]) and reads [`ChatEvent`]s ([`ZecaHandle::events`]);
 //! the processes report [`Note`]s to that thread. A `can_use_tool` becomes an
-//! [`InAppRequest`] sent through the engine's commander: the engine
+//! [`vults_engine::InAppRequest`] sent through the engine's commander: the engine
 //! puts it through the one decision point exactly like a hook's request (a policy deny answers
 //! without a card, a destructive call always asks, Always rules answer), as a card of the
 //! session `zeca:<chat>` that the window shows inline in the chat. The answer comes back as

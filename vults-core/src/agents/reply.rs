@@ -3,7 +3,7 @@
 //! questions ([`render_answers`]).
 
 use super::call::{tool_input, tool_name};
-use super::{AgentKind, ReplyShape, spec_of};
+use super::table::{AgentKind, ReplyShape, spec_of};
 use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde_json::{Map, Value, json};
 
@@ -66,7 +66,7 @@ pub fn render_decision_with(
 }
 
 /// The plan of a plan review: `payload` of `agent` calls the tool its row names for leaving
-/// plan mode ([`AgentSpec::plan_tool`]: Claude Code's ExitPlanMode) with the plan, a string,
+/// plan mode ([`super::AgentSpec::plan_tool`]: Claude Code's ExitPlanMode) with the plan, a string,
 /// in `tool_input.plan` (Claude Code fills it in from the plan file). `None` for anything
 /// else, an ExitPlanMode without a plan (`tool_input: {}`: no plan file was written) included.
 pub fn plan_review(agent: AgentKind, payload: &Value) -> Option<&str> {

@@ -20,13 +20,13 @@
 //!
 //! [`check`] applies it to any tool call.
 //!
-//! Where each family is decided: [`files`] (deleting, clobbering, emptying, permissions),
-//! [`git`], [`disks`], [`databases`] (SQL and Redis), [`cloud`] (infrastructure, cloud CLIs,
-//! Kubernetes, GitHub), [`containers`], [`shells`] (scripts handed to a shell, and what a
-//! pipeline hands on), [`interpreters`] (one-liners in Python, Perl, Node …) and [`downloads`]
+//! Where each family is decided: `files` (deleting, clobbering, emptying, permissions),
+//! `git`, `disks`, `databases` (SQL and Redis), `cloud` (infrastructure, cloud CLIs,
+//! Kubernetes, GitHub), `containers`, `shells` (scripts handed to a shell, and what a
+//! pipeline hands on), `interpreters` (one-liners in Python, Perl, Node …) and `downloads`
 //! (`curl … | sh`). This file walks the command: every simple command in it, in substitutions,
 //! subshells and redirections, and hands each program with its arguments to the families, in
-//! [`FAMILIES`]' order.
+//! `FAMILIES`' order.
 
 mod args;
 mod cloud;

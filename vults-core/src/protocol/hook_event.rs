@@ -2,7 +2,7 @@
 //! event made from an agent's stdin ([`build_event`]: agent names, `zeca`, terminal,
 //! `wants_reply`), and its payload shaped to fit a line ([`shape`]).
 
-use super::{
+use super::wire::{
     AgentName, Event, MAX_APPLY_PATCH, MAX_LINE, MAX_PATCH_LINES, MAX_PLAN, MAX_STRING,
     SHORT_STRING, TERMINAL_ENV, Terminal, TooLarge, VERSION,
 };

@@ -1,0 +1,1051 @@
+//! The messages on the wire ([`Event`], [`Message`]), their limits, the identities they carry,
+//! and how one line is read ([`read_line`]).
+
+use crate::agents;
+use crate::agents::AgentKind;
+use crate::answer::{AnswerItem, Decision};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Version 9 = version 8 + the open reply for named tools (`--reply vults`; the version
+/// history is docs/hook-protocol.md §8).
+pub const VERSION: u32 = 9;
+/// No line on the wire may be longer than this, newline included; the app drops a longer one
+/// without reading it.
+pub const MAX_LINE: usize = 1024 * 1024;
+/// Every string of a payload is cut to this many bytes, on a UTF-8 boundary.
+pub const MAX_STRING: usize = 2000;
+/// A Codex `apply_patch` PostToolUse keeps its patch (`tool_input.command`) up to this size.
+pub const MAX_APPLY_PATCH: usize = 64 * 1024;
+/// A plan review's plan (Claude Code's ExitPlanMode `tool_input.plan`, [`agents::plan_review`])
+/// keeps this much, so that a plan longer than [`MAX_STRING`] still gets its card: the card
+/// shows the whole plan, and Approve echoes it back. 64 KiB is some 1,500 lines of markdown,
+/// far more than any plan a person reviews, and small beside [`MAX_LINE`]. A longer plan is cut
+/// like any string, and its request then waits for no reply (the agent asks in its terminal).
+pub const MAX_PLAN: usize = 64 * 1024;
+/// Claude Code's PostToolUse `structuredPatch` keeps this many lines.
+pub const MAX_PATCH_LINES: usize = 400;
+/// The second shaping step, for an event still over [`MAX_LINE`]: strings this short.
+pub const SHORT_STRING: usize = 200;
+/// A hook that hears neither `waiting` nor the answer within this long gives up.
+pub const WAITING_WITHIN_MS: u64 = 2000;
+
+/// Timeouts the installer writes into agents' hook entries, in seconds, and how long the hook
+/// waits after `waiting` for each: a little less, so the hook gives up before the agent kills it.
+pub mod timeouts {
+    /// A permission request's entry (Claude Code, Codex, Qwen Code, Copilot CLI).
+    pub const PERMISSION_ENTRY_S: u64 = 600;
+    /// The AskUserQuestion entry (`--ask`): 120 s (docs/hook-protocol.md §4, "The 2 s rule and
+    /// the deadlines").
+    pub const ASK_ENTRY_S: u64 = 120;
+    /// Every other event: the hook never waits there.
+    pub const OTHER_ENTRY_S: u64 = 10;
+    /// The status line (`--statusline`) runs the user's own command, bounded by this.
+    pub const STATUSLINE_COMMAND_S: u64 = 5;
+    /// Margin between the hook's own deadline and the agent's timeout.
+    pub const MARGIN_S: u64 = 10;
+    /// The hook's deadline after `waiting` for a permission request.
+    pub const PERMISSION_WAIT_S: u64 = PERMISSION_ENTRY_S - MARGIN_S;
+    /// The hook's deadline after `waiting` for a question.
+    pub const ASK_WAIT_S: u64 = ASK_ENTRY_S - MARGIN_S;
+}
+
+impl agents::EntryTimeout {
+    /// In seconds, as the entry says it ([`timeouts`]).
+    pub fn seconds(self) -> u64 {
+        use timeouts::{ASK_ENTRY_S, OTHER_ENTRY_S, PERMISSION_ENTRY_S};
+        match self {
+            agents::EntryTimeout::Permission => PERMISSION_ENTRY_S,
+            agents::EntryTimeout::Ask => ASK_ENTRY_S,
+            agents::EntryTimeout::Other => OTHER_ENTRY_S,
+            agents::EntryTimeout::Seconds(s) => s,
+        }
+    }
+}
+
+/// A valid `agent_name`: 1–24 characters of `a-z 0-9 -`, not reserved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct AgentName(String);
+
+impl AgentName {
+    /// A checked name: 1–24 characters of `a-z 0-9 -`, not reserved
+    /// ([`agents::is_reserved_name`]).
+    pub fn new(name: &str) -> Result<AgentName, NameError> {
+        if name.is_empty() || name.len() > 24 {
+            return Err(NameError::Length);
+        }
+        if !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(NameError::Characters);
+        }
+        if agents::is_reserved_name(name) {
+            return Err(NameError::Reserved);
+        }
+        Ok(AgentName(name.to_string()))
+    }
+
+    /// The name as it is.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A native agent the wire carries as `other` (antigravity, cursor, droid, kimi).
+    pub fn is_registered_other(&self) -> bool {
+        agents::is_registered_other(&self.0)
+    }
+}
+
+impl TryFrom<String> for AgentName {
+    type Error = NameError;
+    fn try_from(s: String) -> Result<Self, NameError> {
+        AgentName::new(&s)
+    }
+}
+
+impl From<AgentName> for String {
+    fn from(n: AgentName) -> String {
+        n.0
+    }
+}
+
+impl std::fmt::Display for AgentName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a name was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameError {
+    /// Empty, or longer than 24 characters.
+    Length,
+    /// Something other than `a-z 0-9 -`.
+    Characters,
+    /// A built-in agent's name ([`agents::is_reserved_name`]).
+    Reserved,
+}
+
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NameError::Length => "a tool's name has 1 to 24 characters",
+            NameError::Characters => "a tool's name uses only a-z, 0-9 and -",
+            NameError::Reserved => "that name is reserved for a built-in agent",
+        })
+    }
+}
+
+impl std::error::Error for NameError {}
+
+/// Who an event comes from: a built-in kind, or `other` with its name. Rules and policies are
+/// keyed by this, so a rule made for one named tool never answers another nor a built-in agent.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Identity {
+    /// A built-in agent.
+    Builtin(AgentKind),
+    /// `other` with its own name.
+    Named(AgentName),
+}
+
+impl Identity {
+    /// The kind's or the name's plain string (rules' and policies' key).
+    pub fn key(&self) -> &str {
+        match self {
+            Identity::Builtin(k) => k.as_str(),
+            Identity::Named(n) => n.as_str(),
+        }
+    }
+
+    /// The name people know it by (`Claude Code`, or the tool's own name).
+    pub fn display_name(&self) -> String {
+        match self {
+            Identity::Builtin(k) => k.display_name().to_string(),
+            Identity::Named(n) => n.to_string(),
+        }
+    }
+}
+
+impl From<Identity> for String {
+    fn from(i: Identity) -> String {
+        i.key().to_string()
+    }
+}
+
+impl TryFrom<String> for Identity {
+    type Error = NameError;
+    fn try_from(s: String) -> Result<Identity, NameError> {
+        match AgentKind::parse(&s) {
+            Some(AgentKind::Other) => Err(NameError::Reserved),
+            Some(k) => Ok(Identity::Builtin(k)),
+            None => AgentName::new(&s).map(Identity::Named),
+        }
+    }
+}
+
+impl std::fmt::Display for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Where the agent runs. Every field is optional on the wire.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Terminal {
+    /// The agent's working folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// The agent's process id (the hook's parent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    /// The variables of [`TERMINAL_ENV`] that were set.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub env: Map<String, Value>,
+}
+
+/// The variables that identify a terminal (plus `VULTS_TASK`); no other variable leaves the hook.
+pub const TERMINAL_ENV: &[&str] = &[
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TERM_SESSION_ID",
+    "ITERM_SESSION_ID",
+    "KITTY_WINDOW_ID",
+    "KITTY_PID",
+    "WEZTERM_PANE",
+    "ALACRITTY_WINDOW_ID",
+    "GHOSTTY_RESOURCES_DIR",
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "ZELLIJ_SESSION_NAME",
+    "ZELLIJ_PANE_ID",
+    "WT_SESSION",
+    "WT_PROFILE_ID",
+    "KONSOLE_DBUS_SESSION",
+    "GNOME_TERMINAL_SCREEN",
+    "TERMINAL_EMULATOR",
+    "VSCODE_PID",
+    "WINDOWID",
+    "VULTS_TASK",
+];
+
+/// Hook → app.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// The protocol version ([`VERSION`]).
+    pub v: u32,
+    /// A fresh id; the reply carries it back.
+    pub id: String,
+    /// The agent's kind.
+    pub agent: AgentKind,
+    /// The name of an `other` (a named tool or a registered native agent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<AgentName>,
+    /// The agent's event name (`PermissionRequest`, `PreToolUse`, …).
+    pub event: String,
+    /// Whether the hook waits for a reply (docs/hook-protocol.md §4).
+    pub wants_reply: bool,
+    /// `"vults"` when a named tool asked for the open reply (docs/hook-protocol.md §7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
+    /// The hook saw `VULTS_ZECA=1` (Claude Code and Codex only): never a session, a bird or a
+    /// card, and never `wants_reply`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zeca: bool,
+    /// Set by the hook when the event would have wanted a reply but had to be cut to fit the
+    /// wire ([`super::shape`]): it then waits for none, the agent asks in its own terminal, and the app
+    /// says so on the bird and in History (docs/hook-protocol.md §3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub too_large: Option<TooLarge>,
+    /// Where the agent runs.
+    #[serde(default)]
+    pub terminal: Terminal,
+    /// The agent's payload, shaped to fit ([`super::shape`]).
+    #[serde(default)]
+    pub payload: Value,
+}
+
+/// What the hook cut from a request too large for a card ([`Event::too_large`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TooLarge {
+    /// The whole length, in bytes, of every string of the tool's input that the hook cut (or
+    /// dropped): how much the agent sent that no card could show.
+    pub bytes: u64,
+}
+
+impl Event {
+    /// The identity rules and policies are keyed by; `None` for an `other` without a name.
+    pub fn identity(&self) -> Option<Identity> {
+        match (&self.agent, &self.agent_name) {
+            (AgentKind::Other, Some(name)) => Some(Identity::Named(name.clone())),
+            (AgentKind::Other, None) => None,
+            (kind, _) => Some(Identity::Builtin(*kind)),
+        }
+    }
+
+    /// Whether this event is an AskUserQuestion (answered with `answer`, not `decision`).
+    pub fn is_question(&self) -> bool {
+        self.event == "PreToolUse" && agents::tool_name(&self.payload) == Some("AskUserQuestion")
+    }
+}
+
+/// Everything on the wire, tagged by `kind`.
+// An event is one per line and moved, never copied in bulk; boxing it would only add noise
+// to every match on the wire's messages.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Message {
+    /// Hook → app: one event.
+    Event(Event),
+    /// App → hook: a person is being asked; the hook waits for the answer.
+    Waiting {
+        /// The protocol version.
+        v: u32,
+        /// The event's id.
+        id: String,
+    },
+    /// App → hook: the decision on a permission request.
+    Decision {
+        /// The protocol version.
+        v: u32,
+        /// The event's id.
+        id: String,
+        /// Allow or deny.
+        decision: Decision,
+        /// Only on a deny, and only when the person wrote one: the words the agent is told
+        /// instead of [`crate::answer::DENY_MESSAGE`] (a plan review's "Keep planning" feedback), at most
+        /// [`crate::answer::MAX_FEEDBACK`] bytes. Absent otherwise; a hook that does not know it ignores it,
+        /// and the hook cleans it again before printing it ([`crate::answer::clean_feedback`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// App → hook: the answers to an AskUserQuestion, one per question in order.
+    Answer {
+        /// The protocol version.
+        v: u32,
+        /// The event's id.
+        id: String,
+        /// One per question.
+        answers: Vec<AnswerItem>,
+    },
+    /// App → hook: the event's version is not this one; the hook prints nothing.
+    Unsupported {
+        /// The protocol version.
+        v: u32,
+        /// The event's id.
+        id: String,
+    },
+}
+
+impl Message {
+    /// A `waiting` for the event `id`.
+    pub fn waiting(id: &str) -> Message {
+        Message::Waiting {
+            v: VERSION,
+            id: id.to_string(),
+        }
+    }
+    /// A `decision` for the event `id`.
+    pub fn decision(id: &str, decision: Decision) -> Message {
+        Message::Decision {
+            v: VERSION,
+            id: id.to_string(),
+            decision,
+            message: None,
+        }
+    }
+    /// A `deny` for the event `id` that tells the agent `feedback` (cleaned and bounded:
+    /// [`crate::answer::clean_feedback`]); a plain deny when nothing is left of it.
+    pub fn deny_with(id: &str, feedback: &str) -> Message {
+        Message::Decision {
+            v: VERSION,
+            id: id.to_string(),
+            decision: Decision::Deny,
+            message: crate::answer::clean_feedback(feedback),
+        }
+    }
+    /// An `answer` for the event `id`.
+    pub fn answer(id: &str, answers: Vec<AnswerItem>) -> Message {
+        Message::Answer {
+            v: VERSION,
+            id: id.to_string(),
+            answers,
+        }
+    }
+    /// An `unsupported` for the event `id`.
+    pub fn unsupported(id: &str) -> Message {
+        Message::Unsupported {
+            v: VERSION,
+            id: id.to_string(),
+        }
+    }
+
+    /// The event id the message is about.
+    pub fn id(&self) -> &str {
+        match self {
+            Message::Event(e) => &e.id,
+            Message::Waiting { id, .. }
+            | Message::Decision { id, .. }
+            | Message::Answer { id, .. }
+            | Message::Unsupported { id, .. } => id,
+        }
+    }
+
+    /// One line, newline included.
+    pub fn to_line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("messages always serialize");
+        s.push('\n');
+        s
+    }
+}
+
+/// What a line turned out to be when read.
+// An event is one per line and moved, never copied in bulk; boxing it would only add noise
+// to every match on the wire's messages.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, PartialEq)]
+pub enum ReadLine {
+    /// A message of this version.
+    Message(Message),
+    /// A well-formed envelope of another version (or of this version with a body this side
+    /// cannot read); answer `unsupported` with this id.
+    OtherVersion {
+        /// The envelope's id.
+        id: String,
+        /// The envelope's version, when it had one.
+        v: Option<u64>,
+    },
+    /// Not a JSON object with a `kind`.
+    Malformed(String),
+}
+
+/// Reads one line (without its newline). Checks the version before anything else, so an old
+/// hook's event gets `unsupported` rather than a parse error.
+pub fn read_line(line: &[u8]) -> ReadLine {
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => return ReadLine::Malformed(e.to_string()),
+    };
+    let Some(obj) = value.as_object() else {
+        return ReadLine::Malformed("not a JSON object".into());
+    };
+    if !obj.get("kind").is_some_and(Value::is_string) {
+        return ReadLine::Malformed("no \"kind\"".into());
+    }
+    let id = obj
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let v = obj.get("v").and_then(Value::as_u64);
+    if v != Some(u64::from(VERSION)) {
+        return ReadLine::OtherVersion { id, v };
+    }
+    match serde_json::from_value::<Message>(value) {
+        Ok(m) => ReadLine::Message(m),
+        Err(e) => ReadLine::Malformed(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::*;
+    use serde_json::json;
+
+    fn ctx_env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn build_with(
+        args: &[&str],
+        stdin: &str,
+        env: &'static [(&'static str, &'static str)],
+    ) -> Built {
+        let args = HookArgs::parse(args.iter().map(|s| s.to_string())).unwrap();
+        let env = ctx_env(env);
+        let ctx = HookContext {
+            id: "id-1".into(),
+            pid: 42,
+            own_cwd: "/own".into(),
+            env: &env,
+        };
+        build_event(&args, stdin.as_bytes(), &ctx)
+    }
+
+    fn build(args: &[&str], stdin: &str) -> Event {
+        match build_with(args, stdin, &[]) {
+            Built::Send(e) => e,
+            other => panic!("expected an event, got {other:?}"),
+        }
+    }
+
+    const BASH: &str = r#"{"session_id":"s","cwd":"/p","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+    #[test]
+    fn builtin_agents_go_by_kind_without_a_name() {
+        for a in ["claude", "codex", "opencode", "qwen", "copilot"] {
+            let e = build(&["--agent", a, "PermissionRequest"], BASH);
+            assert_eq!(e.agent.as_str(), a);
+            assert_eq!(e.agent_name, None);
+            assert!(e.wants_reply, "{a} PermissionRequest wants a reply");
+        }
+    }
+
+    #[test]
+    fn registered_others_travel_as_other_with_their_name_and_never_wait() {
+        for a in ["antigravity", "cursor", "droid", "kimi"] {
+            let e = build(&["--agent", a, "PermissionRequest"], BASH);
+            assert_eq!(e.agent, AgentKind::Other);
+            assert_eq!(e.agent_name.as_ref().unwrap().as_str(), a);
+            assert!(!e.wants_reply);
+        }
+    }
+
+    #[test]
+    fn agent_name_rules() {
+        assert!(AgentName::new("my-tool-2").is_ok());
+        assert!(AgentName::new(&"a".repeat(24)).is_ok());
+        assert_eq!(AgentName::new(""), Err(NameError::Length));
+        assert_eq!(AgentName::new(&"a".repeat(25)), Err(NameError::Length));
+        assert_eq!(AgentName::new("My-Tool"), Err(NameError::Characters));
+        assert_eq!(AgentName::new("my_tool"), Err(NameError::Characters));
+        assert_eq!(AgentName::new("tool ☃"), Err(NameError::Characters));
+        for r in [
+            "claude", "codex", "copilot", "opencode", "qwen", "other", "gemini",
+        ] {
+            assert_eq!(AgentName::new(r), Err(NameError::Reserved), "{r}");
+        }
+        // On the wire too: an event naming a reserved agent_name does not parse.
+        let line = format!(
+            r#"{{"kind":"event","v":{VERSION},"id":"x","agent":"other","agent_name":"claude","event":"Stop","wants_reply":false}}"#
+        );
+        assert!(matches!(read_line(line.as_bytes()), ReadLine::Malformed(_)));
+    }
+
+    #[test]
+    fn gemini_sends_nothing_and_bad_names_are_refused() {
+        assert_eq!(
+            build_with(&["--agent", "gemini", "BeforeTool"], BASH, &[]),
+            Built::Nothing
+        );
+        assert!(matches!(
+            build_with(&["--agent", "Bad Name", "Stop"], "{}", &[]),
+            Built::Refused(_)
+        ));
+        assert!(matches!(
+            build_with(&["--agent", "other", "Stop"], "{}", &[]),
+            Built::Refused(_)
+        ));
+    }
+
+    #[test]
+    fn zeca_only_for_claude_and_codex_and_never_waits() {
+        const Z: &[(&str, &str)] = &[("VULTS_ZECA", "1")];
+        for a in ["claude", "codex"] {
+            let Built::Send(e) = build_with(&["--agent", a, "PermissionRequest"], BASH, Z) else {
+                panic!()
+            };
+            assert!(e.zeca);
+            assert!(!e.wants_reply);
+        }
+        for a in ["qwen", "copilot", "opencode", "my-tool"] {
+            let Built::Send(e) = build_with(&["--agent", a, "PermissionRequest"], BASH, Z) else {
+                panic!()
+            };
+            assert!(!e.zeca, "{a}");
+        }
+        const NOT_ONE: &[(&str, &str)] = &[("VULTS_ZECA", "true")];
+        let Built::Send(e) = build_with(&["--agent", "claude", "Stop"], "{}", NOT_ONE) else {
+            panic!()
+        };
+        assert!(!e.zeca);
+        let line = serde_json::to_string(&e).unwrap();
+        assert!(!line.contains("zeca"), "zeca is absent, not false: {line}");
+    }
+
+    #[test]
+    fn terminal_env_holds_only_terminal_variables_and_vults_task() {
+        const ENV: &[(&str, &str)] = &[
+            ("TERM_PROGRAM", "kitty"),
+            ("TMUX_PANE", "%3"),
+            ("VULTS_TASK", "task-7"),
+            ("HOME", "/home/me"),
+            ("AWS_SECRET_ACCESS_KEY", "no"),
+            ("PATH", "/bin"),
+        ];
+        let Built::Send(e) = build_with(&["--agent", "claude", "Stop"], "{}", ENV) else {
+            panic!()
+        };
+        let keys: Vec<&str> = e.terminal.env.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["TERM_PROGRAM", "TMUX_PANE", "VULTS_TASK"]);
+        assert_eq!(e.terminal.pid, Some(42));
+    }
+
+    #[test]
+    fn cwd_resolution_order() {
+        assert_eq!(
+            resolve_cwd(&json!({"cwd":"/a","workspace_roots":["/b"]}), "/own"),
+            "/a"
+        );
+        assert_eq!(
+            resolve_cwd(
+                &json!({"workspacePaths":["/w1","/w2"],"workspace_roots":["/b"]}),
+                "/own"
+            ),
+            "/w1"
+        );
+        assert_eq!(
+            resolve_cwd(&json!({"workspace_roots":["/b"]}), "/own"),
+            "/b"
+        );
+        assert_eq!(resolve_cwd(&json!({}), "/own"), "/own");
+        let e = build(
+            &["--agent", "cursor", "beforeShellExecution"],
+            r#"{"workspace_roots":["/proj"]}"#,
+        );
+        assert_eq!(e.terminal.cwd.as_deref(), Some("/proj"));
+    }
+
+    #[test]
+    fn tool_response_keeps_only_error_and_transcripts_are_dropped() {
+        let e = build(
+            &["--agent", "claude", "PostToolUse"],
+            r#"{"transcript_path":"/t","tool_name":"Bash","tool_input":{"command":"x"},"tool_response":{"stdout":"big","stderr":"","error":"boom"}}"#,
+        );
+        assert_eq!(e.payload["tool_response"], json!({"error":"boom"}));
+        assert!(e.payload.get("transcript_path").is_none());
+        let e = build(
+            &["--agent", "antigravity", "PostToolUse"],
+            r#"{"transcriptPath":"/t","artifactDirectoryPath":"/a","tool_response":{"stdout":"x"}}"#,
+        );
+        assert_eq!(e.payload, json!({}));
+    }
+
+    #[test]
+    fn structured_patch_is_cut_to_400_lines_with_cut_flag() {
+        let lines: Vec<String> = (0..300).map(|i| format!("+line {i}")).collect();
+        let payload = json!({
+            "tool_name": "Edit",
+            "tool_response": {"filePath": "/f", "structuredPatch": [
+                {"oldStart": 1, "lines": lines}, {"oldStart": 900, "lines": lines}, {"oldStart": 2000, "lines": ["+x"]}
+            ]}
+        });
+        let e = build(&["--agent", "claude", "PostToolUse"], &payload.to_string());
+        let patch = e.payload["tool_response"]["structuredPatch"]
+            .as_array()
+            .unwrap();
+        let total: usize = patch
+            .iter()
+            .map(|h| h["lines"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(total, 400);
+        assert_eq!(patch.len(), 2);
+        assert_eq!(e.payload["tool_response"]["cut"], json!(true));
+        assert!(e.payload["tool_response"].get("filePath").is_none());
+
+        let small = json!({"tool_response": {"structuredPatch": [{"lines": ["+a", "-b"]}]}});
+        let e = build(&["--agent", "claude", "PostToolUse"], &small.to_string());
+        assert!(e.payload["tool_response"].get("cut").is_none());
+        // Only Claude Code's PostToolUse keeps it.
+        let e = build(&["--agent", "qwen", "PostToolUse"], &small.to_string());
+        assert!(e.payload.get("tool_response").is_none());
+    }
+
+    #[test]
+    fn strings_are_cut_to_2000_bytes_on_a_char_boundary() {
+        let long = "é".repeat(1500); // 3000 bytes
+        let e = build(
+            &["--agent", "claude", "UserPromptSubmit"],
+            &json!({"prompt": long}).to_string(),
+        );
+        let p = e.payload["prompt"].as_str().unwrap();
+        assert_eq!(p.len(), 2000);
+        assert!(p.chars().all(|c| c == 'é'));
+        let mut s = "aé".to_string();
+        assert!(truncate_utf8(&mut s, 2));
+        assert_eq!(s, "a");
+    }
+
+    #[test]
+    fn a_2000_byte_command_is_whole_and_still_waits() {
+        let cmd = "x".repeat(2000);
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &json!({"tool_name":"Bash","tool_input":{"command": cmd}}).to_string(),
+        );
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            2000
+        );
+        assert!(e.wants_reply);
+    }
+
+    #[test]
+    fn a_cut_command_never_waits() {
+        let cmd = "x".repeat(2001);
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &json!({"tool_name":"Bash","tool_input":{"command": cmd}}).to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert_eq!(e.too_large, Some(TooLarge { bytes: 2001 }));
+    }
+
+    /// A plan longer than a string may be (a 3,288-byte plan lost its card before: cut to 2000
+    /// bytes, sent as wants_reply false) keeps up to MAX_PLAN and still waits; its other
+    /// strings are cut as always; a plan over MAX_PLAN is cut and waits for nothing.
+    #[test]
+    fn a_plan_review_keeps_its_plan_up_to_64_kib_and_still_waits() {
+        let plan = "# Plan\n\n".to_string() + &"1. step é\n".repeat(400);
+        assert!(plan.len() > MAX_STRING && plan.len() < MAX_PLAN);
+        let asks = |plan: &str, agent: &str, tool: &str| {
+            build(
+                &["--agent", agent, "PermissionRequest"],
+                &json!({"tool_name": tool, "permission_mode": "plan",
+                    "tool_input": {"plan": plan, "planFilePath": "/h/.claude/plans/p.md"},
+                    "other": "z".repeat(3000)})
+                .to_string(),
+            )
+        };
+        let e = asks(&plan, "claude", "ExitPlanMode");
+        assert!(e.wants_reply && e.too_large.is_none());
+        assert_eq!(e.payload["tool_input"]["plan"], plan);
+        assert_eq!(e.payload["other"].as_str().unwrap().len(), MAX_STRING);
+        // Another tool, or another agent's plan tool, has no exemption.
+        let e = asks(&plan, "claude", "Frob");
+        assert!(!e.wants_reply);
+        let e = asks(&plan, "qwen", "exit_plan_mode");
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload["tool_input"]["plan"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+        // Over the bound: cut, and the agent asks in its terminal.
+        let huge = "y".repeat(MAX_PLAN + 1);
+        let e = asks(&huge, "claude", "ExitPlanMode");
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload["tool_input"]["plan"].as_str().unwrap().len(),
+            MAX_PLAN
+        );
+        assert_eq!(e.too_large.map(|t| t.bytes), Some(MAX_PLAN as u64 + 1));
+    }
+
+    /// A deny may carry the person's words; an old reply without them still reads, and a
+    /// decision without them is written as before.
+    #[test]
+    fn a_decision_may_carry_feedback_and_old_lines_still_read() {
+        let plain = Message::decision("a", Decision::Deny).to_line();
+        assert_eq!(
+            plain,
+            format!(
+                "{{\"kind\":\"decision\",\"v\":{VERSION},\"id\":\"a\",\"decision\":\"deny\"}}\n"
+            )
+        );
+        let with = Message::deny_with("a", "  also test it\u{1b}\n");
+        assert_eq!(
+            with.to_line(),
+            format!(
+                "{{\"kind\":\"decision\",\"v\":{VERSION},\"id\":\"a\",\"decision\":\"deny\",\"message\":\"also test it\"}}\n"
+            )
+        );
+        assert_eq!(
+            read_line(with.to_line().trim_end().as_bytes()),
+            ReadLine::Message(with.clone())
+        );
+        assert_eq!(
+            Message::deny_with("a", " \n "),
+            Message::decision("a", Decision::Deny)
+        );
+        assert!(
+            !matches!(
+                read_line(format!(r#"{{"kind":"decision","v":{VERSION},"id":"a","decision":"deny","message":7}}"#).as_bytes()),
+                ReadLine::Message(_)
+            ),
+            "a message that is not a string was read"
+        );
+    }
+
+    /// The app learns what the hook cut, to say so on the bird and in History: a 100-line Write
+    /// of 2,741 bytes and a 10,000-character command. An event that never wanted a reply, or
+    /// that fits, carries nothing.
+    #[test]
+    fn a_request_cut_to_fit_says_how_much_it_lost() {
+        let content: String = (1..=100)
+            .map(|i| format!("line {i:03} of the new file\n"))
+            .collect::<String>()
+            + &"x".repeat(241);
+        assert_eq!(content.len(), 2741);
+        let write = json!({"tool_name":"Write","tool_input":{"file_path":"/p/notes.md","content": content}});
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &write.to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert_eq!(e.too_large, Some(TooLarge { bytes: 2741 }));
+        let line = Message::Event(e).to_line();
+        assert!(line.contains(r#""too_large":{"bytes":2741}"#), "{line}");
+
+        let bash = json!({"tool_name":"Bash","tool_input":{"command": "y".repeat(10_000)}});
+        let e = build(
+            &["--agent", "codex", "PermissionRequest"],
+            &bash.to_string(),
+        );
+        assert_eq!(e.too_large, Some(TooLarge { bytes: 10_000 }));
+
+        let small = json!({"tool_name":"Bash","tool_input":{"command": "ls"}});
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &small.to_string(),
+        );
+        assert!(e.wants_reply && e.too_large.is_none());
+        assert!(!Message::Event(e).to_line().contains("too_large"));
+        // Not asked for a reply (a PreToolUse, a named tool without --reply vults): no card
+        // was ever coming, nothing to say.
+        let e = build(&["--agent", "claude", "PreToolUse"], &bash.to_string());
+        assert!(e.too_large.is_none());
+        let e = build(
+            &["--agent", "my-tool", "PermissionRequest"],
+            &bash.to_string(),
+        );
+        assert!(e.too_large.is_none());
+        // An old hook's event (no field) reads as nothing cut.
+        let old = &format!(
+            r#"{{"kind":"event","v":{VERSION},"id":"x","agent":"claude","event":"PermissionRequest","wants_reply":false}}"#
+        );
+        let Ok(Message::Event(e)) = serde_json::from_str::<Message>(old) else {
+            panic!("parses")
+        };
+        assert_eq!(e.too_large, None);
+    }
+
+    #[test]
+    fn codex_apply_patch_post_tool_use_keeps_64_kib() {
+        let patch = "+".repeat(100 * 1024);
+        let input = json!({"tool_name":"apply_patch","tool_input":{"command": patch, "other": "y".repeat(3000)}});
+        let e = build(&["--agent", "codex", "PostToolUse"], &input.to_string());
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            MAX_APPLY_PATCH
+        );
+        assert_eq!(
+            e.payload["tool_input"]["other"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+        // Not for Claude, not for PreToolUse.
+        let e = build(&["--agent", "claude", "PostToolUse"], &input.to_string());
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+        let e = build(&["--agent", "codex", "PreToolUse"], &input.to_string());
+        assert_eq!(
+            e.payload["tool_input"]["command"].as_str().unwrap().len(),
+            MAX_STRING
+        );
+    }
+
+    #[test]
+    fn an_event_over_1_mib_shrinks_and_never_waits() {
+        // 3 MiB of many short strings: cutting to 2000 bytes is not enough.
+        let many: Vec<String> = (0..1500)
+            .map(|i| format!("{i}:{}", "z".repeat(2000)))
+            .collect();
+        let input = json!({"session_id":"s1","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls","many":many}});
+        assert!(input.to_string().len() > 3 * 1024 * 1024 - 200_000);
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &input.to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert!(Message::Event(e.clone()).to_line().len() <= MAX_LINE);
+        // Step 1 sufficed: the strings got shorter but the fields are still there.
+        assert_eq!(
+            e.payload["tool_input"]["many"][0].as_str().unwrap().len(),
+            SHORT_STRING
+        );
+
+        // Too many fields for even 200-byte strings: only the essentials stay.
+        let many: Vec<String> = (0..8000)
+            .map(|i| format!("{i}:{}", "z".repeat(300)))
+            .collect();
+        let input =
+            json!({"session_id":"s1","cwd":"/p","tool_name":"Bash","tool_input":{"many":many}});
+        let e = build(
+            &["--agent", "claude", "PermissionRequest"],
+            &input.to_string(),
+        );
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload,
+            json!({"session_id":"s1","cwd":"/p","tool_name":"Bash"})
+        );
+    }
+
+    #[test]
+    fn wants_reply_rules() {
+        let ask = r#"{"tool_name":"AskUserQuestion","tool_input":{"questions":[]}}"#;
+        assert!(build(&["--agent", "claude", "--ask", "PreToolUse"], ask).wants_reply);
+        assert!(build(&["--agent", "opencode", "--ask", "PreToolUse"], ask).wants_reply);
+        assert!(
+            !build(&["--agent", "claude", "PreToolUse"], ask).wants_reply,
+            "without --ask"
+        );
+        assert!(
+            !build(&["--agent", "codex", "--ask", "PreToolUse"], ask).wants_reply,
+            "codex has no ask"
+        );
+        assert!(
+            !build(&["--agent", "claude", "--ask", "PreToolUse"], BASH).wants_reply,
+            "only AskUserQuestion"
+        );
+        assert!(build(&["--agent", "copilot", "permissionRequest"], BASH).wants_reply);
+        assert!(!build(&["--agent", "claude", "PreToolUse"], BASH).wants_reply);
+        assert!(!build(&["--agent", "my-tool", "PermissionRequest"], BASH).wants_reply);
+        let named = build(
+            &[
+                "--agent",
+                "my-tool",
+                "--reply",
+                "vults",
+                "PermissionRequest",
+            ],
+            BASH,
+        );
+        assert!(named.wants_reply);
+        assert_eq!(named.reply.as_deref(), Some("vults"));
+        assert!(!build(&["--agent", "my-tool", "--reply", "vults", "Stop"], "{}").wants_reply);
+    }
+
+    #[test]
+    fn reply_vults_is_refused_for_builtin_names() {
+        for a in [
+            "claude",
+            "codex",
+            "copilot",
+            "gemini",
+            "opencode",
+            "qwen",
+            "other",
+            "antigravity",
+            "cursor",
+            "droid",
+            "kimi",
+        ] {
+            let b = build_with(
+                &["--agent", a, "--reply", "vults", "PermissionRequest"],
+                BASH,
+                &[],
+            );
+            assert!(matches!(b, Built::Refused(_)), "{a}: {b:?}");
+        }
+        assert!(
+            HookArgs::parse(["--agent", "x", "--reply", "json", "E"].map(String::from)).is_err()
+        );
+    }
+
+    #[test]
+    fn statusline_sends_only_cost_limits_and_session() {
+        let input = json!({
+            "session_id": "s", "cwd": "/secret/path", "model": {"id": "m"}, "transcript_path": "/t",
+            "cost": {"total_cost_usd": 1.5, "total_duration_ms": 9},
+            "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 1738425600}}
+        });
+        let e = build(&["--agent", "claude", "--statusline"], &input.to_string());
+        assert_eq!(e.event, "StatusLine");
+        assert!(!e.wants_reply);
+        assert_eq!(
+            e.payload,
+            json!({"session_id":"s","rate_limits":{"five_hour":{"used_percentage":23.5,"resets_at":1738425600}},"cost":{"total_cost_usd":1.5}})
+        );
+        assert_eq!(
+            build_with(
+                &["--agent", "claude", "--statusline"],
+                r#"{"session_id":"s","cwd":"/x"}"#,
+                &[]
+            ),
+            Built::Nothing
+        );
+    }
+
+    #[test]
+    fn bom_and_empty_stdin() {
+        let e = build(
+            &["--agent", "claude", "Stop"],
+            "\u{feff}{\"session_id\":\"b\"}",
+        );
+        assert_eq!(e.payload["session_id"], "b");
+        let e = build(&["--agent", "claude", "Stop"], "");
+        assert_eq!(e.payload, json!({}));
+        assert!(matches!(
+            build_with(&["--agent", "claude", "Stop"], "[1]", &[]),
+            Built::Refused(_)
+        ));
+        assert!(matches!(
+            build_with(&["--agent", "claude", "Stop"], "{nope", &[]),
+            Built::Refused(_)
+        ));
+    }
+
+    #[test]
+    fn messages_round_trip_as_one_line() {
+        let msgs = [
+            Message::waiting("a"),
+            Message::decision("a", Decision::Allow),
+            Message::decision("a", Decision::Deny),
+            Message::answer(
+                "a",
+                vec![
+                    AnswerItem::One("Blue".into()),
+                    AnswerItem::Many(vec!["S".into(), "M".into()]),
+                ],
+            ),
+            Message::unsupported("a"),
+        ];
+        for m in msgs {
+            let line = m.to_line();
+            assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
+            assert_eq!(read_line(line.trim_end().as_bytes()), ReadLine::Message(m));
+        }
+        assert_eq!(
+            Message::answer(
+                "a",
+                vec![
+                    AnswerItem::One("Blue".into()),
+                    AnswerItem::Many(vec!["S".into(), "M".into()])
+                ]
+            )
+            .to_line(),
+            format!(
+                "{{\"kind\":\"answer\",\"v\":{VERSION},\"id\":\"a\",\"answers\":[\"Blue\",[\"S\",\"M\"]]}}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn another_version_is_recognised_before_parsing_the_body() {
+        let v8 = r#"{"kind":"event","v":8,"id":"old-1","agent":"gemini","event":"X"}"#;
+        assert_eq!(
+            read_line(v8.as_bytes()),
+            ReadLine::OtherVersion {
+                id: "old-1".into(),
+                v: Some(8)
+            }
+        );
+        assert!(matches!(read_line(b"not json"), ReadLine::Malformed(_)));
+        assert!(matches!(
+            read_line(format!("{{\"v\":{VERSION}}}").as_bytes()),
+            ReadLine::Malformed(_)
+        ));
+    }
+}
