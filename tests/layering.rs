@@ -136,6 +136,9 @@ fn crates_depend_downward_only() {
     assert_eq!(arrows_back_up(&edges), Vec::<String>::new());
 }
 
+/// Module → the modules it imports.
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
 /// A crate's source files: each one's module path from the crate root (`lib.rs` is `[]`,
 /// `settings/mod.rs` is `["settings"]`, `settings/view.rs` is `["settings", "view"]`) and its
 /// code (see [`code_of`]).
@@ -170,12 +173,8 @@ fn sources(src: &Path) -> Vec<(Vec<String>, String)> {
 /// `super::` and `self::` path, in code and in `use` of every form. A folder module
 /// (`settings/`) counts as one module of its parent's folder, all its files together, and is a
 /// folder of its own.
-fn graph(
-    sources: &[(Vec<String>, String)],
-    level: &[String],
-    names: &BTreeSet<String>,
-) -> BTreeMap<String, BTreeSet<String>> {
-    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+fn graph(sources: &[(Vec<String>, String)], level: &[String], names: &BTreeSet<String>) -> Graph {
+    let mut g: Graph = BTreeMap::new();
     for (module, code) in sources {
         if module.len() <= level.len() || !module.starts_with(level) {
             continue; // another folder's, or this folder's front door (`lib.rs`, `mod.rs`)
@@ -339,10 +338,10 @@ fn code_of(text: &str) -> String {
 }
 
 /// The first cycle found, as a path of modules that ends where it began.
-fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+fn cycle(graph: &Graph) -> Option<Vec<String>> {
     fn visit(
         node: &str,
-        graph: &BTreeMap<String, BTreeSet<String>>,
+        graph: &Graph,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
     ) -> Option<Vec<String>> {
@@ -370,13 +369,8 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
 }
 
-/// Imports that close a cycle today, in crates whose front doors are being split by other work
-/// (issue 31, "One house, second pass"): (crate, module path of the folder, from, to). The check
-/// leaves these edges out and fails when one of them is gone, so the list only shrinks.
-const KNOWN_CYCLE_EDGES: &[(&str, &str, &str, &str)] = &[];
-
 /// Every folder's module graph in a crate's `src/`: (the folder's module path, its graph).
-fn graphs(src: &Path) -> Vec<(Vec<String>, BTreeMap<String, BTreeSet<String>>)> {
+fn graphs(src: &Path) -> Vec<(Vec<String>, Graph)> {
     let sources = sources(src);
     let levels: BTreeSet<Vec<String>> = sources
         .iter()
@@ -399,23 +393,13 @@ fn graphs(src: &Path) -> Vec<(Vec<String>, BTreeMap<String, BTreeSet<String>>)> 
 #[test]
 fn no_crate_has_an_import_cycle_between_its_modules() {
     let mut read = 0;
-    let mut known_seen = BTreeSet::new();
     for m in members() {
         let src = m.dir.join("src");
         if !src.is_dir() {
             continue;
         }
-        for (level, mut g) in graphs(&src) {
+        for (level, g) in graphs(&src) {
             read += g.values().map(BTreeSet::len).sum::<usize>();
-            for known in KNOWN_CYCLE_EDGES
-                .iter()
-                .filter(|(c, l, _, _)| *c == m.name && *l == level.join("::"))
-            {
-                let (_, _, from, to) = known;
-                if g.get_mut(*from).is_some_and(|e| e.remove(*to)) {
-                    known_seen.insert(known);
-                }
-            }
             assert_eq!(
                 cycle(&g),
                 None,
@@ -430,14 +414,6 @@ fn no_crate_has_an_import_cycle_between_its_modules() {
         }
     }
     assert!(read > 20, "the check reads edges ({read})");
-    let gone: Vec<_> = KNOWN_CYCLE_EDGES
-        .iter()
-        .filter(|k| !known_seen.contains(k))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "these known cycle edges are gone: take them off KNOWN_CYCLE_EDGES: {gone:?}"
-    );
 }
 
 #[test]
