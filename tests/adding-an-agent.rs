@@ -8,7 +8,6 @@
 //! build of the workspace that runs this test.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The page's Rust code blocks, in order.
 fn rust_blocks(page: &str) -> Vec<String> {
@@ -193,29 +192,11 @@ fn add_quokka(page: &str, ws: &Path) {
 }
 
 fn cargo(ws: &Path, target: &Path, args: &[&str]) {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
+    let mut cmd = vults_tests::cargo();
     cmd.current_dir(ws)
         .env("CARGO_TARGET_DIR", target)
         .args(["test", "--offline"])
         .args(args);
-    // The running test's own package variables are not the copy's.
-    for (key, _) in std::env::vars_os() {
-        let k = key.to_string_lossy();
-        if k.starts_with("CARGO_PKG_")
-            || k.starts_with("CARGO_MANIFEST_")
-            || [
-                "CARGO_CRATE_NAME",
-                "CARGO_PRIMARY_PACKAGE",
-                "CARGO_TARGET_TMPDIR",
-                "OUT_DIR",
-            ]
-            .contains(&k.as_ref())
-            || k.starts_with("NEXTEST")
-        {
-            cmd.env_remove(&key);
-        }
-    }
     let out = cmd.output().expect("cargo runs");
     assert!(
         out.status.success(),
