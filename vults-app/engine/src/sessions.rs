@@ -318,7 +318,7 @@ mod tests {
     use serde_json::json;
 
     fn ev(agent: AgentKind, name: &str, payload: Value) -> Event {
-        let line = json!({"kind":"event","v":9,"id":"1","agent":agent,"event":name,"wants_reply":false,
+        let line = json!({"kind":"event","v":vults_core::protocol::VERSION,"id":"1","agent":agent,"event":name,"wants_reply":false,
             "terminal":{"cwd":"/proj","pid":77,"env":{"VULTS_TASK":"t-1"}},"payload":payload});
         match vults_core::protocol::read_line(line.to_string().as_bytes()) {
             vults_core::protocol::ReadLine::Message(vults_core::protocol::Message::Event(e)) => e,
