@@ -328,13 +328,45 @@ fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
     Some(at)
 }
 
-/// A file's code without its `#[cfg(test)]` part and its comment lines.
+/// A file's code without its comment lines and the items marked `#[cfg(test)]` (a test module,
+/// a test helper), wherever they stand.
 fn code_of(text: &str) -> String {
-    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-    code.lines()
+    let code: String = text
+        .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    let mut out = String::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        // The item it marks ends at its `;` or at the brace that closes its first `{` (braces
+        // in its strings are counted too: an unbalanced one drops the rest of the file, as a
+        // test module at the end is dropped).
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The first cycle found, as a path of modules that ends where it began.
@@ -470,6 +502,14 @@ fn the_checks_bite() {
         ("use crate::{b::X};\nuse crate::{c::Y};", &["b", "c"]),
         ("//! [`crate::b`]\n// use super::c;", &[]),
         ("fn f() {}\n#[cfg(test)]\nuse crate::b;", &[]),
+        (
+            "#[cfg(test)]\nmod tests;\nuse crate::b;\n#[cfg(test)]\nfn t() { crate::c::x() }\nfn f() { super::d::y() }",
+            &["b", "d"],
+        ),
+        (
+            "#[cfg(test)]\nmod tests {\n    use crate::b;\n}\nuse crate::c;",
+            &["c"],
+        ),
         ("let reuse = 1; fn abuse() {}", &[]),
     ];
     for (code, want) in cases {
