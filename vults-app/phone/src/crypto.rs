@@ -107,6 +107,10 @@ pub enum Direction {
     ToApp,
     /// The app's reply to a phone.
     ToPhone,
+    /// A push message's content, inside the Web Push encryption (docs/phone.md, "Push"): the
+    /// service worker opens it with the device's seal key, so a push service, or anyone who
+    /// learns a subscription's keys, cannot make the phone show anything.
+    Push,
 }
 
 /// The AES-256-GCM key one device shares with the app, and the device's broker topic id.
@@ -156,6 +160,7 @@ impl SealKey {
         let dir = match direction {
             Direction::ToApp => "to-app",
             Direction::ToPhone => "to-phone",
+            Direction::Push => "push",
         };
         format!("{REQUEST_DOMAIN} {dir} {device}").into_bytes()
     }
@@ -266,6 +271,17 @@ pub enum Op {
         /// The answer.
         answer: WireAnswer,
     },
+    /// Push to this subscription from now on (Web Push; replaces an earlier one).
+    Subscribe {
+        /// The push service's URL (checked by `devices::Subscription::new`).
+        endpoint: String,
+        /// The browser's P-256 key, base64url.
+        p256dh: String,
+        /// The auth secret, base64url.
+        auth: String,
+    },
+    /// Push nothing to this device any more.
+    Unsubscribe,
 }
 
 /// An answer as the phone words it.
@@ -348,6 +364,9 @@ impl WireAnswer {
 /// nonce=<base64url of 16 random bytes>
 /// card=<card id>       (answer only)
 /// answer=allow|deny|always|deny:<JSON string>|answers:<JSON list>   (answer only)
+/// endpoint=<https URL> (subscribe only; op=unsubscribe has no more lines)
+/// p256dh=<base64url>   (subscribe only)
+/// auth=<base64url>     (subscribe only)
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedRequest {
@@ -367,6 +386,8 @@ impl SignedRequest {
         let op = match self.op {
             Op::List => "list",
             Op::Answer { .. } => "answer",
+            Op::Subscribe { .. } => "subscribe",
+            Op::Unsubscribe => "unsubscribe",
         };
         let mut m = format!(
             "{REQUEST_DOMAIN}\nop={op}\ndevice={}\ntime={}\nnonce={}",
@@ -374,6 +395,16 @@ impl SignedRequest {
         );
         if let Op::Answer { card, answer } = &self.op {
             m.push_str(&format!("\ncard={card}\nanswer={}", answer.to_field()));
+        }
+        if let Op::Subscribe {
+            endpoint,
+            p256dh,
+            auth,
+        } = &self.op
+        {
+            m.push_str(&format!(
+                "\nendpoint={endpoint}\np256dh={p256dh}\nauth={auth}"
+            ));
         }
         m
     }
@@ -401,6 +432,12 @@ impl SignedRequest {
                 let answer = WireAnswer::parse(field("answer")?)?;
                 Op::Answer { card, answer }
             }
+            "subscribe" => Op::Subscribe {
+                endpoint: field("endpoint")?.to_string(),
+                p256dh: field("p256dh")?.to_string(),
+                auth: field("auth")?.to_string(),
+            },
+            "unsubscribe" => Op::Unsubscribe,
             _ => return None,
         };
         if lines.next().is_some() {

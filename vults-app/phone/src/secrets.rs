@@ -129,6 +129,49 @@ pub fn load_or_create(paths: &Paths) -> std::io::Result<(AppKeys, KeyStorage)> {
     }
 }
 
+/// The VAPID key's entry in the keyring (Web Push: the key pushes are signed for with).
+const VAPID_USER: &str = "phone-push-vapid-key";
+
+/// The VAPID key's fallback file (0600), where no keyring can be used.
+pub fn vapid_file(paths: &Paths) -> PathBuf {
+    paths.config_dir.join("phone-push-vapid.key")
+}
+
+/// Loads the app's VAPID key (P-256), creating it on first use, kept like the link's keys: in
+/// the keyring, or a 0600 file and why. A stored key that does not read is an error, never
+/// replaced (subscriptions made with its public half would stop working).
+pub fn load_or_create_vapid(
+    paths: &Paths,
+) -> std::io::Result<(super::push::webpush::VapidKey, KeyStorage)> {
+    use super::push::webpush::VapidKey;
+    let file = vapid_file(paths);
+    if let Some(stored) = read_secret(VAPID_USER, &file) {
+        let key = unb64_array::<32>(stored.trim()).and_then(|b| VapidKey::from_bytes(&b));
+        let Some(key) = key else {
+            return Err(std::io::Error::other(format!(
+                "the stored push (VAPID) key is not in the expected form; remove {} or its \
+                 keyring entry to make a new one (phones then subscribe again)",
+                file.display()
+            )));
+        };
+        let storage = if file.exists() {
+            KeyStorage::File {
+                path: file,
+                reason: STORE_ERROR
+                    .get()
+                    .cloned()
+                    .unwrap_or_else(|| "the keyring could not be used".into()),
+            }
+        } else {
+            KeyStorage::Keyring
+        };
+        return Ok((key, storage));
+    }
+    let key = VapidKey::generate();
+    let storage = store_secret(VAPID_USER, &file, Some(&b64(&key.to_bytes())))?;
+    Ok((key, storage))
+}
+
 /// The broker password's entry in the keyring.
 const BROKER_USER: &str = "phone-broker-password";
 
