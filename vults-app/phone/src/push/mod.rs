@@ -17,6 +17,8 @@
 //! `devices.json`) and Settings → Phone says so. Nothing here ever waits on a hook or a card.
 
 pub mod send;
+#[doc(hidden)]
+pub mod standin;
 pub mod webpush;
 
 use super::crypto::Direction;
@@ -187,7 +189,7 @@ impl Shared {
 #[derive(Default)]
 struct Shown {
     cards: BTreeSet<CardId>,
-    /// The count the "N cards wait" notification says, while it is up.
+    /// The count the "N cards wait" notification says (every card that waits), while it is up.
     summary: Option<usize>,
 }
 
@@ -219,9 +221,9 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
                             seen.cards.insert(id);
                             jobs.push((device, card_job(&cards[&id])));
                         } else {
-                            let n = cards.keys().filter(|c| !seen.cards.contains(c)).count();
-                            seen.summary = Some(n);
-                            jobs.push((device, summary_job(n, false)));
+                            // Every card that waits, the ones shown alone too.
+                            seen.summary = Some(cards.len());
+                            jobs.push((device, summary_job(cards.len(), false)));
                         }
                     }
                 }
@@ -235,14 +237,15 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
                     for (device, seen) in shown.iter_mut() {
                         if seen.cards.remove(&id) {
                             jobs.push((device.clone(), withdraw_job(&card_tag(id))));
-                        } else if let Some(was) = seen.summary {
-                            let n = cards.keys().filter(|c| !seen.cards.contains(c)).count();
-                            if n == 0 {
+                        }
+                        if let Some(was) = seen.summary {
+                            // Up while some card that waits is not shown on its own.
+                            if cards.keys().all(|c| seen.cards.contains(c)) {
                                 seen.summary = None;
                                 jobs.push((device.clone(), withdraw_job(SUMMARY_TAG)));
-                            } else if n != was {
-                                seen.summary = Some(n);
-                                jobs.push((device.clone(), summary_job(n, true)));
+                            } else if cards.len() != was {
+                                seen.summary = Some(cards.len());
+                                jobs.push((device.clone(), summary_job(cards.len(), true)));
                             }
                         }
                     }
