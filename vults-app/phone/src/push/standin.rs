@@ -48,6 +48,7 @@ struct State {
     keys: HashMap<String, Keys>,
     answer: HashMap<String, u16>,
     received: Vec<Received>,
+    feed: Option<std::sync::mpsc::Sender<Received>>,
 }
 
 /// The running stand-in; stops when dropped.
@@ -153,6 +154,13 @@ impl StandIn {
     pub fn answer(&self, sub: &Subscription, status: u16) {
         let path = path_of(&sub.endpoint);
         self.lock().answer.insert(path, status);
+    }
+
+    /// From now on, each request as it is taken (the browser test prints them).
+    pub fn feed(&self) -> std::sync::mpsc::Receiver<Received> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.lock().feed = Some(tx);
+        rx
     }
 
     /// Every request taken so far, oldest first.
@@ -270,12 +278,16 @@ async fn handle(
     } else {
         st.answer.get(&path).copied().unwrap_or(201)
     };
-    st.received.push(Received {
+    let got = Received {
         path,
         headers,
         vapid,
         plaintext,
         status,
-    });
+    };
+    if let Some(feed) = &st.feed {
+        let _ = feed.send(got.clone());
+    }
+    st.received.push(got);
     status
 }
