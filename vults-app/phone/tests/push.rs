@@ -390,3 +390,47 @@ fn only_an_https_subscription_with_real_keys_is_taken() {
     assert_eq!((status, &reply.unwrap()["push"]), (200, &json!(false)));
     assert!(!h.devices_file().contains(&sub.endpoint));
 }
+
+#[test]
+fn a_push_service_that_fails_is_tried_again_with_backoff() {
+    let h = Harness::new("retry");
+    let phone = h.paired("Gil");
+    let sub = h.subscribe(&phone, "gil");
+    h.service.answer(&sub, 503);
+    h.card(1, "make");
+    eventually("the first try, refused with 503", || {
+        h.service.received_for(&sub).len() == 1
+    });
+    eventually("the 503 said in the push state", || {
+        h.link
+            .push_states()
+            .get(&phone.device)
+            .and_then(|s| s.last_error.clone())
+            .is_some_and(|e| e.contains("503"))
+    });
+    // The service is back: the next try (after the first backoff step) is taken.
+    h.service.answer(&sub, 201);
+    // (More 503s may come first on a slow machine: the one taken is the one checked.)
+    eventually("a try that is taken", || {
+        h.service.received_for(&sub).iter().any(|r| r.status == 201)
+    });
+    let taken = h
+        .service
+        .received_for(&sub)
+        .iter()
+        .position(|r| r.status == 201)
+        .unwrap();
+    let (got, payload) = h.push(&phone, &sub, taken);
+    assert_eq!(got.status, 201);
+    assert_eq!(payload["tag"], "vults-card-1");
+    eventually("the delivery noted", || {
+        h.link
+            .push_states()
+            .get(&phone.device)
+            .is_some_and(|s| s.delivered == 1 && s.last_error.is_none())
+    });
+    assert!(
+        h.devices_file().contains(&sub.endpoint),
+        "a 503 keeps the subscription"
+    );
+}
