@@ -511,6 +511,15 @@ function cardView(link, card) {
   return box;
 }
 
+// The card a notification was tapped for (#card=<id>, or a message from sw.js): scrolled to
+// once it is on the page.
+let focusCard = null;
+function scrollToCard() {
+  if (focusCard === null) return;
+  const box = document.querySelector(`article.card[data-card-id="${focusCard}"]`);
+  if (box) { box.scrollIntoView({ block: 'start' }); focusCard = null; }
+}
+
 let shown = '';
 function render(link, cards) {
   const key = JSON.stringify(cards.map((c) => c.id));
@@ -591,6 +600,7 @@ async function poll(link) {
     if (r.ok) {
       status(`Connected · ${new Date().toLocaleTimeString()}`);
       render(link, r.cards);
+      scrollToCard();
       showPush(link, r).catch(() => {});
     }
     else status(`Refused: ${r.refused}`, true);
@@ -611,6 +621,13 @@ async function main() {
   if (!window.isSecureContext || !crypto.subtle) {
     status('This browser does not allow cryptography on this page (not a secure context). Open the page over HTTPS or from this computer.', true);
     return;
+  }
+  const tapped = Number(new URLSearchParams(location.hash.slice(1)).get('card'));
+  if (Number.isSafeInteger(tapped) && tapped > 0) focusCard = tapped;
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (e) => {
+      if (e.data && Number.isSafeInteger(e.data.card)) { focusCard = e.data.card; scrollToCard(); }
+    });
   }
   $('forget').onclick = async () => { await save(null); location.hash = ''; location.reload(); };
   const offer = offerFromHash();

@@ -66,8 +66,13 @@ async function onClick(notification, action) {
       if (r.ok) return;
     } catch { /* refused or unreachable: the page says why */ }
   }
-  // A tap on the notification itself, a question, or an answer that did not go: the page.
+  // A tap on the notification itself, a question, or an answer that did not go: the page, on
+  // that card.
+  const card = data.card;
   const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  if (open.length) return open[0].focus();
-  return self.clients.openWindow('./');
+  if (open.length) {
+    if (card !== null) open[0].postMessage({ card });
+    return open[0].focus();
+  }
+  return self.clients.openWindow(card !== null ? `./#card=${card}` : './');
 }
