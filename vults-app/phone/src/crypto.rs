@@ -254,6 +254,30 @@ pub fn verify(key: &[u8; 32], message: &[u8], sig: &[u8]) -> bool {
         .is_ok()
 }
 
+/// The origin (`https://host[:port]`) of an `https://` URL with a host and no user info, or
+/// `None`: what a push subscription's endpoint must be (`devices::Subscription`), and the VAPID
+/// JWT's `aud` (`push::webpush`).
+pub fn https_origin(endpoint: &str) -> Option<String> {
+    let uri: hyper::Uri = endpoint.parse().ok()?;
+    if uri.scheme_str() != Some("https") {
+        return None;
+    }
+    let authority = uri.authority()?;
+    if authority.as_str().contains('@') || authority.host().is_empty() {
+        return None;
+    }
+    Some(format!("https://{}", authority.as_str()))
+}
+
+/// A P-256 public key from its uncompressed form (65 bytes, `0x04 ‖ x ‖ y`), or `None` (not on
+/// the curve, compressed, the identity): a push subscription's `p256dh`.
+pub fn p256_public(raw: &[u8]) -> Option<p256::PublicKey> {
+    if raw.len() != 65 || raw[0] != 4 {
+        return None;
+    }
+    p256::PublicKey::from_sec1_bytes(raw).ok()
+}
+
 /// An Ed25519 signature of `message`.
 pub fn sign(key: &SigningKey, message: &[u8]) -> [u8; 64] {
     key.sign(message).to_bytes()
@@ -504,6 +528,34 @@ mod tests {
             SignedRequest::parse(&m.replace("op=answer", "op=delete")),
             None
         );
+    }
+
+    #[test]
+    fn a_subscription_is_three_more_signed_lines_and_nothing_else() {
+        let r = SignedRequest {
+            device: "abc".into(),
+            time_ms: 1_700_000_000_000,
+            nonce: b64(&[7u8; 16]),
+            op: Op::Subscribe {
+                endpoint: "https://push.example/s/1".into(),
+                p256dh: "BKey".into(),
+                auth: "QXV0aA".into(),
+            },
+        };
+        let m = r.to_message();
+        assert!(m.ends_with("\nendpoint=https://push.example/s/1\np256dh=BKey\nauth=QXV0aA"));
+        assert_eq!(SignedRequest::parse(&m), Some(r));
+        assert_eq!(SignedRequest::parse(&format!("{m}\nextra=1")), None);
+        // Its lines in their order only.
+        let swapped = m.replace("\np256dh=BKey\nauth=QXV0aA", "\nauth=QXV0aA\np256dh=BKey");
+        assert_eq!(SignedRequest::parse(&swapped), None);
+        let off = SignedRequest {
+            op: Op::Unsubscribe,
+            ..SignedRequest::parse(&m).unwrap()
+        };
+        assert_eq!(SignedRequest::parse(&off.to_message()), Some(off));
+        assert!(https_origin("https://push.example/s/1").is_some());
+        assert!(p256_public(&[4u8; 65]).is_none(), "not on the curve");
     }
 
     #[test]

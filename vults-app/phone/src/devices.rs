@@ -61,12 +61,12 @@ impl Subscription {
             || endpoint
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control())
-            || super::push::webpush::origin(endpoint).is_none()
+            || super::crypto::https_origin(endpoint).is_none()
         {
             return Err("the push endpoint must be an https:// URL with a host");
         }
         let key = super::crypto::unb64(p256dh).ok_or("p256dh must be base64url")?;
-        if super::push::webpush::public_key(&key).is_none() {
+        if super::crypto::p256_public(&key).is_none() {
             return Err("p256dh must be an uncompressed P-256 public key");
         }
         if super::crypto::unb64_array::<16>(auth).is_none() {

@@ -109,10 +109,7 @@ fn point_bytes(public: &PublicKey) -> [u8; 65] {
 /// A P-256 public key from its uncompressed form, or `None` (not on the curve, compressed,
 /// the identity).
 pub fn public_key(raw: &[u8]) -> Option<PublicKey> {
-    if raw.len() != 65 || raw[0] != 4 {
-        return None;
-    }
-    PublicKey::from_sec1_bytes(raw).ok()
+    crate::crypto::p256_public(raw)
 }
 
 fn info(label: &str, ua_public: &[u8], as_public: &[u8]) -> Vec<u8> {
@@ -234,15 +231,7 @@ pub fn decrypt(body: &[u8], ua_secret: &SecretKey, auth: &[u8; 16]) -> Option<Ve
 
 /// The origin of an `https://` URL (`https://host[:port]`): the JWT's `aud`.
 pub fn origin(endpoint: &str) -> Option<String> {
-    let uri: hyper::Uri = endpoint.parse().ok()?;
-    if uri.scheme_str() != Some("https") {
-        return None;
-    }
-    let authority = uri.authority()?;
-    if authority.as_str().contains('@') || authority.host().is_empty() {
-        return None;
-    }
-    Some(format!("https://{}", authority.as_str()))
+    crate::crypto::https_origin(endpoint)
 }
 
 /// What a push service reads in a valid `Authorization: vapid` header.
