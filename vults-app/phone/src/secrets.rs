@@ -392,6 +392,36 @@ mod tests {
     }
 
     #[test]
+    fn the_push_key_is_made_once_and_kept() {
+        let _keyring = test_lock();
+        let home = std::env::temp_dir().join(format!("vults-vapid-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let h = home.clone();
+        let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
+        let (first, storage) = load_or_create_vapid(&paths).unwrap();
+        let (again, _) = load_or_create_vapid(&paths).unwrap();
+        assert_eq!(
+            again.public_raw(),
+            first.public_raw(),
+            "subscriptions keep working"
+        );
+        if let KeyStorage::File { path, .. } = &storage {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(path).unwrap().permissions().mode();
+                assert_eq!(mode & 0o777, 0o600);
+            }
+            // A file that is not a key is never replaced: push is off, and the app says why.
+            std::fs::write(path, "not a key").unwrap();
+            let err = load_or_create_vapid(&paths).unwrap_err().to_string();
+            assert!(err.contains("not in the expected form"), "{err}");
+            assert_eq!(std::fs::read_to_string(path).unwrap(), "not a key");
+        }
+        let _ = std::fs::remove_dir_all(&home);
+    }
+
+    #[test]
     fn keys_fall_back_to_a_0600_file_then_move_into_the_keyring() {
         let _keyring = test_lock();
         let home = std::env::temp_dir().join(format!("vults-secrets-{}", std::process::id()));
