@@ -49,7 +49,14 @@ impl VultsWindow {
             self.quiet_switch = Some(status.settings.quiet.on);
             self.desktop.set_quiet(status.settings.quiet.on);
         }
-        self.quiet = status.quiet.quiet;
+        let quiet = status.quiet.quiet;
+        // Quiet hours hush the paired phones too: nothing is pushed while quiet.
+        if quiet != self.quiet
+            && let Some(phone) = self.phone.as_mut()
+        {
+            phone.apply(vults_phone::PhoneAction::Quiet(quiet));
+        }
+        self.quiet = quiet;
         for h in heard {
             match h {
                 Heard::Notification { session, action } => {
