@@ -36,6 +36,7 @@ mod run;
 pub mod state;
 mod tomlfile;
 pub mod welcome;
+pub mod window_prefs;
 pub mod windows;
 
 pub use agents::{agent_named, installed_agents, on_hosts, shell_path};

@@ -116,6 +116,8 @@ pub trait InstallerLink {
     fn set_start_at_login(&mut self, _enabled: bool) {}
     /// Builds the welcome from what is installed now and sends it ([`InstallerNews::welcome`]).
     fn show_welcome(&mut self) {}
+    /// Saves where the island and the cards go (`settings.json`, `window`).
+    fn save_window_prefs(&mut self, _prefs: vults_installer::window_prefs::WindowPrefs) {}
 }
 
 /// How the window reaches the SSH hosts' links (Settings → Hosts).
@@ -277,15 +279,14 @@ pub struct VultsWindow {
     pulse_from: Option<f64>,
     /// Where the island was last put (floating), so it moves only when its place changes.
     island_at: Option<egui::Pos2>,
-    /// Which monitor the island and the cards go to (Settings → General).
-    pub monitor_choice: crate::viewport::MonitorChoice,
     /// The area the cards on screen were placed in: kept while any is up, so a card never moves
     /// under the pointer because the pointer went to another monitor.
     card_screen: Option<egui::Rect>,
-    /// Cards wait while the chosen monitor shows a fullscreen window (Settings → General).
-    pub spare_fullscreen: bool,
     /// The titles of the card windows drawn this frame (floating).
     open_cards: Vec<String>,
+    /// The one window asked the compositor for attention (a card came while it was unfocused);
+    /// withdrawn once it is focused or nothing waits.
+    pub attention_asked: bool,
     /// Frames drawn since the last card arrived (0 = the card was drawn in the first frame).
     pub frames_to_card: Option<u32>,
     /// Log [`Self::frames_to_card`] to stderr for each card (`VULTS_UI_STATS=1`, benchmarks).
@@ -354,10 +355,9 @@ impl VultsWindow {
             cards: HashMap::new(),
             pulse_from: None,
             island_at: None,
-            monitor_choice: crate::viewport::MonitorChoice::default(),
             card_screen: None,
-            spare_fullscreen: true,
             open_cards: Vec::new(),
+            attention_asked: false,
             frames_to_card: None,
             log_card_frames: false,
             card_pending_draw: None,
@@ -511,6 +511,27 @@ impl VultsWindow {
                 }
             }
         }
+        if self.attention_asked
+            && (ctx.input(|i| i.viewport().focused) == Some(true) || self.model.cards.is_empty())
+        {
+            ctx.send_viewport_cmd_to(
+                ViewportId::ROOT,
+                ViewportCommand::RequestUserAttention(egui::UserAttentionType::Reset),
+            );
+            self.attention_asked = false;
+        }
+        if self.model.tray_note.is_none() {
+            self.model.tray_note = self.desktop.tray_note();
+        }
+        if self.layout == Layout::Floating
+            && let Some(screens) = crate::viewport::screens(ctx)
+        {
+            let names = screens.monitors.iter().map(|m| m.name.clone());
+            let names: Vec<String> = names.filter(|n| !n.is_empty()).collect();
+            if names != self.model.monitor_names {
+                self.model.monitor_names = names;
+            }
+        }
         if self.layout == Layout::Floating
             && let Some(area) = self.screen_area(ctx)
         {
@@ -535,6 +556,17 @@ impl VultsWindow {
         };
         self.cards.insert(id, CardView::new(card));
         self.pulse_from = Some(ctx.input(|i| i.time));
+        // One window (Wayland without XWayland): when it is not the focused window (on another
+        // workspace, behind others), the compositor is asked to mark it (xdg-activation:
+        // urgent on sway, "demands attention" on GNOME and KDE), besides the notification.
+        // It never takes the keyboard: no activation is asked for.
+        if self.layout == Layout::Embedded && ctx.input(|i| i.viewport().focused) != Some(true) {
+            ctx.send_viewport_cmd_to(
+                ViewportId::ROOT,
+                ViewportCommand::RequestUserAttention(egui::UserAttentionType::Critical),
+            );
+            self.attention_asked = true;
+        }
         self.card_pending_draw = Some(0);
         // The desktop notification is attention's, one per session: `attention_update`
         // (app/attend.rs) tells it after the model changes.
@@ -924,6 +956,17 @@ impl VultsWindow {
                         .into(),
                 ),
             },
+            Some(SettingsAction::SetWindow(choice, over)) => {
+                self.model.monitor_choice = choice;
+                self.model.cards_over_fullscreen = over;
+                let prefs = vults_installer::window_prefs::WindowPrefs {
+                    monitor: self.model.monitor_choice.saved(),
+                    spare_fullscreen: !over,
+                };
+                if let Some(installer) = self.installer.as_mut() {
+                    installer.save_window_prefs(prefs);
+                }
+            }
             Some(SettingsAction::ShowWelcome) => match self.installer.as_mut() {
                 // Built afresh from what is installed now.
                 Some(installer) => installer.show_welcome(),
@@ -931,6 +974,18 @@ impl VultsWindow {
             },
             None => {}
         }
+    }
+
+    /// Sets where the island and the cards go (from `settings.json`, read before the window
+    /// opens) and what Settings → General says of the layout.
+    pub fn set_window_prefs(
+        &mut self,
+        prefs: &vults_installer::window_prefs::WindowPrefs,
+        layout_note: Option<String>,
+    ) {
+        self.model.monitor_choice = crate::viewport::MonitorChoice::from_saved(&prefs.monitor);
+        self.model.cards_over_fullscreen = !prefs.spare_fullscreen;
+        self.model.layout_note = layout_note;
     }
 
     /// Sets where the log file is, for Settings → General.
@@ -942,7 +997,7 @@ impl VultsWindow {
     /// server where there is one (monitors, panels), else the window's own monitor.
     pub(crate) fn screen_area(&self, ctx: &egui::Context) -> Option<egui::Rect> {
         crate::viewport::screens(ctx)
-            .and_then(|s| s.usable(&self.monitor_choice, ctx.pixels_per_point()))
+            .and_then(|s| s.usable(&self.model.monitor_choice, ctx.pixels_per_point()))
             .or_else(|| {
                 ctx.input(|i| i.viewport().monitor_size)
                     .map(|size| egui::Rect::from_min_size(egui::Pos2::ZERO, size))
@@ -952,8 +1007,8 @@ impl VultsWindow {
     /// Whether the chosen monitor shows a fullscreen window that no card may cover.
     fn screen_covered(&self, ctx: &egui::Context) -> bool {
         self.layout == Layout::Floating
-            && self.spare_fullscreen
-            && crate::viewport::screens(ctx).is_some_and(|s| s.covered(&self.monitor_choice))
+            && !self.model.cards_over_fullscreen
+            && crate::viewport::screens(ctx).is_some_and(|s| s.covered(&self.model.monitor_choice))
     }
 
     /// The area (floating: of the chosen monitor; embedded: the window) the cards are placed

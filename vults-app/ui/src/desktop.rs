@@ -25,6 +25,11 @@ pub trait Desktop {
     fn poll(&mut self) -> Vec<TrayAction>;
     /// Opens a file with the user's default application; must not block.
     fn open(&mut self, path: &Path);
+    /// Why the tray shows nowhere, once known (no StatusNotifierItem host runs): one line for
+    /// Settings → General. `None` while it shows, or is not known yet.
+    fn tray_note(&self) -> Option<String> {
+        None
+    }
     /// Tells the tray whether cards are paused (its menu shows it).
     fn set_paused(&mut self, _paused: bool) {}
     /// Tells the tray whether do not disturb is on (its menu shows it).
@@ -119,6 +124,9 @@ pub struct SystemDesktop {
     quit: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     #[cfg(target_os = "linux")]
     tray: Option<Tray>,
+    /// What the session bus said of tray hosts (asked once, on a thread of its own).
+    #[cfg(target_os = "linux")]
+    tray_note: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl SystemDesktop {
@@ -134,8 +142,36 @@ impl SystemDesktop {
     pub fn new(wake: std::sync::Arc<dyn Fn() + Send + Sync>) -> SystemDesktop {
         #[cfg(not(target_os = "linux"))]
         let _ = wake;
+        #[cfg(target_os = "linux")]
+        let tray_note = {
+            let note = std::sync::Arc::new(std::sync::Mutex::new(None));
+            let (shared, wake) = (note.clone(), wake.clone());
+            let probe = std::thread::Builder::new()
+                .name("vults-tray-host".into())
+                .spawn(move || {
+                    use vults_attention::tray_host::{self, TrayHost};
+                    let line = match tray_host::probe() {
+                        TrayHost::Present => return,
+                        TrayHost::Missing => tray_host::missing_line().to_owned(),
+                        TrayHost::NoBus(why) => {
+                            format!("No tray: no D-Bus session bus ({why}); the island and the window still work.")
+                        }
+                    };
+                    tracing::warn!("{line}");
+                    if let Ok(mut n) = shared.lock() {
+                        *n = Some(line);
+                    }
+                    wake();
+                });
+            if let Err(e) = probe {
+                tracing::warn!("cannot ask whether a tray host runs ({e})");
+            }
+            note
+        };
         SystemDesktop {
             quit: None,
+            #[cfg(target_os = "linux")]
+            tray_note,
             #[cfg(target_os = "linux")]
             tray: Tray::new(wake)
                 .map_err(|e| {
@@ -147,6 +183,11 @@ impl SystemDesktop {
 }
 
 impl Desktop for SystemDesktop {
+    #[cfg(target_os = "linux")]
+    fn tray_note(&self) -> Option<String> {
+        self.tray_note.lock().ok().and_then(|n| n.clone())
+    }
+
     fn poll(&mut self) -> Vec<TrayAction> {
         #[allow(unused_mut)] // only Linux has a tray to read
         let mut actions = Vec::new();

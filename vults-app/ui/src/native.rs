@@ -51,6 +51,24 @@ pub fn choose_layout(env: impl Fn(&str) -> Option<String>) -> Layout {
     Layout::Floating
 }
 
+/// What Settings → General says of the layout this desktop gets.
+fn layout_note(layout: Layout) -> String {
+    match layout {
+        Layout::Floating => "The island and each card float above your windows and never take \
+             the keyboard when they appear; click into a card to use its keys."
+            .into(),
+        Layout::Embedded if std::env::var("VULTS_LAYOUT").as_deref() == Ok("embedded") => {
+            "One window (VULTS_LAYOUT=embedded): the island is a strip at its top and the cards \
+             float inside it."
+                .into()
+        }
+        Layout::Embedded => "One window: this Wayland session has no XWayland, where windows \
+             cannot float above others. The island is a strip at the top of the window, the cards \
+             float inside it, and the window asks the desktop for attention when a card arrives."
+            .into(),
+    }
+}
+
 /// Starts the engine and runs the window until it is closed (tray → Quit). `instance` is the
 /// one-instance channel this process claimed (a second start asks it for the window);
 /// `log_file` is shown in Settings → General.
@@ -78,6 +96,8 @@ pub fn run(
     let quit = super::desktop::quit_on_signal(wake.clone());
     let zeca_paths = paths.clone();
     let attention_paths = paths.clone();
+    // Where the island and the cards go: read before the window opens.
+    let window_prefs = vults_installer::window_prefs::read(&paths);
     let engine = Engine::start(paths, wake.clone()).map_err(|e| format!("cannot start: {e}"))?;
     // The chat (Zeca) on its own thread; its permission questions go through the engine.
     let zeca = vults_zeca::ZecaHandle::start(
@@ -158,6 +178,7 @@ pub fn run(
                 window = window.with_show_requests(instance.serve(wake.clone()));
             }
             window.set_log_file(log_file);
+            window.set_window_prefs(&window_prefs, Some(layout_note(layout)));
             window = window.with_phone(Box::new(phone));
             window = window.with_hosts(Box::new(hosts));
             // Notifications, quiet hours and global keys on threads of their own.
@@ -252,6 +273,21 @@ impl InstallerLink for BackgroundInstaller {
                 ..Default::default()
             }
         });
+    }
+
+    fn save_window_prefs(&mut self, prefs: vults_installer::window_prefs::WindowPrefs) {
+        // A file write with no news for the window: its own thread, the error in the log.
+        let paths = self.paths.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vults-window-prefs".into())
+            .spawn(move || {
+                if let Err(e) = vults_installer::window_prefs::save(&paths, &prefs) {
+                    tracing::warn!("cannot save where the island and the cards go: {e}");
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot save where the island and the cards go: {e}");
+        }
     }
 
     fn show_welcome(&mut self) {

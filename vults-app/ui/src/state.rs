@@ -82,6 +82,17 @@ pub struct Model {
     /// What each terminal found on this machine supports (Settings → General); `None` until
     /// the survey is done.
     pub terminal_survey: Option<Vec<vults_terminal::Support>>,
+    /// Why no tray icon shows (no StatusNotifierItem host), once known (Settings → General).
+    pub tray_note: Option<String>,
+    /// Which monitor the island and the cards go to (Settings → General, saved).
+    pub monitor_choice: crate::viewport::MonitorChoice,
+    /// Cards float over a fullscreen window on that monitor; off (the default), they wait in
+    /// the stack while one shows (Settings → General, saved).
+    pub cards_over_fullscreen: bool,
+    /// The monitors the X server names (floating layout), for Settings → General.
+    pub monitor_names: Vec<String>,
+    /// The layout the window runs in, and why, for Settings → General.
+    pub layout_note: Option<String>,
 }
 
 impl Model {

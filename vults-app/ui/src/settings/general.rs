@@ -1,5 +1,6 @@
-//! Settings → General: start at login, the welcome again, where the log file is, and what
-//! "Show terminal" can do with each terminal found on this machine.
+//! Settings → General: start at login, the welcome again, where the island and the cards go
+//! (the monitor, fullscreen windows, the layout and the tray as this desktop allows them), where
+//! the log file is, and what "Show terminal" can do with each terminal found on this machine.
 
 use super::SettingsAction;
 use crate::state::Model;
@@ -39,6 +40,10 @@ impl GeneralView {
             action = Some(SettingsAction::ShowWelcome);
         }
         ui.add_space(10.0);
+        if let Some(set) = screen_ui(ui, model) {
+            action = Some(set);
+        }
+        ui.add_space(10.0);
         ui.label(RichText::new("Log file").strong());
         match &model.log_file {
             Some(path) => {
@@ -67,6 +72,63 @@ impl GeneralView {
         survey_ui(ui, model.terminal_survey.as_deref());
         action
     }
+}
+
+/// The monitor the island and the cards go to, whether a card may cover a fullscreen window,
+/// and what this desktop allows (the layout, the tray).
+fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
+    use crate::viewport::MonitorChoice;
+    let muted = Color32::from_gray(150);
+    let mut action = None;
+    ui.label(RichText::new("Island and cards").strong());
+    if let Some(note) = &model.layout_note {
+        ui.label(RichText::new(note).small().color(muted));
+    }
+    let mut choice = model.monitor_choice.clone();
+    let label = |c: &MonitorChoice| match c {
+        MonitorChoice::Pointer => "The monitor with the pointer".to_owned(),
+        MonitorChoice::Primary => "The primary monitor".to_owned(),
+        MonitorChoice::Named(name) if model.monitor_names.contains(name) => name.clone(),
+        MonitorChoice::Named(name) => format!("{name} (not connected: the primary one)"),
+    };
+    let mut over = model.cards_over_fullscreen;
+    ui.horizontal(|ui| {
+        ui.label("Show them on");
+        egui::ComboBox::from_id_salt("vults-monitor")
+            .selected_text(label(&choice))
+            .show_ui(ui, |ui| {
+                let mut options = vec![MonitorChoice::Primary, MonitorChoice::Pointer];
+                options.extend(
+                    model
+                        .monitor_names
+                        .iter()
+                        .cloned()
+                        .map(MonitorChoice::Named),
+                );
+                for option in options {
+                    let text = label(&option);
+                    ui.selectable_value(&mut choice, option, text);
+                }
+            });
+    });
+    let over_changed = ui
+        .checkbox(&mut over, "Show cards over a fullscreen window")
+        .on_hover_text(
+            "Off: while the monitor shows a fullscreen window (a video call, a presentation), \
+             cards wait; the island counts them and the notification tells.",
+        )
+        .changed();
+    if choice != model.monitor_choice || over_changed {
+        action = Some(SettingsAction::SetWindow(choice, over));
+    }
+    if let Some(note) = &model.tray_note {
+        ui.label(
+            RichText::new(note)
+                .small()
+                .color(Color32::from_rgb(230, 170, 60)),
+        );
+    }
+    action
 }
 
 /// What "Show terminal" reaches in each terminal and multiplexer found here (the survey runs

@@ -30,4 +30,7 @@ pub enum SettingsAction {
     SetStartAtLogin(bool),
     /// Show the first run's welcome again.
     ShowWelcome,
+    /// Where the island and the cards go: the monitor, and whether cards cover a fullscreen
+    /// window (saved in `settings.json`).
+    SetWindow(crate::viewport::MonitorChoice, bool),
 }

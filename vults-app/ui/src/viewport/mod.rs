@@ -220,13 +220,34 @@ pub struct Screens {
 /// Which monitor the island and the cards go to (Settings → General).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum MonitorChoice {
-    /// The monitor the pointer is on.
-    #[default]
+    /// The monitor the pointer is on (when the first card of a batch comes up: cards on
+    /// screen never move with the pointer).
     Pointer,
     /// The primary monitor.
+    #[default]
     Primary,
     /// The monitor of this name; the primary one while it is not connected.
     Named(String),
+}
+
+impl MonitorChoice {
+    /// The choice as `settings.json` keeps it (`window.monitor`).
+    pub fn saved(&self) -> String {
+        match self {
+            MonitorChoice::Pointer => "pointer".into(),
+            MonitorChoice::Primary => "primary".into(),
+            MonitorChoice::Named(name) => name.clone(),
+        }
+    }
+
+    /// The choice `settings.json` keeps as `saved`.
+    pub fn from_saved(saved: &str) -> MonitorChoice {
+        match saved {
+            "pointer" => MonitorChoice::Pointer,
+            "primary" | "" => MonitorChoice::Primary,
+            name => MonitorChoice::Named(name.to_owned()),
+        }
+    }
 }
 
 impl Screens {

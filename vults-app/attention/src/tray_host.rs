@@ -1,0 +1,96 @@
+//! Whether a tray can show at all: a StatusNotifierItem (the tray icon Vults shows on Linux) is
+//! drawn only where a host watches for them, `org.kde.StatusNotifierWatcher` on the session bus
+//! (KDE Plasma, XFCE, sway's and others' bars; GNOME only with the AppIndicator extension).
+//! Asked once, on a thread of its own, so the window never waits on D-Bus.
+
+/// What the session bus says about tray hosts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrayHost {
+    /// A StatusNotifierWatcher runs: the tray icon shows.
+    Present,
+    /// The bus answered and no watcher runs: the icon shows nowhere.
+    Missing,
+    /// No session bus (or it did not answer): why.
+    NoBus(String),
+}
+
+/// The name a StatusNotifierItem host owns.
+pub const WATCHER: &str = "org.kde.StatusNotifierWatcher";
+
+/// Asks the session bus (`DBUS_SESSION_BUS_ADDRESS`) whether a tray host runs. Blocks for one
+/// round trip; call it off the window's thread.
+pub fn probe() -> TrayHost {
+    probe_at(None)
+}
+
+/// [`probe`] on the bus at `address` (`None`: the session bus).
+pub fn probe_at(address: Option<&str>) -> TrayHost {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return TrayHost::NoBus(format!("no runtime: {e}")),
+    };
+    rt.block_on(async {
+        let conn = match address {
+            Some(a) => match zbus::connection::Builder::address(a) {
+                Ok(b) => b.build().await,
+                Err(e) => Err(e),
+            },
+            None => zbus::Connection::session().await,
+        };
+        let conn = match conn {
+            Ok(c) => c,
+            Err(e) => return TrayHost::NoBus(e.to_string()),
+        };
+        let owned = async {
+            let bus = zbus::fdo::DBusProxy::new(&conn).await?;
+            let name = zbus::names::BusName::try_from(WATCHER).map_err(zbus::Error::from)?;
+            bus.name_has_owner(name).await
+        };
+        match owned.await {
+            Ok(true) => TrayHost::Present,
+            Ok(false) => TrayHost::Missing,
+            Err(e) => TrayHost::NoBus(e.to_string()),
+        }
+    })
+}
+
+/// The one line that says what a missing host means, for the log and Settings → General.
+pub fn missing_line() -> &'static str {
+    "No tray on this desktop (no StatusNotifierItem host runs): the island and the window \
+     still work. On GNOME, install the AppIndicator and KStatusNotifierItem Support extension \
+     (gnome-shell-extension-appindicator) to see the tray icon."
+}
+
+#[cfg(all(test, target_os = "linux", feature = "test-support"))]
+mod tests {
+    use super::*;
+    use crate::test_support::SessionBus;
+
+    #[test]
+    fn a_bus_without_a_watcher_says_missing_and_one_with_it_present() {
+        let Some(bus) = SessionBus::start("tray_host") else {
+            return;
+        };
+        assert_eq!(probe_at(Some(&bus.address)), TrayHost::Missing);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let _host = rt
+            .block_on(async {
+                zbus::connection::Builder::address(bus.address.as_str())?
+                    .name(WATCHER)?
+                    .build()
+                    .await
+            })
+            .expect("the stand-in host takes the watcher's name");
+        assert_eq!(probe_at(Some(&bus.address)), TrayHost::Present);
+        assert!(matches!(
+            probe_at(Some("unix:path=/nonexistent/vults-bus")),
+            TrayHost::NoBus(_)
+        ));
+    }
+}
