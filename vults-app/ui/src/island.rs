@@ -80,6 +80,25 @@ impl IslandView {
             Color32::WHITE,
         );
 
+        if waiting > 0 && self.paused {
+            // Paused, and something waits (in a terminal): the pill says both, never only the
+            // count — every new request goes to the agent's terminal until Pause is undone.
+            let text = painter.layout_no_wrap(
+                "paused".into(),
+                FontId::proportional(13.0),
+                Color32::BLACK,
+            );
+            let badge = egui::Rect::from_min_size(
+                egui::pos2(x + galley.size().x + 10.0, cy - 10.0),
+                egui::vec2(text.size().x + 12.0, 20.0),
+            );
+            painter.rect_filled(badge, CornerRadius::same(10), look::AMBER);
+            painter.galley(
+                egui::pos2(badge.left() + 6.0, cy - text.size().y / 2.0),
+                text,
+                Color32::BLACK,
+            );
+        }
         if waiting > 0 {
             // From the right: "+2 more" (when some wait in the stack), then "6 waiting", the dot.
             let mut right = rect.right() - 16.0;

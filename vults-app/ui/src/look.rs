@@ -15,11 +15,30 @@ pub(crate) const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x1
 /// ([`vults_core::text::reveal`]), and a tool input in JSON that names a file (OpenCode's edit,
 /// whose target is its whole input) as that file.
 pub fn shown_target(target: &str) -> String {
-    let target = match target.trim_start().starts_with('{') {
-        true => vults_core::agents::input_path(target).unwrap_or_else(|| target.to_string()),
-        false => target.to_string(),
+    let trimmed = target.trim_start();
+    let target = if trimmed.starts_with('{') {
+        vults_core::agents::input_path(target).unwrap_or_else(|| target.to_string())
+    } else if trimmed.starts_with('[') {
+        questions_of(target).unwrap_or_else(|| target.to_string())
+    } else {
+        target.to_string()
     };
     vults_core::text::reveal(&target).text.into_owned()
+}
+
+/// An AskUserQuestion's target (its questions as JSON, as the audit keeps it) as the questions
+/// read: "Which database? · Which port?"; `None` for any other text.
+fn questions_of(target: &str) -> Option<String> {
+    let serde_json::Value::Array(items) = serde_json::from_str(target).ok()? else {
+        return None;
+    };
+    let questions: Option<Vec<&str>> = items
+        .iter()
+        .map(|q| q.get("question").and_then(serde_json::Value::as_str))
+        .collect();
+    questions
+        .filter(|q| !q.is_empty())
+        .map(|q| q.join(" · "))
 }
 
 /// Text whose `code` is between backticks, as a person reads it: the backticks gone, each piece
@@ -212,5 +231,15 @@ mod tests {
         assert_eq!(next_waited_change(12), 3);
         assert_eq!(next_waited_change(75), 45);
         assert_eq!(resets_text(1_000 + 3 * 86_400, 1_000), "resets in 3 d 0 h");
+    }
+
+    /// History reads an AskUserQuestion's target (its questions as JSON in the audit) as the
+    /// questions, and leaves any other list as it came.
+    #[test]
+    fn a_questions_target_reads_as_its_questions() {
+        let target = r#"[{"header":"Storage","multiSelect":false,"options":[],"question":"Which database?"},{"question":"Which port?"}]"#;
+        assert_eq!(shown_target(target), "Which database? · Which port?");
+        assert_eq!(shown_target("[1, 2]"), "[1, 2]");
+        assert_eq!(shown_target("[not json"), "[not json");
     }
 }

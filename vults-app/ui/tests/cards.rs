@@ -338,3 +338,21 @@ fn opencode_edit_card_shows_the_diff_opencode_made() {
             .unwrap();
     whole_text_shows(&mut h, &[&pretty]);
 }
+
+/// The rule sentence under the Always buttons is what a person most needs to read before making
+/// a rule: in the body's size (each of its rows a body row), never the card's small print.
+#[test]
+fn the_rule_sentence_is_in_the_body_size() {
+    let h = harness(fixtures::bash_card(23, "ls"));
+    let body = egui::TextStyle::Body.resolve(&h.ctx.global_style());
+    let row = h.ctx.fonts_mut(|f| f.row_height(&body));
+    let small = egui::TextStyle::Small.resolve(&h.ctx.global_style());
+    assert!(small.size < body.size);
+    let sentence = h.get_by_label_contains("Always allow: ").rect().height();
+    let rows = (sentence / row).round();
+    assert!(
+        rows >= 1.0 && (sentence - rows * row).abs() < 1.0,
+        "the sentence is {sentence} points tall: not whole rows of {row} (body {} pt)",
+        body.size
+    );
+}

@@ -22,6 +22,7 @@ mod show_terminal_live;
 // A private dbus-daemon and the notification-server stand-in: Linux's.
 #[cfg(target_os = "linux")]
 mod notify_live;
+mod pause;
 mod smaller;
 mod truth;
 mod views;
