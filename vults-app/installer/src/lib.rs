@@ -318,6 +318,8 @@ impl<'a> Run<'a> {
             jsonfile::remove_stale_temps(&t.file);
             jsonfile::remove_stale_temps(&jsonfile::backup_path(&t.file));
         }
+        // A backup from an earlier install (one this run makes is of the file as it found it).
+        let earlier_backup = jsonfile::backup_path(&t.file).exists();
         let outcome = match &t.kind {
             Kind::Json { shape, version } => self.json_agent(&t, *shape, *version, op),
             Kind::CodexToml => tomlfile::codex(self, &t, op),
@@ -328,6 +330,12 @@ impl<'a> Run<'a> {
             Ok((state, action)) => {
                 report.state = state;
                 report.action = action;
+                if op == Op::Uninstall
+                    && earlier_backup
+                    && let Some(note) = settle_backup(&t.file)
+                {
+                    report.notes.push(note);
+                }
             }
             Err(state) => report.state = state,
         }
@@ -399,6 +407,25 @@ impl<'a> Run<'a> {
 }
 
 /// Every agent's config home, and the files the installer may write there (settings, hooks and
+/// After an uninstall, the `.bak` made before the first change: removed when the file is back
+/// byte for byte as it holds (the folder is as Vults found it, and nothing is lost), else kept,
+/// and the note says where. `None` when there is none, or it went.
+fn settle_backup(file: &std::path::Path) -> Option<String> {
+    let bak = jsonfile::backup_path(file);
+    let kept = std::fs::read(&bak).ok()?;
+    if std::fs::read(file).is_ok_and(|now| now == kept) {
+        match std::fs::remove_file(&bak) {
+            Ok(()) => return None,
+            Err(e) => tracing::warn!("cannot remove {}: {e}", bak.display()),
+        }
+    }
+    Some(format!(
+        "Your file as it was before Vults changed it is kept in {} (the file has changed \
+         since).",
+        bak.display()
+    ))
+}
+
 /// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.
 /// OpenCode is left out: its plugin runs the hook without a shell, so it cannot be told where
 /// a host's Vults folder is (docs/hosts.md).
