@@ -275,6 +275,8 @@ pub struct VultsWindow {
     /// A second start of the app asks for the window here (crate::instance).
     show_requests: Option<std::sync::mpsc::Receiver<()>>,
     cards: HashMap<CardId, CardView>,
+    /// The symbols font ([`look::install_fonts`]) is in the context.
+    fonts_installed: bool,
     /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
     pulse_from: Option<f64>,
     island_placed: bool,
@@ -324,6 +326,7 @@ impl VultsWindow {
             model: Model::default(),
             layout,
             tab: Tab::Flock,
+            fonts_installed: false,
             main_open: layout == Layout::Embedded,
             link,
             chat_side: None,
@@ -436,6 +439,10 @@ impl VultsWindow {
 
     /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
     pub fn logic(&mut self, ctx: &egui::Context) {
+        if !self.fonts_installed {
+            look::install_fonts(ctx);
+            self.fonts_installed = true;
+        }
         // A card that arrived earlier and is still not drawn: one more frame went by.
         if let Some(frames) = self.card_pending_draw.as_mut() {
             *frames += 1;

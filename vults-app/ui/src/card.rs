@@ -181,7 +181,7 @@ impl CardView {
         if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
             self.terminal.asked = true;
         }
-        header_ui(ui, card, now, self.hidden);
+        header_ui(ui, card, now, self.hidden, &mut self.terminal);
         ui.add_space(4.0);
         self.by_key = false;
         if let Some(plan) = card.plan() {
@@ -372,7 +372,6 @@ impl CardView {
                 answer = Some(CardAnswer::Deny);
                 self.by_key = false;
             }
-            terminal_button_ui(ui, &mut self.terminal);
         });
         terminal_line_ui(ui, &self.terminal);
         if answer.is_none()
@@ -667,7 +666,13 @@ fn question_ui(
     });
 }
 
-fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: bool) {
+fn header_ui(
+    ui: &mut egui::Ui,
+    card: &PendingCard,
+    now: SystemTime,
+    hidden: bool,
+    terminal: &mut CardTerminal,
+) {
     let name = match &card.identity {
         vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
         _ => None,
@@ -681,6 +686,9 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: boo
                 .color(color),
         );
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            // "Show terminal" has the same place on every card, at the top right: never a row
+            // of its own under an edit's four answers.
+            terminal_button_ui(ui, terminal);
             let waited = now
                 .duration_since(card.arrived)
                 .unwrap_or_default()
@@ -1180,8 +1188,10 @@ pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &Alwa
     }
 }
 
-/// The card's "Show terminal" button, when it offers one.
+/// The card's "Show terminal" button, when it offers one. Its tooltip wraps narrower than a
+/// card, so the card's window never cuts it at its right edge.
 fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal) {
+    ui.spacing_mut().tooltip_width = WIDTH * 0.6;
     if t.offered
         && crate::terminal::button(
             ui,
@@ -1230,7 +1240,6 @@ fn decision_ui(
                 answer = Some(offer.clone());
             }
         }
-        terminal_button_ui(ui, terminal);
     });
     terminal_line_ui(ui, terminal);
     // What each Always answers from now on, in the words the rule is kept in (Settings → Rules).

@@ -10,6 +10,7 @@ mod chat_view_states;
 mod chat_view_use;
 mod fixtures;
 mod fold;
+mod glyphs;
 mod hidden;
 mod hosts;
 mod hosts_view;
