@@ -611,7 +611,11 @@ mod tests {
         )
         .unwrap();
         assert!(s.set_waiting(&k, true));
-        apply(&mut s, &ev(AgentKind::Claude, "Notification", notice.clone()), t);
+        apply(
+            &mut s,
+            &ev(AgentKind::Claude, "Notification", notice.clone()),
+            t,
+        );
         assert_eq!(s.get(&k).unwrap().state, SessionState::WaitingForYou);
         assert_eq!(
             s.get(&k).unwrap().in_terminal,

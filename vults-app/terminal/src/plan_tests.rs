@@ -284,7 +284,8 @@ fn a_detached_tmux_session_says_how_to_attach() {
     let f = fail(&s, &tmux_place("%5"));
     assert_eq!(f.kind, FailureKind::Detached);
     assert!(
-        f.message.starts_with("run `tmux attach -t work` in a terminal"),
+        f.message
+            .starts_with("run `tmux attach -t work` in a terminal"),
         "the remedy first: {f}"
     );
 }

@@ -886,9 +886,7 @@ impl VultsWindow {
                     .notices
                     .push_back("The chat is not running in this window".into()),
             },
-            Some(super::chat::ChatAction::Answer(id, answer, by)) => {
-                self.answer_by(id, answer, by)
-            }
+            Some(super::chat::ChatAction::Answer(id, answer, by)) => self.answer_by(id, answer, by),
             Some(super::chat::ChatAction::ShowTerminal(session)) => {
                 let ctx = ui.ctx().clone();
                 self.show_terminal(&ctx, &session);

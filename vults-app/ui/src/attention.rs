@@ -808,13 +808,11 @@ mod tests {
             None,
         );
         multi.call.tool = "MultiEdit".into();
-        multi.context.edits = vec![
-            vults_engine::messages::EditPair {
-                old: "a".into(),
-                new: "b\nc".into(),
-                replace_all: false,
-            },
-        ];
+        multi.context.edits = vec![vults_engine::messages::EditPair {
+            old: "a".into(),
+            new: "b\nc".into(),
+            replace_all: false,
+        }];
         assert_eq!(
             card_notice(&multi).what,
             What::FileChange {

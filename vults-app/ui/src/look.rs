@@ -78,9 +78,7 @@ fn questions_of(target: &str) -> Option<String> {
         .iter()
         .map(|q| q.get("question").and_then(serde_json::Value::as_str))
         .collect();
-    questions
-        .filter(|q| !q.is_empty())
-        .map(|q| q.join(" · "))
+    questions.filter(|q| !q.is_empty()).map(|q| q.join(" · "))
 }
 
 /// Text whose `code` is between backticks, as a person reads it: the backticks gone, each piece

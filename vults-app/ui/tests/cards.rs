@@ -363,7 +363,10 @@ fn the_rule_sentence_is_in_the_body_size() {
 fn an_edits_answers_share_a_row_and_show_terminal_is_at_the_top() {
     let mut card = fixtures::edit_card(24);
     card.call.tool = "Edit".into();
-    assert!(card.file_rule.is_some(), "an edit offers this change and this file");
+    assert!(
+        card.file_rule.is_some(),
+        "an edit offers this change and this file"
+    );
     let h = harness(card);
     let answers: Vec<egui::Rect> = ["Allow", "Deny", "Always: this change", "Always: this file"]
         .iter()
@@ -373,8 +376,14 @@ fn an_edits_answers_share_a_row_and_show_terminal_is_at_the_top() {
         assert!((r.top() - answers[0].top()).abs() < 1.0, "{answers:?}");
     }
     let show = h.get_by_label("Show terminal").rect();
-    assert!(show.bottom() < answers[0].top(), "{show:?} above {answers:?}");
+    assert!(
+        show.bottom() < answers[0].top(),
+        "{show:?} above {answers:?}"
+    );
     assert!(show.right() <= vults_ui::card::WIDTH, "{show:?}");
     let path = h.get_by_label(fixtures::FOLDER).rect();
-    assert!(show.bottom() <= path.top() + 1.0, "in the header: {show:?} {path:?}");
+    assert!(
+        show.bottom() <= path.top() + 1.0,
+        "in the header: {show:?} {path:?}"
+    );
 }

@@ -78,7 +78,10 @@ fn missing(ctx: &egui::Context, chars: &[(char, String)]) -> Vec<String> {
     for (c, at) in chars {
         for font in &fonts {
             if !ctx.fonts_mut(|f| f.has_glyph(font, *c)) {
-                out.push(format!("{c:?} (U+{:04X}) in {:?}, from {at}", *c as u32, font.family));
+                out.push(format!(
+                    "{c:?} (U+{:04X}) in {:?}, from {at}",
+                    *c as u32, font.family
+                ));
             }
         }
     }

@@ -43,7 +43,13 @@ impl AttentionSide for Quiet {
 
 /// The whole window with every tab there is (phone, hosts and notifications wired), `width`
 /// points wide.
-fn window(width: f32) -> (Harness<'static, VultsWindow>, Sender<EngineEvent>, Receiver<EngineCommand>) {
+fn window(
+    width: f32,
+) -> (
+    Harness<'static, VultsWindow>,
+    Sender<EngineEvent>,
+    Receiver<EngineCommand>,
+) {
     let (events, events_rx) = channel();
     let (commands_tx, commands) = channel();
     let window = VultsWindow::new(
@@ -153,7 +159,9 @@ fn a_sessions_too_large_notice_goes_when_the_session_moves_on() {
     let key = bird.key.clone();
     bird.state = SessionState::AsksInTerminal;
     bird.in_terminal = Some("Bash of 10 KB is too large to show".into());
-    events.send(EngineEvent::SessionChanged(bird.clone())).unwrap();
+    events
+        .send(EngineEvent::SessionChanged(bird.clone()))
+        .unwrap();
     events
         .send(EngineEvent::TooLarge(vults_engine::messages::TooLarge {
             session: key,
@@ -172,5 +180,8 @@ fn a_sessions_too_large_notice_goes_when_the_session_moves_on() {
     bird.in_terminal = None;
     events.send(EngineEvent::SessionChanged(bird)).unwrap();
     h.run_steps(2);
-    assert!(h.query_by_label(line).is_none(), "the notice went with its moment");
+    assert!(
+        h.query_by_label(line).is_none(),
+        "the notice went with its moment"
+    );
 }

@@ -239,10 +239,7 @@ fn actions_only_where_allowed_and_they_come_back_typed() {
     // A target too long to show whole: Show only.
     r.notifier.show(a.clone(), card(3, &"x".repeat(500), None));
     sync(&r);
-    assert_eq!(
-        r.server.notifies().pop().unwrap().action_labels(),
-        ["Show"]
-    );
+    assert_eq!(r.server.notifies().pop().unwrap().action_labels(), ["Show"]);
 }
 
 #[test]
