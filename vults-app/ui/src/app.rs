@@ -501,6 +501,9 @@ impl VultsWindow {
                 TrayAction::TogglePause => self.set_paused(!self.model.paused),
                 TrayAction::ToggleQuiet => self.toggle_quiet(),
                 TrayAction::Quit => {
+                    // The phone link stops first: its last words (the summary of refusals its
+                    // flood budgets dropped) reach the engine ahead of the Shutdown.
+                    self.phone = None;
                     self.link.send(EngineCommand::Shutdown);
                     ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Close);
                 }
