@@ -470,3 +470,91 @@ fn a_question_is_notified_with_only_show_and_withdrawn_when_answered() {
     let _ = printed(hook);
     r.until("withdrawn", |r| r.server.closes().contains(&n.id));
 }
+
+/// A file change, a plan and an agent asking in its own terminal are notified in the words
+/// their card (or the agent) uses: the file and its `+N −M`, the plan's first heading, what the
+/// agent said — never the raw tool input — each with one Show.
+#[test]
+fn a_file_change_a_plan_and_a_terminal_ask_say_what_they_are() {
+    let Some(mut r) = rig("notify_words", None) else {
+        return;
+    };
+    let file = r.home.join("project").join("notes.txt");
+    std::fs::write(&file, "alpha\nbeta\ngamma\n").unwrap();
+    let path = file.display().to_string();
+    let edit = r.hook(
+        "PermissionRequest",
+        &json!({
+            "session_id": "s-edit",
+            "cwd": r.project(),
+            "hook_event_name": "PermissionRequest",
+            "tool_name": "MultiEdit",
+            "tool_input": {"file_path": path, "edits": [
+                {"old_string": "beta", "new_string": "BETA"},
+                {"old_string": "gamma", "new_string": "gamma\ndelta"}
+            ]}
+        }),
+    );
+    r.until("the edit's notification", |r| !r.notifies().is_empty());
+    let n = r.notifies().remove(0);
+    assert_eq!(n.summary, "Claude Code asks: MultiEdit");
+    assert_eq!(
+        n.body,
+        format!(
+            "{path} · +2 −1\nin {}\nAnswer it on its card, where its diff is.",
+            r.project()
+        )
+    );
+    assert_eq!(n.action_labels(), ["Show"]);
+    r.click("Deny");
+    let _ = printed(edit);
+
+    let plan = r.hook(
+        "PermissionRequest",
+        &json!({
+            "session_id": "s-plan",
+            "cwd": r.project(),
+            "hook_event_name": "PermissionRequest",
+            "tool_name": "ExitPlanMode",
+            "tool_input": {"plan": "# Plan: list the project\n\nCheck the files, then stop."}
+        }),
+    );
+    r.until("the plan's notification", |r| {
+        r.notifies().iter().any(|n| n.summary.contains("plan"))
+    });
+    let n = r.notifies().pop().unwrap();
+    assert_eq!(n.summary, "Claude Code asks you to approve its plan");
+    assert_eq!(
+        n.body,
+        format!("Plan: list the project\nin {}", r.project())
+    );
+    assert_eq!(n.action_labels(), ["Show"]);
+    r.click("Keep planning");
+    let _ = printed(plan);
+
+    let asks = r.hook(
+        "Notification",
+        &json!({
+            "session_id": "s-asks",
+            "cwd": r.project(),
+            "hook_event_name": "Notification",
+            "message": "Claude needs your permission to use Bash",
+            "notification_type": "permission_prompt"
+        }),
+    );
+    let _ = printed(asks);
+    r.until("the terminal ask's notification", |r| {
+        r.notifies()
+            .iter()
+            .any(|n| n.summary == "Claude Code asks in its terminal")
+    });
+    let n = r.notifies().pop().unwrap();
+    assert_eq!(
+        n.body,
+        format!(
+            "Claude needs your permission to use Bash\nin {}",
+            r.project()
+        )
+    );
+    assert_eq!(n.action_labels(), ["Show", "Show terminal"]);
+}
