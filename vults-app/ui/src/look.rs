@@ -39,7 +39,9 @@ pub fn install_fonts(ctx: &egui::Context) {
 pub fn shown_target(target: &str) -> String {
     let trimmed = target.trim_start();
     let target = if trimmed.starts_with('{') {
-        vults_core::agents::input_path(target).unwrap_or_else(|| target.to_string())
+        vults_core::agents::input_path(target)
+            .or_else(|| plan_of(target))
+            .unwrap_or_else(|| target.to_string())
     } else if trimmed.starts_with('[') {
         questions_of(target).unwrap_or_else(|| target.to_string())
     } else {
@@ -66,6 +68,28 @@ pub fn middle_cut(path: &str, max: usize) -> String {
     }
     let head: String = path.chars().take(max - 2 - last_n).collect();
     format!("{head}…/{last}")
+}
+
+/// A plan review's target (Claude Code's ExitPlanMode input, `{"plan": "# Plan: …"}`) as the
+/// plan's first heading ("Plan: list the project", or "plan: …" when it does not say so);
+/// `None` for any other input.
+fn plan_of(target: &str) -> Option<String> {
+    let input: serde_json::Value = serde_json::from_str(target).ok()?;
+    let plan = input
+        .as_object()
+        .filter(|o| o.len() == 1)?
+        .get("plan")?
+        .as_str()?;
+    let lines = || plan.lines().map(str::trim).filter(|l| !l.is_empty());
+    let heading = lines()
+        .find(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .or_else(|| lines().next())?;
+    Some(if heading.to_lowercase().starts_with("plan") {
+        heading.to_string()
+    } else {
+        format!("plan: {heading}")
+    })
 }
 
 /// An AskUserQuestion's target (its questions as JSON, as the audit keeps it) as the questions
@@ -294,5 +318,14 @@ mod tests {
         assert_eq!(shown_target(target), "Which database? · Which port?");
         assert_eq!(shown_target("[1, 2]"), "[1, 2]");
         assert_eq!(shown_target("[not json"), "[not json");
+        // A plan review's input reads as its plan's first heading.
+        assert_eq!(
+            shown_target(r##"{"plan":"# Plan: list the project\n\n| a | b |"}"##),
+            "Plan: list the project"
+        );
+        assert_eq!(
+            shown_target(r#"{"plan":"Check the files."}"#),
+            "plan: Check the files."
+        );
     }
 }
