@@ -58,6 +58,24 @@ pub enum What {
         /// on the card only.
         destructive: Option<String>,
     },
+    /// A file change (an edit, a write, a patch): said as the card says it, the file and its
+    /// `+N −M`, and answered on its card, where its diff is.
+    FileChange {
+        /// The card it is about.
+        card: CardId,
+        /// The tool's name as the agent sent it (`Edit`, `MultiEdit`, `edit`).
+        tool: String,
+        /// The file (or "3 files") and the lines it adds and removes: `src/lib.rs · +3 −1`.
+        change: String,
+    },
+    /// The agent asks the person to approve its plan (Claude Code leaving plan mode): answered
+    /// on its card, where the plan is.
+    Plan {
+        /// The card it is about.
+        card: CardId,
+        /// The plan's first heading, when it has one.
+        heading: Option<String>,
+    },
     /// A question the agent asks the person (AskUserQuestion): answered on its card.
     Question {
         /// The question card.
@@ -78,7 +96,7 @@ impl What {
     /// The kind, for the per-kind switches in [`NotifySettings`].
     pub fn kind(&self) -> NoticeKind {
         match self {
-            What::Card { .. } => NoticeKind::Card,
+            What::Card { .. } | What::FileChange { .. } | What::Plan { .. } => NoticeKind::Card,
             What::Question { .. } => NoticeKind::Question,
             What::TurnDone => NoticeKind::TurnDone,
             What::AsksInTerminal { .. } => NoticeKind::AsksInTerminal,
@@ -88,7 +106,10 @@ impl What {
     /// The card a notice is about, if any.
     pub fn card(&self) -> Option<CardId> {
         match self {
-            What::Card { card, .. } | What::Question { card, .. } => Some(*card),
+            What::Card { card, .. }
+            | What::FileChange { card, .. }
+            | What::Plan { card, .. }
+            | What::Question { card, .. } => Some(*card),
             _ => None,
         }
     }
@@ -203,6 +224,27 @@ pub fn compose(
                 None => {}
             }
             (format!("{agent} asks: {tool}"), lines, offers)
+        }
+        What::FileChange { tool, change, .. } => (
+            format!("{agent} asks: {}", one_line(&visible(tool).0, 40)),
+            vec![
+                one_line(&visible(change).0, 120),
+                place,
+                "Answer it on its card, where its diff is.".to_string(),
+            ],
+            vec![Offer::Show],
+        ),
+        What::Plan { heading, .. } => {
+            let mut lines = Vec::new();
+            if let Some(h) = heading.as_deref().filter(|h| !h.trim().is_empty()) {
+                lines.push(one_line(&visible(h).0, 120));
+            }
+            lines.push(place);
+            (
+                format!("{agent} asks you to approve its plan"),
+                lines,
+                vec![Offer::Show],
+            )
         }
         What::Question { text, .. } => (
             format!("{agent} asks you a question"),
@@ -484,6 +526,47 @@ mod tests {
         .unwrap();
         assert_eq!(t.summary, "Codex asks in its terminal");
         assert_eq!(t.body, "Allow edit?\nin /w");
+    }
+
+    #[test]
+    fn a_plan_and_a_file_change_say_what_their_card_says_and_offer_only_show() {
+        let n = |what| Notice {
+            agent: "Claude Code".into(),
+            folder: "/w".into(),
+            what,
+        };
+        let plan = compose(
+            &n(What::Plan {
+                card: 4,
+                heading: Some("Plan: list the project".into()),
+            }),
+            &all_caps(),
+            &Default::default(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(plan.summary, "Claude Code asks you to approve its plan");
+        assert_eq!(plan.body, "Plan: list the project\nin /w");
+        assert_eq!(plan.offers, [Offer::Show]);
+        assert!(plan.resident);
+        let edit = compose(
+            &n(What::FileChange {
+                card: 5,
+                tool: "MultiEdit".into(),
+                change: "src/lib.rs · +3 −1".into(),
+            }),
+            &all_caps(),
+            &Default::default(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(edit.summary, "Claude Code asks: MultiEdit");
+        assert_eq!(
+            edit.body,
+            "src/lib.rs · +3 −1\nin /w\nAnswer it on its card, where its diff is."
+        );
+        assert_eq!(edit.offers, [Offer::Show]);
+        assert_eq!(edit.kind, NoticeKind::Card);
     }
 
     #[test]

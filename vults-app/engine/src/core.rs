@@ -536,6 +536,30 @@ impl Core {
                 self.audit(line);
                 return;
             }
+            Verdict::Silent(Silence::Paused(_)) => {
+                // Cards are paused: the agent asks in its own terminal, at once. The person is
+                // told where: its bird says so and History has the line, so a request is never
+                // left to a terminal unseen.
+                let _ = reply.send(Outgoing::Close);
+                tracing::info!(
+                    "{} asks in its terminal: cards are paused",
+                    identity.display_name()
+                );
+                let what = format!(
+                    "{} (cards are paused)",
+                    vults_core::text::reveal(&call.tool).text
+                );
+                if self.sessions.set_in_terminal(&session, what) {
+                    self.dirty.insert(session.clone());
+                }
+                let line = entry(
+                    Outcome::Paused,
+                    &AnsweredBy::Terminal,
+                    Some("cards are paused; the agent asks in its terminal".into()),
+                );
+                self.audit(line);
+                return;
+            }
             Verdict::Silent(_) => {
                 // Nobody to ask, or a tool that reads no answer: close at once so the hook
                 // prints nothing and the agent asks in its own terminal (rather than after the

@@ -369,7 +369,7 @@ pub enum CardAnswer {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(into = "String", from = "String")]
 pub enum AnsweredBy {
-    /// A click (or a key) in the window.
+    /// A click in the window.
     Click,
     /// A paired phone: `<device name> (<device id>)` (see `phone::Device::label`).
     Phone(String),
@@ -388,8 +388,9 @@ pub enum AnsweredBy {
     /// The person pressed Allow or Deny on the card's desktop notification (offered only for a
     /// call that is not destructive and whose whole target the notification showed).
     Notification,
-    /// The person answered with a global key (Settings → Notifications & keys), after the key
-    /// had brought the card up; never a destructive card's Allow.
+    /// The person answered with a key: a card's own shortcut (A, D, Shift+A, Enter on a
+    /// question or a plan) on the card that takes the keys, or a global key (Settings →
+    /// Notifications & keys) after it had brought the card up (never a destructive card's Allow).
     Key,
     /// A `by` this version does not write (an older app's line in the audit file), kept as it
     /// was written.
@@ -515,6 +516,8 @@ pub enum Outcome {
     /// `too-large`: a request too large to show on a card (the hook cut it to fit the wire, so
     /// it waited for no reply); the agent asks in its own terminal.
     TooLarge,
+    /// `paused`: cards were paused, so no card came up and the agent asked in its own terminal.
+    Paused,
     /// A word this version does not write (an older app's line), kept as it was written.
     Other(String),
 }
@@ -531,6 +534,7 @@ impl Outcome {
             Outcome::Refused => "refused",
             Outcome::Undelivered => "undelivered",
             Outcome::TooLarge => "too-large",
+            Outcome::Paused => "paused",
             Outcome::Other(word) => word,
         }
     }
@@ -546,6 +550,7 @@ impl Outcome {
             "refused" => Outcome::Refused,
             "undelivered" => Outcome::Undelivered,
             "too-large" => Outcome::TooLarge,
+            "paused" => Outcome::Paused,
             other => Outcome::Other(other.to_string()),
         }
     }
@@ -812,6 +817,7 @@ mod tests {
             (Outcome::Refused, "refused"),
             (Outcome::Undelivered, "undelivered"),
             (Outcome::TooLarge, "too-large"),
+            (Outcome::Paused, "paused"),
             (Outcome::Other("maybe".into()), "maybe"),
         ];
         for (outcome, word) in cases {

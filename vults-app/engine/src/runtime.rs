@@ -152,9 +152,23 @@ pub struct EngineHandle {
     stats: Arc<Stats>,
     socket: PathBuf,
     thread: Option<JoinHandle<()>>,
+    before_stop: BeforeStop,
 }
 
+/// What runs when a signal stops the engine, before it stops ([`EngineHandle::before_stop`]).
+type BeforeStop = Arc<std::sync::Mutex<Vec<Box<dyn FnOnce() + Send>>>>;
+
 impl EngineHandle {
+    /// Runs `f` when a signal (SIGINT, SIGTERM; Ctrl-C on Windows) stops the engine, before it
+    /// stops: a subsystem's last words (the phone link's summary of the refusals it dropped)
+    /// reach the engine as commands that are carried out, and audited, before the stop.
+    pub fn before_stop(&self, f: impl FnOnce() + Send + 'static) {
+        self.before_stop
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Box::new(f));
+    }
+
     /// `false` when the engine has stopped.
     pub fn send(&self, command: EngineCommand) -> bool {
         self.commander.send(command)
@@ -248,13 +262,15 @@ impl Engine {
         core.flush();
         let accept_tx = in_tx.clone();
         let accept_stats = stats.clone();
+        let before_stop = BeforeStop::default();
+        let on_signal = before_stop.clone();
         let thread = std::thread::Builder::new()
             .name("vults-engine".into())
             .spawn(move || {
                 runtime.block_on(async move {
                     let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats, None));
                     if let Some(signals) = signals {
-                        tokio::spawn(stop_on_signal(signals, core.inputs.clone()));
+                        tokio::spawn(stop_on_signal(signals, core.inputs.clone(), on_signal));
                     }
                     core.run(in_rx).await;
                     accept.abort();
@@ -276,6 +292,7 @@ impl Engine {
             stats,
             socket: paths.socket,
             thread: Some(thread),
+            before_stop,
         })
     }
 }
@@ -342,7 +359,11 @@ impl Signals {
     }
 }
 
-async fn stop_on_signal(signals: Signals, core: mpsc::UnboundedSender<Input>) {
+async fn stop_on_signal(
+    signals: Signals,
+    core: mpsc::UnboundedSender<Input>,
+    before_stop: BeforeStop,
+) {
     #[cfg(unix)]
     {
         let Some((mut int, mut term)) = signals.streams else {
@@ -359,6 +380,12 @@ async fn stop_on_signal(signals: Signals, core: mpsc::UnboundedSender<Input>) {
         if tokio::signal::ctrl_c().await.is_err() {
             return;
         }
+    }
+    // What must be said before the stop goes first: the commands it sends are queued ahead of
+    // the Shutdown, so they are carried out (and audited) before the engine stops.
+    let last: Vec<_> = std::mem::take(&mut *before_stop.lock().unwrap_or_else(|e| e.into_inner()));
+    if !last.is_empty() {
+        let _ = tokio::task::spawn_blocking(move || last.into_iter().for_each(|f| f())).await;
     }
     let _ = core.send(Input::Command(EngineCommand::Shutdown));
 }

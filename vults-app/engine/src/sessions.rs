@@ -213,7 +213,18 @@ impl Sessions {
         match effect {
             Effect::Working if !waiting => session.state = SessionState::Working,
             Effect::Done if !waiting => session.state = SessionState::Done,
-            Effect::AsksInTerminal if !waiting => session.state = SessionState::AsksInTerminal,
+            Effect::AsksInTerminal if !waiting => {
+                session.state = SessionState::AsksInTerminal;
+                // What the agent says there ("Claude needs your permission to use Bash"): the
+                // bird and the notification carry it, until the session's next event.
+                session.in_terminal = event
+                    .payload
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|m| !m.is_empty())
+                    .map(str::to_string);
+            }
             Effect::Ended => session.state = SessionState::Ended,
             Effect::Status => {
                 let p = &event.payload;
@@ -419,11 +430,17 @@ mod tests {
             &ev(
                 AgentKind::Claude,
                 "Notification",
-                json!({"session_id":"a","notification_type":"permission_prompt"}),
+                json!({"session_id":"a","notification_type":"permission_prompt",
+                    "message":"Claude needs your permission to use Bash"}),
             ),
             t,
         );
         assert_eq!(s.get(&k).unwrap().state, SessionState::AsksInTerminal);
+        // What it said there is kept for the bird and the notification.
+        assert_eq!(
+            s.get(&k).unwrap().in_terminal.as_deref(),
+            Some("Claude needs your permission to use Bash")
+        );
         apply(
             &mut s,
             &ev(AgentKind::Claude, "SessionEnd", json!({"session_id":"a"})),
@@ -594,8 +611,17 @@ mod tests {
         )
         .unwrap();
         assert!(s.set_waiting(&k, true));
-        apply(&mut s, &ev(AgentKind::Claude, "Notification", notice), t);
+        apply(
+            &mut s,
+            &ev(AgentKind::Claude, "Notification", notice.clone()),
+            t,
+        );
         assert_eq!(s.get(&k).unwrap().state, SessionState::WaitingForYou);
+        assert_eq!(
+            s.get(&k).unwrap().in_terminal,
+            None,
+            "a card is up: the card says what it asks"
+        );
         assert!(s.set_waiting(&k, false));
         assert_eq!(s.get(&k).unwrap().state, SessionState::Working);
         // Too large for a card: it asks in its terminal until its next event.

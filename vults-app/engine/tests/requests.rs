@@ -370,10 +370,45 @@ fn with_nobody_to_click_the_agent_asks_itself_at_once() {
     );
     drop(engine);
 
-    // Paused: the same, in the window.
+    // Paused: the same, in the window, and the person is told where it went: History has a
+    // `paused` line and the bird says it asks in its terminal.
     let engine = start(&home, true);
     engine.send(EngineCommand::SetPaused(true));
     assert_eq!(hook_output(claude_request(&home, "ls -la")), "");
+    let mut seen = Vec::new();
+    let paused_line = |seen: &[EngineEvent]| {
+        seen.iter().find_map(|e| match e {
+            EngineEvent::Audited(l) => l.iter().find(|l| l.decision == "paused").cloned(),
+            _ => None,
+        })
+    };
+    let bird = |seen: &[EngineEvent]| {
+        seen.iter().rev().find_map(|e| match e {
+            EngineEvent::SessionChanged(s) if s.in_terminal.is_some() => Some(s.clone()),
+            _ => None,
+        })
+    };
+    eventually("History and the bird are told", || {
+        seen.extend(drain_for(&engine, Duration::from_millis(100)));
+        paused_line(&seen).is_some() && bird(&seen).is_some()
+    });
+    let line = paused_line(&seen).unwrap();
+    assert_eq!(line.by, AnsweredBy::Terminal);
+    assert_eq!(line.target, "ls -la");
+    assert_eq!(
+        line.detail.as_deref(),
+        Some("cards are paused; the agent asks in its terminal")
+    );
+    let bird = bird(&seen).unwrap();
+    assert_eq!(bird.in_terminal.as_deref(), Some("Bash (cards are paused)"));
+    assert_eq!(
+        bird.state,
+        vults_engine::messages::SessionState::AsksInTerminal
+    );
+    assert!(
+        !seen.iter().any(|e| matches!(e, EngineEvent::CardAdded(_))),
+        "no card while paused"
+    );
     engine.send(EngineCommand::SetPaused(false));
     let child = claude_request(&home, "ls -la");
     card_added(&engine);

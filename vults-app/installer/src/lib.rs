@@ -296,6 +296,8 @@ impl Run<'_> {
             jsonfile::remove_stale_temps(&t.file);
             jsonfile::remove_stale_temps(&jsonfile::backup_path(&t.file));
         }
+        // A backup from an earlier install (one this run makes is of the file as it found it).
+        let earlier_backup = jsonfile::backup_path(&t.file).exists();
         let outcome = match &t.kind {
             Kind::Json { shape, version } => self.json_agent(&t, *shape, *version, op),
             Kind::CodexToml => tomlfile::codex(self, &t, op),
@@ -306,6 +308,12 @@ impl Run<'_> {
             Ok((state, action)) => {
                 report.state = state;
                 report.action = action;
+                if op == Op::Uninstall
+                    && earlier_backup
+                    && let Some(note) = settle_backup(&t.file)
+                {
+                    report.notes.push(note);
+                }
             }
             Err(state) => report.state = state,
         }
@@ -331,6 +339,25 @@ impl Run<'_> {
 }
 
 /// Every agent's config home, and the files the installer may write there (settings, hooks and
+/// After an uninstall, the `.bak` made before the first change: removed when the file is back
+/// byte for byte as it holds (the folder is as Vults found it, and nothing is lost), else kept,
+/// and the note says where. `None` when there is none, or it went.
+fn settle_backup(file: &std::path::Path) -> Option<String> {
+    let bak = jsonfile::backup_path(file);
+    let kept = std::fs::read(&bak).ok()?;
+    if std::fs::read(file).is_ok_and(|now| now == kept) {
+        match std::fs::remove_file(&bak) {
+            Ok(()) => return None,
+            Err(e) => tracing::warn!("cannot remove {}: {e}", bak.display()),
+        }
+    }
+    Some(format!(
+        "Your file as it was before Vults changed it is kept in {} (the file has changed \
+         since).",
+        bak.display()
+    ))
+}
+
 /// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.
 /// Only the agents [`on_hosts`] says (OpenCode is left out).
 pub fn config_files(paths: &Paths) -> Vec<(Agent, PathBuf, Vec<PathBuf>)> {

@@ -201,6 +201,10 @@ fn check_file(kind: &str, source: &Path) -> Result<(), String> {
     if fs::read(&file).unwrap() != original_bytes {
         return Err("uninstall did not give the file back byte for byte".into());
     }
+    // …and the folder is as Vults found it: the backup it made went with it.
+    if bak.exists() {
+        return Err(format!("{} left behind", bak.display()));
+    }
     if original_bytes.is_empty() && !fs::read(&file).unwrap().is_empty() {
         return Err("an empty file was not left empty".into());
     }

@@ -77,6 +77,15 @@ fn main() -> std::process::ExitCode {
     };
     let phone = Arc::new(Mutex::new(phone));
     let lock = || phone.lock().unwrap_or_else(|e| e.into_inner());
+    // A signal stops the engine: the link stops first, so its last summary of dropped refusals
+    // is audited (as the app's Quit stops the phone before the engine).
+    let at_stop = phone.clone();
+    engine.before_stop(move || {
+        at_stop
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .stop_broker()
+    });
     if config.username.is_some() || config.phone_username.is_some() {
         let mut link = lock();
         link.apply(PhoneAction::Broker(BrokerSettings {

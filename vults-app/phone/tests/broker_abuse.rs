@@ -432,3 +432,158 @@ fn a_hostile_broker_client_leaves_the_link_answering_and_the_audit_bounded() {
     drop(broker);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Refusals the flood budget dropped just before a SIGTERM are counted in a summary line the
+/// engine audits before it stops (the broker link's last words: `EngineHandle::before_stop`).
+/// Before, 20 forged frames and a SIGTERM left no summary at all.
+#[test]
+fn refusals_dropped_before_a_sigterm_are_summed_up_in_the_audit() {
+    if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
+        eprintln!("skipped: set VULTS_PHONE_BROWSER=1 (needs mosquitto)");
+        return;
+    }
+    let (app_bin, _) = build_e2e();
+    let temp = vults_tests::TempHome::empty("broker-sigterm");
+    let home = temp.dir.clone();
+    std::fs::create_dir_all(&home).unwrap();
+    let (ca, cert, key) = certificates(&home, &["127.0.0.1"]);
+    let [plain, wss] = free_ports();
+    let conf = home.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "persistence false\nallow_anonymous true\nlog_dest stderr\nlog_type all\n\
+             listener {plain} 127.0.0.1\n\
+             listener {wss} 127.0.0.1\nprotocol websockets\ncertfile {}\nkeyfile {}\n",
+            cert.display(),
+            key.display()
+        ),
+    )
+    .unwrap();
+    let log = home.join("mosquitto.log");
+    let broker = Broker(
+        Command::new("mosquitto")
+            .arg("-c")
+            .arg(&conf)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("run mosquitto (apt-get install mosquitto)"),
+    );
+    vults_tests::eventually("mosquitto listens", || {
+        std::net::TcpStream::connect(("127.0.0.1", plain)).is_ok()
+    });
+    let url = format!("wss://127.0.0.1:{wss}/");
+    let mut child = Command::new(&app_bin)
+        .arg(&url)
+        .args(["--ca".as_ref(), ca.as_os_str()])
+        .args(["--phone", &url])
+        .env("HOME", home.join("home"))
+        .env("VULTS_HOME", &home)
+        .env("VULTS_SOCKET", home.join("vults.sock"))
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start phone_broker_e2e");
+    let app_lines = lines_of(&mut child);
+    let mut app = App {
+        stdin: child.stdin.take(),
+        child,
+    };
+    let pair_url = wait_line(&app_lines, "vults-phone-e2e: pair ");
+    let offer = offer_from_url(&pair_url).expect("the pairing URL's fragment");
+    let (_, pair_topic) = offer.broker.clone().expect("the code names the broker");
+    let topic = format!("vults/{pair_topic}/a");
+    wait_subscribed(&log, &topic);
+
+    // 20 forged frames: the first is audited, the rest only counted (the flood budget)…
+    let mut options = MqttOptions::new("sigterm-test", "127.0.0.1", plain);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (client, mut connection) = Client::new(options, 100);
+    let seen: Seen = Arc::default();
+    let (sub, record) = (client.clone(), seen.clone());
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for event in connection.iter() {
+            match event {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    let _ = sub.try_subscribe("vults/+/p", QoS::AtMostOnce);
+                }
+                Ok(Event::Incoming(Packet::SubAck(_))) => {
+                    let _ = ready_tx.send(());
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) => {
+                    record
+                        .lock()
+                        .unwrap()
+                        .push((p.topic.clone(), p.payload.to_vec()));
+                }
+                Ok(_) => {}
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+    });
+    ready
+        .recv_timeout(Duration::from_secs(10))
+        .expect("subscribed");
+    // 20 forged frames on the pairing topic: the first is audited, the rest only counted (the
+    // flood budget).
+    for i in 0..20 {
+        client
+            .publish(
+                &topic,
+                QoS::AtMostOnce,
+                false,
+                format!("forged {i}").into_bytes(),
+            )
+            .unwrap();
+    }
+    // All 20 are in the app's connection, and the link has refused the first.
+    vults_tests::eventually("mosquitto sent the app all 20 frames", || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains("Sending PUBLISH to vults-") && l.contains(&topic))
+            .count()
+            >= 20
+    });
+    let refused_lines = |home: &Path| -> Vec<String> {
+        audit(home)
+            .into_iter()
+            .filter(|e| e["decision"] == "refused" && e["by"] == "phone:unknown")
+            .filter_map(|e| e["detail"].as_str().map(str::to_string))
+            .collect()
+    };
+    vults_tests::eventually("the first refusal audited", || {
+        !refused_lines(&home).is_empty()
+    });
+    let one_by_one = refused_lines(&home).len();
+    assert!(one_by_one < 20, "{one_by_one} refusals audited one by one");
+    let status = Command::new("kill")
+        .args(["-TERM", &app.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(app.child.wait().unwrap().success(), "a clean stop");
+    let lines = refused_lines(&home);
+    assert_eq!(
+        lines.len(),
+        one_by_one + 1,
+        "one line more, at the stop: {lines:?}"
+    );
+    let summary = lines.last().unwrap();
+    let counted: usize = summary
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        summary.contains(
+            "more refused requests that were not authenticated (flood limit) were not logged \
+             one by one"
+        ) && (1..=20 - one_by_one).contains(&counted),
+        "the forged frames not audited one by one are counted: {summary}"
+    );
+    drop(app);
+    drop(broker);
+}

@@ -66,6 +66,38 @@ pub(crate) fn valid_tmux_pane(s: &str) -> bool {
 
 /// The server's socket: `TMUX` is `<socket>,<server pid>,<session>` (when its pid is this
 /// server's), else `-S <socket>` on the server's command line.
+/// The command that attaches a terminal to tmux session `session` on `socket`: plain
+/// `tmux attach -t work` for the default server (`…/tmux-<uid>/default`), else with `-S` and the
+/// socket, or the command would reach another server.
+pub(crate) fn tmux_attach(socket: &str, session: &str) -> String {
+    let path = std::path::Path::new(socket);
+    let default = path.file_name().is_some_and(|n| n == "default")
+        && path
+            .parent()
+            .and_then(|d| d.file_name())
+            .and_then(|d| d.to_str())
+            .is_some_and(|d| d.starts_with("tmux-"));
+    let server = if default {
+        String::new()
+    } else {
+        format!("-S {} ", shell_word(socket))
+    };
+    format!("tmux {server}attach -t {}", shell_word(session))
+}
+
+/// `word` as one shell word: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 pub(crate) fn tmux_socket(env: &Env, server: &Process) -> Option<String> {
     if let Some(tmux) = env.get("TMUX") {
         let mut parts = tmux.rsplitn(3, ',');
@@ -150,12 +182,14 @@ impl Walk<'_> {
         let (client, switch) = match on_session.or(clients.first()) {
             Some(c) => (c.clone(), on_session.is_none()),
             None => {
+                // The remedy first, so a toast cut short still shows it.
                 return Err(Failure::new(
                     FailureKind::Detached,
                     format!(
-                        "tmux session '{}' has no client attached, so no window shows it: run \
-                         `tmux attach -t {}` in a terminal",
-                        pane.session, pane.session
+                        "run `{}` in a terminal: tmux session '{}' has no client attached, so \
+                         no window shows it",
+                        tmux_attach(&socket, &pane.session),
+                        pane.session
                     ),
                 ));
             }

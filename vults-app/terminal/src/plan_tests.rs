@@ -132,7 +132,8 @@ fn kitty_with_remote_control_focuses_the_agents_window_and_tab() {
         json!({"pid": 802, "env": {"KITTY_WINDOW_ID": "2", "KITTY_PID": "800", "WINDOWID": "71303180"}}),
     );
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "kitty (pid 800)");
+    // Which of its windows, as tmux's says its pane.
+    assert_eq!(plan.found(), "kitty window 2 (pid 800)");
     assert_eq!(plan.choose.len(), 1);
     assert_eq!(
         plan.choose[0].cmd.program,
@@ -282,7 +283,29 @@ fn a_detached_tmux_session_says_how_to_attach() {
     );
     let f = fail(&s, &tmux_place("%5"));
     assert_eq!(f.kind, FailureKind::Detached);
-    assert!(f.message.contains("`tmux attach -t work`"), "{f}");
+    assert!(
+        f.message
+            .starts_with("run `tmux attach -t work` in a terminal"),
+        "the remedy first: {f}"
+    );
+}
+
+/// A tmux server on a socket of its own: the command names it, or it would not attach.
+#[test]
+fn the_attach_hint_names_a_tmux_socket_that_is_not_the_default() {
+    use crate::mux::tmux_attach;
+    assert_eq!(
+        tmux_attach("/tmp/tmux-1000/default", "work"),
+        "tmux attach -t work"
+    );
+    assert_eq!(
+        tmux_attach("/tmp/tmux-1000/agents", "work"),
+        "tmux -S /tmp/tmux-1000/agents attach -t work"
+    );
+    assert_eq!(
+        tmux_attach("/run/user/1000/my tmux", "api web"),
+        "tmux -S '/run/user/1000/my tmux' attach -t 'api web'"
+    );
 }
 
 #[test]
@@ -334,7 +357,7 @@ fn tmux_in_kitty_chooses_the_pane_and_the_clients_kitty_tab() {
     );
     assert_eq!(
         plan.found(),
-        "tmux pane %5 (window @1, session work) in kitty (pid 680)"
+        "tmux pane %5 (window @1, session work) in kitty window 3 (pid 680)"
     );
 }
 

@@ -403,8 +403,11 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     });
     let detached = vults_terminal::show(&Place::local(&tmux_ev.terminal)).expect_err("detached");
     assert_eq!(detached.kind, FailureKind::Detached, "{detached}");
+    // The remedy first, naming the server's own socket: the command attaches.
     assert!(
-        detached.message.contains("tmux attach -t vults"),
+        detached.message.starts_with(&format!(
+            "run `tmux -S {sock} attach -t vults` in a terminal"
+        )),
         "{detached}"
     );
 }

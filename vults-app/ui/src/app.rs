@@ -210,7 +210,8 @@ pub enum Tab {
 }
 
 impl Tab {
-    const ALL: [Tab; 10] = [
+    /// Every tab, in the row's order.
+    pub const ALL: [Tab; 10] = [
         Tab::Flock,
         Tab::Chat,
         Tab::Agents,
@@ -222,7 +223,8 @@ impl Tab {
         Tab::Alerts,
         Tab::General,
     ];
-    fn title(self) -> &'static str {
+    /// The tab's name on its button.
+    pub fn title(self) -> &'static str {
         match self {
             Tab::Flock => "Flock",
             Tab::Chat => "Chat",
@@ -275,6 +277,8 @@ pub struct VultsWindow {
     /// A second start of the app asks for the window here (crate::instance).
     show_requests: Option<std::sync::mpsc::Receiver<()>>,
     cards: HashMap<CardId, CardView>,
+    /// The symbols font ([`look::install_fonts`]) is in the context.
+    fonts_installed: bool,
     /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
     pulse_from: Option<f64>,
     /// Where the island was last put (floating), so it moves only when its place changes.
@@ -333,6 +337,7 @@ impl VultsWindow {
             model: Model::default(),
             layout,
             tab: Tab::Flock,
+            fonts_installed: false,
             main_open: layout == Layout::Embedded,
             link,
             chat_side: None,
@@ -448,6 +453,10 @@ impl VultsWindow {
 
     /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
     pub fn logic(&mut self, ctx: &egui::Context) {
+        if !self.fonts_installed {
+            look::install_fonts(ctx);
+            self.fonts_installed = true;
+        }
         // A card that arrived earlier and is still not drawn: one more frame went by.
         if let Some(frames) = self.card_pending_draw.as_mut() {
             *frames += 1;
@@ -506,6 +515,9 @@ impl VultsWindow {
                 TrayAction::TogglePause => self.set_paused(!self.model.paused),
                 TrayAction::ToggleQuiet => self.toggle_quiet(),
                 TrayAction::Quit => {
+                    // The phone link stops first: its last words (the summary of refusals its
+                    // flood budgets dropped) reach the engine ahead of the Shutdown.
+                    self.phone = None;
                     self.link.send(EngineCommand::Shutdown);
                     ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::Close);
                 }
@@ -607,8 +619,14 @@ impl VultsWindow {
         side.set_settings(settings);
     }
 
+    /// Answers a card from the window: `by: key` when the card's view took it from a key (A,
+    /// D, Shift+A, Enter), else `by: click`.
     fn answer(&mut self, id: CardId, answer: vults_engine::messages::CardAnswer) {
-        self.answer_by(id, answer, AnsweredBy::Click);
+        let by = self
+            .cards
+            .get(&id)
+            .map_or(AnsweredBy::Click, CardView::answered_by);
+        self.answer_by(id, answer, by);
     }
 
     /// Answers a card as a click does, saying who answered.
@@ -786,7 +804,8 @@ impl VultsWindow {
     fn main_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("tabs").show(ui, |ui| {
             ui.add_space(4.0);
-            ui.horizontal(|ui| {
+            // The tabs wrap onto a second row in a narrow window; nothing else shares their row.
+            ui.horizontal_wrapped(|ui| {
                 for tab in Tab::ALL {
                     if tab == Tab::Phone && self.phone.is_none() {
                         continue;
@@ -804,24 +823,40 @@ impl VultsWindow {
                         self.model.welcome_open = false;
                     }
                 }
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    let mut paused = self.model.paused;
-                    if ui
-                        .checkbox(&mut paused, "Pause cards")
-                        .on_hover_text("While paused, agents ask in their own terminal")
-                        .changed()
-                    {
-                        self.set_paused(paused);
-                    }
-                });
             });
             ui.add_space(2.0);
         });
-        if let Some(notice) = self.model.notices.back() {
-            egui::Panel::bottom("notices").show(ui, |ui| {
-                ui.label(RichText::new(notice).small().color(Color32::from_gray(160)));
+        // "Pause cards" has a row of its own, at the bottom with the last notice: never one
+        // stray click on a tab away, at any width.
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let mut paused = self.model.paused;
+                if ui
+                    .checkbox(&mut paused, "Pause cards")
+                    .on_hover_text(
+                        "While paused, no card comes up: agents ask in their own terminal, and \
+                         each request says so on its bird and in History",
+                    )
+                    .changed()
+                {
+                    self.set_paused(paused);
+                }
+                if self.model.paused {
+                    ui.label(
+                        RichText::new("Cards paused: agents ask in their terminal")
+                            .strong()
+                            .color(look::AMBER),
+                    );
+                } else if let Some(notice) = self.model.notices.back() {
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(notice).small().color(Color32::from_gray(160)),
+                        )
+                        .truncate(),
+                    );
+                }
             });
-        }
+        });
         let now = (self.clock)();
         let mut action = None;
         if self.model.welcome_open
@@ -920,7 +955,7 @@ impl VultsWindow {
                     .notices
                     .push_back("The chat is not running in this window".into()),
             },
-            Some(super::chat::ChatAction::Answer(id, answer)) => self.answer(id, answer),
+            Some(super::chat::ChatAction::Answer(id, answer, by)) => self.answer_by(id, answer, by),
             Some(super::chat::ChatAction::ShowTerminal(session)) => {
                 let ctx = ui.ctx().clone();
                 self.show_terminal(&ctx, &session);

@@ -50,6 +50,9 @@ pub struct CardView {
     markdown: Markdown,
     /// "Show terminal" on this card.
     terminal: CardTerminal,
+    /// The last answer [`CardView::ui`] returned came from a key (A, D, Shift+A, a digit's
+    /// Enter), not a click: the audit says `by: key`.
+    by_key: bool,
 }
 
 /// "Show terminal" on a card: offered on every card but a chat's own (Zeca's CLI has no
@@ -154,6 +157,15 @@ impl CardView {
         self.diff.as_deref()
     }
 
+    /// Who gave the answer [`CardView::ui`] last returned: a key on the card, or a click.
+    pub fn answered_by(&self) -> vults_engine::messages::AnsweredBy {
+        if self.by_key {
+            vults_engine::messages::AnsweredBy::Key
+        } else {
+            vults_engine::messages::AnsweredBy::Click
+        }
+    }
+
     /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
     /// window of its own does; in one shared window, only one card). Returns the answer when
     /// the person gave one.
@@ -169,8 +181,9 @@ impl CardView {
         if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
             self.terminal.asked = true;
         }
-        header_ui(ui, card, now, self.hidden);
+        header_ui(ui, card, now, self.hidden, &mut self.terminal);
         ui.add_space(4.0);
+        self.by_key = false;
         if let Some(plan) = card.plan() {
             return self.plan_ui(ui, plan, &presses, keys);
         }
@@ -190,8 +203,11 @@ impl CardView {
                     ui.ctx().request_repaint();
                 }
                 ui.add_space(6.0);
-                decision_ui(ui, card, keys, &mut self.terminal)
-                    .or_else(|| permission_key(card, &presses))
+                decision_ui(ui, card, keys, &mut self.terminal).or_else(|| {
+                    let key = permission_key(card, &presses);
+                    self.by_key = key.is_some();
+                    key
+                })
             }
         }
     }
@@ -279,6 +295,7 @@ impl CardView {
                 send_key = true;
             } else if p.is(Key::D) {
                 answer = Some(CardAnswer::Deny);
+                self.by_key = true;
             }
         }
         ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
@@ -312,6 +329,7 @@ impl CardView {
         fold.offset = out.state.clamped_offset().y;
         fold.viewport = out.inner_rect.height();
         fold.row = ui.text_style_height(&egui::TextStyle::Body);
+        fold.scrolls |= out.content_size.y > fold.viewport + 0.5;
         fold.below = match (questions_below, more_below) {
             (0, false) => None,
             (0, true) => Some("more below ↓".to_string()),
@@ -344,6 +362,7 @@ impl CardView {
                 && let Some(items) = items.clone()
             {
                 answer = Some(CardAnswer::Answers(items));
+                self.by_key = false;
             }
             if ui
                 .button("Deny")
@@ -351,8 +370,8 @@ impl CardView {
                 .clicked()
             {
                 answer = Some(CardAnswer::Deny);
+                self.by_key = false;
             }
-            terminal_button_ui(ui, &mut self.terminal);
         });
         terminal_line_ui(ui, &self.terminal);
         if answer.is_none()
@@ -360,6 +379,7 @@ impl CardView {
             && let Some(items) = items
         {
             answer = Some(CardAnswer::Answers(items));
+            self.by_key = true;
         }
         let keys_here = keys;
         let mut keys = match questions {
@@ -426,25 +446,10 @@ impl CardView {
                 fold.offset = offset;
                 fold.viewport = viewport;
                 fold.row = row;
+                fold.scrolls |= out.content_size.y > viewport + 0.5;
                 fold.below = (hidden > row * 0.5).then(|| "more of the plan ↓".to_string());
             });
-        if let Some(text) = fold.below.clone() {
-            let more = egui::Button::new(
-                RichText::new(text)
-                    .monospace()
-                    .size(11.5)
-                    .color(look::AMBER),
-            )
-            .frame(false);
-            if ui
-                .add(more)
-                .on_hover_text("Scroll down (the Down arrow, Page Down or Space)")
-                .clicked()
-            {
-                fold.page_down();
-                ui.ctx().request_repaint();
-            }
-        }
+        more_marker(ui, fold);
         if presses
             .iter()
             .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
@@ -516,7 +521,12 @@ impl CardView {
         }
         if entered && answer.is_none() && !self.feedback.trim().is_empty() {
             answer = Some(keep());
+            self.by_key = true;
         }
+        if answer.is_some() {
+            return answer;
+        }
+        self.by_key = true;
         answer.or_else(|| {
             presses.iter().find_map(|p| {
                 if p.is(Key::A) {
@@ -656,7 +666,13 @@ fn question_ui(
     });
 }
 
-fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: bool) {
+fn header_ui(
+    ui: &mut egui::Ui,
+    card: &PendingCard,
+    now: SystemTime,
+    hidden: bool,
+    terminal: &mut CardTerminal,
+) {
     let name = match &card.identity {
         vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
         _ => None,
@@ -670,6 +686,9 @@ fn header_ui(ui: &mut egui::Ui, card: &PendingCard, now: SystemTime, hidden: boo
                 .color(color),
         );
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            // "Show terminal" has the same place on every card, at the top right: never a row
+            // of its own under an edit's four answers.
+            terminal_button_ui(ui, terminal);
             let waited = now
                 .duration_since(card.arrived)
                 .unwrap_or_default()
@@ -938,7 +957,7 @@ impl CardView {
 }
 
 /// "+3 −1": the lines a diff adds and removes.
-fn changes(files: &[FileDiff]) -> String {
+pub fn changes(files: &[FileDiff]) -> String {
     let lines = || files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
     let added = lines()
         .filter(|l| l.tag == vults_engine::diff::Tag::Added)
@@ -988,6 +1007,9 @@ struct Fold {
     /// A row of the block's text, to keep one in sight when it scrolls a page.
     row: f32,
     scroll_to: Option<f32>,
+    /// The block is taller than its view: its marker's row stays, scrolled or not, so nothing
+    /// under it (the answer buttons) moves while the card is up.
+    scrolls: bool,
 }
 
 impl Fold {
@@ -1066,6 +1088,7 @@ fn scroll_block(
             fold.offset = offset;
             fold.viewport = viewport;
             fold.row = row;
+            fold.scrolls |= out.content_size.y > viewport + 0.5;
             fold.below = match out.inner {
                 Some(text) => Some(text),
                 // A block that cannot count its lines: the rows of its height out of sight.
@@ -1080,8 +1103,22 @@ fn scroll_block(
 }
 
 /// The marker under a block with more out of sight ("3 more lines ↓"): a click scrolls a page.
+/// A block that scrolls keeps the marker's row when scrolled to its end ("the end ↑", muted),
+/// so the answer buttons under it never move under the person's pointer.
 fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
     let Some(text) = fold.below.clone() else {
+        if fold.scrolls {
+            let end = egui::Button::new(
+                RichText::new("the end ↑")
+                    .monospace()
+                    .size(11.5)
+                    .color(Color32::from_gray(120)),
+            )
+            .frame(false)
+            .sense(egui::Sense::hover());
+            ui.add(end)
+                .on_hover_text("Scroll up to read it again (the mouse wheel or the scroll bar)");
+        }
         return;
     };
     let more = egui::Button::new(
@@ -1151,8 +1188,10 @@ pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &Alwa
     }
 }
 
-/// The card's "Show terminal" button, when it offers one.
+/// The card's "Show terminal" button, when it offers one. Its tooltip wraps narrower than a
+/// card, so the card's window never cuts it at its right edge.
 fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal) {
+    ui.spacing_mut().tooltip_width = WIDTH * 0.6;
     if t.offered
         && crate::terminal::button(
             ui,
@@ -1201,7 +1240,6 @@ fn decision_ui(
                 answer = Some(offer.clone());
             }
         }
-        terminal_button_ui(ui, terminal);
     });
     terminal_line_ui(ui, terminal);
     // What each Always answers from now on, in the words the rule is kept in (Settings → Rules).
@@ -1243,8 +1281,10 @@ fn decision_ui(
     answer
 }
 
+/// What an Always makes, in the rule's own words: what a person most needs to read before
+/// making a rule, so in the body's size and nearly white, never the card's smallest text.
 fn rule_words_ui(ui: &mut egui::Ui, text: &str) {
-    ui.add(egui::Label::new(RichText::new(text).small().color(Color32::from_gray(160))).wrap());
+    ui.add(egui::Label::new(RichText::new(text).color(Color32::from_gray(225))).wrap());
 }
 
 /// Pretty-prints JSON for reading; anything that does not parse shows as it came.

@@ -17,7 +17,8 @@ use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum ChatAction {
     Command(ChatCommand),
-    Answer(CardId, CardAnswer),
+    /// A card answered here, and by what: a click or a key.
+    Answer(CardId, CardAnswer, vults_engine::messages::AnsweredBy),
     /// "Show terminal" on a task whose agent is in the flock: that bird's session.
     ShowTerminal(vults_engine::messages::SessionKey),
 }
@@ -277,7 +278,7 @@ impl ChatView {
                     };
                     let answer = frame.show(ui, |ui| view.ui(ui, card, now, keys)).inner;
                     if let Some(a) = answer {
-                        action = Some(ChatAction::Answer(card.id, a));
+                        action = Some(ChatAction::Answer(card.id, a, view.answered_by()));
                     }
                 }
                 if conv.running && cards.is_empty() {

@@ -73,15 +73,13 @@ impl IslandView {
             n => format!("{n} birds"),
         };
         let font = FontId::proportional(15.0);
-        let galley = painter.layout_no_wrap(birds_text, font.clone(), Color32::from_gray(230));
-        painter.galley(
-            egui::pos2(x, cy - galley.size().y / 2.0),
-            galley.clone(),
-            Color32::WHITE,
-        );
-
+        // The birds' words end where the right side's first word starts ("paused" may need
+        // their room: then the count stands alone beside the bird).
+        let mut birds_room = f32::INFINITY;
         if waiting > 0 {
-            // From the right: "+2 more" (when some wait in the stack), then "6 waiting", the dot.
+            // From the right: "+2 more" (when some wait in the stack), then "6 waiting", then the
+            // dot — or, while paused, "paused" in its place: every new request goes to the
+            // agent's terminal until Pause is undone, and the pill says so beside what waits.
             let mut right = rect.right() - 16.0;
             if stacked > 0 {
                 let more = painter.layout_no_wrap(
@@ -102,24 +100,54 @@ impl IslandView {
                 right = badge.left() - 8.0;
             }
             let text = format!("{waiting} waiting");
-            let galley = painter.layout_no_wrap(text, font, look::AMBER);
-            let dot = egui::pos2(right - galley.size().x - 12.0, cy);
-            if let Some(phase) = pulse {
-                let grow = 5.0 + 7.0 * phase;
-                let alpha = ((1.0 - phase) * 160.0) as u8;
-                painter.circle_filled(
-                    dot,
-                    grow,
-                    Color32::from_rgba_unmultiplied(0xF5, 0xA5, 0x24, alpha),
-                );
-            }
-            painter.circle_filled(dot, 5.0, look::AMBER);
+            let galley = painter.layout_no_wrap(text, font.clone(), look::AMBER);
+            let text_left = right - galley.size().x;
             painter.galley(
-                egui::pos2(dot.x + 12.0, cy - galley.size().y / 2.0),
+                egui::pos2(text_left, cy - galley.size().y / 2.0),
                 galley,
                 look::AMBER,
             );
-        } else {
+            if self.paused {
+                let text = painter.layout_no_wrap(
+                    "paused".into(),
+                    FontId::proportional(12.0),
+                    Color32::BLACK,
+                );
+                let badge = egui::Rect::from_min_size(
+                    egui::pos2(text_left - 6.0 - text.size().x - 10.0, cy - 9.0),
+                    egui::vec2(text.size().x + 10.0, 18.0),
+                );
+                painter.rect_filled(badge, CornerRadius::same(9), look::AMBER);
+                painter.galley(
+                    egui::pos2(badge.left() + 5.0, cy - text.size().y / 2.0),
+                    text,
+                    Color32::BLACK,
+                );
+                birds_room = badge.left() - 6.0 - x;
+            } else {
+                let dot = egui::pos2(text_left - 12.0, cy);
+                if let Some(phase) = pulse {
+                    let grow = 5.0 + 7.0 * phase;
+                    let alpha = ((1.0 - phase) * 160.0) as u8;
+                    painter.circle_filled(
+                        dot,
+                        grow,
+                        Color32::from_rgba_unmultiplied(0xF5, 0xA5, 0x24, alpha),
+                    );
+                }
+                painter.circle_filled(dot, 5.0, look::AMBER);
+            }
+        }
+        let mut galley = painter.layout_no_wrap(birds_text, font.clone(), Color32::from_gray(230));
+        if galley.size().x > birds_room {
+            galley = painter.layout_no_wrap(birds.to_string(), font, Color32::from_gray(230));
+        }
+        painter.galley(
+            egui::pos2(x, cy - galley.size().y / 2.0),
+            galley,
+            Color32::WHITE,
+        );
+        if waiting == 0 {
             let (text, color) = if self.paused {
                 ("paused", look::AMBER)
             } else if self.quiet {

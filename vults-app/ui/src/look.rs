@@ -11,15 +11,98 @@ pub(crate) const GREEN: Color32 = Color32::from_rgb(0x3D, 0xB8, 0x6B);
 pub const CARD_FILL: Color32 = Color32::from_rgb(0x1E, 0x20, 0x25);
 pub(crate) const PILL_FILL: Color32 = Color32::from_rgba_premultiplied(0x14, 0x15, 0x19, 0xEB);
 
+/// DejaVu Sans Mono (Bitstream Vera licence, `assets/fonts/`): box drawing (a plan's markdown
+/// table, `│`), arrows and the symbols the window draws that egui's own fonts lack.
+const SYMBOLS_FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf");
+
+/// Adds the symbols font after egui's own, in both families: a character they lack is drawn
+/// from it instead of as a missing-glyph box. Call once per context (the window does, on its
+/// first frame).
+pub fn install_fonts(ctx: &egui::Context) {
+    use egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
+    ctx.add_font(FontInsert::new(
+        "vults-symbols",
+        egui::FontData::from_static(SYMBOLS_FONT),
+        [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
+            .into_iter()
+            .map(|family| InsertFontFamily {
+                family,
+                priority: FontPriority::Lowest,
+            })
+            .collect(),
+    ));
+}
+
 /// A target as a list shows it (the flock, History, the stack): hidden characters written out
 /// ([`vults_core::text::reveal`]), and a tool input in JSON that names a file (OpenCode's edit,
 /// whose target is its whole input) as that file.
 pub fn shown_target(target: &str) -> String {
-    let target = match target.trim_start().starts_with('{') {
-        true => vults_core::agents::input_path(target).unwrap_or_else(|| target.to_string()),
-        false => target.to_string(),
+    let trimmed = target.trim_start();
+    let target = if trimmed.starts_with('{') {
+        vults_core::agents::input_path(target)
+            .or_else(|| plan_of(target))
+            .unwrap_or_else(|| target.to_string())
+    } else if trimmed.starts_with('[') {
+        questions_of(target).unwrap_or_else(|| target.to_string())
+    } else {
+        target.to_string()
     };
     vults_core::text::reveal(&target).text.into_owned()
+}
+
+/// A path of at most `max` characters, cut in the middle: its start, `…`, and its last folder
+/// whole (`/tmp/vults-ju…/api`), so two folders that differ only at the end still differ. A
+/// last folder longer than that keeps its end.
+pub fn middle_cut(path: &str, max: usize) -> String {
+    let n = path.chars().count();
+    if n <= max || max < 4 {
+        return path.to_string();
+    }
+    let trimmed = path.trim_end_matches(['/', '\\']);
+    let last_at = trimmed.rfind(['/', '\\']).map_or(0, |i| i + 1);
+    let last = &trimmed[last_at..];
+    let last_n = last.chars().count();
+    if last_n + 2 >= max {
+        let tail: String = last.chars().skip(last_n - (max - 1)).collect();
+        return format!("…{tail}");
+    }
+    let head: String = path.chars().take(max - 2 - last_n).collect();
+    format!("{head}…/{last}")
+}
+
+/// A plan review's target (Claude Code's ExitPlanMode input, `{"plan": "# Plan: …"}`) as the
+/// plan's first heading ("Plan: list the project", or "plan: …" when it does not say so);
+/// `None` for any other input.
+fn plan_of(target: &str) -> Option<String> {
+    let input: serde_json::Value = serde_json::from_str(target).ok()?;
+    let plan = input
+        .as_object()
+        .filter(|o| o.len() == 1)?
+        .get("plan")?
+        .as_str()?;
+    let lines = || plan.lines().map(str::trim).filter(|l| !l.is_empty());
+    let heading = lines()
+        .find(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .or_else(|| lines().next())?;
+    Some(if heading.to_lowercase().starts_with("plan") {
+        heading.to_string()
+    } else {
+        format!("plan: {heading}")
+    })
+}
+
+/// An AskUserQuestion's target (its questions as JSON, as the audit keeps it) as the questions
+/// read: "Which database? · Which port?"; `None` for any other text.
+fn questions_of(target: &str) -> Option<String> {
+    let serde_json::Value::Array(items) = serde_json::from_str(target).ok()? else {
+        return None;
+    };
+    let questions: Option<Vec<&str>> = items
+        .iter()
+        .map(|q| q.get("question").and_then(serde_json::Value::as_str))
+        .collect();
+    questions.filter(|q| !q.is_empty()).map(|q| q.join(" · "))
 }
 
 /// Text whose `code` is between backticks, as a person reads it: the backticks gone, each piece
@@ -212,5 +295,37 @@ mod tests {
         assert_eq!(next_waited_change(12), 3);
         assert_eq!(next_waited_change(75), 45);
         assert_eq!(resets_text(1_000 + 3 * 86_400, 1_000), "resets in 3 d 0 h");
+    }
+
+    #[test]
+    fn a_long_folder_is_cut_in_the_middle_and_keeps_its_last_folder() {
+        let api = middle_cut("/tmp/vults-just-a-long-temp-folder/acme/api", 24);
+        let web = middle_cut("/tmp/vults-just-a-long-temp-folder/acme/web", 24);
+        assert_eq!(api, "/tmp/vults-just-a-l…/api");
+        assert_eq!(web, "/tmp/vults-just-a-l…/web");
+        assert_eq!(api.chars().count(), 24);
+        assert_eq!(middle_cut("~/src/acme/api", 24), "~/src/acme/api");
+        let long_last = middle_cut("/w/a-very-long-last-folder-name-indeed", 12);
+        assert_eq!(long_last, "…name-indeed");
+        assert!(long_last.chars().count() <= 12);
+    }
+
+    /// History reads an AskUserQuestion's target (its questions as JSON in the audit) as the
+    /// questions, and leaves any other list as it came.
+    #[test]
+    fn a_questions_target_reads_as_its_questions() {
+        let target = r#"[{"header":"Storage","multiSelect":false,"options":[],"question":"Which database?"},{"question":"Which port?"}]"#;
+        assert_eq!(shown_target(target), "Which database? · Which port?");
+        assert_eq!(shown_target("[1, 2]"), "[1, 2]");
+        assert_eq!(shown_target("[not json"), "[not json");
+        // A plan review's input reads as its plan's first heading.
+        assert_eq!(
+            shown_target(r##"{"plan":"# Plan: list the project\n\n| a | b |"}"##),
+            "Plan: list the project"
+        );
+        assert_eq!(
+            shown_target(r#"{"plan":"Check the files."}"#),
+            "plan: Check the files."
+        );
     }
 }

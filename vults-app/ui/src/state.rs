@@ -61,6 +61,9 @@ pub struct Model {
     pub installs: Vec<AgentInstall>,
     /// The last engine notices, newest last.
     pub notices: VecDeque<String>,
+    /// Notices about one session's moment ("… asks in its terminal: Bash of 10 KB is too large
+    /// to show"): each goes from `notices` when its session moves on or leaves.
+    session_notices: Vec<(SessionKey, String)>,
     /// Cards are paused (the window asked the engine to leave requests to the agents).
     pub paused: bool,
     /// The first run's welcome, once the installer has built it (or on request).
@@ -113,10 +116,16 @@ impl Model {
                 }
             }
             EngineEvent::SessionChanged(session) => {
-                self.sessions.insert(session.key.clone(), session);
+                let key = session.key.clone();
+                let moved_on = session.in_terminal.is_none();
+                self.sessions.insert(key.clone(), session);
+                if moved_on {
+                    self.drop_session_notices(&key);
+                }
             }
             EngineEvent::SessionGone(key) => {
                 self.sessions.remove(&key);
+                self.drop_session_notices(&key);
             }
             EngineEvent::Rules(rules) => self.rules = rules,
             EngineEvent::Policies(status) => self.policies = status,
@@ -132,11 +141,15 @@ impl Model {
             }
             // The bird says it (its session carries it) and History has its line; the status
             // line says it at once.
-            EngineEvent::TooLarge(t) => self.notice(format!(
-                "{} asks in its terminal: {}",
-                t.identity.display_name(),
-                t.text()
-            )),
+            EngineEvent::TooLarge(t) => {
+                let line = format!(
+                    "{} asks in its terminal: {}",
+                    t.identity.display_name(),
+                    t.text()
+                );
+                self.session_notices.push((t.session.clone(), line.clone()));
+                self.notice(line);
+            }
             EngineEvent::Notice(line) => self.notice(line),
         }
         Change::Other
@@ -150,6 +163,19 @@ impl Model {
             }
             vults_zeca::ChatEvent::Settings(s) => self.zeca_settings = s,
             vults_zeca::ChatEvent::Notice(line) => self.notice(line),
+        }
+    }
+
+    /// The session moved on (or left): its notices are no longer true.
+    fn drop_session_notices(&mut self, key: &SessionKey) {
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.session_notices)
+            .into_iter()
+            .partition(|(k, _)| k == key);
+        self.session_notices = kept;
+        for (_, line) in gone {
+            if let Some(at) = self.notices.iter().rposition(|n| *n == line) {
+                self.notices.remove(at);
+            }
         }
     }
 

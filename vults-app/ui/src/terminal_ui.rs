@@ -242,6 +242,9 @@ fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
     });
 }
 
+/// The most characters of a folder the island's menu shows.
+const MENU_FOLDER_CHARS: usize = 30;
+
 /// The island's menu: "Show terminal" for each bird, waiting ones first; the one chosen.
 pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<SessionKey> {
     let mut chosen = None;
@@ -251,8 +254,13 @@ pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<S
     }
     for s in birds {
         let folder = crate::look::shown_target(&vults_core::text::reveal(&s.folder).text);
+        // Cut in the middle: the last folder is what tells two sessions apart.
+        let folder = crate::look::middle_cut(&folder, MENU_FOLDER_CHARS);
         let state = crate::look::state_text(s.state);
         let mut text = format!("{} · {state} · {folder}", who(s));
+        if let Some(task) = s.task.as_deref().filter(|t| !t.trim().is_empty()) {
+            text.push_str(&format!(" · {}", vults_core::text::reveal(task).text));
+        }
         if model.showing.contains(&s.key) {
             text.push_str(" · showing…");
         }

@@ -338,3 +338,52 @@ fn opencode_edit_card_shows_the_diff_opencode_made() {
             .unwrap();
     whole_text_shows(&mut h, &[&pretty]);
 }
+
+/// The rule sentence under the Always buttons is what a person most needs to read before making
+/// a rule: in the body's size (each of its rows a body row), never the card's small print.
+#[test]
+fn the_rule_sentence_is_in_the_body_size() {
+    let h = harness(fixtures::bash_card(23, "ls"));
+    let body = egui::TextStyle::Body.resolve(&h.ctx.global_style());
+    let row = h.ctx.fonts_mut(|f| f.row_height(&body));
+    let small = egui::TextStyle::Small.resolve(&h.ctx.global_style());
+    assert!(small.size < body.size);
+    let sentence = h.get_by_label_contains("Always allow: ").rect().height();
+    let rows = (sentence / row).round();
+    assert!(
+        rows >= 1.0 && (sentence - rows * row).abs() < 1.0,
+        "the sentence is {sentence} points tall: not whole rows of {row} (body {} pt)",
+        body.size
+    );
+}
+
+/// An edit's four answers share one row, and "Show terminal" has its place at the card's top
+/// right (it wrapped onto a row of its own under them).
+#[test]
+fn an_edits_answers_share_a_row_and_show_terminal_is_at_the_top() {
+    let mut card = fixtures::edit_card(24);
+    card.call.tool = "Edit".into();
+    assert!(
+        card.file_rule.is_some(),
+        "an edit offers this change and this file"
+    );
+    let h = harness(card);
+    let answers: Vec<egui::Rect> = ["Allow", "Deny", "Always: this change", "Always: this file"]
+        .iter()
+        .map(|b| h.get_by_label(b).rect())
+        .collect();
+    for r in &answers {
+        assert!((r.top() - answers[0].top()).abs() < 1.0, "{answers:?}");
+    }
+    let show = h.get_by_label("Show terminal").rect();
+    assert!(
+        show.bottom() < answers[0].top(),
+        "{show:?} above {answers:?}"
+    );
+    assert!(show.right() <= vults_ui::card::WIDTH, "{show:?}");
+    let path = h.get_by_label(fixtures::FOLDER).rect();
+    assert!(
+        show.bottom() <= path.top() + 1.0,
+        "in the header: {show:?} {path:?}"
+    );
+}

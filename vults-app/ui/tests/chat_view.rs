@@ -84,7 +84,7 @@ fn a_conversation_renders_markdown_and_tool_rows_and_asks_inline() {
         sent.contains(&EngineCommand::Answer {
             card: 7,
             answer: CardAnswer::Deny,
-            by: AnsweredBy::Click,
+            by: AnsweredBy::Key,
         }),
         "{sent:?}"
     );

@@ -159,7 +159,7 @@ fn a_card_that_comes_after_sending_answers_its_keys() {
         sent.contains(&EngineCommand::Answer {
             card: 9,
             answer: vults_engine::messages::CardAnswer::Allow,
-            by: vults_engine::messages::AnsweredBy::Click,
+            by: vults_engine::messages::AnsweredBy::Key,
         }),
         "{sent:?}"
     );

@@ -285,10 +285,14 @@ pub fn question_card(id: u64) -> PendingCard {
 /// A harness builder whose snapshots are drawn on the CPU ([`crate::raster::CpuRenderer`]),
 /// made at the first snapshot (kittest keeps the textures until then), so a harness that never
 /// takes one never copies them.
+/// A harness as the app draws: the CPU renderer, and the window's fonts from the first frame
+/// (the app installs them on its first frame, before anything is drawn).
 pub fn builder<S>() -> egui_kittest::HarnessBuilder<S> {
-    Harness::builder().renderer(egui_kittest::LazyRenderer::new(
-        crate::raster::CpuRenderer::default,
-    ))
+    Harness::builder()
+        .renderer(egui_kittest::LazyRenderer::new(
+            crate::raster::CpuRenderer::default,
+        ))
+        .with_context_setup(vults_ui::look::install_fonts)
 }
 
 /// The whole window in a harness, as the app runs it each frame: `logic` (drain the engine)

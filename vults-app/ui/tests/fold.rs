@@ -83,6 +83,29 @@ fn a_long_command_says_how_many_lines_are_out_of_sight_and_a_click_or_a_key_brin
     assert_eq!(h.state().answer, None, "scrolling answers nothing");
 }
 
+/// Scrolled to its end, the block keeps its marker's row: the answer buttons do not move up
+/// under the pointer (they moved ~23 points when "N more lines ↓" went).
+#[test]
+fn the_answer_buttons_never_move_when_a_block_is_scrolled() {
+    let mut h = card_harness(fixtures::bash_card(1, &deploy_script()));
+    h.run();
+    let before: Vec<egui::Rect> = ["Allow", "Deny", "Always allow"]
+        .iter()
+        .map(|b| h.get_by_label(b).rect())
+        .collect();
+    assert!(more(&h).is_some());
+    for _ in 0..5 {
+        tap(&mut h, Key::PageDown);
+    }
+    assert_eq!(more(&h), None, "scrolled to the end");
+    h.get_by_label("the end ↑");
+    let after: Vec<egui::Rect> = ["Allow", "Deny", "Always allow"]
+        .iter()
+        .map(|b| h.get_by_label(b).rect())
+        .collect();
+    assert_eq!(before, after, "the buttons stayed where they were");
+}
+
 #[test]
 fn a_multi_edit_says_how_many_hunks_are_out_of_sight() {
     let path = "/home/ada/src/vults/src/server.py";

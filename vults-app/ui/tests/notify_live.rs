@@ -219,9 +219,10 @@ fn a_card_raises_one_notification_naming_agent_folder_and_target_and_a_click_wit
         n.body,
         format!("cargo test --workspace\nin {}", r.project())
     );
-    // The default action (a click on the notification) and the buttons.
+    // The default action (a click on the notification) and the buttons: Show once, so a server
+    // that draws every action draws one Show button.
     assert_eq!(n.action_keys()[0], "default");
-    assert_eq!(n.action_labels(), ["Show", "Show", "Allow", "Deny"]);
+    assert_eq!(n.action_labels(), ["Show", "Allow", "Deny"]);
     assert_eq!(
         n.expire_timeout, 0,
         "a card's notification stays until answered"
@@ -270,7 +271,7 @@ fn a_notifications_allow_answers_the_card_and_history_says_so() {
         r.notifies().len() >= 2
     });
     let d = r.notifies().pop().unwrap();
-    assert_eq!(d.action_labels(), ["Show", "Show"], "{d:#?}");
+    assert_eq!(d.action_labels(), ["Show"], "{d:#?}");
     r.server.invoke(d.id, &key);
     r.idle(Duration::from_millis(500));
     assert!(
@@ -460,7 +461,7 @@ fn a_question_is_notified_with_only_show_and_withdrawn_when_answered() {
     );
     assert_eq!(
         n.action_labels(),
-        ["Show", "Show"],
+        ["Show"],
         "a question is answered on its card"
     );
     r.until("the card", |r| r.harness.query_by_label("SQLite").is_some());
@@ -468,4 +469,92 @@ fn a_question_is_notified_with_only_show_and_withdrawn_when_answered() {
     r.click("Answer");
     let _ = printed(hook);
     r.until("withdrawn", |r| r.server.closes().contains(&n.id));
+}
+
+/// A file change, a plan and an agent asking in its own terminal are notified in the words
+/// their card (or the agent) uses: the file and its `+N −M`, the plan's first heading, what the
+/// agent said — never the raw tool input — each with one Show.
+#[test]
+fn a_file_change_a_plan_and_a_terminal_ask_say_what_they_are() {
+    let Some(mut r) = rig("notify_words", None) else {
+        return;
+    };
+    let file = r.home.join("project").join("notes.txt");
+    std::fs::write(&file, "alpha\nbeta\ngamma\n").unwrap();
+    let path = file.display().to_string();
+    let edit = r.hook(
+        "PermissionRequest",
+        &json!({
+            "session_id": "s-edit",
+            "cwd": r.project(),
+            "hook_event_name": "PermissionRequest",
+            "tool_name": "MultiEdit",
+            "tool_input": {"file_path": path, "edits": [
+                {"old_string": "beta", "new_string": "BETA"},
+                {"old_string": "gamma", "new_string": "gamma\ndelta"}
+            ]}
+        }),
+    );
+    r.until("the edit's notification", |r| !r.notifies().is_empty());
+    let n = r.notifies().remove(0);
+    assert_eq!(n.summary, "Claude Code asks: MultiEdit");
+    assert_eq!(
+        n.body,
+        format!(
+            "{path} · +2 −1\nin {}\nAnswer it on its card, where its diff is.",
+            r.project()
+        )
+    );
+    assert_eq!(n.action_labels(), ["Show"]);
+    r.click("Deny");
+    let _ = printed(edit);
+
+    let plan = r.hook(
+        "PermissionRequest",
+        &json!({
+            "session_id": "s-plan",
+            "cwd": r.project(),
+            "hook_event_name": "PermissionRequest",
+            "tool_name": "ExitPlanMode",
+            "tool_input": {"plan": "# Plan: list the project\n\nCheck the files, then stop."}
+        }),
+    );
+    r.until("the plan's notification", |r| {
+        r.notifies().iter().any(|n| n.summary.contains("plan"))
+    });
+    let n = r.notifies().pop().unwrap();
+    assert_eq!(n.summary, "Claude Code asks you to approve its plan");
+    assert_eq!(
+        n.body,
+        format!("Plan: list the project\nin {}", r.project())
+    );
+    assert_eq!(n.action_labels(), ["Show"]);
+    r.click("Keep planning");
+    let _ = printed(plan);
+
+    let asks = r.hook(
+        "Notification",
+        &json!({
+            "session_id": "s-asks",
+            "cwd": r.project(),
+            "hook_event_name": "Notification",
+            "message": "Claude needs your permission to use Bash",
+            "notification_type": "permission_prompt"
+        }),
+    );
+    let _ = printed(asks);
+    r.until("the terminal ask's notification", |r| {
+        r.notifies()
+            .iter()
+            .any(|n| n.summary == "Claude Code asks in its terminal")
+    });
+    let n = r.notifies().pop().unwrap();
+    assert_eq!(
+        n.body,
+        format!(
+            "Claude needs your permission to use Bash\nin {}",
+            r.project()
+        )
+    );
+    assert_eq!(n.action_labels(), ["Show", "Show terminal"]);
 }

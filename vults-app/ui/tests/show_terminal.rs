@@ -344,3 +344,42 @@ fn settings_general_lists_what_each_terminal_supports() {
     assert_eq!(w.harness.query_all_by_label("tab / pane").count(), 1);
     assert_eq!(w.harness.query_all_by_label("window").count(), 2);
 }
+
+/// The island's menu tells two sessions apart by their last folder (a folder was cut at its
+/// end: `~/src/acme/api` and `~/src/acme/web` read the same), and names a session's task.
+#[test]
+fn the_island_menu_keeps_what_tells_two_folders_apart() {
+    let bird = |id: &str, folder: &str| {
+        fixtures::session(fixtures::Bird {
+            agent: vults_core::protocol::AgentKind::Claude,
+            name: None,
+            id,
+            folder,
+            state: vults_engine::messages::SessionState::Done,
+            tool: None,
+            cost: None,
+            limits: None,
+        })
+    };
+    let long = "/tmp/vults-just-a-long-temp-folder-of-a-test/src/acme";
+    let api = bird("a", &format!("{long}/api"));
+    let mut web = bird("w", &format!("{long}/web"));
+    web.task = Some("Fix the login page".into());
+    let model = vults_ui::state::Model::default();
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(700.0, 200.0))
+        .build_ui(move |ui| {
+            vults_ui::terminal_ui::menu_ui(ui, &[&api, &web], &model);
+        });
+    h.run();
+    let label = |needle: &str| {
+        use egui_kittest::kittest::NodeT;
+        let node = h.get_by_label_contains(needle);
+        let node = node.accesskit_node();
+        node.label().or_else(|| node.value()).unwrap_or_default()
+    };
+    let (api, web) = (label("/api"), label("/web"));
+    assert!(api.starts_with("Claude Code · "), "{api}");
+    assert!(api.contains("…/api"), "cut in the middle: {api}");
+    assert!(web.ends_with("…/web · Fix the login page"), "{web}");
+}

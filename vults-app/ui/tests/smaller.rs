@@ -99,7 +99,10 @@ fn history_shows_targets_in_monospace_whole_and_an_always_as_a_rule_made() {
     // The whole target is there (wrapped, not cut at the window's edge)…
     assert_eq!(h.get_all_by_label(command).count(), 3);
     // …and the click that made a rule says so.
-    h.get_by_label(&format!("made Always rule {}", rule.id));
+    h.get_by_label("made an Always rule");
+    // …in the rule's own sentence, never its id.
+    h.get_by_label_contains(&format!("from now on: {}", rule.words()));
+    assert!(h.query_by_label_contains("made Always rule r-").is_none());
     h.snap("history");
 }
 

@@ -10,6 +10,7 @@ mod chat_view_states;
 mod chat_view_use;
 mod fixtures;
 mod fold;
+mod glyphs;
 mod hidden;
 mod hosts;
 mod hosts_view;
@@ -22,6 +23,7 @@ mod show_terminal_live;
 // A private dbus-daemon and the notification-server stand-in: Linux's.
 #[cfg(target_os = "linux")]
 mod notify_live;
+mod pause;
 mod smaller;
 mod truth;
 mod views;

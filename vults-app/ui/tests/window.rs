@@ -101,16 +101,28 @@ fn keys_answer_only_the_oldest_card_when_cards_share_a_window() {
     assert_eq!(p.harness.query_all_by_label_contains("Keys: ").count(), 1);
     p.harness.key_press(egui::Key::A);
     p.harness.run_steps(2);
+    // A key, and the audit says so: History tells a key from a click.
     assert_eq!(
         p.sent(),
         vec![EngineCommand::Answer {
             card: 1,
             answer: CardAnswer::Allow,
-            by: AnsweredBy::Click
+            by: AnsweredBy::Key
         }]
     );
     p.harness.get_by_label("echo newer");
     assert!(p.harness.query_by_label("echo older").is_none());
+    // A click on the next card is a click.
+    p.harness.get_by_label("Deny").click();
+    p.harness.run_steps(2);
+    assert_eq!(
+        p.sent(),
+        vec![EngineCommand::Answer {
+            card: 2,
+            answer: CardAnswer::Deny,
+            by: AnsweredBy::Click
+        }]
+    );
 }
 
 /// The cards' rectangles in one window, by card id.

@@ -156,7 +156,7 @@ impl Center {
         }
         let offered = |want: fn(&Offer) -> Option<CardId>| shown.out.offers.iter().find_map(want);
         let action = match key.split_once('.') {
-            None if key == "default" || key == "show" => NoticeAction::Show {
+            None if key == "default" => NoticeAction::Show {
                 card: self.sessions.get(session)?.notice.what.card(),
             },
             None if key == "terminal" && shown.out.offers.contains(&Offer::Terminal) => {
@@ -243,10 +243,10 @@ impl Center {
             .offers
             .iter()
             .flat_map(|o| match o {
-                Offer::Show => vec![
-                    ("default".to_string(), "Show".to_string()),
-                    ("show".into(), "Show".into()),
-                ],
+                // Once, as the default action (a click on the notification): a server that
+                // draws every action as a button draws one Show, one that draws the default as
+                // the click alone draws none.
+                Offer::Show => vec![("default".to_string(), "Show".to_string())],
                 Offer::Allow(_) => vec![(format!("allow.{token}"), "Allow".into())],
                 Offer::Deny(_) => vec![(format!("deny.{token}"), "Deny".into())],
                 Offer::Terminal => vec![("terminal".into(), "Show terminal".into())],

@@ -262,7 +262,6 @@ mod tests {
         };
         let actions = vec![
             ("default".to_string(), "Show".to_string()),
-            ("show".into(), "Show".into()),
             ("allow.t".into(), "Allow".into()),
         ];
         let x = toast_xml(&out, &actions);

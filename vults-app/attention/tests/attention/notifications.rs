@@ -195,8 +195,8 @@ fn actions_only_where_allowed_and_they_come_back_typed() {
     r.notifier.show(a.clone(), card(1, "cargo test", None));
     sync(&r);
     let n = r.server.notifies().pop().unwrap();
-    assert_eq!(n.action_labels(), ["Show", "Show", "Allow", "Deny"]);
-    assert_eq!(&n.action_keys()[..2], ["default", "show"]);
+    assert_eq!(n.action_labels(), ["Show", "Allow", "Deny"]);
+    assert_eq!(n.action_keys()[0], "default");
     let allow = n.key_of("Allow").unwrap().to_string();
     r.server.invoke(n.id, &allow);
     assert_eq!(
@@ -225,7 +225,7 @@ fn actions_only_where_allowed_and_they_come_back_typed() {
         .show(a.clone(), card(2, "rm -rf target", Some("rm -r")));
     sync(&r);
     let n = r.server.notifies().pop().unwrap();
-    assert_eq!(n.action_labels(), ["Show", "Show"]);
+    assert_eq!(n.action_labels(), ["Show"]);
     assert!(
         n.body
             .contains("Destructive (rm -r): answer it on its card.")
@@ -239,10 +239,7 @@ fn actions_only_where_allowed_and_they_come_back_typed() {
     // A target too long to show whole: Show only.
     r.notifier.show(a.clone(), card(3, &"x".repeat(500), None));
     sync(&r);
-    assert_eq!(
-        r.server.notifies().pop().unwrap().action_labels(),
-        ["Show", "Show"]
-    );
+    assert_eq!(r.server.notifies().pop().unwrap().action_labels(), ["Show"]);
 }
 
 #[test]

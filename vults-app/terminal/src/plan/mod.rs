@@ -499,6 +499,10 @@ impl Walk<'_> {
         let Some(id) = env.get("KITTY_WINDOW_ID").filter(|v| is_digits(v)) else {
             return;
         };
+        // Say which of its windows (its tab and split), as tmux's says its pane.
+        if let Some(layer) = self.plan.layers.last_mut() {
+            *layer = format!("kitty window {id} (pid {})", emu.pid);
+        }
         match env.get("KITTY_LISTEN_ON").filter(|s| valid_kitty_socket(s)) {
             Some(socket) => {
                 let program = self.own_or_path(emu, "kitty");

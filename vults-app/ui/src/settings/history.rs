@@ -29,7 +29,7 @@ const WHO: [&str; 9] = [
     "withdrawn",
     "timeout",
 ];
-const DECISIONS: [&str; 8] = [
+const DECISIONS: [&str; 9] = [
     "allow",
     "deny",
     "answer",
@@ -38,6 +38,7 @@ const DECISIONS: [&str; 8] = [
     "undelivered",
     "refused",
     "too-large",
+    "paused",
 ];
 
 impl HistoryView {
@@ -83,7 +84,7 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
     let color = match a.decision {
         Outcome::Allow | Outcome::Answer => crate::look::GREEN,
         Outcome::Deny | Outcome::Refused => crate::look::RED,
-        Outcome::TooLarge => crate::look::AMBER,
+        Outcome::TooLarge | Outcome::Paused => crate::look::AMBER,
         _ => Color32::from_gray(150),
     };
     ui.horizontal(|ui| {
@@ -96,25 +97,15 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
         ui.label(RichText::new(format!("by {}", a.by)).color(Color32::from_gray(170)));
         ui.label(RichText::new(&a.identity).strong());
         ui.label(RichText::new(reveal(&a.tool).text).monospace());
-        // An Always made a rule: say so, and what the rule answers while it is kept.
-        if let Some(id) = a
-            .detail
-            .as_deref()
-            .and_then(|d| d.strip_prefix("always rule "))
-        {
-            let words = model
-                .rules
-                .iter()
-                .find(|r| r.id == id)
-                .map(|r| r.words())
-                .unwrap_or_else(|| "The rule has been removed since.".to_string());
+        // An Always made a rule: say so (its sentence is on the row's last line).
+        if let Some(id) = rule_made(a) {
             ui.label(
-                RichText::new(format!("made Always rule {id}"))
+                RichText::new("made an Always rule")
                     .strong()
                     .color(Color32::BLACK)
                     .background_color(crate::look::AMBER),
             )
-            .on_hover_text(words);
+            .on_hover_text(format!("Rule {id} (Settings → Rules)"));
         }
     });
     let target = crate::look::shown_target(&a.target);
@@ -142,14 +133,34 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
     {
         folder.push_str(&format!(" · {}", reveal(detail).text));
     }
-    ui.add(
+    // The rule an Always made, in its own words (Settings → Rules keeps the same sentence).
+    if let Some(id) = rule_made(a) {
+        let words = model
+            .rules
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.words())
+            .unwrap_or_else(|| "the rule has been removed since".to_string());
+        folder.push_str(&format!(" · from now on: {words}"));
+    }
+    let line = ui.add(
         egui::Label::new(
-            RichText::new(folder)
+            RichText::new(&folder)
                 .size(11.5)
                 .color(Color32::from_gray(150)),
         )
         .truncate(),
     );
+    if line.hovered() {
+        line.on_hover_text(folder);
+    }
+}
+
+/// The id of the rule an Always answer made (its detail says `always rule <id>`).
+fn rule_made(a: &vults_engine::messages::AuditEntry) -> Option<&str> {
+    a.detail
+        .as_deref()
+        .and_then(|d| d.strip_prefix("always rule "))
 }
 
 fn filter_combo<'a>(
