@@ -152,6 +152,7 @@ struct Atoms {
     current_desktop: u32,
     active: u32,
     wm_state: u32,
+    wm_check: u32,
     fullscreen: u32,
 }
 
@@ -174,6 +175,7 @@ impl Atoms {
             workarea: intern("_NET_WORKAREA")?,
             current_desktop: intern("_NET_CURRENT_DESKTOP")?,
             active: intern("_NET_ACTIVE_WINDOW")?,
+            wm_check: intern("_NET_SUPPORTING_WM_CHECK")?,
             wm_state: intern("_NET_WM_STATE")?,
             fullscreen: intern("_NET_WM_STATE_FULLSCREEN")?,
         })
@@ -510,6 +512,20 @@ impl X {
                 let at = v.get(desktop * 4..desktop * 4 + 4)?;
                 Some([at[0] as i32, at[1] as i32, at[2] as i32, at[3] as i32])
             });
+        // weston keeps no _NET_WORKAREA for XWayland, and its panel (at the top unless weston.ini
+        // moves it) is drawn over the X windows there: leave its height free.
+        let work_area = work_area.or_else(|| {
+            let wm = self.window_manager()?;
+            let [_, _, w, h] = out.iter().fold([0, 0, 0, 0], |[_, _, w, h], m| {
+                [
+                    0,
+                    0,
+                    w.max(m.rect[0] + m.rect[2]),
+                    h.max(m.rect[1] + m.rect[3]),
+                ]
+            });
+            weston_work_area(&wm, weston_panel_position().as_deref(), w, h)
+        });
         let pointer = self
             .conn
             .query_pointer(self.root)
@@ -522,6 +538,15 @@ impl X {
             pointer,
             fullscreen: self.fullscreen_rect(),
         })
+    }
+
+    /// The window manager's name (`_NET_SUPPORTING_WM_CHECK`'s `_NET_WM_NAME`).
+    fn window_manager(&self) -> Option<String> {
+        let check = self
+            .card32(self.root, self.atoms.wm_check, AtomEnum::WINDOW.into())?
+            .first()
+            .copied()?;
+        self.title_of(check)
     }
 
     /// Where the active window is, when it is fullscreen (not ours).
@@ -549,6 +574,48 @@ impl X {
             i32::from(g.height),
         ])
     }
+}
+
+/// The height of weston's desktop-shell panel (weston 10's default).
+const WESTON_PANEL: i32 = 32;
+
+/// The work area under weston's XWayland window manager ("Weston WM"), which keeps no
+/// `_NET_WORKAREA`: the screen (`w`×`h`) less the panel where `panel-position` (weston.ini's
+/// `[shell]`, `None` when unset: the top) puts it. `None` for another window manager.
+fn weston_work_area(wm: &str, panel: Option<&str>, w: i32, h: i32) -> Option<[i32; 4]> {
+    if wm != "Weston WM" || w <= 0 || h <= WESTON_PANEL {
+        return None;
+    }
+    let p = WESTON_PANEL;
+    Some(match panel.unwrap_or("top") {
+        "bottom" => [0, 0, w, h - p],
+        "left" => [p, 0, w - p, h],
+        "right" => [0, 0, w - p, h],
+        "none" => [0, 0, w, h],
+        _ => [0, p, w, h - p],
+    })
+}
+
+/// `panel-position` from weston.ini's `[shell]` (`$XDG_CONFIG_HOME/weston.ini`, else
+/// `~/.config/weston.ini`), when set.
+fn weston_panel_position() -> Option<String> {
+    let dir = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|d| !d.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".config")))?;
+    let text = std::fs::read_to_string(dir.join("weston.ini")).ok()?;
+    let mut in_shell = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_shell = line == "[shell]";
+        } else if in_shell
+            && let Some((k, v)) = line.split_once('=')
+            && k.trim() == "panel-position"
+        {
+            return Some(v.trim().to_owned());
+        }
+    }
+    None
 }
 
 /// The egui key of an X keysym, for the keys a card reads (letters, digits, Enter, Escape,
@@ -617,8 +684,26 @@ fn egui_key(keysym: u32) -> Option<egui::Key> {
 
 #[cfg(test)]
 mod tests {
-    use super::egui_key;
+    use super::{egui_key, weston_work_area};
     use egui::Key;
+
+    #[test]
+    fn weston_s_panel_is_left_free_where_it_stands() {
+        assert_eq!(
+            weston_work_area("Weston WM", None, 1280, 800),
+            Some([0, 32, 1280, 768])
+        );
+        assert_eq!(
+            weston_work_area("Weston WM", Some("bottom"), 1280, 800),
+            Some([0, 0, 1280, 768])
+        );
+        assert_eq!(
+            weston_work_area("Weston WM", Some("none"), 1280, 800),
+            Some([0, 0, 1280, 800])
+        );
+        assert_eq!(weston_work_area("wlroots wm", None, 1280, 800), None);
+        assert_eq!(weston_work_area("KWin", None, 1280, 800), None);
+    }
 
     #[test]
     fn the_keys_a_card_reads_are_translated_and_no_other() {
