@@ -14,7 +14,8 @@ use crate::messages::{
 };
 use crate::stats::Stats;
 use crate::{
-    ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION, TAIL_LINES, audit, context, sessions,
+    ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION, TAIL_LINES, audit, context, memory,
+    sessions,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -191,6 +192,7 @@ impl Core {
         let mut tick = tokio::time::interval(POLICY_POLL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         let mut running = true;
+        let mut trimmer = memory::Trimmer::new(std::time::Instant::now());
         while running {
             tokio::select! {
                 input = inputs.recv() => {
@@ -205,10 +207,15 @@ impl Core {
                         }
                         n += 1;
                     }
+                    trimmer.handled(n as u64 + 1);
                 }
                 _ = tick.tick() => {
                     self.reload_policies(false);
                     self.forget_silent_sessions();
+                    if trimmer.tick(std::time::Instant::now()) {
+                        // A walk of malloc's arenas: off the core's thread.
+                        tokio::task::spawn_blocking(memory::give_back);
+                    }
                 }
             }
             self.flush();

@@ -32,6 +32,7 @@ pub mod diff;
 mod in_app;
 mod inputs;
 pub mod log;
+pub mod memory;
 pub mod messages;
 mod runtime;
 mod sessions;
