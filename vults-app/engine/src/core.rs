@@ -639,6 +639,13 @@ impl Core {
             EngineCommand::ReloadPolicies => self.reload_policies(true),
             EngineCommand::SetPaused(p) => self.paused = p,
             EngineCommand::Record(entry) => self.audit(entry),
+            EngineCommand::ReadHistory(of) => {
+                // A page's bytes at most (audit::page), read while other tasks move on.
+                let path = self.paths.audit_log();
+                let page =
+                    tokio::task::block_in_place(|| audit::page(&path, of, crate::PAGE_LINES));
+                self.outbox.push(EngineEvent::HistoryPage(page));
+            }
             // Handled by the loop.
             EngineCommand::Shutdown => {}
         }

@@ -41,7 +41,7 @@ mod stats;
 
 use std::time::Duration;
 
-pub use audit::{ROTATE_BYTES, TAIL_LINES};
+pub use audit::{AuditCursor, AuditPage, PAGE_LINES, PageOf, ROTATE_BYTES, TAIL_LINES};
 pub use in_app::{ConnId, InAppReply, InAppRequest};
 pub use runtime::{Engine, EngineCommander, EngineHandle, HostListener, HostSockets, new_conn_id};
 pub use socket::connect;

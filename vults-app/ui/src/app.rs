@@ -795,7 +795,10 @@ impl VultsWindow {
             Tab::Agents => action = self.agents.ui(ui, &self.model),
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
-            Tab::History => self.history.ui(ui, &self.model),
+            Tab::History => {
+                self.history.ui(ui, &self.model);
+                action = self.history.asked();
+            }
             Tab::General => {
                 action = egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
@@ -864,6 +867,7 @@ impl VultsWindow {
         match action {
             Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
             Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
+            Some(SettingsAction::ReadHistory(of)) => self.link.send(EngineCommand::ReadHistory(of)),
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
             Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.repair(&agent),

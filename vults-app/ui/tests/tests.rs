@@ -11,6 +11,7 @@ mod chat_view_use;
 mod fixtures;
 mod fold;
 mod hidden;
+mod history_pages;
 mod hosts;
 mod hosts_view;
 mod keys;

@@ -30,4 +30,6 @@ pub enum SettingsAction {
     SetStartAtLogin(bool),
     /// Show the first run's welcome again.
     ShowWelcome,
+    /// Read a page of the audit log for History.
+    ReadHistory(vults_engine::PageOf),
 }
