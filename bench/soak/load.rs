@@ -318,3 +318,70 @@ pub fn probe(socket: &Path, every: Duration, stop: &dyn Fn() -> bool) -> Vec<Dur
     }
     times
 }
+
+/// One event of a live session `n` at its second `tick`: SessionStart first, then an Edit's
+/// PreToolUse and PostToolUse (300-line patch) in turn, and the ruled request every tenth.
+pub fn live_event(socket: &Path, n: usize, tick: usize) -> io::Result<()> {
+    let sid = format!("live-{n:03}");
+    let id = format!("{sid}-{tick}");
+    if tick == 0 {
+        return send(
+            socket,
+            &event_line(
+                &id,
+                "SessionStart",
+                false,
+                &format!("{{{},\"source\":\"startup\"}}", base(&sid, "SessionStart")),
+            ),
+        );
+    }
+    if tick.is_multiple_of(10) {
+        return ask_ruled(socket, &id, &sid);
+    }
+    let c = tick / 2;
+    let file = format!("{FOLDER}/src/live_{n}/mod_{c}.rs");
+    let input = format!(
+        "{{\"file_path\":\"{file}\",\"old_string\":\"let a = {c};\",\"new_string\":\"let a = {};\"}}",
+        c + 1
+    );
+    let (name, extra) = if !tick.is_multiple_of(2) {
+        ("PreToolUse", String::new())
+    } else {
+        (
+            "PostToolUse",
+            format!(
+                ",\"tool_response\":{{\"structuredPatch\":{}}}",
+                patch(&file, 300, c)
+            ),
+        )
+    };
+    send(
+        socket,
+        &event_line(
+            &id,
+            name,
+            false,
+            &format!(
+                "{{{},\"tool_name\":\"Edit\",\"tool_input\":{input},\"tool_use_id\":\"toolu_{n}_{c}\"{extra}}}",
+                base(&sid, name)
+            ),
+        ),
+    )
+}
+
+/// Ends live session `n`: Stop, then SessionEnd.
+pub fn end_session(socket: &Path, n: usize) -> io::Result<()> {
+    let sid = format!("live-{n:03}");
+    for name in ["Stop", "SessionEnd"] {
+        send(
+            socket,
+            &event_line(
+                &format!("{sid}-{name}"),
+                name,
+                false,
+                &format!("{{{}}}", base(&sid, name)),
+            ),
+        )?;
+    }
+    Ok(())
+}

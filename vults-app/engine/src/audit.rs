@@ -25,7 +25,7 @@ use std::thread::JoinHandle;
 pub const ROTATE_BYTES: u64 = 10 * 1024 * 1024;
 /// How many lines are read back at start for the History view.
 pub const TAIL_LINES: usize = 500;
-/// At most this many lines in a page of History ([`page`]).
+/// At most this many lines in a page of History (`audit::page`).
 pub const PAGE_LINES: usize = 500;
 
 /// The path of the rotated log.

@@ -1,6 +1,10 @@
 //! One task per hook connection: reads lines (at most [`MAX_LINE`] bytes, never buffering a
 //! longer one whole), hands events to the engine's core, and writes back what the core sends to
 //! this connection only. A slow or stuck client holds only its own task.
+//!
+//! Bounds: everything a connection holds (its 64 KiB reader, the line buffer of at most
+//! [`MAX_LINE`], its reply channel) goes with its task when it closes; the core keeps its id
+//! only while a card of it waits.
 
 use crate::in_app::ConnId;
 use crate::inputs::{Input, Outgoing};

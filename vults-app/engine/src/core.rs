@@ -3,6 +3,13 @@
 //! person must answer, answers the hook when the answer comes (only [`EngineCommand::Answer`]
 //! answers a card: nothing arriving on a socket can), and withdraws cards the agent stopped
 //! waiting for. It never waits on a socket: the runtime's connection tasks do the I/O.
+//!
+//! Bounds (a week without a restart, BENCHMARKS.md "Soak"): `cards` holds the requests waiting
+//! now, each gone when answered or withdrawn (its connection closed, its agent moved on, quit);
+//! `sessions` is bounded as `sessions.rs` says; `dirty` and `outbox` are emptied by every
+//! [`Core::flush`]; an ended session's timer task ends [`ENDED_LINGER`] later. The audit
+//! lines go to the writer thread and are not kept (`audit.rs`). After each burst of inputs
+//! the allocator's free pages go back to the system (`memory.rs`).
 
 use crate::arrival::Arrival;
 use crate::clock::{now_ms, unix_ms};

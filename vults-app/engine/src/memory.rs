@@ -9,7 +9,7 @@
 //! heap, past 128 KiB) never reaches them. `malloc_trim(0)` gives every whole free page of
 //! every arena back to the system.
 //!
-//! [`Trimmer`] decides when: once after each burst, when a whole [`crate::POLICY_POLL`] tick
+//! `Trimmer` decides when: once after each burst, when a whole [`crate::POLICY_POLL`] tick
 //! passed with no input after one that had some, and at most once every [`BUSY_TRIM`] while
 //! inputs keep coming (a steady load's freed pages come back too). It costs a walk of the
 //! arenas, done on a blocking thread so the core never waits for it. Other platforms' and
