@@ -14,12 +14,13 @@
 #   bench/soak/run.sh audit [lines]              start-up with a 1,000,000-line audit log and
 #                                                with none: the socket served, in ms
 #
-# VULTS_MALLOC_TRIM=0 in the environment turns the engine's malloc_trim off (to compare).
+# VULTS_MALLOC_TRIM=0 in the environment turns the engine's malloc_trim off (to compare);
+# VULTS_APP=<path> runs another vults-app build, NO_BUILD=1 skips the cargo build.
 # Needs: rustc, and for window/live: xvfb openbox (apt). Linux only (/proc).
 set -eu
 MODE=${1:-headless}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=$ROOT/target/release/vults-app
+BIN=${VULTS_APP:-$ROOT/target/release/vults-app}
 WORK=$(mktemp -d /tmp/vults-soak.XXXXXX)
 pids=""
 cleanup() {
@@ -93,7 +94,9 @@ audit)
         echo "start-up, $label: the rule answering after $(((t1 - t0) / 1000000)) ms; anon $(awk '/RssAnon/ {printf "%.1f MiB", $2 / 1024}' "/proc/$APP/status")"
         kill "$APP"
         wait "$APP" 2>/dev/null || true
-        now=$(stat -c %s "$VULTS_HOME/data/audit.jsonl" 2>/dev/null || echo 0)
+        # Past ROTATE_BYTES the first new line moves the log to audit.jsonl.1 (a rename):
+        # together they hold all it held.
+        now=$(cat "$VULTS_HOME/data/audit.jsonl"* 2>/dev/null | wc -c)
         [ "$now" -ge "$big" ] || echo "the audit log shrank: $big -> $now bytes"
         rm -f "$VULTS_HOME/data/audit.jsonl" "$VULTS_HOME/data/audit.jsonl.1"
         big=0

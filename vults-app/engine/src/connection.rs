@@ -159,6 +159,14 @@ pub async fn serve(
                     );
                     event.wants_reply = false;
                 }
+                if !event.wants_reply
+                    && let Some(payload) = event.payload.as_object_mut()
+                {
+                    // Nothing in the app reads a tool's response (a PostToolUse's patch of up
+                    // to 400 lines): it is freed here, on this connection's task, rather than
+                    // queued for the core and freed there, one event at a time.
+                    payload.remove("tool_response");
+                }
                 if let Some(host) = &host {
                     tag_host(&mut event, host);
                 }
