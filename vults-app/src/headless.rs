@@ -109,6 +109,8 @@ fn log(event: &EngineEvent) {
             t.text()
         ),
         EngineEvent::Notice(text) => eprintln!("vults: {text}"),
+        // Only a window asks for History's pages.
+        EngineEvent::HistoryPage(_) => {}
         // The flock changes with every event; too chatty for a log.
         EngineEvent::SessionChanged(_) | EngineEvent::SessionGone(_) => {}
     }

@@ -7,6 +7,12 @@
 //! `write` and one fsync (group commit). A crash can lose the lines still queued, and a kill in
 //! the middle of a `write` can leave the last line cut short; [`repair`] drops such a fragment
 //! at the next start, so a reader only ever sees whole lines.
+//!
+//! Bounds: the engine holds no line after it is written. At start it reads back the newest
+//! [`TAIL_LINES`] (at most 4 KiB each from the end of the file, however long the log is), and
+//! History reads older lines a page at a time ([`page`]: at most [`PAGE_LINES`], read backwards
+//! or forwards from a byte offset), so a year of audit is never loaded whole. The log is only
+//! ever appended to and renamed, never rewritten.
 
 use crate::messages::AuditEntry;
 use std::fs::{self, File, OpenOptions};
@@ -19,6 +25,8 @@ use std::thread::JoinHandle;
 pub const ROTATE_BYTES: u64 = 10 * 1024 * 1024;
 /// How many lines are read back at start for the History view.
 pub const TAIL_LINES: usize = 500;
+/// At most this many lines in a page of History (`audit::page`).
+pub const PAGE_LINES: usize = 500;
 
 /// The path of the rotated log.
 pub fn rotated_path(path: &Path) -> PathBuf {
@@ -165,15 +173,197 @@ fn tail_of(path: &Path, max: usize) -> Vec<AuditEntry> {
             None => return Vec::new(),
         }
     }
-    let mut out: Vec<AuditEntry> = text
+    // Only the newest `max` lines are parsed: the budget holds some 10,000 lines of a long
+    // log, and parsing them all took 20 ms of the start.
+    let lines: Vec<&[u8]> = text
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
-        .filter_map(|l| serde_json::from_slice(l).ok())
         .collect();
-    if out.len() > max {
-        out.drain(..out.len() - max);
+    let mut out: Vec<AuditEntry> = Vec::with_capacity(max.min(lines.len()));
+    for l in lines.iter().rev() {
+        if out.len() == max {
+            break;
+        }
+        if let Ok(entry) = serde_json::from_slice(l) {
+            out.push(entry);
+        }
     }
+    out.reverse();
     out
+}
+
+/// Where a page of History begins or ends: a byte offset, at a line's start, in the live log or
+/// in the rotated one. The log rotating between two pages shifts it: the next page may repeat
+/// or skip lines once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuditCursor {
+    /// In `audit.jsonl.1`, not `audit.jsonl`.
+    pub rotated: bool,
+    /// Bytes from the file's start.
+    pub offset: u64,
+}
+
+/// Which page of History to read
+/// ([`EngineCommand::ReadHistory`](crate::messages::EngineCommand::ReadHistory)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageOf {
+    /// The newest lines.
+    Newest,
+    /// The lines before this edge.
+    Older(AuditCursor),
+    /// The lines after this edge.
+    Newer(AuditCursor),
+}
+
+/// A page of History: at most [`PAGE_LINES`] lines, oldest first, and where it begins and ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditPage {
+    /// Oldest first.
+    pub lines: Vec<AuditEntry>,
+    /// Where the first line begins: [`PageOf::Older`] of it is the page before.
+    pub first: AuditCursor,
+    /// Where the last line ends: [`PageOf::Newer`] of it is the page after.
+    pub last: AuditCursor,
+    /// Lines older than this page exist.
+    pub has_older: bool,
+    /// Lines newer than this page existed when it was read.
+    pub has_newer: bool,
+}
+
+fn len_of(path: &Path) -> u64 {
+    fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+/// Reads a page of the log ([`PageOf`]): up to `max` (at most [`PAGE_LINES`]) whole lines,
+/// across the rotated log and the live one as if they were one file. Only those lines' bytes are
+/// read, whatever the log's length. Lines that do not parse are skipped.
+pub fn page(path: &Path, of: PageOf, max: usize) -> AuditPage {
+    let max = max.clamp(1, PAGE_LINES);
+    let rotated = rotated_path(path);
+    let file_of = |c: AuditCursor| {
+        if c.rotated {
+            rotated.clone()
+        } else {
+            path.to_path_buf()
+        }
+    };
+    let (raw, first, last) = match of {
+        PageOf::Newest | PageOf::Older(_) => {
+            let last = match of {
+                PageOf::Older(c) => c,
+                _ => AuditCursor {
+                    rotated: false,
+                    offset: len_of(path),
+                },
+            };
+            let (mut raw, from) = lines_before(&file_of(last), last.offset, max);
+            let mut first = AuditCursor {
+                rotated: last.rotated,
+                offset: from,
+            };
+            if raw.len() < max && from == 0 && !last.rotated {
+                let (mut older, from) = lines_before(&rotated, len_of(&rotated), max - raw.len());
+                if !older.is_empty() {
+                    older.append(&mut raw);
+                    raw = older;
+                    first = AuditCursor {
+                        rotated: true,
+                        offset: from,
+                    };
+                }
+            }
+            (raw, first, last)
+        }
+        PageOf::Newer(first) => {
+            let (mut raw, to) = lines_after(&file_of(first), first.offset, max);
+            let mut last = AuditCursor {
+                rotated: first.rotated,
+                offset: to,
+            };
+            if raw.len() < max && first.rotated && to >= len_of(&rotated) {
+                let (mut newer, to) = lines_after(path, 0, max - raw.len());
+                raw.append(&mut newer);
+                last = AuditCursor {
+                    rotated: false,
+                    offset: to,
+                };
+            }
+            (raw, first, last)
+        }
+    };
+    let has_older = first.offset > 0 || (!first.rotated && len_of(&rotated) > 0);
+    let has_newer = last.rotated || last.offset < len_of(path);
+    AuditPage {
+        lines: raw
+            .iter()
+            .filter_map(|l| serde_json::from_slice(l).ok())
+            .collect(),
+        first,
+        last,
+        has_older,
+        has_newer,
+    }
+}
+
+/// Up to `max` whole lines that end at or before `end` (a line's start), read backwards in
+/// blocks, and the offset where the first of them begins.
+fn lines_before(path: &Path, end: u64, max: usize) -> (Vec<Vec<u8>>, u64) {
+    let Ok(mut f) = File::open(path) else {
+        return (Vec::new(), 0);
+    };
+    let end = end.min(len_of(path));
+    let mut pos = end;
+    let mut buf: Vec<u8> = Vec::new();
+    // Stop once `max` whole lines are known: `max` newlines before the last byte.
+    let known = |buf: &[u8]| {
+        buf[..buf.len().saturating_sub(1)]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    };
+    while pos > 0 && known(&buf) < max {
+        let step = pos.min(64 * 1024);
+        pos -= step;
+        let mut block = vec![0u8; step as usize];
+        if f.seek(SeekFrom::Start(pos)).is_err() || f.read_exact(&mut block).is_err() {
+            return (Vec::new(), end);
+        }
+        block.extend_from_slice(&buf);
+        buf = block;
+    }
+    let mut pieces: Vec<&[u8]> = buf.split(|&b| b == b'\n').collect();
+    pieces.pop(); // after the last newline: nothing (`end` is a line's start)
+    if pos > 0 && !pieces.is_empty() {
+        pieces.remove(0); // began in the middle of a line
+    }
+    let keep = pieces.split_off(pieces.len().saturating_sub(max));
+    let bytes: u64 = keep.iter().map(|l| l.len() as u64 + 1).sum();
+    (keep.into_iter().map(<[u8]>::to_vec).collect(), end - bytes)
+}
+
+/// Up to `max` whole lines from `start` (a line's start) on, and the offset after the last.
+fn lines_after(path: &Path, start: u64, max: usize) -> (Vec<Vec<u8>>, u64) {
+    use std::io::BufRead;
+    let Ok(mut f) = File::open(path) else {
+        return (Vec::new(), start);
+    };
+    if f.seek(SeekFrom::Start(start)).is_err() {
+        return (Vec::new(), start);
+    }
+    let mut reader = io::BufReader::new(f);
+    let (mut lines, mut at) = (Vec::new(), start);
+    while lines.len() < max {
+        let mut line = Vec::new();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(n) if n > 0 && line.ends_with(b"\n") => {
+                at += n as u64;
+                line.pop();
+                lines.push(line);
+            }
+            _ => break, // the end, or a line still being written
+        }
+    }
+    (lines, at)
 }
 
 #[cfg(test)]
@@ -254,5 +444,63 @@ mod tests {
         let back = tail(&p, 1000);
         assert_eq!(back.len(), 100);
         assert_eq!(back[99], entry(99));
+    }
+
+    #[test]
+    fn history_pages_back_and_forth_across_both_files_reading_only_a_page() {
+        let d = dir("page");
+        let p = d.join("audit.jsonl");
+        let one = line(0).len() as u64;
+        // 25 lines, rotated at 10 lines' worth: 0..=19 went to the rotated file, which the
+        // last rotation replaced with 10..=19; the live log has 20..=24.
+        for i in 0..25 {
+            append(&p, one * 10, line(i).as_bytes()).unwrap();
+        }
+        let times = |pg: &AuditPage| pg.lines.iter().map(|e| e.time).collect::<Vec<_>>();
+        let newest = page(&p, PageOf::Newest, 4);
+        assert_eq!(times(&newest), [21, 22, 23, 24]);
+        assert!(newest.has_older && !newest.has_newer);
+        // Back across the files' seam, then to the beginning.
+        let back = page(&p, PageOf::Older(newest.first), 4);
+        assert_eq!(times(&back), [17, 18, 19, 20]);
+        let mut pg = back.clone();
+        let mut seen = times(&pg);
+        while pg.has_older {
+            pg = page(&p, PageOf::Older(pg.first), 4);
+            let mut t = times(&pg);
+            t.append(&mut seen);
+            seen = t;
+        }
+        assert_eq!(seen, (10..=20).collect::<Vec<_>>());
+        // Forward again from the oldest page, across the seam, to the newest.
+        let mut fwd = page(&p, PageOf::Newer(pg.first), 3);
+        assert_eq!(times(&fwd), [10, 11, 12]);
+        let mut all = times(&fwd);
+        while fwd.has_newer {
+            fwd = page(&p, PageOf::Newer(fwd.last), 3);
+            all.extend(times(&fwd));
+        }
+        assert_eq!(all, (10..=24).collect::<Vec<_>>());
+        // A page never holds more than PAGE_LINES.
+        assert!(page(&p, PageOf::Newest, usize::MAX).lines.len() <= PAGE_LINES);
+    }
+
+    #[test]
+    fn a_long_log_is_paged_from_its_end_without_reading_it_whole() {
+        let d = dir("longpage");
+        let p = d.join("audit.jsonl");
+        let mut text = String::new();
+        for i in 0..20_000 {
+            text.push_str(&line(i));
+        }
+        fs::write(&p, &text).unwrap();
+        let newest = page(&p, PageOf::Newest, 100);
+        assert_eq!(newest.lines.len(), 100);
+        assert_eq!(newest.lines[99].time, 19_999);
+        let older = page(&p, PageOf::Older(newest.first), 100);
+        assert_eq!(older.lines[0].time, 19_800);
+        assert_eq!(older.last, newest.first);
+        // Nothing was rewritten.
+        assert_eq!(fs::read_to_string(&p).unwrap(), text);
     }
 }

@@ -1,6 +1,10 @@
 //! One task per hook connection: reads lines (at most [`MAX_LINE`] bytes, never buffering a
 //! longer one whole), hands events to the engine's core, and writes back what the core sends to
 //! this connection only. A slow or stuck client holds only its own task.
+//!
+//! Bounds: everything a connection holds (its 64 KiB reader, the line buffer of at most
+//! [`MAX_LINE`], its reply channel) goes with its task when it closes; the core keeps its id
+//! only while a card of it waits.
 
 use crate::in_app::ConnId;
 use crate::inputs::{Input, Outgoing};
@@ -154,6 +158,14 @@ pub async fn serve(
                          not answered"
                     );
                     event.wants_reply = false;
+                }
+                if !event.wants_reply
+                    && let Some(payload) = event.payload.as_object_mut()
+                {
+                    // Nothing in the app reads a tool's response (a PostToolUse's patch of up
+                    // to 400 lines): it is freed here, on this connection's task, rather than
+                    // queued for the core and freed there, one event at a time.
+                    payload.remove("tool_response");
                 }
                 if let Some(host) = &host {
                     tag_host(&mut event, host);

@@ -3,6 +3,13 @@
 //! person must answer, answers the hook when the answer comes (only [`EngineCommand::Answer`]
 //! answers a card: nothing arriving on a socket can), and withdraws cards the agent stopped
 //! waiting for. It never waits on a socket: the runtime's connection tasks do the I/O.
+//!
+//! Bounds (a week without a restart, BENCHMARKS.md "Soak"): `cards` holds the requests waiting
+//! now, each gone when answered or withdrawn (its connection closed, its agent moved on, quit);
+//! `sessions` is bounded as `sessions.rs` says; `dirty` and `outbox` are emptied by every
+//! [`Core::flush`]; an ended session's timer task ends [`ENDED_LINGER`] later. The audit
+//! lines go to the writer thread and are not kept (`audit.rs`). After each burst of inputs
+//! the allocator's free pages go back to the system (`memory.rs`).
 
 use crate::arrival::Arrival;
 use crate::clock::{now_ms, unix_ms};
@@ -14,7 +21,8 @@ use crate::messages::{
 };
 use crate::stats::Stats;
 use crate::{
-    ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION, TAIL_LINES, audit, context, sessions,
+    ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION, TAIL_LINES, audit, context, memory,
+    sessions,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -191,6 +199,7 @@ impl Core {
         let mut tick = tokio::time::interval(POLICY_POLL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         let mut running = true;
+        let mut trimmer = memory::Trimmer::new(std::time::Instant::now());
         while running {
             tokio::select! {
                 input = inputs.recv() => {
@@ -205,10 +214,15 @@ impl Core {
                         }
                         n += 1;
                     }
+                    trimmer.handled(n as u64 + 1);
                 }
                 _ = tick.tick() => {
                     self.reload_policies(false);
                     self.forget_silent_sessions();
+                    if trimmer.tick(std::time::Instant::now()) {
+                        // A walk of malloc's arenas: off the core's thread.
+                        tokio::task::spawn_blocking(memory::give_back);
+                    }
                 }
             }
             self.flush();
@@ -656,6 +670,13 @@ impl Core {
             EngineCommand::ReloadPolicies => self.reload_policies(true),
             EngineCommand::SetPaused(p) => self.paused = p,
             EngineCommand::Record(entry) => self.audit(entry),
+            EngineCommand::ReadHistory(of) => {
+                // A page's bytes at most (audit::page), read while other tasks move on.
+                let path = self.paths.audit_log();
+                let page =
+                    tokio::task::block_in_place(|| audit::page(&path, of, crate::PAGE_LINES));
+                self.outbox.push(EngineEvent::HistoryPage(page));
+            }
             // Handled by the loop.
             EngineCommand::Shutdown => {}
         }

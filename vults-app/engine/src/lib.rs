@@ -32,6 +32,7 @@ pub mod diff;
 mod in_app;
 mod inputs;
 pub mod log;
+pub mod memory;
 pub mod messages;
 mod runtime;
 mod sessions;
@@ -40,7 +41,7 @@ mod stats;
 
 use std::time::Duration;
 
-pub use audit::{ROTATE_BYTES, TAIL_LINES};
+pub use audit::{AuditCursor, AuditPage, PAGE_LINES, PageOf, ROTATE_BYTES, TAIL_LINES};
 pub use in_app::{ConnId, InAppReply, InAppRequest};
 pub use runtime::{Engine, EngineCommander, EngineHandle, HostListener, HostSockets, new_conn_id};
 pub use socket::connect;

@@ -723,6 +723,8 @@ pub enum EngineEvent {
     TooLarge(TooLarge),
     /// A line for the status bar / log (a refused connection, a failed write …).
     Notice(String),
+    /// The page of History that [`EngineCommand::ReadHistory`] asked for.
+    HistoryPage(crate::audit::AuditPage),
 }
 
 /// Window (or phone) → engine.
@@ -746,6 +748,9 @@ pub enum EngineCommand {
     /// An audit line from another part of the app (a phone answer the phone link refused):
     /// the engine appends it with its own and shows it in History at once. It answers nothing.
     Record(AuditEntry),
+    /// Read a page of the audit log for History (at most [`crate::PAGE_LINES`] lines); it
+    /// comes back as [`EngineEvent::HistoryPage`].
+    ReadHistory(crate::audit::PageOf),
     /// Stop the engine: cards still waiting are withdrawn (their hooks print nothing, so each
     /// agent asks in its terminal) and queued audit lines are written. See [`crate::EngineHandle::stop`].
     Shutdown,

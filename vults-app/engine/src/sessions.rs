@@ -4,6 +4,13 @@
 //! A session is keyed by identity + the agent's own session id (`session_id`, Copilot's
 //! `sessionId`, OpenCode's `sessionID`, Cursor's `conversation_id`), or `pid:<pid>@<cwd>` when
 //! the agent gives none. `zeca` events never reach this module.
+//!
+//! Bounds: the map holds the sessions alive now. An ended one leaves [`crate::ENDED_LINGER`]
+//! after its `SessionEnd` ([`Sessions::remove_if_ended`]), one never heard from again
+//! [`crate::SILENT_SESSION`] after its last event ([`Sessions::remove_silent`]); `carded` holds
+//! only the sessions a card is up for now (the card's end takes its session out). Nothing else
+//! is kept per session, call or event: a session's row keeps its latest tool, target, folder
+//! and terminal, never a history of them.
 
 use crate::arrival::{Arrival, folder_of};
 use crate::messages::{RateWindow, Session, SessionKey, SessionState, SessionTerminal};

@@ -678,3 +678,56 @@ fn a_request_too_large_for_a_card_says_so_on_the_bird_and_in_history() {
         _ => panic!("the window was not told"),
     }
 }
+
+/// History pages through a long audit log: the engine reads back only the newest lines at
+/// start, then a page at a time, each page's edges leading to the next, and never rewrites the
+/// file.
+#[test]
+fn history_pages_through_a_long_audit_without_loading_or_rewriting_it() {
+    use vults_engine::messages::{AuditEntry, Outcome};
+    use vults_engine::{PAGE_LINES, PageOf, TAIL_LINES};
+    let home = Home::new("histpage");
+    let log = home.paths().audit_log();
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    let mut text = String::new();
+    for i in 0..20_000u64 {
+        let mut e = AuditEntry::new(i, Outcome::Allow, AnsweredBy::Click, None);
+        e.tool = "Bash".into();
+        e.target = format!("echo {i}");
+        text.push_str(&serde_json::to_string(&e).unwrap());
+        text.push('\n');
+    }
+    std::fs::write(&log, &text).unwrap();
+    let engine = start(&home, false);
+    let tail = match wait_for(&engine, |e| matches!(e, EngineEvent::Audited(_))) {
+        Some(EngineEvent::Audited(l)) => l,
+        _ => panic!("no audit lines at start"),
+    };
+    assert_eq!(tail.len(), TAIL_LINES);
+    assert_eq!(tail.last().map(|l| l.time), Some(19_999));
+    let page = |of| {
+        assert!(engine.send(EngineCommand::ReadHistory(of)));
+        match wait_for(&engine, |e| matches!(e, EngineEvent::HistoryPage(_))) {
+            Some(EngineEvent::HistoryPage(p)) => p,
+            _ => panic!("no page of History came back"),
+        }
+    };
+    let times =
+        |p: &vults_engine::AuditPage| -> Vec<u64> { p.lines.iter().map(|l| l.time).collect() };
+    let newest = page(PageOf::Newest);
+    let n = PAGE_LINES as u64;
+    assert_eq!(times(&newest), (20_000 - n..20_000).collect::<Vec<_>>());
+    assert!(newest.has_older && !newest.has_newer);
+    let older = page(PageOf::Older(newest.first));
+    assert_eq!(
+        times(&older),
+        (20_000 - 2 * n..20_000 - n).collect::<Vec<_>>()
+    );
+    let again = page(PageOf::Newer(older.last));
+    assert_eq!(again, newest);
+    drop(engine);
+    assert!(
+        std::fs::read_to_string(&log).unwrap() == text,
+        "the audit log was changed by reading it"
+    );
+}

@@ -464,7 +464,7 @@ impl VultsWindow {
         if let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
             self.model.installs = news.installs;
             if let Some(message) = news.message {
-                self.model.notices.push_back(message);
+                self.model.notice(message);
             }
             if news.start_at_login.is_some() {
                 self.model.start_at_login = news.start_at_login;
@@ -896,7 +896,10 @@ impl VultsWindow {
             Tab::Agents => action = self.agents.ui(ui, &self.model),
             Tab::Rules => action = self.rules.ui(ui, &self.model),
             Tab::Policies => action = self.policies.ui(ui, &self.model),
-            Tab::History => self.history.ui(ui, &self.model),
+            Tab::History => {
+                self.history.ui(ui, &self.model);
+                action = self.history.asked();
+            }
             Tab::General => {
                 action = egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
@@ -952,8 +955,7 @@ impl VultsWindow {
                 Some(chat) => chat.send(cmd),
                 None => self
                     .model
-                    .notices
-                    .push_back("The chat is not running in this window".into()),
+                    .notice("The chat is not running in this window".into()),
             },
             Some(super::chat::ChatAction::Answer(id, answer, by)) => self.answer_by(id, answer, by),
             Some(super::chat::ChatAction::ShowTerminal(session)) => {
@@ -965,28 +967,29 @@ impl VultsWindow {
         match action {
             Some(SettingsAction::RemoveRule(id)) => self.link.send(EngineCommand::RemoveRule(id)),
             Some(SettingsAction::ReloadPolicies) => self.link.send(EngineCommand::ReloadPolicies),
+            Some(SettingsAction::ReadHistory(of)) => self.link.send(EngineCommand::ReadHistory(of)),
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
             Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.repair(&agent),
-                None => self.model.notices.push_back(format!(
+                None => self.model.notice(format!(
                     "Cannot repair {agent} from here: run `vults-app install`"
                 )),
             },
             Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_enabled(&agent, enabled),
-                None => self.model.notices.push_back(format!(
+                None => self.model.notice(format!(
                     "Cannot change {agent} from here: the installer is not running"
                 )),
             },
             Some(SettingsAction::RemoveGeminiLeftovers) => match self.installer.as_mut() {
                 Some(installer) => installer.remove_gemini_leftovers(),
-                None => self.model.notices.push_back(
+                None => self.model.notice(
                     "Cannot remove Gemini hooks from here: run `vults-app --uninstall`".into(),
                 ),
             },
             Some(SettingsAction::SetStartAtLogin(on)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_start_at_login(on),
-                None => self.model.notices.push_back(
+                None => self.model.notice(
                     "Cannot change start at login from here: run `vults-app autostart on|off`"
                         .into(),
                 ),

@@ -3,6 +3,12 @@
 //! The views read it and never change it; only [`Model::apply`] does, from the app's `logic`
 //! step. Ended birds leave when the engine says [`EngineEvent::SessionGone`] (a few seconds
 //! after the end), so the flock shows an ending before it clears it.
+//!
+//! Everything in it is bounded, so a window left running for weeks stays its size: cards by
+//! the requests waiting now, birds by the sessions the engine knows now (an ended one leaves
+//! with [`EngineEvent::SessionGone`]), `audit` by [`AUDIT_KEPT`] lines and `history_page` by one
+//! page ([`vults_engine::PAGE_LINES`]), `notices` by 20, `showing` by the "Show terminal" runs under
+//! way, named tools, rules, installs and chats by what exists.
 
 use std::collections::{BTreeMap, VecDeque};
 use vults_core::rules::AlwaysRule;
@@ -11,8 +17,9 @@ use vults_engine::messages::{
     SessionState,
 };
 
-/// Audit lines kept in memory for Settings → History (the log on disk keeps them all).
-pub const AUDIT_KEPT: usize = 5000;
+/// Audit lines kept in memory for Settings → History, the newest (the log on disk keeps them
+/// all, and History reads older ones a page at a time: [`Model::history_page`]).
+pub const AUDIT_KEPT: usize = 1000;
 const NOTICES_KEPT: usize = 20;
 
 /// What an applied event changed that the app reacts to beyond drawing.
@@ -53,8 +60,10 @@ pub struct Model {
     pub rules: Vec<AlwaysRule>,
     /// The policy file's state.
     pub policies: PolicyStatus,
-    /// Oldest first.
+    /// The newest audit lines, oldest first; at most [`AUDIT_KEPT`].
     pub audit: Vec<AuditEntry>,
+    /// The page of the audit log History asked for last (older lines than `audit` holds).
+    pub history_page: Option<vults_engine::AuditPage>,
     /// The named tools that have asked for a card, by name.
     pub named_tools: BTreeMap<String, NamedTool>,
     /// Every agent's install state, in the installer's order; empty until it has reported.
@@ -127,6 +136,7 @@ impl Model {
                 self.sessions.remove(&key);
                 self.drop_session_notices(&key);
             }
+            EngineEvent::HistoryPage(page) => self.history_page = Some(page),
             EngineEvent::Rules(rules) => self.rules = rules,
             EngineEvent::Policies(status) => self.policies = status,
             EngineEvent::Audited(mut lines) => {

@@ -12,6 +12,7 @@ mod fixtures;
 mod fold;
 mod glyphs;
 mod hidden;
+mod history_pages;
 mod hosts;
 mod hosts_view;
 mod keys;

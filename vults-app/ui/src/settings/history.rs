@@ -1,11 +1,13 @@
 //! Settings → History: the audit log, newest first, filterable by agent, decision and who
 //! answered.
 
+use super::SettingsAction;
 use crate::state::Model;
 use egui::{Color32, RichText};
 use std::collections::BTreeSet;
 use vults_core::text::reveal;
-use vults_engine::messages::Outcome;
+use vults_engine::PageOf;
+use vults_engine::messages::{AuditEntry, Outcome};
 
 /// Settings → History: the audit log, newest first, filterable by agent, decision and who
 /// answered.
@@ -16,6 +18,11 @@ pub struct HistoryView {
     /// The [`AnsweredBy::kind`](vults_engine::messages::AnsweredBy::kind) shown: `click`,
     /// `notification`, `key`, `phone`, `rule`, `policy`, `terminal`, `withdrawn`, `timeout`.
     who: Option<String>,
+    /// Reading the whole log a page at a time ([`Model::history_page`]) rather than the newest
+    /// lines as they come.
+    browsing: bool,
+    /// The page asked for while drawing, until the app takes it ([`HistoryView::asked`]).
+    asked: Option<SettingsAction>,
 }
 
 const WHO: [&str; 9] = [
@@ -42,16 +49,22 @@ const DECISIONS: [&str; 9] = [
 ];
 
 impl HistoryView {
+    /// What the person asked for on the last draw (a page of the log), once.
+    pub fn asked(&mut self) -> Option<SettingsAction> {
+        self.asked.take()
+    }
+
     /// Draws the pane.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) {
         ui.heading("History");
-        let agents: BTreeSet<&str> = model.audit.iter().map(|a| a.identity.as_str()).collect();
+        let (action, lines) = self.pager(ui, model);
+        self.asked = action;
+        let agents: BTreeSet<&str> = lines.iter().map(|a| a.identity.as_str()).collect();
         filter_combo(ui, "Agent", &mut self.agent, agents.iter().copied());
         filter_combo(ui, "Decision", &mut self.decision, DECISIONS.into_iter());
         filter_combo(ui, "Answered by", &mut self.who, WHO.into_iter());
         ui.add_space(4.0);
-        let rows: Vec<_> = model
-            .audit
+        let rows: Vec<_> = lines
             .iter()
             .rev()
             .filter(|a| self.agent.as_deref().is_none_or(|x| a.identity == x))
@@ -77,6 +90,55 @@ impl HistoryView {
                     ui.add_space(6.0);
                 }
             });
+    }
+
+    /// The newest lines as they come, or a page of the whole log (read by the engine, one
+    /// page at a time, never all of it): the buttons to move between them, and the lines shown.
+    fn pager<'m>(
+        &mut self,
+        ui: &mut egui::Ui,
+        model: &'m Model,
+    ) -> (Option<SettingsAction>, &'m [AuditEntry]) {
+        let mut action = None;
+        let page = model.history_page.as_ref().filter(|_| self.browsing);
+        // Fewer lines than the engine reads back at start: the log holds no more than these.
+        let more_on_disk = model.audit.len() >= vults_engine::TAIL_LINES;
+        if page.is_none() && !more_on_disk {
+            return (None, model.audit.as_slice());
+        }
+        ui.horizontal(|ui| {
+            let mut read = |of| action = Some(SettingsAction::ReadHistory(of));
+            match page {
+                None => {
+                    if ui.button("Older lines…").clicked() {
+                        self.browsing = true;
+                        read(PageOf::Newest);
+                    }
+                }
+                Some(p) => {
+                    if ui
+                        .add_enabled(p.has_older, egui::Button::new("Older"))
+                        .clicked()
+                    {
+                        read(PageOf::Older(p.first));
+                    }
+                    if ui
+                        .add_enabled(p.has_newer, egui::Button::new("Newer"))
+                        .clicked()
+                    {
+                        read(PageOf::Newer(p.last));
+                    }
+                    if ui.button("Newest").clicked() {
+                        self.browsing = false;
+                    }
+                }
+            }
+        });
+        let lines = match page {
+            Some(p) => p.lines.as_slice(),
+            None => model.audit.as_slice(),
+        };
+        (action, lines)
     }
 }
 

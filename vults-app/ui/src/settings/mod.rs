@@ -33,4 +33,6 @@ pub enum SettingsAction {
     /// Where the island and the cards go: the monitor, and whether cards cover a fullscreen
     /// window (saved in `settings.json`).
     SetWindow(crate::viewport::MonitorChoice, bool),
+    /// Read a page of the audit log for History.
+    ReadHistory(vults_engine::PageOf),
 }
