@@ -47,6 +47,26 @@ impl RunningApp {
             .expect("vults-app starts");
         RunningApp { child }
     }
+
+    /// The app on a desktop of `vults_tests::compositors`: `env` is the desktop's (its
+    /// `DISPLAY`, `WAYLAND_DISPLAY`, runtime folder and bus); stderr goes to `app.stderr` in
+    /// `home`, where a panic would show.
+    pub fn start_env(home: &Path, env: &[(String, String)]) -> RunningApp {
+        let stderr = std::fs::File::create(home.join("app.stderr")).expect("app.stderr");
+        let child = Command::new(app_bin())
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env("VULTS_HOME", home)
+            .env("HOME", home.join("home"))
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            // "card drawn N frame(s) after its event arrived" in the log: the card was drawn.
+            .env("VULTS_UI_STATS", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .expect("vults-app starts");
+        RunningApp { child }
+    }
 }
 
 impl Drop for RunningApp {
