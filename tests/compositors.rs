@@ -640,19 +640,33 @@ impl Desktop {
                 let mut found = None;
                 walk(&tree, &mut |n| {
                     if n["focused"] == true && n["type"] != "workspace" && n["type"] != "output" {
-                        found = n["name"].as_str().map(String::from);
+                        found = Some((
+                            n["name"].as_str().unwrap_or("").to_string(),
+                            n["shell"] == "xwayland",
+                        ));
                     }
                 });
-                found
+                match found? {
+                    // The keyboard is XWayland's: it hands keys to the X server's input focus,
+                    // which an X client may have moved to a window sway does not manage (an
+                    // override-redirect one).
+                    (_, true) => self.x_focus(),
+                    (name, false) => Some(name),
+                }
             }
-            _ => run(
-                &self.x_env(),
-                "xdotool",
-                &["getwindowfocus", "getwindowname"],
-            )
-            .ok()
-            .map(|s| s.trim().to_string()),
+            _ => self.x_focus(),
         }
+    }
+
+    /// The title of the X server's input focus.
+    fn x_focus(&self) -> Option<String> {
+        run(
+            &self.x_env(),
+            "xdotool",
+            &["getwindowfocus", "getwindowname"],
+        )
+        .ok()
+        .map(|s| s.trim().to_string())
     }
 
     fn sway_tree(&self) -> serde_json::Value {

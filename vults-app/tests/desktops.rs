@@ -86,6 +86,9 @@ struct Run {
     typed: PathBuf,
     /// mutter's own virtual keyboard, on its native Wayland.
     mutter: Option<MutterKeyboard>,
+    /// Broken promises the test went on past (placement, the island's focus), to fail with
+    /// all of them at the end: one run shows the whole of a desktop's row.
+    problems: Vec<String>,
 }
 
 /// A keyboard of mutter's RemoteDesktop D-Bus interface: a session lives as long as the
@@ -163,8 +166,11 @@ impl MutterKeyboard {
 
 impl Run {
     /// What a failure shows: the app's log and stderr, the desktop's windows and focus, its
-    /// own log.
+    /// own log; and a screenshot, `<desktop>-failed.png`.
     fn state(&self) -> String {
+        let name = self.desktop.kind.name();
+        self.desktop
+            .screenshot(&shots().join(format!("{name}-failed.png")));
         format!(
             "windows: {:#?}\nfocus: {:?}\nthe terminal got: {:?}\napp stderr:\n{}\napp log:\n{}\n{}",
             self.desktop.windows(),
@@ -222,28 +228,35 @@ impl Run {
         }
     }
 
-    /// Types `a` and Return into whatever has the keyboard and waits until the terminal's
-    /// `cat` has written them: it had the keyboard.
-    fn type_into_terminal(&self, what: &str) {
+    /// Types `a` and Return into whatever has the keyboard, with `hooks` waiting, and
+    /// checks that the terminal's `cat` wrote them (it had the keyboard) and that no hook was
+    /// answered. A failure says both: where the key went, and what it answered.
+    fn type_into_terminal(&self, what: &str, hooks: &mut [&mut std::process::Child]) {
+        let name = self.desktop.kind.name();
         let before = std::fs::read_to_string(&self.typed).unwrap_or_default();
         self.key("a");
         self.key("Return");
         let reached = wait_until(20, || {
             std::fs::read_to_string(&self.typed)
                 .unwrap_or_default()
-                .len()
-                > before.len()
+                .get(before.len()..)
+                .is_some_and(|new| new.contains('\n'))
         });
-        assert!(
-            reached,
-            "{}: `a` typed {what} did not reach the terminal\n{}",
-            self.desktop.kind.name(),
-            self.state()
-        );
         let now = std::fs::read_to_string(&self.typed).unwrap_or_default();
+        let got = now.get(before.len()..).unwrap_or_default().to_string();
+        for hook in hooks.iter_mut() {
+            if let Some(reply) = reply_within(hook, 1) {
+                panic!(
+                    "{name}: `a` typed {what} into the terminal answered a card: {reply} \
+                     (the terminal got {got:?})\n{}",
+                    self.state()
+                );
+            }
+        }
         assert!(
-            now[before.len()..].contains('a'),
-            "the terminal got {now:?}"
+            reached && got.contains('a'),
+            "{name}: `a` typed {what} did not reach the terminal (it got {got:?})\n{}",
+            self.state()
         );
     }
 }
@@ -276,6 +289,7 @@ fn contract(kind: Kind) {
         app,
         typed,
         mutter,
+        problems: Vec::new(),
     };
     let socket = run.home.dir.join("run").join("vults.sock");
     assert!(
@@ -289,6 +303,12 @@ fn contract(kind: Kind) {
     } else {
         embedded(&mut run);
     }
+    assert!(
+        run.problems.is_empty(),
+        "{name}: {}\n{}",
+        run.problems.join("\n"),
+        run.state()
+    );
     assert!(
         run.app.child.try_wait().unwrap().is_none(),
         "{name}: the app ended\n{}",
@@ -310,56 +330,48 @@ fn floating(run: &mut Run) {
             (w.rect.centre().0 - want).abs() <= 8 && w.rect.y >= area.y && w.rect.y <= area.y + 24
         })
     });
-    assert!(
-        placed,
-        "{name}: the island is not at the top centre of {area:?}\n{}",
-        run.state()
-    );
+    if !placed {
+        let at = run.window("Vults island").map(|w| w.rect);
+        run.problems.push(format!(
+            "the island is at {at:?}, not at the top centre of the work area {area:?}"
+        ));
+    }
     let input = run.desktop.kind.has_input();
     // The island's start took nothing from the terminal.
     if input {
-        assert_eq!(
-            run.desktop.focused().as_deref(),
-            Some(TERMINAL),
-            "{name}: the island took the keyboard\n{}",
-            run.state()
-        );
+        let focus = run.desktop.focused();
+        if focus.as_deref() != Some(TERMINAL) {
+            run.problems.push(format!(
+                "the island's start took the keyboard: {focus:?} has it"
+            ));
+            run.desktop.focus(TERMINAL);
+        }
     }
 
     let mut first = claude_bash(&run.home.dir, "s-1", "echo first");
     let cards = run.settled_cards(1);
-    assert_top_right(run, &cards[0].rect, area);
+    check_top_right(run, cards[0].rect, area, true);
     if input {
-        run.type_into_terminal("while a card is up");
+        run.type_into_terminal("while a card is up", &mut [&mut first]);
     }
-    assert_eq!(
-        reply_within(&mut first, 1),
-        None,
-        "{name}: a key typed into the terminal answered the card\n{}",
-        run.state()
-    );
 
     let mut second = claude_bash(&run.home.dir, "s-2", "echo second");
     let cards = run.settled_cards(2);
-    assert!(
-        !cards[0].rect.overlaps(&cards[1].rect),
-        "{name}: two cards overlap: {cards:?}"
-    );
+    if cards[0].rect.overlaps(&cards[1].rect) {
+        run.problems.push(format!(
+            "two cards overlap: {:?} and {:?}",
+            cards[0].rect, cards[1].rect
+        ));
+    }
     for c in &cards {
-        assert_top_right_column(run, &c.rect, area);
+        check_top_right(run, c.rect, area, false);
     }
     run.desktop.screenshot(&shots().join(format!("{name}.png")));
     if !input {
         eprintln!("{name}: keys, clicks and focus not proven: the desktop has no input here");
         return;
     }
-    run.type_into_terminal("with two cards up");
-    assert_eq!(
-        reply_within(&mut first, 1),
-        None,
-        "{name}: a key typed into the terminal answered the card\n{}",
-        run.state()
-    );
+    run.type_into_terminal("with two cards up", &mut [&mut first, &mut second]);
 
     // Deny on the oldest card (at the top).
     let folder = run.home.dir.join("project").display().to_string();
@@ -438,15 +450,7 @@ fn embedded(run: &mut Run) {
         run.state()
     );
     run.desktop.screenshot(&shots().join(format!("{name}.png")));
-    run.type_into_terminal("while two cards wait");
-    for hook in [&mut first, &mut second] {
-        assert_eq!(
-            reply_within(hook, 1),
-            None,
-            "{name}: a key typed into the terminal answered a card\n{}",
-            run.state()
-        );
-    }
+    run.type_into_terminal("while two cards wait", &mut [&mut first, &mut second]);
     if kind.lists_windows() {
         assert_eq!(
             run.desktop.focused().as_deref(),
@@ -484,24 +488,19 @@ fn wait_for_window(run: &Run, title: &str) -> Window {
     wait_for(run, title, |r| r.window(title))
 }
 
-/// A card at the top right: its right edge near the work area's, its top under the island.
-fn assert_top_right(run: &Run, r: &Rect, area: Rect) {
-    assert_top_right_column(run, r, area);
-    assert!(
-        r.y >= area.y && r.y <= area.y + 80,
-        "{}: the card is at {r:?}, not at the top of {area:?}\n{}",
-        run.desktop.kind.name(),
-        run.state()
-    );
-}
-
-/// A card in the right-hand column, on the work area.
-fn assert_top_right_column(run: &Run, r: &Rect, area: Rect) {
+/// A card in the right-hand column of the work area (`first`: at its top, under the island).
+fn check_top_right(run: &mut Run, r: Rect, area: Rect, first: bool) {
     let right = area.x + area.w;
-    assert!(
-        r.x + r.w <= right && r.x + r.w >= right - 40 && r.y >= area.y,
-        "{}: the card is at {r:?}, not in the right-hand column of {area:?}\n{}",
-        run.desktop.kind.name(),
-        run.state()
-    );
+    let column = r.x + r.w <= right && r.x + r.w >= right - 40 && r.y >= area.y;
+    let top = !first || r.y <= area.y + 80;
+    if !(column && top) {
+        run.problems.push(format!(
+            "a card is at {r:?}, not {} of the work area {area:?}",
+            if first {
+                "at the top right"
+            } else {
+                "in the right-hand column"
+            }
+        ));
+    }
 }

@@ -4,8 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The app this package built; `VULTS_APP_BIN` runs another build instead (the same tests
+/// against another commit's app).
 pub fn app_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_vults-app"))
+    std::env::var_os("VULTS_APP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_vults-app")))
 }
 
 /// Runs a binary to its end with a clean environment (`PATH` only, plus `env`).
