@@ -6,7 +6,7 @@
 //!
 //! A [`Desktop`] says what the compositor itself says about its windows (sway's tree; the X
 //! server's windows where there is one), drives input the desktop's own way (XTEST by
-//! `xdotool` on X11 and XWayland, `swaymsg seat` and `wtype` on sway) and takes a screenshot
+//! `xdotool` on X11 and XWayland, `wtype` on sway) and takes a screenshot
 //! (`grim` on sway, `import -window root` on X). Never the code under test.
 //!
 //! sway refuses to run as root ("Unable to drop root"), and CI runs as root: there sway runs as
@@ -719,7 +719,10 @@ impl Desktop {
     pub fn click(&self, x: i64, y: i64) {
         let (x, y) = (x.to_string(), y.to_string());
         match self.kind {
-            Kind::Sway(_) => {
+            // sway's headless seat has no pointer (no input device): `swaymsg seat - cursor`
+            // moves a cursor no client hears, and XWayland never gets a wl_pointer. With
+            // XWayland the click goes in through its XTEST instead.
+            Kind::Sway(false) => {
                 self.swaymsg(&["seat", "-", "cursor", "set", &x, &y]);
                 self.swaymsg(&["seat", "-", "cursor", "press", "button1"]);
                 self.swaymsg(&["seat", "-", "cursor", "release", "button1"]);
