@@ -92,6 +92,16 @@ struct Run {
     problems: Vec<String>,
 }
 
+/// A hook waiting for its answer, ended when the test is (however it ends).
+struct Hook(std::process::Child);
+
+impl Drop for Hook {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A keyboard of mutter's RemoteDesktop D-Bus interface: a session lives as long as the
 /// connection that created it (so not across `gdbus call`s), and types keysyms into whatever
 /// mutter gave the keyboard.
@@ -349,14 +359,14 @@ fn floating(run: &mut Run) {
         }
     }
 
-    let mut first = claude_bash(&run.home.dir, "s-1", "echo first");
+    let mut first = Hook(claude_bash(&run.home.dir, "s-1", "echo first"));
     let cards = run.settled_cards(1);
     check_top_right(run, cards[0].rect, area, true);
     if input {
-        run.type_into_terminal("while a card is up", &mut [&mut first]);
+        run.type_into_terminal("while a card is up", &mut [&mut first.0]);
     }
 
-    let mut second = claude_bash(&run.home.dir, "s-2", "echo second");
+    let mut second = Hook(claude_bash(&run.home.dir, "s-2", "echo second"));
     let cards = run.settled_cards(2);
     if cards[0].rect.overlaps(&cards[1].rect) {
         run.problems.push(format!(
@@ -372,7 +382,7 @@ fn floating(run: &mut Run) {
         eprintln!("{name}: keys, clicks and focus not proven: the desktop has no input here");
         return;
     }
-    run.type_into_terminal("with two cards up", &mut [&mut first, &mut second]);
+    run.type_into_terminal("with two cards up", &mut [&mut first.0, &mut second.0]);
 
     // Deny on the oldest card (at the top).
     let folder = run.home.dir.join("project").display().to_string();
@@ -380,7 +390,7 @@ fn floating(run: &mut Run) {
     let deny = button_in_card(&folder, "echo first", top.h as f32, "Deny");
     run.desktop
         .click(top.x + deny.x.round() as i64, top.y + deny.y.round() as i64);
-    let reply = reply_within(&mut first, 20).unwrap_or_else(|| {
+    let reply = reply_within(&mut first.0, 20).unwrap_or_else(|| {
         panic!(
             "{name}: a click on Deny at {deny:?} in {top:?} answered nothing\n{}",
             run.state()
@@ -403,7 +413,7 @@ fn floating(run: &mut Run) {
         run.state()
     );
     run.key("a");
-    let reply = reply_within(&mut second, 20).unwrap_or_else(|| {
+    let reply = reply_within(&mut second.0, 20).unwrap_or_else(|| {
         panic!(
             "{name}: a click into the card and `a` answered nothing\n{}",
             run.state()
@@ -418,7 +428,7 @@ fn embedded(run: &mut Run) {
     let kind = run.desktop.kind;
     // A first card: once it is drawn the window is up (mutter tells no client when a window
     // maps), and the terminal opens after it.
-    let mut first = claude_bash(&run.home.dir, "s-1", "echo first");
+    let mut first = Hook(claude_bash(&run.home.dir, "s-1", "echo first"));
     let drawn = |run: &Run| log_text(&run.home.dir).matches("card drawn").count();
     assert!(
         wait_until(60, || drawn(run) >= 1),
@@ -447,14 +457,14 @@ fn embedded(run: &mut Run) {
         );
     }
     // A second card while the terminal has the keyboard.
-    let mut second = claude_bash(&run.home.dir, "s-2", "echo second");
+    let mut second = Hook(claude_bash(&run.home.dir, "s-2", "echo second"));
     assert!(
         wait_until(60, || drawn(run) >= 2),
         "{name}: the second card was never drawn\n{}",
         run.state()
     );
     run.desktop.screenshot(&shots().join(format!("{name}.png")));
-    run.type_into_terminal("while two cards wait", &mut [&mut first, &mut second]);
+    run.type_into_terminal("while two cards wait", &mut [&mut first.0, &mut second.0]);
     if kind.lists_windows() {
         assert_eq!(
             run.desktop.focused().as_deref(),
