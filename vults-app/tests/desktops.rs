@@ -325,6 +325,12 @@ fn contract(kind: Kind) {
         "{name}: the app ended\n{}",
         run.state()
     );
+    // What the app said about the desktop's tray and notifications, for the desktop's row.
+    for line in log_text(&run.home.dir).lines() {
+        if line.contains("tray") || line.contains("notification") {
+            eprintln!("{name}: {line}");
+        }
+    }
     let stderr = std::fs::read_to_string(run.home.dir.join("app.stderr")).unwrap_or_default();
     assert!(!stderr.contains("panicked"), "{name}: {stderr}");
 }
