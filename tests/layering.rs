@@ -5,8 +5,12 @@
 //!   dependencies) must point to a lower layer of [`LAYERS`]; `vults-tests` is the test support
 //!   every crate may use (its library needs only `vults-core`), and its own end-to-end tests sit
 //!   above everything. A new crate must be given its layer here (and in the README's drawing).
-//! - Modules: in each crate's `src/`, a module's code (not its doc comments or `#[cfg(test)]`
-//!   code) names siblings with `crate::<module>` or `super::<module>`; those edges have no cycle.
+//! - Modules: in each crate's `src/` and in each of its folders, the modules a module's code
+//!   (not its doc comments or `#[cfg(test)]` code) imports, in `use` of every form (grouped,
+//!   nested, `self`, renamed, `pub use`) or in a path from `crate`, `super` or `self`, have no
+//!   cycle.
+//! - Front doors: no module imports an item its crate's `lib.rs` (or `main.rs`) defines; the
+//!   front door re-exports and wires, and the kernel lives in named modules.
 //!
 //! `the_checks_bite` proves each check finds what it is for.
 
@@ -134,76 +138,311 @@ fn crates_depend_downward_only() {
     assert_eq!(arrows_back_up(&edges), Vec::<String>::new());
 }
 
-/// Module → the sibling modules its code (not its docs or tests) names with `crate::` or
-/// `super::`. A folder module (`settings/`) counts as one module, all its files together.
-fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files: BTreeMap<String, String> = BTreeMap::new();
-    for entry in std::fs::read_dir(src).unwrap() {
-        let path = entry.unwrap().path();
-        let (name, text) = if path.is_dir() {
-            let mut text = String::new();
-            for f in std::fs::read_dir(&path).unwrap() {
-                let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "rs") {
-                    text.push_str(&code_of(&std::fs::read_to_string(&f).unwrap()));
+/// Module → the modules it imports.
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// A crate's source files: each one's module path from the crate root (`lib.rs` is `[]`,
+/// `settings/mod.rs` is `["settings"]`, `settings/view.rs` is `["settings", "view"]`) and its
+/// code (see [`code_of`]).
+fn sources(src: &Path) -> Vec<(Vec<String>, String)> {
+    fn walk(dir: &Path, module: &[String], out: &mut Vec<(Vec<String>, String)>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            let mut here = module.to_vec();
+            if path.is_dir() {
+                here.push(name);
+                walk(&path, &here, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                if !(["lib", "main", "mod"].contains(&name.as_str())) {
+                    here.push(name);
                 }
+                out.push((here, code_of(&std::fs::read_to_string(&path).unwrap())));
             }
-            (
-                path.file_name().unwrap().to_string_lossy().to_string(),
-                text,
-            )
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = code_of(&std::fs::read_to_string(&path).unwrap());
-            (
-                path.file_stem().unwrap().to_string_lossy().to_string(),
-                text,
-            )
-        } else {
-            continue;
-        };
-        files.insert(name, text);
+        }
     }
-    let names: BTreeSet<String> = files.keys().cloned().collect();
-    files
-        .iter()
-        .filter(|(name, _)| !["lib", "main", "mod"].contains(&name.as_str()))
-        .map(|(name, text)| (name.clone(), edges(text, &names, name)))
+    let mut out = Vec::new();
+    walk(src, &[], &mut out);
+    out
+}
+
+/// Module → the sibling modules its code (not its docs or tests) imports, for the modules of
+/// one folder (`level`, its module path; `names`, the modules in it): every `crate::`,
+/// `super::` and `self::` path, in code and in `use` of every form. A folder module
+/// (`settings/`) counts as one module of its parent's folder, all its files together, and is a
+/// folder of its own.
+fn graph(sources: &[(Vec<String>, String)], level: &[String], names: &BTreeSet<String>) -> Graph {
+    let mut g: Graph = BTreeMap::new();
+    for (module, code) in sources {
+        if module.len() <= level.len() || !module.starts_with(level) {
+            continue; // another folder's, or this folder's front door (`lib.rs`, `mod.rs`)
+        }
+        let own = &module[level.len()];
+        g.entry(own.clone())
+            .or_default()
+            .extend(edges(code, module, level, names));
+    }
+    g
+}
+
+/// The modules of `level` (see [`graph`]) that `code`, the code of `module`, imports.
+fn edges(
+    code: &str,
+    module: &[String],
+    level: &[String],
+    names: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let own = module.get(level.len());
+    paths_named(code)
+        .into_iter()
+        .filter_map(|path| resolve(&path, module))
+        .filter(|target| target.len() > level.len() && target.starts_with(level))
+        .map(|target| target[level.len()].clone())
+        .filter(|m| names.contains(m) && Some(m) != own)
         .collect()
 }
 
-/// A file's code without its `#[cfg(test)]` part and its comment lines.
-fn code_of(text: &str) -> String {
-    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-    code.lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn edges(code: &str, names: &BTreeSet<String>, own: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for prefix in ["crate::", "super::"] {
-        for (i, _) in code.match_indices(prefix) {
-            let word: String = code[i + prefix.len()..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if names.contains(&word)
-                && word != own
-                && !["lib", "main", "mod"].contains(&word.as_str())
-            {
-                out.insert(word);
+/// Every path `code` names from `crate`, `super` or `self`: the trees of its `use` items
+/// (grouped, nested, renamed, `pub`) each path in full, and the paths written in code.
+fn paths_named(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (i, _) in code.match_indices("use") {
+        let before = code[..i].chars().next_back();
+        let after = code[i + 3..].chars().next();
+        if before.is_some_and(is_word) || !after.is_some_and(char::is_whitespace) {
+            continue;
+        }
+        let body = &code[i + 3..];
+        let body = &body[..body.find(';').unwrap_or(body.len())];
+        let tokens = tokens(body);
+        use_tree(&tokens, &mut 0, Vec::new(), &mut out);
+    }
+    for root in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(root) {
+            if code[..i].chars().next_back().is_some_and(is_word) {
+                continue;
             }
+            let mut path = Vec::new();
+            let mut rest = &code[i..];
+            loop {
+                let word: String = rest.chars().take_while(|c| is_word(*c)).collect();
+                if word.is_empty() {
+                    break;
+                }
+                rest = rest[word.len()..].trim_start();
+                path.push(word);
+                match rest.strip_prefix("::") {
+                    Some(r) => rest = r.trim_start(),
+                    None => break,
+                }
+            }
+            out.push(path);
         }
     }
     out
 }
 
+/// A `use` item's words and punctuation: names, `::`, `{`, `}`, `,`, `*`.
+fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '#' {
+            let mut word = c.to_string();
+            while let Some(&n) = chars
+                .peek()
+                .filter(|n| n.is_ascii_alphanumeric() || **n == '_')
+            {
+                word.push(n);
+                chars.next();
+            }
+            out.push(word.trim_start_matches("r#").to_string());
+        } else if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            out.push("::".into());
+        } else if "{},*".contains(c) {
+            out.push(c.to_string());
+        }
+    }
+    out
+}
+
+/// Reads one use tree from `tokens[*at..]` under `prefix`, each path it names in full to `out`
+/// (`a::{b, c::{self, D as E}}` is `a::b`, `a::c`, `a::c::D`).
+fn use_tree(tokens: &[String], at: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let mut path = prefix;
+    while let Some(t) = tokens.get(*at) {
+        *at += 1;
+        match t.as_str() {
+            "::" => {}
+            "{" => {
+                while tokens.get(*at).is_some_and(|t| t != "}") {
+                    use_tree(tokens, at, path.clone(), out);
+                    if tokens.get(*at).is_some_and(|t| t == ",") {
+                        *at += 1;
+                    }
+                }
+                *at += 1;
+                return;
+            }
+            "*" => break,
+            "self" if !path.is_empty() => {
+                if tokens.get(*at).is_some_and(|t| t == "as") {
+                    *at += 2;
+                }
+                break;
+            }
+            word => {
+                path.push(word.to_string());
+                if tokens.get(*at).is_some_and(|t| t == "as") {
+                    *at += 2;
+                }
+                if tokens.get(*at).is_none_or(|t| t != "::") {
+                    break;
+                }
+            }
+        }
+    }
+    out.push(path);
+}
+
+/// The module path, from the crate root, that `path` (named in `module`'s code) leads to; `None`
+/// when it does not start at `crate`, `super` or `self` (another crate's, or a child's of a
+/// front door).
+fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
+    let (first, rest) = path.split_first()?;
+    let mut at = match first.as_str() {
+        "crate" => Vec::new(),
+        "self" => module.to_vec(),
+        "super" => module[..module.len().saturating_sub(1)].to_vec(),
+        _ => return None,
+    };
+    let mut rest = rest.iter().peekable();
+    while rest.next_if(|s| *s == "super").is_some() {
+        at.pop();
+    }
+    at.extend(rest.filter(|s| *s != "self").cloned());
+    Some(at)
+}
+
+/// A file's code without its comment lines and the items marked `#[cfg(test)]` (a test module,
+/// a test helper), wherever they stand.
+fn code_of(text: &str) -> String {
+    let code: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = String::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        // The item it marks ends at its `;` or at the brace that closes its first `{` (braces
+        // in its strings are counted too: an unbalanced one drops the rest of the file, as a
+        // test module at the end is dropped).
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The items a front door (`lib.rs`, `main.rs`, a folder's `mod.rs`) defines itself, not those it
+/// re-exports: its top-level `fn`, `struct`, `enum`, `const`, `static`, `type`, `trait` and
+/// `macro_rules!`.
+fn defined(code: &str) -> BTreeSet<String> {
+    const KINDS: [&str; 8] = [
+        "fn",
+        "struct",
+        "enum",
+        "const",
+        "static",
+        "type",
+        "trait",
+        "macro_rules!",
+    ];
+    let mut out = BTreeSet::new();
+    for line in code.lines().filter(|l| !l.starts_with(char::is_whitespace)) {
+        let mut words: Vec<&str> = line
+            .split_whitespace()
+            .skip_while(|w| w.starts_with("pub") || ["async", "unsafe"].contains(w))
+            .collect();
+        if words.len() > 2 && words[0] == "const" && words[1] == "fn" {
+            words.remove(0);
+        }
+        if let [kind, name, ..] = words[..]
+            && KINDS.contains(&kind)
+        {
+            out.insert(
+                name.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+/// Each module that imports an item its crate's front door (`lib.rs`, `main.rs`) defines rather
+/// than re-exports: an arrow back up, as "module -> Item".
+fn back_up(sources: &[(Vec<String>, String)]) -> Vec<String> {
+    let level: &[String] = &[];
+    let modules: BTreeSet<&String> = sources.iter().filter_map(|(m, _)| m.first()).collect();
+    let door: BTreeSet<String> = sources
+        .iter()
+        .filter(|(m, _)| m.is_empty())
+        .flat_map(|(_, code)| defined(code))
+        .filter(|name| !modules.contains(name))
+        .collect();
+    let mut out = BTreeSet::new();
+    for (module, code) in sources {
+        if module.len() <= level.len() || !module.starts_with(level) {
+            continue;
+        }
+        for target in paths_named(code)
+            .into_iter()
+            .filter_map(|path| resolve(&path, module))
+        {
+            if target.len() == level.len() + 1
+                && target.starts_with(level)
+                && door.contains(&target[level.len()])
+            {
+                out.insert(format!("{} -> {}", module.join("::"), target[level.len()]));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// The first cycle found, as a path of modules that ends where it began.
-fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+fn cycle(graph: &Graph) -> Option<Vec<String>> {
     fn visit(
         node: &str,
-        graph: &BTreeMap<String, BTreeSet<String>>,
+        graph: &Graph,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
     ) -> Option<Vec<String>> {
@@ -231,6 +470,27 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
 }
 
+/// Every folder's module graph in a crate's `src/`: (the folder's module path, its graph).
+fn graphs(src: &Path) -> Vec<(Vec<String>, Graph)> {
+    let sources = sources(src);
+    let levels: BTreeSet<Vec<String>> = sources
+        .iter()
+        .flat_map(|(module, _)| (0..module.len()).map(|n| module[..n].to_vec()))
+        .collect();
+    levels
+        .into_iter()
+        .map(|level| {
+            let names: BTreeSet<String> = sources
+                .iter()
+                .filter(|(m, _)| m.len() > level.len() && m.starts_with(&level))
+                .map(|(m, _)| m[level.len()].clone())
+                .collect();
+            let g = graph(&sources, &level, &names);
+            (level, g)
+        })
+        .collect()
+}
+
 #[test]
 fn no_crate_has_an_import_cycle_between_its_modules() {
     let mut read = 0;
@@ -239,11 +499,115 @@ fn no_crate_has_an_import_cycle_between_its_modules() {
         if !src.is_dir() {
             continue;
         }
-        let g = graph(&src);
-        read += g.values().map(BTreeSet::len).sum::<usize>();
-        assert_eq!(cycle(&g), None, "{}: {g:?}", m.name);
+        for (level, g) in graphs(&src) {
+            read += g.values().map(BTreeSet::len).sum::<usize>();
+            assert_eq!(
+                cycle(&g),
+                None,
+                "{} {}: {g:?}",
+                m.name,
+                if level.is_empty() {
+                    "src/".to_string()
+                } else {
+                    format!("src/{}/", level.join("/"))
+                }
+            );
+        }
     }
     assert!(read > 20, "the check reads edges ({read})");
+}
+
+/// Arrows back up to a crate's front door in crates whose `lib.rs` is being split by other work
+/// now (issue 31, "One house, second pass": the window, the phone, the engine, the terminal and
+/// attention): the check fails on any other, so these only shrink. Stale lines are harmless;
+/// take them off as the splits land.
+const KNOWN_BACK_UP: &[(&str, &[&str])] = &[
+    (
+        "vults-attention",
+        &["keys::gate -> CardId", "notice -> CardId"],
+    ),
+    (
+        "vults-engine",
+        &[
+            "core -> ENDED_LINGER",
+            "core -> EngineOptions",
+            "core -> POLICY_POLL",
+            "core -> SILENT_SESSION",
+            "runtime -> EngineOptions",
+        ],
+    ),
+    (
+        "vults-phone",
+        &[
+            "background -> PhoneAction",
+            "background -> PhoneLink",
+            "background -> PhoneStatus",
+            "client -> PairingOffer",
+        ],
+    ),
+    (
+        "vults-terminal",
+        &[
+            "exec -> Failure",
+            "exec -> FailureKind",
+            "exec -> Shown",
+            "exec -> one_line",
+            "macos -> Failure",
+            "macos -> FailureKind",
+            "mux -> Failure",
+            "mux -> FailureKind",
+            "plan -> Failure",
+            "plan -> FailureKind",
+            "plan -> Place",
+            "plan::ssh -> Failure",
+            "plan::ssh -> FailureKind",
+            "plan::ssh -> Place",
+            "plan_tests -> Failure",
+            "plan_tests -> FailureKind",
+            "plan_tests -> Place",
+            "run -> one_line",
+            "survey -> Failure",
+            "survey -> FailureKind",
+            "survey -> one_line",
+            "wayland -> Failure",
+            "wayland -> FailureKind",
+            "windows -> Failure",
+            "windows -> FailureKind",
+            "x11 -> Failure",
+            "x11 -> FailureKind",
+        ],
+    ),
+];
+
+#[test]
+fn no_module_imports_back_up_from_its_crates_front_door() {
+    let mut crates = 0;
+    for m in members() {
+        let src = m.dir.join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        crates += 1;
+        let known = KNOWN_BACK_UP
+            .iter()
+            .find(|(c, _)| *c == m.name)
+            .map_or(&[][..], |(_, k)| *k);
+        let new: Vec<String> = back_up(&sources(&src))
+            .into_iter()
+            .filter(|b| !known.contains(&b.as_str()))
+            .collect();
+        assert_eq!(
+            new,
+            Vec::<String>::new(),
+            "{}: modules import what lib.rs (or main.rs) defines; move it to a module of its own \
+             and let the front door re-export it",
+            m.name
+        );
+    }
+    assert!(
+        crates >= 8,
+        "the check reads the workspace ({crates} crates)"
+    );
 }
 
 #[test]
@@ -273,26 +637,122 @@ fn the_checks_bite() {
         "{:?}",
         arrows_back_up(&crates)
     );
-    // Modules: doc comments and test code are not edges; a real cycle is found.
-    let names: BTreeSet<String> = ["a", "b", "c"].map(String::from).into();
-    let mut g = BTreeMap::new();
-    g.insert("a".into(), edges("use crate::b::X;", &names, "a"));
-    g.insert(
-        "b".into(),
-        edges(
-            &code_of("//! [`crate::a`]\nfn f() { super::c::g() }"),
-            &names,
-            "b",
+    // Modules: every form of `use` is read, and each names its modules.
+    let names: BTreeSet<String> = ["a", "b", "c", "d"].map(String::from).into();
+    let top = |code: &str, own: &str| edges(&code_of(code), &[own.to_string()], &[], &names);
+    let set = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    let cases: &[(&str, &[&str])] = &[
+        ("use crate::b::X;", &["b"]),
+        ("use super::b;", &["b"]),
+        ("use super::{b, c};", &["b", "c"]),
+        ("use super::{\n    b::X,\n    c,\n};", &["b", "c"]),
+        ("use crate::{b::X, c::{d, e}};", &["b", "c"]),
+        ("use crate::{x::Y, c::{self, D}};", &["c"]),
+        ("use super::{self, b::{self as bee}};", &["b"]),
+        ("use crate::b as bee;", &["b"]),
+        ("use super::{b as bee, c::Z as Zed};", &["b", "c"]),
+        ("pub use super::b::X;", &["b"]),
+        ("pub(crate) use crate::{b, c};", &["b", "c"]),
+        ("pub(super) use super::b::*;", &["b"]),
+        ("use crate::{*, b::*};", &["b"]),
+        ("use self::b::X;", &[]), // a child module of a's, not the sibling b
+        ("use ::std::{b, c};", &[]),
+        ("use vults_core::{b, c::D};", &[]),
+        ("fn f() { super::b::g(); crate::c::h(); }", &["b", "c"]),
+        ("fn f() { use super::{b, c}; }", &["b", "c"]),
+        ("use crate::a::X;", &[]), // its own
+        ("use crate::{b::X};\nuse crate::{c::Y};", &["b", "c"]),
+        ("//! [`crate::b`]\n// use super::c;", &[]),
+        ("fn f() {}\n#[cfg(test)]\nuse crate::b;", &[]),
+        (
+            "#[cfg(test)]\nmod tests;\nuse crate::b;\n#[cfg(test)]\nfn t() { crate::c::x() }\nfn f() { super::d::y() }",
+            &["b", "d"],
         ),
-    );
-    g.insert(
-        "c".into(),
-        edges(&code_of("#[cfg(test)]\nuse crate::a;"), &names, "c"),
-    );
-    assert_eq!(cycle(&g), None, "doc links and test code are not edges");
-    g.get_mut("c").unwrap().insert("a".into());
+        (
+            "#[cfg(test)]\nmod tests {\n    use crate::b;\n}\nuse crate::c;",
+            &["c"],
+        ),
+        ("let reuse = 1; fn abuse() {}", &[]),
+    ];
+    for (code, want) in cases {
+        assert_eq!(top(code, "a"), set(want), "{code}");
+    }
+    // In a folder: `super` is the folder, `super::super` its parent; a folder's own graph.
+    let in_folder = |code: &str, level: &[&str]| {
+        let level: Vec<String> = level.iter().map(|s| s.to_string()).collect();
+        edges(
+            &code_of(code),
+            &["d".to_string(), "x".to_string()],
+            &level,
+            &names,
+        )
+    };
+    assert_eq!(in_folder("use super::b;", &[]), set(&[]), "d's own b");
+    assert_eq!(in_folder("use super::super::b;", &[]), set(&["b"]));
+    assert_eq!(in_folder("use crate::{b, d::c};", &[]), set(&["b"]));
+    assert_eq!(in_folder("use super::{b, c::E};", &["d"]), set(&["b", "c"]));
+    assert_eq!(in_folder("use crate::d::{b, x};", &["d"]), set(&["b"]));
+    // A real cycle is found; grouped imports close it as well as single ones.
+    let mut g = BTreeMap::new();
+    g.insert("a".to_string(), top("use crate::b::X;", "a"));
+    g.insert("b".to_string(), top("fn f() { super::c::g() }", "b"));
+    g.insert("c".to_string(), top("use super::{d, self};", "c"));
+    assert_eq!(cycle(&g), None, "no cycle yet");
+    g.insert("c".to_string(), top("use super::{d, a::X};", "c"));
     assert_eq!(
         cycle(&g),
         Some(["a", "b", "c", "a"].map(String::from).to_vec())
+    );
+    // An item the front door defines, imported by a module, is an arrow back up; one it only
+    // re-exports, or a module of the same name, is not.
+    let crate_src = |files: &[(&[&str], &str)]| -> Vec<(Vec<String>, String)> {
+        files
+            .iter()
+            .map(|(m, code)| (m.iter().map(|s| s.to_string()).collect(), code_of(code)))
+            .collect()
+    };
+    let lib = "mod a;\nmod b;\npub use a::Re;\npub struct Door;\npub(crate) fn helper() {}\n\
+               pub fn b() {}\nimpl Door {\n    fn inner() {}\n}";
+    assert_eq!(
+        back_up(&crate_src(&[
+            (&[], lib),
+            (&["a"], "use crate::{Door, b::X};\npub struct Re;"),
+            (
+                &["b"],
+                "use super::Re;\nfn f() { super::helper(); crate::b::g(); }"
+            ),
+            (
+                &["b", "c"],
+                "use crate::Door as D;\nuse super::super::inner;"
+            ),
+        ])),
+        ["a -> Door", "b -> helper", "b::c -> Door"]
+    );
+    // The workspace's sources are read folder by folder.
+    let dir = std::env::temp_dir().join(format!("vults-layering-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("d")).unwrap();
+    for (file, code) in [
+        ("lib.rs", "mod a; mod b; mod d;"),
+        ("a.rs", "use super::{b, d::x};"),
+        ("b.rs", "use crate::d;"),
+        ("d/mod.rs", "mod x; mod y; use super::b;"),
+        ("d/x.rs", "use super::y::Z;"),
+        ("d/y.rs", "pub use super::{x::W};"),
+    ] {
+        std::fs::write(dir.join(file), code).unwrap();
+    }
+    let found: Vec<_> = graphs(&dir)
+        .into_iter()
+        .map(|(level, g)| (level.join("::"), cycle(&g)))
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let path = |p: &[&str]| Some(p.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(
+        found,
+        [
+            ("".to_string(), path(&["b", "d", "b"])),
+            ("d".to_string(), path(&["x", "y", "x"])),
+        ]
     );
 }

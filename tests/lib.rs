@@ -640,12 +640,29 @@ fn cargo_build(build_args: &[&str]) -> PathBuf {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("the workspace");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
+    let mut cmd = cargo();
     cmd.current_dir(workspace);
-    // What Cargo sets for the running test (its package's CARGO_MANIFEST_DIR, CARGO_PKG_*, …)
-    // is not the outer cargo's environment: ring's build script reruns when CARGO_MANIFEST_DIR
-    // changes, and with it everything above ring, relinking the running test's own binary.
+    if outer == OuterRun::CargoTestWorkspace {
+        cmd.args(["test", "--workspace", "--no-run"]);
+    } else {
+        cmd.arg("build").args(build_args);
+    }
+    cmd.args(["--quiet", "--target-dir"])
+        .arg(profile_dir.parent().expect("target folder"));
+    if release {
+        cmd.arg("--release");
+    }
+    let status = cmd.status().expect("cargo runs");
+    assert!(status.success(), "cargo build {build_args:?} failed");
+    profile_dir
+}
+
+/// Cargo, as the running test's own `cargo` (`$CARGO`), with the environment of the outer run:
+/// what Cargo sets for the running test (its package's CARGO_MANIFEST_DIR, CARGO_PKG_*, …) is
+/// taken out. ring's build script reruns when CARGO_MANIFEST_DIR changes, and with it everything
+/// above ring, relinking the running test's own binary.
+pub fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     for (key, _) in std::env::vars_os() {
         let k = key.to_string_lossy();
         if k.starts_with("CARGO_PKG_")
@@ -661,19 +678,7 @@ fn cargo_build(build_args: &[&str]) -> PathBuf {
             cmd.env_remove(&key);
         }
     }
-    if outer == OuterRun::CargoTestWorkspace {
-        cmd.args(["test", "--workspace", "--no-run"]);
-    } else {
-        cmd.arg("build").args(build_args);
-    }
-    cmd.args(["--quiet", "--target-dir"])
-        .arg(profile_dir.parent().expect("target folder"));
-    if release {
-        cmd.arg("--release");
-    }
-    let status = cmd.status().expect("cargo runs");
-    assert!(status.success(), "cargo build {build_args:?} failed");
-    profile_dir
+    cmd
 }
 
 /// What runs this test, as far as [`cargo_build`] cares.

@@ -120,6 +120,13 @@ async function seal(link, plain) {
 async function open(link, body) {
   return openBytes(link.seal, link.device, unb64(body.n), unb64(body.c));
 }
+// A push's content, sealed by the app for this phone's service worker (the "push" direction;
+// vults-app/phone/src/push). Throws when it was not sealed with this phone's key.
+async function openPush(link, body) {
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: unb64(body.n), additionalData: aad('push', link.device) }, link.seal, unb64(body.c));
+  return JSON.parse(dec.decode(plain));
+}
 
 // ---- the broker: one connection, replies matched to requests ---------------------------------
 const FRAME_VERSION = 1;
@@ -504,6 +511,15 @@ function cardView(link, card) {
   return box;
 }
 
+// The card a notification was tapped for (#card=<id>, or a message from sw.js): scrolled to
+// once it is on the page.
+let focusCard = null;
+function scrollToCard() {
+  if (focusCard === null) return;
+  const box = document.querySelector(`article.card[data-card-id="${focusCard}"]`);
+  if (box) { box.scrollIntoView({ block: 'start' }); focusCard = null; }
+}
+
 let shown = '';
 function render(link, cards) {
   const key = JSON.stringify(cards.map((c) => c.id));
@@ -519,11 +535,74 @@ function status(text, isError) {
   $('status').className = isError ? 'error' : '';
 }
 
+// ---- push: the phone buzzes (sw.js shows the notification and answers from it) ---------------
+// Service workers run only on a trusted HTTPS origin (or localhost): on the LAN page, with
+// Vults' own certificate, registering fails and the page says where push works instead.
+let swReady = null;
+function registerWorker() {
+  if (!swReady) {
+    swReady = ('serviceWorker' in navigator && 'PushManager' in window)
+      ? navigator.serviceWorker.register('sw.js').then(() => navigator.serviceWorker.ready).catch(() => null)
+      : Promise.resolve(null);
+  }
+  return swReady;
+}
+// Sends a subscription (PushSubscription.toJSON()'s shape) to the app, signed and sealed.
+async function sendSubscription(link, s) {
+  const r = await call(link, 'subscribe', `\nendpoint=${s.endpoint}\np256dh=${s.keys.p256dh}\nauth=${s.keys.auth}`);
+  if (!r.ok) throw new Error(`Vults refused the subscription: ${r.refused}`);
+  return r;
+}
+async function subscribePush(link, vapid) {
+  if (await Notification.requestPermission() !== 'granted') {
+    throw new Error('Notifications are blocked for this page: allow them in the browser\'s site settings.');
+  }
+  const reg = await registerWorker();
+  if (!reg) throw new Error('This browser cannot run the page\'s service worker here.');
+  const key = unb64(vapid);
+  let sub = await reg.pushManager.getSubscription();
+  const same = sub && sub.options.applicationServerKey
+    && b64(sub.options.applicationServerKey) === b64(key);
+  if (sub && !same) { await sub.unsubscribe(); sub = null; }
+  if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  return sendSubscription(link, {
+    endpoint: sub.endpoint,
+    keys: { p256dh: b64(sub.getKey('p256dh')), auth: b64(sub.getKey('auth')) },
+  });
+}
+let pushShown = '';
+async function showPush(link, reply) {
+  const reg = reply.vapid ? await registerWorker() : null;
+  const state = !reply.vapid ? 'none' : !reg ? 'untrusted' : reply.push ? 'on' : 'off';
+  if (state === pushShown) return;
+  pushShown = state;
+  const box = $('push');
+  box.hidden = state === 'none';
+  const button = $('push-on');
+  button.hidden = state !== 'off';
+  $('push-note').textContent = {
+    none: '',
+    untrusted: 'Notifications need this page on a trusted HTTPS address (the broker\'s web server, or any HTTPS host): a service worker cannot run on the LAN page with Vults\' own certificate. See Push in Vults\' phone guide.',
+    on: 'Notifications are on: this phone buzzes when a card waits, and you can answer from the notification.',
+    off: 'Get a notification when a card waits, and answer it from there.',
+  }[state];
+  button.onclick = async () => {
+    button.disabled = true;
+    try { await subscribePush(link, reply.vapid); pushShown = ''; } catch (e) { status(e.message, true); }
+    button.disabled = false;
+  };
+}
+
 // ---- main ----------------------------------------------------------------------------------
 async function poll(link) {
   try {
     const r = await call(link, 'list');
-    if (r.ok) { status(`Connected · ${new Date().toLocaleTimeString()}`); render(link, r.cards); }
+    if (r.ok) {
+      status(`Connected · ${new Date().toLocaleTimeString()}`);
+      render(link, r.cards);
+      scrollToCard();
+      showPush(link, r).catch(() => {});
+    }
     else status(`Refused: ${r.refused}`, true);
   } catch (e) {
     status(e.message, true);
@@ -542,6 +621,13 @@ async function main() {
   if (!window.isSecureContext || !crypto.subtle) {
     status('This browser does not allow cryptography on this page (not a secure context). Open the page over HTTPS or from this computer.', true);
     return;
+  }
+  const tapped = Number(new URLSearchParams(location.hash.slice(1)).get('card'));
+  if (Number.isSafeInteger(tapped) && tapped > 0) focusCard = tapped;
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (e) => {
+      if (e.data && Number.isSafeInteger(e.data.card)) { focusCard = e.data.card; scrollToCard(); }
+    });
   }
   $('forget').onclick = async () => { await save(null); location.hash = ''; location.reload(); };
   const offer = offerFromHash();
@@ -571,4 +657,5 @@ async function main() {
   };
 }
 
-main().catch((e) => status(e.message, true));
+// In the service worker (sw.js imports this file) there is no page to run.
+if (typeof document !== 'undefined') main().catch((e) => status(e.message, true));

@@ -79,7 +79,7 @@ fn open_pipe(pipe: &Path, access: Option<u32>) -> std::fs::File {
 
 fn event_line(id: &str, event: &str, wants_reply: bool, payload: serde_json::Value) -> String {
     serde_json::json!({
-        "kind": "event", "v": 9, "id": id, "agent": "claude", "event": event,
+        "kind": "event", "v": vults_core::protocol::VERSION, "id": id, "agent": "claude", "event": event,
         "wants_reply": wants_reply, "terminal": {"cwd": r"C:\work\proj", "pid": 4242},
         "payload": payload,
     })
@@ -352,7 +352,7 @@ fn a_card_answered_in_the_app_reaches_the_hook_over_the_pipe() {
     BufReader::new(&c).read_line(&mut line).unwrap();
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&line).unwrap(),
-        serde_json::json!({"kind":"unsupported","v":9,"id":"old-7"})
+        serde_json::json!({"kind":"unsupported","v": vults_core::protocol::VERSION,"id":"old-7"})
     );
 }
 
@@ -427,8 +427,7 @@ fn a_pipe_made_first_by_someone_else_is_refused_by_the_app_and_the_hook() {
             let mut line = String::new();
             let _ = reader.read_line(&mut line);
             if let Ok(ev) = serde_json::from_str::<serde_json::Value>(&line) {
-                let reply =
-                    serde_json::json!({"kind":"decision","v":9,"id":ev["id"],"decision":"allow"});
+                let reply = serde_json::json!({"kind":"decision","v": vults_core::protocol::VERSION,"id":ev["id"],"decision":"allow"});
                 let _ = reader.get_mut().write_all(format!("{reply}\n").as_bytes());
             }
         }

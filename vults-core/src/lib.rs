@@ -11,6 +11,7 @@
 //! The modules import in one direction only: `answer` ← `agents` ← `protocol` ← the decision
 //! modules (`tests/layering.rs` checks there is no cycle).
 //! - [`paths`]: where every file and the socket live; `VULTS_HOME` / `VULTS_SOCKET` move them.
+//! - `peer` (Unix): the user on the other end of a local socket, for the hook and the app.
 //! - [`destructive`], [`rules`], [`policy`] and [`decision`]: the one decision point,
 //!   [`decision::decide`], and what it reads.
 //! - `shell` (crate-private): the shell parser [`destructive`] reads commands with.
@@ -27,6 +28,8 @@ pub mod atomic;
 pub mod decision;
 pub mod destructive;
 pub mod paths;
+#[cfg(unix)]
+pub mod peer;
 pub mod policy;
 pub mod protocol;
 pub mod rules;

@@ -255,11 +255,15 @@ impl PolicySet {
     /// Things in the file that parse but will not do what they seem to: an `allow` that names
     /// agents other than Claude Code (policy allow reaches Claude Code only).
     pub fn warnings(&self) -> Vec<String> {
-        let claude = Identity::Builtin(AgentKind::Claude);
+        // The agents whose row says a policy may allow them (`policy_allows`).
+        let allowed = |i: &Identity| match i {
+            Identity::Builtin(kind) => kind.agent().is_some_and(|a| a.spec().policy_allows),
+            Identity::Named(_) => false,
+        };
         self.policies
             .iter()
             .filter(|p| p.action == Action::Allow)
-            .filter(|p| p.agents.every_builtin || p.agents.listed.iter().any(|i| i != &claude))
+            .filter(|p| p.agents.every_builtin || !p.agents.listed.iter().all(allowed))
             .map(|p| {
                 format!(
                     "policy '{}' (line {}): allow applies to Claude Code only; other agents and named tools still ask",

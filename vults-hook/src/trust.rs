@@ -72,51 +72,12 @@ pub fn socket_path(socket: &std::path::Path) -> io::Result<()> {
 #[cfg(unix)]
 pub fn peer(stream: &std::os::unix::net::UnixStream) -> io::Result<()> {
     let me = vults_core::paths::current_uid();
-    match peer_uid(stream)? {
+    match vults_core::peer::peer_uid(stream)? {
         uid if uid == me => Ok(()),
         uid => Err(refused(format!(
             "the socket is served by uid {uid}, not by uid {me}"
         ))),
     }
-}
-
-/// The peer's effective uid, from the kernel (`SO_PEERCRED`).
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn peer_uid(stream: &std::os::unix::net::UnixStream) -> io::Result<u32> {
-    use std::os::fd::AsRawFd;
-    let mut cred = libc::ucred {
-        pid: 0,
-        uid: 0,
-        gid: 0,
-    };
-    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
-    // SAFETY: `cred` and `len` are valid for writes of the sizes given.
-    let rc = unsafe {
-        libc::getsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_PEERCRED,
-            (&raw mut cred).cast(),
-            &mut len,
-        )
-    };
-    if rc != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(cred.uid)
-}
-
-/// The peer's effective uid, from the kernel (`getpeereid`: macOS and the BSDs).
-#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
-fn peer_uid(stream: &std::os::unix::net::UnixStream) -> io::Result<u32> {
-    use std::os::fd::AsRawFd;
-    let (mut uid, mut gid) = (0, 0);
-    // SAFETY: `uid` and `gid` are valid for writes.
-    let rc = unsafe { libc::getpeereid(stream.as_raw_fd(), &mut uid, &mut gid) };
-    if rc != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(uid)
 }
 
 /// Checks who serves the pipe just opened: its server process and its owner must be this user.

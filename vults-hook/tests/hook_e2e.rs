@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use vults_core::protocol::{AnswerItem, Decision, Event, MAX_LINE};
+use vults_core::protocol::{AnswerItem, Decision, Event, MAX_LINE, VERSION};
 use vults_tests::{
     HookRun, Received, Script, Stdin, Step, TempHome, TestServer, fixture, run_hook,
 };
@@ -401,12 +401,14 @@ fn prints_nothing_with(steps: Vec<Step>) -> HookRun {
 
 #[test]
 fn a_reply_for_another_id_prints_nothing() {
-    prints_nothing_with(vec![Step::Raw(
-        r#"{"kind":"decision","v":9,"id":"someone-else","decision":"allow"}"#.into(),
-    )]);
+    prints_nothing_with(vec![Step::Raw(format!(
+        r#"{{"kind":"decision","v":{VERSION},"id":"someone-else","decision":"allow"}}"#
+    ))]);
     prints_nothing_with(vec![
         Step::Waiting,
-        Step::Raw(r#"{"kind":"decision","v":9,"id":"{id}-x","decision":"allow"}"#.into()),
+        Step::Raw(format!(
+            r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}-x","decision":"allow"}}"#
+        )),
         Step::Decide(Decision::Allow),
     ]);
 }
@@ -423,12 +425,14 @@ fn malformed_other_version_closed_or_overlong_replies_print_nothing() {
     prints_nothing_with(vec![Step::Raw(
         r#"{"kind":"decision","v":8,"id":"{id}","decision":"allow"}"#.into(),
     )]);
-    prints_nothing_with(vec![Step::Raw(
-        r#"{"kind":"decision","v":9,"id":"{id}","decision":"maybe"}"#.into(),
-    )]);
+    prints_nothing_with(vec![Step::Raw(format!(
+        r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}","decision":"maybe"}}"#
+    ))]);
     prints_nothing_with(vec![Step::Waiting]); // then the connection closes
     // A line over 1 MiB, even one that would end in an allow.
-    let mut long = br#"{"kind":"decision","v":9,"id":"x","decision":"allow","pad":""#.to_vec();
+    let mut long =
+        format!(r#"{{"kind":"decision","v":{VERSION},"id":"x","decision":"allow","pad":""#)
+            .into_bytes();
     long.extend(std::iter::repeat_n(b'a', MAX_LINE + 10));
     prints_nothing_with(vec![Step::Bytes(long), Step::Hold]);
 }
@@ -776,22 +780,22 @@ fn keeping_a_plan_tells_the_model_the_feedback_and_only_clean_words_pass() {
             "decision":{"behavior":"deny","message": message}}})
     };
     assert_eq!(
-        reply(
-            r#"{"kind":"decision","v":9,"id":"{id}","decision":"deny","message":"Also say how the marker is checked"}"#
-        ),
+        reply(&format!(
+            r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}","decision":"deny","message":"Also say how the marker is checked"}}"#
+        )),
         deny("Also say how the marker is checked")
     );
     // What the app sends is checked again: control characters and newlines go, the length is
     // bounded, and nothing left is the usual deny.
     assert_eq!(
-        reply(
-            r#"{"kind":"decision","v":9,"id":"{id}","decision":"deny","message":"a\u001b[2J\nb"}"#
-        ),
+        reply(&format!(
+            r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}","decision":"deny","message":"a\u001b[2J\nb"}}"#
+        )),
         deny("a [2J b")
     );
     let long = "x".repeat(100_000);
     let out = reply(&format!(
-        r#"{{"kind":"decision","v":9,"id":"{{id}}","decision":"deny","message":"{long}"}}"#
+        r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}","decision":"deny","message":"{long}"}}"#
     ));
     assert_eq!(
         out["hookSpecificOutput"]["decision"]["message"]
@@ -800,12 +804,16 @@ fn keeping_a_plan_tells_the_model_the_feedback_and_only_clean_words_pass() {
         Some(vults_core::protocol::MAX_FEEDBACK)
     );
     assert_eq!(
-        reply(r#"{"kind":"decision","v":9,"id":"{id}","decision":"deny","message":"\u200b "}"#),
+        reply(&format!(
+            r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}","decision":"deny","message":"\u200b "}}"#
+        )),
         deny("Denied from Vults")
     );
     // Words never turn an allow into anything else.
     assert_eq!(
-        reply(r#"{"kind":"decision","v":9,"id":"{id}","decision":"allow","message":"x"}"#),
+        reply(&format!(
+            r#"{{"kind":"decision","v":{VERSION},"id":"{{id}}","decision":"allow","message":"x"}}"#
+        )),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest",
             "decision":{"behavior":"allow","updatedInput": input["tool_input"]}}})
     );

@@ -76,8 +76,8 @@ fn is_idle_notification(event: &Event) -> bool {
     let payload = &event.payload;
     let kind = notification_type(payload);
     // Copilot CLI's agent_idle / agent_completed are about its background agents, not the
-    // session (its session-events schema); the session's own turn ends with agentStop.
-    let background = event.agent == AgentKind::Copilot;
+    // session (its session-events schema; its row says so); the turn ends with agentStop.
+    let background = vults_core::agents::spec_of(event.agent).is_some_and(|a| a.idle_is_background);
     kind == "idle_prompt"
         || (!background && matches!(kind, "agent_idle" | "agent_completed"))
         || payload
@@ -318,7 +318,7 @@ mod tests {
     use serde_json::json;
 
     fn ev(agent: AgentKind, name: &str, payload: Value) -> Event {
-        let line = json!({"kind":"event","v":9,"id":"1","agent":agent,"event":name,"wants_reply":false,
+        let line = json!({"kind":"event","v":vults_core::protocol::VERSION,"id":"1","agent":agent,"event":name,"wants_reply":false,
             "terminal":{"cwd":"/proj","pid":77,"env":{"VULTS_TASK":"t-1"}},"payload":payload});
         match vults_core::protocol::read_line(line.to_string().as_bytes()) {
             vults_core::protocol::ReadLine::Message(vults_core::protocol::Message::Event(e)) => e,

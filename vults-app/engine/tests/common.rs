@@ -12,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vults_core::paths::Paths;
+use vults_core::protocol::VERSION;
 use vults_engine::messages::EngineEvent;
 use vults_engine::{Engine, EngineHandle, EngineOptions};
 
@@ -166,7 +167,7 @@ pub fn event_line(
     payload: serde_json::Value,
 ) -> String {
     serde_json::json!({
-        "kind": "event", "v": 9, "id": id, "agent": agent, "event": event,
+        "kind": "event", "v": VERSION, "id": id, "agent": agent, "event": event,
         "wants_reply": wants_reply,
         "terminal": {"cwd": "/work/proj", "pid": 4242},
         "payload": payload,

@@ -5,6 +5,7 @@ use crate::common::*;
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
+use vults_core::protocol::VERSION;
 
 const CLIENTS: usize = 64;
 const EVENTS: usize = 20_000;
@@ -18,7 +19,9 @@ fn sixty_four_concurrent_hooks_send_20000_events_and_none_is_lost() {
     let mut stuck = Client::connect(&socket);
     stuck
         .stream
-        .write_all(br#"{"kind":"event","v":9,"id":"half","agent":"claude","#)
+        .write_all(
+            format!(r#"{{"kind":"event","v":{VERSION},"id":"half","agent":"claude","#).as_bytes(),
+        )
         .unwrap();
 
     let started = Instant::now();

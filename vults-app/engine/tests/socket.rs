@@ -5,6 +5,7 @@ use serde_json::json;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::process::Command;
+use vults_core::protocol::VERSION;
 use vults_engine::messages::EngineEvent;
 use vults_engine::{Engine, EngineOptions};
 
@@ -85,7 +86,7 @@ fn an_event_of_another_version_gets_unsupported() {
     );
     assert_eq!(
         c.recv().unwrap(),
-        json!({"kind":"unsupported","v":9,"id":"old-7"})
+        json!({"kind":"unsupported","v": VERSION,"id":"old-7"})
     );
     assert_eq!(engine.stats().unsupported, 1);
     assert_eq!(engine.stats().cards, 0);
@@ -100,7 +101,7 @@ fn a_2_mib_line_is_refused_without_harming_other_connections() {
     // Half a line that never ends, and a well-behaved client meanwhile.
     let mut slow = Client::connect(&socket);
     slow.stream
-        .write_all(br#"{"kind":"event","v":9,"id":"sl"#)
+        .write_all(format!(r#"{{"kind":"event","v":{VERSION},"id":"sl"#).as_bytes())
         .unwrap();
     let writer = std::thread::spawn(move || {
         let chunk = vec![b'x'; 64 * 1024];
@@ -356,7 +357,9 @@ while (my $c = $s->accept) {
     my $line = <$c>;
     open(my $f, '>>', "$folder/heard"); print $f $line; close $f;
     if (defined $line && $line =~ /"id":"([^"]*)"/) {
-        print $c "{\"kind\":\"decision\",\"v\":9,\"id\":\"$1\",\"decision\":\"allow\"}\n";
+        my $id = $1;
+        my ($v) = $line =~ /"v":(\d+)/;
+        print $c "{\"kind\":\"decision\",\"v\":$v,\"id\":\"$id\",\"decision\":\"allow\"}\n";
     }
     close $c;
 }
@@ -506,7 +509,8 @@ fn a_squatted_socket_path_gets_no_answer_from_the_hook() {
                 &mut line,
             );
             if let Ok(ev) = serde_json::from_str::<serde_json::Value>(&line) {
-                let reply = json!({"kind":"decision","v":9,"id":ev["id"],"decision":"allow"});
+                let reply =
+                    json!({"kind":"decision","v": VERSION,"id":ev["id"],"decision":"allow"});
                 let _ = c.write_all(format!("{reply}\n").as_bytes());
             }
         }

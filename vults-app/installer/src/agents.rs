@@ -1,15 +1,14 @@
 //! What the installer writes for each agent, from its row in the agent table
-//! ([`vults_core::agents::AGENTS`]): where its configuration lives ([`target`]), how that file is
-//! kept ([`Kind`], from the row's [`Format`]), and Vults' hook entries, event by event
+//! ([`vults_core::agents::AGENTS`]): the file it keeps ([`Target`], found by `locate`), how that
+//! file is kept ([`Kind`], from the row's [`Format`]), and Vults' hook entries, event by event
 //! ([`wanted_entries`]). Nothing here names an agent: a new agent in a format the installer
 //! speaks is its row alone (docs/adding-an-agent.md).
 
 use super::entries::Shape;
-use super::{opencode, tomlfile, windows};
+use super::windows;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
-use vults_core::agents::{Agent, ConfigFile, Format, HookEntry, Install, Prefer};
-use vults_core::paths::Paths;
+use vults_core::agents::{Agent, Format, HookEntry, Install};
 
 /// How the agent's configuration is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +26,7 @@ pub(super) enum Kind {
 }
 
 impl Kind {
-    fn of(format: Format) -> Kind {
+    pub(super) fn of(format: Format) -> Kind {
         match format {
             Format::JsonGrouped => Kind::Json {
                 shape: Shape::Grouped,
@@ -68,80 +67,24 @@ pub fn agent_named(name: &str) -> Option<Agent> {
     Agent::parse(name).filter(|a| a.spec().install.is_some())
 }
 
+/// Whether Vults installs into `agent` on an SSH host (`vults-remote`): every agent it installs
+/// into but OpenCode, whose plugin runs the hook without a shell, so it cannot be told where a
+/// host's Vults folder is (docs/hosts.md). Decided by the row's format, not its name.
+pub fn on_hosts(agent: Agent) -> bool {
+    agent.spec().install.is_some_and(|i| {
+        !matches!(
+            i.file,
+            vults_core::agents::ConfigFile::One(_, Format::OpencodePlugin)
+        )
+    })
+}
+
 /// The row's install facts; every agent the installer is handed has them ([`installed_agents`]).
-fn install_of(agent: Agent) -> Install {
+pub(super) fn install_of(agent: Agent) -> Install {
     agent
         .spec()
         .install
         .unwrap_or_else(|| panic!("{} has no install facts in the agent table", agent.name()))
-}
-
-/// A directory an agent lets the user move with an environment variable (`COPILOT_HOME` …).
-/// When the agents' home is not the user's own (`VULTS_HOME`, `VULTS_AGENT_HOME`, a test), a
-/// variable pointing outside it is ignored, so a test never touches a real home.
-fn env_dir(paths: &Paths, var: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os(var)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)?;
-    let own_home = std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .is_some_and(|h| Path::new(&h) == paths.agent_home);
-    (own_home || dir.starts_with(&paths.agent_home)).then_some(dir)
-}
-
-/// An agent's config home, as its row in the agent table says: under the agents' home, unless
-/// the agent's own variable moves it ([`env_dir`]).
-fn config_home(paths: &Paths, agent: Agent) -> PathBuf {
-    let home = install_of(agent).home;
-    if let Some((var, sub)) = home.env
-        && let Some(dir) = env_dir(paths, var)
-    {
-        return if sub.is_empty() { dir } else { dir.join(sub) };
-    }
-    home.dir
-        .iter()
-        .fold(paths.agent_home.clone(), |path, part| path.join(part))
-}
-
-/// Where Vults writes for `agent`: the file in its config home, and how that file is kept.
-pub(super) fn target(paths: &Paths, agent: Agent) -> Target {
-    let home = config_home(paths, agent);
-    let (name, format) = match install_of(agent).file {
-        ConfigFile::One(name, format) => (name, format),
-        ConfigFile::Either {
-            first,
-            second,
-            prefer,
-        } => {
-            let use_second = match prefer {
-                Prefer::SecondWhenItExists => home.join(second.0).exists(),
-                Prefer::SecondWhenFirstMissingAndItHasHooks => {
-                    !home.join(first.0).exists() && has_hooks(&home.join(second.0), second.1)
-                }
-            };
-            if use_second { second } else { first }
-        }
-    };
-    let file = match format {
-        // OpenCode reads its plugin folder as `plugin/` or `plugins/`.
-        Format::OpencodePlugin => opencode::plugin_file(&home, name),
-        _ => home.join(name),
-    };
-    Target {
-        agent,
-        home,
-        file,
-        kind: Kind::of(format),
-        format,
-    }
-}
-
-/// Whether `file`, kept in `format`, already holds hooks of the user's.
-fn has_hooks(file: &Path, format: Format) -> bool {
-    match format {
-        Format::CodexToml => tomlfile::codex_has_hooks(file),
-        _ => false,
-    }
 }
 
 /// The hook's path as a shell word: quoted when it holds anything but plain path characters.
@@ -265,35 +208,6 @@ mod tests {
                 Agent::Kimi,
                 Agent::Gemini
             ]
-        );
-    }
-
-    #[test]
-    fn config_homes_come_from_the_table() {
-        // An agents' home that is not the user's own: the agents' variables are ignored.
-        let h = PathBuf::from("/nonexistent-vults-agent-home");
-        let paths = Paths::resolve(|k| match k {
-            "VULTS_HOME" => Some(PathBuf::from("/nonexistent-vults-home")),
-            "VULTS_AGENT_HOME" => Some(h.clone()),
-            _ => None,
-        });
-        let homes: Vec<_> = installed_agents().map(|a| target(&paths, a).home).collect();
-        let want: Vec<PathBuf> = [
-            h.join(".claude"),
-            h.join(".codex"),
-            h.join(".copilot"),
-            h.join(".qwen"),
-            h.join(".config").join("opencode"),
-            h.join(".cursor"),
-            h.join(".factory"),
-            h.join(".kimi-code"),
-            h.join(".gemini"),
-        ]
-        .into();
-        assert_eq!(homes, want);
-        assert_eq!(
-            target(&paths, Agent::Claude).file,
-            h.join(".claude").join("settings.json")
         );
     }
 }

@@ -3,8 +3,10 @@
 
 use super::agents::{Target, wanted_entries};
 use super::entries::{self, Shape};
+use super::jsonfile;
+use super::report::{Action, AgentState};
+use super::run::{Op, Run};
 use super::state::InstallState;
-use super::{Action, AgentState, Op, Run, jsonfile};
 use serde_json::{Map, Value, json};
 use std::fs;
 use std::path::Path;

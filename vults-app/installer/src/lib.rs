@@ -16,7 +16,8 @@
 //!   and key order stay ([`entries`]); a second run changes no byte;
 //! - uninstall removes exactly what was added, and gives Claude Code its own status line back.
 //!
-//! Where the parts live: the agent table and the entries wanted (`agents`), installing into
+//! Where the parts live: the agent table and the entries wanted (`agents`), where each agent's
+//! file is (`locate`), one call's shared state (`run`), installing into
 //! JSON-kept agents (`json_agent`), TOML-kept ones (`tomlfile`), OpenCode's plugin
 //! (`opencode`), and the report texts ([`format_reports`], [`first_run_message`]).
 //!
@@ -28,41 +29,27 @@ pub mod autostart;
 pub mod entries;
 mod json_agent;
 pub mod jsonfile;
+mod locate;
 mod opencode;
 mod report;
+mod run;
 pub mod state;
 mod tomlfile;
 pub mod welcome;
 pub mod windows;
 
-pub use agents::{agent_named, installed_agents, shell_path};
+pub use agents::{agent_named, installed_agents, on_hosts, shell_path};
 pub use report::{Action, AgentReport, AgentState, first_run_message, format_reports};
 pub use vults_core::agents::Agent;
 
-use agents::{Kind, target};
+use agents::Kind;
+use locate::target;
 use report::CODEX_TRUST_NOTE;
-use state::{CopyOutcome, HookCopy, InstallState};
+use run::{Op, Run};
+use state::{CopyOutcome, InstallState};
 use std::fs;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
-
-/// What the installer works with during one call.
-struct Run<'a> {
-    paths: &'a Paths,
-    state: InstallState,
-    /// The installed hook's path, as written into configs.
-    hook_word: String,
-    /// The installed hook's path, to recognise Vults' entries.
-    hook_path: String,
-    copy: HookCopy,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Install,
-    Uninstall,
-    Check,
-}
 
 /// Options for [`install_all`].
 #[derive(Debug, Clone, Default)]
@@ -288,19 +275,9 @@ fn include(r: &AgentReport) -> bool {
     !r.agent.retired() || r.state == AgentState::Leftover || r.action == Action::Removed
 }
 
-impl<'a> Run<'a> {
-    fn new(paths: &'a Paths, state: InstallState) -> Run<'a> {
-        let installed = paths.installed_hook();
-        let copy = state::check_hook_copy(paths, &state);
-        Run {
-            paths,
-            hook_word: shell_path(&installed),
-            hook_path: installed.to_string_lossy().into_owned(),
-            state,
-            copy,
-        }
-    }
-
+impl Run<'_> {
+    /// Installs, removes or checks Vults for one agent: finds its file ([`locate::target`]) and
+    /// hands it to the module that keeps its format.
     fn agent(&mut self, agent: Agent, op: Op) -> AgentReport {
         let t = target(self.paths, agent);
         let mut report = AgentReport {
@@ -350,71 +327,14 @@ impl<'a> Run<'a> {
         }
         report
     }
-
-    /// The state of an agent whose config is as Vults wants it (`current_is_wanted`) or holds
-    /// some Vults entries (`has_ours`), given the hook copy.
-    fn state_of(&self, current_is_wanted: bool, has_ours: bool) -> AgentState {
-        match (current_is_wanted, has_ours, self.copy) {
-            (_, true, HookCopy::Tampered) | (true, _, HookCopy::Tampered) => AgentState::Tampered,
-            (_, _, HookCopy::Missing) => AgentState::Missing,
-            (true, _, HookCopy::Verified) => AgentState::Installed,
-            (false, true, _) => AgentState::Outdated,
-            (false, false, _) => AgentState::Missing,
-        }
-    }
-
-    /// What an install that has just written (and verified) a settings file reports: updated
-    /// when Vults' entries were there before, installed when they are new.
-    fn written(&self, had_ours: bool) -> (AgentState, Action) {
-        let action = if had_ours {
-            Action::Updated
-        } else {
-            Action::Installed
-        };
-        (self.state_of(true, true), action)
-    }
-
-    fn created_for(&self, file: &Path) -> Option<Vec<String>> {
-        self.state.created_in(file).cloned()
-    }
-
-    fn record_created(&mut self, file: &Path, new: Vec<String>) {
-        let key = file.to_string_lossy().into_owned();
-        let list = self.state.created.entry(key.clone()).or_default();
-        for item in new {
-            if !list.contains(&item) {
-                list.push(item);
-            }
-        }
-        if list.is_empty() {
-            self.state.created.remove(&key);
-        }
-    }
-
-    fn forget_created(&mut self, file: &Path) {
-        self.state
-            .created
-            .remove(&file.to_string_lossy().into_owned());
-    }
 }
 
 /// Every agent's config home, and the files the installer may write there (settings, hooks and
 /// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.
-/// OpenCode is left out: its plugin runs the hook without a shell, so it cannot be told where
-/// a host's Vults folder is (docs/hosts.md).
+/// Only the agents [`on_hosts`] says (OpenCode is left out).
 pub fn config_files(paths: &Paths) -> Vec<(Agent, PathBuf, Vec<PathBuf>)> {
     agents::installed_agents()
-        .filter(|a| {
-            a.spec().install.is_some_and(|i| {
-                !matches!(
-                    i.file,
-                    vults_core::agents::ConfigFile::One(
-                        _,
-                        vults_core::agents::Format::OpencodePlugin
-                    )
-                )
-            })
-        })
+        .filter(|a| on_hosts(*a))
         .map(|agent| {
             let home = target(paths, agent).home;
             let files = ["settings.json", "hooks.json", "config.toml"]

@@ -2,7 +2,8 @@
 //! hook's absolute path filled in) into the global plugin folder the real CLI loads.
 
 use super::agents::Target;
-use super::{Action, AgentState, Op, Run};
+use super::report::{Action, AgentState};
+use super::run::{Op, Run};
 use std::fs;
 use std::path::{Path, PathBuf};
 use vults_core::atomic;

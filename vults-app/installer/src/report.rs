@@ -1,9 +1,9 @@
 //! What the installer says: one [`AgentReport`] per agent, its [`AgentState`], and the texts
 //! built from them (`vults-app doctor`'s lines, the first run's message).
 
-use super::Agent;
 use std::fmt;
 use std::path::PathBuf;
+use vults_core::agents::Agent;
 
 /// An agent's install state.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,9 @@
 
 use super::agents::{Target, command, wanted_entries, wants};
 use super::entries::{self, Shape};
-use super::{Action, AgentState, Op, Run, jsonfile};
+use super::jsonfile;
+use super::report::{Action, AgentState};
+use super::run::{Op, Run};
 use serde_json::{Map, Value, json};
 use std::fs;
 use std::path::Path;

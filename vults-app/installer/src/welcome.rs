@@ -3,7 +3,8 @@
 //! pairing. Shown once — `settings.json` gets `{"welcome": {"shown": true}}` when it is — and
 //! again only when asked from Settings → General.
 
-use crate::{AgentReport, AgentState, first_run_message, jsonfile};
+use crate::jsonfile;
+use crate::report::{AgentReport, AgentState, first_run_message};
 use serde_json::Value;
 use std::io;
 use std::path::PathBuf;

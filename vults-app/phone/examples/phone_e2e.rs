@@ -3,7 +3,11 @@
 //! pairing URL to stderr as `vults-phone-e2e: pair <url>`, and feeds every engine event to the
 //! link — the same wiring the window does. Stops on SIGINT/SIGTERM.
 //!
-//! `cargo run -p vults-phone --example phone_e2e -- [port] [--tls]` (0 or no port: any free one).
+//! `cargo run -p vults-phone --example phone_e2e -- [port] [--tls] [--push]` (0 or no port: any
+//! free one). `--push` (`tests/phone-browser/push.mjs`): pushes go to a stand-in push service on
+//! 127.0.0.1 (its own CA, trusted by this link only); a subscription it made is written as
+//! `vults-phone-e2e: subscription <JSON>`, and each push it takes as
+//! `vults-phone-e2e: push <status> <its decrypted content, base64url>`.
 //! `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
 
 use std::sync::Arc;
@@ -16,6 +20,7 @@ fn main() -> std::process::ExitCode {
     let port: u16 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(0);
     // `--tls`: HTTPS with the link's self-signed certificate, as on the LAN.
     let tls = args.iter().any(|a| a == "--tls");
+    let push = args.iter().any(|a| a == "--push");
     let paths = Paths::from_env();
     let options = EngineOptions {
         interactive: true,
@@ -43,6 +48,36 @@ fn main() -> std::process::ExitCode {
         }
     };
     eprintln!("vults-phone-e2e: {}", phone.key_storage().describe());
+    // Kept until the end: dropping it stops the stand-in.
+    let _service = if push {
+        let service = match vults_phone::push::standin::StandIn::start() {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("vults-phone-e2e: cannot start the stand-in push service: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+        if let Err(e) = phone.set_push_roots(service.roots()) {
+            eprintln!("vults-phone-e2e: cannot start pushing: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+        let sub = service.subscribe("e2e");
+        let json = serde_json::json!({"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}});
+        eprintln!("vults-phone-e2e: subscription {json}");
+        let feed = service.feed();
+        std::thread::spawn(move || {
+            for got in feed {
+                let plain = got
+                    .plaintext
+                    .map(|p| vults_phone::crypto::b64(&p))
+                    .unwrap_or_else(|| "-".into());
+                eprintln!("vults-phone-e2e: push {} {plain}", got.status);
+            }
+        });
+        Some(service)
+    } else {
+        None
+    };
     let config = LinkConfig {
         tls,
         ..LinkConfig::loopback(port)

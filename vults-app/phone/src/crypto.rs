@@ -107,6 +107,10 @@ pub enum Direction {
     ToApp,
     /// The app's reply to a phone.
     ToPhone,
+    /// A push message's content, inside the Web Push encryption (docs/phone.md, "Push"): the
+    /// service worker opens it with the device's seal key, so a push service, or anyone who
+    /// learns a subscription's keys, cannot make the phone show anything.
+    Push,
 }
 
 /// The AES-256-GCM key one device shares with the app, and the device's broker topic id.
@@ -156,6 +160,7 @@ impl SealKey {
         let dir = match direction {
             Direction::ToApp => "to-app",
             Direction::ToPhone => "to-phone",
+            Direction::Push => "push",
         };
         format!("{REQUEST_DOMAIN} {dir} {device}").into_bytes()
     }
@@ -249,6 +254,30 @@ pub fn verify(key: &[u8; 32], message: &[u8], sig: &[u8]) -> bool {
         .is_ok()
 }
 
+/// The origin (`https://host[:port]`) of an `https://` URL with a host and no user info, or
+/// `None`: what a push subscription's endpoint must be (`devices::Subscription`), and the VAPID
+/// JWT's `aud` (`push::webpush`).
+pub fn https_origin(endpoint: &str) -> Option<String> {
+    let uri: hyper::Uri = endpoint.parse().ok()?;
+    if uri.scheme_str() != Some("https") {
+        return None;
+    }
+    let authority = uri.authority()?;
+    if authority.as_str().contains('@') || authority.host().is_empty() {
+        return None;
+    }
+    Some(format!("https://{}", authority.as_str()))
+}
+
+/// A P-256 public key from its uncompressed form (65 bytes, `0x04 ‖ x ‖ y`), or `None` (not on
+/// the curve, compressed, the identity): a push subscription's `p256dh`.
+pub fn p256_public(raw: &[u8]) -> Option<p256::PublicKey> {
+    if raw.len() != 65 || raw[0] != 4 {
+        return None;
+    }
+    p256::PublicKey::from_sec1_bytes(raw).ok()
+}
+
 /// An Ed25519 signature of `message`.
 pub fn sign(key: &SigningKey, message: &[u8]) -> [u8; 64] {
     key.sign(message).to_bytes()
@@ -266,6 +295,17 @@ pub enum Op {
         /// The answer.
         answer: WireAnswer,
     },
+    /// Push to this subscription from now on (Web Push; replaces an earlier one).
+    Subscribe {
+        /// The push service's URL (checked by `devices::Subscription::new`).
+        endpoint: String,
+        /// The browser's P-256 key, base64url.
+        p256dh: String,
+        /// The auth secret, base64url.
+        auth: String,
+    },
+    /// Push nothing to this device any more.
+    Unsubscribe,
 }
 
 /// An answer as the phone words it.
@@ -348,6 +388,9 @@ impl WireAnswer {
 /// nonce=<base64url of 16 random bytes>
 /// card=<card id>       (answer only)
 /// answer=allow|deny|always|deny:<JSON string>|answers:<JSON list>   (answer only)
+/// endpoint=<https URL> (subscribe only; op=unsubscribe has no more lines)
+/// p256dh=<base64url>   (subscribe only)
+/// auth=<base64url>     (subscribe only)
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedRequest {
@@ -367,6 +410,8 @@ impl SignedRequest {
         let op = match self.op {
             Op::List => "list",
             Op::Answer { .. } => "answer",
+            Op::Subscribe { .. } => "subscribe",
+            Op::Unsubscribe => "unsubscribe",
         };
         let mut m = format!(
             "{REQUEST_DOMAIN}\nop={op}\ndevice={}\ntime={}\nnonce={}",
@@ -374,6 +419,16 @@ impl SignedRequest {
         );
         if let Op::Answer { card, answer } = &self.op {
             m.push_str(&format!("\ncard={card}\nanswer={}", answer.to_field()));
+        }
+        if let Op::Subscribe {
+            endpoint,
+            p256dh,
+            auth,
+        } = &self.op
+        {
+            m.push_str(&format!(
+                "\nendpoint={endpoint}\np256dh={p256dh}\nauth={auth}"
+            ));
         }
         m
     }
@@ -401,6 +456,12 @@ impl SignedRequest {
                 let answer = WireAnswer::parse(field("answer")?)?;
                 Op::Answer { card, answer }
             }
+            "subscribe" => Op::Subscribe {
+                endpoint: field("endpoint")?.to_string(),
+                p256dh: field("p256dh")?.to_string(),
+                auth: field("auth")?.to_string(),
+            },
+            "unsubscribe" => Op::Unsubscribe,
             _ => return None,
         };
         if lines.next().is_some() {
@@ -467,6 +528,34 @@ mod tests {
             SignedRequest::parse(&m.replace("op=answer", "op=delete")),
             None
         );
+    }
+
+    #[test]
+    fn a_subscription_is_three_more_signed_lines_and_nothing_else() {
+        let r = SignedRequest {
+            device: "abc".into(),
+            time_ms: 1_700_000_000_000,
+            nonce: b64(&[7u8; 16]),
+            op: Op::Subscribe {
+                endpoint: "https://push.example/s/1".into(),
+                p256dh: "BKey".into(),
+                auth: "QXV0aA".into(),
+            },
+        };
+        let m = r.to_message();
+        assert!(m.ends_with("\nendpoint=https://push.example/s/1\np256dh=BKey\nauth=QXV0aA"));
+        assert_eq!(SignedRequest::parse(&m), Some(r));
+        assert_eq!(SignedRequest::parse(&format!("{m}\nextra=1")), None);
+        // Its lines in their order only.
+        let swapped = m.replace("\np256dh=BKey\nauth=QXV0aA", "\nauth=QXV0aA\np256dh=BKey");
+        assert_eq!(SignedRequest::parse(&swapped), None);
+        let off = SignedRequest {
+            op: Op::Unsubscribe,
+            ..SignedRequest::parse(&m).unwrap()
+        };
+        assert_eq!(SignedRequest::parse(&off.to_message()), Some(off));
+        assert!(https_origin("https://push.example/s/1").is_some());
+        assert!(p256_public(&[4u8; 65]).is_none(), "not on the curve");
     }
 
     #[test]

@@ -31,6 +31,59 @@ pub struct Device {
     /// When it was revoked (Unix ms); a revoked device stays listed, and its requests are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revoked_at: Option<u64>,
+    /// Its Web Push subscription, when the page subscribed (signed and sealed, like any
+    /// request); forgotten when the device is revoked or the push service says it is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push: Option<Subscription>,
+}
+
+/// A Web Push subscription as the page's `PushManager` made it: where to POST, and the keys
+/// the message is encrypted to (RFC 8291).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscription {
+    /// The push service's URL for this subscription: only ever `https://`.
+    pub endpoint: String,
+    /// The browser's P-256 public key, uncompressed, base64url.
+    pub p256dh: String,
+    /// The 16-byte authentication secret, base64url.
+    pub auth: String,
+}
+
+/// The longest endpoint taken (real ones are under 600 characters).
+pub const MAX_ENDPOINT: usize = 2048;
+
+impl Subscription {
+    /// Checks a subscription as it arrives: an `https://` URL with a host and no user info,
+    /// no longer than [`MAX_ENDPOINT`], without whitespace or control characters; `p256dh` a
+    /// point on P-256; `auth` 16 bytes.
+    pub fn new(endpoint: &str, p256dh: &str, auth: &str) -> Result<Subscription, &'static str> {
+        if endpoint.len() > MAX_ENDPOINT
+            || endpoint
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control())
+            || super::crypto::https_origin(endpoint).is_none()
+        {
+            return Err("the push endpoint must be an https:// URL with a host");
+        }
+        let key = super::crypto::unb64(p256dh).ok_or("p256dh must be base64url")?;
+        if super::crypto::p256_public(&key).is_none() {
+            return Err("p256dh must be an uncompressed P-256 public key");
+        }
+        if super::crypto::unb64_array::<16>(auth).is_none() {
+            return Err("auth must be 16 bytes, base64url");
+        }
+        Ok(Subscription {
+            endpoint: endpoint.to_string(),
+            p256dh: p256dh.to_string(),
+            auth: auth.to_string(),
+        })
+    }
+
+    /// The keys, decoded (checked by [`Subscription::new`]; a hand-edited file may differ).
+    pub fn keys(&self) -> Option<([u8; 65], [u8; 16])> {
+        let p = super::crypto::unb64(&self.p256dh)?.try_into().ok()?;
+        Some((p, super::crypto::unb64_array::<16>(&self.auth)?))
+    }
 }
 
 impl Device {
@@ -124,6 +177,32 @@ impl DeviceStore {
             return Ok(false);
         };
         d.revoked_at.get_or_insert(now_ms);
+        // A revoked phone is pushed nothing again.
+        d.push = None;
+        self.save(next)?;
+        Ok(true)
+    }
+
+    /// Sets (or with `None` removes) a device's push subscription, and saves. A revoked or
+    /// unknown device gets none. `only_if`: change it only while the subscription is this
+    /// endpoint (a 410 for an old one leaves a newer one alone). Returns whether it changed.
+    pub fn set_push(
+        &mut self,
+        id: &str,
+        push: Option<Subscription>,
+        only_if: Option<&str>,
+    ) -> std::io::Result<bool> {
+        let mut next = self.devices.clone();
+        let Some(d) = next.iter_mut().find(|d| d.id == id) else {
+            return Ok(false);
+        };
+        if (push.is_some() && d.revoked_at.is_some())
+            || only_if.is_some_and(|e| d.push.as_ref().map(|p| p.endpoint.as_str()) != Some(e))
+            || d.push == push
+        {
+            return Ok(false);
+        }
+        d.push = push;
         self.save(next)?;
         Ok(true)
     }

@@ -28,7 +28,7 @@
 use super::crypto::{
     self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
-use super::devices::{Device, DeviceStore, WriteHook};
+use super::devices::{Device, DeviceStore, Subscription, WriteHook};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
@@ -110,6 +110,8 @@ pub enum Check {
     /// The card was too large to show whole on this phone (the broker's packet limit): only
     /// Deny is taken for it there.
     CardTooLarge,
+    /// A push subscription that is not one the app pushes to (not `https://`, bad keys).
+    Subscription,
 }
 
 impl Check {
@@ -129,6 +131,9 @@ impl Check {
             Check::AnswerDoesNotFit => "answer does not fit the card",
             Check::CardTooLarge => {
                 "card too large to show on the phone: answer it on the desktop (Deny works)"
+            }
+            Check::Subscription => {
+                "push subscription refused: the endpoint must be an https:// URL, with P-256 keys"
             }
         }
     }
@@ -358,6 +363,9 @@ struct State {
     cut: HashMap<String, std::collections::BTreeSet<CardId>>,
     /// The largest sealed reply (its JSON) the broker takes now.
     broker_reply_limit: usize,
+    /// The app's VAPID public key (base64url), told to paired phones in the list reply so
+    /// their page can subscribe to pushes from this app only.
+    vapid: Option<String>,
     device_flood: DeviceFlood,
     nonces: HashMap<(String, String), u64>,
     token: Option<PairToken>,
@@ -450,6 +458,7 @@ impl Gate {
                 pending: BTreeMap::new(),
                 cut: HashMap::new(),
                 broker_reply_limit: MAX_BROKER_REPLY,
+                vapid: None,
                 device_flood: DeviceFlood::default(),
                 nonces: HashMap::new(),
                 token: None,
@@ -485,6 +494,37 @@ impl Gate {
     /// Runs `hook` before each write of `devices.json` (tests).
     pub fn set_write_hook(&self, hook: Option<WriteHook>) {
         self.store().set_write_hook(hook);
+    }
+
+    /// The app's VAPID public key, for the list reply.
+    pub fn set_vapid_public(&self, key: &[u8]) {
+        self.state().vapid = Some(b64(key));
+    }
+
+    /// Sets or removes a device's push subscription (saved before this returns); see
+    /// [`DeviceStore::set_push`]. Returns whether it changed.
+    pub fn set_push(
+        &self,
+        id: &str,
+        push: Option<Subscription>,
+        only_if: Option<&str>,
+    ) -> std::io::Result<bool> {
+        let mut store = self.store();
+        let changed = store.set_push(id, push, only_if)?;
+        let devices = store.all().to_vec();
+        self.state().devices = devices;
+        Ok(changed)
+    }
+
+    /// `plain` sealed for the device's service worker ([`Direction::Push`]): `{"n", "c"}`, the
+    /// JSON that goes inside the Web Push encryption. `None` for a device without a seal key.
+    pub fn seal_push(&self, device: &str, plain: &[u8]) -> Option<String> {
+        let mut st = self.state();
+        let d = st.devices.iter().find(|d| d.id == device)?.clone();
+        let key = st.seal_key(&d)?;
+        drop(st);
+        let (n, c) = key.seal(Direction::Push, device, plain);
+        Some(json!({"n": b64(&n), "c": b64(&c)}).to_string())
     }
 
     /// Revokes a device (saved before this returns): every later request from it is refused,
@@ -830,6 +870,32 @@ impl Gate {
         };
         match st.check_signed(&device, &plain, now_ms) {
             Ok((req, command)) => {
+                // A subscription, checked in check_signed, is written without the state's lock.
+                let push = match &req.op {
+                    Op::Subscribe {
+                        endpoint,
+                        p256dh,
+                        auth,
+                    } => Some(Subscription::new(endpoint, p256dh, auth).ok()),
+                    Op::Unsubscribe => Some(None),
+                    _ => None,
+                };
+                if let Some(push) = push {
+                    drop(st);
+                    if let Err(e) = self.set_push(&device.id, push, None) {
+                        let out = json!({"re": req.nonce, "ok": false, "refused": format!("could not save the subscription: {e}"), "now": now_ms});
+                        return (sealed(&key, &device, 500, out), None);
+                    }
+                    st = self.state();
+                }
+                let subscribed = st
+                    .devices
+                    .iter()
+                    .any(|d| d.id == device.id && d.push.is_some());
+                let extra = match &st.vapid {
+                    Some(k) => format!(",\"vapid\":\"{k}\",\"push\":{subscribed}"),
+                    None => String::new(),
+                };
                 // The cards' JSON was made when they came; here it is only shared, and the
                 // reply is put together and sealed after the lock is let go.
                 let cards: Vec<(CardId, Arc<str>, String)> = st
@@ -841,7 +907,7 @@ impl Gate {
                     })
                     .collect();
                 drop(st);
-                let (out, cut) = fit_list(&req.nonce, now_ms, &cards, limit);
+                let (out, cut) = fit_list(&req.nonce, now_ms, &extra, &cards, limit);
                 self.state().cut.insert(device.id.clone(), cut);
                 (sealed_bytes(&key, &device, 200, out.as_bytes()), command)
             }
@@ -949,6 +1015,7 @@ impl State {
             box_key: boxk.to_string(),
             paired_at: now_ms,
             revoked_at: None,
+            push: None,
         })
     }
 
@@ -988,7 +1055,7 @@ impl State {
         let req = SignedRequest::parse(message).ok_or((Check::Malformed, String::new(), None))?;
         let card = match &req.op {
             Op::Answer { card, .. } => Some(*card),
-            Op::List => None,
+            _ => None,
         };
         let fail = |c: Check| (c, req.nonce.clone(), card);
         if req.device != device.id {
@@ -1013,8 +1080,17 @@ impl State {
         // refuses a replay.
         self.nonces
             .insert(nonce_key, req.time_ms + TIME_WINDOW_MS + 1);
+        if let Op::Subscribe {
+            endpoint,
+            p256dh,
+            auth,
+        } = &req.op
+            && Subscription::new(endpoint, p256dh, auth).is_err()
+        {
+            return Err(fail(Check::Subscription));
+        }
         let command = match &req.op {
-            Op::List => None,
+            Op::List | Op::Subscribe { .. } | Op::Unsubscribe => None,
             Op::Answer { card, answer } => {
                 let Some(pending) = self.pending.get(card) else {
                     return Err(fail(Check::CardNotPending));
@@ -1224,11 +1300,12 @@ fn cut_json(c: &PendingCard, bytes: usize) -> Value {
 fn fit_list(
     nonce: &str,
     now_ms: u64,
+    extra: &str,
     cards: &[(CardId, Arc<str>, String)],
     limit: Option<usize>,
 ) -> (String, std::collections::BTreeSet<CardId>) {
     let head = format!(
-        "{{\"re\":{},\"ok\":true,\"now\":{now_ms},\"cards\":[",
+        "{{\"re\":{},\"ok\":true,\"now\":{now_ms}{extra},\"cards\":[",
         Value::String(nonce.to_string())
     );
     let mut cut = std::collections::BTreeSet::new();

@@ -1,7 +1,8 @@
 //! The phone link's HTTP/1.1 server: `hyper` (over `tokio-rustls` on the LAN), one request per
 //! connection, strict limits, no chunked bodies.
 //!
-//! Routes: `GET /` (the page), `GET /phone.js`, `GET /mqtt.js`, `GET /phone.css`, `POST /pair`,
+//! Routes: `GET /` (the page), `GET /phone.js`, `GET /mqtt.js`, `GET /phone.css`, `GET /sw.js`,
+//! `GET /manifest.webmanifest`, `GET /icon-192.png`, `GET /icon-512.png`, `POST /pair`,
 //! `POST /api`.
 //!
 //! Limits (hyper's where it has them):
@@ -53,9 +54,15 @@ const PAGE: &str = include_str!("../../../assets/phone/index.html");
 const SCRIPT: &str = include_str!("../../../assets/phone/phone.js");
 const STYLE: &str = include_str!("../../../assets/phone/phone.css");
 const MQTT: &str = include_str!("../../../assets/phone/mqtt.js");
+// What makes the page an installable app with push (docs/phone.md, "Push"): the service
+// worker, the manifest and its icons.
+const WORKER: &str = include_str!("../../../assets/phone/sw.js");
+const MANIFEST: &str = include_str!("../../../assets/phone/manifest.webmanifest");
+const ICON_192: &[u8] = include_bytes!("../../../assets/phone/icon-192.png");
+const ICON_512: &[u8] = include_bytes!("../../../assets/phone/icon-512.png");
 // `wss:`: a phone paired over a broker talks to it from this page too.
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' wss:; \
-                   img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+                   img-src 'self' data:; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Per-address token buckets.
 struct RateLimit {
@@ -258,6 +265,10 @@ async fn route(
         ("GET", "/phone.js") => asset(SCRIPT, "text/javascript; charset=utf-8"),
         ("GET", "/phone.css") => asset(STYLE, "text/css; charset=utf-8"),
         ("GET", "/mqtt.js") => asset(MQTT, "text/javascript; charset=utf-8"),
+        ("GET", "/sw.js") => asset(WORKER, "text/javascript; charset=utf-8"),
+        ("GET", "/manifest.webmanifest") => asset(MANIFEST, "application/manifest+json"),
+        ("GET", "/icon-192.png") => image(ICON_192),
+        ("GET", "/icon-512.png") => image(ICON_512),
         ("POST", "/pair") => {
             // Pairing writes devices.json: off the link's one async thread.
             let gate = server.gate.clone();
@@ -281,6 +292,14 @@ async fn route(
             Reply::error(405, "method not allowed")
         }
         _ => Reply::error(404, "not found"),
+    }
+}
+
+fn image(png: &'static [u8]) -> Reply {
+    Reply {
+        status: 200,
+        content_type: "image/png",
+        body: png.to_vec(),
     }
 }
 

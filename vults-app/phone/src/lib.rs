@@ -25,6 +25,7 @@ pub mod devices;
 pub mod gate;
 mod http;
 pub mod mqtt;
+pub mod push;
 pub mod secrets;
 pub mod tls;
 
@@ -32,6 +33,7 @@ pub use background::BackgroundLink;
 pub use devices::Device;
 pub use gate::CommandSink;
 pub use mqtt::{BrokerConfig, BrokerState};
+pub use push::PushState;
 pub use secrets::KeyStorage;
 
 use gate::Gate;
@@ -152,6 +154,10 @@ pub enum PhoneAction {
     Broker(BrokerSettings),
     /// Disconnect from the broker (the settings stay).
     BrokerOff,
+    /// Quiet hours (or the tray's quiet switch) went on or off: while on, nothing is pushed.
+    Quiet(bool),
+    /// Push a test notification to the device of this id.
+    TestPush(String),
 }
 
 /// What Settings → Phone shows; cheap enough to take once per frame.
@@ -181,6 +187,10 @@ pub struct PhoneStatus {
     pub error: Option<String>,
     /// The broker link, as it is now.
     pub broker: BrokerStatus,
+    /// Per device id, its pushes (devices never pushed to have none).
+    pub push: std::collections::BTreeMap<String, PushState>,
+    /// Where the push (VAPID) key is, or why push is off.
+    pub push_storage: String,
 }
 
 struct Running {
@@ -209,6 +219,10 @@ pub struct PhoneLink {
     /// The phone's broker password (from the keyring), for the QR code.
     phone_password: Option<String>,
     broker_on_change: Arc<std::sync::Mutex<Arc<dyn Fn() + Send + Sync>>>,
+    /// Web Push to subscribed phones; `None` when the VAPID key could not be had.
+    pusher: Option<push::Pusher>,
+    vapid: Option<push::webpush::VapidKey>,
+    push_storage: String,
 }
 
 impl PhoneLink {
@@ -217,7 +231,31 @@ impl PhoneLink {
     pub fn new(paths: &Paths, commands: CommandSink) -> std::io::Result<PhoneLink> {
         let (keys, key_storage) = secrets::load_or_create(paths)?;
         let devices = devices::DeviceStore::load(&paths.devices_file())?;
-        let gate = Gate::new(keys, devices, commands.clone(), now_ms());
+        let gate = Arc::new(Gate::new(keys, devices, commands.clone(), now_ms()));
+        let (vapid, push_storage) = match secrets::load_or_create_vapid(paths) {
+            Ok((key, storage)) => {
+                gate.set_vapid_public(&key.public_raw());
+                (Some(key), storage.describe_as("push key is"))
+            }
+            Err(e) => (None, format!("Push is off: {e}")),
+        };
+        // Told after the link's on-change is set (set_on_change), like the broker's.
+        let change_cell: ChangeCell = Arc::new(std::sync::Mutex::new(Arc::new(|| {})));
+        let pusher = match &vapid {
+            Some(key) => match push::Pusher::start(
+                gate.clone(),
+                key.clone(),
+                push::send::Roots::system(),
+                cell_caller(&change_cell),
+            ) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    tracing::warn!("push cannot start: {e}");
+                    None
+                }
+            },
+            None => None,
+        };
         let mut broker_status = BrokerStatus::default();
         match BrokerConfig::load(&broker_file(paths)) {
             Ok(config) => broker_status.config = config,
@@ -227,7 +265,7 @@ impl PhoneLink {
         let phone_password = secrets::phone_broker_password(paths);
         broker_status.phone_password_set = phone_password.is_some();
         let mut link = PhoneLink {
-            gate: Arc::new(gate),
+            gate,
             tls_file: paths.config_dir.join("phone-tls.json"),
             key_storage,
             commands,
@@ -239,7 +277,10 @@ impl PhoneLink {
             broker: None,
             broker_status,
             phone_password,
-            broker_on_change: Arc::new(std::sync::Mutex::new(Arc::new(|| {}))),
+            broker_on_change: change_cell,
+            pusher,
+            vapid,
+            push_storage,
         };
         if let Some(config) = link.broker_status.config.clone().filter(|c| c.enabled) {
             let password = secrets::broker_password(paths);
@@ -259,11 +300,7 @@ impl PhoneLink {
         password: Option<String>,
     ) -> Result<(), String> {
         self.stop_broker();
-        let cell = self.broker_on_change.clone();
-        let on_change: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
-            let f = cell.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            f();
-        });
+        let on_change = cell_caller(&self.broker_on_change);
         let link = mqtt::BrokerLink::start(
             config,
             password,
@@ -507,6 +544,50 @@ impl PhoneLink {
     /// phone's list the same as the window's.
     pub fn on_engine_event(&self, ev: &EngineEvent) {
         self.gate.on_engine_event(ev);
+        if let Some(pusher) = &self.pusher {
+            pusher.on_engine_event(ev);
+        }
+    }
+
+    /// Quiet hours on or off: while on, nothing new is pushed.
+    pub fn set_quiet(&self, quiet: bool) {
+        if let Some(pusher) = &self.pusher {
+            pusher.set_quiet(quiet);
+        }
+    }
+
+    /// Pushes a test notification to a device (if it subscribed).
+    pub fn test_push(&self, device: &str) {
+        if let Some(pusher) = &self.pusher {
+            pusher.test(device);
+        }
+    }
+
+    /// Per device id, its pushes so far.
+    pub fn push_states(&self) -> std::collections::BTreeMap<String, PushState> {
+        self.pusher.as_ref().map(|p| p.states()).unwrap_or_default()
+    }
+
+    /// The app's VAPID public key (uncompressed P-256), the page's `applicationServerKey`.
+    pub fn vapid_public(&self) -> Option<[u8; 65]> {
+        self.vapid.as_ref().map(|k| k.public_raw())
+    }
+
+    /// Sends pushes trusting only these CA roots instead of the system's (tests: the
+    /// stand-in push service's CA). Restarts the sender; only code can call this.
+    #[doc(hidden)]
+    pub fn set_push_roots(&mut self, roots: push::send::Roots) -> std::io::Result<()> {
+        if let Some(key) = &self.vapid {
+            self.pusher = None;
+            let on_change = cell_caller(&self.broker_on_change);
+            self.pusher = Some(push::Pusher::start(
+                self.gate.clone(),
+                key.clone(),
+                roots,
+                on_change,
+            )?);
+        }
+        Ok(())
     }
 
     /// Runs `hook` before each write of `devices.json` (tests: a write held there shows that
@@ -537,6 +618,14 @@ impl PhoneLink {
                 Ok(())
             }
             PhoneAction::BrokerOff => self.broker_off().map_err(std::io::Error::other),
+            PhoneAction::Quiet(on) => {
+                self.set_quiet(on);
+                return;
+            }
+            PhoneAction::TestPush(id) => {
+                self.test_push(&id);
+                return;
+            }
         };
         match result {
             Ok(()) => {
@@ -576,6 +665,8 @@ impl PhoneLink {
                 state: self.broker_state(),
                 ..self.broker_status.clone()
             },
+            push: self.push_states(),
+            push_storage: self.push_storage.clone(),
         }
     }
 }
@@ -585,6 +676,18 @@ impl Drop for PhoneLink {
         self.stop();
         self.stop_broker();
     }
+}
+
+type ChangeCell = Arc<std::sync::Mutex<Arc<dyn Fn() + Send + Sync>>>;
+
+/// A callback that calls whatever the cell holds when it runs (set later by
+/// [`PhoneLink::set_on_change`]).
+fn cell_caller(cell: &ChangeCell) -> Arc<dyn Fn() + Send + Sync> {
+    let cell = cell.clone();
+    Arc::new(move || {
+        let f = cell.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        f();
+    })
 }
 
 /// Where the broker settings are kept (no password: that is in the keyring).

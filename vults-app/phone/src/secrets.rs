@@ -129,6 +129,49 @@ pub fn load_or_create(paths: &Paths) -> std::io::Result<(AppKeys, KeyStorage)> {
     }
 }
 
+/// The VAPID key's entry in the keyring (Web Push: the key pushes are signed for with).
+const VAPID_USER: &str = "phone-push-vapid-key";
+
+/// The VAPID key's fallback file (0600), where no keyring can be used.
+pub fn vapid_file(paths: &Paths) -> PathBuf {
+    paths.config_dir.join("phone-push-vapid.key")
+}
+
+/// Loads the app's VAPID key (P-256), creating it on first use, kept like the link's keys: in
+/// the keyring, or a 0600 file and why. A stored key that does not read is an error, never
+/// replaced (subscriptions made with its public half would stop working).
+pub fn load_or_create_vapid(
+    paths: &Paths,
+) -> std::io::Result<(super::push::webpush::VapidKey, KeyStorage)> {
+    use super::push::webpush::VapidKey;
+    let file = vapid_file(paths);
+    if let Some(stored) = read_secret(VAPID_USER, &file) {
+        let key = unb64_array::<32>(stored.trim()).and_then(|b| VapidKey::from_bytes(&b));
+        let Some(key) = key else {
+            return Err(std::io::Error::other(format!(
+                "the stored push (VAPID) key is not in the expected form; remove {} or its \
+                 keyring entry to make a new one (phones then subscribe again)",
+                file.display()
+            )));
+        };
+        let storage = if file.exists() {
+            KeyStorage::File {
+                path: file,
+                reason: STORE_ERROR
+                    .get()
+                    .cloned()
+                    .unwrap_or_else(|| "the keyring could not be used".into()),
+            }
+        } else {
+            KeyStorage::Keyring
+        };
+        return Ok((key, storage));
+    }
+    let key = VapidKey::generate();
+    let storage = store_secret(VAPID_USER, &file, Some(&b64(&key.to_bytes())))?;
+    Ok((key, storage))
+}
+
 /// The broker password's entry in the keyring.
 const BROKER_USER: &str = "phone-broker-password";
 
@@ -346,6 +389,36 @@ mod tests {
             KeyStorage::Keyring.describe_as("broker password is"),
             "The broker password is in the system keyring."
         );
+    }
+
+    #[test]
+    fn the_push_key_is_made_once_and_kept() {
+        let _keyring = test_lock();
+        let home = std::env::temp_dir().join(format!("vults-vapid-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let h = home.clone();
+        let paths = Paths::resolve(move |k| (k == "VULTS_HOME").then(|| h.clone()));
+        let (first, storage) = load_or_create_vapid(&paths).unwrap();
+        let (again, _) = load_or_create_vapid(&paths).unwrap();
+        assert_eq!(
+            again.public_raw(),
+            first.public_raw(),
+            "subscriptions keep working"
+        );
+        if let KeyStorage::File { path, .. } = &storage {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(path).unwrap().permissions().mode();
+                assert_eq!(mode & 0o777, 0o600);
+            }
+            // A file that is not a key is never replaced: push is off, and the app says why.
+            std::fs::write(path, "not a key").unwrap();
+            let err = load_or_create_vapid(&paths).unwrap_err().to_string();
+            assert!(err.contains("not in the expected form"), "{err}");
+            assert_eq!(std::fs::read_to_string(path).unwrap(), "not a key");
+        }
+        let _ = std::fs::remove_dir_all(&home);
     }
 
     #[test]

@@ -35,3 +35,35 @@ fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
     );
     assert!(stdout.contains("12 passed, 0 failed"), "{stdout}");
 }
+
+/// Push in the real browser (`tests/phone-browser/push.mjs`): the page on http://127.0.0.1
+/// registers its service worker, takes a subscription the stand-in push service made, the app
+/// pushes a real hook's card there, the plaintext the stand-in decrypted is delivered through
+/// the DevTools protocol and shows the desktop notification's title, body and Allow/Deny; a push
+/// sealed with another key shows nothing; Allow from the notification's handler makes the hook
+/// print allow; the app's withdraw push closes it.
+#[test]
+fn the_phone_buzzes_and_is_answered_from_the_notification_in_chromium() {
+    if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
+        eprintln!(
+            "skipped: set VULTS_PHONE_BROWSER=1 (needs chromium, node, and npm ci in tests/phone-browser)"
+        );
+        return;
+    }
+    let root = vults_tests::workspace_root();
+    let (app, hook) = vults_tests::built_example("vults-phone", "phone_e2e");
+    let output = Command::new("node")
+        .current_dir(root.join("tests/phone-browser"))
+        .arg("push.mjs")
+        .arg(&app)
+        .arg(&hook)
+        .output()
+        .expect("run node (is Node.js installed?)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the push browser test failed:\n{stdout}\n--- stderr ---\n{stderr}"
+    );
+    assert!(stdout.contains("13 passed, 0 failed"), "{stdout}");
+}

@@ -11,3 +11,4 @@ mod browser;
 mod hardening;
 mod lan;
 mod login;
+mod push;

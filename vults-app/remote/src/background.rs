@@ -2,8 +2,9 @@
 //! their own (the window never does I/O). Settings → Hosts reads [`HostsStatus`] each frame and
 //! sends [`HostsAction`]s.
 
+use super::host::Host;
+use super::install;
 use super::link::Links;
-use super::{Host, install};
 use std::sync::{Arc, Mutex};
 use vults_core::paths::Paths;
 use vults_engine::HostSockets;
@@ -153,7 +154,7 @@ impl BackgroundHosts {
                 let mut offer_forget = None;
                 let said: Result<String, String> = match action {
                     HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
-                        .and_then(|h| Ok((h, super::split_options(&ssh_options)?)))
+                        .and_then(|h| Ok((h, super::host::split_options(&ssh_options)?)))
                     {
                         Err(e) => Err(e),
                         Ok((mut host, options)) => {

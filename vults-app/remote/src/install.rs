@@ -10,7 +10,7 @@
 //!
 //! The hook is uploaded first and its SHA-256 checked on the host before any config names it.
 
-use super::{HOST_VULTS_HOME, Host, HostList, hook_for, shell_quote, work_dir};
+use super::host::{HOST_VULTS_HOME, Host, HostList, check_home, hook_for, shell_quote, work_dir};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
@@ -244,7 +244,7 @@ impl Stage {
                 host.name
             ));
         }
-        super::check_home(&host.home).map_err(|e| format!("{}: {e}", host.name))?;
+        check_home(&host.home).map_err(|e| format!("{}: {e}", host.name))?;
         std::fs::create_dir_all(&home).map_err(|e| format!("cannot stage: {e}"))?;
         // What the host answers is data: a folder line names one of the folders asked about, or
         // it is refused (a `D /abs/path` once made that local folder).
@@ -366,7 +366,7 @@ fn rename_record(paths: &Paths, from: &str, to: &str) -> Result<(), String> {
 
 /// The reports as about the host: its files by their paths there, OpenCode left out.
 fn for_host(mut reports: Vec<AgentReport>, stage: &Stage, host: &Host) -> Vec<AgentReport> {
-    reports.retain(|r| r.agent != vults_installer::Agent::Opencode);
+    reports.retain(|r| vults_installer::on_hosts(r.agent));
     for r in &mut reports {
         if let Some(p) = &r.path
             && let Ok(rest) = p.strip_prefix(&stage.paths.agent_home)

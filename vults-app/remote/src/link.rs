@@ -13,7 +13,7 @@
 //! Link down = silence: the host's hook finds no socket, or one nobody answers, and prints
 //! nothing within its 2 s, so the agent asks in its own terminal.
 
-use super::{Host, HostList, shell_quote};
+use super::host::{Host, HostList, shell_quote};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};

@@ -275,7 +275,17 @@ pub struct VultsWindow {
     cards: HashMap<CardId, CardView>,
     /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
     pulse_from: Option<f64>,
-    island_placed: bool,
+    /// Where the island was last put (floating), so it moves only when its place changes.
+    island_at: Option<egui::Pos2>,
+    /// Which monitor the island and the cards go to (Settings → General).
+    pub monitor_choice: crate::viewport::MonitorChoice,
+    /// The area the cards on screen were placed in: kept while any is up, so a card never moves
+    /// under the pointer because the pointer went to another monitor.
+    card_screen: Option<egui::Rect>,
+    /// Cards wait while the chosen monitor shows a fullscreen window (Settings → General).
+    pub spare_fullscreen: bool,
+    /// The titles of the card windows drawn this frame (floating).
+    open_cards: Vec<String>,
     /// Frames drawn since the last card arrived (0 = the card was drawn in the first frame).
     pub frames_to_card: Option<u32>,
     /// Log [`Self::frames_to_card`] to stderr for each card (`VULTS_UI_STATS=1`, benchmarks).
@@ -343,7 +353,11 @@ impl VultsWindow {
             show_requests: None,
             cards: HashMap::new(),
             pulse_from: None,
-            island_placed: false,
+            island_at: None,
+            monitor_choice: crate::viewport::MonitorChoice::default(),
+            card_screen: None,
+            spare_fullscreen: true,
+            open_cards: Vec::new(),
             frames_to_card: None,
             log_card_frames: false,
             card_pending_draw: None,
@@ -497,15 +511,20 @@ impl VultsWindow {
                 }
             }
         }
-        if self.layout == Layout::Floating && !self.island_placed {
-            let monitor = ctx.input(|i| i.viewport().monitor_size);
-            if let Some(size) = monitor {
-                let x = ((size.x - island::SIZE.x) / 2.0).max(0.0);
-                ctx.send_viewport_cmd_to(
-                    ViewportId::ROOT,
-                    ViewportCommand::OuterPosition(egui::pos2(x, 6.0)),
-                );
-                self.island_placed = true;
+        if self.layout == Layout::Floating
+            && let Some(area) = self.screen_area(ctx)
+        {
+            // The top centre of the chosen monitor, below its panels; again whenever that
+            // changes (a monitor added or gone, a panel moved).
+            let at = egui::pos2(
+                (area.center().x - island::SIZE.x / 2.0)
+                    .max(area.left())
+                    .round(),
+                area.top() + 6.0,
+            );
+            if self.island_at != Some(at) {
+                ctx.send_viewport_cmd_to(ViewportId::ROOT, ViewportCommand::OuterPosition(at));
+                self.island_at = Some(at);
             }
         }
     }
@@ -656,11 +675,26 @@ impl VultsWindow {
             self.terminal.menu_open = !self.terminal.menu_open;
         }
         let floating = self.layout == Layout::Floating;
+        let screen = if floating {
+            self.screen_area(&ctx).or(Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                ctx.content_rect().size(),
+            )))
+        } else {
+            None
+        };
         let mut show: Vec<vults_engine::messages::SessionKey> = self
             .terminal
-            .overlays_ui(&ctx, &self.model, floating)
+            .overlays_ui(&ctx, &self.model, screen)
             .into_iter()
             .collect();
+        if floating {
+            // Kept above the other windows where the window manager does not (crate::viewport).
+            let mut open = std::mem::take(&mut self.open_cards);
+            open.push(ISLAND_TITLE.to_owned());
+            open.extend(self.terminal.open_titles().map(str::to_owned));
+            crate::viewport::open_windows(&ctx, open);
+        }
         // A card's "Show terminal" (its button or `T`), wherever the card was drawn.
         for (id, view) in self.cards.iter_mut() {
             if view.take_show_terminal()
@@ -904,15 +938,42 @@ impl VultsWindow {
         self.model.log_file = path;
     }
 
-    /// The screen (floating) or the window (embedded) the cards are placed on, and the top of
-    /// the space they may use.
-    fn card_area(&self, ctx: &egui::Context) -> (egui::Vec2, f32) {
-        let window = ctx.content_rect().size();
+    /// The part of the chosen monitor the island and the cards may use (floating): from the X
+    /// server where there is one (monitors, panels), else the window's own monitor.
+    pub(crate) fn screen_area(&self, ctx: &egui::Context) -> Option<egui::Rect> {
+        crate::viewport::screens(ctx)
+            .and_then(|s| s.usable(&self.monitor_choice, ctx.pixels_per_point()))
+            .or_else(|| {
+                ctx.input(|i| i.viewport().monitor_size)
+                    .map(|size| egui::Rect::from_min_size(egui::Pos2::ZERO, size))
+            })
+    }
+
+    /// Whether the chosen monitor shows a fullscreen window that no card may cover.
+    fn screen_covered(&self, ctx: &egui::Context) -> bool {
+        self.layout == Layout::Floating
+            && self.spare_fullscreen
+            && crate::viewport::screens(ctx).is_some_and(|s| s.covered(&self.monitor_choice))
+    }
+
+    /// The area (floating: of the chosen monitor; embedded: the window) the cards are placed
+    /// in, and how far below its top they start.
+    fn card_area(&mut self, ctx: &egui::Context) -> (egui::Rect, f32) {
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, ctx.content_rect().size());
         match self.layout {
-            Layout::Floating => (
-                ctx.input(|i| i.viewport().monitor_size).unwrap_or(window),
-                48.0,
-            ),
+            Layout::Floating => {
+                let open = self
+                    .model
+                    .cards
+                    .iter()
+                    .any(|c| !self.stacked.contains(&c.id));
+                let area = match self.card_screen {
+                    Some(kept) if open => kept,
+                    _ => self.screen_area(ctx).unwrap_or(window),
+                };
+                self.card_screen = Some(area);
+                (area, 48.0)
+            }
             // Embedded, the cards float over the flock, below the island strip and the tabs.
             Layout::Embedded => (window, 104.0),
         }
@@ -921,8 +982,12 @@ impl VultsWindow {
     /// The cards that float (a chat's own cards are drawn inline while the Chat view shows
     /// that conversation; elsewhere they float like any card, so none waits unseen), oldest
     /// first, each with where it goes, or `None` when it waits in the stack.
-    fn placement(&self, ctx: &egui::Context) -> Vec<(PendingCard, Option<egui::Pos2>, f32)> {
-        let (screen, top) = self.card_area(ctx);
+    fn placement(&mut self, ctx: &egui::Context) -> Vec<(PendingCard, Option<egui::Pos2>, f32)> {
+        let (area, top) = self.card_area(ctx);
+        let screen = area.size();
+        // A fullscreen window on the cards' monitor: every card waits in the stack (the island
+        // counts them, the notification tells).
+        let covered = self.screen_covered(ctx);
         let chat_open = self.tab == Tab::Chat && self.main_open && !self.model.welcome_open;
         let shown_chat = self.chat.selected.as_deref().filter(|_| chat_open);
         let cards: Vec<PendingCard> = self
@@ -955,7 +1020,9 @@ impl VultsWindow {
                     .min((screen.y - top - CARD_MARGIN).max(200.0))
             })
             .collect();
-        let spots = place_cards(screen, top, &heights);
+        let spots = place_cards(screen, top, &heights)
+            .into_iter()
+            .map(|spot| spot.filter(|_| !covered).map(|p| p + area.min.to_vec2()));
         cards
             .into_iter()
             .zip(spots)
@@ -987,28 +1054,20 @@ impl VultsWindow {
         }
         let keys_card = self.keys_card;
         let mut undrawn = false;
+        let mut open_windows = Vec::new();
         for (card, at, height) in &placement {
             let Some(pos) = *at else {
                 continue; // waits in the stack (island, flock); its window is closed
             };
             let (card, height) = (card, *height);
-            let title = format!(
-                "Vults: {} — {}",
-                card.identity.display_name(),
-                card.call.tool
+            let title = card_title(card);
+            let builder = crate::viewport::floating(
+                crate::viewport::Floating::Card,
+                title.clone(),
+                pos,
+                egui::vec2(card::WIDTH, height),
             );
-            let builder = ViewportBuilder::default()
-                .with_title(title)
-                .with_app_id("vults")
-                .with_inner_size([card::WIDTH, height])
-                .with_position(pos)
-                .with_decorations(false)
-                .with_transparent(true)
-                .with_resizable(false)
-                .with_always_on_top()
-                .with_active(false)
-                .with_taskbar(false)
-                .with_window_type(egui::X11WindowType::Dock);
+            open_windows.push(title.clone());
             let view = self
                 .cards
                 .entry(card.id)
@@ -1039,12 +1098,28 @@ impl VultsWindow {
                 continue;
             }
             let shown = crate::viewport::immediate(ctx, card_id(card.id), builder, |ui, class| {
-                // A card never takes the focus when it appears (its window type keeps the
-                // window manager from giving it); a click into it asks for it, so its keys work.
-                if class != egui::ViewportClass::EmbeddedWindow
-                    && ui.input(|i| i.pointer.any_pressed() && i.viewport().focused != Some(true))
-                {
-                    ui.ctx().send_viewport_cmd(ViewportCommand::Focus);
+                // A card never takes the keyboard when it appears (crate::viewport's contract);
+                // a click into it takes it, so its keys work.
+                if class != egui::ViewportClass::EmbeddedWindow {
+                    let (pressed, focused, moving) = ui.input(|i| {
+                        (
+                            i.pointer.any_pressed(),
+                            i.viewport().focused == Some(true),
+                            i.pointer.has_pointer() && i.pointer.delta() != egui::Vec2::ZERO,
+                        )
+                    });
+                    if pressed && !focused {
+                        crate::viewport::take_keyboard(ui.ctx(), card_id(card.id), &title);
+                    }
+                    let over = ui.input(|i| i.pointer.has_pointer());
+                    if moving || !over {
+                        crate::viewport::pointer_over(ui.ctx(), &title, over);
+                    }
+                    // The keys typed under the card's grab (XWayland) are its own.
+                    let grabbed = crate::viewport::take_keys(ui.ctx(), &title);
+                    if !grabbed.is_empty() {
+                        ui.ctx().input_mut(|i| i.events.extend(grabbed));
+                    }
                 }
                 if class == egui::ViewportClass::EmbeddedWindow {
                     (
@@ -1095,6 +1170,7 @@ impl VultsWindow {
                 answers.push((card.id, answer));
             }
         }
+        self.open_cards = open_windows;
         let cards = &self.model.cards;
         self.card_heights
             .retain(|id, _| cards.iter().any(|c| c.id == *id));
@@ -1170,6 +1246,20 @@ pub fn place_cards(screen: egui::Vec2, top: f32, heights: &[f32]) -> Vec<Option<
 
 pub(crate) fn main_id() -> ViewportId {
     ViewportId::from_hash_of("vults-main")
+}
+
+/// The island's window title (the root window of the floating layout).
+pub(crate) const ISLAND_TITLE: &str = "Vults island";
+
+/// The title of a card's own window (floating layout): the agent and the tool, and the card's
+/// number, which tells the app's own windows apart on the X server (crate::viewport).
+pub(crate) fn card_title(card: &PendingCard) -> String {
+    format!(
+        "Vults: {} — {} (card {})",
+        card.identity.display_name(),
+        card.call.tool,
+        card.id
+    )
 }
 
 /// The viewport of card `id`'s own window (floating layout).

@@ -156,7 +156,8 @@ where
 
 #[cfg(unix)]
 fn same_user(stream: &std::os::unix::net::UnixStream) -> Result<(), String> {
-    let uid = peer_uid(stream).ok_or("refused a peer whose user cannot be read")?;
+    let uid = vults_core::peer::peer_uid(stream)
+        .map_err(|_| "refused a peer whose user cannot be read")?;
     let me = vults_core::paths::current_uid();
     if uid != me {
         return Err(format!(
@@ -164,39 +165,6 @@ fn same_user(stream: &std::os::unix::net::UnixStream) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// The peer's effective uid, from the kernel (`SO_PEERCRED`).
-#[cfg(target_os = "linux")]
-fn peer_uid(stream: &std::os::unix::net::UnixStream) -> Option<u32> {
-    use std::os::fd::AsRawFd;
-    let mut cred = libc::ucred {
-        pid: 0,
-        uid: 0,
-        gid: 0,
-    };
-    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
-    // SAFETY: `cred` and `len` are valid for writes of the sizes given.
-    let rc = unsafe {
-        libc::getsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_PEERCRED,
-            (&raw mut cred).cast(),
-            &mut len,
-        )
-    };
-    (rc == 0).then_some(cred.uid)
-}
-
-/// The peer's effective uid, from the kernel (`getpeereid`: macOS and the BSDs).
-#[cfg(all(unix, not(target_os = "linux")))]
-fn peer_uid(stream: &std::os::unix::net::UnixStream) -> Option<u32> {
-    use std::os::fd::AsRawFd;
-    let (mut uid, mut gid) = (0, 0);
-    // SAFETY: `uid` and `gid` are valid for writes.
-    let rc = unsafe { libc::getpeereid(stream.as_raw_fd(), &mut uid, &mut gid) };
-    (rc == 0).then_some(uid)
 }
 
 #[cfg(unix)]

@@ -96,18 +96,13 @@ pub fn run(
     let layout = choose_layout(|k| std::env::var(k).ok());
 
     let viewport = match layout {
-        Layout::Floating => egui::ViewportBuilder::default()
-            .with_title("Vults island")
-            .with_app_id("vults")
-            .with_inner_size(island::SIZE)
-            .with_position([400.0, 6.0])
-            .with_decorations(false)
-            .with_transparent(true)
-            .with_resizable(false)
-            .with_always_on_top()
-            .with_active(false)
-            .with_taskbar(false)
-            .with_window_type(egui::X11WindowType::Dock),
+        // Moved to the top centre of the chosen monitor once the window knows it (app.rs).
+        Layout::Floating => crate::viewport::floating(
+            crate::viewport::Floating::Island,
+            super::app::ISLAND_TITLE,
+            egui::pos2(400.0, 6.0),
+            island::SIZE,
+        ),
         Layout::Embedded => egui::ViewportBuilder::default()
             .with_title("Vults")
             .with_app_id("vults")

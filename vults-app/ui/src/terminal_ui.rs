@@ -89,27 +89,39 @@ impl WindowTerminal {
         self.toast_from = Some(now_t);
     }
 
+    /// The titles of the menu's and the toast's windows while they are open (floating).
+    pub fn open_titles(&self) -> impl Iterator<Item = &'static str> {
+        [
+            self.menu_open.then_some(MENU_TITLE),
+            self.toast_from.is_some().then_some(TOAST_TITLE),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// Draws the island's menu (when open) and the toast; the session chosen in the menu.
-    /// `floating`: each is a small window of its own under the island; else an area at the
-    /// top of the one window.
+    /// `floating`: the part of the screen the island is on (each is a small window of its own
+    /// under the island); `None`: an area at the top of the one window.
     pub fn overlays_ui(
         &mut self,
         ctx: &egui::Context,
         model: &Model,
-        floating: bool,
+        screen: Option<egui::Rect>,
     ) -> Option<SessionKey> {
         let now_t = ctx.input(|i| i.time);
-        let monitor = ctx.input(|i| i.viewport().monitor_size);
+        let floating = screen.is_some();
         // Under the island, but never over the cards' column at the right (floating), nor
         // the one window's cards (embedded: at the left).
-        let centre = |width: f32| match monitor {
-            Some(size) if floating => {
-                let cards = size.x - crate::card::WIDTH - 16.0 - 8.0;
-                ((size.x - width) / 2.0).min(cards - width).max(0.0)
+        let centre = |width: f32| match screen {
+            Some(area) => {
+                let cards = area.right() - crate::card::WIDTH - 16.0 - 8.0;
+                (area.center().x - width / 2.0)
+                    .min(cards - width)
+                    .max(area.left())
             }
-            _ => 8.0,
+            None => 8.0,
         };
-        let mut top = if floating { 50.0 } else { 48.0 };
+        let mut top = screen.map_or(48.0, |area| area.top() + 50.0);
         let mut chosen = None;
         if self.menu_open {
             let birds = model.birds();
@@ -122,16 +134,12 @@ impl WindowTerminal {
                 }
             };
             if floating {
-                let builder = egui::ViewportBuilder::default()
-                    .with_title("Vults: show terminal")
-                    .with_app_id("vults")
-                    .with_inner_size([MENU_WIDTH, height])
-                    .with_position(pos)
-                    .with_decorations(false)
-                    .with_resizable(false)
-                    .with_always_on_top()
-                    .with_taskbar(false)
-                    .with_window_type(egui::X11WindowType::PopupMenu);
+                let builder = crate::viewport::floating(
+                    crate::viewport::Floating::Menu,
+                    MENU_TITLE,
+                    pos,
+                    egui::vec2(MENU_WIDTH, height),
+                );
                 crate::viewport::immediate(ctx, menu_id(), builder, |ui, _| {
                     close |= ui.input(|i| {
                         i.viewport().close_requested() || i.key_pressed(egui::Key::Escape)
@@ -164,18 +172,12 @@ impl WindowTerminal {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(left));
             let pos = egui::pos2(centre(TOAST_WIDTH), top);
             if floating {
-                let builder = egui::ViewportBuilder::default()
-                    .with_title("Vults: terminal")
-                    .with_app_id("vults")
-                    .with_inner_size([TOAST_WIDTH, 40.0])
-                    .with_position(pos)
-                    .with_decorations(false)
-                    .with_transparent(true)
-                    .with_resizable(false)
-                    .with_always_on_top()
-                    .with_active(false)
-                    .with_taskbar(false)
-                    .with_window_type(egui::X11WindowType::Notification);
+                let builder = crate::viewport::floating(
+                    crate::viewport::Floating::Toast,
+                    TOAST_TITLE,
+                    pos,
+                    egui::vec2(TOAST_WIDTH, 40.0),
+                );
                 crate::viewport::immediate(ctx, toast_id(), builder, |ui, _| {
                     egui::CentralPanel::default()
                         .frame(toast_frame())
@@ -194,6 +196,11 @@ impl WindowTerminal {
         chosen
     }
 }
+
+/// The island menu's window title (floating).
+pub(crate) const MENU_TITLE: &str = "Vults: show terminal";
+/// The toast's window title (floating).
+pub(crate) const TOAST_TITLE: &str = "Vults: terminal";
 
 fn menu_id() -> egui::ViewportId {
     egui::ViewportId::from_hash_of("vults-island-menu")

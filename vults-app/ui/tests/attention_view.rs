@@ -362,3 +362,68 @@ fn a_global_key_brings_the_card_up_first_and_answers_only_on_a_second_press() {
     r.hear(Heard::Key(KeyAction::Deny));
     assert_eq!(r.answers(), [(2, CardAnswer::Deny, AnsweredBy::Key)]);
 }
+
+/// A phone link that records the actions the window sends it.
+#[derive(Clone, Default)]
+struct RecordingPhone {
+    actions: Arc<Mutex<Vec<vults_phone::PhoneAction>>>,
+}
+
+impl vults_ui::app::PhoneSide for RecordingPhone {
+    fn on_engine_event(&mut self, _event: &EngineEvent) {}
+    fn status(&self) -> vults_phone::PhoneStatus {
+        vults_phone::PhoneStatus::default()
+    }
+    fn apply(&mut self, action: vults_phone::PhoneAction) {
+        self.actions.lock().unwrap().push(action);
+    }
+}
+
+#[test]
+fn quiet_hours_reach_the_phone_link_so_nothing_is_pushed_while_quiet() {
+    let (_events, events_rx) = channel();
+    let (commands_tx, _commands) = channel();
+    let side = Played::default();
+    *side.status.lock().unwrap() = status();
+    let phone = RecordingPhone::default();
+    let window = VultsWindow::new(
+        Box::new(ChannelLink {
+            events: events_rx,
+            commands: commands_tx,
+        }),
+        Box::new(Tray::default()),
+        Layout::Embedded,
+        Box::new(fixtures::now),
+    )
+    .with_attention(Box::new(side.clone()))
+    .with_phone(Box::new(phone.clone()));
+    let mut harness = fixtures::window_harness(window);
+    harness.run_steps(2);
+    let quiet = || -> Vec<vults_phone::PhoneAction> {
+        phone
+            .actions
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|a| matches!(a, vults_phone::PhoneAction::Quiet(_)))
+            .cloned()
+            .collect()
+    };
+    assert!(quiet().is_empty(), "awake: nothing to tell");
+    side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow {
+        quiet: true,
+        why: Some(vults_attention::quiet::QuietWhy::Switch),
+    };
+    harness.run_steps(2);
+    assert_eq!(quiet(), [vults_phone::PhoneAction::Quiet(true)]);
+    side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow::AWAKE;
+    harness.run_steps(2);
+    assert_eq!(
+        quiet(),
+        [
+            vults_phone::PhoneAction::Quiet(true),
+            vults_phone::PhoneAction::Quiet(false)
+        ],
+        "told once per change"
+    );
+}

@@ -3,7 +3,8 @@
 //! thread that hands each line to the sink, stdin written by a thread of its own (a write never
 //! blocks the engine), stderr kept (its last lines) for the note when it ends badly.
 
-use super::{ChatId, Note, Sink};
+use super::conversation::ChatId;
+use super::note::{Note, Sink};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

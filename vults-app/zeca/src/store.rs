@@ -3,7 +3,7 @@
 //! atomic (`vults_core::atomic`), private (0600), and a file that does not parse is never
 //! written over.
 
-use super::{Conversation, ZecaSettings};
+use super::conversation::{Conversation, ZecaSettings};
 use std::path::PathBuf;
 use vults_core::paths::{PRIVATE_FILE_MODE, Paths};
 
@@ -138,7 +138,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Entry;
+    use crate::conversation::Entry;
 
     fn paths(dir: &std::path::Path) -> Paths {
         let home = dir.to_path_buf();

@@ -3,7 +3,8 @@
 //! `VULTS_TASK` into `terminal.env`, so the session's bird in the flock carries the task id
 //! (it took off from Zeca), and its cards are ordinary cards.
 
-use super::{ChatId, Note, Sink};
+use super::conversation::ChatId;
+use super::note::{Note, Sink};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -32,7 +33,7 @@ impl Launch {
     fn args(&self, headless: bool) -> Vec<String> {
         let mut args = Vec::new();
         if headless {
-            let engine = crate::chat_agent(&self.agent).map(|(_, e)| e);
+            let engine = super::conversation::chat_agent(&self.agent).map(|(_, e)| e);
             args.push(
                 engine
                     .unwrap_or(vults_core::agents::ChatEngine::StreamJson)

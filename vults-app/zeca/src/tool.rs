@@ -4,34 +4,9 @@
 //! result ("ran", "failed" with Claude Code's own error words, without their
 //! `<tool_use_error>` tags) — and from Stop ("stopped", not "refused · Exit code 137").
 
-use super::Entry;
-use serde::{Deserialize, Serialize};
+pub use super::conversation::Asked;
+use super::conversation::Entry;
 use vults_engine::messages::AnsweredBy;
-
-/// What became of a tool call's permission question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum Asked {
-    /// Its card waits for an answer.
-    Waiting,
-    /// Allowed: the tool runs.
-    Allowed {
-        /// Who allowed it.
-        by: AnsweredBy,
-    },
-    /// Denied: the CLI was told no.
-    Denied {
-        /// Who denied it.
-        by: AnsweredBy,
-    },
-    /// A question, answered.
-    Answered {
-        /// Who answered it.
-        by: AnsweredBy,
-    },
-    /// Nobody could answer it (its card was withdrawn): the CLI was told no.
-    Withdrawn,
-}
 
 /// How a row's mark reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vults_core::agents::read_tool_call;
 use vults_core::answer::AnswerItem;
-use vults_core::protocol::{AgentKind, Identity};
+use vults_core::protocol::{AgentKind, Identity, VERSION};
 use vults_core::rules::{AlwaysRule, RuleSet};
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
 use vults_engine::{Engine, EngineOptions};
@@ -255,7 +255,7 @@ fn a_zeca_event_that_wants_a_reply_is_closed_at_once() {
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
-    let line = json!({"kind":"event","v":9,"id":"z1","agent":"claude","event":"PermissionRequest",
+    let line = json!({"kind":"event","v": VERSION,"id":"z1","agent":"claude","event":"PermissionRequest",
         "wants_reply":true,"zeca":true,"terminal":{"cwd":"/p","pid":7},
         "payload":{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}});
     stream.write_all(format!("{line}\n").as_bytes()).unwrap();

@@ -5,6 +5,7 @@
 use super::support::*;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
+use vults_core::protocol::VERSION;
 use vults_engine::messages::CardAnswer;
 
 fn read_json_line(r: &mut impl BufRead) -> Option<serde_json::Value> {
@@ -77,11 +78,12 @@ fn unsupported_app(home: &Home) -> std::thread::JoinHandle<usize> {
             let id = event["id"].as_str().unwrap().to_string();
             let mut w = &stream;
             let _ = w.write_all(
-                format!("{{\"kind\":\"unsupported\",\"v\":9,\"id\":\"{id}\"}}\n").as_bytes(),
+                format!("{{\"kind\":\"unsupported\",\"v\":{VERSION},\"id\":\"{id}\"}}\n")
+                    .as_bytes(),
             );
             let _ = w.write_all(
                 format!(
-                    "{{\"kind\":\"decision\",\"v\":9,\"id\":\"{id}\",\"decision\":\"allow\"}}\n"
+                    "{{\"kind\":\"decision\",\"v\":{VERSION},\"id\":\"{id}\",\"decision\":\"allow\"}}\n"
                 )
                 .as_bytes(),
             );

@@ -49,7 +49,14 @@ impl VultsWindow {
             self.quiet_switch = Some(status.settings.quiet.on);
             self.desktop.set_quiet(status.settings.quiet.on);
         }
-        self.quiet = status.quiet.quiet;
+        let quiet = status.quiet.quiet;
+        // Quiet hours hush the paired phones too: nothing is pushed while quiet.
+        if quiet != self.quiet
+            && let Some(phone) = self.phone.as_mut()
+        {
+            phone.apply(vults_phone::PhoneAction::Quiet(quiet));
+        }
+        self.quiet = quiet;
         for h in heard {
             match h {
                 Heard::Notification { session, action } => {
@@ -157,8 +164,10 @@ impl VultsWindow {
             return;
         }
         let due = (waited.as_millis() / FOCUS_AGAIN.as_millis()) as u32;
-        if due > asked {
-            ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+        if due > asked
+            && let Some(card) = self.model.card(id)
+        {
+            crate::viewport::take_keyboard(ctx, card_id(id), &super::card_title(card));
         }
         self.focus_wanted = Some((id, since, due));
         ctx.request_repaint_after((FOCUS_AGAIN * (due + 1)).saturating_sub(waited));
@@ -175,7 +184,9 @@ impl VultsWindow {
         match floating {
             Some(id) => {
                 ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Visible(true));
-                ctx.send_viewport_cmd_to(card_id(id), egui::ViewportCommand::Focus);
+                if let Some(card) = self.model.card(id) {
+                    crate::viewport::take_keyboard(ctx, card_id(id), &super::card_title(card));
+                }
                 self.focus_wanted = Some((id, Instant::now(), 0));
                 ctx.request_repaint();
             }

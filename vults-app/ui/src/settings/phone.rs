@@ -209,6 +209,14 @@ impl PhoneView {
                     action = Some(PhoneAction::Revoke(d.id.clone()));
                 }
             });
+            if d.revoked_at.is_none()
+                && let Some(a) = push_line(ui, d, status.push.get(&d.id))
+            {
+                action = Some(a);
+            }
+        }
+        if !status.push_storage.is_empty() {
+            ui.label(RichText::new(&status.push_storage).small().color(MUTED));
         }
         refusal_list(
             ui,
@@ -388,6 +396,46 @@ fn shown_url(offer: &vults_phone::PairingOffer) -> String {
 }
 
 /// The newest `shown` of `entries` (oldest first), under a heading, if there are any.
+/// A device's push: on (when it was last delivered, "Send a test") or off (how to turn it on),
+/// and the last failure (a push service that said the subscription is gone).
+fn push_line(
+    ui: &mut egui::Ui,
+    d: &vults_phone::Device,
+    state: Option<&vults_phone::PushState>,
+) -> Option<PhoneAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        if d.push.is_some() {
+            let last = state
+                .and_then(|s| s.last_delivered)
+                .map(|ms| format!("last delivered {} UTC", super::history::clock(ms)))
+                .unwrap_or_else(|| "nothing delivered yet".into());
+            ui.label(RichText::new(format!("Push: on — {last}")).small());
+            if ui
+                .small_button("Send a test")
+                .on_hover_text("Push a test notification to this phone now")
+                .clicked()
+            {
+                action = Some(PhoneAction::TestPush(d.id.clone()));
+            }
+        } else {
+            ui.label(
+                RichText::new(
+                    "Push: off — turn it on in the phone's page. It needs the page on a trusted \
+                     HTTPS address (the broker's web server, or any HTTPS host; not the LAN page \
+                     with Vults' own certificate): docs/phone.md, \"Push\".",
+                )
+                .small()
+                .color(MUTED),
+            );
+        }
+    });
+    if let Some(error) = state.and_then(|s| s.last_error.as_deref()) {
+        ui.label(RichText::new(format!("Push: {error}")).small().color(WARN));
+    }
+    action
+}
+
 fn refusal_list(
     ui: &mut egui::Ui,
     heading: &str,
@@ -476,6 +524,7 @@ mod tests {
             box_key: String::new(),
             paired_at: 0,
             revoked_at: revoked.then_some(1),
+            push: None,
         }
     }
 
@@ -565,6 +614,46 @@ mod tests {
         h.get_by_label("Revoke").click();
         h.run();
         assert_eq!(h.state().action, Some(PhoneAction::Revoke("dev1".into())));
+    }
+
+    #[test]
+    fn each_phone_says_whether_it_is_pushed_to_and_sends_a_test() {
+        let mut on = device("dev1", "Ana's phone", false);
+        on.push = Some(vults_phone::devices::Subscription {
+            endpoint: "https://push.example/1".into(),
+            p256dh: String::new(),
+            auth: String::new(),
+        });
+        let gone = device("dev2", "Bo", false);
+        let mut push = std::collections::BTreeMap::new();
+        push.insert(
+            "dev1".to_string(),
+            vults_phone::PushState {
+                last_delivered: Some(1_796_000_000_000),
+                delivered: 3,
+                last_error: None,
+            },
+        );
+        push.insert(
+            "dev2".to_string(),
+            vults_phone::PushState {
+                last_error: Some("the push service says this phone's subscription is gone (410): push is off until the page subscribes again".into()),
+                ..Default::default()
+            },
+        );
+        let mut h = harness(PhoneStatus {
+            devices: vec![on, gone],
+            push,
+            push_storage: "The push key is in the system keyring.".into(),
+            ..PhoneStatus::default()
+        });
+        h.get_by_label("Push: on — last delivered 2026-11-30 00:53:20 UTC");
+        h.get_by_label_contains("Push: off — turn it on in the phone's page");
+        h.get_by_label_contains("subscription is gone (410)");
+        h.get_by_label("The push key is in the system keyring.");
+        h.get_by_label("Send a test").click();
+        h.run();
+        assert_eq!(h.state().action, Some(PhoneAction::TestPush("dev1".into())));
     }
 
     #[test]

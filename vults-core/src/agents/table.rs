@@ -1,21 +1,7 @@
-//! One adapter per agent: read its native payload into a [`ToolCall`] (session, folder, tool and
-//! the whole target: command, file path or URL), and render an answer in the shape it reads.
-//!
-//! | agent | reads back |
-//! |---|---|
-//! | Claude Code, Codex CLI, Qwen Code | `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}` |
-//! | Copilot CLI | `{"behavior":"allow"}` |
-//! | OpenCode (our plugin relays) | `{"reply":"once"}` / `{"reply":"reject"}`, `{"answers":[["Blue"],["S","M"]]}` |
-//! | Claude Code AskUserQuestion (`--ask`) | PreToolUse `allow` + `updatedInput` with answers keyed by question |
-//! | a named tool (`--reply vults`) | `{"decision":"allow"}` / `{"decision":"deny","reason":"Denied from Vults"}` |
-//!
-//! The adapters are pure; the hook calls [`render_decision`] and [`render_answers`] with the
-//! payload it read itself (not the shaped copy the app saw), so answers land on the questions
-//! the agent really asked.
+//! The agent table: one row per agent ([`AGENTS`], keyed by [`Agent`]), what each row says
+//! ([`AgentSpec`]), and the kinds the wire has a type for ([`AgentKind`]).
 
-use crate::answer::{AnswerItem, DENY_MESSAGE, Decision};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 
 /// The agent kinds the wire has a type for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -363,9 +349,9 @@ pub struct Look {
 }
 
 /// One agent Vults knows: what differs from one agent to the next, in one row. Adding an agent
-/// is a row here plus its own adapter (where its payload or reply differs: [`read_tool_call`],
-/// [`render_decision`]) and format files (where it keeps hooks in a format the installer does
-/// not speak yet): docs/adding-an-agent.md.
+/// is a row here plus its own adapter (where its payload or reply differs:
+/// [`super::read_tool_call`], [`super::render_decision`]) and format files (where it keeps hooks
+/// in a format the installer does not speak yet): docs/adding-an-agent.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AgentSpec {
     /// The agent this row is about.
@@ -395,6 +381,16 @@ pub struct AgentSpec {
     /// `updatedInput` (a bare allow is ignored) and kept with the person's feedback as the deny's
     /// message (docs/other-agents.md, "Plan review"). `None`: it has none Vults can approve.
     pub plan_tool: Option<&'static str>,
+    /// Whether its `PostToolUse` carries the edit's `structuredPatch` in `tool_response` (Claude
+    /// Code): the hook keeps it (cut to [`crate::protocol::MAX_PATCH_LINES`]) when it shapes the
+    /// payload, so the session shows the change.
+    pub patch_in_result: bool,
+    /// The tool whose command is a whole patch (Codex CLI's `apply_patch`): its `PostToolUse`
+    /// keeps up to [`crate::protocol::MAX_APPLY_PATCH`] of it when the payload is shaped.
+    pub patch_tool: Option<&'static str>,
+    /// Whether its `agent_idle` / `agent_completed` notifications are about its background
+    /// agents, not the session (Copilot CLI; the session's own turn ends with `agentStop`).
+    pub idle_is_background: bool,
     /// Where and how the installer puts the hook; `None`: it does not install into it.
     pub install: Option<Install>,
     /// The chat engine Zeca drives it with; `None`: Zeca does not chat with it.
@@ -518,6 +514,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: true,
         tells_calls_apart: true,
         plan_tool: Some("ExitPlanMode"),
+        patch_in_result: true,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".claude"], None),
             file: ConfigFile::One("settings.json", Format::JsonGrouped),
@@ -543,6 +542,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: Some("apply_patch"),
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".codex"], Some(("CODEX_HOME", ""))),
             file: ConfigFile::Either {
@@ -572,6 +574,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: true,
         install: Some(Install {
             home: home(&[".copilot"], Some(("COPILOT_HOME", ""))),
             // What the real CLI ran: the command under the shell's own key, timeoutSec.
@@ -606,6 +611,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".qwen"], None),
             file: ConfigFile::One("settings.json", Format::JsonGrouped),
@@ -631,6 +639,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: false,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(
                 &[".config", "opencode"],
@@ -659,6 +670,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".cursor"], None),
             file: ConfigFile::One(
@@ -689,6 +703,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".factory"], None),
             file: ConfigFile::Either {
@@ -715,6 +732,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: Some(Install {
             home: home(&[".kimi-code"], Some(("KIMI_CODE_HOME", ""))),
             file: ConfigFile::One("config.toml", Format::KimiToml),
@@ -737,6 +757,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         install: None,
         chat: None,
         look: None,
@@ -752,6 +775,9 @@ pub const AGENTS: &[AgentSpec] = &[
         policy_allows: false,
         tells_calls_apart: true,
         plan_tool: None,
+        patch_in_result: false,
+        patch_tool: None,
+        idle_is_background: false,
         // Only to take its old hooks out (they send nothing now).
         install: Some(Install {
             home: home(&[".gemini"], None),
@@ -824,573 +850,12 @@ impl ReplyShape {
     }
 }
 
-/// A decision in the agent's own shape, as the one line the hook prints (no newline).
-/// `question` says the request was an AskUserQuestion PreToolUse (a deny then reads as
-/// PreToolUse's deny). `None` when the agent has no reply shape.
-pub fn render_decision(shape: ReplyShape, question: bool, decision: Decision) -> String {
-    render_decision_with(shape, question, decision, DecisionExtras::default())
-}
-
-/// What a decision may carry beyond allow or deny ([`render_decision_with`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct DecisionExtras<'a> {
-    /// A deny's words for the agent (the person's feedback, from the app's `message`): cleaned
-    /// and bounded again here ([`crate::answer::clean_feedback`]); [`DENY_MESSAGE`] when none is
-    /// left. Read by the shapes whose deny carries words (hook-specific and flat); a named
-    /// tool's `--reply vults` deny stays the fixed `reason`, and OpenCode's reject has none.
-    pub feedback: Option<&'a str>,
-    /// A plan review's tool input ([`plan_review`]), as the agent sent it (the hook's own,
-    /// unshaped copy): an allow echoes it as `updatedInput`, which is what approves the plan
-    /// (Claude Code ignores a bare allow of ExitPlanMode). Echoed exactly: a different `plan`
-    /// would replace the plan the person approved.
-    pub plan_input: Option<&'a Value>,
-}
-
-/// [`render_decision`] with the feedback of a deny and the input a plan's approval echoes.
-pub fn render_decision_with(
-    shape: ReplyShape,
-    question: bool,
-    decision: Decision,
-    extras: DecisionExtras<'_>,
-) -> String {
-    let feedback = extras.feedback.and_then(crate::answer::clean_feedback);
-    let said = feedback.as_deref().unwrap_or(DENY_MESSAGE);
-    let v = match (shape, decision) {
-        (ReplyShape::HookSpecific, d) if question => {
-            let mut out = json!({"hookEventName": "PreToolUse", "permissionDecision": d.as_str()});
-            if d == Decision::Deny {
-                out["permissionDecisionReason"] = json!(said);
-            }
-            json!({ "hookSpecificOutput": out })
-        }
-        (ReplyShape::HookSpecific, Decision::Allow) => {
-            let mut decision = json!({"behavior":"allow"});
-            if let Some(input) = extras.plan_input {
-                decision["updatedInput"] = input.clone();
-            }
-            json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":decision}})
-        }
-        (ReplyShape::HookSpecific, Decision::Deny) => json!({"hookSpecificOutput":{
-            "hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":said}}}),
-        (ReplyShape::Flat, Decision::Allow) => json!({"behavior":"allow"}),
-        (ReplyShape::Flat, Decision::Deny) => json!({"behavior":"deny","message":said}),
-        (ReplyShape::OpencodeRelay, Decision::Allow) => json!({"reply":"once"}),
-        (ReplyShape::OpencodeRelay, Decision::Deny) => json!({"reply":"reject"}),
-        (ReplyShape::Vults, Decision::Allow) => json!({"decision":"allow"}),
-        (ReplyShape::Vults, Decision::Deny) => json!({"decision":"deny","reason":DENY_MESSAGE}),
-    };
-    v.to_string()
-}
-
-/// The plan of a plan review: `payload` of `agent` calls the tool its row names for leaving
-/// plan mode ([`AgentSpec::plan_tool`]: Claude Code's ExitPlanMode) with the plan, a string,
-/// in `tool_input.plan` (Claude Code fills it in from the plan file). `None` for anything
-/// else, an ExitPlanMode without a plan (`tool_input: {}`: no plan file was written) included.
-pub fn plan_review(agent: AgentKind, payload: &Value) -> Option<&str> {
-    let tool = spec_of(agent)?.plan_tool?;
-    if tool_name(payload)? != tool {
-        return None;
-    }
-    payload.get("tool_input")?.get("plan")?.as_str()
-}
-
-/// Answers to an AskUserQuestion in the agent's shape, matched by position to the questions in
-/// `payload` (the hook's own, unshaped copy). `None` when the counts differ or the agent cannot
-/// take answers: the hook then prints nothing and the agent asks in its terminal.
-pub fn render_answers(
-    shape: ReplyShape,
-    payload: &Value,
-    answers: &[AnswerItem],
-) -> Option<String> {
-    let input = tool_input(payload)?;
-    let questions = input.get("questions")?.as_array()?;
-    if questions.is_empty() || questions.len() != answers.len() {
-        return None;
-    }
-    match shape {
-        ReplyShape::HookSpecific => {
-            let mut by_text = Map::new();
-            for (q, a) in questions.iter().zip(answers) {
-                let text = q.get("question")?.as_str()?;
-                let value = match a {
-                    AnswerItem::One(s) => json!(s),
-                    AnswerItem::Many(v) => json!(v),
-                };
-                by_text.insert(text.to_string(), value);
-            }
-            let mut updated = input.as_object()?.clone();
-            updated.insert("answers".into(), Value::Object(by_text));
-            Some(
-                json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow",
-                    "updatedInput": updated}})
-                .to_string(),
-            )
-        }
-        ReplyShape::OpencodeRelay => {
-            let lists: Vec<Vec<String>> = answers.iter().map(AnswerItem::labels).collect();
-            Some(json!({ "answers": lists }).to_string())
-        }
-        ReplyShape::Flat | ReplyShape::Vults => None,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading payloads
-// ---------------------------------------------------------------------------------------------
-
-/// The tool name in any agent's payload (`tool_name`, Copilot's `toolName`, OpenCode's
-/// `permission`).
-pub fn tool_name(payload: &Value) -> Option<&str> {
-    ["tool_name", "toolName", "permission"]
-        .iter()
-        .find_map(|k| payload.get(*k).and_then(Value::as_str))
-}
-
-/// The tool's input in any agent's payload. Copilot's `toolArgs` may arrive as a JSON string.
-pub fn tool_input(payload: &Value) -> Option<Value> {
-    for key in ["tool_input", "toolInput", "toolArgs"] {
-        match payload.get(key) {
-            Some(Value::String(s)) => {
-                return Some(serde_json::from_str(s).unwrap_or_else(|_| json!({ "command": s })));
-            }
-            Some(v @ Value::Object(_)) => return Some(v.clone()),
-            _ => {}
-        }
-    }
-    // OpenCode's permission.asked, relayed as it came.
-    if let Some(meta) = payload.get("metadata").filter(|m| m.is_object()) {
-        let mut m = meta.clone();
-        if m.get("command").is_none()
-            && let Some(p) = payload.get("patterns").and_then(Value::as_array)
-        {
-            let joined: Vec<&str> = p.iter().filter_map(Value::as_str).collect();
-            m["command"] = json!(joined.join("\n"));
-        }
-        return Some(m);
-    }
-    // Cursor's beforeShellExecution carries the command at the top.
-    payload
-        .get("command")
-        .and_then(Value::as_str)
-        .map(|c| json!({ "command": c }))
-}
-
-/// `cwd` of the payload, else the first of `workspacePaths` (Antigravity) or
-/// `workspace_roots` (Cursor), else the hook's own folder.
-pub fn resolve_cwd(payload: &Value, own_cwd: &str) -> String {
-    let first = |key: &str| {
-        payload
-            .get(key)?
-            .as_array()?
-            .first()?
-            .as_str()
-            .map(str::to_string)
-    };
-    payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .or_else(|| first("workspacePaths"))
-        .or_else(|| first("workspace_roots"))
-        .unwrap_or_else(|| own_cwd.to_string())
-}
-
-/// The agent's session id: `session_id`, Copilot's `sessionId`, OpenCode's `sessionID`,
-/// Cursor's `conversation_id`.
-pub fn session_id(payload: &Value) -> Option<&str> {
-    ["session_id", "sessionId", "sessionID", "conversation_id"]
-        .iter()
-        .find_map(|k| payload.get(*k).and_then(Value::as_str))
-        .filter(|s| !s.is_empty())
-}
-
-/// What kind of tool, across the agents' own names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ToolKind {
-    /// A shell command (`Bash`, `run_shell_command`, `shell` …).
-    Shell,
-    /// A file edited in place.
-    Edit,
-    /// A file written whole.
-    Write,
-    /// A file or folder read, listed or searched.
-    Read,
-    /// A URL fetched, or a web search.
-    Fetch,
-    /// A patch applied (Codex `apply_patch`).
-    Patch,
-    /// A question to the user (AskUserQuestion).
-    Question,
-    /// An MCP server's tool (`mcp__<server>__<tool>`).
-    Mcp,
-    /// Anything else.
-    Other,
-}
-
-impl ToolKind {
-    /// The kind of a tool as the agent names it; `Other` when it is not known.
-    pub fn of(tool: &str) -> ToolKind {
-        if tool.starts_with("mcp__") {
-            return ToolKind::Mcp;
-        }
-        match tool {
-            "Bash" | "bash" | "Shell" | "shell" | "run_shell_command" | "Execute"
-            | "run_command" | "powershell" | "PowerShell" | "exec_command" | "local_shell" => {
-                ToolKind::Shell
-            }
-            "Edit"
-            | "MultiEdit"
-            | "edit"
-            | "replace"
-            | "str_replace"
-            | "replace_file_content"
-            | "NotebookEdit" => ToolKind::Edit,
-            "Write" | "write" | "write_file" | "create" | "write_to_file" | "Create" => {
-                ToolKind::Write
-            }
-            "Read" | "read" | "read_file" | "view" | "view_file" | "Glob" | "Grep" | "glob"
-            | "grep" | "LS" | "list" => ToolKind::Read,
-            "WebFetch" | "web_fetch" | "webfetch" | "fetch" | "WebSearch" | "web_search" => {
-                ToolKind::Fetch
-            }
-            "apply_patch" => ToolKind::Patch,
-            "AskUserQuestion" | "ask_user" | "question" => ToolKind::Question,
-            _ => ToolKind::Other,
-        }
-    }
-}
-
-/// One question of an AskUserQuestion.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Question {
-    /// The question as asked.
-    pub question: String,
-    /// A short label for the question (Claude Code's chip).
-    #[serde(default)]
-    pub header: String,
-    /// The options offered; empty when only free text is asked for.
-    #[serde(default)]
-    pub options: Vec<QuestionOption>,
-    /// Whether several options may be picked.
-    #[serde(default, rename = "multiSelect")]
-    pub multi_select: bool,
-}
-
-/// One option of a [`Question`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct QuestionOption {
-    /// What the option says, and what an answer names.
-    pub label: String,
-    /// A longer explanation of the option.
-    #[serde(default)]
-    pub description: String,
-}
-
-/// The whole of what a tool call would touch — what a card shows and an Always rule keys on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Target {
-    /// A shell command, whole.
-    Command {
-        /// The command.
-        command: String,
-    },
-    /// A file edit: the path, and the old/new text when the tool says it.
-    Edit {
-        /// The file edited.
-        path: String,
-        /// The text replaced, when the tool says.
-        old: Option<String>,
-        /// The text put in its place, when the tool says.
-        new: Option<String>,
-    },
-    /// A file written whole.
-    Write {
-        /// The file written.
-        path: String,
-        /// Its whole new content, when the tool says.
-        content: Option<String>,
-    },
-    /// A file or folder read or searched.
-    Path {
-        /// The file or folder.
-        path: String,
-    },
-    /// A URL fetched (or a search query).
-    Url {
-        /// The URL, or the search query.
-        url: String,
-    },
-    /// A patch (Codex `apply_patch`).
-    Patch {
-        /// The whole patch.
-        patch: String,
-    },
-    /// AskUserQuestion's questions.
-    Questions {
-        /// In the order asked.
-        questions: Vec<Question>,
-    },
-    /// An MCP tool: server, tool and its JSON input.
-    Mcp {
-        /// The MCP server's name.
-        server: String,
-        /// The tool's name on that server.
-        tool: String,
-        /// Its input as canonical JSON.
-        input: String,
-    },
-    /// Anything else: the tool input as canonical JSON.
-    Input {
-        /// The canonical JSON.
-        json: String,
-    },
-}
-
-impl Target {
-    /// The exact string an Always rule of [`crate::rules::Scope::Target`] keys on: the whole
-    /// command, URL or patch; the file of an edit, a write or a read (any change to it);
-    /// otherwise the canonical JSON of the tool input.
-    pub fn rule_key(&self) -> String {
-        match self {
-            Target::Command { command } => command.clone(),
-            Target::Edit { path, .. } | Target::Write { path, .. } | Target::Path { path } => {
-                path.clone()
-            }
-            Target::Url { url } => url.clone(),
-            Target::Patch { patch } => patch.clone(),
-            Target::Questions { questions } => canonical_json(&json!(questions)),
-            Target::Mcp { input, .. } => input.clone(),
-            Target::Input { json } => json.clone(),
-        }
-    }
-
-    /// A one-line summary for lists (the flock, history); cards show the whole target.
-    pub fn summary(&self) -> String {
-        let s = match self {
-            Target::Questions { questions } => questions
-                .first()
-                .map(|q| q.question.clone())
-                .unwrap_or_default(),
-            Target::Mcp { server, tool, .. } => format!("{server}/{tool}"),
-            // OpenCode asks for an edit with its whole input (the diff it made): the file.
-            Target::Input { json } => input_path(json).unwrap_or_else(|| json.clone()),
-            other => other.rule_key(),
-        };
-        let line = s.lines().next().unwrap_or_default();
-        let mut out: String = line.chars().take(120).collect();
-        if out.len() < s.len() {
-            out.push('…');
-        }
-        out
-    }
-
-    /// The shell command, for a [`Target::Command`].
-    pub fn command(&self) -> Option<&str> {
-        match self {
-            Target::Command { command } => Some(command),
-            _ => None,
-        }
-    }
-}
-
-/// The file a tool input in JSON names (`filepath`, `filePath`, `file_path`, `path`): how a list
-/// shows an OpenCode edit, whose target is its whole input. `None` when it names none.
-pub fn input_path(json: &str) -> Option<String> {
-    let input: Value = serde_json::from_str(json).ok()?;
-    ["filepath", "filePath", "file_path", "path"]
-        .iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))
-        .map(str::to_string)
-}
-
-/// A tool call as every agent's adapter reads it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolCall {
-    /// The agent's session id, when the payload has one.
-    pub session_id: Option<String>,
-    /// The folder the agent works in, as the payload says (`cwd`).
-    pub cwd: Option<String>,
-    /// The tool as the agent names it (`Bash`, `run_shell_command`, `mcp__github__create_issue`…).
-    pub tool: String,
-    /// The kind of tool, across agents' names.
-    pub kind: ToolKind,
-    /// The whole of what the call would touch.
-    pub target: Target,
-    /// The canonical JSON of the whole tool input, for an edit or a write of a file: its
-    /// [`Target::rule_key`] is the file (any change to it), this is the one change (old and new
-    /// text, `replace_all`, the content). What a [`crate::rules::Scope::Exact`] rule keys on;
-    /// `None` for every other target, whose key already is the whole call.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exact: Option<String>,
-}
-
-/// Reads any agent's payload. The shapes differ only in field names (see [`tool_name`],
-/// [`tool_input`], [`session_id`]), so one reader serves every adapter.
-pub fn read_tool_call(payload: &Value) -> ToolCall {
-    let tool = tool_name(payload).unwrap_or_default().to_string();
-    let input = tool_input(payload).unwrap_or(Value::Null);
-    let kind = ToolKind::of(&tool);
-    let target = target_of(&tool, kind, &input);
-    let exact = matches!(target, Target::Edit { .. } | Target::Write { .. })
-        .then(|| canonical_json(&input));
-    ToolCall {
-        session_id: session_id(payload).map(str::to_string),
-        cwd: payload
-            .get("cwd")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        tool,
-        kind,
-        target,
-        exact,
-    }
-}
-
-fn str_field<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
-    keys.iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))
-}
-
-fn target_of(tool: &str, kind: ToolKind, input: &Value) -> Target {
-    let path = str_field(
-        input,
-        &[
-            "file_path",
-            "filePath",
-            "path",
-            "absolute_path",
-            "notebook_path",
-            "TargetFile",
-        ],
-    );
-    let whole = || Target::Input {
-        json: canonical_json(input),
-    };
-    match kind {
-        ToolKind::Shell => command_of(input)
-            .map(|command| Target::Command { command })
-            .unwrap_or_else(whole),
-        ToolKind::Patch => command_of(input)
-            .or_else(|| str_field(input, &["patch", "input"]).map(str::to_string))
-            .map(|patch| Target::Patch { patch })
-            .unwrap_or_else(whole),
-        ToolKind::Edit => match path {
-            Some(p) => Target::Edit {
-                path: p.to_string(),
-                old: str_field(input, &["old_string", "oldString", "old_str", "old"])
-                    .map(str::to_string),
-                new: str_field(
-                    input,
-                    &["new_string", "newString", "new_str", "new", "new_source"],
-                )
-                .map(str::to_string)
-                .or_else(|| {
-                    input
-                        .get("edits")
-                        .map(|e| serde_json::to_string_pretty(e).unwrap_or_default())
-                }),
-            },
-            None => whole(),
-        },
-        ToolKind::Write => match path {
-            Some(p) => Target::Write {
-                path: p.to_string(),
-                content: str_field(input, &["content", "file_text", "CodeContent"])
-                    .map(str::to_string),
-            },
-            None => whole(),
-        },
-        ToolKind::Read => match path.or_else(|| str_field(input, &["pattern"])) {
-            Some(p) => Target::Path {
-                path: p.to_string(),
-            },
-            None => whole(),
-        },
-        ToolKind::Fetch => match str_field(input, &["url", "query"]) {
-            Some(u) => Target::Url { url: u.to_string() },
-            None => whole(),
-        },
-        ToolKind::Question => match input.get("questions").cloned().map(serde_json::from_value) {
-            Some(Ok(questions)) => Target::Questions { questions },
-            _ => whole(),
-        },
-        ToolKind::Mcp => {
-            let mut parts = tool.trim_start_matches("mcp__").splitn(2, "__");
-            Target::Mcp {
-                server: parts.next().unwrap_or_default().to_string(),
-                tool: parts.next().unwrap_or_default().to_string(),
-                input: canonical_json(input),
-            }
-        }
-        ToolKind::Other => match command_of(input) {
-            Some(command) => Target::Command { command },
-            None => match str_field(input, &["url"]) {
-                Some(u) => Target::Url { url: u.to_string() },
-                None => whole(),
-            },
-        },
-    }
-}
-
-/// A command as a string; an argv list (`["bash","-lc","…"]`) is joined with shell quoting.
-/// The command a shell call runs, as one string: `command` (or `cmd`) as a string, or an argv
-/// list shell-quoted. `None` when it is neither, or says nothing (blank, an empty list): the
-/// card then shows the whole input, which is what an Allow authorizes.
-fn command_of(input: &Value) -> Option<String> {
-    match input.get("command").or_else(|| input.get("cmd")) {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Array(argv)) if !argv.is_empty() => {
-            let words: Option<Vec<&str>> = argv.iter().map(Value::as_str).collect();
-            Some(
-                words?
-                    .iter()
-                    .map(|w| shell_quote(w))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
-        }
-        _ => None,
-    }
-}
-
-fn shell_quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-/// JSON with object keys sorted, so equal inputs give equal strings.
-pub fn canonical_json(v: &Value) -> String {
-    fn sorted(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sorted(&m[k])))
-                        .collect(),
-                )
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(v).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::*;
+    use crate::answer::{AnswerItem, Decision};
+    use serde_json::{Value, json};
 
     #[test]
     fn every_agent_has_its_row_in_order() {
@@ -1426,6 +891,9 @@ mod tests {
         assert_eq!(which(&|a| a.policy_allows), [Claude]);
         assert_eq!(which(&|a| !a.tells_calls_apart), [Opencode]);
         assert_eq!(which(&|a| a.chat.is_some()), [Claude, Codex]);
+        assert_eq!(which(&|a| a.patch_in_result), [Claude]);
+        assert_eq!(which(&|a| a.patch_tool.is_some()), [Codex]);
+        assert_eq!(which(&|a| a.idle_is_background), [Copilot]);
         assert_eq!(which(&|a| a.install.is_none()), [Antigravity]);
         assert_eq!(
             which(&|a| a.install.is_some_and(|i| i.status_line)),

@@ -1,0 +1,643 @@
+//! The X server under the floating windows (an X11 desktop, or XWayland under a Wayland one):
+//! what winit does not do for an override-redirect window, done on a thread of its own over
+//! x11rb's pure-Rust connection, so the window never waits on the X server.
+//!
+//! - **The keyboard on a click.** No window manager gives the keyboard to an override-redirect
+//!   window, so when a person clicks into a card (or a global key brings it up) the app sets the
+//!   X input focus on it itself ([`Desk::take_keyboard`]). Under a wlroots compositor (sway) the
+//!   compositor hands the keyboard to an override-redirect window on a click only when its type
+//!   is not one of the "never focus" types (NOTIFICATION among them, see wlroots'
+//!   `wlr_xwayland_or_surface_wants_focus`); such a window also gets the keyboard when it maps.
+//!   So a card maps as a NOTIFICATION and becomes NORMAL only while the pointer moves over it
+//!   ([`Desk::pointer_over`]): a card that appears never takes the keyboard, a click into it does.
+//!   An XWayland window manager also undoes a client's own focus change to a window it does not
+//!   manage (wlroots' `xwm_handle_focus_in` puts the focus back), so under XWayland the click
+//!   grabs the keyboard for the card instead, until the pointer leaves it or it closes: the keys
+//!   typed while the pointer rests on the card the person clicked are the card's, and only those.
+//!   The grab is this thread's connection's, not winit's, so its key presses are read here and
+//!   handed to the card's frame as egui key events ([`Desk::take_keys`]).
+//! - **Where windows go.** The monitors (RandR), the work area the window manager leaves free of
+//!   panels (`_NET_WORKAREA`), where the pointer is, and whether the active window is fullscreen
+//!   (`_NET_WM_STATE_FULLSCREEN`), read every [`REFRESH`] into a [`Screens`] the window reads.
+//! - **On top.** A window manager keeps no override-redirect window above the others, so the
+//!   app's floating windows are raised again on each refresh while they are open.
+
+use super::{Monitor, Screens};
+use std::collections::HashMap;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use x11rb::connection::Connection;
+use x11rb::protocol::randr::ConnectionExt as _;
+use x11rb::protocol::xproto::{
+    AtomEnum, ConfigureWindowAux, ConnectionExt as _, GrabMode, GrabStatus, InputFocus, PropMode,
+    StackMode, Window,
+};
+use x11rb::rust_connection::RustConnection;
+use x11rb::wrapper::ConnectionExt as _;
+
+/// How often the monitors, the work area, the pointer and the fullscreen window are read.
+const REFRESH: Duration = Duration::from_millis(700);
+/// How often the keys are read while a card holds the keyboard grab.
+const GRABBED_POLL: Duration = Duration::from_millis(15);
+
+/// What the window asks of the X server.
+enum Ask {
+    /// Give the keyboard to the window with this title (a click into it, or a global key).
+    TakeKeyboard(String),
+    /// The pointer moves over this window (`true`) or has left it (`false`).
+    PointerOver(String, bool),
+    /// These are the app's floating windows now open (raised on each refresh).
+    Open(Vec<String>),
+}
+
+/// The X side of the floating windows: a thread with its own connection.
+pub struct Desk {
+    asks: Mutex<Sender<Ask>>,
+    screens: Arc<Mutex<Screens>>,
+    /// Key events read under a grab, with the title of the card that holds it.
+    keys: Arc<Mutex<Vec<(String, egui::Event)>>>,
+}
+
+impl Desk {
+    /// Connects to `DISPLAY` and starts the thread; `None` (logged) when there is no X server.
+    pub fn start(wake: impl Fn() + Send + 'static) -> Option<Desk> {
+        let (conn, screen) = match RustConnection::connect(None) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::info!("floating windows: no X server to place them on ({e})");
+                return None;
+            }
+        };
+        let root = conn.setup().roots[screen].root;
+        let atoms = match Atoms::new(&conn) {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::warn!("floating windows: the X server did not answer ({e})");
+                return None;
+            }
+        };
+        let screens = Arc::new(Mutex::new(Screens::default()));
+        let keys = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = mpsc::channel();
+        let x = X {
+            conn,
+            root,
+            atoms,
+            pid: std::process::id(),
+            windows: HashMap::new(),
+            open: Vec::new(),
+            hovered: HashMap::new(),
+            grabbed: None,
+            keys: keys.clone(),
+            keymap: None,
+            released: None,
+            xwayland: std::env::var_os("WAYLAND_DISPLAY").is_some_and(|v| !v.is_empty()),
+        };
+        let shared = screens.clone();
+        std::thread::Builder::new()
+            .name("vults-x11-desk".into())
+            .spawn(move || x.run(rx, shared, wake))
+            .ok()?;
+        Some(Desk {
+            asks: Mutex::new(tx),
+            screens,
+            keys,
+        })
+    }
+
+    /// The latest reading of the screens.
+    pub fn screens(&self) -> Screens {
+        self.screens.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The key events typed into the card titled `title` under its grab since the last call.
+    pub fn take_keys(&self, title: &str) -> Vec<egui::Event> {
+        let Ok(mut keys) = self.keys.lock() else {
+            return Vec::new();
+        };
+        let (mine, others): (Vec<_>, Vec<_>) = keys.drain(..).partition(|(t, _)| t == title);
+        // Keys for a card that is gone are dropped with it.
+        *keys = others;
+        mine.into_iter().map(|(_, e)| e).collect()
+    }
+
+    pub fn take_keyboard(&self, title: &str) {
+        self.ask(Ask::TakeKeyboard(title.to_owned()));
+    }
+
+    pub fn pointer_over(&self, title: &str, over: bool) {
+        self.ask(Ask::PointerOver(title.to_owned(), over));
+    }
+
+    pub fn open(&self, titles: Vec<String>) {
+        self.ask(Ask::Open(titles));
+    }
+
+    fn ask(&self, ask: Ask) {
+        if let Ok(tx) = self.asks.lock() {
+            let _ = tx.send(ask);
+        }
+    }
+}
+
+struct Atoms {
+    net_wm_name: u32,
+    utf8: u32,
+    net_wm_pid: u32,
+    window_type: u32,
+    type_normal: u32,
+    type_notification: u32,
+    workarea: u32,
+    current_desktop: u32,
+    active: u32,
+    wm_state: u32,
+    fullscreen: u32,
+}
+
+impl Atoms {
+    fn new(conn: &RustConnection) -> Result<Atoms, String> {
+        let intern = |name: &str| -> Result<u32, String> {
+            conn.intern_atom(false, name.as_bytes())
+                .map_err(|e| e.to_string())?
+                .reply()
+                .map(|r| r.atom)
+                .map_err(|e| e.to_string())
+        };
+        Ok(Atoms {
+            net_wm_name: intern("_NET_WM_NAME")?,
+            utf8: intern("UTF8_STRING")?,
+            net_wm_pid: intern("_NET_WM_PID")?,
+            window_type: intern("_NET_WM_WINDOW_TYPE")?,
+            type_normal: intern("_NET_WM_WINDOW_TYPE_NORMAL")?,
+            type_notification: intern("_NET_WM_WINDOW_TYPE_NOTIFICATION")?,
+            workarea: intern("_NET_WORKAREA")?,
+            current_desktop: intern("_NET_CURRENT_DESKTOP")?,
+            active: intern("_NET_ACTIVE_WINDOW")?,
+            wm_state: intern("_NET_WM_STATE")?,
+            fullscreen: intern("_NET_WM_STATE_FULLSCREEN")?,
+        })
+    }
+}
+
+struct X {
+    conn: RustConnection,
+    root: Window,
+    atoms: Atoms,
+    pid: u32,
+    /// Our windows by title, as found among the root's children.
+    windows: HashMap<String, Window>,
+    /// The floating windows the app has open now.
+    open: Vec<String>,
+    /// The windows whose type is NORMAL now (the pointer moves over them).
+    hovered: HashMap<String, bool>,
+    /// The card that holds the keyboard grab (XWayland), by title.
+    grabbed: Option<String>,
+    /// Key events read under the grab, for the window to take.
+    keys: Arc<Mutex<Vec<(String, egui::Event)>>>,
+    /// The server's keyboard mapping: (first keycode, keysyms per keycode, keysyms).
+    keymap: Option<(u8, u8, Vec<u32>)>,
+    /// The last key release (keycode, time): a press at the same time is X's auto-repeat.
+    released: Option<(u8, u32)>,
+    /// The X server is XWayland under a Wayland compositor.
+    xwayland: bool,
+}
+
+impl X {
+    fn run(mut self, rx: Receiver<Ask>, shared: Arc<Mutex<Screens>>, wake: impl Fn()) {
+        let mut next = Instant::now();
+        loop {
+            // Under a grab the keys come on this connection: read them often.
+            let wait = next.saturating_duration_since(Instant::now());
+            let wait = if self.grabbed.is_some() {
+                wait.min(GRABBED_POLL)
+            } else {
+                wait
+            };
+            let asked = rx.recv_timeout(wait);
+            if self.read_keys() {
+                wake();
+            }
+            match asked {
+                Ok(ask) => {
+                    if let Err(e) = self.answer(ask) {
+                        tracing::debug!("floating windows: {e}");
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < next => continue,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+            next = Instant::now() + REFRESH;
+            match self.read_screens() {
+                Ok(now) => {
+                    let changed = shared.lock().map(|mut s| {
+                        let changed = *s != now;
+                        *s = now;
+                        changed
+                    });
+                    if changed.unwrap_or(false) {
+                        wake();
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!("floating windows: the X server went away ({e})");
+                    return;
+                }
+            }
+            self.raise_open();
+        }
+    }
+
+    fn answer(&mut self, ask: Ask) -> Result<(), String> {
+        match ask {
+            Ask::TakeKeyboard(title) => {
+                let Some(w) = self.find(&title)? else {
+                    return Ok(());
+                };
+                // CurrentTime: the press that asked is the newest the server has seen.
+                self.conn
+                    .set_input_focus(InputFocus::PARENT, w, x11rb::CURRENT_TIME)
+                    .map_err(|e| e.to_string())?;
+                if self.xwayland {
+                    let grab = self
+                        .conn
+                        .grab_keyboard(
+                            false,
+                            w,
+                            x11rb::CURRENT_TIME,
+                            GrabMode::ASYNC,
+                            GrabMode::ASYNC,
+                        )
+                        .map_err(|e| e.to_string())?
+                        .reply()
+                        .map_err(|e| e.to_string())?;
+                    if grab.status == GrabStatus::SUCCESS {
+                        self.grabbed = Some(title.clone());
+                    } else {
+                        tracing::debug!("keyboard grab for {title:?}: {:?}", grab.status);
+                    }
+                }
+                self.conn.flush().map_err(|e| e.to_string())?;
+                tracing::debug!("keyboard given to {title:?} (a click or a key asked)");
+            }
+            Ask::PointerOver(title, over) => {
+                if !over && self.grabbed.as_ref() == Some(&title) {
+                    self.ungrab()?;
+                }
+                // Only a compositor that reads the type of an override-redirect window to decide
+                // its focus needs the switch (wlroots); an X window manager never manages it.
+                if !self.xwayland || self.hovered.get(&title) == Some(&over) {
+                    return Ok(());
+                }
+                let Some(w) = self.find(&title)? else {
+                    return Ok(());
+                };
+                let kind = if over {
+                    self.atoms.type_normal
+                } else {
+                    self.atoms.type_notification
+                };
+                self.conn
+                    .change_property32(
+                        PropMode::REPLACE,
+                        w,
+                        self.atoms.window_type,
+                        AtomEnum::ATOM,
+                        &[kind],
+                    )
+                    .map_err(|e| e.to_string())?;
+                self.conn.flush().map_err(|e| e.to_string())?;
+                self.hovered.insert(title, over);
+            }
+            Ask::Open(titles) => {
+                if self.grabbed.as_ref().is_some_and(|g| !titles.contains(g)) {
+                    self.ungrab()?;
+                }
+                self.windows.retain(|t, _| titles.contains(t));
+                self.hovered.retain(|t, _| titles.contains(t));
+                self.open = titles;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what the X server sent this connection: under a grab, the key presses, handed to
+    /// the card that holds it. Whether any was.
+    fn read_keys(&mut self) -> bool {
+        use x11rb::protocol::Event;
+        let mut any = false;
+        while let Ok(Some(event)) = self.conn.poll_for_event() {
+            let (key, pressed) = match event {
+                Event::KeyPress(k) => (k, true),
+                Event::KeyRelease(k) => (k, false),
+                _ => continue,
+            };
+            let Some(title) = self.grabbed.clone() else {
+                continue;
+            };
+            let repeat = pressed && self.released == Some((key.detail, key.time));
+            if !pressed {
+                self.released = Some((key.detail, key.time));
+            }
+            let Some(egui_key) = self.keysym(key.detail).and_then(egui_key) else {
+                continue;
+            };
+            let state = u16::from(key.state);
+            let modifiers = egui::Modifiers {
+                alt: state & 0x08 != 0,
+                ctrl: state & 0x04 != 0,
+                shift: state & 0x01 != 0,
+                mac_cmd: false,
+                command: state & 0x04 != 0,
+            };
+            if let Ok(mut keys) = self.keys.lock() {
+                keys.push((
+                    title,
+                    egui::Event::Key {
+                        key: egui_key,
+                        physical_key: None,
+                        pressed,
+                        repeat,
+                        modifiers,
+                    },
+                ));
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// The unshifted keysym of `keycode`.
+    fn keysym(&mut self, keycode: u8) -> Option<u32> {
+        if self.keymap.is_none() {
+            let setup = self.conn.setup();
+            let (min, max) = (setup.min_keycode, setup.max_keycode);
+            let reply = self
+                .conn
+                .get_keyboard_mapping(min, max - min + 1)
+                .ok()?
+                .reply()
+                .ok()?;
+            self.keymap = Some((min, reply.keysyms_per_keycode, reply.keysyms));
+        }
+        let (min, per, syms) = self.keymap.as_ref()?;
+        let at = usize::from(keycode.checked_sub(*min)?) * usize::from(*per);
+        syms.get(at).copied().filter(|s| *s != 0)
+    }
+
+    fn ungrab(&mut self) -> Result<(), String> {
+        self.grabbed = None;
+        self.conn
+            .ungrab_keyboard(x11rb::CURRENT_TIME)
+            .map_err(|e| e.to_string())?;
+        self.conn.flush().map_err(|e| e.to_string())
+    }
+
+    /// Our own top-level window titled `title` (our pid, that name), cached.
+    fn find(&mut self, title: &str) -> Result<Option<Window>, String> {
+        if let Some(w) = self.windows.get(title)
+            && self.title_of(*w).as_deref() == Some(title)
+        {
+            return Ok(Some(*w));
+        }
+        let tree = self
+            .conn
+            .query_tree(self.root)
+            .map_err(|e| e.to_string())?
+            .reply()
+            .map_err(|e| e.to_string())?;
+        // Newest last: a window that closed and opened again under the same title is the later.
+        for &w in tree.children.iter().rev() {
+            if self.pid_of(w) == Some(self.pid) && self.title_of(w).as_deref() == Some(title) {
+                self.windows.insert(title.to_owned(), w);
+                return Ok(Some(w));
+            }
+        }
+        Ok(None)
+    }
+
+    fn title_of(&self, w: Window) -> Option<String> {
+        let reply = self
+            .conn
+            .get_property(false, w, self.atoms.net_wm_name, self.atoms.utf8, 0, 1024)
+            .ok()?
+            .reply()
+            .ok()?;
+        String::from_utf8(reply.value).ok()
+    }
+
+    fn pid_of(&self, w: Window) -> Option<u32> {
+        self.card32(w, self.atoms.net_wm_pid, AtomEnum::CARDINAL.into())
+            .and_then(|v| v.first().copied())
+    }
+
+    fn card32(&self, w: Window, prop: u32, kind: u32) -> Option<Vec<u32>> {
+        let reply = self
+            .conn
+            .get_property(false, w, prop, kind, 0, 1024)
+            .ok()?
+            .reply()
+            .ok()?;
+        Some(reply.value32()?.collect())
+    }
+
+    fn raise_open(&mut self) {
+        for title in self.open.clone() {
+            if let Ok(Some(w)) = self.find(&title) {
+                let _ = self
+                    .conn
+                    .configure_window(w, &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE));
+            }
+        }
+        let _ = self.conn.flush();
+    }
+
+    fn read_screens(&self) -> Result<Screens, String> {
+        let monitors = self
+            .conn
+            .randr_get_monitors(self.root, true)
+            .map_err(|e| e.to_string())?
+            .reply();
+        let mut out = Vec::new();
+        if let Ok(reply) = monitors {
+            for m in reply.monitors {
+                let name = self
+                    .conn
+                    .get_atom_name(m.name)
+                    .ok()
+                    .and_then(|c| c.reply().ok())
+                    .map(|r| String::from_utf8_lossy(&r.name).into_owned())
+                    .unwrap_or_default();
+                out.push(Monitor {
+                    name,
+                    primary: m.primary,
+                    rect: [
+                        i32::from(m.x),
+                        i32::from(m.y),
+                        i32::from(m.width),
+                        i32::from(m.height),
+                    ],
+                });
+            }
+        }
+        if out.is_empty() {
+            // No RandR: the one screen.
+            let g = self
+                .conn
+                .get_geometry(self.root)
+                .map_err(|e| e.to_string())?
+                .reply()
+                .map_err(|e| e.to_string())?;
+            out.push(Monitor {
+                name: String::new(),
+                primary: true,
+                rect: [0, 0, i32::from(g.width), i32::from(g.height)],
+            });
+        }
+        let desktop = self
+            .card32(
+                self.root,
+                self.atoms.current_desktop,
+                AtomEnum::CARDINAL.into(),
+            )
+            .and_then(|v| v.first().copied())
+            .unwrap_or(0) as usize;
+        let work_area = self
+            .card32(self.root, self.atoms.workarea, AtomEnum::CARDINAL.into())
+            .and_then(|v| {
+                let at = v.get(desktop * 4..desktop * 4 + 4)?;
+                Some([at[0] as i32, at[1] as i32, at[2] as i32, at[3] as i32])
+            });
+        let pointer = self
+            .conn
+            .query_pointer(self.root)
+            .ok()
+            .and_then(|c| c.reply().ok())
+            .map(|p| [i32::from(p.root_x), i32::from(p.root_y)]);
+        Ok(Screens {
+            monitors: out,
+            work_area,
+            pointer,
+            fullscreen: self.fullscreen_rect(),
+        })
+    }
+
+    /// Where the active window is, when it is fullscreen (not ours).
+    fn fullscreen_rect(&self) -> Option<[i32; 4]> {
+        let active = self
+            .card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())?
+            .first()
+            .copied()
+            .filter(|w| *w != 0)?;
+        let state = self.card32(active, self.atoms.wm_state, AtomEnum::ATOM.into())?;
+        if !state.contains(&self.atoms.fullscreen) || self.pid_of(active) == Some(self.pid) {
+            return None;
+        }
+        let g = self.conn.get_geometry(active).ok()?.reply().ok()?;
+        let at = self
+            .conn
+            .translate_coordinates(active, self.root, 0, 0)
+            .ok()?
+            .reply()
+            .ok()?;
+        Some([
+            i32::from(at.dst_x),
+            i32::from(at.dst_y),
+            i32::from(g.width),
+            i32::from(g.height),
+        ])
+    }
+}
+
+/// The egui key of an X keysym, for the keys a card reads (letters, digits, Enter, Escape,
+/// Space, Tab, the arrows, Page Up/Down, Super).
+fn egui_key(keysym: u32) -> Option<egui::Key> {
+    use egui::Key;
+    const LETTERS: [Key; 26] = [
+        Key::A,
+        Key::B,
+        Key::C,
+        Key::D,
+        Key::E,
+        Key::F,
+        Key::G,
+        Key::H,
+        Key::I,
+        Key::J,
+        Key::K,
+        Key::L,
+        Key::M,
+        Key::N,
+        Key::O,
+        Key::P,
+        Key::Q,
+        Key::R,
+        Key::S,
+        Key::T,
+        Key::U,
+        Key::V,
+        Key::W,
+        Key::X,
+        Key::Y,
+        Key::Z,
+    ];
+    const DIGITS: [Key; 10] = [
+        Key::Num0,
+        Key::Num1,
+        Key::Num2,
+        Key::Num3,
+        Key::Num4,
+        Key::Num5,
+        Key::Num6,
+        Key::Num7,
+        Key::Num8,
+        Key::Num9,
+    ];
+    Some(match keysym {
+        0x61..=0x7a => LETTERS[(keysym - 0x61) as usize],
+        0x41..=0x5a => LETTERS[(keysym - 0x41) as usize],
+        0x30..=0x39 => DIGITS[(keysym - 0x30) as usize],
+        0x20 => Key::Space,
+        0xff0d | 0xff8d => Key::Enter,
+        0xff1b => Key::Escape,
+        0xff09 => Key::Tab,
+        0xff51 => Key::ArrowLeft,
+        0xff52 => Key::ArrowUp,
+        0xff53 => Key::ArrowRight,
+        0xff54 => Key::ArrowDown,
+        0xff55 => Key::PageUp,
+        0xff56 => Key::PageDown,
+        0xffeb => Key::SuperLeft,
+        0xffec => Key::SuperRight,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::egui_key;
+    use egui::Key;
+
+    #[test]
+    fn the_keys_a_card_reads_are_translated_and_no_other() {
+        assert_eq!(egui_key(0x61), Some(Key::A));
+        assert_eq!(egui_key(0x64), Some(Key::D));
+        assert_eq!(
+            egui_key(0x41),
+            Some(Key::A),
+            "a shifted keysym is the same key"
+        );
+        assert_eq!(egui_key(0x74), Some(Key::T));
+        assert_eq!(egui_key(0x31), Some(Key::Num1));
+        assert_eq!(egui_key(0xff0d), Some(Key::Enter));
+        assert_eq!(egui_key(0xff54), Some(Key::ArrowDown));
+        assert_eq!(egui_key(0xff56), Some(Key::PageDown));
+        assert_eq!(egui_key(0xffeb), Some(Key::SuperLeft));
+        // Shift, Control and the like are modifiers of a press, never keys of their own here.
+        assert_eq!(egui_key(0xffe1), None);
+        assert_eq!(egui_key(0xffe3), None);
+        assert_eq!(egui_key(0xe9), None);
+    }
+}
