@@ -6,7 +6,7 @@
 //!
 //! A [`Desktop`] says what the compositor itself says about its windows (sway's tree; the X
 //! server's windows where there is one), drives input the desktop's own way (XTEST by
-//! `xdotool` on X11 and XWayland, `wtype` on sway) and takes a screenshot
+//! `xdotool` on X11 and XWayland, `wtype` and a virtual pointer on sway) and takes a screenshot
 //! (`grim` on sway, `import -window root` on X). Never the code under test.
 //!
 //! sway refuses to run as root ("Unable to drop root"), and CI runs as root: there sway runs as
@@ -167,6 +167,53 @@ pub struct Desktop {
     pub kids: Kids,
     desktop_kids: Kids,
     _xvfb: Option<Xvfb>,
+    /// sway's pointer (`examples/wl_pointer.rs`), started at the first click.
+    pointer: std::sync::Mutex<Option<Pointer>>,
+}
+
+/// A virtual pointer on a wlroots seat (`examples/wl_pointer.rs`): sway's headless seat has
+/// none, so no client would get a click. Each command is answered `ok` once sway has read it.
+struct Pointer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Pointer {
+    fn start(env: &crate::desktop::Env) -> Pointer {
+        let (bin, _) = crate::built_example("vults-tests", "wl_pointer");
+        let mut child = command(env, &bin.display().to_string())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("wl_pointer starts: {e}"));
+        let stdin = child.stdin.take().expect("its stdin");
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("its stdout"));
+        Pointer {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Sends `line` and waits for its `ok`.
+    fn send(&mut self, line: &str) {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "{line}").expect("wl_pointer reads");
+        let mut answer = String::new();
+        self.stdout
+            .read_line(&mut answer)
+            .expect("wl_pointer answers");
+        assert_eq!(answer.trim(), "ok", "wl_pointer: {line:?}");
+    }
+}
+
+impl Drop for Pointer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 const SWAY_USER: &str = "vultsdesk";
@@ -203,6 +250,7 @@ impl Desktop {
             kids: Kids::default(),
             desktop_kids: Kids::default(),
             _xvfb: None,
+            pointer: std::sync::Mutex::new(None),
         };
         match kind {
             Kind::Openbox | Kind::MutterX11 => {
@@ -720,12 +768,33 @@ impl Desktop {
         let (x, y) = (x.to_string(), y.to_string());
         match self.kind {
             // sway's headless seat has no pointer (no input device): `swaymsg seat - cursor`
-            // moves a cursor no client hears, and XWayland never gets a wl_pointer. With
-            // XWayland the click goes in through its XTEST instead.
+            // moves a cursor no client hears. A virtual pointer moves and clicks as a hand
+            // would, through sway, to whatever is under it. With XWayland the click goes in
+            // through its XTEST instead: the virtual pointer's click on an override-redirect
+            // card reached no button, though XWayland's pointer was on it.
             Kind::Sway(false) => {
-                self.swaymsg(&["seat", "-", "cursor", "set", &x, &y]);
-                self.swaymsg(&["seat", "-", "cursor", "press", "button1"]);
-                self.swaymsg(&["seat", "-", "cursor", "release", "button1"]);
+                let mut pointer = self.pointer.lock().unwrap();
+                let pointer = pointer.get_or_insert_with(|| {
+                    let mut p = Pointer::start(&self.env);
+                    p.send(&format!("size {} {}", self.screen.0, self.screen.1));
+                    p
+                });
+                pointer.send(&format!("move {x} {y}"));
+                if self.x_display.is_some() {
+                    // XWayland binds the seat's pointer only once the seat has one, so the
+                    // first motion may come before it listens: move until its pointer is there.
+                    let env = self.x_env();
+                    let there = format!("x:{x} y:{y} ");
+                    wait_for(20, &format!("XWayland's pointer at {x},{y}"), || {
+                        let at = run(&env, "xdotool", &["getmouselocation"]).unwrap_or_default();
+                        if at.starts_with(&there) {
+                            return Some(());
+                        }
+                        pointer.send(&format!("move {x} {y}"));
+                        None
+                    });
+                }
+                pointer.send("click");
             }
             _ => {
                 let env = self.x_env();
@@ -803,6 +872,9 @@ impl Desktop {
 impl Drop for Desktop {
     fn drop(&mut self) {
         // What ran on the desktop first, then the desktop.
+        if let Ok(mut p) = self.pointer.lock() {
+            drop(p.take());
+        }
         drop(std::mem::take(&mut self.kids));
         drop(std::mem::take(&mut self.desktop_kids));
         let _ = std::fs::remove_dir_all(&self.dir);
