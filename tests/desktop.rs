@@ -138,6 +138,25 @@ impl Kids {
         pid
     }
 
+    /// Starts `cmd` with no stdin, its stdout and stderr appended to `log`; its pid.
+    pub fn spawn_logged(&mut self, cmd: &mut Command, log: &Path) -> u32 {
+        let out = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+        let err = out.try_clone().expect("the log file");
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{cmd:?} starts: {e}"));
+        let pid = child.id();
+        self.0.push(child);
+        pid
+    }
+
     /// How the one started as `pid` ended, once it has; `None` while it runs.
     pub fn ended(&mut self, pid: u32) -> Option<std::process::ExitStatus> {
         let c = self.0.iter_mut().find(|c| c.id() == pid)?;

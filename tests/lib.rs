@@ -14,10 +14,14 @@
 //! - [`desktop`]: an X desktop of a test's own for the live desktop tests (`Xvfb` on a free
 //!   display, openbox, the processes started on it, what `xprop`/`xdotool` say).
 //!
+//! - [`compositors`]: the desktops of the desktop matrix (openbox, mutter, sway, weston, KWin),
+//!   each headless, with their own ways to read windows, click, type and take screenshots.
+//!
 //! Keep this crate's `[dependencies]` light: the hook's own tests depend on it.
 
 #![warn(missing_docs)]
 
+pub mod compositors;
 pub mod desktop;
 
 use std::collections::HashMap;

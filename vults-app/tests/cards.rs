@@ -69,9 +69,15 @@ fn settled_cards(display: &str, count: usize) -> Vec<(String, Geometry)> {
     last
 }
 
-/// Where a card's Copy button is, from its top-left corner: the same card laid out by the same
-/// egui the window runs (the layout is the CPU's, whatever renders it).
+/// Where a card's Copy button is, from its top-left corner (see [`button_in_card`]).
 fn copy_button_in_card(folder: &str, command: &str, height: f32) -> egui::Pos2 {
+    button_in_card(folder, command, height, "Copy")
+}
+
+/// Where the button labelled `label` is on a card for Claude Code's Bash `command` in
+/// `folder`, from the card's top-left corner: the same card laid out by the same egui the
+/// window runs (the layout is the CPU's, whatever renders it).
+pub(super) fn button_in_card(folder: &str, command: &str, height: f32, label: &str) -> egui::Pos2 {
     use vults_core::protocol::{AgentKind, Identity};
     use vults_engine::messages::{PendingCard, Reason, SessionKey};
     let call = vults_core::agents::read_tool_call(&json!({
@@ -109,7 +115,7 @@ fn copy_button_in_card(folder: &str, command: &str, height: f32) -> egui::Pos2 {
                 });
         });
     h.run();
-    h.get_by_label("Copy").rect().center()
+    h.get_by_label(label).rect().center()
 }
 
 /// Copy on a card puts the exact command on the system clipboard: the release app had no

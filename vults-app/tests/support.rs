@@ -4,8 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The app this package built; `VULTS_APP_BIN` runs another build instead (the same tests
+/// against another commit's app).
 pub fn app_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_vults-app"))
+    std::env::var_os("VULTS_APP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_vults-app")))
 }
 
 /// Runs a binary to its end with a clean environment (`PATH` only, plus `env`).
@@ -43,6 +47,26 @@ impl RunningApp {
             .env("LIBGL_ALWAYS_SOFTWARE", "1")
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("vults-app starts");
+        RunningApp { child }
+    }
+
+    /// The app on a desktop of `vults_tests::compositors`: `env` is the desktop's (its
+    /// `DISPLAY`, `WAYLAND_DISPLAY`, runtime folder and bus); stderr goes to `app.stderr` in
+    /// `home`, where a panic would show.
+    pub fn start_env(home: &Path, env: &[(String, String)]) -> RunningApp {
+        let stderr = std::fs::File::create(home.join("app.stderr")).expect("app.stderr");
+        let child = Command::new(app_bin())
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env("VULTS_HOME", home)
+            .env("HOME", home.join("home"))
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            // "card drawn N frame(s) after its event arrived" in the log: the card was drawn.
+            .env("VULTS_UI_STATS", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("vults-app starts");
         RunningApp { child }

@@ -9,6 +9,7 @@
 mod cards;
 mod cli;
 mod desktop;
+mod desktops;
 mod help_remote;
 mod keys;
 mod late_island;
