@@ -80,6 +80,7 @@ fn copy_workspace(root: &Path, ws: &Path) {
         "assets/opencode/vults.js",
         "tests/lib.rs",
         "tests/desktop.rs",
+        "tests/compositors.rs",
     ] {
         write(&ws.join(file), &std::fs::read(root.join(file)).unwrap());
     }

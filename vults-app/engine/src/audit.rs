@@ -15,6 +15,8 @@
 //! ever appended to and renamed, never rewritten.
 
 use crate::messages::AuditEntry;
+// The page types are the engine's messages (History asks for a page, the engine sends one).
+pub use crate::messages::{AuditCursor, AuditPage, PageOf};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -190,44 +192,6 @@ fn tail_of(path: &Path, max: usize) -> Vec<AuditEntry> {
     }
     out.reverse();
     out
-}
-
-/// Where a page of History begins or ends: a byte offset, at a line's start, in the live log or
-/// in the rotated one. The log rotating between two pages shifts it: the next page may repeat
-/// or skip lines once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AuditCursor {
-    /// In `audit.jsonl.1`, not `audit.jsonl`.
-    pub rotated: bool,
-    /// Bytes from the file's start.
-    pub offset: u64,
-}
-
-/// Which page of History to read
-/// ([`EngineCommand::ReadHistory`](crate::messages::EngineCommand::ReadHistory)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageOf {
-    /// The newest lines.
-    Newest,
-    /// The lines before this edge.
-    Older(AuditCursor),
-    /// The lines after this edge.
-    Newer(AuditCursor),
-}
-
-/// A page of History: at most [`PAGE_LINES`] lines, oldest first, and where it begins and ends.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AuditPage {
-    /// Oldest first.
-    pub lines: Vec<AuditEntry>,
-    /// Where the first line begins: [`PageOf::Older`] of it is the page before.
-    pub first: AuditCursor,
-    /// Where the last line ends: [`PageOf::Newer`] of it is the page after.
-    pub last: AuditCursor,
-    /// Lines older than this page exist.
-    pub has_older: bool,
-    /// Lines newer than this page existed when it was read.
-    pub has_newer: bool,
 }
 
 fn len_of(path: &Path) -> u64 {

@@ -724,7 +724,7 @@ pub enum EngineEvent {
     /// A line for the status bar / log (a refused connection, a failed write …).
     Notice(String),
     /// The page of History that [`EngineCommand::ReadHistory`] asked for.
-    HistoryPage(crate::audit::AuditPage),
+    HistoryPage(AuditPage),
 }
 
 /// Window (or phone) → engine.
@@ -750,10 +750,48 @@ pub enum EngineCommand {
     Record(AuditEntry),
     /// Read a page of the audit log for History (at most [`crate::PAGE_LINES`] lines); it
     /// comes back as [`EngineEvent::HistoryPage`].
-    ReadHistory(crate::audit::PageOf),
+    ReadHistory(PageOf),
     /// Stop the engine: cards still waiting are withdrawn (their hooks print nothing, so each
     /// agent asks in its terminal) and queued audit lines are written. See [`crate::EngineHandle::stop`].
     Shutdown,
+}
+
+/// Where a page of History begins or ends: a byte offset, at a line's start, in the live log or
+/// in the rotated one. The log rotating between two pages shifts it: the next page may repeat
+/// or skip lines once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuditCursor {
+    /// In `audit.jsonl.1`, not `audit.jsonl`.
+    pub rotated: bool,
+    /// Bytes from the file's start.
+    pub offset: u64,
+}
+
+/// Which page of History to read
+/// ([`EngineCommand::ReadHistory`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageOf {
+    /// The newest lines.
+    Newest,
+    /// The lines before this edge.
+    Older(AuditCursor),
+    /// The lines after this edge.
+    Newer(AuditCursor),
+}
+
+/// A page of History: at most [`crate::audit::PAGE_LINES`] lines, oldest first, and where it begins and ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditPage {
+    /// Oldest first.
+    pub lines: Vec<AuditEntry>,
+    /// Where the first line begins: [`PageOf::Older`] of it is the page before.
+    pub first: AuditCursor,
+    /// Where the last line ends: [`PageOf::Newer`] of it is the page after.
+    pub last: AuditCursor,
+    /// Lines older than this page exist.
+    pub has_older: bool,
+    /// Lines newer than this page existed when it was read.
+    pub has_newer: bool,
 }
 
 #[cfg(test)]
