@@ -38,6 +38,7 @@ pub mod quiet;
 pub mod settings;
 #[cfg(feature = "test-support")]
 pub mod test_support;
+#[cfg(target_os = "linux")]
 pub mod tray_host;
 
 pub use notice::{Notice, NoticeKind, SessionId, What};
