@@ -54,7 +54,8 @@ impl RunningApp {
 
     /// The app on a desktop of `vults_tests::compositors`: `env` is the desktop's (its
     /// `DISPLAY`, `WAYLAND_DISPLAY`, runtime folder and bus); stderr goes to `app.stderr` in
-    /// `home`, where a panic would show.
+    /// `home`, where a panic would show. Linux's only (the desktops run there).
+    #[cfg(target_os = "linux")]
     pub fn start_env(home: &Path, env: &[(String, String)]) -> RunningApp {
         let stderr = std::fs::File::create(home.join("app.stderr")).expect("app.stderr");
         let child = Command::new(app_bin())

@@ -9,6 +9,7 @@
 mod cards;
 mod cli;
 mod desktop;
+#[cfg(target_os = "linux")]
 mod desktops;
 mod help_remote;
 mod keys;
