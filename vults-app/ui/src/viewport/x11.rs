@@ -92,6 +92,7 @@ impl Desk {
             keys: keys.clone(),
             keymap: None,
             released: None,
+            window_manager: None,
             xwayland: std::env::var_os("WAYLAND_DISPLAY").is_some_and(|v| !v.is_empty()),
         };
         let shared = screens.clone();
@@ -203,6 +204,9 @@ struct X {
     released: Option<(u8, u32)>,
     /// The X server is XWayland under a Wayland compositor.
     xwayland: bool,
+    /// The window manager's name and, under weston, its panel's position in weston.ini: read
+    /// once, when the window manager first answers (neither changes while it runs).
+    window_manager: Option<(String, Option<String>)>,
 }
 
 impl X {
@@ -456,7 +460,7 @@ impl X {
         let _ = self.conn.flush();
     }
 
-    fn read_screens(&self) -> Result<Screens, String> {
+    fn read_screens(&mut self) -> Result<Screens, String> {
         let monitors = self
             .conn
             .randr_get_monitors(self.root, true)
@@ -514,8 +518,14 @@ impl X {
             });
         // weston keeps no _NET_WORKAREA for XWayland, and its panel (at the top unless weston.ini
         // moves it) is drawn over the X windows there: leave its height free.
+        if work_area.is_none() && self.window_manager.is_none() {
+            self.window_manager = self.window_manager().map(|wm| {
+                let panel = (wm == WESTON_WM).then(weston_panel_position).flatten();
+                (wm, panel)
+            });
+        }
         let work_area = work_area.or_else(|| {
-            let wm = self.window_manager()?;
+            let (wm, panel) = self.window_manager.as_ref()?;
             let [_, _, w, h] = out.iter().fold([0, 0, 0, 0], |[_, _, w, h], m| {
                 [
                     0,
@@ -524,7 +534,7 @@ impl X {
                     h.max(m.rect[1] + m.rect[3]),
                 ]
             });
-            weston_work_area(&wm, weston_panel_position().as_deref(), w, h)
+            weston_work_area(wm, panel.as_deref(), w, h)
         });
         let pointer = self
             .conn
@@ -576,6 +586,9 @@ impl X {
     }
 }
 
+/// The name weston's XWayland window manager gives itself.
+const WESTON_WM: &str = "Weston WM";
+
 /// The height of weston's desktop-shell panel (weston 10's default).
 const WESTON_PANEL: i32 = 32;
 
@@ -583,7 +596,7 @@ const WESTON_PANEL: i32 = 32;
 /// `_NET_WORKAREA`: the screen (`w`×`h`) less the panel where `panel-position` (weston.ini's
 /// `[shell]`, `None` when unset: the top) puts it. `None` for another window manager.
 fn weston_work_area(wm: &str, panel: Option<&str>, w: i32, h: i32) -> Option<[i32; 4]> {
-    if wm != "Weston WM" || w <= 0 || h <= WESTON_PANEL {
+    if wm != WESTON_WM || w <= 0 || h <= WESTON_PANEL {
         return None;
     }
     let p = WESTON_PANEL;
