@@ -34,6 +34,8 @@ pub enum Kind {
     Weston,
     /// `kwin_wayland --virtual`, with XWayland.
     Kwin,
+    /// KWin as an X11 window manager (`kwin_x11`) on `Xvfb`: Plasma's X11 session.
+    KwinX11,
 }
 
 impl Kind {
@@ -48,6 +50,7 @@ impl Kind {
             Kind::Sway(false) => "sway-wayland",
             Kind::Weston => "weston-xwayland",
             Kind::Kwin => "kwin-xwayland",
+            Kind::KwinX11 => "kwin-x11",
         }
     }
 
@@ -62,6 +65,11 @@ impl Kind {
     /// connection that made it, which a command-line client does not keep.
     pub fn has_input(self) -> bool {
         !matches!(self, Kind::Weston | Kind::Mutter(false))
+    }
+
+    /// Whether the desktop is an X11 window manager on an `Xvfb` of the test's own.
+    pub fn on_xvfb(self) -> bool {
+        matches!(self, Kind::Openbox | Kind::MutterX11 | Kind::KwinX11)
     }
 
     /// Whether the test can list the windows here (mutter on native Wayland tells no client).
@@ -99,6 +107,15 @@ impl Kind {
             Kind::Sway(false) => &["sway", "swaymsg", "setpriv", "foot", "wtype", "grim"],
             Kind::Weston => &[
                 "weston", "Xwayland", "xterm", "xdotool", "xwininfo", "import",
+            ],
+            Kind::KwinX11 => &[
+                "Xvfb",
+                "kwin_x11",
+                "dbus-daemon",
+                "xterm",
+                "xdotool",
+                "xwininfo",
+                "import",
             ],
             Kind::Kwin => &[
                 "kwin_wayland",
@@ -222,6 +239,12 @@ impl Desktop {
     /// Starts `kind` on a 1280×800 screen and waits until it manages it; `None` when `test`
     /// skips for want of its programs (see [`tools`]: a failure with `VULTS_DESKTOP_TESTS=1`).
     pub fn start(test: &str, kind: Kind) -> Option<Desktop> {
+        Desktop::start_sized(test, kind, (1280, 800))
+    }
+
+    /// [`Desktop::start`] on a screen of `screen` pixels (the `Xvfb` of the X11 window
+    /// managers; the Wayland compositors' first output stays 1280×800).
+    pub fn start_sized(test: &str, kind: Kind, screen: (i64, i64)) -> Option<Desktop> {
         if !tools(test, kind.tools()) {
             return None;
         }
@@ -245,7 +268,7 @@ impl Desktop {
                 ("XDG_RUNTIME_DIR".into(), xdg.display().to_string()),
             ],
             x_display: None,
-            screen: (1280, 800),
+            screen: if kind.on_xvfb() { screen } else { (1280, 800) },
             dir,
             kids: Kids::default(),
             desktop_kids: Kids::default(),
@@ -253,13 +276,20 @@ impl Desktop {
             pointer: std::sync::Mutex::new(None),
         };
         match kind {
-            Kind::Openbox | Kind::MutterX11 => {
-                let xvfb = Xvfb::start(test)?;
+            Kind::Openbox | Kind::MutterX11 | Kind::KwinX11 => {
+                let xvfb = Xvfb::start_sized(test, &format!("{}x{}x24", screen.0, screen.1))?;
                 d.set_x(&xvfb.display.clone());
                 d._xvfb = Some(xvfb);
                 if kind == Kind::Openbox {
                     let env = d.env.clone();
                     crate::desktop::openbox(&mut d.desktop_kids, &env);
+                } else if kind == Kind::KwinX11 {
+                    d.session_bus();
+                    let log = d.log("kwin");
+                    let pid = d
+                        .desktop_kids
+                        .spawn_logged(command(&d.env, "kwin_x11").args(["--replace"]), &log);
+                    d.wait_x_wm(pid, "kwin_x11");
                 } else {
                     d.session_bus();
                     let log = d.log("mutter");
@@ -650,6 +680,38 @@ impl Desktop {
         }
     }
 
+    /// Opens a fullscreen X window titled `title` (`xterm -fullscreen`: a video call, a
+    /// presentation) and waits until the desktop shows it over the whole first monitor and,
+    /// where the test has input, gives it the keyboard; its pid, for [`Desktop::close`].
+    pub fn fullscreen_window(&mut self, title: &str) -> u32 {
+        let env = self.x_env();
+        let mut c = command(&env, "xterm");
+        c.args([
+            "-fullscreen",
+            "-T",
+            title,
+            "-e",
+            "sh",
+            "-c",
+            "exec sleep 600",
+        ]);
+        let pid = self.kids.spawn(&mut c);
+        wait_for(30, &format!("{title} over the whole screen"), || {
+            self.windows()
+                .into_iter()
+                .find(|w| w.title == title && w.rect.x == 0 && w.rect.y == 0 && w.rect.w >= 1280)
+        });
+        if self.kind.has_input() {
+            self.focus(title);
+        }
+        pid
+    }
+
+    /// Ends a program started on the desktop (its windows go with it).
+    pub fn close(&mut self, pid: u32) {
+        self.kids.kill(pid);
+    }
+
     /// Gives the window titled `title` the keyboard, the desktop's way, and waits for it.
     pub fn focus(&self, title: &str) {
         match self.kind {
@@ -841,6 +903,90 @@ impl Desktop {
         }
     }
 
+    /// The X server's monitors (RandR, as `xrandr --listmonitors` says): name and rectangle.
+    pub fn monitors(&self) -> Vec<(String, Rect)> {
+        let out = run(&self.x_env(), "xrandr", &["--listmonitors"]).unwrap_or_default();
+        out.lines().filter_map(monitor_line).collect()
+    }
+
+    /// Adds a second 1280×800 monitor to the right of the first and waits until the X server
+    /// lists it; its name and rectangle. On an `Xvfb` (started 2560 wide by
+    /// [`Desktop::start_sized`]) the screen is split in two RandR monitors, `LEFT` and `RIGHT`
+    /// (`xrandr --setmonitor`, as a second screen shows itself to X clients); on sway a second
+    /// headless output (`create_output`) placed to the right.
+    pub fn second_monitor(&mut self) -> (String, Rect) {
+        let right = Rect {
+            x: 1280,
+            y: 0,
+            w: 1280,
+            h: 800,
+        };
+        match self.kind {
+            kind if kind.on_xvfb() => {
+                assert!(self.screen.0 >= 2560, "start_sized with a 2560 wide screen");
+                let env = self.x_env();
+                for (name, at, output) in [("LEFT", "+0+0", "screen"), ("RIGHT", "+1280+0", "none")]
+                {
+                    let geometry = format!("1280/339x800/212{at}");
+                    run(&env, "xrandr", &["--setmonitor", name, &geometry, output])
+                        .unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+            Kind::Sway(true) => {
+                let before: Vec<String> = self.sway_outputs();
+                self.swaymsg(&["create_output"]);
+                let name = wait_for(20, "sway's second output", || {
+                    self.sway_outputs()
+                        .into_iter()
+                        .find(|n| !before.contains(n))
+                });
+                // sway lays out again the outputs it was not told where to put: both are told.
+                self.swaymsg(&["output", "HEADLESS-1", "position", "0", "0"]);
+                self.swaymsg(&[
+                    "output",
+                    &name,
+                    "resolution",
+                    "1280x800",
+                    "position",
+                    "1280",
+                    "0",
+                ]);
+                self.screen = (2560, 800);
+            }
+            kind => panic!("no second monitor on {}", kind.name()),
+        }
+        wait_for(20, "the X server's second monitor", || {
+            self.monitors().into_iter().find(|(_, r)| *r == right)
+        })
+    }
+
+    /// Takes the monitor `name` (from [`Desktop::second_monitor`]) away and waits until the X
+    /// server no longer lists it. X11 window managers only: sway 1.7 answers `output … disable`
+    /// for a headless output with success and keeps it (and has no `unplug` yet).
+    pub fn drop_monitor(&mut self, name: &str) {
+        assert!(
+            self.kind.on_xvfb(),
+            "no monitor leaves {}",
+            self.kind.name()
+        );
+        run(&self.x_env(), "xrandr", &["--delmonitor", name]).unwrap_or_else(|e| panic!("{e}"));
+        wait_for(20, &format!("the monitor {name} to go"), || {
+            (!self.monitors().iter().any(|(n, _)| n == name)).then_some(())
+        });
+    }
+
+    fn sway_outputs(&self) -> Vec<String> {
+        let outputs: serde_json::Value =
+            serde_json::from_str(&self.swaymsg(&["-t", "get_outputs", "-r"])).expect("outputs");
+        outputs
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|o| o["active"] == true)
+            .filter_map(|o| o["name"].as_str().map(str::to_string))
+            .collect()
+    }
+
     /// The part of the screen no panel covers: `_NET_WORKAREA` where the X server has it,
     /// else the whole screen less the panels this desktop is known to draw (weston's 32 px at
     /// the top).
@@ -914,6 +1060,26 @@ fn x_window(env: &crate::desktop::Env, id: u32) -> Option<(String, Rect)> {
     ))
 }
 
+/// One monitor of `xrandr --listmonitors`: ` 0: +*screen 2560/677x800/212+0+0  screen`.
+fn monitor_line(line: &str) -> Option<(String, Rect)> {
+    let mut words = line.split_whitespace();
+    words.next().filter(|w| w.ends_with(':'))?;
+    let name = words.next()?.trim_start_matches(['+', '*']).to_string();
+    let (size, at) = words.next()?.split_once('+')?;
+    let (w, h) = size.split_once('x')?;
+    let number = |s: &str| s.split('/').next()?.parse::<i64>().ok();
+    let (x, y) = at.split_once('+')?;
+    Some((
+        name,
+        Rect {
+            x: x.parse().ok()?,
+            y: y.parse().ok()?,
+            w: number(w)?,
+            h: number(h)?,
+        },
+    ))
+}
+
 fn set_mode(p: &Path, mode: u32) {
     #[cfg(unix)]
     {
@@ -946,5 +1112,31 @@ pub fn holds_within(secs: u64, mut f: impl FnMut() -> bool) -> bool {
             return false;
         }
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[cfg(test)]
+mod monitor_tests {
+    use super::*;
+
+    #[test]
+    fn xrandr_lists_monitors_by_name_and_place() {
+        assert_eq!(
+            monitor_line(" 1: +*screen 2560/677x800/212+0+0  screen"),
+            Some((
+                "screen".into(),
+                Rect {
+                    x: 0,
+                    y: 0,
+                    w: 2560,
+                    h: 800
+                }
+            ))
+        );
+        assert_eq!(
+            monitor_line(" 0: RIGHT 1280/339x800/212+1280+0 ").map(|m| m.1.x),
+            Some(1280)
+        );
+        assert_eq!(monitor_line("Monitors: 2"), None);
     }
 }

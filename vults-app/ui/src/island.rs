@@ -19,6 +19,9 @@ pub struct IslandView {
     pub menu_asked: bool,
     /// Quiet (do not disturb, quiet hours): the pill is still and says "quiet" there instead.
     pub quiet: bool,
+    /// What the pill last said (its accessible name), logged when it changes: the log then
+    /// tells what the island showed and when, which the desktop tests read.
+    pub said: String,
 }
 
 impl IslandView {
@@ -38,6 +41,10 @@ impl IslandView {
             label.push_str(", cards paused");
         } else if self.quiet {
             label.push_str(", quiet");
+        }
+        if label != self.said {
+            tracing::info!("island says: {label}");
+            self.said.clone_from(&label);
         }
         let (rect, response) = ui.allocate_exact_size(SIZE, Sense::click());
         response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));

@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 use x11rb::connection::Connection;
 use x11rb::protocol::randr::ConnectionExt as _;
 use x11rb::protocol::xproto::{
-    AtomEnum, ConfigureWindowAux, ConnectionExt as _, GrabMode, GrabStatus, InputFocus, PropMode,
-    StackMode, Window,
+    AtomEnum, ConfigureWindowAux, ConnectionExt as _, GrabMode, GrabStatus, InputFocus, MapState,
+    PropMode, StackMode, Window,
 };
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
@@ -155,6 +155,7 @@ struct Atoms {
     wm_state: u32,
     wm_check: u32,
     fullscreen: u32,
+    icccm_state: u32,
 }
 
 impl Atoms {
@@ -179,6 +180,7 @@ impl Atoms {
             wm_check: intern("_NET_SUPPORTING_WM_CHECK")?,
             wm_state: intern("_NET_WM_STATE")?,
             fullscreen: intern("_NET_WM_STATE_FULLSCREEN")?,
+            icccm_state: intern("WM_STATE")?,
         })
     }
 }
@@ -550,6 +552,43 @@ impl X {
         })
     }
 
+    /// The topmost client window on screen: the root's children are in stacking order, top
+    /// last; a reparenting window manager's frame stands for the client in it (the child with
+    /// ICCCM's `WM_STATE`). Override-redirect windows (ours, menus) are no client.
+    fn topmost_client(&self) -> Option<Window> {
+        let tree = self.conn.query_tree(self.root).ok()?.reply().ok()?;
+        let is_client = |w: Window| {
+            self.conn
+                .get_property(false, w, self.atoms.icccm_state, AtomEnum::ANY, 0, 1)
+                .ok()
+                .and_then(|c| c.reply().ok())
+                .is_some_and(|r| r.type_ != u32::from(AtomEnum::NONE))
+        };
+        for &w in tree.children.iter().rev() {
+            let Some(attrs) = self
+                .conn
+                .get_window_attributes(w)
+                .ok()
+                .and_then(|c| c.reply().ok())
+            else {
+                continue;
+            };
+            if attrs.map_state != MapState::VIEWABLE || attrs.override_redirect {
+                continue;
+            }
+            if is_client(w) {
+                return Some(w);
+            }
+            let Some(inner) = self.conn.query_tree(w).ok().and_then(|c| c.reply().ok()) else {
+                continue;
+            };
+            if let Some(&c) = inner.children.iter().find(|&&c| is_client(c)) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
     /// The window manager's name (`_NET_SUPPORTING_WM_CHECK`'s `_NET_WM_NAME`).
     fn window_manager(&self) -> Option<String> {
         let check = self
@@ -559,13 +598,15 @@ impl X {
         self.title_of(check)
     }
 
-    /// Where the active window is, when it is fullscreen (not ours).
+    /// Where the active window is, when it is fullscreen (not ours). Where the window manager
+    /// names no active window (weston's XWayland with no keyboard gives none the focus), the
+    /// topmost window it manages stands for it.
     fn fullscreen_rect(&self) -> Option<[i32; 4]> {
         let active = self
-            .card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())?
-            .first()
-            .copied()
-            .filter(|w| *w != 0)?;
+            .card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())
+            .and_then(|v| v.first().copied())
+            .filter(|w| *w != 0)
+            .or_else(|| self.topmost_client())?;
         let state = self.card32(active, self.atoms.wm_state, AtomEnum::ATOM.into())?;
         if !state.contains(&self.atoms.fullscreen) || self.pid_of(active) == Some(self.pid) {
             return None;
