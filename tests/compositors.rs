@@ -67,6 +67,11 @@ impl Kind {
         !matches!(self, Kind::Weston | Kind::Mutter(false))
     }
 
+    /// Whether the app's windows are XWayland's (an X server beside a Wayland compositor).
+    pub fn xwayland(self) -> bool {
+        self.x11() && !self.on_xvfb()
+    }
+
     /// Whether the desktop is an X11 window manager on an `Xvfb` of the test's own.
     pub fn on_xvfb(self) -> bool {
         matches!(self, Kind::Openbox | Kind::MutterX11 | Kind::KwinX11)
@@ -650,11 +655,18 @@ impl Desktop {
     /// native Wayland, xterm on X); waits until the desktop shows it and it has the keyboard.
     pub fn terminal(&mut self, title: &str, file: &Path) {
         let script = format!("exec cat > '{}'", file.display());
+        self.terminal_running(title, &script);
+    }
+
+    /// Opens a terminal titled `title` running `sh -c script` (as [`Desktop::terminal`] does,
+    /// at the same place) and waits until the desktop shows it and it has the keyboard; the
+    /// terminal's pid.
+    pub fn terminal_running(&mut self, title: &str, script: &str) -> u32 {
         let wayland_terminal = !self.kind.x11();
-        if wayland_terminal {
+        let pid = if wayland_terminal {
             let mut c = command(&self.env, "foot");
-            c.args(["-T", title, "sh", "-c", &script]);
-            self.kids.spawn(&mut c);
+            c.args(["-T", title, "sh", "-c", script]);
+            self.kids.spawn(&mut c)
         } else {
             let env = self.x_env();
             let mut c = command(&env, "xterm");
@@ -666,10 +678,10 @@ impl Desktop {
                 "-e",
                 "sh",
                 "-c",
-                &script,
+                script,
             ]);
-            self.kids.spawn(&mut c);
-        }
+            self.kids.spawn(&mut c)
+        };
         if self.kind.lists_windows() {
             wait_for(30, &format!("the terminal {title}"), || {
                 self.windows().into_iter().find(|w| w.title == title)
@@ -678,6 +690,7 @@ impl Desktop {
         if self.kind.has_input() {
             self.focus(title);
         }
+        pid
     }
 
     /// Opens a fullscreen X window titled `title` (`xterm -fullscreen`: a video call, a
@@ -823,6 +836,14 @@ impl Desktop {
             }
         }
         all
+    }
+
+    /// Moves the pointer to `(x, y)` without clicking (X11 and XWayland: XTEST).
+    pub fn point(&self, x: i64, y: i64) {
+        let (x, y) = (x.to_string(), y.to_string());
+        run(&self.x_env(), "xdotool", &["mousemove", "--sync", &x, &y])
+            .or_else(|_| run(&self.x_env(), "xdotool", &["mousemove", &x, &y]))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// Clicks the first button at `(x, y)` on the screen, the desktop's way.

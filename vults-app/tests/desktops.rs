@@ -499,7 +499,166 @@ fn floating(run: &mut Run) {
         );
     }
     assert_eq!(behaviour(&reply), "allow", "{name}: {reply}");
+    show_terminal(run);
     fullscreen(run);
+}
+
+/// The terminal whose agent asks (Show terminal's test): it runs the hook in the background
+/// and `cat` in the foreground, as an agent's terminal reads what the person types.
+const AGENT_TERMINAL: &str = "vults-agent-terminal";
+
+/// Show terminal: a card whose agent runs in a terminal of its own, now behind another window
+/// that has the keyboard; a click on the card's Show terminal brings that terminal forward with
+/// the keyboard, or the app says in one line why it cannot (the desktop does not let an X
+/// client raise a window). Either way no card nor the toast takes the keyboard, `a` typed next
+/// reaches a terminal and answers nothing, and the card still answers a click on Deny.
+fn show_terminal(run: &mut Run) {
+    let name = run.desktop.kind.name();
+    let dir = &run.home.dir;
+    let (payload, reply, typed) = (
+        dir.join("agent.json"),
+        dir.join("agent.reply"),
+        dir.join("agent.typed"),
+    );
+    let project = dir.join("project");
+    std::fs::write(
+        &payload,
+        json!({
+            "session_id": "s-show",
+            "cwd": project.display().to_string(),
+            "hook_event_name": "PermissionRequest",
+            "tool_name": "Bash",
+            "tool_input": {"command": "echo show me"}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let script = format!(
+        "export VULTS_HOME='{home}' HOME='{home}/home'; cd '{project}' || exit 1; \
+         '{hook}' --agent claude PermissionRequest < '{payload}' > '{reply}' & exec cat > '{typed}'",
+        home = dir.display(),
+        project = project.display(),
+        hook = vults_tests::built_hook_bin().display(),
+        payload = payload.display(),
+        reply = reply.display(),
+        typed = typed.display(),
+    );
+    run.desktop.terminal_running(AGENT_TERMINAL, &script);
+    let cards = run.settled_cards(1);
+    // The person went back to their other terminal, which now covers the agent's.
+    run.desktop.focus(TERMINAL);
+    let card = cards[0].rect;
+    let folder = project.display().to_string();
+    let show = button_in_card(&folder, "echo show me", card.h as f32, "Show terminal");
+    let (sx, sy) = (
+        card.x + show.x.round() as i64,
+        card.y + show.y.round() as i64,
+    );
+    // The pointer moves onto the card and keeps moving a little, as a hand's does, until the
+    // card is ready for its click: under XWayland a card turns from a notification into a
+    // window that may take a click's keyboard only while the pointer moves over it
+    // (viewport/x11.rs), and a click sent the instant the pointer jumped there was lost on sway.
+    // Elsewhere it is ready at once.
+    let env = run.desktop.x_env();
+    let mut step = 0;
+    let ready = wait_until(10, || {
+        step += 1;
+        run.desktop.point(sx - 10 + (step % 2) * 4, sy);
+        !run.desktop.kind.xwayland()
+            || cards[0].x_id.is_some_and(|id| {
+                vults_tests::desktop::run(
+                    &env,
+                    "xprop",
+                    &["-id", &id.to_string(), "_NET_WM_WINDOW_TYPE"],
+                )
+                .is_ok_and(|t| t.contains("NORMAL"))
+            })
+    });
+    if !ready {
+        run.problems
+            .push("the card did not turn NORMAL under a moving pointer".into());
+    }
+    run.desktop.point(sx, sy);
+    run.desktop.click(
+        card.x + show.x.round() as i64,
+        card.y + show.y.round() as i64,
+    );
+    let said = wait_for(run, "the app to say what Show terminal did", |r| {
+        log_text(&r.home.dir).lines().find_map(|l| {
+            l.split_once("show terminal of s-show: ")
+                .map(|(_, s)| s.to_string())
+        })
+    });
+    eprintln!("{name}: Show terminal: {said}");
+    let shown = said.starts_with("Showed");
+    let (has_keys, file) = if shown {
+        let got = wait_until(10, || {
+            run.desktop.focused().as_deref() == Some(AGENT_TERMINAL)
+        });
+        if !got {
+            let focus = run.desktop.focused();
+            run.problems.push(format!(
+                "Show terminal said {said:?} but {focus:?} has the keyboard, not the agent's terminal"
+            ));
+        }
+        (AGENT_TERMINAL, &typed)
+    } else {
+        (TERMINAL, &run.typed)
+    };
+    // The toast came (it says the same line) and took no key.
+    if !holds_for_focus(run, has_keys) {
+        let focus = run.desktop.focused();
+        run.problems.push(format!(
+            "after Show terminal {focus:?} has the keyboard, not {has_keys}"
+        ));
+    }
+    let before = std::fs::read_to_string(file).unwrap_or_default();
+    let reached = (0..10).any(|_| {
+        run.key("a");
+        run.key("Return");
+        wait_until(3, || {
+            std::fs::read_to_string(file)
+                .unwrap_or_default()
+                .get(before.len()..)
+                .is_some_and(|new| new.contains("a\n"))
+        })
+    });
+    if !reached {
+        run.problems.push(format!(
+            "`a` typed after Show terminal did not reach {has_keys}"
+        ));
+    }
+    if !std::fs::read_to_string(&reply)
+        .unwrap_or_default()
+        .is_empty()
+    {
+        panic!(
+            "{name}: a key typed after Show terminal answered the card\n{}",
+            run.state()
+        );
+    }
+    let card = wait_for(run, "the Show terminal card", |r| {
+        r.cards().first().cloned()
+    });
+    let deny = button_in_card(&folder, "echo show me", card.rect.h as f32, "Deny");
+    run.desktop.click(
+        card.rect.x + deny.x.round() as i64,
+        card.rect.y + deny.y.round() as i64,
+    );
+    let answered = wait_for(run, "the Show terminal card's Deny to answer", |_| {
+        Some(std::fs::read_to_string(&reply).unwrap_or_default()).filter(|r| !r.is_empty())
+    });
+    assert_eq!(behaviour(&answered), "deny", "{name}: {answered}");
+    wait_for(run, "the cards to go", |r| {
+        r.cards().is_empty().then_some(())
+    });
+}
+
+/// Whether `title` has the keyboard and keeps it for two seconds (a toast that took it on
+/// mapping would show here).
+fn holds_for_focus(run: &Run, title: &str) -> bool {
+    wait_until(10, || run.desktop.focused().as_deref() == Some(title))
+        && stays(2, || run.desktop.focused().as_deref() == Some(title))
 }
 
 /// A fullscreen window (a video call, a presentation) is not covered: a card that comes while

@@ -408,6 +408,8 @@ impl VultsWindow {
         ctx: &egui::Context,
         session: &vults_engine::messages::SessionKey,
     ) {
+        // The person goes to the terminal: no card keeps the keyboard a click on it gave it.
+        crate::viewport::release_keyboard(ctx);
         let now_t = ctx.input(|i| i.time);
         self.terminal.request(&mut self.model, session, now_t);
         ctx.request_repaint();
@@ -1198,7 +1200,8 @@ impl VultsWindow {
                         (
                             i.pointer.any_pressed(),
                             i.viewport().focused == Some(true),
-                            i.pointer.has_pointer() && i.pointer.delta() != egui::Vec2::ZERO,
+                            i.pointer.has_pointer()
+                                && (i.pointer.delta() != egui::Vec2::ZERO || moved_within(i)),
                         )
                     });
                     if pressed && !focused {
@@ -1360,9 +1363,45 @@ pub fn card_id(id: CardId) -> ViewportId {
     ViewportId::from_hash_of(("vults-card", id))
 }
 
+/// Whether the pointer was at two places within this frame's events: it moved over the window
+/// even where egui's delta says nothing (the frame it came in, which has no earlier position).
+/// One position alone is a pointer that rests where a window just appeared.
+fn moved_within(input: &egui::InputState) -> bool {
+    let mut at = input.events.iter().filter_map(|e| match e {
+        egui::Event::PointerMoved(p) => Some(*p),
+        _ => None,
+    });
+    let first = at.next();
+    first.is_some_and(|f| at.any(|p| p != f))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pointer that came to rest where a card appeared did not move over it; one that was at
+    /// two places in the card's first frame did (two XTEST moves, a fast hand).
+    #[test]
+    fn a_pointer_moved_within_a_frame_only_when_it_was_at_two_places() {
+        let moved = |places: &[(f32, f32)]| {
+            let ctx = egui::Context::default();
+            let raw = egui::RawInput {
+                events: places
+                    .iter()
+                    .map(|&(x, y)| egui::Event::PointerMoved(egui::pos2(x, y)))
+                    .collect(),
+                ..Default::default()
+            };
+            let mut out = false;
+            let mut full = ctx.run_ui(raw, |ui| out = ui.input(moved_within));
+            full.textures_delta.clear();
+            out
+        };
+        assert!(!moved(&[]));
+        assert!(!moved(&[(10.0, 10.0)]));
+        assert!(!moved(&[(10.0, 10.0), (10.0, 10.0)]));
+        assert!(moved(&[(10.0, 10.0), (20.0, 10.0)]));
+    }
 
     /// Whatever the cards' heights and the screen, no two cards overlap, every card placed is
     /// on the screen, and the ones that wait are the newest, in order.

@@ -131,6 +131,19 @@ pub fn take_keyboard(ctx: &egui::Context, id: ViewportId, title: &str) {
     let _ = title;
 }
 
+/// Gives the keyboard back from the floating windows: the person is sent to another window
+/// (Show terminal), so no card keeps the keys a click into it gave it (under XWayland it holds a
+/// grab while the pointer rests on it, and the pointer is still there after the click on Show
+/// terminal). Nothing where the app holds no keyboard.
+pub fn release_keyboard(ctx: &egui::Context) {
+    #[cfg(target_os = "linux")]
+    if let Some(desk) = desk(ctx) {
+        desk.release_keyboard();
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = ctx;
+}
+
 /// The key events typed into the floating window titled `title` under its keyboard grab (x11.rs:
 /// XWayland), to be read as its own; none elsewhere.
 pub fn take_keys(ctx: &egui::Context, title: &str) -> Vec<egui::Event> {

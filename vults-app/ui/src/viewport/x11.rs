@@ -49,6 +49,9 @@ enum Ask {
     PointerOver(String, bool),
     /// These are the app's floating windows now open (raised on each refresh).
     Open(Vec<String>),
+    /// Give the keyboard back: the person is sent elsewhere (Show terminal), so no card keeps
+    /// the keys a click gave it.
+    Release,
 }
 
 /// The X side of the floating windows: a thread with its own connection.
@@ -133,6 +136,15 @@ impl Desk {
 
     pub fn open(&self, titles: Vec<String>) {
         self.ask(Ask::Open(titles));
+    }
+
+    /// Gives the keyboard back (see [`Ask::Release`]); keys read under a grab and not yet
+    /// taken by their card are dropped.
+    pub fn release_keyboard(&self) {
+        if let Ok(mut keys) = self.keys.lock() {
+            keys.clear();
+        }
+        self.ask(Ask::Release);
     }
 
     fn ask(&self, ask: Ask) {
@@ -318,6 +330,37 @@ impl X {
                     .map_err(|e| e.to_string())?;
                 self.conn.flush().map_err(|e| e.to_string())?;
                 self.hovered.insert(title, over);
+            }
+            Ask::Release => {
+                if self.grabbed.is_some() {
+                    self.ungrab()?;
+                }
+                if let Ok(mut keys) = self.keys.lock() {
+                    keys.clear();
+                }
+                // The X input focus a click put on one of ours goes back to the window manager's
+                // active window (never one of ours: they are override-redirect), which had it.
+                let focus = self
+                    .conn
+                    .get_input_focus()
+                    .map_err(|e| e.to_string())?
+                    .reply()
+                    .map_err(|e| e.to_string())?
+                    .focus;
+                let ours = |w: Window| self.windows.values().any(|o| *o == w);
+                if ours(focus) {
+                    let active = self
+                        .card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())
+                        .and_then(|v| v.first().copied())
+                        .filter(|w| *w != 0 && !ours(*w));
+                    if let Some(active) = active {
+                        self.conn
+                            .set_input_focus(InputFocus::PARENT, active, x11rb::CURRENT_TIME)
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+                self.conn.flush().map_err(|e| e.to_string())?;
+                tracing::debug!("keyboard given back");
             }
             Ask::Open(titles) => {
                 if self.grabbed.as_ref().is_some_and(|g| !titles.contains(g)) {
