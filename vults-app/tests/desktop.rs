@@ -238,3 +238,73 @@ fn sigterm_quits_the_window_app_cleanly() {
     );
     assert!(log_text(&home.dir).contains("SIGTERM: quitting"));
 }
+
+/// A SIGTERM while a card is up stops the window app the clean way all through: the card is
+/// withdrawn into the audit ("Vults quit"), the waiting hook ends printing nothing (the agent
+/// asks in its own terminal), the socket goes and the app exits 0.
+#[cfg(unix)]
+#[test]
+fn sigterm_with_a_card_up_withdraws_it_into_the_audit() {
+    use super::support::{app_with, claude_bash, desktop_tools, reply_within, x};
+    let Some(xvfb) = Xvfb::start("sigterm with a card") else {
+        return;
+    };
+    if !desktop_tools("sigterm with a card", &["xdotool"]) {
+        return;
+    }
+    let d = xvfb.display.clone();
+    let home = vults_tests::TempHome::new("sigterm-card");
+    let mut app = app_with(
+        &home.dir,
+        &d,
+        serde_json::json!({"welcome": {"shown": true}}),
+    );
+    let mut hook = claude_bash(&home.dir, "s-term", "cargo fmt --check");
+    assert!(
+        wait_until(30, || !x(
+            &d,
+            "xdotool",
+            &["search", "--name", "^Vults: Claude Code"]
+        )
+        .is_empty()),
+        "no card window:\n{}",
+        log_text(&home.dir)
+    );
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &app.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut status = None;
+    assert!(
+        wait_until(20, || {
+            status = app.child.try_wait().unwrap();
+            status.is_some()
+        }),
+        "the app is still running after SIGTERM:\n{}",
+        log_text(&home.dir)
+    );
+    assert!(
+        status.unwrap().success(),
+        "{status:?}\n{}",
+        log_text(&home.dir)
+    );
+    assert_eq!(
+        reply_within(&mut hook, 10).as_deref(),
+        Some(""),
+        "the hook must end printing nothing"
+    );
+    assert!(
+        !home.dir.join("run").join("vults.sock").exists(),
+        "the socket was left behind"
+    );
+    let log = vults_core::paths::Paths::resolve(|k| (k == "VULTS_HOME").then(|| home.dir.clone()))
+        .audit_log();
+    let audit = std::fs::read_to_string(&log).unwrap_or_default();
+    let line = audit
+        .lines()
+        .find(|l| l.contains("cargo fmt --check"))
+        .unwrap_or_else(|| panic!("the card left no line in the audit: {audit:?}"));
+    let line: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(line["detail"], "Vults quit", "{line}");
+}
