@@ -392,3 +392,40 @@ fn an_edits_answers_share_a_row_and_show_terminal_is_at_the_top() {
         "in the header: {show:?} {path:?}"
     );
 }
+
+/// A long added line wraps after the line-number gutter, never under the numbers: the numbers
+/// and marks stand in a column of their own, left of the code's whole block (issue 32, 11).
+#[test]
+fn a_wrapped_diff_line_continues_after_the_line_numbers() {
+    let long = "        self.tool == call.tool && self.target == call.target.rule_key() && self.folder == call.folder && self.scope.allows(call)\n";
+    let card = with_context(
+        "Edit",
+        Target::Edit {
+            path: RULES_PATH.into(),
+            old: Some("        self.tool == call.tool\n".into()),
+            new: Some(long.into()),
+        },
+        CardContext {
+            before: vec![(RULES_PATH.into(), RULES_RS.into())],
+            ..Default::default()
+        },
+    );
+    let mut h = harness(card);
+    h.run();
+    let mono = egui::TextStyle::Monospace.resolve(&h.ctx.global_style());
+    let (row, column) = h
+        .ctx
+        .fonts_mut(|f| (f.row_height(&mono), f.glyph_width(&mono, '0')));
+    let code = h.get_by_label_contains("self.scope.allows(call)").rect();
+    let path = h.get_by_label(RULES_PATH).rect();
+    // The added line wraps: the code block is taller than its 10 lines.
+    assert!(code.height() > 10.5 * row, "{code:?}: no line wrapped");
+    // Every row of the code, wrapped ones too, starts right of "14 14 + ": at least 7 columns
+    // in from the block's left (where the path starts).
+    assert!(
+        code.left() >= path.left() + 7.0 * column,
+        "the code starts at {} and the block at {}: wrapped rows would run under the numbers",
+        code.left(),
+        path.left()
+    );
+}
