@@ -238,3 +238,185 @@ fn sigterm_quits_the_window_app_cleanly() {
     );
     assert!(log_text(&home.dir).contains("SIGTERM: quitting"));
 }
+
+/// A SIGTERM while a card is up stops the window app the clean way all through: the card is
+/// withdrawn into the audit ("Vults quit"), the waiting hook ends printing nothing (the agent
+/// asks in its own terminal), the socket goes and the app exits 0.
+#[cfg(unix)]
+#[test]
+fn sigterm_with_a_card_up_withdraws_it_into_the_audit() {
+    use super::support::{app_with, claude_bash, desktop_tools, reply_within, x};
+    let Some(xvfb) = Xvfb::start("sigterm with a card") else {
+        return;
+    };
+    if !desktop_tools("sigterm with a card", &["xdotool"]) {
+        return;
+    }
+    let d = xvfb.display.clone();
+    let home = vults_tests::TempHome::new("sigterm-card");
+    let mut app = app_with(
+        &home.dir,
+        &d,
+        serde_json::json!({"welcome": {"shown": true}}),
+    );
+    let mut hook = claude_bash(&home.dir, "s-term", "cargo fmt --check");
+    assert!(
+        wait_until(30, || !x(
+            &d,
+            "xdotool",
+            &["search", "--name", "^Vults: Claude Code"]
+        )
+        .is_empty()),
+        "no card window:\n{}",
+        log_text(&home.dir)
+    );
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &app.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut status = None;
+    assert!(
+        wait_until(20, || {
+            status = app.child.try_wait().unwrap();
+            status.is_some()
+        }),
+        "the app is still running after SIGTERM:\n{}",
+        log_text(&home.dir)
+    );
+    assert!(
+        status.unwrap().success(),
+        "{status:?}\n{}",
+        log_text(&home.dir)
+    );
+    assert_eq!(
+        reply_within(&mut hook, 10).as_deref(),
+        Some(""),
+        "the hook must end printing nothing"
+    );
+    assert!(
+        !home.dir.join("run").join("vults.sock").exists(),
+        "the socket was left behind"
+    );
+    let log = vults_core::paths::Paths::resolve(|k| (k == "VULTS_HOME").then(|| home.dir.clone()))
+        .audit_log();
+    let audit = std::fs::read_to_string(&log).unwrap_or_default();
+    let line = audit
+        .lines()
+        .find(|l| l.contains("cargo fmt --check"))
+        .unwrap_or_else(|| panic!("the card left no line in the audit: {audit:?}"));
+    let line: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(line["detail"], "Vults quit", "{line}");
+}
+
+/// Show terminal's toast keeps clear of the terminal it raised: an xterm across the top of the
+/// screen asks through the real hook, a click into its card and `T` raise it, and the toast
+/// ("Vults: terminal") comes under the xterm, not over its top rows under the island.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_show_terminal_toast_keeps_clear_of_the_raised_terminal() {
+    use super::support::{app_with, desktop_tools, x};
+    use vults_tests::desktop::{Kids, command, display_env, openbox};
+    let Some(xvfb) = Xvfb::start("toast placement") else {
+        return;
+    };
+    if !desktop_tools(
+        "toast placement",
+        &["openbox", "xterm", "xdotool", "xwininfo"],
+    ) {
+        return;
+    }
+    let d = xvfb.display.clone();
+    let xdotool = |args: &[&str]| x(&d, "xdotool", args);
+    // Where a window is on the screen, as the X server says (xdotool's position of a window
+    // the window manager framed is off by its frame).
+    let geometry = |window: &str| -> [i32; 4] {
+        let info = x(&d, "xwininfo", &["-id", window]);
+        let field = |k: &str| {
+            info.lines()
+                .find_map(|l| l.trim().strip_prefix(&format!("{k}:")))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {k} in {info:?}"))
+        };
+        [
+            field("Absolute upper-left X"),
+            field("Absolute upper-left Y"),
+            field("Width"),
+            field("Height"),
+        ]
+    };
+    let mut kids = Kids::default();
+    let env = display_env(&d);
+    openbox(&mut kids, &env);
+    let home = vults_tests::TempHome::new("toast-place");
+    let _app = app_with(
+        &home.dir,
+        &d,
+        serde_json::json!({"welcome": {"shown": true}}),
+    );
+    // The agent runs in the xterm: the hook's terminal is that xterm's (its WINDOWID).
+    let payload = serde_json::json!({"session_id": "s-top", "cwd": home.dir.join("project"),
+        "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+        "tool_input": {"command": "cargo fmt --check"}});
+    std::fs::write(home.dir.join("agent.json"), payload.to_string()).unwrap();
+    let script = format!(
+        "cd '{project}' && VULTS_HOME='{home}' HOME='{home}/home' '{hook}' --agent claude \
+         PermissionRequest < '{home}/agent.json' > /dev/null; exec sleep 600",
+        project = home.dir.join("project").display(),
+        home = home.dir.display(),
+        hook = vults_tests::built_hook_bin().display(),
+    );
+    kids.spawn(command(&env, "xterm").args([
+        "-T",
+        "agent-at-top",
+        "-geometry",
+        "140x24+0+0",
+        "-e",
+        "sh",
+        "-c",
+        &script,
+    ]));
+    let mut card = String::new();
+    assert!(
+        wait_until(30, || {
+            card = xdotool(&["search", "--name", "^Vults: Claude Code"]);
+            !card.is_empty()
+        }),
+        "no card:\n{}",
+        log_text(&home.dir)
+    );
+    let term = xdotool(&["search", "--name", "^agent-at-top$"]);
+    let [cx, cy, _, _] = geometry(&card);
+    let mut toast = String::new();
+    assert!(
+        wait_until(30, || {
+            // Into the card's text, then its Show terminal key, until the toast comes.
+            xdotool(&[
+                "mousemove",
+                &(cx + 200).to_string(),
+                &(cy + 60).to_string(),
+                "click",
+                "1",
+            ]);
+            xdotool(&["key", "t"]);
+            toast = xdotool(&["search", "--name", "^Vults: terminal$"]);
+            !toast.is_empty()
+        }),
+        "no toast:\n{}",
+        log_text(&home.dir)
+    );
+    assert!(
+        log_text(&home.dir).contains("Showed xterm"),
+        "the xterm was not shown:\n{}",
+        log_text(&home.dir)
+    );
+    let [_, ty, _, th] = geometry(&toast);
+    let [_, wy, _, wh] = geometry(&term);
+    assert!(wy < 100, "the xterm is not at the top of the screen: {wy}");
+    assert!(
+        ty >= wy + wh,
+        "the toast (y {ty}..{}) covers the xterm (y {wy}..{})",
+        ty + th,
+        wy + wh
+    );
+}

@@ -617,6 +617,54 @@ mod tests {
         );
     }
 
+    /// OpenCode asks for each file change (its edit, write and apply_patch tools) as an `edit`
+    /// permission carrying the file and its diff: real requests, as its plugin relays them.
+    #[test]
+    fn an_opencode_edit_offers_this_change_and_this_file_and_each_answers_what_it_says() {
+        let relayed = |json: &str| {
+            crate::agents::read_tool_call(&serde_json::from_str(json).expect("fixture"))
+        };
+        let edit = relayed(include_str!(
+            "../tests/fixtures/relay/opencode-edit-PermissionRequest.json"
+        ));
+        let write = relayed(include_str!(
+            "../tests/fixtures/relay/opencode-write-PermissionRequest.json"
+        ));
+        let patch = relayed(include_str!(
+            "../tests/fixtures/relay/opencode-apply_patch-PermissionRequest.json"
+        ));
+        let opencode = Identity::Builtin(AgentKind::Opencode);
+        let folder = "/home/me/project";
+        let file = AlwaysRule::offer(&opencode, folder, &edit, 1).expect("a file rule");
+        let exact = AlwaysRule::exact_for_call(&opencode, folder, &edit, 1).expect("a change rule");
+        assert_eq!(
+            file.words(),
+            "OpenCode may edit app.ts with edit — any change, in this folder."
+        );
+        assert_eq!(
+            exact.words(),
+            "OpenCode may make this exact change to app.ts with edit, in this folder."
+        );
+        // Any change to the file: this one, and another tool's change to the same file.
+        assert!(file.answers(&opencode, folder, &edit));
+        assert!(file.answers(&opencode, folder, &write));
+        assert!(
+            !file.answers(&opencode, folder, &patch),
+            "two files are not app.ts"
+        );
+        // This exact change: this one only.
+        assert!(exact.answers(&opencode, folder, &edit));
+        assert!(!exact.answers(&opencode, folder, &write));
+        // Two files are no one file: one Always, for this exact input.
+        assert!(AlwaysRule::exact_for_call(&opencode, folder, &patch, 1).is_none());
+        assert_eq!(
+            AlwaysRule::offer(&opencode, folder, &patch, 1)
+                .unwrap()
+                .words(),
+            "OpenCode may use edit with this exact input, in this folder."
+        );
+    }
+
     #[test]
     fn an_exact_rule_round_trips_and_an_old_file_reads_as_target_rules() {
         let claude = Identity::Builtin(AgentKind::Claude);

@@ -147,12 +147,16 @@ pub fn card_diff(call: &ToolCall, context: &CardContext) -> Option<Vec<FileDiff>
         Target::Edit { path, old, new } => {
             let edits = if !context.edits.is_empty() {
                 context.edits.clone()
-            } else {
+            } else if let (Some(old), Some(new)) = (old, new) {
                 vec![EditPair {
-                    old: old.clone()?,
-                    new: new.clone()?,
+                    old: old.clone(),
+                    new: new.clone(),
                     replace_all: false,
                 }]
+            } else {
+                // OpenCode says an edit or a write as the unified diff it made, kept whole in
+                // the call's exact input.
+                return input_diff(call.exact.as_deref()?);
             };
             let hunks = match context
                 .before(path)
@@ -197,22 +201,26 @@ pub fn card_diff(call: &ToolCall, context: &CardContext) -> Option<Vec<FileDiff>
             }
             Some(files)
         }
-        // OpenCode asks for an edit or write with the unified diff it made (`metadata.diff`,
-        // next to `filepath`): shown as it came, numbered by its own `@@` lines.
-        Target::Input { json } => {
-            let input: Value = serde_json::from_str(json).ok()?;
-            let diff = input.get("diff")?.as_str()?;
-            let path = ["filepath", "filePath", "file_path", "path"]
-                .iter()
-                .find_map(|k| input.get(*k).and_then(Value::as_str));
-            let mut files = parse_unified(diff)?;
-            if let (Some(path), [only]) = (path, files.as_mut_slice()) {
-                only.path = path.to_string();
-            }
-            Some(files)
-        }
+        // OpenCode's change to several files (an apply_patch), read as its whole input.
+        Target::Input { json } => input_diff(json),
         _ => None,
     }
+}
+
+/// The unified diff OpenCode made for a file change (`metadata.diff`, next to `filepath`), as
+/// the tool input in JSON carries it: shown as it came, numbered by its own `@@` lines, one
+/// file's under the path the input names.
+fn input_diff(json: &str) -> Option<Vec<FileDiff>> {
+    let input: Value = serde_json::from_str(json).ok()?;
+    let diff = input.get("diff")?.as_str()?;
+    let path = ["filepath", "filePath", "file_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str));
+    let mut files = parse_unified(diff)?;
+    if let (Some(path), [only]) = (path, files.as_mut_slice()) {
+        only.path = path.to_string();
+    }
+    Some(files)
 }
 
 /// Reads a unified diff (`--- a` / `+++ b` / `@@ -o,n +o,n @@` hunks), numbered by its hunk
@@ -750,6 +758,35 @@ mod tests {
             to_json(&d),
             json!([{"path": "/p/a.txt", "op": "update", "move_to": null, "hunks": [{"header": null,
                 "lines": [[" ", 1, 1, "line 1"], ["-", 2, null, "line 2"], ["+", null, 2, "LINE 2"]]}]}])
+        );
+    }
+
+    /// A real OpenCode edit, as its plugin relays it: an edit of one file whose diff is the one
+    /// OpenCode made, the file on the path line.
+    #[test]
+    fn an_opencode_edit_is_its_files_diff() {
+        let payload: Value = serde_json::from_str(include_str!(
+            "../../../vults-core/tests/fixtures/relay/opencode-edit-PermissionRequest.json"
+        ))
+        .unwrap();
+        let call = vults_core::agents::read_tool_call(&payload);
+        assert!(
+            matches!(&call.target, Target::Edit { path, .. } if path == "/home/me/project/app.ts")
+        );
+        let d = card_diff(&call, &CardContext::default()).expect("its diff");
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            (d[0].path.as_str(), d[0].op),
+            ("/home/me/project/app.ts", Op::Update)
+        );
+        assert_eq!(
+            d[0].text(),
+            " const a = 1;\n const b = 2;\n export function f() {\n-  return a + b;\n+  // the sum\n+  return a + b + 1;\n }\n"
+        );
+        assert_eq!(
+            d[0].hunks[0].lines[4].new,
+            Some(4),
+            "numbered by its @@ line"
         );
     }
 

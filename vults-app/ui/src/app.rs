@@ -735,9 +735,14 @@ impl VultsWindow {
         } else {
             None
         };
+        // The window the person works in (after Show terminal, the one raised): the toast
+        // keeps clear of it.
+        let active = crate::viewport::screens(&ctx)
+            .filter(|_| floating)
+            .and_then(|s| s.active_window(ctx.pixels_per_point()));
         let mut show: Vec<vults_engine::messages::SessionKey> = self
             .terminal
-            .overlays_ui(&ctx, &self.model, screen)
+            .overlays_ui(&ctx, &self.model, screen, active)
             .into_iter()
             .collect();
         if floating {

@@ -230,6 +230,12 @@ fn target_text(target: &Target) -> String {
             input,
         } => format!("{server}/{tool} {input}"),
         Target::Input { json } => json.clone(),
+        // OpenCode's edit says only its file and diff, which is on its card.
+        Target::Edit {
+            path,
+            old: None,
+            new: None,
+        } => path.clone(),
         Target::Edit { path, old, new } => format!(
             "{path}\nreplaces: {}\nwith: {}",
             old.as_deref().unwrap_or("(not said)"),
@@ -840,6 +846,28 @@ mod tests {
                 card: 5,
                 tool: "edit".into(),
                 change: "/w/x.rs · +1 −1".into()
+            }
+        );
+        // A real OpenCode edit, as its plugin relays it: its file, as any agent's edit.
+        let payload: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../vults-core/tests/fixtures/relay/opencode-edit-PermissionRequest.json"
+        ))
+        .unwrap();
+        let mut real = card(
+            6,
+            "a",
+            Target::Command {
+                command: String::new(),
+            },
+            None,
+        );
+        real.call = vults_core::agents::read_tool_call(&payload);
+        assert_eq!(
+            card_notice(&real).what,
+            What::FileChange {
+                card: 6,
+                tool: "edit".into(),
+                change: "/home/me/project/app.ts · +2 −1".into()
             }
         );
         // A plan: its first heading, never the raw input.

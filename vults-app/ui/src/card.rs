@@ -844,6 +844,14 @@ impl CardView {
                         .or_insert_with(|| code::text(&ctx, new, lang));
                     code_block(ui, "new", l, NEW_FILL, folds);
                 }
+                // OpenCode says an edit as the diff it made: its input, as it was sent.
+                if let (None, None, Some(exact)) = (old, new, &card.call.exact) {
+                    head_ui(ui, &format!("{tool} input"), None, toggle.take());
+                    let l = laid
+                        .entry("input")
+                        .or_insert_with(|| code::text(&ctx, &pretty_json(exact), "json"));
+                    code_block(ui, "input", l, CODE_FILL, folds);
+                }
             }
             Target::Write { path, content } => {
                 path_ui(ui, path);

@@ -28,6 +28,8 @@ pub(crate) struct WindowTerminal {
     pub toast_from: Option<f64>,
     /// The island's menu is open (a right click on the island).
     pub menu_open: bool,
+    /// The screens were read again since the last show's line came (the window it raised).
+    placed: bool,
 }
 
 impl WindowTerminal {
@@ -87,6 +89,8 @@ impl WindowTerminal {
         model.notice(shown.line.clone());
         model.shown = Some(shown);
         self.toast_from = Some(now_t);
+        // Where the raised window is now, for the toast to keep clear of it.
+        self.placed = false;
     }
 
     /// The titles of the menu's and the toast's windows while they are open (floating).
@@ -102,11 +106,13 @@ impl WindowTerminal {
     /// Draws the island's menu (when open) and the toast; the session chosen in the menu.
     /// `floating`: the part of the screen the island is on (each is a small window of its own
     /// under the island); `None`: an area at the top of the one window.
+    /// `window`: the active window (floating, X11), which the toast keeps clear of.
     pub fn overlays_ui(
         &mut self,
         ctx: &egui::Context,
         model: &Model,
         screen: Option<egui::Rect>,
+        window: Option<egui::Rect>,
     ) -> Option<SessionKey> {
         let now_t = ctx.input(|i| i.time);
         let floating = screen.is_some();
@@ -163,6 +169,9 @@ impl WindowTerminal {
                 top += height + 6.0;
             }
         }
+        if floating && !std::mem::replace(&mut self.placed, true) {
+            crate::viewport::refresh_screens(ctx);
+        }
         if let (Some(from), Some(shown)) = (self.toast_from, model.shown.as_ref()) {
             let left = TOAST_FOR - (now_t - from);
             if left <= 0.0 {
@@ -170,13 +179,19 @@ impl WindowTerminal {
                 return chosen;
             }
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(left));
-            let pos = egui::pos2(centre(TOAST_WIDTH), top);
+            let pos = match screen {
+                Some(area) => {
+                    let size = egui::vec2(TOAST_WIDTH, TOAST_HEIGHT);
+                    toast_pos(area, centre(TOAST_WIDTH), top, size, window)
+                }
+                None => egui::pos2(centre(TOAST_WIDTH), top),
+            };
             if floating {
                 let builder = crate::viewport::floating(
                     crate::viewport::Floating::Toast,
                     TOAST_TITLE,
                     pos,
-                    egui::vec2(TOAST_WIDTH, 40.0),
+                    egui::vec2(TOAST_WIDTH, TOAST_HEIGHT),
                 );
                 crate::viewport::immediate(ctx, toast_id(), builder, |ui, _| {
                     egui::CentralPanel::default()
@@ -195,6 +210,42 @@ impl WindowTerminal {
         }
         chosen
     }
+}
+
+const TOAST_HEIGHT: f32 = 40.0;
+/// Space between the toast and the window it keeps clear of.
+const TOAST_GAP: f32 = 8.0;
+
+/// Where the toast goes on `area` (floating, in points): at `x` under the island (`under`),
+/// unless it would cover `window`, the active window (after Show terminal, the terminal it
+/// raised): then below that window, or beside it, wherever the toast fits on `area` left of
+/// the cards' column. A window that leaves no room (a
+/// maximized terminal) gets it under the island still, over its oldest rows rather than its
+/// prompt. Where the active window is not known, at the bottom of `area`.
+pub(crate) fn toast_pos(
+    area: egui::Rect,
+    x: f32,
+    under: f32,
+    size: egui::Vec2,
+    window: Option<egui::Rect>,
+) -> egui::Pos2 {
+    let default = egui::pos2(x, under);
+    let Some(window) = window else {
+        return egui::pos2(x, area.bottom() - size.y - TOAST_GAP);
+    };
+    // Left of the cards' column, as under the island.
+    let x_max = (area.right() - crate::card::WIDTH - 16.0 - 8.0 - size.x).max(area.left());
+    let fits = |at: egui::Pos2| {
+        area.contains_rect(egui::Rect::from_min_size(at, size)) && at.x <= x_max + 0.5
+    };
+    let clear = |at: egui::Pos2| !egui::Rect::from_min_size(at, size).intersects(window);
+    let below = egui::pos2(x, (window.bottom() + TOAST_GAP).max(under));
+    let left = egui::pos2(window.left() - TOAST_GAP - size.x, under);
+    let right = egui::pos2(window.right() + TOAST_GAP, under);
+    [default, below, left, right]
+        .into_iter()
+        .find(|at| clear(*at) && fits(*at))
+        .unwrap_or(default)
 }
 
 /// The island menu's window title (floating).
@@ -276,4 +327,54 @@ pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<S
         }
     }
     chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui::{Rect, pos2, vec2};
+
+    /// A 1920×1080 work area; the toast centred under the island, as `overlays_ui` puts it.
+    fn place(window: Option<Rect>) -> Rect {
+        let area = Rect::from_min_size(pos2(0.0, 0.0), vec2(1920.0, 1080.0));
+        let size = vec2(TOAST_WIDTH, TOAST_HEIGHT);
+        let x = area.center().x - TOAST_WIDTH / 2.0;
+        let at = toast_pos(area, x, 50.0, size, window);
+        let toast = Rect::from_min_size(at, size);
+        assert!(area.contains_rect(toast), "{toast:?} is off the screen");
+        // Never over the cards' column at the right.
+        assert!(
+            toast.right() <= 1920.0 - crate::card::WIDTH - 24.0 + 0.5,
+            "{toast:?}"
+        );
+        toast
+    }
+
+    #[test]
+    fn the_toast_keeps_clear_of_the_terminal_it_raised() {
+        let window = |x: f32, y: f32, w: f32, h: f32| Rect::from_min_size(pos2(x, y), vec2(w, h));
+        // A terminal raised at the top of the screen: the toast goes under it, not over its
+        // top rows (it went under the island, over them).
+        let top = window(400.0, 0.0, 900.0, 500.0);
+        let toast = place(Some(top));
+        assert!(!toast.intersects(top), "{toast:?} covers {top:?}");
+        assert!(toast.top() >= top.bottom());
+        // A terminal at the bottom: under the island, where it always was.
+        let bottom = window(300.0, 600.0, 1000.0, 480.0);
+        assert_eq!(place(Some(bottom)).min, pos2(700.0, 50.0));
+        // Full height at the right: beside it.
+        let right = window(1000.0, 0.0, 920.0, 1080.0);
+        let toast = place(Some(right));
+        assert!(!toast.intersects(right), "{toast:?} covers {right:?}");
+        // Full height at the left: beside it, left of the cards.
+        let left = window(0.0, 0.0, 800.0, 1080.0);
+        let toast = place(Some(left));
+        assert!(!toast.intersects(left), "{toast:?} covers {left:?}");
+        // Maximized: no room anywhere, so under the island, over its oldest rows, never over
+        // its prompt at the bottom.
+        let max = window(0.0, 0.0, 1920.0, 1080.0);
+        assert_eq!(place(Some(max)).min, pos2(700.0, 50.0));
+        // Not known (no X server to ask): the bottom of the work area.
+        assert_eq!(place(None).max.y, 1080.0 - TOAST_GAP);
+    }
 }

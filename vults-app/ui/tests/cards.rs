@@ -316,25 +316,30 @@ fn long_chained_command_wraps_at_operators_and_copy_gives_the_exact_command() {
     assert_eq!(copied, vec![command.to_string()]);
 }
 
+/// A real OpenCode edit, as its plugin relays it: an edit of its file like any agent's (the
+/// file on the path line, OpenCode's own diff, this change and this file to Always), its input
+/// as sent a click away.
 #[test]
 fn opencode_edit_card_shows_the_diff_opencode_made() {
-    let diff = "Index: /home/ada/src/vults/web/app.ts\n===================================================================\n--- /home/ada/src/vults/web/app.ts\n+++ /home/ada/src/vults/web/app.ts\n@@ -10,3 +10,3 @@\n const port = 8080;\n-const host = \"0.0.0.0\";\n+const host = \"127.0.0.1\";\n listen(host, port);\n";
-    let input = serde_json::json!({"command": "web/app.ts", "diff": diff, "filepath": "/home/ada/src/vults/web/app.ts"});
-    let json = vults_core::agents::canonical_json(&input);
-    let card = fixtures::card(
-        23,
-        fixtures::call("edit", Target::Input { json: json.clone() }),
-        None,
-    );
+    let payload: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../vults-core/tests/fixtures/relay/opencode-edit-PermissionRequest.json"
+    ))
+    .unwrap();
+    let call = vults_core::agents::read_tool_call(&payload);
+    let card = fixtures::card(23, call.clone(), None);
     let card = fixtures::as_agent(card, vults_core::protocol::AgentKind::Opencode);
     let mut h = harness(card);
     h.run();
     every_changed_line_is_shown(&h);
     // Its file on the path line, as for an Edit (it was a header inside the diff).
-    h.get_by_label("/home/ada/src/vults/web/app.ts");
+    h.get_by_label("/home/me/project/app.ts");
+    h.get_by_label("diff · +2 −1");
     assert!(h.query_by_label_contains("update /home").is_none());
+    h.get_by_label("Always: this change");
+    h.get_by_label("Always: this file");
+    let exact = call.exact.expect("its whole input");
     let pretty =
-        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&json).unwrap())
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&exact).unwrap())
             .unwrap();
     whole_text_shows(&mut h, &[&pretty]);
 }
@@ -385,5 +390,42 @@ fn an_edits_answers_share_a_row_and_show_terminal_is_at_the_top() {
     assert!(
         show.bottom() <= path.top() + 1.0,
         "in the header: {show:?} {path:?}"
+    );
+}
+
+/// A long added line wraps after the line-number gutter, never under the numbers: the numbers
+/// and marks stand in a column of their own, left of the code's whole block (issue 32, 11).
+#[test]
+fn a_wrapped_diff_line_continues_after_the_line_numbers() {
+    let long = "        self.tool == call.tool && self.target == call.target.rule_key() && self.folder == call.folder && self.scope.allows(call)\n";
+    let card = with_context(
+        "Edit",
+        Target::Edit {
+            path: RULES_PATH.into(),
+            old: Some("        self.tool == call.tool\n".into()),
+            new: Some(long.into()),
+        },
+        CardContext {
+            before: vec![(RULES_PATH.into(), RULES_RS.into())],
+            ..Default::default()
+        },
+    );
+    let mut h = harness(card);
+    h.run();
+    let mono = egui::TextStyle::Monospace.resolve(&h.ctx.global_style());
+    let (row, column) = h
+        .ctx
+        .fonts_mut(|f| (f.row_height(&mono), f.glyph_width(&mono, '0')));
+    let code = h.get_by_label_contains("self.scope.allows(call)").rect();
+    let path = h.get_by_label(RULES_PATH).rect();
+    // The added line wraps: the code block is taller than its 10 lines.
+    assert!(code.height() > 10.5 * row, "{code:?}: no line wrapped");
+    // Every row of the code, wrapped ones too, starts right of "14 14 + ": at least 7 columns
+    // in from the block's left (where the path starts).
+    assert!(
+        code.left() >= path.left() + 7.0 * column,
+        "the code starts at {} and the block at {}: wrapped rows would run under the numbers",
+        code.left(),
+        path.left()
     );
 }

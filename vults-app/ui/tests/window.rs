@@ -310,3 +310,60 @@ fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
         }]
     );
 }
+
+/// A phone link that, when it stops (dropped), says its last words to the engine as the real
+/// link does: the summary of the refusals its flood budgets dropped (`EngineCommand::Record`).
+struct LastWords(Sender<EngineCommand>);
+
+impl vults_ui::app::PhoneSide for LastWords {
+    fn on_engine_event(&mut self, _event: &EngineEvent) {}
+    fn status(&self) -> vults_phone::PhoneStatus {
+        vults_phone::PhoneStatus::default()
+    }
+    fn apply(&mut self, _action: vults_phone::PhoneAction) {}
+}
+
+impl Drop for LastWords {
+    fn drop(&mut self) {
+        let summary = vults_engine::messages::AuditEntry::new(
+            fixtures::NOW_UNIX * 1000,
+            vults_engine::messages::Outcome::Refused,
+            "phone".into(),
+            Some("20 more refused requests".into()),
+        );
+        let _ = self.0.send(EngineCommand::Record(summary));
+    }
+}
+
+/// Quit (the tray's, or a SIGTERM's, which asks for it the same way) stops the phone link
+/// before the engine: the link's last summary is queued ahead of the Shutdown, so the engine
+/// audits it before it stops.
+#[test]
+fn quit_stops_the_phone_link_before_the_engine() {
+    let (_events, events_rx) = channel();
+    let (commands_tx, commands) = channel();
+    let desktop = FakeDesktop::default();
+    let window = VultsWindow::new(
+        Box::new(ChannelLink {
+            events: events_rx,
+            commands: commands_tx.clone(),
+        }),
+        Box::new(desktop.clone()),
+        Layout::Embedded,
+        Box::new(fixtures::now),
+    )
+    .with_phone(Box::new(LastWords(commands_tx)));
+    let mut harness = fixtures::window_harness(window);
+    harness.run_steps(2);
+    desktop.tray.lock().unwrap().push(TrayAction::Quit);
+    harness.run_steps(2);
+    let sent: Vec<EngineCommand> = commands.try_iter().collect();
+    assert!(
+        matches!(
+            sent.as_slice(),
+            [EngineCommand::Record(summary), EngineCommand::Shutdown]
+                if summary.detail.as_deref() == Some("20 more refused requests")
+        ),
+        "{sent:?}"
+    );
+}

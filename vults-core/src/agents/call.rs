@@ -241,7 +241,7 @@ impl Target {
                 .map(|q| q.question.clone())
                 .unwrap_or_default(),
             Target::Mcp { server, tool, .. } => format!("{server}/{tool}"),
-            // OpenCode asks for an edit with its whole input (the diff it made): the file.
+            // OpenCode's change to several files, whose target is its whole input: the files.
             Target::Input { json } => input_path(json).unwrap_or_else(|| json.clone()),
             other => other.rule_key(),
         };
@@ -263,7 +263,8 @@ impl Target {
 }
 
 /// The file a tool input in JSON names (`filepath`, `filePath`, `file_path`, `path`): how a list
-/// shows an OpenCode edit, whose target is its whole input. `None` when it names none.
+/// shows an OpenCode change to several files (`filepath` joins their names), whose target is its
+/// whole input. `None` when it names none.
 pub fn input_path(json: &str) -> Option<String> {
     let input: Value = serde_json::from_str(json).ok()?;
     ["filepath", "filePath", "file_path", "path"]
@@ -340,10 +341,10 @@ fn target_of(tool: &str, kind: ToolKind, input: &Value) -> Target {
             .map(|command| Target::Command { command })
             .unwrap_or_else(whole),
         ToolKind::Patch => command_of(input)
-            .or_else(|| str_field(input, &["patch", "input"]).map(str::to_string))
+            .or_else(|| str_field(input, &["patch", "input", "patchText"]).map(str::to_string))
             .map(|patch| Target::Patch { patch })
             .unwrap_or_else(whole),
-        ToolKind::Edit => match path {
+        ToolKind::Edit => match path.or_else(|| opencode_file(input)) {
             Some(p) => Target::Edit {
                 path: p.to_string(),
                 old: str_field(input, &["old_string", "oldString", "old_str", "old"])
@@ -398,6 +399,24 @@ fn target_of(tool: &str, kind: ToolKind, input: &Value) -> Target {
                 None => whole(),
             },
         },
+    }
+}
+
+/// The one file an OpenCode file change names. OpenCode asks for every change its edit, write and
+/// apply_patch tools make as one `edit` permission, whose metadata holds the file (`filepath`)
+/// and the unified diff it made (`diff`); an apply_patch lists its files (`files`, each with its
+/// absolute `filePath`; `filepath` then joins their relative names). `None` when it names no
+/// file or several: a change to several files is no one file's.
+fn opencode_file(input: &Value) -> Option<&str> {
+    input.get("diff")?.as_str()?;
+    match input
+        .get("files")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+    {
+        Some([one]) => one.get("filePath").and_then(Value::as_str),
+        Some([_, _, ..]) => None,
+        _ => str_field(input, &["filepath"]),
     }
 }
 

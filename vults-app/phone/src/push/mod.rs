@@ -502,6 +502,12 @@ fn target_text(target: &Target) -> String {
             input,
         } => format!("{server}/{tool} {input}"),
         Target::Input { json } => json.clone(),
+        // OpenCode's edit says only its file and diff, which is on its card.
+        Target::Edit {
+            path,
+            old: None,
+            new: None,
+        } => path.clone(),
         Target::Edit { path, old, new } => format!(
             "{path}\nreplaces: {}\nwith: {}",
             old.as_deref().unwrap_or("(not said)"),

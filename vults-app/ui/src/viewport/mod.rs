@@ -191,6 +191,16 @@ pub fn screens(ctx: &egui::Context) -> Option<Screens> {
     }
 }
 
+/// Reads the screens again now, not at the next refresh: a window was just raised (X11 only).
+pub fn refresh_screens(ctx: &egui::Context) {
+    #[cfg(target_os = "linux")]
+    if let Some(desk) = desk(ctx) {
+        desk.refresh();
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = ctx;
+}
+
 /// The X side of the floating windows, started on first use (the floating layout only).
 #[cfg(target_os = "linux")]
 fn desk(ctx: &egui::Context) -> Option<&'static x11::Desk> {
@@ -228,6 +238,9 @@ pub struct Screens {
     pub pointer: Option<[i32; 2]>,
     /// The active window's rectangle, when it is fullscreen and not ours.
     pub fullscreen: Option<[i32; 4]>,
+    /// The active window's rectangle with its frame, when it is not ours: after Show terminal,
+    /// the terminal it raised, which its toast keeps clear of.
+    pub active: Option<[i32; 4]>,
 }
 
 /// Which monitor the island and the cards go to (Settings → General).
@@ -310,6 +323,16 @@ impl Screens {
         ))
     }
 
+    /// The active window (not ours), in points (`ppp` pixels per point).
+    pub fn active_window(&self, ppp: f32) -> Option<egui::Rect> {
+        let [x, y, w, h] = self.active?;
+        let ppp = if ppp > 0.0 { ppp } else { 1.0 };
+        Some(egui::Rect::from_min_size(
+            egui::pos2(x as f32 / ppp, y as f32 / ppp),
+            egui::vec2(w as f32 / ppp, h as f32 / ppp),
+        ))
+    }
+
     /// Whether `choice`'s monitor shows a fullscreen window (a video call, a presentation),
     /// which no card may cover.
     pub fn covered(&self, choice: &MonitorChoice) -> bool {
@@ -365,6 +388,7 @@ mod tests {
             work_area: None,
             pointer: Some([100, 100]),
             fullscreen: None,
+            active: None,
         }
     }
 

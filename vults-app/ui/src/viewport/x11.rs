@@ -17,8 +17,9 @@
 //!   The grab is this thread's connection's, not winit's, so its key presses are read here and
 //!   handed to the card's frame as egui key events ([`Desk::take_keys`]).
 //! - **Where windows go.** The monitors (RandR), the work area the window manager leaves free of
-//!   panels (`_NET_WORKAREA`), where the pointer is, and whether the active window is fullscreen
-//!   (`_NET_WM_STATE_FULLSCREEN`), read every [`REFRESH`] into a [`Screens`] the window reads.
+//!   panels (`_NET_WORKAREA`), where the pointer is, and where the active window is (with its
+//!   frame) and whether it is fullscreen (`_NET_WM_STATE_FULLSCREEN`), read every [`REFRESH`]
+//!   (and at once when asked: a terminal was just raised) into a [`Screens`] the window reads.
 //! - **On top.** A window manager keeps no override-redirect window above the others, so the
 //!   app's floating windows are raised again on each refresh while they are open.
 
@@ -52,6 +53,8 @@ enum Ask {
     /// Give the keyboard back: the person is sent elsewhere (Show terminal), so no card keeps
     /// the keys a click gave it.
     Release,
+    /// Read the screens now, not at the next refresh (a window was just raised).
+    Refresh,
 }
 
 /// The X side of the floating windows: a thread with its own connection.
@@ -147,6 +150,10 @@ impl Desk {
         self.ask(Ask::Release);
     }
 
+    pub fn refresh(&self) {
+        self.ask(Ask::Refresh);
+    }
+
     fn ask(&self, ask: Ask) {
         if let Ok(tx) = self.asks.lock() {
             let _ = tx.send(ask);
@@ -168,6 +175,7 @@ struct Atoms {
     wm_check: u32,
     fullscreen: u32,
     icccm_state: u32,
+    frame_extents: u32,
 }
 
 impl Atoms {
@@ -193,6 +201,7 @@ impl Atoms {
             wm_state: intern("_NET_WM_STATE")?,
             fullscreen: intern("_NET_WM_STATE_FULLSCREEN")?,
             icccm_state: intern("WM_STATE")?,
+            frame_extents: intern("_NET_FRAME_EXTENTS")?,
         })
     }
 }
@@ -239,6 +248,8 @@ impl X {
                 wake();
             }
             match asked {
+                // Read now: straight on to the reading below.
+                Ok(Ask::Refresh) => {}
                 Ok(ask) => {
                     if let Err(e) = self.answer(ask) {
                         tracing::debug!("floating windows: {e}");
@@ -362,6 +373,7 @@ impl X {
                 self.conn.flush().map_err(|e| e.to_string())?;
                 tracing::debug!("keyboard given back");
             }
+            Ask::Refresh => {}
             Ask::Open(titles) => {
                 if self.grabbed.as_ref().is_some_and(|g| !titles.contains(g)) {
                     self.ungrab()?;
@@ -587,11 +599,13 @@ impl X {
             .ok()
             .and_then(|c| c.reply().ok())
             .map(|p| [i32::from(p.root_x), i32::from(p.root_y)]);
+        let active = self.active_window();
         Ok(Screens {
             monitors: out,
             work_area,
             pointer,
-            fullscreen: self.fullscreen_rect(),
+            fullscreen: active.filter(|(_, full)| *full).map(|(rect, _)| rect),
+            active: active.map(|(rect, _)| rect),
         })
     }
 
@@ -641,19 +655,22 @@ impl X {
         self.title_of(check)
     }
 
-    /// Where the active window is, when it is fullscreen (not ours). Where the window manager
-    /// names no active window (weston's XWayland with no keyboard gives none the focus), the
-    /// topmost window it manages stands for it.
-    fn fullscreen_rect(&self) -> Option<[i32; 4]> {
+    /// Where the active window is, its frame (`_NET_FRAME_EXTENTS`) included, and whether it is
+    /// fullscreen; `None` when there is none or it is ours. Where the window manager names no
+    /// active window (weston's XWayland with no keyboard gives none the focus), the topmost
+    /// window it manages stands for it.
+    fn active_window(&self) -> Option<([i32; 4], bool)> {
         let active = self
             .card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())
             .and_then(|v| v.first().copied())
             .filter(|w| *w != 0)
             .or_else(|| self.topmost_client())?;
-        let state = self.card32(active, self.atoms.wm_state, AtomEnum::ATOM.into())?;
-        if !state.contains(&self.atoms.fullscreen) || self.pid_of(active) == Some(self.pid) {
+        if self.pid_of(active) == Some(self.pid) {
             return None;
         }
+        let state = self
+            .card32(active, self.atoms.wm_state, AtomEnum::ATOM.into())
+            .unwrap_or_default();
         let g = self.conn.get_geometry(active).ok()?.reply().ok()?;
         let at = self
             .conn
@@ -661,12 +678,23 @@ impl X {
             .ok()?
             .reply()
             .ok()?;
-        Some([
-            i32::from(at.dst_x),
-            i32::from(at.dst_y),
-            i32::from(g.width),
-            i32::from(g.height),
-        ])
+        // Left, right, top, bottom: the title bar and borders the window manager drew.
+        let frame = self
+            .card32(active, self.atoms.frame_extents, AtomEnum::CARDINAL.into())
+            .filter(|f| f.len() == 4)
+            .map_or([0; 4], |f| {
+                [f[0], f[1], f[2], f[3]].map(|v| v.min(512) as i32)
+            });
+        let [left, right, top, bottom] = frame;
+        Some((
+            [
+                i32::from(at.dst_x) - left,
+                i32::from(at.dst_y) - top,
+                i32::from(g.width) + left + right,
+                i32::from(g.height) + top + bottom,
+            ],
+            state.contains(&self.atoms.fullscreen),
+        ))
     }
 }
 
