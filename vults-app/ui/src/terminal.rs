@@ -186,5 +186,13 @@ pub fn button(ui: &mut egui::Ui, showing: bool, hint: &str, name: Option<&str>) 
         };
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, !showing, &name));
     }
-    response.on_hover_text(hint).clicked()
+    // The tooltip is a window of egui's own, laid out with the context's spacing, not the
+    // caller's: the width the caller asks (a card's, narrower than its window) is passed in.
+    let width = ui.spacing().tooltip_width;
+    response
+        .on_hover_ui(|ui| {
+            ui.set_max_width(width);
+            ui.label(hint);
+        })
+        .clicked()
 }

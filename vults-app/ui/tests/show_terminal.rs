@@ -383,3 +383,38 @@ fn the_island_menu_keeps_what_tells_two_folders_apart() {
     assert!(api.contains("…/api"), "cut in the middle: {api}");
     assert!(web.ends_with("…/web · Fix the login page"), "{web}");
 }
+
+/// The Show terminal button's tooltip, at the right end of a card's window no wider than a
+/// card, stays inside that window (it ran past its right edge, cut, when the tooltip took the
+/// context's width and not the card's).
+#[test]
+fn the_show_terminal_tooltip_fits_a_card_window() {
+    let width = vults_ui::card::WIDTH;
+    let hint = "Bring the agent's terminal window, tab and pane forward (nothing is typed into \
+                it). Shortcut: T";
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(width, 240.0))
+        .build_ui(move |ui| {
+            ui.spacing_mut().tooltip_width = width * 0.6;
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::TOP), |ui| {
+                vults_ui::terminal::button(ui, false, hint, None);
+            });
+        });
+    harness.run();
+    harness.get_by_label("Show terminal").hover();
+    harness.run();
+    // egui shows a tooltip after a short delay (kittest's frames advance its clock).
+    let mut shown = None;
+    for _ in 0..60 {
+        harness.step();
+        if let Some(node) = harness.query_by_label(hint) {
+            shown = Some(node.rect());
+            break;
+        }
+    }
+    let rect = shown.expect("the tooltip shows");
+    assert!(
+        rect.right() <= width && rect.left() >= 0.0,
+        "the tooltip at {rect:?} runs out of a card's window {width} wide"
+    );
+}
