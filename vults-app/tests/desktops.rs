@@ -386,7 +386,10 @@ fn contract(kind: Kind) {
     // No desktop of the matrix runs a StatusNotifierItem host: the app says so in one line
     // (docs/window.md), whether or not the desktop has a session bus.
     let said = log.lines().filter(|l| l.contains("No tray")).count();
-    assert_eq!(said, 1, "{name}: the missing tray said {said} times:\n{log}");
+    assert_eq!(
+        said, 1,
+        "{name}: the missing tray said {said} times:\n{log}"
+    );
     let stderr = std::fs::read_to_string(run.home.dir.join("app.stderr")).unwrap_or_default();
     assert!(!stderr.contains("panicked"), "{name}: {stderr}");
 }
