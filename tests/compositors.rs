@@ -796,6 +796,24 @@ impl Desktop {
         serde_json::from_str(&self.swaymsg(&["-t", "get_tree", "-r"])).expect("sway's tree")
     }
 
+    /// Whether sway marks a window whose title starts with `title` urgent (a client asked for
+    /// attention: xdg-activation from an unfocused window); `None` on other desktops.
+    pub fn urgent(&self, title: &str) -> Option<bool> {
+        let Kind::Sway(_) = self.kind else {
+            return None;
+        };
+        let mut urgent = false;
+        walk(&self.sway_tree(), &mut |n| {
+            if n["pid"].is_number()
+                && n["name"].as_str().is_some_and(|t| t.starts_with(title))
+                && n["urgent"] == true
+            {
+                urgent = true;
+            }
+        });
+        Some(urgent)
+    }
+
     /// The windows on screen: sway's tree, and the X server's mapped windows with a title
     /// (its override-redirect ones among them, which sway's tree does not hold).
     pub fn windows(&self) -> Vec<Window> {

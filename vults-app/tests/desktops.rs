@@ -820,6 +820,16 @@ fn embedded(run: &mut Run) {
     );
     run.desktop.screenshot(&shots().join(format!("{name}.png")));
     run.type_into_terminal("while two cards wait", &mut [&mut first.0, &mut second.0]);
+    // The island strip counts them, and a card that came while the window was not focused
+    // asked the compositor for attention: sway marks the window urgent.
+    run.island_says("2 waiting");
+    if run.desktop.urgent("Vults") == Some(false)
+        && !wait_until(10, || run.desktop.urgent("Vults") == Some(true))
+    {
+        run.problems.push(
+            "a card came while the window was not focused and sway did not mark it urgent".into(),
+        );
+    }
     if kind.lists_windows() {
         assert_eq!(
             run.desktop.focused().as_deref(),
