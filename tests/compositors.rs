@@ -923,6 +923,29 @@ impl Desktop {
         }
     }
 
+    /// Types a chord (`ctrl+alt+y`: X keysym names joined by `+`, the last one the key) into
+    /// whatever has the keyboard, the desktop's way.
+    pub fn chord(&self, chord: &str) {
+        match self.kind {
+            Kind::Sway(_) => {
+                let mut parts: Vec<&str> = chord.split('+').collect();
+                let key = parts.pop().unwrap_or_default();
+                let mut args = vec!["-s", "200"];
+                for m in &parts {
+                    args.extend(["-M", m]);
+                }
+                args.extend(["-k", key]);
+                for m in parts.iter().rev() {
+                    args.extend(["-m", m]);
+                }
+                run(&self.env, "wtype", &args).unwrap_or_else(|e| panic!("{e}"));
+            }
+            _ => {
+                run(&self.x_env(), "xdotool", &["key", chord]).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+
     /// Saves a picture of the whole screen to `path` (PNG); a line on stderr when it cannot.
     pub fn screenshot(&self, path: &Path) {
         if let Some(dir) = path.parent() {

@@ -340,7 +340,7 @@ fn contract(kind: Kind) {
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(
         config.join("settings.json"),
-        json!({"welcome": {"shown": true}}).to_string(),
+        json!({"welcome": {"shown": true}, "attention": {"keys": {"enabled": true}}}).to_string(),
     )
     .unwrap();
     let app = RunningApp::start_env(&home.dir, &desktop.env);
@@ -508,7 +508,71 @@ fn floating(run: &mut Run) {
     }
     assert_eq!(behaviour(&reply), "allow", "{name}: {reply}");
     show_terminal(run);
+    global_keys(run);
     fullscreen(run);
+}
+
+/// The global keys (Settings → Notifications, on here): with the terminal focused, the first
+/// Ctrl+Alt+Y brings the card up and answers nothing, the second allows it; the app's X11 grab
+/// hears them wherever the keyboard is on the X server.
+fn global_keys(run: &mut Run) {
+    let name = run.desktop.kind.name();
+    // Under XWayland the keys are the desktop's GlobalShortcuts portal's (an X grab hears only
+    // what goes to X windows); the headless sessions here run no portal, and the app says so.
+    let mut log = String::new();
+    let decided = wait_until(20, || {
+        log = log_text(&run.home.dir);
+        log.contains("global keys bound") || log.contains("no global keys:")
+    });
+    if !decided {
+        run.problems
+            .push("the app never said whether the global keys are bound".into());
+        return;
+    }
+    if !log.contains("global keys bound") {
+        if !run.desktop.kind.xwayland() {
+            run.problems
+                .push("an X11 desktop's global keys were not bound".into());
+        }
+        let line = log
+            .lines()
+            .find(|l| l.contains("no global keys:"))
+            .unwrap_or_default();
+        eprintln!("{name}: {line}");
+        return;
+    }
+    let mut hook = Hook(claude_bash(&run.home.dir, "s-keys", "echo keys"));
+    run.settled_cards(1);
+    run.desktop.focus(TERMINAL);
+    let brought = |run: &Run| {
+        log_text(&run.home.dir)
+            .matches("global key: brought up card")
+            .count()
+    };
+    let before = brought(run);
+    run.desktop.chord("ctrl+alt+y");
+    if !wait_until(10, || brought(run) > before) {
+        run.problems
+            .push("the first Ctrl+Alt+Y did not bring the card up".into());
+    }
+    if let Some(reply) = reply_within(&mut hook.0, 1) {
+        panic!(
+            "{name}: the first Ctrl+Alt+Y answered the card: {reply}\n{}",
+            run.state()
+        );
+    }
+    run.desktop.focus(TERMINAL);
+    run.desktop.chord("ctrl+alt+y");
+    let reply = reply_within(&mut hook.0, 20).unwrap_or_else(|| {
+        panic!(
+            "{name}: the second Ctrl+Alt+Y answered nothing\n{}",
+            run.state()
+        )
+    });
+    assert_eq!(behaviour(&reply), "allow", "{name}: {reply}");
+    wait_for(run, "the cards to go", |r| {
+        r.cards().is_empty().then_some(())
+    });
 }
 
 /// The terminal whose agent asks (Show terminal's test): it runs the hook in the background
