@@ -1,13 +1,15 @@
 //! The blocks a card shows its target in: a rounded block of code or text that scrolls past
-//! [`super::BLOCK_MAX`], with the small label and Copy / "Whole text" buttons above it and the
+//! [`BLOCK_MAX`], with the small label and Copy / "Whole text" buttons above it and the
 //! "12 more lines ↓" marker under it; each block's scroll kept from frame to frame ([`Folds`]).
 
-use super::BLOCK_MAX;
-use super::code::Laid;
-use super::look;
+use crate::code::Laid;
+use crate::look;
 use egui::{Color32, RichText};
 use std::collections::HashMap;
 use vults_core::text::reveal;
+
+/// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
+pub(super) const BLOCK_MAX: f32 = 220.0;
 
 pub(super) const OLD_FILL: Color32 = Color32::from_rgb(0x3A, 0x1F, 0x22);
 pub(super) const NEW_FILL: Color32 = Color32::from_rgb(0x1B, 0x33, 0x24);

@@ -8,27 +8,31 @@
 //! ([`vults_engine::diff`], [`super::code`]), with the exact text the agent sent one click away
 //! ("Whole text"); a long command wraps at its operators. The agent's own words about the call
 //! stand above the target, labelled as the agent's, never instead of it.
-
 //!
-//! The card's state, its keys and its header live here; each kind of card draws in a module of
-//! its own: [`target`] (a permission: the target and Allow / Deny / Always), [`question`] and
-//! [`plan`]; [`block`] is the scrolling block they show text in.
+//! [`CardView`] here is the card: its header and which kind it draws. Each kind of card is a view
+//! of its own, with its own state: [`target`] (a permission: the target and Allow / Deny /
+//! Always), [`question`] and [`plan`]. They share [`block`] (the scrolling block they show
+//! text in), [`keys`] and [`terminal`] ("Show terminal"), and none imports from here.
 
 mod block;
+mod keys;
 mod plan;
 mod question;
 mod target;
+mod terminal;
 
 pub use target::{always_offers, changes};
 
-use super::code::{self, Laid};
+use super::code;
 use super::look;
-use block::Folds;
+use block::{BLOCK_MAX, Folds};
 use egui::{Color32, Key, RichText};
-use question::QuestionChoice;
-use std::collections::HashMap;
+use keys::presses;
+use plan::{PLAN_MAX, PlanView};
+use question::QuestionsView;
 use std::time::SystemTime;
-use target::{decision_ui, permission_key, pretty_json};
+use target::{TargetView, decision_ui, permission_key, pretty_json};
+use terminal::{CardTerminal, terminal_button_ui};
 use vults_core::agents::Target;
 use vults_core::text::reveal;
 use vults_engine::diff::FileDiff;
@@ -36,31 +40,24 @@ use vults_engine::messages::{CardAnswer, PendingCard, Reason};
 
 /// Width of a card window in points.
 pub const WIDTH: f32 = 460.0;
-/// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
-const BLOCK_MAX: f32 = 220.0;
-/// The tallest a plan grows before it scrolls: a plan is read, not glanced at.
-const PLAN_MAX: f32 = 380.0;
 
-/// A card's own state: the choices made so far on a question card, its diff (computed once)
-/// and its code laid out once, by block.
+/// A card's own state: each kind's view (its target, its questions, its plan) and what every
+/// card has (the keys held, the scrolls, "Show terminal", how it was answered).
 #[derive(Debug, Clone, Default)]
 pub struct CardView {
-    questions: Vec<QuestionChoice>,
-    diff: Option<Vec<FileDiff>>,
-    /// Shows the exact text the agent sent instead of the diff.
-    whole: bool,
-    laid: HashMap<&'static str, Laid>,
-    /// A Super key is down (followed from its own key events: see [`CardView::presses`]).
+    /// A permission card's target: its diff, computed once, and its code laid out once.
+    target: TargetView,
+    /// A question card's choices so far.
+    questions: QuestionsView,
+    /// A plan card's markdown and feedback.
+    plan: PlanView,
+    /// A Super key is down (followed from its own key events: see [`keys::presses`]).
     super_held: bool,
     /// Something the card shows has a hidden character ([`vults_core::text::is_hidden`]): it is
     /// written out as `‹U+202E›` where it stands, and the card says so at the top.
     hidden: bool,
     /// Each scrolling block's scroll and what is out of sight below it.
     folds: Folds,
-    /// A plan card's line of feedback, sent with "Keep planning".
-    feedback: String,
-    /// A plan card's laid-out markdown.
-    markdown: Markdown,
     /// "Show terminal" on this card.
     terminal: CardTerminal,
     /// The last answer [`CardView::ui`] returned came from a key (A, D, Shift+A, a digit's
@@ -68,48 +65,16 @@ pub struct CardView {
     by_key: bool,
 }
 
-/// "Show terminal" on a card: offered on every card but a chat's own (Zeca's CLI has no
-/// terminal), the line of its last show, and a click or `T` not yet taken by the window.
-#[derive(Debug, Clone, Default)]
-struct CardTerminal {
-    offered: bool,
-    showing: bool,
-    shown: Option<crate::terminal::Shown>,
-    asked: bool,
-}
-
-/// A plan's markdown, parsed once ([`super::markdown::Blocks`]).
-#[derive(Debug, Clone, Default)]
-struct Markdown(Option<super::markdown::Blocks>);
-
-/// One key press that may answer a card: no Ctrl, Alt, Cmd or Super with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Press {
-    key: Key,
-    shift: bool,
-}
-
-impl Press {
-    fn is(self, key: Key) -> bool {
-        self.key == key && !self.shift
-    }
-    fn is_shift(self, key: Key) -> bool {
-        self.key == key && self.shift
-    }
-}
-
 impl CardView {
     /// The state of a card as it arrives: nothing chosen yet, its diff and code laid out once.
     pub fn new(card: &PendingCard) -> CardView {
         let questions = match &card.call.target {
-            Target::Questions { questions } => questions.iter().map(QuestionChoice::new).collect(),
-            _ => Vec::new(),
+            Target::Questions { questions } => QuestionsView::new(questions),
+            _ => QuestionsView::default(),
         };
-        let diff =
-            vults_engine::diff::card_diff(&card.call, &card.context).filter(|d| !d.is_empty());
         CardView {
+            target: TargetView::new(card),
             questions,
-            diff,
             hidden: card.has_hidden_characters(),
             terminal: CardTerminal {
                 offered: vults_zeca::chat_of_session(&card.session.session).is_none(),
@@ -138,7 +103,12 @@ impl CardView {
 
     /// The card's diff, when it shows one.
     pub fn diff(&self) -> Option<&[FileDiff]> {
-        self.diff.as_deref()
+        self.target.diff()
+    }
+
+    /// The feedback typed on a plan card so far.
+    pub fn feedback(&self) -> &str {
+        self.plan.feedback()
     }
 
     /// Who gave the answer [`CardView::ui`] last returned: a key on the card, or a click.
@@ -160,7 +130,7 @@ impl CardView {
         now: SystemTime,
         keys: bool,
     ) -> Option<CardAnswer> {
-        let presses = self.presses(ui, keys);
+        let presses = presses(ui, keys, &mut self.super_held);
         // T: Show terminal, on any card that offers it.
         if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
             self.terminal.asked = true;
@@ -169,15 +139,20 @@ impl CardView {
         ui.add_space(4.0);
         self.by_key = false;
         if let Some(plan) = card.plan() {
-            return self.plan_ui(ui, plan, &presses, keys);
+            return self.plan.ui(ui, plan, &presses, keys, &mut self.by_key);
         }
         match &card.call.target {
-            Target::Questions { questions } if card.question => {
-                self.questions_ui(ui, questions, &presses, keys)
-            }
+            Target::Questions { questions } if card.question => self.questions.ui(
+                ui,
+                questions,
+                &presses,
+                keys,
+                &self.terminal,
+                &mut self.by_key,
+            ),
             _ => {
                 said_ui(ui, card);
-                self.target_ui(ui, card);
+                self.target.ui(ui, card, &mut self.folds);
                 // ↓, Page Down and Space bring what is out of sight into view, a page at a time.
                 if presses
                     .iter()
@@ -194,50 +169,6 @@ impl CardView {
                 })
             }
         }
-    }
-
-    /// This frame's key presses that may answer: each read from its own event — the key and the
-    /// modifiers winit gave that very press — never from the modifiers held when the frame is
-    /// drawn (a fast `shift+a` has released Shift by then). A press with Ctrl, Alt, Cmd or
-    /// Super held is never one; nor is a repeat, nor anything while a text field has the
-    /// focus. Super is not among egui's modifiers on Linux and Windows, so its own key events
-    /// are followed, in order, across frames.
-    fn presses(&mut self, ui: &egui::Ui, keys: bool) -> Vec<Press> {
-        let typing = ui.ctx().memory(|m| m.focused().is_some());
-        let mut out = Vec::new();
-        ui.input(|i| {
-            for event in &i.events {
-                match event {
-                    egui::Event::Key {
-                        key: Key::SuperLeft | Key::SuperRight,
-                        pressed,
-                        ..
-                    } => self.super_held = *pressed,
-                    egui::Event::WindowFocused(false) => self.super_held = false,
-                    egui::Event::Key {
-                        key,
-                        pressed: true,
-                        repeat: false,
-                        modifiers,
-                        ..
-                    } if keys && !typing => {
-                        let chord = modifiers.ctrl
-                            || modifiers.alt
-                            || modifiers.command
-                            || modifiers.mac_cmd
-                            || self.super_held;
-                        if !chord {
-                            out.push(Press {
-                                key: *key,
-                                shift: modifiers.shift,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        });
-        out
     }
 }
 
@@ -263,7 +194,7 @@ fn header_ui(
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             // "Show terminal" has the same place on every card, at the top right: never a row
             // of its own under an edit's four answers.
-            terminal_button_ui(ui, terminal);
+            terminal_button_ui(ui, terminal, WIDTH * 0.6);
             let waited = now
                 .duration_since(card.arrived)
                 .unwrap_or_default()
@@ -354,29 +285,6 @@ fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
             )
             .wrap(),
         );
-    }
-}
-
-/// The card's "Show terminal" button, when it offers one. Its tooltip wraps narrower than a
-/// card, so the card's window never cuts it at its right edge.
-fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal) {
-    ui.spacing_mut().tooltip_width = WIDTH * 0.6;
-    if t.offered
-        && crate::terminal::button(
-            ui,
-            t.showing,
-            "Bring the agent's terminal window, tab and pane forward (nothing is typed into it). Shortcut: T",
-            None,
-        )
-    {
-        t.asked = true;
-    }
-}
-
-/// The line of the card's last "Show terminal".
-fn terminal_line_ui(ui: &mut egui::Ui, t: &CardTerminal) {
-    if let Some(shown) = t.shown.as_ref().filter(|_| t.offered) {
-        crate::terminal::line_ui(ui, shown);
     }
 }
 

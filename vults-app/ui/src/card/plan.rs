@@ -2,8 +2,9 @@
 //! of feedback for the model, and "Approve" / "Keep planning". No Always: each plan is approved
 //! by a person.
 
-use super::block::more_marker;
-use super::{CardView, PLAN_MAX, Press, look};
+use super::block::{Fold, more_marker};
+use super::keys::Press;
+use crate::look;
 use egui::{Color32, Key, RichText};
 use vults_core::text::reveal;
 use vults_engine::messages::CardAnswer;
@@ -11,9 +12,23 @@ use vults_engine::messages::CardAnswer;
 /// A plan is prose with code in it: a lighter block than a command's.
 const PLAN_FILL: Color32 = Color32::from_gray(28);
 
-impl CardView {
-    /// The feedback typed on a plan card so far.
-    pub fn feedback(&self) -> &str {
+/// The tallest a plan grows before it scrolls: a plan is read, not glanced at.
+pub(super) const PLAN_MAX: f32 = 380.0;
+
+/// A plan card's own state: its markdown, parsed once, and the line of feedback typed so far.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PlanView {
+    /// The plan's markdown, parsed once ([`crate::markdown::Blocks`]).
+    markdown: Option<crate::markdown::Blocks>,
+    /// The line of feedback, sent with "Keep planning".
+    feedback: String,
+    /// The plan's scroll and what is out of sight below it.
+    fold: Fold,
+}
+
+impl PlanView {
+    /// The feedback typed on the plan card so far.
+    pub(super) fn feedback(&self) -> &str {
         &self.feedback
     }
 
@@ -22,20 +37,20 @@ impl CardView {
     /// "Keep planning". Keep planning sends the feedback as the deny's words (the model reads
     /// them and revises); Enter in the feedback line sends it too. Keys when the field is not
     /// being typed in: A approve, D keep planning.
-    pub(super) fn plan_ui(
+    /// `by_key` says whether the answer came from a key.
+    pub(super) fn ui(
         &mut self,
         ui: &mut egui::Ui,
         plan: &str,
         presses: &[Press],
         keys: bool,
+        by_key: &mut bool,
     ) -> Option<CardAnswer> {
         ui.label(RichText::new("plan").small().color(Color32::from_gray(140)));
         let blocks = self
             .markdown
-            .0
             .get_or_insert_with(|| crate::markdown::Blocks::parse(&reveal(plan).text));
-        self.folds.drawn.push("plan");
-        let fold = self.folds.by_block.entry("plan").or_default();
+        let fold = &mut self.fold;
         let row = ui.text_style_height(&egui::TextStyle::Body);
         egui::Frame::new()
             .fill(PLAN_FILL)
@@ -65,7 +80,7 @@ impl CardView {
         if presses
             .iter()
             .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
-            && self.folds.page_down()
+            && self.fold.page_down()
         {
             ui.ctx().request_repaint();
         }
@@ -133,12 +148,12 @@ impl CardView {
         }
         if entered && answer.is_none() && !self.feedback.trim().is_empty() {
             answer = Some(keep());
-            self.by_key = true;
+            *by_key = true;
         }
         if answer.is_some() {
             return answer;
         }
-        self.by_key = true;
+        *by_key = true;
         answer.or_else(|| {
             presses.iter().find_map(|p| {
                 if p.is(Key::A) {

@@ -1,8 +1,10 @@
 //! A question card (an AskUserQuestion): each question's options, chosen by click or digit
 //! key, an "Other" free text, and "Answer" once every question has one.
 
-use super::block::more_marker;
-use super::{CardView, Press, look, terminal_line_ui};
+use super::block::{Fold, more_marker};
+use super::keys::Press;
+use super::terminal::{CardTerminal, terminal_line_ui};
+use crate::look;
 use egui::{Color32, Key, RichText};
 use vults_core::agents::Question;
 use vults_core::protocol::AnswerItem;
@@ -11,19 +13,38 @@ use vults_engine::messages::CardAnswer;
 
 /// A question's choices so far: the options ticked, and the "Other" answer.
 #[derive(Debug, Clone, Default)]
-pub(super) struct QuestionChoice {
+struct QuestionChoice {
     chosen: Vec<bool>,
     other_on: bool,
     other: String,
 }
 
-impl CardView {
-    pub(super) fn questions_ui(
+/// A question card's own state: each question's choices so far, and the questions' scroll.
+#[derive(Debug, Clone, Default)]
+pub(super) struct QuestionsView {
+    choices: Vec<QuestionChoice>,
+    fold: Fold,
+}
+
+impl QuestionsView {
+    /// Nothing chosen yet on any of the card's questions.
+    pub(super) fn new(questions: &[Question]) -> QuestionsView {
+        QuestionsView {
+            choices: questions.iter().map(QuestionChoice::new).collect(),
+            fold: Fold::default(),
+        }
+    }
+
+    /// Draws the questions and "Answer" / "Deny"; `by_key` says whether the answer came from a
+    /// key.
+    pub(super) fn ui(
         &mut self,
         ui: &mut egui::Ui,
         questions: &[Question],
         presses: &[Press],
         keys: bool,
+        terminal: &CardTerminal,
+        by_key: &mut bool,
     ) -> Option<CardAnswer> {
         let mut answer = None;
         // Keys: 1–9 choose an option of a card's one question, Enter answers, D denies.
@@ -43,7 +64,7 @@ impl CardView {
             if let (Some(n), [q], [choice]) = (
                 DIGITS.iter().position(|d| p.is(*d)),
                 questions,
-                self.questions.as_mut_slice(),
+                self.choices.as_mut_slice(),
             ) && n < q.options.len()
             {
                 if q.multi_select {
@@ -57,7 +78,7 @@ impl CardView {
                 send_key = true;
             } else if p.is(Key::D) {
                 answer = Some(CardAnswer::Deny);
-                self.by_key = true;
+                *by_key = true;
             }
         }
         ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
@@ -65,14 +86,14 @@ impl CardView {
             .id_salt("questions")
             .max_height(380.0)
             .auto_shrink([false, true]);
-        let fold = self.folds.by_block.entry("questions").or_default();
+        let fold = &mut self.fold;
         if let Some(y) = fold.scroll_to.take() {
             area = area.vertical_scroll_offset(y);
         }
         let out = area.show(ui, |ui| {
             // Where each question starts, to say how many are out of sight.
             let mut tops = Vec::new();
-            for (qi, (q, choice)) in questions.iter().zip(self.questions.iter_mut()).enumerate() {
+            for (qi, (q, choice)) in questions.iter().zip(self.choices.iter_mut()).enumerate() {
                 if qi > 0 {
                     ui.separator();
                 }
@@ -109,7 +130,7 @@ impl CardView {
         ui.add_space(6.0);
         let items: Option<Vec<AnswerItem>> = questions
             .iter()
-            .zip(&self.questions)
+            .zip(&self.choices)
             .map(|(q, c)| c.answer(q))
             .collect();
         ui.horizontal(|ui| {
@@ -124,7 +145,7 @@ impl CardView {
                 && let Some(items) = items.clone()
             {
                 answer = Some(CardAnswer::Answers(items));
-                self.by_key = false;
+                *by_key = false;
             }
             if ui
                 .button("Deny")
@@ -132,16 +153,16 @@ impl CardView {
                 .clicked()
             {
                 answer = Some(CardAnswer::Deny);
-                self.by_key = false;
+                *by_key = false;
             }
         });
-        terminal_line_ui(ui, &self.terminal);
+        terminal_line_ui(ui, terminal);
         if answer.is_none()
             && send_key
             && let Some(items) = items
         {
             answer = Some(CardAnswer::Answers(items));
-            self.by_key = true;
+            *by_key = true;
         }
         let keys_here = keys;
         let mut keys = match questions {
@@ -151,7 +172,7 @@ impl CardView {
             ),
             _ => "Keys: Enter answer · D deny".to_string(),
         };
-        if self.terminal.offered {
+        if terminal.offered {
             keys.push_str(" · T terminal");
         }
         if keys_here {
@@ -163,7 +184,7 @@ impl CardView {
 
 impl QuestionChoice {
     /// Nothing chosen yet.
-    pub(super) fn new(q: &Question) -> QuestionChoice {
+    fn new(q: &Question) -> QuestionChoice {
         QuestionChoice {
             chosen: vec![false; q.options.len()],
             ..Default::default()

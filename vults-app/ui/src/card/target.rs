@@ -2,28 +2,50 @@
 //! content, a URL, an MCP call's input…), then Allow, Deny and the Always it offers, with the
 //! rule each Always makes in the rule's own words.
 
-use super::block::{CODE_FILL, NEW_FILL, OLD_FILL, block_ui, code_block, head_ui};
-use super::{CardTerminal, CardView, Press, code, look, terminal_line_ui};
+use super::block::{CODE_FILL, Folds, NEW_FILL, OLD_FILL, block_ui, code_block, head_ui};
+use super::keys::Press;
+use super::terminal::{CardTerminal, terminal_line_ui};
+use crate::code::{self, Laid};
+use crate::look;
 use egui::{Color32, Key, RichText};
+use std::collections::HashMap;
 use vults_core::agents::Target;
 use vults_core::rules::AlwaysRule;
 use vults_core::text::reveal;
 use vults_engine::diff::FileDiff;
 use vults_engine::messages::{CardAnswer, PendingCard};
 
-impl CardView {
+/// A permission card's own state: its diff (computed once), whether it shows the exact text
+/// instead, and its code laid out once, by block.
+#[derive(Debug, Clone, Default)]
+pub(super) struct TargetView {
+    diff: Option<Vec<FileDiff>>,
+    /// Shows the exact text the agent sent instead of the diff.
+    whole: bool,
+    laid: HashMap<&'static str, Laid>,
+}
+
+impl TargetView {
+    /// The card's target as it arrives: its diff computed once (none when empty).
+    pub(super) fn new(card: &PendingCard) -> TargetView {
+        TargetView {
+            diff: vults_engine::diff::card_diff(&card.call, &card.context)
+                .filter(|d| !d.is_empty()),
+            ..Default::default()
+        }
+    }
+
+    /// The card's diff, when it shows one.
+    pub(super) fn diff(&self) -> Option<&[FileDiff]> {
+        self.diff.as_deref()
+    }
+
     /// The whole target, never a summary: a diff where there is one (the exact text a click
     /// away), else the exact text.
-    pub(super) fn target_ui(&mut self, ui: &mut egui::Ui, card: &PendingCard) {
+    pub(super) fn ui(&mut self, ui: &mut egui::Ui, card: &PendingCard, folds: &mut Folds) {
         let tool = card.call.tool.as_str();
         let ctx = ui.ctx().clone();
-        let CardView {
-            diff,
-            whole,
-            laid,
-            folds,
-            ..
-        } = self;
+        let TargetView { diff, whole, laid } = self;
         folds.drawn.clear();
         let shows_diff = diff.is_some() && !*whole;
         let toggle = diff.is_some().then_some(whole);
