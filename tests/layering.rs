@@ -537,15 +537,6 @@ const KNOWN_BACK_UP: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "vults-phone",
-        &[
-            "background -> PhoneAction",
-            "background -> PhoneLink",
-            "background -> PhoneStatus",
-            "client -> PairingOffer",
-        ],
-    ),
-    (
         "vults-terminal",
         &[
             "exec -> Failure",

@@ -324,7 +324,7 @@ async fn deliver(shared: &Shared, device: &str, job: &Job) -> Option<Sent> {
             return None;
         }
     };
-    let now = super::now_ms();
+    let now = vults_engine::clock::now_ms();
     let sent = send::post(
         &shared.roots,
         &shared.vapid,
@@ -381,7 +381,7 @@ fn summary_job(count: usize, silent: bool) -> Job {
             "v": 1, "t": "summary", "tag": SUMMARY_TAG, "count": count,
             "title": format!("{count} cards wait"),
             "body": "Open Vults to answer them.",
-            "silent": silent, "time": super::now_ms(),
+            "silent": silent, "time": vults_engine::clock::now_ms(),
         }),
         headers: Headers {
             ttl: CARD_TTL_S,
@@ -398,7 +398,7 @@ fn summary_job(count: usize, silent: bool) -> Job {
 
 fn withdraw_job(tag: &str) -> Job {
     Job {
-        payload: json!({"v": 1, "t": "withdraw", "tag": tag, "time": super::now_ms()}),
+        payload: json!({"v": 1, "t": "withdraw", "tag": tag, "time": vults_engine::clock::now_ms()}),
         headers: Headers {
             ttl: CARD_TTL_S,
             urgency: Urgency::Normal,
@@ -414,7 +414,7 @@ fn test_job() -> Job {
         payload: json!({
             "v": 1, "t": "test", "tag": "vults-test", "title": "Vults",
             "body": "A test push from Vults: this phone will buzz when a card waits.",
-            "time": super::now_ms(),
+            "time": vults_engine::clock::now_ms(),
         }),
         headers: Headers {
             ttl: 60,
@@ -464,7 +464,7 @@ pub fn card_payload(card: &PendingCard) -> Value {
         "actions": if allow { vec!["allow", "deny"] } else { Vec::new() },
         "question": card.question,
         "destructive": card.destructive.is_some(),
-        "time": super::now_ms(),
+        "time": vults_engine::clock::now_ms(),
     })
 }
 
