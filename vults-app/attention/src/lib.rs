@@ -41,11 +41,7 @@ pub mod test_support;
 #[cfg(target_os = "linux")]
 pub mod tray_host;
 
-pub use notice::{Notice, NoticeKind, SessionId, What};
-
-/// A pending card's id, unique for the app's run (the engine's `CardId`): what a notification's
-/// actions and the global keys answer.
-pub type CardId = u64;
+pub use notice::{CardId, Notice, NoticeKind, SessionId, What};
 pub use notify::{
     Bus, Capabilities, NoticeAction, Notifier, NotifierConfig, NotifierEvent, Support,
 };

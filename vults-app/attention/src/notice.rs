@@ -13,7 +13,9 @@
 pub use crate::settings::NoticeKind;
 use crate::settings::NotifySettings;
 
-pub use crate::CardId;
+/// A pending card's id, unique for the app's run (the engine's `CardId`): what a notification's
+/// actions and the global keys answer.
+pub type CardId = u64;
 
 /// The session a notice belongs to: one notification per session, replaced when it changes.
 /// Opaque to this crate; the app passes its own session key as text.
