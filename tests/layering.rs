@@ -26,12 +26,12 @@ const LAYERS: &[(&str, u8)] = &[
     ("vults-engine", 1),
     ("vults-installer", 1),
     ("vults-terminal", 1),
-    ("vults-attention", 1),
     ("vults-zeca", 2),
-    ("vults-phone", 2),
+    ("vults-attention", 2),
     ("vults-remote", 2),
-    ("vults-ui", 3),
-    ("vults-app", 4),
+    ("vults-phone", 3),
+    ("vults-ui", 4),
+    ("vults-app", 5),
 ];
 
 /// The crate every test may use; its own dev-dependencies are the workspace's end-to-end tests.

@@ -28,8 +28,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use vults_attention::notice::{Notice, Offer, ServerCaps, What, compose};
-use vults_core::agents::Target;
+use vults_attention::notice::{Offer, ServerCaps, compose};
 use vults_engine::messages::{CardId, EngineEvent, PendingCard};
 use webpush::VapidKey;
 
@@ -430,7 +429,7 @@ fn test_job() -> Job {
 /// escapes, a "Destructive" line), and Allow and Deny under the desktop's rules — never on a
 /// destructive card, one whose target does not fit, a question, or a plan. Nothing else.
 pub fn card_payload(card: &PendingCard) -> Value {
-    let notice = card_notice(card);
+    let notice = vults_attention::card_notice(card);
     let caps = ServerCaps {
         actions: true,
         body_markup: false,
@@ -466,54 +465,6 @@ pub fn card_payload(card: &PendingCard) -> Value {
         "destructive": card.destructive.is_some(),
         "time": vults_engine::clock::now_ms(),
     })
-}
-
-/// The desktop's notice of a card (`ui::attention::card_notice`, which this crate cannot
-/// reach: the same words, the same target text).
-fn card_notice(card: &PendingCard) -> Notice {
-    let what = if card.question {
-        What::Question {
-            card: card.id,
-            text: card.call.target.summary(),
-        }
-    } else {
-        What::Card {
-            card: card.id,
-            tool: card.call.tool.clone(),
-            target: target_text(&card.call.target),
-            destructive: card.destructive.clone(),
-        }
-    };
-    Notice {
-        agent: card.identity.display_name(),
-        folder: card.folder.clone(),
-        what,
-    }
-}
-
-fn target_text(target: &Target) -> String {
-    match target {
-        Target::Command { command } => command.clone(),
-        Target::Path { path } => path.clone(),
-        Target::Url { url } => url.clone(),
-        Target::Mcp {
-            server,
-            tool,
-            input,
-        } => format!("{server}/{tool} {input}"),
-        Target::Input { json } => json.clone(),
-        Target::Edit { path, old, new } => format!(
-            "{path}\nreplaces: {}\nwith: {}",
-            old.as_deref().unwrap_or("(not said)"),
-            new.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Write { path, content } => format!(
-            "{path}\nwrites the whole file:\n{}",
-            content.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Patch { patch } => format!("a patch:\n(on its card)\n{patch}"),
-        Target::Questions { .. } => target.summary(),
-    }
 }
 
 /// Opens what [`Gate::seal_push`] sealed (the service worker's side; tests).

@@ -21,7 +21,7 @@ mod question;
 mod target;
 mod terminal;
 
-pub use target::{always_offers, changes};
+pub use target::always_offers;
 
 use super::code;
 use super::look;

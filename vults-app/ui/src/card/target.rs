@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use vults_core::agents::Target;
 use vults_core::rules::AlwaysRule;
 use vults_core::text::reveal;
-use vults_engine::diff::FileDiff;
+use vults_engine::diff::{FileDiff, changes};
 use vults_engine::messages::{CardAnswer, PendingCard};
 
 /// A permission card's own state: its diff (computed once), whether it shows the exact text
@@ -199,18 +199,6 @@ impl TargetView {
             }
         }
     }
-}
-
-/// "+3 −1": the lines a diff adds and removes.
-pub fn changes(files: &[FileDiff]) -> String {
-    let lines = || files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
-    let added = lines()
-        .filter(|l| l.tag == vults_engine::diff::Tag::Added)
-        .count();
-    let removed = lines()
-        .filter(|l| l.tag == vults_engine::diff::Tag::Removed)
-        .count();
-    format!("+{added} −{removed}")
 }
 
 fn path_ui(ui: &mut egui::Ui, path: &str) {
