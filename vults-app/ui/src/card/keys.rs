@@ -62,3 +62,11 @@ pub(super) fn presses(ui: &egui::Ui, keys: bool, super_held: &mut bool) -> Vec<P
     });
     out
 }
+
+/// Whether a press asks to bring what is out of sight into view, a page at a time: ↓, Page Down
+/// or Space.
+pub(super) fn pages_down(presses: &[Press]) -> bool {
+    presses
+        .iter()
+        .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
+}

@@ -27,7 +27,7 @@ use super::code;
 use super::look;
 use block::{BLOCK_MAX, Folds};
 use egui::{Color32, Key, RichText};
-use keys::presses;
+use keys::{pages_down, presses};
 use plan::{PLAN_MAX, PlanView};
 use question::QuestionsView;
 use std::time::SystemTime;
@@ -154,11 +154,7 @@ impl CardView {
                 said_ui(ui, card);
                 self.target.ui(ui, card, &mut self.folds);
                 // ↓, Page Down and Space bring what is out of sight into view, a page at a time.
-                if presses
-                    .iter()
-                    .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
-                    && self.folds.page_down()
-                {
+                if pages_down(&presses) && self.folds.page_down() {
                     ui.ctx().request_repaint();
                 }
                 ui.add_space(6.0);

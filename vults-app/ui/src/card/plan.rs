@@ -3,7 +3,7 @@
 //! by a person.
 
 use super::block::{Fold, more_marker};
-use super::keys::Press;
+use super::keys::{Press, pages_down};
 use crate::look;
 use egui::{Color32, Key, RichText};
 use vults_core::text::reveal;
@@ -77,11 +77,7 @@ impl PlanView {
                 fold.below = (hidden > row * 0.5).then(|| "more of the plan ↓".to_string());
             });
         more_marker(ui, fold);
-        if presses
-            .iter()
-            .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
-            && self.fold.page_down()
-        {
+        if pages_down(presses) && self.fold.page_down() {
             ui.ctx().request_repaint();
         }
         ui.add_space(6.0);

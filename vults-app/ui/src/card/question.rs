@@ -2,7 +2,7 @@
 //! key, an "Other" free text, and "Answer" once every question has one.
 
 use super::block::{Fold, more_marker};
-use super::keys::Press;
+use super::keys::{Press, pages_down};
 use super::terminal::{CardTerminal, terminal_line_ui};
 use crate::look;
 use egui::{Color32, Key, RichText};
@@ -120,11 +120,7 @@ impl QuestionsView {
             (n, _) => Some(format!("{n} more questions ↓")),
         };
         more_marker(ui, fold);
-        if presses
-            .iter()
-            .any(|p| p.is(Key::ArrowDown) || p.is(Key::PageDown) || p.is(Key::Space))
-            && fold.page_down()
-        {
+        if pages_down(presses) && fold.page_down() {
             ui.ctx().request_repaint();
         }
         ui.add_space(6.0);
