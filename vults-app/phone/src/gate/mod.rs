@@ -455,14 +455,7 @@ impl Gate {
             match st.check_pairing(body, now_ms) {
                 Ok(device) => device,
                 Err((status, message)) => {
-                    let detail = format!("pairing refused: {message} (from {from})");
-                    st.refuse_unauthenticated(
-                        &self.record,
-                        &AnsweredBy::UnknownPhone,
-                        detail,
-                        &from,
-                        now_ms,
-                    );
+                    st.refuse_pairing(&self.record, message, &from, now_ms);
                     return Reply::error(status, message);
                 }
             }
@@ -506,15 +499,8 @@ impl Gate {
     pub fn broker_pair(&self, topic: &str, frame: &[u8], now_ms: u64) -> Option<Vec<u8>> {
         let from = Source::Broker(topic.to_string());
         let refuse = |why: &str| {
-            let detail = format!("pairing refused: {why} (from {from})");
-            let mut st = self.state();
-            st.refuse_unauthenticated(
-                &self.record,
-                &AnsweredBy::UnknownPhone,
-                detail,
-                &from,
-                now_ms,
-            );
+            self.state()
+                .refuse_pairing(&self.record, why, &from, now_ms);
         };
         let Some((prefix, nonce, ct)) = crypto::unframe(frame, 32) else {
             refuse("not a pairing frame");
@@ -901,6 +887,12 @@ impl State {
             }
         };
         Ok((req, command))
+    }
+
+    /// Audits a refused pairing, under the flood budget: what was wrong and where it came from.
+    fn refuse_pairing(&mut self, record: &CommandSink, why: &str, from: &Source, now_ms: u64) {
+        let detail = format!("pairing refused: {why} (from {from})");
+        self.refuse_unauthenticated(record, &AnsweredBy::UnknownPhone, detail, from, now_ms);
     }
 
     /// Audits a refusal of a request that is not authenticated, if the flood budget allows;
