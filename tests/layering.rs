@@ -26,12 +26,12 @@ const LAYERS: &[(&str, u8)] = &[
     ("vults-engine", 1),
     ("vults-installer", 1),
     ("vults-terminal", 1),
-    ("vults-attention", 1),
     ("vults-zeca", 2),
-    ("vults-phone", 2),
+    ("vults-attention", 2),
     ("vults-remote", 2),
-    ("vults-ui", 3),
-    ("vults-app", 4),
+    ("vults-phone", 3),
+    ("vults-ui", 4),
+    ("vults-app", 5),
 ];
 
 /// The crate every test may use; its own dev-dependencies are the workspace's end-to-end tests.
@@ -517,68 +517,6 @@ fn no_crate_has_an_import_cycle_between_its_modules() {
     assert!(read > 20, "the check reads edges ({read})");
 }
 
-/// Arrows back up to a crate's front door in crates whose `lib.rs` is being split by other work
-/// now (issue 31, "One house, second pass": the window, the phone, the engine, the terminal and
-/// attention): the check fails on any other, so these only shrink. Stale lines are harmless;
-/// take them off as the splits land.
-const KNOWN_BACK_UP: &[(&str, &[&str])] = &[
-    (
-        "vults-attention",
-        &["keys::gate -> CardId", "notice -> CardId"],
-    ),
-    (
-        "vults-engine",
-        &[
-            "core -> ENDED_LINGER",
-            "core -> EngineOptions",
-            "core -> POLICY_POLL",
-            "core -> SILENT_SESSION",
-            "runtime -> EngineOptions",
-        ],
-    ),
-    (
-        "vults-phone",
-        &[
-            "background -> PhoneAction",
-            "background -> PhoneLink",
-            "background -> PhoneStatus",
-            "client -> PairingOffer",
-        ],
-    ),
-    (
-        "vults-terminal",
-        &[
-            "exec -> Failure",
-            "exec -> FailureKind",
-            "exec -> Shown",
-            "exec -> one_line",
-            "macos -> Failure",
-            "macos -> FailureKind",
-            "mux -> Failure",
-            "mux -> FailureKind",
-            "plan -> Failure",
-            "plan -> FailureKind",
-            "plan -> Place",
-            "plan::ssh -> Failure",
-            "plan::ssh -> FailureKind",
-            "plan::ssh -> Place",
-            "plan_tests -> Failure",
-            "plan_tests -> FailureKind",
-            "plan_tests -> Place",
-            "run -> one_line",
-            "survey -> Failure",
-            "survey -> FailureKind",
-            "survey -> one_line",
-            "wayland -> Failure",
-            "wayland -> FailureKind",
-            "windows -> Failure",
-            "windows -> FailureKind",
-            "x11 -> Failure",
-            "x11 -> FailureKind",
-        ],
-    ),
-];
-
 #[test]
 fn no_module_imports_back_up_from_its_crates_front_door() {
     let mut crates = 0;
@@ -588,16 +526,8 @@ fn no_module_imports_back_up_from_its_crates_front_door() {
             continue;
         }
         crates += 1;
-        let known = KNOWN_BACK_UP
-            .iter()
-            .find(|(c, _)| *c == m.name)
-            .map_or(&[][..], |(_, k)| *k);
-        let new: Vec<String> = back_up(&sources(&src))
-            .into_iter()
-            .filter(|b| !known.contains(&b.as_str()))
-            .collect();
         assert_eq!(
-            new,
+            back_up(&sources(&src)),
             Vec::<String>::new(),
             "{}: modules import what lib.rs (or main.rs) defines; move it to a module of its own \
              and let the front door re-export it",

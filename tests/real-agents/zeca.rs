@@ -35,8 +35,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 use vults_engine::EngineHandle;
 use vults_engine::messages::{EngineCommand, EngineEvent};
-use vults_ui::app::{ChatSide, EngineLink, Layout, Tab, VultsWindow};
+use vults_ui::app::{Layout, Tab, VultsWindow};
 use vults_ui::desktop::NoDesktop;
+use vults_ui::ports::{ChatSide, EngineSide};
 use vults_zeca::{ChatCommand, ChatEvent, Entry, ZecaHandle, ZecaOptions};
 
 /// What the chat's tool rows say, in order.
@@ -71,7 +72,7 @@ struct Tap {
     seen: Arc<Mutex<Vec<EngineEvent>>>,
 }
 
-impl EngineLink for Tap {
+impl EngineSide for Tap {
     fn try_recv(&mut self) -> Option<EngineEvent> {
         let ev = self.engine.lock().ok()?.events.try_recv().ok()?;
         if let Ok(mut seen) = self.seen.lock() {
@@ -265,7 +266,7 @@ fn zeca_drives_real_claude_code() {
         here().join(".cache/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
     let s = |p: &Path| p.display().to_string();
     let options = ZecaOptions {
-        claude: Some(claude),
+        clis: [(vults_core::agents::Agent::Claude, claude)].into(),
         env: vec![
             ("HOME".into(), s(&ctx.home)),
             (
@@ -740,7 +741,11 @@ fn zeca_drives_real_codex() {
     ctx.install_vults();
     let s = |p: &Path| p.display().to_string();
     let options = ZecaOptions {
-        codex: Some(here().join(".cache/codex/node_modules/.bin/codex")),
+        clis: [(
+            vults_core::agents::Agent::Codex,
+            here().join(".cache/codex/node_modules/.bin/codex"),
+        )]
+        .into(),
         env: vec![
             ("HOME".into(), s(&ctx.home)),
             ("CODEX_HOME".into(), s(&ctx.home.join(".codex"))),
@@ -755,7 +760,6 @@ fn zeca_drives_real_codex() {
             "VULTS_AGENT_HOME".into(),
         ],
         idle_after: Some(Duration::from_secs(3)),
-        ..ZecaOptions::default()
     };
     let Started {
         engine,

@@ -1,5 +1,6 @@
 //! Text from outside: bytes read (an agent's stdin, a settings file) before they are parsed,
-//! and text shown to a person with its invisible characters made visible ([`reveal`]).
+//! text shown to a person with its invisible characters made visible ([`reveal`]), and text
+//! written into XML ([`xml_escape`]).
 
 use std::borrow::Cow;
 
@@ -83,9 +84,35 @@ pub fn any_hidden<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
     texts.into_iter().any(has_hidden)
 }
 
+/// `text` escaped for XML and for markup read as XML (a notification server's `body-markup`, a
+/// Windows toast, a launchd plist): `&`, `<`, `>`, `"` and `'` as entities, the rest as it is.
+pub fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xml_escape_writes_the_five_markup_characters_as_entities() {
+        assert_eq!(
+            xml_escape("cat <a> && echo \"it's\" \u{202e}"),
+            "cat &lt;a&gt; &amp;&amp; echo &quot;it&apos;s&quot; \u{202e}"
+        );
+        assert_eq!(xml_escape("&amp;"), "&amp;amp;");
+    }
 
     #[test]
     fn hidden_characters_are_written_out_and_flagged() {

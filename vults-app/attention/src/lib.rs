@@ -1,5 +1,7 @@
-//! Getting a waiting agent to the person, and leaving the person alone when asked: desktop
-//! notifications that say what and where, quiet hours, and keys that work from anywhere.
+//! The notifications crate (named `attention` in code; "Notifications" wherever a person reads
+//! it: the Settings tab, the docs): getting a waiting agent to the person, and leaving the
+//! person alone when asked — desktop notifications that say what and where, quiet hours, and
+//! keys that work from anywhere.
 //!
 //! This crate raises nothing and answers nothing by itself. The app tells it what waits; it
 //! tells the app what the person did, as typed events the app carries out through its usual
@@ -22,6 +24,8 @@
 //!   portal, Windows `RegisterHotKey`, macOS hot keys) and their safety logic, the pure
 //!   [`keys::Gate`]: a first press brings the newest card up, a second answers it, the Allow
 //!   key never answers a destructive card; it yields [`keys::Intent`]s.
+//! - [`card_notice`] ([`card`]): a pending card's notice in the card's own words, for the
+//!   desktop's notification and the phone's push alike.
 //! - [`AttentionSettings`]: everything above as the person sets it, serializable, with
 //!   defaults (notifications on, sounds, quiet hours and keys off).
 //!
@@ -30,6 +34,7 @@
 
 #![warn(missing_docs)]
 
+pub mod card;
 mod chord;
 pub mod keys;
 pub mod notice;
@@ -41,11 +46,8 @@ pub mod test_support;
 #[cfg(target_os = "linux")]
 pub mod tray_host;
 
-pub use notice::{Notice, NoticeKind, SessionId, What};
-
-/// A pending card's id, unique for the app's run (the engine's `CardId`): what a notification's
-/// actions and the global keys answer.
-pub type CardId = u64;
+pub use card::card_notice;
+pub use notice::{CardId, Notice, NoticeKind, SessionId, What};
 pub use notify::{
     Bus, Capabilities, NoticeAction, Notifier, NotifierConfig, NotifierEvent, Support,
 };

@@ -12,8 +12,11 @@
 
 pub use crate::settings::NoticeKind;
 use crate::settings::NotifySettings;
+use vults_core::text::xml_escape;
 
-pub use crate::CardId;
+/// A pending card's id, unique for the app's run: what a notification's actions and the global
+/// keys answer.
+pub use vults_engine::messages::CardId;
 
 /// The session a notice belongs to: one notification per session, replaced when it changes.
 /// Opaque to this crate; the app passes its own session key as text.
@@ -273,7 +276,7 @@ pub fn compose(
     Some(Outgoing {
         summary,
         body: if caps.body_markup {
-            escape_markup(&body)
+            xml_escape(&body)
         } else {
             body
         },
@@ -330,22 +333,6 @@ fn hidden(c: char) -> bool {
             | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
             | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
             | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
-}
-
-/// Markup-escaped for a server that reads the body as markup.
-fn escape_markup(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The first line, cut to `max` characters.

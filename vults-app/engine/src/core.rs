@@ -12,6 +12,7 @@
 //! the allocator's free pages go back to the system (`memory.rs`).
 
 use crate::arrival::Arrival;
+use crate::audit::TAIL_LINES;
 use crate::clock::{now_ms, unix_ms};
 use crate::in_app::{ConnId, InAppReply, InAppRequest};
 use crate::inputs::{Input, Outgoing};
@@ -19,11 +20,9 @@ use crate::messages::{
     AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, Outcome,
     PendingCard, PolicyStatus, Reason, SessionKey,
 };
+use crate::options::{ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION};
 use crate::stats::Stats;
-use crate::{
-    ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION, TAIL_LINES, audit, context, memory,
-    sessions,
-};
+use crate::{audit, context, memory, sessions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::sync::Arc;
@@ -673,8 +672,9 @@ impl Core {
             EngineCommand::ReadHistory(of) => {
                 // A page's bytes at most (audit::page), read while other tasks move on.
                 let path = self.paths.audit_log();
-                let page =
-                    tokio::task::block_in_place(|| audit::page(&path, of, crate::PAGE_LINES));
+                let page = tokio::task::block_in_place(|| {
+                    audit::page(&path, of, crate::audit::PAGE_LINES)
+                });
                 self.outbox.push(EngineEvent::HistoryPage(page));
             }
             // Handled by the loop.

@@ -544,6 +544,14 @@ fn find_lines(file: &[&str], needle: &[&str], from: usize) -> Option<usize> {
     fits(&|a, b| a == b).or_else(|| fits(&|a, b| a.trim_end() == b.trim_end()))
 }
 
+/// "+3 −1": the lines a diff adds and removes, as its card and its notification say them.
+pub fn changes(files: &[FileDiff]) -> String {
+    let lines = || files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let added = lines().filter(|l| l.tag == Tag::Added).count();
+    let removed = lines().filter(|l| l.tag == Tag::Removed).count();
+    format!("+{added} −{removed}")
+}
+
 /// The diff for the phone page: `[{path, op, move_to, hunks: [{header, lines: [[mark, old, new,
 /// text]]}]}]`, with `old` / `new` `null` where the line has none or it is unnumbered.
 pub fn to_json(files: &[FileDiff]) -> Value {

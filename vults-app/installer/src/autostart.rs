@@ -139,16 +139,8 @@ pub fn launch_agent_plist(exe: &Path) -> String {
 </dict>
 </plist>
 "#,
-        xml_escape(&exe.to_string_lossy())
+        vults_core::text::xml_escape(&exe.to_string_lossy())
     )
-}
-
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
 }
 
 /// The Run key, through `reg.exe` (no registry crate for one value).

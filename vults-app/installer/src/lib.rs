@@ -263,15 +263,16 @@ pub fn doctor_against(paths: &Paths, hook_source: Option<&Path>) -> Vec<AgentRep
         .collect()
 }
 
-/// Removes Vults' leftover Gemini CLI hooks (offered, never done on its own).
-pub fn remove_gemini_leftovers(paths: &Paths) -> AgentReport {
+/// Removes Vults' old hooks from the settings of an agent Vults no longer serves
+/// ([`Agent::retired`]; offered, never done on its own).
+pub fn remove_leftovers(paths: &Paths, agent: Agent) -> AgentReport {
     let mut run = Run::new(paths, InstallState::load(paths));
-    let r = run.agent(Agent::Gemini, Op::Uninstall);
+    let r = run.agent(agent, Op::Uninstall);
     let _ = run.state.save(paths);
     r
 }
 
-/// Gemini shows up only when something of Vults is left there.
+/// A retired agent shows up only when something of Vults is left there.
 fn include(r: &AgentReport) -> bool {
     !r.agent.retired() || r.state == AgentState::Leftover || r.action == Action::Removed
 }

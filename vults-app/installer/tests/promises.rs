@@ -226,7 +226,7 @@ fn gemini_leftovers_are_offered_and_removed_only_on_request() {
     assert_eq!(find(&r, Agent::Gemini).state, AgentState::Leftover);
     assert_eq!(fs::read_to_string(&file).unwrap(), original);
 
-    let removed = vults_installer::remove_gemini_leftovers(&paths);
+    let removed = vults_installer::remove_leftovers(&paths, Agent::Gemini);
     assert_eq!(removed.action, Action::Removed);
     let doc = read_doc(&file).unwrap();
     assert_eq!(

@@ -6,10 +6,12 @@
 //! reads a [`PhoneStatus`] snapshot the thread replaces after each change (and wakes the
 //! window). Like the background installer (`ui/native.rs`), the window never blocks on it.
 
-use super::{CommandSink, PhoneAction, PhoneLink, PhoneStatus, now_ms};
+use crate::gate::CommandSink;
+use crate::link::{PhoneAction, PhoneLink, PhoneStatus};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use vults_core::paths::Paths;
+use vults_engine::clock::now_ms;
 use vults_engine::messages::EngineEvent;
 
 enum Command {

@@ -1,10 +1,10 @@
 //! A phone written in Rust: the same wire as `assets/phone/phone.js`, for tests and as a
 //! second, readable statement of the protocol. Blocking, loopback-only use.
 
-use super::PairingOffer;
 use super::crypto::{
     self, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
+use crate::offer::PairingOffer;
 use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
@@ -97,7 +97,7 @@ impl PhoneClient {
     pub fn request(&self, op: Op) -> SignedRequest {
         SignedRequest {
             device: self.device.clone(),
-            time_ms: super::now_ms(),
+            time_ms: vults_engine::clock::now_ms(),
             nonce: b64(&crypto::random::<16>()),
             op,
         }

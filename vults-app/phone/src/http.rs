@@ -149,7 +149,7 @@ pub async fn serve(listener: TcpListener, server: Arc<Server>) {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             _ = flush.tick() => {
-                server.gate.flush(super::now_ms(), false);
+                server.gate.flush(vults_engine::clock::now_ms(), false);
                 continue;
             }
         };
@@ -259,7 +259,7 @@ async fn route(
     body: Bytes,
     ip: IpAddr,
 ) -> Reply {
-    let now = super::now_ms();
+    let now = vults_engine::clock::now_ms();
     match (method.as_str(), path) {
         ("GET", "/") | ("GET", "/index.html") => asset(PAGE, "text/html; charset=utf-8"),
         ("GET", "/phone.js") => asset(SCRIPT, "text/javascript; charset=utf-8"),

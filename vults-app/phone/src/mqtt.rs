@@ -436,7 +436,7 @@ impl BrokerLink {
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
-            self.gate.flush(super::now_ms(), true);
+            self.gate.flush(vults_engine::clock::now_ms(), true);
         }
     }
 }
@@ -479,7 +479,7 @@ async fn run(
                     sync_topics(&client, &gate, &mut subscribed);
                 }
                 // A summary line of dropped refusals is written when due, flood over or not.
-                gate.flush(super::now_ms(), false);
+                gate.flush(vults_engine::clock::now_ms(), false);
                 continue;
             }
             event = polled.recv() => match event {
@@ -522,7 +522,7 @@ async fn run(
                 if !limits.allow(id, std::time::Instant::now()) {
                     continue;
                 }
-                let now = super::now_ms();
+                let now = vults_engine::clock::now_ms();
                 let (reply, refused) = if gate.broker_topics(now).pairing.as_deref() == Some(id) {
                     // Pairing writes devices.json: off this thread's runtime.
                     let (g, i, bytes) = (gate.clone(), id.to_string(), p.payload.to_vec());
@@ -629,7 +629,7 @@ async fn poll_forever(mut events: rumqttc::v5::EventLoop, tx: tokio::sync::mpsc:
 
 /// Subscribes to the topics the gate wants and unsubscribes from the others.
 fn sync_topics(client: &AsyncClient, gate: &Gate, subscribed: &mut BTreeSet<String>) {
-    let topics = gate.broker_topics(super::now_ms());
+    let topics = gate.broker_topics(vults_engine::clock::now_ms());
     let wanted: BTreeSet<String> = topics
         .devices
         .iter()

@@ -15,64 +15,18 @@
 //!
 //! Runs when `VULTS_PHONE_BROWSER=1` (as the LAN browser test; CI installs `mosquitto`).
 
-use crate::broker_support::{App, audit, build_e2e, certificates, free_ports, lines_of, root};
+use crate::broker_support::{
+    App, Broker, audit, build_e2e, certificates, free_ports, lines_of, root, wait_line,
+};
 use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use vults_phone::client::{PhoneClient, offer_from_url};
 use vults_phone::crypto::Op;
-
-struct Broker {
-    conf: PathBuf,
-    log: PathBuf,
-    plain: u16,
-    child: Option<Child>,
-}
-
-impl Broker {
-    fn start(&mut self) {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.log)
-            .unwrap();
-        let child = Command::new("mosquitto")
-            .arg("-c")
-            .arg(&self.conf)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("run mosquitto (apt-get install mosquitto)");
-        self.child = Some(child);
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", self.plain)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "mosquitto did not start:\n{}",
-                std::fs::read_to_string(&self.log).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
 
 /// Every payload the broker carried, as a subscriber on `#` saw it.
 type Log = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
@@ -111,19 +65,6 @@ fn recorder(port: u16) -> (Client, Log) {
     (client, log)
 }
 
-fn wait_line(rx: &Receiver<String>, prefix: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = rx
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("no line starting with {prefix:?} from the app"));
-        if let Some(rest) = line.strip_prefix(prefix) {
-            return rest.trim().to_string();
-        }
-    }
-}
-
 fn eventually(what: &str, within: Duration, mut cond: impl FnMut() -> bool) {
     let deadline = Instant::now() + within;
     while !cond() {
@@ -160,27 +101,7 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
         std::fs::copy(root.join("assets/phone").join(f), www.join(f)).unwrap();
     }
     let [plain, wss] = free_ports();
-    let conf = home.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "persistence false\nallow_anonymous true\nlog_dest stderr\nlog_type all\n\
-             listener {plain} 127.0.0.1\n\
-             listener {wss} 127.0.0.1\nprotocol websockets\nhttp_dir {}\n\
-             certfile {}\nkeyfile {}\n",
-            www.display(),
-            cert.display(),
-            key.display()
-        ),
-    )
-    .unwrap();
-    let mut broker = Broker {
-        conf,
-        log: home.join("mosquitto.log"),
-        plain,
-        child: None,
-    };
-    broker.start();
+    let mut broker = Broker::anonymous(&home, [plain, wss], (&cert, &key), Some(&www));
     let (client, log) = recorder(plain);
 
     // The app, LAN link off, over WSS.

@@ -15,42 +15,21 @@
 //!
 //! Runs when `VULTS_PHONE_BROWSER=1` (as the other broker tests; CI installs `mosquitto`).
 
-use crate::broker_support::{App, audit, build_e2e, certificates, free_ports, lines_of};
+use crate::broker_support::{
+    App, Broker, audit, build_e2e, certificates, free_ports, lines_of, wait_line,
+};
 use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::Receiver;
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use vults_phone::client::{PhoneClient, offer_from_url};
 use vults_phone::crypto::{Op, WireAnswer};
 use vults_phone::gate::{DEVICE_BURST, DEVICE_REFILL_MS, MAX_BROKER_REPLY};
 
-struct Broker(Child);
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 type Seen = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
-
-fn wait_line(rx: &Receiver<String>, prefix: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(90);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = rx
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("no line starting with {prefix:?} from the app"));
-        if let Some(rest) = line.strip_prefix(prefix) {
-            return rest.trim().to_string();
-        }
-    }
-}
 
 /// The app's connections to the broker so far, as Mosquitto logged them (its client ids are
 /// `vults-<hex>`; this test's is `abuse-test`), and whether each spoke MQTT 5.
@@ -120,36 +99,8 @@ fn a_hostile_broker_client_leaves_the_link_answering_and_the_audit_bounded() {
     std::fs::create_dir_all(&home).unwrap();
     let (ca, cert, key) = certificates(&home, &["127.0.0.1"]);
     let [plain, wss] = free_ports();
-    let conf = home.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "persistence false\nallow_anonymous true\nlog_dest stderr\nlog_type all\n\
-             listener {plain} 127.0.0.1\n\
-             listener {wss} 127.0.0.1\nprotocol websockets\ncertfile {}\nkeyfile {}\n",
-            cert.display(),
-            key.display()
-        ),
-    )
-    .unwrap();
-    let log = home.join("mosquitto.log");
-    let broker = Broker(
-        Command::new("mosquitto")
-            .arg("-c")
-            .arg(&conf)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("run mosquitto (apt-get install mosquitto)"),
-    );
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", plain)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "mosquitto did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let broker = Broker::anonymous(&home, [plain, wss], (&cert, &key), None);
+    let log = broker.log.clone();
 
     // This test's client: the phone's transport, and the attacker's.
     let mut options = MqttOptions::new("abuse-test", "127.0.0.1", plain);
@@ -448,31 +399,8 @@ fn refusals_dropped_before_a_sigterm_are_summed_up_in_the_audit() {
     std::fs::create_dir_all(&home).unwrap();
     let (ca, cert, key) = certificates(&home, &["127.0.0.1"]);
     let [plain, wss] = free_ports();
-    let conf = home.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "persistence false\nallow_anonymous true\nlog_dest stderr\nlog_type all\n\
-             listener {plain} 127.0.0.1\n\
-             listener {wss} 127.0.0.1\nprotocol websockets\ncertfile {}\nkeyfile {}\n",
-            cert.display(),
-            key.display()
-        ),
-    )
-    .unwrap();
-    let log = home.join("mosquitto.log");
-    let broker = Broker(
-        Command::new("mosquitto")
-            .arg("-c")
-            .arg(&conf)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("run mosquitto (apt-get install mosquitto)"),
-    );
-    vults_tests::eventually("mosquitto listens", || {
-        std::net::TcpStream::connect(("127.0.0.1", plain)).is_ok()
-    });
+    let broker = Broker::anonymous(&home, [plain, wss], (&cert, &key), None);
+    let log = broker.log.clone();
     let url = format!("wss://127.0.0.1:{wss}/");
     let mut child = Command::new(&app_bin)
         .arg(&url)

@@ -10,30 +10,10 @@ use std::process::Command;
 
 #[test]
 fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
-    if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
-        eprintln!(
-            "skipped: set VULTS_PHONE_BROWSER=1 (needs chromium, node, and npm ci in tests/phone-browser)"
-        );
+    if !browser_on() {
         return;
     }
-    let root = vults_tests::workspace_root();
-    // The example and the hook binary, built in this target directory (a no-op when
-    // `cargo test` already built them).
-    let (app, hook) = vults_tests::built_example("vults-phone", "phone_e2e");
-    let output = Command::new("node")
-        .current_dir(root.join("tests/phone-browser"))
-        .arg("e2e.mjs")
-        .arg(&app)
-        .arg(&hook)
-        .output()
-        .expect("run node (is Node.js installed?)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the browser test failed:\n{stdout}\n--- stderr ---\n{stderr}"
-    );
-    assert!(stdout.contains("12 passed, 0 failed"), "{stdout}");
+    run_script("e2e.mjs", "12 passed, 0 failed");
 }
 
 /// Push in the real browser (`tests/phone-browser/push.mjs`): the page on http://127.0.0.1
@@ -44,17 +24,32 @@ fn the_phone_page_pairs_and_answers_a_real_hook_in_chromium() {
 /// print allow; the app's withdraw push closes it.
 #[test]
 fn the_phone_buzzes_and_is_answered_from_the_notification_in_chromium() {
-    if std::env::var("VULTS_PHONE_BROWSER").as_deref() != Ok("1") {
+    if !browser_on() {
+        return;
+    }
+    run_script("push.mjs", "13 passed, 0 failed");
+}
+
+/// Whether the browser tests run (`VULTS_PHONE_BROWSER=1`); says why not when they do not.
+fn browser_on() -> bool {
+    let on = std::env::var("VULTS_PHONE_BROWSER").as_deref() == Ok("1");
+    if !on {
         eprintln!(
             "skipped: set VULTS_PHONE_BROWSER=1 (needs chromium, node, and npm ci in tests/phone-browser)"
         );
-        return;
     }
+    on
+}
+
+/// Runs `script` of `tests/phone-browser` with Node against the `phone_e2e` example and the
+/// hook (built in this target directory: a no-op when `cargo test` already built them), and
+/// checks it passed and said `passed`.
+fn run_script(script: &str, passed: &str) {
     let root = vults_tests::workspace_root();
     let (app, hook) = vults_tests::built_example("vults-phone", "phone_e2e");
     let output = Command::new("node")
         .current_dir(root.join("tests/phone-browser"))
-        .arg("push.mjs")
+        .arg(script)
         .arg(&app)
         .arg(&hook)
         .output()
@@ -63,7 +58,7 @@ fn the_phone_buzzes_and_is_answered_from_the_notification_in_chromium() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "the push browser test failed:\n{stdout}\n--- stderr ---\n{stderr}"
+        "{script} failed:\n{stdout}\n--- stderr ---\n{stderr}"
     );
-    assert!(stdout.contains("13 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains(passed), "{stdout}");
 }

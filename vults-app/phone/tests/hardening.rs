@@ -634,7 +634,7 @@ fn settings_actions_return_at_once_and_the_window_reads_a_snapshot() {
     link.set_write_hook(Some(hook));
     let woken = Arc::new(Mutex::new(0u32));
     let w = woken.clone();
-    // What the window holds (`vults_ui::app::PhoneSide` is this link's own methods).
+    // What the window holds (`vults_ui::ports::PhoneSide` is this link's own methods).
     let side = BackgroundLink::with_link(link, Arc::new(move || *w.lock().unwrap() += 1));
     // Revoking writes devices.json, held here: the window's call returns anyway…
     side.apply(PhoneAction::Revoke(phone.device.clone()));

@@ -225,6 +225,41 @@ fn a_card_buzzes_the_phone_with_the_desktop_notification_and_is_withdrawn_when_a
     assert!(h.sent.lock().unwrap().is_empty(), "pushing answers nothing");
 }
 
+/// A plan and an edit buzz the phone in the desktop notification's own words (one
+/// `vults_attention::card_notice` serves both): the plan's first heading, the file and `+N −M`
+/// as the card says it; never the tool's raw input, and no Allow on either.
+#[test]
+fn a_pushed_plan_and_a_pushed_edit_say_what_the_desktop_says() {
+    let text = "# Plan: list the project\n\nRun ls, then stop.";
+    let mut plan = card(1, "ls");
+    plan.call = read_tool_call(&json!({
+        "session_id": "s1", "cwd": "/work/p", "tool_name": "ExitPlanMode",
+        "tool_input": {"plan": text}
+    }));
+    plan.context.plan = Some(text.into());
+    let pushed = push::card_payload(&plan);
+    assert_eq!(pushed["title"], "Claude Code asks you to approve its plan");
+    let body = pushed["body"].as_str().unwrap();
+    assert!(body.starts_with("Plan: list the project\n"), "{body}");
+    assert!(!body.contains('{') && !body.contains("Run ls"), "{body}");
+    assert_eq!(pushed["actions"], json!([]));
+
+    let mut edit = card(2, "ls");
+    edit.call = read_tool_call(&json!({
+        "session_id": "s1", "cwd": "/work/p", "tool_name": "Edit",
+        "tool_input": {"file_path": "src/a.rs", "old_string": "x", "new_string": "y\nz"}
+    }));
+    let pushed = push::card_payload(&edit);
+    assert_eq!(pushed["title"], "Claude Code asks: Edit");
+    let body = pushed["body"].as_str().unwrap();
+    assert!(body.starts_with("src/a.rs · +2 −1\n"), "{body}");
+    assert!(
+        body.contains("Answer it on its card") && !body.contains("replaces:"),
+        "{body}"
+    );
+    assert_eq!(pushed["actions"], json!([]));
+}
+
 #[test]
 fn a_long_target_says_open_to_read_it_and_offers_no_allow() {
     let h = Harness::new("long");

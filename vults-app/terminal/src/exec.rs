@@ -1,8 +1,8 @@
 //! Running a plan: its choosers in order (a fatal one's failure ends it; the others' become the
 //! caveat), then each way to raise the window until one works.
 
+use crate::outcome::{Failure, FailureKind, Shown};
 use crate::plan::{Cmd, Plan, Raise};
-use crate::{Failure, FailureKind, Shown};
 
 /// What running a plan does to the world (a test records it instead).
 pub(crate) trait Act {
@@ -69,7 +69,7 @@ impl Plan {
             ),
         };
         if chose {
-            failure.message = crate::one_line(&format!(
+            failure.message = crate::outcome::one_line(&format!(
                 "{} ({} was chosen)",
                 failure.message,
                 self.choose
@@ -82,7 +82,7 @@ impl Plan {
             .iter()
             .find(|c| c.as_str() == crate::plan::KITTY_HINT)
         {
-            failure.message = crate::one_line(&format!("{}; {hint}", failure.message));
+            failure.message = crate::outcome::one_line(&format!("{}; {hint}", failure.message));
         }
         Err(failure)
     }

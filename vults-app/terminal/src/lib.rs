@@ -47,6 +47,8 @@
 mod exec;
 mod kinds;
 mod mux;
+mod outcome;
+mod place;
 mod plan;
 #[cfg(test)]
 mod plan_tests;
@@ -63,148 +65,10 @@ mod x11;
 
 mod macos;
 
-use std::collections::BTreeMap;
-use std::time::SystemTime;
-use vults_core::protocol::Terminal;
-
+pub use outcome::{Failure, FailureKind, Shown};
+pub use place::Place;
 pub use plan::Plan;
 pub use survey::{Reach, Support, survey};
-
-/// Where an agent runs, as its event said: the `terminal` block, and the host it came from.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Place {
-    pid: Option<u32>,
-    cwd: Option<String>,
-    env: BTreeMap<String, String>,
-    host: Option<String>,
-    seen: Option<SystemTime>,
-}
-
-impl Place {
-    /// An agent on this computer (its event came over the local hook socket).
-    pub fn local(terminal: &Terminal) -> Place {
-        Place {
-            pid: terminal.pid,
-            cwd: terminal.cwd.clone(),
-            env: terminal
-                .env
-                .iter()
-                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                .collect(),
-            host: None,
-            seen: None,
-        }
-    }
-
-    /// An agent on an SSH host (its event came over that host's link; `host` as Vults names
-    /// it, `[user@]host[:port]`). Its pid means nothing here: only the local terminal running
-    /// `ssh` to that host can be shown.
-    pub fn on_host(terminal: &Terminal, host: &str) -> Place {
-        Place {
-            host: Some(host.to_string()),
-            ..Place::local(terminal)
-        }
-    }
-
-    /// When an event from this place arrived: a process with the agent's pid that started
-    /// later is not the agent (its pid was given to another program).
-    pub fn seen_at(mut self, at: SystemTime) -> Place {
-        self.seen = Some(at);
-        self
-    }
-
-    /// The host the agent runs on, for an SSH host's place.
-    pub fn host(&self) -> Option<&str> {
-        self.host.as_deref()
-    }
-}
-
-/// What "Show terminal" brought forward.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shown {
-    /// One line: what came forward ("tmux pane %3 (window @1, session work) in xterm").
-    pub what: String,
-    /// One line when only part could be done (a tab that could not be chosen and how to let
-    /// Vults choose it, an agent on an SSH host whose pane there is not chosen).
-    pub caveat: Option<String>,
-}
-
-impl std::fmt::Display for Shown {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Showed {}", self.what)?;
-        if let Some(c) = &self.caveat {
-            write!(f, "; {c}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Why "Show terminal" could not show the agent's terminal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FailureKind {
-    /// The agent's process is gone (or its pid now belongs to another program).
-    Ended,
-    /// No terminal window was found for it.
-    NotFound,
-    /// Its multiplexer session has no client attached: no window shows it.
-    Detached,
-    /// It runs where this computer has no window for it: an SSH host no local terminal runs
-    /// `ssh` to, or an SSH login into this computer.
-    Elsewhere,
-    /// It has no terminal: Vults started it headless (a Zeca task; its output is the task's
-    /// log).
-    NoTerminal,
-    /// The desktop cannot or will not raise the window (Wayland without an interface for it,
-    /// focus refused, an app permission missing).
-    Forbidden,
-    /// There is no display: Vults runs without X11 or Wayland.
-    NoDisplay,
-    /// A terminal's or multiplexer's own command failed (its message is in the line).
-    Failed,
-}
-
-/// Why "Show terminal" did nothing, in one line for the person.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// What kind of reason it is.
-    pub kind: FailureKind,
-    /// One line, e.g. "the agent's process (pid 4242) has ended".
-    pub message: String,
-}
-
-impl Failure {
-    pub(crate) fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
-        let message: String = message.into();
-        Failure {
-            kind,
-            message: one_line(&message),
-        }
-    }
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Failure {}
-
-/// The first non-empty line, at most 300 characters: every reason is one line.
-pub(crate) fn one_line(s: &str) -> String {
-    let line = s
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    if line.chars().count() > 300 {
-        let cut: String = line.chars().take(299).collect();
-        format!("{cut}…")
-    } else {
-        line.to_string()
-    }
-}
 
 /// Finds where the agent of `place` runs and how to show it, without showing it yet.
 /// Blocking: it reads the process table and asks multiplexers for their panes and clients.
@@ -216,41 +80,4 @@ pub fn plan(place: &Place) -> Result<Plan, Failure> {
 /// a few seconds: call it off the UI thread).
 pub fn show(place: &Place) -> Result<Shown, Failure> {
     plan(place)?.run()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn a_place_keeps_the_string_variables_of_the_terminal_block() {
-        let t: Terminal = serde_json::from_value(json!({
-            "cwd": "/proj", "pid": 42,
-            "env": {"TMUX": "/tmp/tmux-1000/default,7,0", "TMUX_PANE": "%3", "ODD": 5}
-        }))
-        .expect("terminal block");
-        let p = Place::local(&t);
-        assert_eq!(p.pid, Some(42));
-        assert_eq!(p.cwd.as_deref(), Some("/proj"));
-        assert_eq!(p.env.len(), 2);
-        assert_eq!(p.env["TMUX_PANE"], "%3");
-        assert_eq!(p.host(), None);
-        assert_eq!(Place::on_host(&t, "me@devbox").host(), Some("me@devbox"));
-    }
-
-    #[test]
-    fn reasons_are_one_line() {
-        let f = Failure::new(FailureKind::Failed, "\n  tmux: no server\nsecond line\n");
-        assert_eq!(f.to_string(), "tmux: no server");
-        assert_eq!(one_line(&"x".repeat(400)).chars().count(), 300);
-        let shown = Shown {
-            what: "xterm (pid 3)".into(),
-            caveat: Some("its tab is not chosen".into()),
-        };
-        assert_eq!(
-            shown.to_string(),
-            "Showed xterm (pid 3); its tab is not chosen"
-        );
-    }
 }

@@ -3,8 +3,8 @@
 //! app brought forward with `open -a`. The scripts are plain text, tested on every host; they
 //! run only on a Mac.
 
+use crate::outcome::{Failure, FailureKind};
 use crate::plan::Cmd;
-use crate::{Failure, FailureKind};
 use std::path::Path;
 
 /// Selects the Terminal tab whose tty is `item 1 of argv`, brings its window to the front.

@@ -1,9 +1,9 @@
 //! Multiplexers: the agent's pane in tmux, GNU screen or Zellij, and the client that shows it
 //! (whose own terminal is then found the same way as the agent's).
 
+use crate::outcome::{Failure, FailureKind};
 use crate::plan::{Choose, Cmd, Walk, is_digits};
 use crate::procs::{Env, Process};
-use crate::{Failure, FailureKind};
 
 /// One pane of `tmux list-panes -a`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,9 +2,10 @@
 //! hook sends, docs/hook-protocol.md) and a made-up process table for each platform.
 
 use crate::kinds::Platform;
+use crate::outcome::{Failure, FailureKind};
+use crate::place::Place;
 use crate::plan::fake::FakeSystem;
 use crate::plan::{Cmd, Compositor, Desktop, Plan, Raise, plan_for};
-use crate::{Failure, FailureKind, Place};
 use serde_json::json;
 use std::path::PathBuf;
 use vults_core::protocol::Terminal;

@@ -88,9 +88,9 @@ pub(crate) fn output(cmd: &Cmd) -> Result<String, String> {
     if status.success() {
         Ok(stdout)
     } else {
-        let said = crate::one_line(&stderr);
+        let said = crate::outcome::one_line(&stderr);
         let said = if said.is_empty() {
-            crate::one_line(&stdout)
+            crate::outcome::one_line(&stdout)
         } else {
             said
         };

@@ -2,10 +2,10 @@
 //! Settings → General: the desktop first, then the multiplexers, terminals and editors that
 //! are installed (on `PATH`, in the usual app folders) or running.
 
-use crate::Failure;
-#[cfg(any(test, not(all(unix, not(target_os = "macos")))))]
-use crate::FailureKind;
 use crate::kinds::{self, Emulator, Platform, Role};
+use crate::outcome::Failure;
+#[cfg(any(test, not(all(unix, not(target_os = "macos")))))]
+use crate::outcome::FailureKind;
 use crate::plan::{Compositor, Desktop, KITTY_HINT};
 use crate::procs::Process;
 use std::path::{Path, PathBuf};
@@ -66,7 +66,7 @@ impl Probe for LiveProbe {
     }
     fn version(&self, program: &Path, args: &[&str]) -> Option<String> {
         let out = crate::run::output(&crate::plan::Cmd::new(program, args)).ok()?;
-        Some(crate::one_line(&out)).filter(|l| !l.is_empty())
+        Some(crate::outcome::one_line(&out)).filter(|l| !l.is_empty())
     }
     fn read(&self, path: &Path) -> Option<String> {
         std::fs::read_to_string(path).ok()

@@ -2,7 +2,7 @@
 //! (its command socket) and KDE Plasma (a KWin script over D-Bus). GNOME and the rest offer no
 //! such interface; the plan says so before getting here.
 
-use crate::{Failure, FailureKind};
+use crate::outcome::{Failure, FailureKind};
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};

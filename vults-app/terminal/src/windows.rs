@@ -3,7 +3,7 @@
 //! terminal's own window), or a process's top-level window (`EnumWindows`), brought forward
 //! with `SetForegroundWindow` — allowed because the person just clicked Vults.
 
-use crate::{Failure, FailureKind};
+use crate::outcome::{Failure, FailureKind};
 use std::sync::Mutex;
 use windows_sys::Win32::Foundation::{HWND, LPARAM};
 use windows_sys::Win32::System::Console::{AttachConsole, FreeConsole, GetConsoleWindow};

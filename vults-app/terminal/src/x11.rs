@@ -2,7 +2,7 @@
 //! the root window, source 2), over x11rb's own pure-Rust connection (no libxcb), and checking
 //! that the window manager did it.
 
-use crate::{Failure, FailureKind};
+use crate::outcome::{Failure, FailureKind};
 use std::time::{Duration, Instant};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, Window};

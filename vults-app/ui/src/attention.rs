@@ -1,5 +1,6 @@
 //! Notifications, quiet hours and global keys, wired into the window (the `vults-attention`
-//! crate does the desktop's part on threads of its own).
+//! crate, the notifications crate, does the desktop's part on threads of its own; Settings →
+//! Notifications is `settings::notifications`).
 //!
 //! - [`Watch`] is pure: after the engine's events are applied to the [`Model`], it says what
 //!   each session waits on now — its newest card, a question, an agent asking in its terminal, a
@@ -23,9 +24,8 @@ use vults_attention::{
     AttentionSettings, Bus, Capabilities, Notice, NoticeAction, Notifier, NotifierConfig,
     NotifierEvent, SessionId, Support, What,
 };
-use vults_core::agents::Target;
 use vults_core::paths::Paths;
-use vults_engine::messages::{PendingCard, Session, SessionKey, SessionState};
+use vults_engine::messages::{Session, SessionKey, SessionState};
 
 use crate::state::Model;
 
@@ -88,7 +88,7 @@ impl Watch {
         let mut now: BTreeMap<SessionKey, Notice> = BTreeMap::new();
         // The newest card of each session (cards are in arrival order).
         for card in &model.cards {
-            now.insert(card.session.clone(), card_notice(card));
+            now.insert(card.session.clone(), vults_attention::card_notice(card));
         }
         for (key, s) in &model.sessions {
             if now.contains_key(key) {
@@ -132,121 +132,6 @@ fn session_notice(s: &Session, what: What) -> Notice {
         },
         folder: s.folder.clone(),
         what,
-    }
-}
-
-/// The notice of a card: the tool and what an Allow would authorise, whole. A file change
-/// (an edit, a write, a patch) is said as its path and its change on more lines than a
-/// notification's Allow may answer, so it is answered on its card, where its diff is.
-pub fn card_notice(card: &PendingCard) -> Notice {
-    let what = if card.question {
-        What::Question {
-            card: card.id,
-            text: card.call.target.summary(),
-        }
-    } else if let Some(plan) = card.plan() {
-        What::Plan {
-            card: card.id,
-            heading: first_heading(plan),
-        }
-    } else if let Some(change) = file_change(card) {
-        What::FileChange {
-            card: card.id,
-            tool: card.call.tool.clone(),
-            change,
-        }
-    } else {
-        What::Card {
-            card: card.id,
-            tool: card.call.tool.clone(),
-            target: target_text(&card.call.target),
-            destructive: card.destructive.clone(),
-        }
-    };
-    Notice {
-        agent: card.identity.display_name(),
-        folder: card.folder.clone(),
-        what,
-    }
-}
-
-/// A plan's first markdown heading (`# Plan: list the project` says "Plan: list the
-/// project"), else its first line that says something.
-fn first_heading(plan: &str) -> Option<String> {
-    let lines = || plan.lines().map(str::trim).filter(|l| !l.is_empty());
-    lines()
-        .find(|l| l.starts_with('#'))
-        .map(|l| l.trim_start_matches('#').trim())
-        .filter(|h| !h.is_empty())
-        .or_else(|| lines().next())
-        .map(str::to_string)
-}
-
-/// A file change as its card says it: the file (or "3 files") and `+N −M`, from the same diff
-/// the card draws; `None` for a call that changes no file, or whose diff cannot be made.
-fn file_change(card: &PendingCard) -> Option<String> {
-    let changes_files = matches!(
-        card.call.target,
-        Target::Edit { .. } | Target::Write { .. } | Target::Patch { .. } | Target::Input { .. }
-    );
-    if !changes_files {
-        return None;
-    }
-    let files = vults_engine::diff::card_diff(&card.call, &card.context).filter(|d| !d.is_empty());
-    let path = |p: &str| p.to_string();
-    match (&card.call.target, files) {
-        (_, Some(files)) => {
-            let what = match files.as_slice() {
-                [one] if !one.path.is_empty() => path(&one.path),
-                many => format!("{} files", many.len()),
-            };
-            Some(format!("{what} · {}", crate::card::changes(&files)))
-        }
-        (
-            Target::Write {
-                path: p,
-                content: Some(content),
-            },
-            None,
-        ) => Some(match content.lines().count() {
-            n if card.context.is_missing(p) => format!("{p} · new file · +{n}"),
-            1 => format!("{p} · 1 line"),
-            n => format!("{p} · {n} lines"),
-        }),
-        (Target::Edit { path: p, .. } | Target::Write { path: p, .. }, None) => Some(path(p)),
-        (Target::Patch { .. }, None) => Some("a patch".to_string()),
-        _ => None,
-    }
-}
-
-fn target_text(target: &Target) -> String {
-    match target {
-        Target::Command { command } => command.clone(),
-        Target::Path { path } => path.clone(),
-        Target::Url { url } => url.clone(),
-        Target::Mcp {
-            server,
-            tool,
-            input,
-        } => format!("{server}/{tool} {input}"),
-        Target::Input { json } => json.clone(),
-        // OpenCode's edit says only its file and diff, which is on its card.
-        Target::Edit {
-            path,
-            old: None,
-            new: None,
-        } => path.clone(),
-        Target::Edit { path, old, new } => format!(
-            "{path}\nreplaces: {}\nwith: {}",
-            old.as_deref().unwrap_or("(not said)"),
-            new.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Write { path, content } => format!(
-            "{path}\nwrites the whole file:\n{}",
-            content.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Patch { patch } => format!("a patch:\n(on its card)\n{patch}"),
-        Target::Questions { .. } => target.summary(),
     }
 }
 
@@ -615,8 +500,9 @@ pub fn action_word(action: KeyAction) -> &'static str {
 mod tests {
     use super::*;
     use std::time::SystemTime;
+    use vults_core::agents::Target;
     use vults_core::protocol::{AgentKind, Identity};
-    use vults_engine::messages::{EngineEvent, Reason};
+    use vults_engine::messages::{EngineEvent, PendingCard, Reason};
 
     fn key(s: &str) -> SessionKey {
         SessionKey {
@@ -761,127 +647,6 @@ mod tests {
         ));
         m.apply(EngineEvent::SessionGone(key("b")));
         assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
-    }
-
-    #[test]
-    fn a_file_change_never_fits_a_notification_but_a_short_command_does() {
-        let edit = card_notice(&card(
-            1,
-            "a",
-            Target::Edit {
-                path: "a.txt".into(),
-                old: Some("x".into()),
-                new: Some("y".into()),
-            },
-            None,
-        ));
-        let write = card_notice(&card(
-            2,
-            "a",
-            Target::Write {
-                path: "a.txt".into(),
-                content: Some("hello".into()),
-            },
-            None,
-        ));
-        // Said as the card says it (the file, +N −M), never as the raw input, and answered on
-        // its card: a file change is no `What::Card`, whose Allow a notification may offer.
-        assert_eq!(
-            edit.what,
-            What::FileChange {
-                card: 1,
-                tool: "Bash".into(),
-                change: "a.txt · +1 −1".into()
-            }
-        );
-        assert_eq!(
-            write.what,
-            What::FileChange {
-                card: 2,
-                tool: "Bash".into(),
-                change: "a.txt · 1 line".into()
-            }
-        );
-        // A MultiEdit (its edits as JSON) and OpenCode's edit (its own diff) alike.
-        let mut multi = card(
-            4,
-            "a",
-            Target::Edit {
-                path: "src/lib.rs".into(),
-                old: None,
-                new: Some(r#"[{"old_string":"a","new_string":"b"}]"#.into()),
-            },
-            None,
-        );
-        multi.call.tool = "MultiEdit".into();
-        multi.context.edits = vec![vults_engine::messages::EditPair {
-            old: "a".into(),
-            new: "b\nc".into(),
-            replace_all: false,
-        }];
-        assert_eq!(
-            card_notice(&multi).what,
-            What::FileChange {
-                card: 4,
-                tool: "MultiEdit".into(),
-                change: "src/lib.rs · +2 −1".into()
-            }
-        );
-        let mut opencode = card(
-            5,
-            "a",
-            Target::Input {
-                json: serde_json::json!({
-                    "filepath": "/w/x.rs",
-                    "diff": "--- a/x.rs\n+++ b/x.rs\n@@ -1,1 +1,1 @@\n-old\n+new\n"
-                })
-                .to_string(),
-            },
-            None,
-        );
-        opencode.call.tool = "edit".into();
-        assert_eq!(
-            card_notice(&opencode).what,
-            What::FileChange {
-                card: 5,
-                tool: "edit".into(),
-                change: "/w/x.rs · +1 −1".into()
-            }
-        );
-        // A real OpenCode edit, as its plugin relays it: its file, as any agent's edit.
-        let payload: serde_json::Value = serde_json::from_str(include_str!(
-            "../../../vults-core/tests/fixtures/relay/opencode-edit-PermissionRequest.json"
-        ))
-        .unwrap();
-        let mut real = card(
-            6,
-            "a",
-            Target::Command {
-                command: String::new(),
-            },
-            None,
-        );
-        real.call = vults_core::agents::read_tool_call(&payload);
-        assert_eq!(
-            card_notice(&real).what,
-            What::FileChange {
-                card: 6,
-                tool: "edit".into(),
-                change: "/home/me/project/app.ts · +2 −1".into()
-            }
-        );
-        // A plan: its first heading, never the raw input.
-        let plan = first_heading("\n# Plan: list the project\n\nCheck the files.\n## Steps");
-        assert_eq!(plan.as_deref(), Some("Plan: list the project"));
-        assert_eq!(
-            first_heading("Just do it.\nThen stop.").as_deref(),
-            Some("Just do it.")
-        );
-        let ls = card_notice(&card(3, "a", cmd("ls -la"), None));
-        let What::Card { target, .. } = &ls.what else {
-            panic!()
-        };
-        assert!(vults_attention::notice::fits(target));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::state::Model;
 use egui::{Color32, RichText};
 use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
+use vults_core::agents::Agent;
 use vults_engine::messages::{CardAnswer, CardId, PendingCard, SessionState};
 use vults_zeca::tool::Tone;
 use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
@@ -380,18 +381,21 @@ impl ChatView {
         let s = self
             .settings
             .get_or_insert_with(|| model.zeca_settings.clone());
-        let mut claude = s.claude.clone().unwrap_or_default();
+        // One line per agent the chat drives (its row's `chat`), in the table's order.
+        let mut clis: Vec<(&str, String)> = Agent::ALL
+            .into_iter()
+            .filter(|a| a.spec().chat.is_some())
+            .map(|a| (a.name(), s.clis.get(a.name()).cloned().unwrap_or_default()))
+            .collect();
         let mut terminal = s.terminal.clone().unwrap_or_default();
-        let mut codex = s.codex.clone().unwrap_or_default();
         egui::Grid::new("zeca-settings")
             .num_columns(2)
             .show(ui, |ui| {
-                ui.label("claude binary");
-                ui.add(egui::TextEdit::singleline(&mut claude).hint_text("found on PATH"));
-                ui.end_row();
-                ui.label("codex binary");
-                ui.add(egui::TextEdit::singleline(&mut codex).hint_text("found on PATH"));
-                ui.end_row();
+                for (name, path) in &mut clis {
+                    ui.label(format!("{name} binary"));
+                    ui.add(egui::TextEdit::singleline(path).hint_text("found on PATH"));
+                    ui.end_row();
+                }
                 ui.label("Terminal for tasks");
                 ui.add(
                     egui::TextEdit::singleline(&mut terminal).hint_text("detected (e.g. kitty -e)"),
@@ -399,8 +403,12 @@ impl ChatView {
                 ui.end_row();
             });
         let some = |t: String| (!t.trim().is_empty()).then(|| t.trim().to_string());
-        s.claude = some(claude);
-        s.codex = some(codex);
+        for (name, path) in clis {
+            match some(path) {
+                Some(path) => s.clis.insert(name.to_string(), path),
+                None => s.clis.remove(name),
+            };
+        }
         s.terminal = some(terminal);
         let mut action = None;
         if ui.button("Save chat settings").clicked() {

@@ -1,5 +1,5 @@
 //! Desktop integration at the edge of the window: the tray icon, opening a file in the user's
-//! editor, the quit signals. Behind [`Desktop`] so tests use [`NoDesktop`]; the real one
+//! editor, the quit signals. Behind [`DesktopSide`] so tests use [`NoDesktop`]; the real one
 //! degrades to nothing, with one log line, where there is no D-Bus or no tray — never a panic.
 //! Notifications are not here: they are `vults-attention`'s, through [`crate::attention`].
 
@@ -20,7 +20,7 @@ pub enum TrayAction {
 
 /// The desktop around the window: the tray, opening files. [`NoDesktop`] in tests; the real
 /// one lives in the `native` edge.
-pub trait Desktop {
+pub trait DesktopSide {
     /// The tray actions since the last call.
     fn poll(&mut self) -> Vec<TrayAction>;
     /// Opens a file with the user's default application; must not block.
@@ -43,7 +43,7 @@ pub struct NoDesktop {
     pub opened: Vec<std::path::PathBuf>,
 }
 
-impl Desktop for NoDesktop {
+impl DesktopSide for NoDesktop {
     fn poll(&mut self) -> Vec<TrayAction> {
         Vec::new()
     }
@@ -182,7 +182,7 @@ impl SystemDesktop {
     }
 }
 
-impl Desktop for SystemDesktop {
+impl DesktopSide for SystemDesktop {
     #[cfg(target_os = "linux")]
     fn tray_note(&self) -> Option<String> {
         self.tray_note.lock().ok().and_then(|n| n.clone())

@@ -18,6 +18,7 @@ pub mod island;
 pub mod look;
 pub mod markdown;
 pub mod native;
+pub mod ports;
 pub mod settings;
 pub mod state;
 pub mod terminal;

@@ -6,9 +6,10 @@
 //! no XWayland (`DISPLAY` unset) it opens one ordinary window with the island as a strip and
 //! the cards inside ([`Layout::Embedded`]). `VULTS_LAYOUT=embedded` chooses that anywhere.
 
-use super::app::{InstallerLink, InstallerNews, Layout, VultsWindow};
+use super::app::{Layout, VultsWindow};
 use super::desktop::SystemDesktop;
 use super::island;
+use super::ports::{InstallerNews, InstallerSide};
 use super::state::AgentInstall;
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
@@ -256,7 +257,7 @@ impl BackgroundInstaller {
     }
 }
 
-impl InstallerLink for BackgroundInstaller {
+impl InstallerSide for BackgroundInstaller {
     fn set_start_at_login(&mut self, enabled: bool) {
         self.spawn(move |paths| {
             let exe = std::env::current_exe().unwrap_or_else(|_| "vults-app".into());
@@ -351,13 +352,16 @@ impl InstallerLink for BackgroundInstaller {
         });
     }
 
-    fn remove_gemini_leftovers(&mut self) {
-        self.spawn(|paths| {
-            let removed = vults_installer::remove_gemini_leftovers(paths);
+    fn remove_leftovers(&mut self, agent: &str) {
+        let Some(agent) = vults_core::agents::Agent::parse(agent) else {
+            return;
+        };
+        self.spawn(move |paths| {
+            let removed = vults_installer::remove_leftovers(paths, agent);
             InstallerNews {
                 installs: installs_of(&vults_installer::doctor(paths)),
                 message: Some(if removed.notes.is_empty() {
-                    "Removed Vults' old Gemini CLI hooks.".to_string()
+                    format!("Removed Vults' old {} hooks.", agent.display_name())
                 } else {
                     removed.notes.join(" ")
                 }),
@@ -382,6 +386,7 @@ fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
                 state: r.state.label().to_string(),
                 detail: (!detail.is_empty()).then(|| detail.join(" ")),
                 repairable: r.state.needs_repair(),
+                retired: r.agent.retired(),
             }
         })
         .collect()

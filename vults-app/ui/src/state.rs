@@ -46,6 +46,9 @@ pub struct AgentInstall {
     pub detail: Option<String>,
     /// A Repair (an install run) would change something.
     pub repairable: bool,
+    /// Vults no longer serves it ([`vults_core::agents::Agent::retired`]): only its old hooks
+    /// can be taken out.
+    pub retired: bool,
 }
 
 /// What the window knows of the engine, the installer and the chat, built from their events

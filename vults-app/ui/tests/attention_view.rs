@@ -10,10 +10,11 @@ use std::sync::{Arc, Mutex};
 use vults_attention::keys::KeyAction;
 use vults_attention::{AttentionSettings, Capabilities, Notice, NoticeAction, SessionId, Support};
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent, SessionKey};
-use vults_ui::app::{ChannelLink, Layout, Tab, VultsWindow};
+use vults_ui::app::{Layout, Tab, VultsWindow};
 use vults_ui::attention::{AttentionSide, AttentionStatus, Heard};
-use vults_ui::desktop::{Desktop, TrayAction};
-use vults_ui::settings::attention::AttentionView;
+use vults_ui::desktop::{DesktopSide, TrayAction};
+use vults_ui::ports::EngineChannel;
+use vults_ui::settings::notifications::NotificationsView;
 
 fn status() -> AttentionStatus {
     AttentionStatus {
@@ -36,13 +37,13 @@ fn status() -> AttentionStatus {
 
 fn pane(
     status: AttentionStatus,
-) -> Harness<'static, (AttentionView, AttentionStatus, Vec<AttentionSettings>)> {
+) -> Harness<'static, (NotificationsView, AttentionStatus, Vec<AttentionSettings>)> {
     fixtures::builder()
         .with_size(egui::vec2(640.0, 760.0))
         .build_ui_state(
             |ui,
              (view, status, changed): &mut (
-                AttentionView,
+                NotificationsView,
                 AttentionStatus,
                 Vec<AttentionSettings>,
             )| {
@@ -53,7 +54,7 @@ fn pane(
                     }
                 });
             },
-            (AttentionView::default(), status, Vec::new()),
+            (NotificationsView::default(), status, Vec::new()),
         )
 }
 
@@ -173,7 +174,7 @@ struct Tray {
     quiet: Arc<Mutex<Vec<bool>>>,
 }
 
-impl Desktop for Tray {
+impl DesktopSide for Tray {
     fn poll(&mut self) -> Vec<TrayAction> {
         std::mem::take(&mut *self.clicks.lock().unwrap())
     }
@@ -198,7 +199,7 @@ fn rig() -> Rig {
     *side.status.lock().unwrap() = status();
     let tray = Tray::default();
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: events_rx,
             commands: commands_tx,
         }),
@@ -258,7 +259,7 @@ fn the_trays_do_not_disturb_switches_quiet_and_the_tray_shows_it() {
     r.harness.run_steps(2);
     r.harness.get_by_label("0 birds, quiet");
     // Settings → Notifications shows the switch on; off there, the tray follows.
-    r.harness.state_mut().tab = Tab::Alerts;
+    r.harness.state_mut().tab = Tab::Notifications;
     r.harness.run_steps(2);
     r.harness.get_by_label("Do not disturb").click();
     r.harness.run_steps(3);
@@ -369,7 +370,7 @@ struct RecordingPhone {
     actions: Arc<Mutex<Vec<vults_phone::PhoneAction>>>,
 }
 
-impl vults_ui::app::PhoneSide for RecordingPhone {
+impl vults_ui::ports::PhoneSide for RecordingPhone {
     fn on_engine_event(&mut self, _event: &EngineEvent) {}
     fn status(&self) -> vults_phone::PhoneStatus {
         vults_phone::PhoneStatus::default()
@@ -387,7 +388,7 @@ fn quiet_hours_reach_the_phone_link_so_nothing_is_pushed_while_quiet() {
     *side.status.lock().unwrap() = status();
     let phone = RecordingPhone::default();
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: events_rx,
             commands: commands_tx,
         }),

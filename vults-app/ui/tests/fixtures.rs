@@ -328,7 +328,7 @@ pub fn played_window() -> (vults_ui::app::VultsWindow, Played) {
     let (chat_events, chat_rx) = channel();
     let (chat_tx, chat_commands) = channel();
     let window = vults_ui::app::VultsWindow::new(
-        Box::new(vults_ui::app::ChannelLink {
+        Box::new(vults_ui::ports::EngineChannel {
             events: events_rx,
             commands: commands_tx,
         }),
@@ -336,7 +336,7 @@ pub fn played_window() -> (vults_ui::app::VultsWindow, Played) {
         vults_ui::app::Layout::Embedded,
         Box::new(now),
     )
-    .with_chat(Box::new(vults_ui::app::ChatChannel {
+    .with_chat(Box::new(vults_ui::ports::ChatChannel {
         events: chat_rx,
         commands: chat_tx,
     }));

@@ -7,7 +7,8 @@ use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use vults_remote::background::{HostRow, HostsAction, HostsStatus};
-use vults_ui::app::{ChannelLink, HostsSide, Layout, Tab, VultsWindow};
+use vults_ui::app::{Layout, Tab, VultsWindow};
+use vults_ui::ports::{EngineChannel, HostsSide};
 
 #[derive(Clone, Default)]
 struct FakeHosts {
@@ -43,7 +44,7 @@ impl HostsSide for FakeHosts {
 
 fn window() -> VultsWindow {
     VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: channel().1,
             commands: channel().0,
         }),

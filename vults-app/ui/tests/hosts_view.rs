@@ -7,7 +7,8 @@ use crate::fixtures;
 use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::channel;
 use vults_remote::background::{HostsAction, HostsStatus};
-use vults_ui::app::{ChannelLink, HostsSide, Layout, VultsWindow};
+use vults_ui::app::{Layout, VultsWindow};
+use vults_ui::ports::{EngineChannel, HostsSide};
 
 struct Failed;
 
@@ -25,7 +26,7 @@ impl HostsSide for Failed {
 #[test]
 fn a_failed_add_reads_as_a_failure() {
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: channel().1,
             commands: channel().0,
         }),
@@ -66,7 +67,7 @@ impl HostsSide for Down {
 #[test]
 fn a_long_link_state_wraps_and_remove_stays_in_a_small_window() {
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: channel().1,
             commands: channel().0,
         }),
@@ -132,7 +133,7 @@ impl HostsSide for Unreachable {
 fn a_failed_remove_offers_to_forget_the_host() {
     let side = Unreachable::default();
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: channel().1,
             commands: channel().0,
         }),

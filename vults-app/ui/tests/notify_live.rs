@@ -361,7 +361,7 @@ fn with_quiet_hours_on_no_notification_is_sent_and_the_card_still_works() {
     let Some(mut r) = rig("notify_quiet", Some(settings)) else {
         return;
     };
-    r.harness.state_mut().tab = Tab::Alerts;
+    r.harness.state_mut().tab = Tab::Notifications;
     r.until("Settings says it is quiet", |r| {
         r.harness
             .query_by_label_contains("Quiet now: quiet hours until")

@@ -7,12 +7,13 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use vults_engine::messages::{EngineCommand, EngineEvent, SessionState};
-use vults_ui::app::{ChannelLink, Layout, Tab, VultsWindow};
+use vults_ui::app::{Layout, Tab, VultsWindow};
 use vults_ui::attention::{AttentionSide, AttentionStatus, Heard};
 use vults_ui::desktop::NoDesktop;
+use vults_ui::ports::EngineChannel;
 
 struct NoPhone;
-impl vults_ui::app::PhoneSide for NoPhone {
+impl vults_ui::ports::PhoneSide for NoPhone {
     fn on_engine_event(&mut self, _event: &EngineEvent) {}
     fn status(&self) -> vults_phone::PhoneStatus {
         vults_phone::PhoneStatus::default()
@@ -21,7 +22,7 @@ impl vults_ui::app::PhoneSide for NoPhone {
 }
 
 struct NoHosts;
-impl vults_ui::app::HostsSide for NoHosts {
+impl vults_ui::ports::HostsSide for NoHosts {
     fn status(&self) -> vults_remote::background::HostsStatus {
         Default::default()
     }
@@ -53,7 +54,7 @@ fn window(
     let (events, events_rx) = channel();
     let (commands_tx, commands) = channel();
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: events_rx,
             commands: commands_tx,
         }),

@@ -295,6 +295,7 @@ fn settings_model() -> Model {
             state: state.into(),
             detail: detail.map(str::to_string),
             repairable,
+            retired: false,
         };
     model.installs = vec![
         install("claude", "Claude Code", "installed", None, false),
@@ -414,6 +415,7 @@ fn settings_agents_offers_to_remove_gemini_leftovers() {
         state: "old hooks left".into(),
         detail: None,
         repairable: false,
+        retired: true,
     });
     let mut h = fixtures::builder()
         .with_size(egui::vec2(640.0, 640.0))
@@ -427,9 +429,12 @@ fn settings_agents_offers_to_remove_gemini_leftovers() {
         );
     h.run();
     assert!(h.query_by_label("Turn off Gemini CLI").is_none());
-    h.get_by_label("Remove old Gemini hooks").click();
+    h.get_by_label("Remove old Gemini CLI hooks").click();
     h.run();
-    assert_eq!(h.state(), &Some(SettingsAction::RemoveGeminiLeftovers));
+    assert_eq!(
+        h.state(),
+        &Some(SettingsAction::RemoveLeftovers("gemini".into()))
+    );
 }
 
 #[test]

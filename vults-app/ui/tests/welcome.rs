@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 use vults_installer::welcome::{Welcome, Written};
-use vults_ui::app::{ChannelLink, InstallerLink, InstallerNews, Layout, VultsWindow};
+use vults_ui::app::{Layout, VultsWindow};
 use vults_ui::desktop::NoDesktop;
+use vults_ui::ports::{EngineChannel, InstallerNews, InstallerSide};
 
 #[derive(Clone, Default)]
 struct PlayedInstaller {
@@ -17,13 +18,13 @@ struct PlayedInstaller {
     asked: Arc<Mutex<Vec<String>>>,
 }
 
-impl InstallerLink for PlayedInstaller {
+impl InstallerSide for PlayedInstaller {
     fn poll(&mut self) -> Option<InstallerNews> {
         self.news.lock().unwrap().pop()
     }
     fn repair(&mut self, _agent: &str) {}
     fn set_enabled(&mut self, _agent: &str, _enabled: bool) {}
-    fn remove_gemini_leftovers(&mut self) {}
+    fn remove_leftovers(&mut self, _agent: &str) {}
     fn set_start_at_login(&mut self, enabled: bool) {
         self.asked
             .lock()
@@ -59,7 +60,7 @@ fn the_welcome_shows_what_was_written_and_closes_and_comes_back_from_settings() 
         ..Default::default()
     });
     let mut window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: events_rx,
             commands: commands_tx,
         }),

@@ -7,8 +7,9 @@ use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
-use vults_ui::app::{ChannelLink, Layout, VultsWindow};
-use vults_ui::desktop::{Desktop, TrayAction};
+use vults_ui::app::{Layout, VultsWindow};
+use vults_ui::desktop::{DesktopSide, TrayAction};
+use vults_ui::ports::EngineChannel;
 
 /// A desktop that records what it was asked and plays tray clicks.
 #[derive(Clone, Default)]
@@ -17,7 +18,7 @@ struct FakeDesktop {
     paused: Arc<Mutex<Option<bool>>>,
 }
 
-impl Desktop for FakeDesktop {
+impl DesktopSide for FakeDesktop {
     fn poll(&mut self) -> Vec<TrayAction> {
         std::mem::take(&mut *self.tray.lock().unwrap())
     }
@@ -39,7 +40,7 @@ fn played() -> Played {
     let (commands_tx, commands) = channel();
     let desktop = FakeDesktop::default();
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: events_rx,
             commands: commands_tx,
         }),
@@ -260,7 +261,7 @@ struct FakePhone {
     actions: Arc<Mutex<Vec<vults_phone::PhoneAction>>>,
 }
 
-impl vults_ui::app::PhoneSide for FakePhone {
+impl vults_ui::ports::PhoneSide for FakePhone {
     fn on_engine_event(&mut self, _event: &EngineEvent) {
         *self.events.lock().unwrap() += 1;
     }
@@ -283,7 +284,7 @@ fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
     let window = std::mem::replace(
         p.harness.state_mut(),
         VultsWindow::new(
-            Box::new(ChannelLink {
+            Box::new(EngineChannel {
                 events: channel().1,
                 commands: channel().0,
             }),
@@ -315,7 +316,7 @@ fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
 /// link does: the summary of the refusals its flood budgets dropped (`EngineCommand::Record`).
 struct LastWords(Sender<EngineCommand>);
 
-impl vults_ui::app::PhoneSide for LastWords {
+impl vults_ui::ports::PhoneSide for LastWords {
     fn on_engine_event(&mut self, _event: &EngineEvent) {}
     fn status(&self) -> vults_phone::PhoneStatus {
         vults_phone::PhoneStatus::default()
@@ -344,7 +345,7 @@ fn quit_stops_the_phone_link_before_the_engine() {
     let (commands_tx, commands) = channel();
     let desktop = FakeDesktop::default();
     let window = VultsWindow::new(
-        Box::new(ChannelLink {
+        Box::new(EngineChannel {
             events: events_rx,
             commands: commands_tx.clone(),
         }),

@@ -4,6 +4,7 @@
 //! ([`chat_agent`]).
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use vults_core::agents::{Agent, ChatEngine};
 use vults_engine::messages::AnsweredBy;
 
@@ -168,12 +169,10 @@ pub enum Asked {
 /// The chat's settings (`zeca.json` in the config folder), set in the Chat view.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ZecaSettings {
-    /// The `claude` to run; empty: found on PATH.
-    #[serde(default)]
-    pub claude: Option<String>,
-    /// The `codex` to run; empty: found on PATH.
-    #[serde(default)]
-    pub codex: Option<String>,
+    /// The CLI to run for each agent the chat drives (its row's `chat`), by its `--agent` name
+    /// (`claude`, `codex`: the file's own keys); an agent not here is found on PATH.
+    #[serde(flatten, deserialize_with = "chat_clis")]
+    pub clis: BTreeMap<String, String>,
     /// The terminal emulator for tasks, as a command prefix (`kitty -e`, `gnome-terminal --`);
     /// empty: found the way the platform does it ([`crate::task::detect_terminal`]).
     #[serde(default)]
@@ -181,6 +180,17 @@ pub struct ZecaSettings {
     /// The folder the last chat ran in: a new chat starts there (also after a restart).
     #[serde(default)]
     pub last_folder: Option<String>,
+}
+
+/// The flattened keys of `zeca.json` that name a chatting agent's CLI (others, and a key without
+/// a path, are not a CLI).
+fn chat_clis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    let keys = BTreeMap::<String, serde_json::Value>::deserialize(d)?;
+    Ok(keys
+        .into_iter()
+        .filter(|(name, _)| Agent::parse(name).is_some_and(|a| a.spec().chat.is_some()))
+        .filter_map(|(name, path)| Some((name, path.as_str()?.to_string())))
+        .collect())
 }
 
 /// What a task runs.
@@ -206,6 +216,24 @@ pub fn chat_agent(engine: &str) -> Option<(Agent, ChatEngine)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `zeca.json` as earlier versions wrote it (`"claude"`, `"codex"`, `null` when unset)
+    /// still reads, and is written back the same way: each chatting agent's CLI by its name.
+    #[test]
+    fn settings_read_each_chatting_agents_cli_by_its_name() {
+        let old =
+            r#"{"claude":"/opt/claude","codex":null,"terminal":"kitty -e","qwen":"/q","x":5}"#;
+        let s: ZecaSettings = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            s.clis,
+            BTreeMap::from([("claude".to_string(), "/opt/claude".to_string())])
+        );
+        assert_eq!(s.terminal.as_deref(), Some("kitty -e"));
+        let written = serde_json::to_value(&s).unwrap();
+        assert_eq!(written["claude"], "/opt/claude");
+        let again: ZecaSettings = serde_json::from_value(written).unwrap();
+        assert_eq!(again, s);
+    }
 
     /// A conversation that only started a task is named by the task, not "New chat" (which
     /// is the picker's own first row).

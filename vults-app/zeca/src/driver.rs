@@ -67,10 +67,9 @@ pub enum ChatEvent {
 /// How the chat runs its CLIs (tests point them at a mock model).
 #[derive(Debug, Clone, Default)]
 pub struct ZecaOptions {
-    /// The `claude` binary, over the setting and PATH.
-    pub claude: Option<PathBuf>,
-    /// The `codex` binary, over the setting and PATH.
-    pub codex: Option<PathBuf>,
+    /// The CLI binary of an agent the chat drives, over the setting and PATH (tests point it at
+    /// a mock model).
+    pub clis: BTreeMap<Agent, PathBuf>,
     /// Extra environment for every process the chat starts (the CLI and tasks).
     pub env: Vec<(String, String)>,
     /// Variables taken out of the environment of every process the chat starts.
@@ -375,16 +374,11 @@ impl Zeca {
 
     /// The CLI of `agent` to run: the chat's option, the setting, or its name on PATH.
     fn cli(&self, agent: Agent) -> Result<PathBuf, String> {
-        let (option, setting) = match agent {
-            Agent::Claude => (
-                self.options.claude.as_ref(),
-                self.settings.claude.as_deref(),
-            ),
-            Agent::Codex => (self.options.codex.as_ref(), self.settings.codex.as_deref()),
-            other => {
-                return Err(format!("Zeca does not chat with {}", other.display_name()));
-            }
-        };
+        if agent.spec().chat.is_none() {
+            return Err(format!("Zeca does not chat with {}", agent.display_name()));
+        }
+        let option = self.options.clis.get(&agent);
+        let setting = self.settings.clis.get(agent.name()).map(String::as_str);
         cli_path(option, setting, agent.name(), agent.display_name())
     }
 

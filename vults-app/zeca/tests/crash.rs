@@ -21,7 +21,7 @@ fn a_codex_chat_whose_cli_dies_mid_turn_says_codex_ended() {
     let dir = &home.dir;
     let fake = fake_cli(dir, "codex", DIES);
     let options = ZecaOptions {
-        codex: Some(fake),
+        clis: [(vults_core::agents::Agent::Codex, fake)].into(),
         ..ZecaOptions::default()
     };
     let mut app = Running::start(paths(dir), options);
@@ -51,7 +51,7 @@ fn a_failed_headless_task_says_why() {
         "#!/bin/sh\necho 'starting'\necho 'Error: Invalid API key' >&2\nexit 1\n",
     );
     let options = ZecaOptions {
-        claude: Some(fake),
+        clis: [(vults_core::agents::Agent::Claude, fake)].into(),
         ..ZecaOptions::default()
     };
     let mut app = Running::start(paths(dir), options);

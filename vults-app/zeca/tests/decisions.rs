@@ -72,7 +72,7 @@ fn setup(name: &str, tool: &str, input: &Value, rule_for: Option<&str>) -> Setup
     }
     let log = dir.join("responses.jsonl");
     let options = ZecaOptions {
-        claude: Some(fake),
+        clis: [(vults_core::agents::Agent::Claude, fake)].into(),
         env: vec![
             ("FAKE_TOOL".into(), tool.into()),
             ("FAKE_INPUT".into(), input.to_string()),
@@ -298,7 +298,7 @@ fn a_task_opens_in_the_configured_terminal_with_its_task_id_and_folder() {
         ),
     );
     let options = ZecaOptions {
-        claude: Some(agent),
+        clis: [(vults_core::agents::Agent::Claude, agent)].into(),
         ..ZecaOptions::default()
     };
     let mut app = Running::start(paths(dir), options);

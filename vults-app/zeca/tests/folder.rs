@@ -30,7 +30,7 @@ fn a_chat_sent_to_a_missing_folder_can_be_sent_again_to_one_that_exists() {
     let dir = &home.dir;
     let fake = fake_cli(dir, "claude", FAKE);
     let options = ZecaOptions {
-        claude: Some(fake),
+        clis: [(vults_core::agents::Agent::Claude, fake)].into(),
         ..ZecaOptions::default()
     };
     let mut app = Running::start(paths(dir), options);
@@ -70,7 +70,7 @@ fn the_last_folder_is_remembered_across_a_restart() {
     let dir = &home.dir;
     let fake = fake_cli(dir, "claude", FAKE);
     let options = ZecaOptions {
-        claude: Some(fake),
+        clis: [(vults_core::agents::Agent::Claude, fake)].into(),
         ..ZecaOptions::default()
     };
     let good = dir.join("project").display().to_string();

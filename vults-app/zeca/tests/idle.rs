@@ -52,7 +52,7 @@ fn setup(name: &str) -> (vults_tests::TempHome, std::path::PathBuf, Running) {
     let fake = fake_cli(dir, "claude", FAKE);
     let log = dir.join("starts.txt");
     let options = ZecaOptions {
-        claude: Some(fake),
+        clis: [(vults_core::agents::Agent::Claude, fake)].into(),
         env: vec![("FAKE_STARTS".into(), log.display().to_string())],
         idle_after: Some(IDLE),
         ..ZecaOptions::default()

@@ -80,7 +80,7 @@ fn setup(name: &str, policy: bool) -> Setup {
     }
     let go = dir.join("go");
     let options = ZecaOptions {
-        claude: Some(fake),
+        clis: [(vults_core::agents::Agent::Claude, fake)].into(),
         env: vec![("FAKE_GO".into(), go.display().to_string())],
         ..ZecaOptions::default()
     };

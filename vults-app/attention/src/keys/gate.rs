@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use super::KeyAction;
-use crate::CardId;
+use crate::notice::CardId;
 
 /// The newest waiting card as the gate sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,6 +20,7 @@ use windows::core::{HSTRING, IInspectable, Interface};
 
 use super::{BackendInfo, NotifierConfig, PlatformEvent};
 use crate::notice::{Outgoing, ServerCaps};
+use vults_core::text::xml_escape;
 
 /// PowerShell's AppUserModelID: any unpackaged program may send toasts as it.
 const POWERSHELL_APP_ID: &str =
@@ -152,21 +153,6 @@ impl Backend {
             })
             .map_err(|e| format!("toast history: {e}"))
     }
-}
-
-fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The toast's XML: title, body, buttons (not the "default" key: a click on the toast is it),

@@ -28,8 +28,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use vults_attention::notice::{Notice, Offer, ServerCaps, What, compose};
-use vults_core::agents::Target;
+use vults_attention::notice::{Offer, ServerCaps, compose};
 use vults_engine::messages::{CardId, EngineEvent, PendingCard};
 use webpush::VapidKey;
 
@@ -324,7 +323,7 @@ async fn deliver(shared: &Shared, device: &str, job: &Job) -> Option<Sent> {
             return None;
         }
     };
-    let now = super::now_ms();
+    let now = vults_engine::clock::now_ms();
     let sent = send::post(
         &shared.roots,
         &shared.vapid,
@@ -381,7 +380,7 @@ fn summary_job(count: usize, silent: bool) -> Job {
             "v": 1, "t": "summary", "tag": SUMMARY_TAG, "count": count,
             "title": format!("{count} cards wait"),
             "body": "Open Vults to answer them.",
-            "silent": silent, "time": super::now_ms(),
+            "silent": silent, "time": vults_engine::clock::now_ms(),
         }),
         headers: Headers {
             ttl: CARD_TTL_S,
@@ -398,7 +397,7 @@ fn summary_job(count: usize, silent: bool) -> Job {
 
 fn withdraw_job(tag: &str) -> Job {
     Job {
-        payload: json!({"v": 1, "t": "withdraw", "tag": tag, "time": super::now_ms()}),
+        payload: json!({"v": 1, "t": "withdraw", "tag": tag, "time": vults_engine::clock::now_ms()}),
         headers: Headers {
             ttl: CARD_TTL_S,
             urgency: Urgency::Normal,
@@ -414,7 +413,7 @@ fn test_job() -> Job {
         payload: json!({
             "v": 1, "t": "test", "tag": "vults-test", "title": "Vults",
             "body": "A test push from Vults: this phone will buzz when a card waits.",
-            "time": super::now_ms(),
+            "time": vults_engine::clock::now_ms(),
         }),
         headers: Headers {
             ttl: 60,
@@ -430,7 +429,7 @@ fn test_job() -> Job {
 /// escapes, a "Destructive" line), and Allow and Deny under the desktop's rules — never on a
 /// destructive card, one whose target does not fit, a question, or a plan. Nothing else.
 pub fn card_payload(card: &PendingCard) -> Value {
-    let notice = card_notice(card);
+    let notice = vults_attention::card_notice(card);
     let caps = ServerCaps {
         actions: true,
         body_markup: false,
@@ -464,62 +463,8 @@ pub fn card_payload(card: &PendingCard) -> Value {
         "actions": if allow { vec!["allow", "deny"] } else { Vec::new() },
         "question": card.question,
         "destructive": card.destructive.is_some(),
-        "time": super::now_ms(),
+        "time": vults_engine::clock::now_ms(),
     })
-}
-
-/// The desktop's notice of a card (`ui::attention::card_notice`, which this crate cannot
-/// reach: the same words, the same target text).
-fn card_notice(card: &PendingCard) -> Notice {
-    let what = if card.question {
-        What::Question {
-            card: card.id,
-            text: card.call.target.summary(),
-        }
-    } else {
-        What::Card {
-            card: card.id,
-            tool: card.call.tool.clone(),
-            target: target_text(&card.call.target),
-            destructive: card.destructive.clone(),
-        }
-    };
-    Notice {
-        agent: card.identity.display_name(),
-        folder: card.folder.clone(),
-        what,
-    }
-}
-
-fn target_text(target: &Target) -> String {
-    match target {
-        Target::Command { command } => command.clone(),
-        Target::Path { path } => path.clone(),
-        Target::Url { url } => url.clone(),
-        Target::Mcp {
-            server,
-            tool,
-            input,
-        } => format!("{server}/{tool} {input}"),
-        Target::Input { json } => json.clone(),
-        // OpenCode's edit says only its file and diff, which is on its card.
-        Target::Edit {
-            path,
-            old: None,
-            new: None,
-        } => path.clone(),
-        Target::Edit { path, old, new } => format!(
-            "{path}\nreplaces: {}\nwith: {}",
-            old.as_deref().unwrap_or("(not said)"),
-            new.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Write { path, content } => format!(
-            "{path}\nwrites the whole file:\n{}",
-            content.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Patch { patch } => format!("a patch:\n(on its card)\n{patch}"),
-        Target::Questions { .. } => target.summary(),
-    }
 }
 
 /// Opens what [`Gate::seal_push`] sealed (the service worker's side; tests).

@@ -259,7 +259,7 @@ async fn handle(
         .await
         .map(|b| b.to_bytes().to_vec())
         .unwrap_or_default();
-    let now_s = crate::now_ms() / 1000;
+    let now_s = vults_engine::clock::now_ms() / 1000;
     let vapid = headers
         .get("authorization")
         .ok_or_else(|| "no Authorization header".to_string())

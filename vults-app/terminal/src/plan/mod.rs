@@ -7,8 +7,9 @@
 
 mod ssh;
 use crate::kinds::{self, Editor, Emulator, Mux, Platform, Role};
+use crate::outcome::{Failure, FailureKind};
+use crate::place::Place;
 use crate::procs::{self, Env, Process, Table};
-use crate::{Failure, FailureKind, Place};
 use std::path::{Path, PathBuf};
 
 pub(crate) use crate::run::Cmd;

@@ -2,8 +2,9 @@
 //! client's command line. Nothing is run on the host.
 
 use super::{Cmd, Walk};
+use crate::outcome::{Failure, FailureKind};
+use crate::place::Place;
 use crate::procs::Process;
-use crate::{Failure, FailureKind, Place};
 
 /// Where an `ssh` goes: `[user@]host[:port]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

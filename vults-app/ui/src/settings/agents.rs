@@ -135,11 +135,14 @@ impl AgentsView {
 }
 
 /// The per-agent switch: Vults can be turned off for an agent it found (and back on), and its
-/// leftover Gemini CLI hooks can be taken out. Nothing for an agent that is not on this machine.
+/// old hooks of an agent it no longer serves can be taken out. Nothing for an agent that is not
+/// on this machine.
 fn switch(ui: &mut egui::Ui, install: &crate::state::AgentInstall) -> Option<SettingsAction> {
-    if install.key == "gemini" {
-        let clicked = ui.button("Remove old Gemini hooks").clicked();
-        return clicked.then_some(SettingsAction::RemoveGeminiLeftovers);
+    if install.retired {
+        let clicked = ui
+            .button(format!("Remove old {} hooks", install.name))
+            .clicked();
+        return clicked.then(|| SettingsAction::RemoveLeftovers(install.key.clone()));
     }
     match install.state.as_str() {
         "not found on this machine" => None,

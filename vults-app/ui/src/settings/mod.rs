@@ -1,11 +1,11 @@
-//! Settings, one pane per file: Agents, Rules, Policies, History, Hosts, Phone, Notifications
-//! (`attention`), General.
+//! Settings, one pane per file: Agents, Rules, Policies, History, Hosts, Phone, Notifications,
+//! General.
 
 pub mod agents;
-pub mod attention;
 pub mod general;
 pub mod history;
 pub mod hosts;
+pub mod notifications;
 pub mod phone;
 pub mod policies;
 pub mod rules;
@@ -24,8 +24,9 @@ pub enum SettingsAction {
     /// Turn Vults on or off for one agent (by its key): off takes exactly Vults' entries out of
     /// that agent's settings and keeps them out on every start; on puts them back.
     SetEnabled(String, bool),
-    /// Take Vults' leftover Gemini CLI hooks out (offered, never done on its own).
-    RemoveGeminiLeftovers,
+    /// Take Vults' old hooks out of the settings of an agent it no longer serves (by its
+    /// `--agent` name; offered, never done on its own).
+    RemoveLeftovers(String),
     /// Turn start at login on or off (Settings → General).
     SetStartAtLogin(bool),
     /// Show the first run's welcome again.

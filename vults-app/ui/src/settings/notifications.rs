@@ -13,7 +13,7 @@ const WARN: Color32 = Color32::from_rgb(0xE0, 0x9A, 0x3A);
 
 /// The pane's own state: the text being typed into a time or a chord field.
 #[derive(Debug, Default)]
-pub struct AttentionView {
+pub struct NotificationsView {
     from: Option<String>,
     to: Option<String>,
     chords: [Option<String>; 3],
@@ -45,7 +45,7 @@ fn support_line(ui: &mut egui::Ui, what: &str, s: &Support) {
     ui.label(RichText::new(text).small().color(DIM));
 }
 
-impl AttentionView {
+impl NotificationsView {
     /// Draws the pane; returns the changed settings when the person changed one.
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &AttentionStatus) -> Option<AttentionSettings> {
         let mut s = status.settings.clone();

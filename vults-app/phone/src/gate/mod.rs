@@ -25,18 +25,32 @@
 //! written under the store's own mutex, never while the state's is held (store → state is the
 //! only order both are taken in), so nothing that reads the state waits for the disk.
 
-use super::crypto::{
+mod cards;
+mod flood;
+mod names;
+
+pub use cards::card_json;
+#[doc(hidden)]
+pub use cards::card_json_calls;
+pub use flood::{
+    ANON_BURST, ANON_REFILL_MS, DEVICE_BURST, DEVICE_REFILL_MS, SOURCE_INTERVAL_MS,
+    SUMMARY_INTERVAL_MS, Source,
+};
+pub use names::claimed_id;
+
+use crate::crypto::{
     self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
-use super::devices::{Device, DeviceStore, Subscription, WriteHook};
+use crate::devices::{Device, DeviceStore, Subscription, WriteHook};
+use cards::{cut_json, fit, fit_list};
+use flood::{DeviceFlood, Flood};
+use names::{MAX_NAME_CHARS, name_char_ok, unique_name};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use subtle::ConstantTimeEq;
-use vults_core::agents::Target;
 use vults_engine::messages::{
-    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, Outcome, PendingCard,
+    AnsweredBy, AuditEntry, CardId, EngineCommand, EngineEvent, Outcome, PendingCard,
 };
 
 /// Sends an accepted answer (or a refusal to audit) to the engine: the same command a click sends.
@@ -49,25 +63,6 @@ pub const TOKEN_LIFETIME_MS: u64 = 5 * 60_000;
 /// Nonces remembered at most (covering the time window); past it requests are refused as
 /// "busy" rather than forgetting a nonce that could still be replayed.
 const MAX_NONCES: usize = 50_000;
-const MAX_NAME_CHARS: usize = 40;
-/// Unauthenticated refusals: at most one audit line per source address in this long…
-pub const SOURCE_INTERVAL_MS: u64 = 10_000;
-/// …and at most this many lines in a burst, all sources together…
-pub const ANON_BURST: f64 = 10.0;
-/// …refilled by one line per this long (10 a minute).
-pub const ANON_REFILL_MS: u64 = 6_000;
-/// Refusals the budget dropped are counted in one summary line at most this often (and when
-/// the link stops).
-pub const SUMMARY_INTERVAL_MS: u64 = 60_000;
-/// Source addresses remembered for the per-address interval; past it, new addresses are
-/// dropped (and counted) until old ones age out.
-const MAX_SOURCES: usize = 4096;
-/// Refusals of authenticated requests (a replayed frame still opens and verifies: "nonce
-/// already used", "time outside ±60 s"), per device: at most this many lines in a burst…
-pub const DEVICE_BURST: f64 = 20.0;
-/// …refilled by one line per this long (10 a minute); the rest are counted in one summary line
-/// per device ([`SUMMARY_INTERVAL_MS`], and when a link stops).
-pub const DEVICE_REFILL_MS: u64 = 6_000;
 /// A reply over the broker is at most this large unless the broker's own limit is smaller
 /// (its MQTT 5 maximum packet size, less the frame's and the packet's own bytes).
 pub const MAX_BROKER_REPLY: usize = 1024 * 1024;
@@ -78,8 +73,6 @@ pub const BROKER_OVERHEAD: usize = 512;
 const KEEP_AUTHENTICATED: usize = 40;
 /// …and, apart, this many of unauthenticated ones, so a flood cannot push the others out.
 const KEEP_UNAUTHENTICATED: usize = 10;
-/// Claimed ids are shown escaped and cut to this many characters.
-const MAX_CLAIM_CHARS: usize = 24;
 
 /// A check that refused a request (its name goes to the audit and to the phone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,34 +161,6 @@ impl Reply {
     }
 }
 
-/// Where a request came from, as far as the app can vouch for it: a LAN address, or the
-/// broker topic it arrived on (the broker hides the sender's address).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Source {
-    /// A LAN address.
-    Ip(IpAddr),
-    /// The topic id (32 hex digits) of the broker topic the request arrived on.
-    Broker(String),
-}
-
-impl From<IpAddr> for Source {
-    fn from(ip: IpAddr) -> Source {
-        Source::Ip(ip)
-    }
-}
-
-impl std::fmt::Display for Source {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Source::Ip(ip) => write!(f, "{ip}"),
-            // The first 8 hex digits tell topics apart in the audit without spelling them out.
-            Source::Broker(topic) => {
-                write!(f, "the broker, topic {}…", topic.get(..8).unwrap_or(topic))
-            }
-        }
-    }
-}
-
 /// The one pairing token that can pair (the newest; none once the link stops).
 struct PairToken {
     token: String,
@@ -225,123 +190,6 @@ pub struct BrokerTopics {
     pub devices: Vec<(String, String)>,
     /// The pairing code's topic id, while a code can pair.
     pub pairing: Option<String>,
-}
-
-/// The flood budget for refusals of requests that are not authenticated.
-struct Flood {
-    last_by_source: HashMap<Source, u64>,
-    tokens: f64,
-    refilled_at: u64,
-    dropped: u64,
-    /// When the first refusal not written since the last summary came.
-    dropped_since: Option<u64>,
-}
-
-impl Flood {
-    fn new(now_ms: u64) -> Flood {
-        Flood {
-            last_by_source: HashMap::new(),
-            tokens: ANON_BURST,
-            refilled_at: now_ms,
-            dropped: 0,
-            dropped_since: None,
-        }
-    }
-
-    /// Whether a refusal from `from` may be audited now; counts it as dropped if not.
-    fn admit(&mut self, from: &Source, now_ms: u64) -> bool {
-        let elapsed = now_ms.saturating_sub(self.refilled_at) as f64;
-        self.tokens = (self.tokens + elapsed / ANON_REFILL_MS as f64).min(ANON_BURST);
-        self.refilled_at = self.refilled_at.max(now_ms);
-        if self.last_by_source.len() >= MAX_SOURCES {
-            self.last_by_source
-                .retain(|_, t| now_ms.saturating_sub(*t) < SOURCE_INTERVAL_MS);
-        }
-        let source_ok = match self.last_by_source.get(from) {
-            Some(t) => now_ms.saturating_sub(*t) >= SOURCE_INTERVAL_MS,
-            None => self.last_by_source.len() < MAX_SOURCES,
-        };
-        if !source_ok || self.tokens < 1.0 {
-            self.dropped += 1;
-            self.dropped_since.get_or_insert(now_ms);
-            return false;
-        }
-        self.tokens -= 1.0;
-        self.last_by_source.insert(from.clone(), now_ms);
-        true
-    }
-
-    /// The dropped count and since when, once [`SUMMARY_INTERVAL_MS`] has passed since the
-    /// first of them (or now, `force`).
-    fn summary(&mut self, now_ms: u64, force: bool) -> Option<(u64, u64)> {
-        let since = self.dropped_since?;
-        if !force && now_ms.saturating_sub(since) < SUMMARY_INTERVAL_MS {
-            return None;
-        }
-        let out = (self.dropped, since);
-        self.dropped = 0;
-        self.dropped_since = None;
-        Some(out)
-    }
-}
-
-/// The budget for refusals of authenticated requests, one bucket per device: a broker that
-/// replays one captured frame gets a refusal each time, and without this every one was an
-/// audit line (5 a second per topic), so the audit's rotation dropped the real history.
-#[derive(Default)]
-struct DeviceFlood {
-    buckets: HashMap<String, (f64, u64)>,
-    /// Per device: (its label, dropped count by check, since when).
-    dropped: BTreeMap<String, (AnsweredBy, BTreeMap<&'static str, u64>, u64)>,
-}
-
-impl DeviceFlood {
-    fn admit(&mut self, device: &str, by: &AnsweredBy, check: &'static str, now_ms: u64) -> bool {
-        if self.buckets.len() > MAX_SOURCES {
-            self.buckets.retain(|_, (t, at)| {
-                *t < DEVICE_BURST || now_ms.saturating_sub(*at) < SUMMARY_INTERVAL_MS
-            });
-        }
-        let (tokens, at) = self
-            .buckets
-            .entry(device.to_string())
-            .or_insert((DEVICE_BURST, now_ms));
-        let refill = now_ms.saturating_sub(*at) as f64 / DEVICE_REFILL_MS as f64;
-        *tokens = (*tokens + refill).min(DEVICE_BURST);
-        *at = (*at).max(now_ms);
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            return true;
-        }
-        let slot = self
-            .dropped
-            .entry(device.to_string())
-            .or_insert_with(|| (by.clone(), BTreeMap::new(), now_ms));
-        *slot.1.entry(check).or_default() += 1;
-        false
-    }
-
-    /// The devices whose dropped refusals are due a summary line (all of them with `force`).
-    fn due(
-        &mut self,
-        now_ms: u64,
-        force: bool,
-    ) -> Vec<(String, AnsweredBy, BTreeMap<&'static str, u64>, u64)> {
-        let due: Vec<String> = self
-            .dropped
-            .iter()
-            .filter(|(_, (_, _, since))| {
-                force || now_ms.saturating_sub(*since) >= SUMMARY_INTERVAL_MS
-            })
-            .map(|(d, _)| d.clone())
-            .collect();
-        due.into_iter()
-            .filter_map(|d| {
-                let (by, counts, since) = self.dropped.remove(&d)?;
-                Some((d, by, counts, since))
-            })
-            .collect()
-    }
 }
 
 /// A pending card as the phone gets it: its JSON (with its diff) made once, when the card
@@ -384,66 +232,6 @@ pub struct Gate {
     store: Mutex<DeviceStore>,
     /// Where refusals are audited: the engine (`EngineCommand::Record`), which owns the log.
     record: CommandSink,
-}
-
-/// A claimed device id as the audit shows it: ASCII letters, digits, `-` and `_` as they are,
-/// anything else escaped (`\u{202e}`), cut to `MAX_CLAIM_CHARS` characters, marked as claimed.
-pub fn claimed_id(claim: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in claim.chars().enumerate() {
-        if i == MAX_CLAIM_CHARS {
-            out.push_str("...");
-            break;
-        }
-        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-            out.push(c);
-        } else {
-            out.extend(c.escape_unicode());
-        }
-    }
-    format!("claimed id \"{out}\"")
-}
-
-/// Whether a device name may hold `c`: no control or format characters, no bidi overrides or
-/// isolates, no zero-width or invisible fillers, no variation selectors, no line or paragraph
-/// separators, and no whitespace but the plain space.
-fn name_char_ok(c: char) -> bool {
-    let refused = c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(c,
-            '\u{00AD}' | '\u{034F}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}'
-            | '\u{070F}' | '\u{08E2}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
-            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
-            | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0000}'..='\u{E0FFF}');
-    !refused
-}
-
-/// A device name's form for telling names apart: spaces collapsed, lower case.
-fn folded(name: &str) -> String {
-    name.split(' ')
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
-/// `name`, or `name (2)`, `name (3)`… — the first no other device (`id` aside) has.
-fn unique_name(name: &str, devices: &[Device], id: &str) -> String {
-    let taken = |n: &str| {
-        devices
-            .iter()
-            .any(|d| d.id != id && folded(&d.name) == folded(n))
-    };
-    if !taken(name) {
-        return name.to_string();
-    }
-    (2u32..)
-        .map(|i| format!("{name} ({i})"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| name.to_string())
 }
 
 impl Gate {
@@ -667,14 +455,7 @@ impl Gate {
             match st.check_pairing(body, now_ms) {
                 Ok(device) => device,
                 Err((status, message)) => {
-                    let detail = format!("pairing refused: {message} (from {from})");
-                    st.refuse_unauthenticated(
-                        &self.record,
-                        &AnsweredBy::UnknownPhone,
-                        detail,
-                        &from,
-                        now_ms,
-                    );
+                    st.refuse_pairing(&self.record, message, &from, now_ms);
                     return Reply::error(status, message);
                 }
             }
@@ -718,15 +499,8 @@ impl Gate {
     pub fn broker_pair(&self, topic: &str, frame: &[u8], now_ms: u64) -> Option<Vec<u8>> {
         let from = Source::Broker(topic.to_string());
         let refuse = |why: &str| {
-            let detail = format!("pairing refused: {why} (from {from})");
-            let mut st = self.state();
-            st.refuse_unauthenticated(
-                &self.record,
-                &AnsweredBy::UnknownPhone,
-                detail,
-                &from,
-                now_ms,
-            );
+            self.state()
+                .refuse_pairing(&self.record, why, &from, now_ms);
         };
         let Some((prefix, nonce, ct)) = crypto::unframe(frame, 32) else {
             refuse("not a pairing frame");
@@ -1115,6 +889,12 @@ impl State {
         Ok((req, command))
     }
 
+    /// Audits a refused pairing, under the flood budget: what was wrong and where it came from.
+    fn refuse_pairing(&mut self, record: &CommandSink, why: &str, from: &Source, now_ms: u64) {
+        let detail = format!("pairing refused: {why} (from {from})");
+        self.refuse_unauthenticated(record, &AnsweredBy::UnknownPhone, detail, from, now_ms);
+    }
+
     /// Audits a refusal of a request that is not authenticated, if the flood budget allows;
     /// otherwise counts it for the summary line.
     fn refuse_unauthenticated(
@@ -1207,128 +987,4 @@ fn push(list: &mut VecDeque<AuditEntry>, entry: AuditEntry, keep: usize) {
         list.pop_front();
     }
     list.push_back(entry);
-}
-
-/// The engine's answer for a phone's answer, if it fits the card: a question card takes
-/// answers (one per question) or a deny; a plan card also a deny with the person's feedback;
-/// any other card allow, deny, or — when the card offers it — always.
-fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer> {
-    match (card.question, answer) {
-        (_, WireAnswer::Deny) => Some(CardAnswer::Deny),
-        // Words for the agent only where the desktop card takes them: a plan's Keep planning.
-        (_, WireAnswer::DenyWith(words)) if card.plan().is_some() => {
-            Some(CardAnswer::DenyWith(words.clone()))
-        }
-        (true, WireAnswer::Answers(items)) => {
-            let expected = match &card.call.target {
-                Target::Questions { questions } => questions.len(),
-                _ => return None,
-            };
-            (items.len() == expected).then(|| CardAnswer::Answers(items.clone()))
-        }
-        (false, WireAnswer::Allow) => Some(CardAnswer::Allow),
-        (false, WireAnswer::Always) if card.always_rule.is_some() && card.destructive.is_none() => {
-            Some(CardAnswer::AlwaysAllow)
-        }
-        _ => None,
-    }
-}
-
-thread_local! {
-    static RENDERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// How many cards' JSON [`card_json`] has made on this thread (tests: once per card, never
-/// per poll).
-#[doc(hidden)]
-pub fn card_json_calls() -> u64 {
-    RENDERS.with(std::cell::Cell::get)
-}
-
-/// A card as the phone shows it: the same content as the desktop card.
-pub fn card_json(c: &PendingCard) -> Value {
-    RENDERS.with(|n| n.set(n.get() + 1));
-    let arrived = vults_engine::clock::unix_ms(c.arrived);
-    json!({
-        "id": c.id,
-        "agent": c.identity.display_name(),
-        "folder": c.folder,
-        "tool": c.call.tool,
-        "kind": c.call.kind,
-        "target": c.call.target,
-        "destructive": c.destructive,
-        "reason": c.reason.to_string(),
-        "always": c.always_rule.is_some() && c.destructive.is_none(),
-        // What the phone's Always answers from then on, in the card's own words.
-        "always_words": c.always_rule.as_ref().filter(|_| c.destructive.is_none()).map(|r| r.words()),
-        "question": c.question,
-        "arrived": arrived,
-        // What the desktop card shows besides the target: the agent's own words, and the
-        // unified diff of an edit, a write over an existing file or a patch (docs/phone.md).
-        "said": c.context.said,
-        // A plan review: the plan's markdown, drawn by the page; Approve and Keep planning.
-        "plan": c.context.plan,
-        // Something it shows has a hidden character (a bidi control, a zero-width space): the
-        // page writes each out as ‹U+202E›, as the desktop does, and flags the card.
-        "hidden": c.has_hidden_characters(),
-        "diff": vults_engine::diff::card_diff(&c.call, &c.context).map(|d| vults_engine::diff::to_json(&d)),
-    })
-}
-
-/// A card too large to send whole: what it is and where, its first line, and that it was cut;
-/// the phone shows it so and offers only Deny (an Allow must see what it authorizes).
-fn cut_json(c: &PendingCard, bytes: usize) -> Value {
-    json!({
-        "id": c.id,
-        "agent": c.identity.display_name(),
-        "folder": c.folder,
-        "tool": c.call.tool,
-        "kind": c.call.kind,
-        "target": {"type": "cut", "summary": c.call.target.summary()},
-        "destructive": c.destructive,
-        "reason": c.reason.to_string(),
-        "always": false,
-        "question": c.question,
-        "arrived": vults_engine::clock::unix_ms(c.arrived),
-        "too_large": bytes,
-    })
-}
-
-/// The list reply's JSON, under `limit` bytes when there is one: the largest cards are sent
-/// cut ([`cut_json`]) until it fits. Put together from each card's JSON as made when it came.
-/// Returns the reply and the ids sent cut.
-fn fit_list(
-    nonce: &str,
-    now_ms: u64,
-    extra: &str,
-    cards: &[(CardId, Arc<str>, String)],
-    limit: Option<usize>,
-) -> (String, std::collections::BTreeSet<CardId>) {
-    let head = format!(
-        "{{\"re\":{},\"ok\":true,\"now\":{now_ms}{extra},\"cards\":[",
-        Value::String(nonce.to_string())
-    );
-    let mut cut = std::collections::BTreeSet::new();
-    let mut total = head.len() + 2 + cards.iter().map(|c| c.1.len() + 1).sum::<usize>();
-    if let Some(limit) = limit {
-        let mut by_size: Vec<&(CardId, Arc<str>, String)> = cards.iter().collect();
-        by_size.sort_by_key(|c| std::cmp::Reverse(c.1.len()));
-        for (id, whole, short) in by_size {
-            if total <= limit {
-                break;
-            }
-            total = total - whole.len() + short.len();
-            cut.insert(*id);
-        }
-    }
-    let mut out = String::with_capacity(total);
-    out.push_str(&head);
-    for (i, (id, whole, short)) in cards.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(if cut.contains(id) { short } else { whole });
-    }
-    out.push_str("]}");
-    (out, cut)
 }

@@ -1,0 +1,68 @@
+//! Names a phone gives and claims: a device name checked and made unique, and a claimed device
+//! id written out so the audit can show it without trusting it.
+
+use crate::devices::Device;
+
+pub(super) const MAX_NAME_CHARS: usize = 40;
+/// Claimed ids are shown escaped and cut to this many characters.
+pub(super) const MAX_CLAIM_CHARS: usize = 24;
+
+/// A claimed device id as the audit shows it: ASCII letters, digits, `-` and `_` as they are,
+/// anything else escaped (`\u{202e}`), cut to `MAX_CLAIM_CHARS` characters, marked as claimed.
+pub fn claimed_id(claim: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in claim.chars().enumerate() {
+        if i == MAX_CLAIM_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            out.push(c);
+        } else {
+            out.extend(c.escape_unicode());
+        }
+    }
+    format!("claimed id \"{out}\"")
+}
+
+/// Whether a device name may hold `c`: no control or format characters, no bidi overrides or
+/// isolates, no zero-width or invisible fillers, no variation selectors, no line or paragraph
+/// separators, and no whitespace but the plain space.
+pub(super) fn name_char_ok(c: char) -> bool {
+    let refused = c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}'
+            | '\u{070F}' | '\u{08E2}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}');
+    !refused
+}
+
+/// A device name's form for telling names apart: spaces collapsed, lower case.
+pub(super) fn folded(name: &str) -> String {
+    name.split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// `name`, or `name (2)`, `name (3)`… — the first no other device (`id` aside) has.
+pub(super) fn unique_name(name: &str, devices: &[Device], id: &str) -> String {
+    let taken = |n: &str| {
+        devices
+            .iter()
+            .any(|d| d.id != id && folded(&d.name) == folded(n))
+    };
+    if !taken(name) {
+        return name.to_string();
+    }
+    (2u32..)
+        .map(|i| format!("{name} ({i})"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| name.to_string())
+}

@@ -1,0 +1,350 @@
+//! A card: one pending request, with the whole command, file or URL the agent sent, and the
+//! answers — Allow, Deny, Always allow (with the exact rule it makes; never on a destructive
+//! call), or, for an AskUserQuestion, each question's choice and an "other" free text; for a
+//! plan review (Claude Code asking to leave plan mode) the plan rendered from its markdown, with
+//! "Approve" and "Keep planning" and a line of feedback for the model.
+//!
+//! An edit, a write over an existing file or a patch shows as a unified diff with syntax colour
+//! ([`vults_engine::diff`], [`super::code`]), with the exact text the agent sent one click away
+//! ("Whole text"); a long command wraps at its operators. The agent's own words about the call
+//! stand above the target, labelled as the agent's, never instead of it.
+//!
+//! [`CardView`] here is the card: its header and which kind it draws. Each kind of card is a view
+//! of its own, with its own state: [`target`] (a permission: the target and Allow / Deny /
+//! Always), [`question`] and [`plan`]. They share [`block`] (the scrolling block they show
+//! text in), [`keys`] and [`terminal`] ("Show terminal"), and none imports from here.
+
+mod block;
+mod keys;
+mod plan;
+mod question;
+mod target;
+mod terminal;
+
+pub use target::always_offers;
+
+use super::code;
+use super::look;
+use block::{BLOCK_MAX, Folds};
+use egui::{Color32, Key, RichText};
+use keys::{pages_down, presses};
+use plan::{PLAN_MAX, PlanView};
+use question::QuestionsView;
+use std::time::SystemTime;
+use target::{TargetView, decision_ui, permission_key, pretty_json};
+use terminal::{CardTerminal, terminal_button_ui};
+use vults_core::agents::Target;
+use vults_core::text::reveal;
+use vults_engine::diff::FileDiff;
+use vults_engine::messages::{CardAnswer, PendingCard, Reason};
+
+/// Width of a card window in points.
+pub const WIDTH: f32 = 460.0;
+
+/// A card's own state: each kind's view (its target, its questions, its plan) and what every
+/// card has (the keys held, the scrolls, "Show terminal", how it was answered).
+#[derive(Debug, Clone, Default)]
+pub struct CardView {
+    /// A permission card's target: its diff, computed once, and its code laid out once.
+    target: TargetView,
+    /// A question card's choices so far.
+    questions: QuestionsView,
+    /// A plan card's markdown and feedback.
+    plan: PlanView,
+    /// A Super key is down (followed from its own key events: see [`keys::presses`]).
+    super_held: bool,
+    /// Something the card shows has a hidden character ([`vults_core::text::is_hidden`]): it is
+    /// written out as `‹U+202E›` where it stands, and the card says so at the top.
+    hidden: bool,
+    /// Each scrolling block's scroll and what is out of sight below it.
+    folds: Folds,
+    /// "Show terminal" on this card.
+    terminal: CardTerminal,
+    /// The last answer [`CardView::ui`] returned came from a key (A, D, Shift+A, a digit's
+    /// Enter), not a click: the audit says `by: key`.
+    by_key: bool,
+}
+
+impl CardView {
+    /// The state of a card as it arrives: nothing chosen yet, its diff and code laid out once.
+    pub fn new(card: &PendingCard) -> CardView {
+        let questions = match &card.call.target {
+            Target::Questions { questions } => QuestionsView::new(questions),
+            _ => QuestionsView::default(),
+        };
+        CardView {
+            target: TargetView::new(card),
+            questions,
+            hidden: card.has_hidden_characters(),
+            terminal: CardTerminal {
+                offered: vults_zeca::chat_of_session(&card.session.session).is_none(),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    /// What the card says of "Show terminal" for its session: one is under way (`showing`),
+    /// and the line of the last one (`shown`, when it was for this card's session).
+    pub fn set_terminal(&mut self, showing: bool, shown: Option<&crate::terminal::Shown>) {
+        self.terminal.showing = showing;
+        self.terminal.shown = shown.cloned();
+    }
+
+    /// Whether "Show terminal" was clicked (or `T` pressed) on the card since the last call.
+    pub fn take_show_terminal(&mut self) -> bool {
+        std::mem::take(&mut self.terminal.asked)
+    }
+
+    /// Whether the card flags hidden characters in what it shows.
+    pub fn has_hidden_characters(&self) -> bool {
+        self.hidden
+    }
+
+    /// The card's diff, when it shows one.
+    pub fn diff(&self) -> Option<&[FileDiff]> {
+        self.target.diff()
+    }
+
+    /// The feedback typed on a plan card so far.
+    pub fn feedback(&self) -> &str {
+        self.plan.feedback()
+    }
+
+    /// Who gave the answer [`CardView::ui`] last returned: a key on the card, or a click.
+    pub fn answered_by(&self) -> vults_engine::messages::AnsweredBy {
+        if self.by_key {
+            vults_engine::messages::AnsweredBy::Key
+        } else {
+            vults_engine::messages::AnsweredBy::Click
+        }
+    }
+
+    /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
+    /// window of its own does; in one shared window, only one card). Returns the answer when
+    /// the person gave one.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        card: &PendingCard,
+        now: SystemTime,
+        keys: bool,
+    ) -> Option<CardAnswer> {
+        let presses = presses(ui, keys, &mut self.super_held);
+        // T: Show terminal, on any card that offers it.
+        if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
+            self.terminal.asked = true;
+        }
+        header_ui(ui, card, now, self.hidden, &mut self.terminal);
+        ui.add_space(4.0);
+        self.by_key = false;
+        if let Some(plan) = card.plan() {
+            return self.plan.ui(ui, plan, &presses, keys, &mut self.by_key);
+        }
+        match &card.call.target {
+            Target::Questions { questions } if card.question => self.questions.ui(
+                ui,
+                questions,
+                &presses,
+                keys,
+                &self.terminal,
+                &mut self.by_key,
+            ),
+            _ => {
+                said_ui(ui, card);
+                self.target.ui(ui, card, &mut self.folds);
+                // ↓, Page Down and Space bring what is out of sight into view, a page at a time.
+                if pages_down(&presses) && self.folds.page_down() {
+                    ui.ctx().request_repaint();
+                }
+                ui.add_space(6.0);
+                decision_ui(ui, card, keys, &mut self.terminal).or_else(|| {
+                    let key = permission_key(card, &presses);
+                    self.by_key = key.is_some();
+                    key
+                })
+            }
+        }
+    }
+}
+
+fn header_ui(
+    ui: &mut egui::Ui,
+    card: &PendingCard,
+    now: SystemTime,
+    hidden: bool,
+    terminal: &mut CardTerminal,
+) {
+    let name = match &card.identity {
+        vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
+        _ => None,
+    };
+    let color = look::agent_color(card.agent, name);
+    ui.horizontal(|ui| {
+        look::paint_bird(ui, color, &look::agent_letter(card.agent, name), 26.0);
+        ui.label(
+            RichText::new(card.identity.display_name())
+                .strong()
+                .color(color),
+        );
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            // "Show terminal" has the same place on every card, at the top right: never a row
+            // of its own under an edit's four answers.
+            terminal_button_ui(ui, terminal, WIDTH * 0.6);
+            let waited = now
+                .duration_since(card.arrived)
+                .unwrap_or_default()
+                .as_secs();
+            ui.label(
+                RichText::new(match look::waited_text(waited).as_str() {
+                    "just now" => "arrived just now".to_string(),
+                    text => format!("waiting {text}"),
+                })
+                .small()
+                .color(Color32::from_gray(150)),
+            );
+        });
+    });
+    ui.add(
+        egui::Label::new(
+            RichText::new(reveal(&card.folder).text)
+                .monospace()
+                .color(Color32::from_gray(190)),
+        )
+        .wrap(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if card.question {
+            ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
+        } else if card.plan().is_some() {
+            ui.label(RichText::new("asks you to approve its plan").color(Color32::from_gray(160)))
+                .on_hover_text(format!(
+                    "{} asks to leave plan mode ({}) and carry this plan out",
+                    card.identity.display_name(),
+                    reveal(&card.call.tool).text
+                ));
+        } else {
+            ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
+            ui.label(
+                RichText::new(reveal(&card.call.tool).text)
+                    .monospace()
+                    .strong(),
+            );
+        }
+        if hidden {
+            ui.label(
+                RichText::new("contains hidden characters")
+                    .strong()
+                    .color(Color32::BLACK)
+                    .background_color(look::AMBER),
+            )
+            .on_hover_text(
+                "Characters that show as nothing, or reorder the text around them (bidi \
+                 controls, zero-width spaces, control characters), are written out where they \
+                 stand, as ‹U+202E›. Copy still copies the exact text.",
+            );
+        }
+        if let Some(why) = &card.destructive {
+            ui.label(
+                // Monospace: what was found is command text ("git push --force" drawn in the
+                // proportional face reads as "git push –force").
+                RichText::new(format!("DESTRUCTIVE: {}", reveal(why).text))
+                    .monospace()
+                    .strong()
+                    .color(Color32::WHITE)
+                    .background_color(look::RED),
+            );
+        }
+    });
+    // A policy that says "ask" is worth naming: it is why this card exists.
+    if let Reason::Policy(_) = card.reason {
+        ui.label(
+            RichText::new(format!("Asked by {}", card.reason))
+                .small()
+                .color(look::AMBER),
+        );
+    }
+}
+
+/// The agent's own words about the call, muted and labelled as the agent's.
+fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
+    if let Some(said) = &card.context.said {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!(
+                    "{} says: {}",
+                    card.identity.display_name(),
+                    reveal(said).text
+                ))
+                .italics()
+                .color(Color32::from_gray(165)),
+            )
+            .wrap(),
+        );
+    }
+}
+
+/// A card's window height in points, from what it shows (the blocks scroll past their cap).
+pub fn estimated_height(card: &PendingCard) -> f32 {
+    fn lines(text: &str) -> f32 {
+        let chars_per_line = 52.0;
+        text.lines()
+            .map(|l| (l.chars().count() as f32 / chars_per_line).ceil().max(1.0))
+            .sum::<f32>()
+            .max(1.0)
+    }
+    fn block(text: &str) -> f32 {
+        (lines(text) * 15.0).min(BLOCK_MAX) + 36.0
+    }
+    let base = 150.0
+        + if card.context.said.is_some() {
+            20.0
+        } else {
+            0.0
+        };
+    if let Some(plan) = card.plan() {
+        // The plan (headings and lists draw taller than text), the feedback line, the buttons.
+        return (base + (lines(plan) * 15.5).min(PLAN_MAX) + 100.0).clamp(200.0, 720.0);
+    }
+    let body = match &card.call.target {
+        Target::Command { command } => {
+            let shown: Vec<String> = code::command_lines(command)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect();
+            20.0 + block(&shown.join("\n"))
+        }
+        Target::Edit { .. } | Target::Write { .. } | Target::Patch { .. }
+            if let Some(files) = vults_engine::diff::card_diff(&card.call, &card.context) =>
+        {
+            let text: String = files
+                .iter()
+                .map(|f| format!("{} {}\n{}", f.op.word(), f.path, f.text()))
+                .collect();
+            48.0 + block(&text)
+        }
+        Target::Edit { old, new, .. } => {
+            24.0 + old.as_deref().map(block).unwrap_or(0.0)
+                + new.as_deref().map(block).unwrap_or(0.0)
+        }
+        Target::Write { content, .. } => 24.0 + content.as_deref().map(block).unwrap_or(0.0),
+        Target::Path { .. } => 24.0,
+        Target::Url { url } => block(url),
+        Target::Patch { patch } => 20.0 + block(patch),
+        Target::Mcp { input, .. } => 24.0 + block(&pretty_json(input)),
+        Target::Input { json } => block(&pretty_json(json)),
+        Target::Questions { questions } => questions
+            .iter()
+            .map(|q| 60.0 + 24.0 * (q.options.len() as f32 + 1.0))
+            .sum::<f32>()
+            .min(380.0),
+    };
+    let rule = if card.file_rule.is_some() {
+        64.0
+    } else if card.always_rule.is_some() || card.destructive.is_some() {
+        34.0
+    } else {
+        0.0
+    };
+    (base + body + rule).clamp(200.0, 720.0)
+}

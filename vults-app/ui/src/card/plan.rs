@@ -1,0 +1,165 @@
+//! A plan card (Claude Code asking to leave plan mode): the plan drawn from its markdown, a line
+//! of feedback for the model, and "Approve" / "Keep planning". No Always: each plan is approved
+//! by a person.
+
+use super::block::{Fold, more_marker};
+use super::keys::{Press, pages_down};
+use crate::look;
+use egui::{Color32, Key, RichText};
+use vults_core::text::reveal;
+use vults_engine::messages::CardAnswer;
+
+/// A plan is prose with code in it: a lighter block than a command's.
+const PLAN_FILL: Color32 = Color32::from_gray(28);
+
+/// The tallest a plan grows before it scrolls: a plan is read, not glanced at.
+pub(super) const PLAN_MAX: f32 = 380.0;
+
+/// A plan card's own state: its markdown, parsed once, and the line of feedback typed so far.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PlanView {
+    /// The plan's markdown, parsed once ([`crate::markdown::Blocks`]).
+    markdown: Option<crate::markdown::Blocks>,
+    /// The line of feedback, sent with "Keep planning".
+    feedback: String,
+    /// The plan's scroll and what is out of sight below it.
+    fold: Fold,
+}
+
+impl PlanView {
+    /// The feedback typed on the plan card so far.
+    pub(super) fn feedback(&self) -> &str {
+        &self.feedback
+    }
+
+    /// A plan card: the plan drawn from its markdown (headings, lists, code blocks; every
+    /// hidden character written out), scrollable, then a line of feedback and "Approve" /
+    /// "Keep planning". Keep planning sends the feedback as the deny's words (the model reads
+    /// them and revises); Enter in the feedback line sends it too. Keys when the field is not
+    /// being typed in: A approve, D keep planning.
+    /// `by_key` says whether the answer came from a key.
+    pub(super) fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        plan: &str,
+        presses: &[Press],
+        keys: bool,
+        by_key: &mut bool,
+    ) -> Option<CardAnswer> {
+        ui.label(RichText::new("plan").small().color(Color32::from_gray(140)));
+        let blocks = self
+            .markdown
+            .get_or_insert_with(|| crate::markdown::Blocks::parse(&reveal(plan).text));
+        let fold = &mut self.fold;
+        let row = ui.text_style_height(&egui::TextStyle::Body);
+        egui::Frame::new()
+            .fill(PLAN_FILL)
+            .corner_radius(6)
+            .inner_margin(egui::Margin::same(10))
+            .show(ui, |ui| {
+                ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+                let mut area = egui::ScrollArea::vertical()
+                    .id_salt("plan")
+                    .max_height(PLAN_MAX)
+                    .auto_shrink([false, true]);
+                if let Some(y) = fold.scroll_to.take() {
+                    area = area.vertical_scroll_offset(y);
+                }
+                let out = area.show(ui, |ui| {
+                    blocks.ui(ui);
+                });
+                let (offset, viewport) = (out.state.clamped_offset().y, out.inner_rect.height());
+                let hidden = out.content_size.y - offset - viewport;
+                fold.offset = offset;
+                fold.viewport = viewport;
+                fold.row = row;
+                fold.scrolls |= out.content_size.y > viewport + 0.5;
+                fold.below = (hidden > row * 0.5).then(|| "more of the plan ↓".to_string());
+            });
+        more_marker(ui, fold);
+        if pages_down(presses) && self.fold.page_down() {
+            ui.ctx().request_repaint();
+        }
+        ui.add_space(6.0);
+        let label = ui.label(
+            RichText::new("Feedback")
+                .small()
+                .color(Color32::from_gray(140)),
+        );
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut self.feedback)
+                    .id_salt("plan feedback")
+                    .desired_width(f32::INFINITY)
+                    .char_limit(vults_core::answer::MAX_FEEDBACK)
+                    .hint_text("What should change? (optional, sent with Keep planning)"),
+            )
+            .labelled_by(label.id);
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        let keep = || match vults_core::answer::clean_feedback(&self.feedback) {
+            Some(words) => CardAnswer::DenyWith(words),
+            None => CardAnswer::Deny,
+        };
+        let mut answer = None;
+        ui.add_space(4.0);
+        ui.horizontal_wrapped(|ui| {
+            let approve =
+                egui::Button::new(RichText::new("Approve").strong().color(Color32::WHITE))
+                    .fill(look::GREEN);
+            if ui
+                .add(approve)
+                .on_hover_text("The agent leaves plan mode and carries the plan out. Shortcut: A")
+                .clicked()
+            {
+                answer = Some(CardAnswer::Allow);
+            }
+            let kept = egui::Button::new(
+                RichText::new("Keep planning")
+                    .strong()
+                    .color(Color32::BLACK),
+            )
+            .fill(look::AMBER);
+            if ui
+                .add(kept)
+                .on_hover_text(
+                    "The agent stays in plan mode and is told your feedback (or that the plan \
+                     was not approved). Shortcut: D",
+                )
+                .clicked()
+            {
+                answer = Some(keep());
+            }
+        });
+        ui.label(
+            RichText::new("No Always for a plan: each plan is yours to approve.")
+                .small()
+                .color(Color32::from_gray(150)),
+        );
+        if keys {
+            ui.label(
+                RichText::new("Keys: A approve · D keep planning · Enter sends the feedback")
+                    .small()
+                    .color(Color32::from_gray(110)),
+            );
+        }
+        if entered && answer.is_none() && !self.feedback.trim().is_empty() {
+            answer = Some(keep());
+            *by_key = true;
+        }
+        if answer.is_some() {
+            return answer;
+        }
+        *by_key = true;
+        answer.or_else(|| {
+            presses.iter().find_map(|p| {
+                if p.is(Key::A) {
+                    Some(CardAnswer::Allow)
+                } else if p.is(Key::D) {
+                    Some(keep())
+                } else {
+                    None
+                }
+            })
+        })
+    }
+}
