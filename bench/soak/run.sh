@@ -67,12 +67,12 @@ start_app() { # args for vults-app
 case "$MODE" in
 headless)
     start_app --headless
-    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}"
+    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}" 16 20 300 "${IDLE:-60}" "${CPU:-40}" "${RATE:-0}"
     ;;
 window)
     desktop
     start_app
-    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}"
+    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}" 16 20 300 "${IDLE:-60}" "${CPU:-40}" "${RATE:-0}"
     ;;
 live)
     desktop
