@@ -7,7 +7,6 @@
 //! cargo run --release -p vults-core --example read_line_bench
 //! ```
 
-use std::time::Instant;
 use vults_core::protocol::{Message, ReadLine, read_line};
 
 const RUNS: usize = 3000;
@@ -82,8 +81,11 @@ fn cpu_now() -> f64 {
 
 #[cfg(not(unix))]
 fn cpu_now() -> f64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
 }
 
 fn time(label: &str, line: &str, read: &dyn Fn(&[u8]) -> bool) {
@@ -94,7 +96,7 @@ fn time(label: &str, line: &str, read: &dyn Fn(&[u8]) -> bool) {
     for _ in 0..RUNS {
         assert!(read(std::hint::black_box(line.as_bytes())));
     }
-    println!(
+    eprintln!(
         "{label:<58} {:>7.1} µs of CPU a line ({} bytes)",
         (cpu_now() - t) * 1e6 / RUNS as f64,
         line.len()

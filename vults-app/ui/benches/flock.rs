@@ -5,7 +5,8 @@
 //!
 //!   cargo bench -p vults-ui --bench flock
 //!
-//! Prints the median and the 95th percentile of a frame over `FRAMES` frames, for each case.
+//! Prints (on stderr) the median and the 95th percentile of a frame over `FRAMES` frames, for
+//! each case.
 
 use std::time::{Duration, Instant, SystemTime};
 use vults_core::agents::AgentKind;
@@ -75,7 +76,7 @@ fn measure(label: &str, ctx: &egui::Context, view: &mut FlockView, model: &Model
     let mut times: Vec<Duration> = (0..FRAMES).map(|_| frame(ctx, view, model, now)).collect();
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
+    eprintln!(
         "{label:<58} median {:>7.3} ms, p95 {:>7.3} ms ({FRAMES} frames, {} birds)",
         ms(times[FRAMES / 2]),
         ms(times[FRAMES * 95 / 100]),
@@ -96,20 +97,12 @@ fn main() {
     };
 
     // 5 birds, in a fresh window.
-    let (ctx, mut view, mut model) = (
-        egui::Context::default(),
-        FlockView::default(),
-        Model::default(),
-    );
+    let (ctx, mut view, mut model) = (egui::Context::default(), FlockView, Model::default());
     live(&mut model);
     measure("5 birds", &ctx, &mut view, &model, now);
 
     // 500 ended birds still in the flock (before they leave), and the 5.
-    let (ctx, mut view, mut model) = (
-        egui::Context::default(),
-        FlockView::default(),
-        Model::default(),
-    );
+    let (ctx, mut view, mut model) = (egui::Context::default(), FlockView, Model::default());
     live(&mut model);
     for n in 0..500 {
         model.apply(EngineEvent::SessionChanged(session(
@@ -121,11 +114,7 @@ fn main() {
     measure("5 birds and 500 ended ones", &ctx, &mut view, &model, now);
 
     // 500 sessions come and go, each drawn while working and while ended; then the 5.
-    let (ctx, mut view, mut model) = (
-        egui::Context::default(),
-        FlockView::default(),
-        Model::default(),
-    );
+    let (ctx, mut view, mut model) = (egui::Context::default(), FlockView, Model::default());
     live(&mut model);
     for n in 0..500 {
         model.apply(EngineEvent::SessionChanged(session(
