@@ -158,10 +158,49 @@ pub fn ask_ruled(socket: &Path, id: &str, session: &str) -> io::Result<()> {
     }
 }
 
+/// Spaces events out to a rate shared by every load thread: event `k` of the run is sent no
+/// earlier than `k / rate` seconds after the start (a thread that falls behind sends at once, so
+/// an app or a machine slower than the rate gets the load as fast as it takes it).
+pub struct Pace {
+    start: Instant,
+    every: Option<Duration>,
+    next: AtomicU64,
+}
+
+impl Pace {
+    /// `rate` events a second; 0 = as fast as the app takes them.
+    pub fn new(rate: f64) -> Pace {
+        Pace {
+            start: Instant::now(),
+            every: (rate > 0.0).then(|| Duration::from_secs_f64(1.0 / rate)),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    /// Waits for the next event's turn.
+    pub fn wait(&self) {
+        let Some(every) = self.every else { return };
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        let due = self.start + every.mul_f64(k as f64);
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+    }
+}
+
 /// One whole session, numbered `n`; returns the events sent.
 pub fn session(socket: &Path, n: usize, shape: Shape) -> io::Result<usize> {
+    session_paced(socket, n, shape, &Pace::new(0.0))
+}
+
+/// [`session`], each event sent at its turn of `pace`.
+pub fn session_paced(socket: &Path, n: usize, shape: Shape, pace: &Pace) -> io::Result<usize> {
     let sid = format!("soak-{n:06}");
     let id = |k: &str| format!("{sid}-{k}");
+    let send = |socket: &Path, line: &str| {
+        pace.wait();
+        send(socket, line)
+    };
     send(
         socket,
         &event_line(
@@ -217,6 +256,7 @@ pub fn session(socket: &Path, n: usize, shape: Shape) -> io::Result<usize> {
             ),
         )?;
     }
+    pace.wait();
     ask_ruled(socket, &id("ask"), &sid)?;
     send(
         socket,
@@ -250,10 +290,27 @@ pub fn run(
     done: &Arc<AtomicUsize>,
     events: &Arc<AtomicU64>,
 ) -> io::Result<()> {
+    run_at(socket, from, to, concurrency, shape, 0.0, done, events)
+}
+
+/// [`run`] at `rate` events a second over all threads (0: as fast as the app takes them).
+#[allow(clippy::too_many_arguments)] // run's, and the rate
+pub fn run_at(
+    socket: &Path,
+    from: usize,
+    to: usize,
+    concurrency: usize,
+    shape: Shape,
+    rate: f64,
+    done: &Arc<AtomicUsize>,
+    events: &Arc<AtomicU64>,
+) -> io::Result<()> {
     let next = Arc::new(AtomicUsize::new(from));
+    let pace = Arc::new(Pace::new(rate));
     let workers: Vec<_> = (0..concurrency.max(1))
         .map(|_| {
-            let (next, done, events) = (next.clone(), done.clone(), events.clone());
+            let (next, done, events, pace) =
+                (next.clone(), done.clone(), events.clone(), pace.clone());
             let socket: PathBuf = socket.to_path_buf();
             std::thread::spawn(move || -> io::Result<()> {
                 loop {
@@ -261,7 +318,7 @@ pub fn run(
                     if n >= to {
                         return Ok(());
                     }
-                    let sent = session(&socket, n, shape)?;
+                    let sent = session_paced(&socket, n, shape, &pace)?;
                     events.fetch_add(sent as u64, Ordering::Relaxed);
                     done.fetch_add(1, Ordering::Relaxed);
                 }

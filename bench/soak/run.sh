@@ -14,6 +14,8 @@
 #   bench/soak/run.sh audit [lines]              start-up with a 1,000,000-line audit log and
 #                                                with none: the socket served, in ms
 #
+# RATE=<events/s> paces the load (headless, window; 0 or unset: as fast as the app takes it);
+# IDLE=<s> and CPU=<s> shorten the idle wait (60) and the idle CPU's measure (40).
 # VULTS_MALLOC_TRIM=0 in the environment turns the engine's malloc_trim off (to compare);
 # VULTS_APP=<path> runs another vults-app build, NO_BUILD=1 skips the cargo build.
 # Needs: rustc, and for window/live: xvfb openbox (apt). Linux only (/proc).
@@ -67,12 +69,12 @@ start_app() { # args for vults-app
 case "$MODE" in
 headless)
     start_app --headless
-    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}"
+    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}" 16 20 300 "${IDLE:-60}" "${CPU:-40}" "${RATE:-0}"
     ;;
 window)
     desktop
     start_app
-    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}"
+    "$WORK/soak" load "$SOCKET" "$APP" "${2:-4000}" 16 20 300 "${IDLE:-60}" "${CPU:-40}" "${RATE:-0}"
     ;;
 live)
     desktop

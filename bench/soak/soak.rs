@@ -2,7 +2,7 @@
 //! what /proc says of it. Built by bench/soak/run.sh with `rustc -O` (standard library only).
 //!
 //!   soak load <socket> <app-pid> [sessions=4000] [concurrency=16] [calls=20] [patch=300]
-//!             [idle=60] [cpu=40]
+//!             [idle=60] [cpu=40] [rate=0: as fast as the app takes them, else events/s]
 //!   soak probe <socket>        (started by `load`; stops at the end of its stdin)
 //!   soak live <socket> <app-pid> [sessions=50] [minutes=10]
 //!   soak audit-file <path> [lines=1000000]
@@ -11,7 +11,8 @@
 //! `load` prints the app's anonymous memory at start, after the first 100 sessions, at every
 //! 10 %, at the end and after `idle` seconds of nothing; its CPU over the next `cpu` seconds;
 //! the events per second; and the p50/p99 of the Always-rule round trip that a separate probe
-//! process measured once every 10 ms while the load ran.
+//! process measured once every 10 ms while the load ran; and the CPU the load itself took
+//! (on a small machine it competes with the app).
 
 mod load;
 
@@ -93,12 +94,18 @@ fn soak(args: &[String]) {
     };
     let idle = arg(args, 8, 60);
     let cpu = arg(args, 9, 40);
+    let rate = arg(args, 10, 0);
     let hz = 100.0; // USER_HZ on Linux
     println!(
-        "load: {sessions} sessions, {concurrency} at a time, {} events each ({} calls, {}-line patches)",
+        "load: {sessions} sessions, {concurrency} at a time, {} events each ({} calls, {}-line patches), {}",
         shape.events(),
         shape.calls,
-        shape.patch_lines
+        shape.patch_lines,
+        if rate == 0 {
+            "as fast as the app takes them".to_string()
+        } else {
+            format!("paced at {rate} events/s")
+        }
     );
     println!("anon at start: {}", mib(load::anon_kib(pid)));
 
@@ -113,10 +120,20 @@ fn soak(args: &[String]) {
     let done = Arc::new(AtomicUsize::new(0));
     let events = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
+    let (app0, own0) = (load::cpu_ticks(pid), load::cpu_ticks(std::process::id()));
     let runner = {
         let (socket, done, events) = (socket.clone(), done.clone(), events.clone());
         std::thread::spawn(move || {
-            load::run(&socket, 0, sessions, concurrency, shape, &done, &events)
+            load::run_at(
+                &socket,
+                0,
+                sessions,
+                concurrency,
+                shape,
+                rate as f64,
+                &done,
+                &events,
+            )
         })
     };
     let mut marks: Vec<usize> = vec![100.min(sessions)];
@@ -144,6 +161,11 @@ fn soak(args: &[String]) {
     }
     let result = runner.join().expect("the load thread");
     let secs = started.elapsed().as_secs_f64();
+    let (app1, own1) = (load::cpu_ticks(pid), load::cpu_ticks(std::process::id()));
+    let share = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.0} %", (b - a) as f64 / hz / secs * 100.0),
+        _ => "?".into(),
+    };
     drop(probe.stdin.take());
     let mut said = String::new();
     if let Some(out) = probe.stdout.take() {
@@ -161,6 +183,11 @@ fn soak(args: &[String]) {
         "load done: {} sessions, {sent} events in {secs:.1} s = {:.0} events/s",
         done.load(Ordering::Relaxed),
         sent as f64 / secs
+    );
+    println!(
+        "CPU during the load, of a core: the app {}, the load (without its probe) {}",
+        share(app0, app1),
+        share(own0, own1)
     );
     println!("{said}");
     println!("anon at the end: {}", mib(load::anon_kib(pid)));

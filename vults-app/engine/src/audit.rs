@@ -9,7 +9,7 @@
 //! at the next start, so a reader only ever sees whole lines.
 //!
 //! Bounds: the engine holds no line after it is written. At start it reads back the newest
-//! [`TAIL_LINES`] (at most 4 KiB each from the end of the file, however long the log is), and
+//! [`TAIL_LINES`] (only their bytes, read backwards from the end, however long the log is), and
 //! History reads older lines a page at a time ([`page`]: at most [`PAGE_LINES`], read backwards
 //! or forwards from a byte offset), so a year of audit is never loaded whole. The log is only
 //! ever appended to and renamed, never rewritten.
@@ -141,57 +141,19 @@ pub fn repair(path: &Path) -> io::Result<()> {
 }
 
 /// The newest `max` entries (oldest first), from the log and, when it is short, the rotated one.
-/// Lines that do not parse are skipped.
+/// Only their lines' bytes are read, backwards from the end ([`lines_before`]): a 1,000,000-line
+/// log starts the app as fast as an empty one. Lines that do not parse are skipped.
 pub fn tail(path: &Path, max: usize) -> Vec<AuditEntry> {
-    let mut entries = tail_of(path, max);
-    if entries.len() < max {
-        let mut older = tail_of(&rotated_path(path), max - entries.len());
-        older.append(&mut entries);
-        entries = older;
+    let (mut raw, from) = lines_before(path, len_of(path), max);
+    if raw.len() < max && from == 0 {
+        let rotated = rotated_path(path);
+        let (mut older, _) = lines_before(&rotated, len_of(&rotated), max - raw.len());
+        older.append(&mut raw);
+        raw = older;
     }
-    entries
-}
-
-fn tail_of(path: &Path, max: usize) -> Vec<AuditEntry> {
-    // A line is small (strings are cut at 2000 bytes by the hook); 4 KiB each is plenty.
-    let budget = (max as u64).saturating_mul(4096);
-    let Ok(mut f) = File::open(path) else {
-        return Vec::new();
-    };
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    let start = len.saturating_sub(budget);
-    if f.seek(SeekFrom::Start(start)).is_err() {
-        return Vec::new();
-    }
-    let mut bytes = Vec::new();
-    if f.read_to_end(&mut bytes).is_err() {
-        return Vec::new();
-    }
-    let mut text = bytes.as_slice();
-    if start > 0 {
-        // Began in the middle of a line.
-        match text.iter().position(|&b| b == b'\n') {
-            Some(i) => text = &text[i + 1..],
-            None => return Vec::new(),
-        }
-    }
-    // Only the newest `max` lines are parsed: the budget holds some 10,000 lines of a long
-    // log, and parsing them all took 20 ms of the start.
-    let lines: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .collect();
-    let mut out: Vec<AuditEntry> = Vec::with_capacity(max.min(lines.len()));
-    for l in lines.iter().rev() {
-        if out.len() == max {
-            break;
-        }
-        if let Ok(entry) = serde_json::from_slice(l) {
-            out.push(entry);
-        }
-    }
-    out.reverse();
-    out
+    raw.iter()
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect()
 }
 
 fn len_of(path: &Path) -> u64 {
@@ -278,20 +240,22 @@ fn lines_before(path: &Path, end: u64, max: usize) -> (Vec<Vec<u8>>, u64) {
     let end = end.min(len_of(path));
     let mut pos = end;
     let mut buf: Vec<u8> = Vec::new();
-    // Stop once `max` whole lines are known: `max` newlines before the last byte.
-    let known = |buf: &[u8]| {
-        buf[..buf.len().saturating_sub(1)]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-    };
-    while pos > 0 && known(&buf) < max {
+    // Stop once `max` whole lines are known: `max` newlines before the last byte (each block's
+    // newlines counted once, as it is read).
+    let mut known = 0;
+    while pos > 0 && known < max {
         let step = pos.min(64 * 1024);
         pos -= step;
         let mut block = vec![0u8; step as usize];
         if f.seek(SeekFrom::Start(pos)).is_err() || f.read_exact(&mut block).is_err() {
             return (Vec::new(), end);
         }
+        let counted = if buf.is_empty() {
+            &block[..block.len().saturating_sub(1)]
+        } else {
+            &block[..]
+        };
+        known += counted.iter().filter(|&&b| b == b'\n').count();
         block.extend_from_slice(&buf);
         buf = block;
     }
@@ -379,6 +343,27 @@ mod tests {
         );
         let times: Vec<u64> = tail(&p, 5).iter().map(|e| e.time).collect();
         assert_eq!(times, [5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn the_start_reads_the_newest_lines_across_block_boundaries() {
+        let d = dir("tail-blocks");
+        let p = d.join("audit.jsonl");
+        // Lines of many lengths, some 400 KiB of them: the newest 500 span several 64 KiB
+        // blocks read from the end, and lines cross the blocks' edges.
+        let mut text = String::new();
+        for i in 0..2000u64 {
+            let mut e = entry(i);
+            e.target = format!("echo {}", "x".repeat((i * 37 % 300) as usize));
+            text.push_str(&serde_json::to_string(&e).unwrap());
+            text.push('\n');
+        }
+        fs::write(&p, &text).unwrap();
+        let times: Vec<u64> = tail(&p, 500).iter().map(|e| e.time).collect();
+        assert_eq!(times, (1500..2000).collect::<Vec<_>>());
+        let times: Vec<u64> = tail(&p, 1).iter().map(|e| e.time).collect();
+        assert_eq!(times, [1999]);
+        assert_eq!(tail(&p, 5000).len(), 2000);
     }
 
     #[test]

@@ -106,17 +106,43 @@ impl FlockView {
         let now_unix = vults_engine::clock::unix_ms(now) / 1000;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| {
+            .show_viewport(ui, |ui, viewport| {
+                // Only the birds in view are laid out; the others take the height they had
+                // when last drawn (a bird never drawn is drawn once, wherever it is, to learn
+                // it), so 500 ended birds cost what the few on screen do. Heights are kept for
+                // the birds of the flock now, no others.
+                let id = ui.make_persistent_id("bird heights");
+                let mut heights: BirdHeights =
+                    ui.data_mut(|d| d.remove_temp(id)).unwrap_or_default();
+                heights.retain(|key, _| model.sessions.contains_key(key));
+                let origin = ui.cursor().top();
                 for session in birds {
-                    if bird_ui(ui, model, session, now_unix) {
+                    let top = ui.cursor().top();
+                    let y = top - origin;
+                    if let Some(&step) = heights.get(&session.key)
+                        && (y + step < viewport.min.y || y > viewport.max.y)
+                    {
+                        ui.add_space(step);
+                        continue;
+                    }
+                    // Its own id scope: a bird's widgets keep their ids whichever are skipped.
+                    if ui
+                        .push_id(&session.key, |ui| bird_ui(ui, model, session, now_unix))
+                        .inner
+                    {
                         show = Some(session.key.clone());
                     }
                     ui.add_space(6.0);
+                    heights.insert(session.key.clone(), ui.cursor().top() - top);
                 }
+                ui.data_mut(|d| d.insert_temp(id, heights));
             });
         show
     }
 }
+
+/// Each bird's height (spacing included) when last drawn, by session.
+type BirdHeights = HashMap<vults_engine::messages::SessionKey, f32>;
 
 /// Draws one bird; true when its "Show terminal" was clicked.
 fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool {

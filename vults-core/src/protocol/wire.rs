@@ -263,9 +263,70 @@ pub struct Event {
     /// Where the agent runs.
     #[serde(default)]
     pub terminal: Terminal,
-    /// The agent's payload, shaped to fit ([`super::shape`]).
-    #[serde(default)]
+    /// The agent's payload, shaped to fit ([`super::shape`]). [`read_line`] reads an event
+    /// that waits for no reply without the payload's `tool_response`: nothing in the app reads
+    /// it (a PostToolUse's patch of up to 400 lines), and building it was most of the work of
+    /// reading a burst of them.
+    #[serde(default, deserialize_with = "read_payload")]
     pub payload: Value,
+}
+
+thread_local! {
+    /// Set by [`read_line`] while it builds an event that waits for no reply ([`read_payload`]).
+    static WITHOUT_RESPONSE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// An event's payload as it is, or, while [`read_line`] reads an event that waits for no reply,
+/// without its `tool_response` (skipped unbuilt).
+fn read_payload<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+    use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+    if !WITHOUT_RESPONSE.get() {
+        return Value::deserialize(d);
+    }
+    struct Lean;
+    impl<'de> Visitor<'de> for Lean {
+        type Value = Value;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+            let mut map = Map::new();
+            while let Some(key) = a.next_key::<String>()? {
+                if key == "tool_response" {
+                    a.next_value::<IgnoredAny>()?;
+                } else {
+                    map.insert(key, a.next_value()?);
+                }
+            }
+            Ok(Value::Object(map))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = a.next_element()? {
+                items.push(item);
+            }
+            Ok(Value::Array(items))
+        }
+        fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+            Ok(Value::String(s.to_string()))
+        }
+        fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+            Ok(n.into())
+        }
+        fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+            Ok(n.into())
+        }
+        fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+            Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+        }
+        fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+            Ok(Value::Bool(b))
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    }
+    d.deserialize_any(Lean)
 }
 
 /// What the hook cut from a request too large for a card ([`Event::too_large`]).
@@ -425,29 +486,224 @@ pub enum ReadLine {
 
 /// Reads one line (without its newline). Checks the version before anything else, so an old
 /// hook's event gets `unsupported` rather than a parse error.
+///
+/// The line is parsed once: a first pass over it reads only `kind`, `v`, `id` and
+/// `wants_reply` (allocating nothing but the id, skipping every other value unbuilt), and the
+/// body is then built straight from the bytes; an event that waits for no reply without its
+/// payload's `tool_response` ([`Event::payload`]). Reading it into a [`Value`] and from there into the tagged [`Message`]
+/// built every string of a payload three times over (the `Value`, serde's buffer for the tag,
+/// the event's own), and an app under a burst of 20 KB PostToolUse lines spent its time there.
 pub fn read_line(line: &[u8]) -> ReadLine {
-    let value: Value = match serde_json::from_slice(line) {
-        Ok(v) => v,
+    let head = match serde_json::from_slice::<Head>(line) {
+        Ok(head) => head,
         Err(e) => return ReadLine::Malformed(e.to_string()),
     };
-    let Some(obj) = value.as_object() else {
+    let Head::Object {
+        kind,
+        id,
+        v,
+        wants_reply,
+    } = head
+    else {
         return ReadLine::Malformed("not a JSON object".into());
     };
-    if !obj.get("kind").is_some_and(Value::is_string) {
+    let Some(kind) = kind else {
         return ReadLine::Malformed("no \"kind\"".into());
-    }
-    let id = obj
-        .get("id")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let v = obj.get("v").and_then(Value::as_u64);
+    };
     if v != Some(u64::from(VERSION)) {
-        return ReadLine::OtherVersion { id, v };
+        return ReadLine::OtherVersion {
+            id: id.unwrap_or_default(),
+            v,
+        };
     }
-    match serde_json::from_value::<Message>(value) {
+    // An event is the struct itself (its `kind` is a field it ignores); the others are small.
+    let body = if kind == HeadKind::Event {
+        WITHOUT_RESPONSE.set(wants_reply != Some(true));
+        let event = serde_json::from_slice::<Event>(line);
+        WITHOUT_RESPONSE.set(false);
+        event.map(Message::Event)
+    } else {
+        serde_json::from_slice::<Message>(line)
+    };
+    match body {
         Ok(m) => ReadLine::Message(m),
         Err(e) => ReadLine::Malformed(e.to_string()),
+    }
+}
+
+/// What [`read_line`] reads of a line before its body: `kind` (when a string), `v` (when an
+/// unsigned integer), `id` (when a string) and `wants_reply` (when a boolean), the last of each
+/// when one is repeated.
+enum Head {
+    Object {
+        kind: Option<HeadKind>,
+        id: Option<String>,
+        v: Option<u64>,
+        wants_reply: Option<bool>,
+    },
+    /// Valid JSON, but not an object.
+    Other,
+}
+
+#[derive(PartialEq)]
+enum HeadKind {
+    Event,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Head {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Head, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        use std::fmt;
+
+        /// A field of the head, or any other (skipped unbuilt).
+        enum Field {
+            Kind,
+            Id,
+            V,
+            WantsReply,
+            Other,
+        }
+        impl<'de> Deserialize<'de> for Field {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Field, D::Error> {
+                struct Names;
+                impl Visitor<'_> for Names {
+                    type Value = Field;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a field name")
+                    }
+                    fn visit_str<E>(self, name: &str) -> Result<Field, E> {
+                        Ok(match name {
+                            "kind" => Field::Kind,
+                            "id" => Field::Id,
+                            "v" => Field::V,
+                            "wants_reply" => Field::WantsReply,
+                            _ => Field::Other,
+                        })
+                    }
+                }
+                d.deserialize_identifier(Names)
+            }
+        }
+
+        /// A head field's value: a string, an unsigned integer, a boolean, or anything else
+        /// (skipped).
+        enum Loose {
+            Text(String),
+            Unsigned(u64),
+            Flag(bool),
+            Other,
+        }
+        impl<'de> Deserialize<'de> for Loose {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Loose, D::Error> {
+                struct Any;
+                impl<'de> Visitor<'de> for Any {
+                    type Value = Loose;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("any JSON value")
+                    }
+                    fn visit_str<E>(self, s: &str) -> Result<Loose, E> {
+                        Ok(Loose::Text(s.to_string()))
+                    }
+                    fn visit_u64<E>(self, n: u64) -> Result<Loose, E> {
+                        Ok(Loose::Unsigned(n))
+                    }
+                    fn visit_i64<E>(self, _: i64) -> Result<Loose, E> {
+                        Ok(Loose::Other)
+                    }
+                    fn visit_f64<E>(self, _: f64) -> Result<Loose, E> {
+                        Ok(Loose::Other)
+                    }
+                    fn visit_bool<E>(self, b: bool) -> Result<Loose, E> {
+                        Ok(Loose::Flag(b))
+                    }
+                    fn visit_unit<E>(self) -> Result<Loose, E> {
+                        Ok(Loose::Other)
+                    }
+                    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Loose, A::Error> {
+                        while a.next_element::<IgnoredAny>()?.is_some() {}
+                        Ok(Loose::Other)
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Loose, A::Error> {
+                        while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                        Ok(Loose::Other)
+                    }
+                }
+                d.deserialize_any(Any)
+            }
+        }
+
+        struct Top;
+        impl<'de> Visitor<'de> for Top {
+            type Value = Head;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Head, A::Error> {
+                let (mut kind, mut id, mut v, mut wants_reply) = (None, None, None, None);
+                while let Some(field) = a.next_key::<Field>()? {
+                    match field {
+                        Field::Other => {
+                            a.next_value::<IgnoredAny>()?;
+                        }
+                        Field::Kind => {
+                            kind = match a.next_value::<Loose>()? {
+                                Loose::Text(k) if k == "event" => Some(HeadKind::Event),
+                                Loose::Text(_) => Some(HeadKind::Other),
+                                _ => None,
+                            }
+                        }
+                        Field::Id => {
+                            id = match a.next_value::<Loose>()? {
+                                Loose::Text(s) => Some(s),
+                                _ => None,
+                            }
+                        }
+                        Field::V => {
+                            v = match a.next_value::<Loose>()? {
+                                Loose::Unsigned(n) => Some(n),
+                                _ => None,
+                            }
+                        }
+                        Field::WantsReply => {
+                            wants_reply = match a.next_value::<Loose>()? {
+                                Loose::Flag(b) => Some(b),
+                                _ => None,
+                            }
+                        }
+                    }
+                }
+                Ok(Head::Object {
+                    kind,
+                    id,
+                    v,
+                    wants_reply,
+                })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Head, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Head::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Head, E> {
+                Ok(Head::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Head, E> {
+                Ok(Head::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Head, E> {
+                Ok(Head::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Head, E> {
+                Ok(Head::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Head, E> {
+                Ok(Head::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Head, E> {
+                Ok(Head::Other)
+            }
+        }
+        d.deserialize_any(Top)
     }
 }
 
@@ -1030,6 +1286,102 @@ mod tests {
                 "{{\"kind\":\"answer\",\"v\":{VERSION},\"id\":\"a\",\"answers\":[\"Blue\",[\"S\",\"M\"]]}}\n"
             )
         );
+    }
+
+    #[test]
+    fn a_line_reads_as_it_did_through_a_value() {
+        // read_line builds the event straight from the bytes: it must read every line as
+        // reading it into a Value and from there into the tagged Message did.
+        let lines = [
+            format!(
+                r#"{{"kind":"event","v":{VERSION},"id":"e1","agent":"claude","event":"PostToolUse","wants_reply":false,"terminal":{{"cwd":"/p","pid":7,"env":{{"TMUX":"/t,1,0"}}}},"payload":{{"session_id":"s","n":1.5,"big":18446744073709551615,"neg":-3,"tool_response":{{"structuredPatch":[{{"lines":["+a"b\u00e9"]}}]}}}}}}"#
+            ),
+            format!(
+                r#"{{"payload":{{"tool_name":"Bash"}},"wants_reply":true,"event":"PermissionRequest","agent":"other","agent_name":"my-tool","reply":"vults","too_large":{{"bytes":9}},"id":"e2","v":{VERSION},"kind":"event"}}"#
+            ),
+            format!(r#"{{"kind":"waiting","v":{VERSION},"id":"w"}}"#),
+            format!(r#"{{"kind":"nope","v":{VERSION},"id":"x"}}"#),
+            format!(r#"{{"kind":"event","v":{VERSION},"id":"e3","agent":"claude"}}"#),
+            format!(
+                r#"{{"kind":"event","v":{VERSION},"id":"e4","agent":"claude","agent_name":"Bad Name","event":"X","wants_reply":false}}"#
+            ),
+        ];
+        for line in &lines {
+            let through_value = match serde_json::from_slice::<Value>(line.as_bytes())
+                .map(serde_json::from_value::<Message>)
+            {
+                Ok(Ok(Message::Event(mut e))) => {
+                    if !e.wants_reply
+                        && let Some(p) = e.payload.as_object_mut()
+                    {
+                        p.remove("tool_response");
+                    }
+                    Some(Message::Event(e))
+                }
+                Ok(Ok(m)) => Some(m),
+                _ => None,
+            };
+            match (read_line(line.as_bytes()), through_value) {
+                (ReadLine::Message(m), Some(v)) => assert_eq!(m, v, "{line}"),
+                (ReadLine::Malformed(_), None) => {}
+                (got, v) => panic!("{line}: read {got:?}, through a Value {v:?}"),
+            }
+        }
+        // The tool's response is left out of an event that waits for no reply, and only there.
+        let response = |wants_reply: bool| {
+            let line = format!(
+                r#"{{"kind":"event","v":{VERSION},"id":"r","agent":"other","agent_name":"t","event":"Ask","wants_reply":{wants_reply},"payload":{{"a":1,"tool_response":{{"error":"boom"}}}}}}"#
+            );
+            match read_line(line.as_bytes()) {
+                ReadLine::Message(Message::Event(e)) => e.payload,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(response(false), serde_json::json!({"a": 1}));
+        assert_eq!(
+            response(true),
+            serde_json::json!({"a": 1, "tool_response": {"error": "boom"}})
+        );
+    }
+
+    #[test]
+    fn the_head_is_read_whatever_its_place_and_type() {
+        // `id` and `v` anywhere in the object, the body not read for another version.
+        assert_eq!(
+            read_line(br#"{"payload":{"v":9,"id":"inner"},"id":"late","kind":"event","v":8}"#),
+            ReadLine::OtherVersion {
+                id: "late".into(),
+                v: Some(8)
+            }
+        );
+        // A version that is not an unsigned integer is none; an id that is not a string is "".
+        assert_eq!(
+            read_line(br#"{"kind":"event","v":"9","id":7}"#),
+            ReadLine::OtherVersion {
+                id: String::new(),
+                v: None
+            }
+        );
+        assert_eq!(
+            read_line(br#"{"kind":"event","v":9.0,"id":"f"}"#),
+            ReadLine::OtherVersion {
+                id: "f".into(),
+                v: None
+            }
+        );
+        for bad in [
+            &br#"[1,2]"#[..],
+            br#""event""#,
+            br#"{"kind":7,"v":9,"id":"a"}"#,
+            br#"{"kind":"event","v":9,"id":"a"} trailing"#,
+            br#"{"kind":"event","v":9,"id":"a""#,
+        ] {
+            assert!(
+                matches!(read_line(bad), ReadLine::Malformed(_)),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
     }
 
     #[test]
