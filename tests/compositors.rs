@@ -288,21 +288,19 @@ impl Desktop {
                 if kind == Kind::Openbox {
                     let env = d.env.clone();
                     crate::desktop::openbox(&mut d.desktop_kids, &env);
-                } else if kind == Kind::KwinX11 {
+                } else {
+                    // mutter and KWin as X11 window managers, each on a session bus.
+                    let (wm, args): (&str, &[&str]) = if kind == Kind::KwinX11 {
+                        ("kwin_x11", &["--replace"])
+                    } else {
+                        ("mutter", &["--x11", "--replace", "--sm-disable"])
+                    };
                     d.session_bus();
-                    let log = d.log("kwin");
+                    let log = d.log(wm);
                     let pid = d
                         .desktop_kids
-                        .spawn_logged(command(&d.env, "kwin_x11").args(["--replace"]), &log);
-                    d.wait_x_wm(pid, "kwin_x11");
-                } else {
-                    d.session_bus();
-                    let log = d.log("mutter");
-                    let pid = d.desktop_kids.spawn_logged(
-                        command(&d.env, "mutter").args(["--x11", "--replace", "--sm-disable"]),
-                        &log,
-                    );
-                    d.wait_x_wm(pid, "mutter");
+                        .spawn_logged(command(&d.env, wm).args(args), &log);
+                    d.wait_x_wm(pid, wm);
                 }
             }
             Kind::Mutter(xwayland) => {

@@ -459,26 +459,7 @@ fn floating(run: &mut Run) {
     // Deny on the oldest card (at the top).
     let folder = run.home.dir.join("project").display().to_string();
     let top = cards[0].rect;
-    let deny = button_in_card(&folder, "echo first", top.h as f32, "Deny");
-    // The virtual pointer's move and press may reach the window in one frame, before it has
-    // seen the pointer over the button (the button then takes no click): the click is made
-    // again until it answers. Only this card's Deny is under it, so no other answer can come.
-    let mut reply = None;
-    for _ in 0..5 {
-        run.desktop
-            .click(top.x + deny.x.round() as i64, top.y + deny.y.round() as i64);
-        reply = reply_within(&mut first.0, 4);
-        if reply.is_some() {
-            break;
-        }
-    }
-    let reply = reply.unwrap_or_else(|| {
-        panic!(
-            "{name}: a click on Deny at {deny:?} in {top:?} answered nothing\n{}",
-            run.state()
-        )
-    });
-    assert_eq!(behaviour(&reply), "deny", "{name}: {reply}");
+    deny_by_click(run, &mut first, &folder, top, 1);
     run.island_says("1 waiting");
 
     // A click into the other card (on its folder line, no button there), then `a`.
@@ -923,38 +904,21 @@ fn embedded(run: &mut Run) {
 /// (`app::cards::place_cards` with the one window's top, 104 points: the scale is 1 here).
 fn clicks_in_the_window(run: &mut Run, mut first: Hook, mut second: Hook) {
     let name = run.desktop.kind.name();
-    let window = wait_for(run, "the app's window", |r| r.window("Vults"));
-    let card = |_: &Run| Rect {
-        x: window.rect.x + window.rect.w - vults_ui::card::WIDTH as i64 - 16,
-        y: window.rect.y + 104,
+    let window = wait_for(run, "the app's window", |r| r.window("Vults")).rect;
+    // The top card's place; the next card takes it once the first is answered.
+    let top = Rect {
+        x: window.x + window.w - vults_ui::card::WIDTH as i64 - 16,
+        y: window.y + 104,
         w: vults_ui::card::WIDTH as i64,
         h: 300,
     };
     let folder = run.home.dir.join("project").display().to_string();
-    let top = card(run);
-    let deny = button_in_card(&folder, "echo first", top.h as f32, "Deny");
     // The virtual pointer's move and press may reach the window in one frame, before it has
     // seen the pointer over the button (the button then takes no click): the click is made
     // again until it answers. Only this card's Deny is under it, so no other answer can come.
-    let mut reply = None;
-    for _ in 0..5 {
-        run.desktop
-            .click(top.x + deny.x.round() as i64, top.y + deny.y.round() as i64);
-        reply = reply_within(&mut first.0, 4);
-        if reply.is_some() {
-            break;
-        }
-    }
-    let reply = reply.unwrap_or_else(|| {
-        panic!(
-            "{name}: a click on Deny at {deny:?} in {top:?} answered nothing\n{}",
-            run.state()
-        )
-    });
-    assert_eq!(behaviour(&reply), "deny", "{name}: {reply}");
+    deny_by_click(run, &mut first, &folder, top, 5);
     run.island_says("1 waiting");
     // A click into the window on the remaining card's folder line, then `a`.
-    let top = card(run);
     run.desktop.click(top.x + 40, top.y + 12);
     let mut reply = None;
     let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -969,6 +933,29 @@ fn clicks_in_the_window(run: &mut Run, mut first: Hook, mut second: Hook) {
         )
     });
     assert_eq!(behaviour(&reply), "allow", "{name}: {reply}");
+}
+
+/// Clicks Deny on the card of `echo first` whose window (or place) is `top`, and checks that
+/// `hook` is answered deny: within 20 s, the click made at most `clicks` times in that time.
+fn deny_by_click(run: &Run, hook: &mut Hook, folder: &str, top: Rect, clicks: u64) {
+    let name = run.desktop.kind.name();
+    let deny = button_in_card(folder, "echo first", top.h as f32, "Deny");
+    let mut reply = None;
+    for _ in 0..clicks {
+        run.desktop
+            .click(top.x + deny.x.round() as i64, top.y + deny.y.round() as i64);
+        reply = reply_within(&mut hook.0, 20 / clicks);
+        if reply.is_some() {
+            break;
+        }
+    }
+    let reply = reply.unwrap_or_else(|| {
+        panic!(
+            "{name}: a click on Deny at {deny:?} in {top:?} answered nothing\n{}",
+            run.state()
+        )
+    });
+    assert_eq!(behaviour(&reply), "deny", "{name}: {reply}");
 }
 
 fn behaviour(reply: &str) -> String {
