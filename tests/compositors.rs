@@ -730,12 +730,14 @@ impl Desktop {
                 self.swaymsg(&[&format!("[title=\"^{title}$\"]"), "focus"]);
             }
             _ => {
-                let w = self
-                    .windows()
-                    .into_iter()
-                    .find(|w| w.title == title)
-                    .and_then(|w| w.x_id)
-                    .unwrap_or_else(|| panic!("no X window {title}"));
+                // Waited for, not read once: a list taken while another window comes or goes
+                // can miss this one (see `windows`).
+                let w = wait_for(10, &format!("the X window {title}"), || {
+                    self.windows()
+                        .into_iter()
+                        .find(|w| w.title == title)
+                        .and_then(|w| w.x_id)
+                });
                 let env = self.x_env();
                 let _ = run(
                     &env,
@@ -835,7 +837,12 @@ impl Desktop {
         }
         if self.x_display.is_some() {
             let env = self.x_env();
-            let ids = run(&env, "xdotool", &["search", "--onlyvisible", "--name", "."])
+            // xdotool dies on the X error of a window that went away while it walked the tree
+            // (a card closing, a terminal starting): such a walk is taken again.
+            let ids = (0..5)
+                .find_map(|_| {
+                    run(&env, "xdotool", &["search", "--onlyvisible", "--name", "."]).ok()
+                })
                 .unwrap_or_default();
             for id in ids.lines().filter_map(|l| l.trim().parse::<u32>().ok()) {
                 if all.iter().any(|w: &Window| w.x_id == Some(id)) {
