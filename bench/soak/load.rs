@@ -117,6 +117,25 @@ fn patch(file: &str, lines: usize, call: usize) -> String {
     format!("[{}]", hunks.join(","))
 }
 
+thread_local! {
+    /// The patches made so far, by (lines, call).
+    static PATCHES: std::cell::RefCell<std::collections::HashMap<(usize, usize), Arc<str>>> =
+        Default::default();
+}
+
+/// The `lines`-line patch of call `call`, made once per thread: every session's call `c` sends
+/// the same one (of a file named for the call alone). Nothing in the app reads a tool's
+/// response, so its text does not change the app's work, and making it for each event cost the
+/// load more CPU than the app's parse of it.
+fn made_patch(lines: usize, call: usize) -> Arc<str> {
+    PATCHES.with(|p| {
+        p.borrow_mut()
+            .entry((lines, call))
+            .or_insert_with(|| patch(&format!("{FOLDER}/src/mod_{call}.rs"), lines, call).into())
+            .clone()
+    })
+}
+
 fn send(socket: &Path, line: &str) -> io::Result<()> {
     let mut s = UnixStream::connect(socket)?;
     s.write_all(line.as_bytes())
@@ -251,7 +270,7 @@ pub fn session_paced(socket: &Path, n: usize, shape: Shape, pace: &Pace) -> io::
                     "{{{},\"tool_name\":\"Edit\",\"tool_input\":{input},\"tool_use_id\":\"{tool_use}\",\
                      \"tool_response\":{{\"structuredPatch\":{}}}}}",
                     base(&sid, "PostToolUse"),
-                    patch(&file, shape.patch_lines, c)
+                    made_patch(shape.patch_lines, c)
                 ),
             ),
         )?;
