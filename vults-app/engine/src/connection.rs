@@ -84,43 +84,8 @@ pub async fn serve(
 ) {
     // `&Stream` reads and writes; the socket closes when both holders are gone.
     let stream = Arc::new(stream);
-    let for_writer = stream.clone();
-    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Outgoing>();
-    let to_core = core.clone();
-    let writer = tokio::spawn(async move {
-        let mut send = &*for_writer;
-        while let Some(out) = out_rx.recv().await {
-            match out {
-                Outgoing::Line(msg) => {
-                    if send.write_all(msg.to_line().as_bytes()).await.is_err() {
-                        break;
-                    }
-                }
-                Outgoing::Answer(msg, entry) => {
-                    // A hook that gave up has closed its end: the write fails (EPIPE) and the
-                    // answer is audited as undelivered.
-                    let delivered = send.write_all(msg.to_line().as_bytes()).await.is_ok()
-                        && send.flush().await.is_ok();
-                    let _ = to_core.send(Input::Delivered { entry, delivered });
-                    if !delivered {
-                        break;
-                    }
-                }
-                Outgoing::Close => break,
-            }
-        }
-        // Answers still queued never reach anyone: say so rather than drop their lines.
-        out_rx.close();
-        while let Ok(out) = out_rx.try_recv() {
-            if let Outgoing::Answer(_, entry) = out {
-                let _ = to_core.send(Input::Delivered {
-                    entry,
-                    delivered: false,
-                });
-            }
-        }
-    });
-
+    let (out_tx, out_rx) = mpsc::unbounded_channel::<Outgoing>();
+    let mut writer = Writer::Idle(out_rx);
     // Filled with zeros when made, once per connection: 16 KiB, not the 64 KiB that showed in a
     // profile of a burst; a longer line takes a few reads.
     let mut reader = BufReader::with_capacity(16 * 1024, &*stream);
@@ -172,6 +137,9 @@ pub async fn serve(
                 if let Some(host) = &host {
                     tag_host(&mut event, host);
                 }
+                if event.wants_reply {
+                    writer.start(&stream, &core);
+                }
                 if core
                     .send(Input::Event {
                         conn,
@@ -202,6 +170,7 @@ pub async fn serve(
                     v.map(|v| v.to_string()).unwrap_or_else(|| "(none)".into()),
                     vults_core::protocol::VERSION
                 );
+                writer.start(&stream, &core);
                 let _ = out_tx.send(Outgoing::Line(Box::new(Message::unsupported(&id))));
             }
             ReadLine::Malformed(why) => {
@@ -212,14 +181,84 @@ pub async fn serve(
             }
         }
     }
-    let _ = core.send(Input::Closed(conn));
-    if closed_by_us {
-        let _ = out_tx.send(Outgoing::Close);
+    if let Writer::Running(task) = writer {
+        let _ = core.send(Input::Closed(conn));
+        if closed_by_us {
+            let _ = out_tx.send(Outgoing::Close);
+        }
+        drop(out_tx);
+        // The writer ends once the core has dropped this connection's reply handles (Closed
+        // above withdraws its cards) and everything queued is written.
+        let _ = task.await;
     }
-    drop(out_tx);
-    // The writer ends once the core has dropped this connection's reply handles (Closed above
-    // withdraws its cards) and everything queued is written.
-    let _ = writer.await;
+    // Without a writer nothing was ever sent here, and the core holds no card of this
+    // connection to withdraw: the socket closes as the task ends.
+}
+
+/// This connection's writer: started by the first event that waits for a reply (or the first
+/// line the connection itself answers), so the many that wait for none (a PostToolUse, a Stop)
+/// cost no second task, no wake of it when the core lets go, and no `Closed` to the core.
+enum Writer {
+    /// Not started; nothing has been sent on the channel (the core sends only to an event that
+    /// wants a reply).
+    Idle(mpsc::UnboundedReceiver<Outgoing>),
+    Running(tokio::task::JoinHandle<()>),
+}
+
+impl Writer {
+    fn start(&mut self, stream: &Arc<Stream>, core: &mpsc::UnboundedSender<Input>) {
+        if let Writer::Running(_) = self {
+            return;
+        }
+        let (_, placeholder) = mpsc::unbounded_channel();
+        let Writer::Idle(out_rx) = std::mem::replace(self, Writer::Idle(placeholder)) else {
+            unreachable!("checked above");
+        };
+        *self = Writer::Running(tokio::spawn(write_loop(
+            stream.clone(),
+            out_rx,
+            core.clone(),
+        )));
+    }
+}
+
+/// Writes what the core sends this connection until it says close or lets go.
+async fn write_loop(
+    stream: Arc<Stream>,
+    mut out_rx: mpsc::UnboundedReceiver<Outgoing>,
+    to_core: mpsc::UnboundedSender<Input>,
+) {
+    let mut send = &*stream;
+    while let Some(out) = out_rx.recv().await {
+        match out {
+            Outgoing::Line(msg) => {
+                if send.write_all(msg.to_line().as_bytes()).await.is_err() {
+                    break;
+                }
+            }
+            Outgoing::Answer(msg, entry) => {
+                // A hook that gave up has closed its end: the write fails (EPIPE) and the
+                // answer is audited as undelivered.
+                let delivered = send.write_all(msg.to_line().as_bytes()).await.is_ok()
+                    && send.flush().await.is_ok();
+                let _ = to_core.send(Input::Delivered { entry, delivered });
+                if !delivered {
+                    break;
+                }
+            }
+            Outgoing::Close => break,
+        }
+    }
+    // Answers still queued never reach anyone: say so rather than drop their lines.
+    out_rx.close();
+    while let Ok(out) = out_rx.try_recv() {
+        if let Outgoing::Answer(_, entry) = out {
+            let _ = to_core.send(Input::Delivered {
+                entry,
+                delivered: false,
+            });
+        }
+    }
 }
 
 /// Whether the peer has already closed, without waiting: a zero-length read available at once.
@@ -245,6 +284,81 @@ fn kind_of(m: &Message) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One connection served by [`serve`] with the test as the core: the line a client sends,
+    /// and every input the core is handed, until the connection's task and writer let go.
+    /// `hold` keeps the client's end open until the core has the event (a hook waiting for
+    /// its answer) and closes it after.
+    #[cfg(unix)]
+    async fn inputs_of(line: &'static str, hold: bool) -> Vec<String> {
+        use interprocess::local_socket::traits::tokio::Listener as _;
+        use tokio::io::AsyncWriteExt as _;
+        let dir = std::env::temp_dir().join(format!(
+            "vults-conn-{}-{}",
+            std::process::id(),
+            crate::runtime::new_conn_id()
+        ));
+        let path = dir.join("s.sock");
+        let listener = crate::socket::listen(&path, &dir).unwrap();
+        let (core_tx, mut core_rx) = mpsc::unbounded_channel();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
+        let client = tokio::spawn(async move {
+            let mut c = crate::socket::connect(&path).await.unwrap();
+            c.write_all(line.as_bytes()).await.unwrap();
+            if hold {
+                let _ = done_rx.await;
+            }
+        });
+        let stream = listener.accept().await.unwrap();
+        let server = tokio::spawn(serve(
+            crate::runtime::new_conn_id(),
+            stream,
+            core_tx,
+            Arc::new(Stats::default()),
+            None,
+        ));
+        let mut seen = Vec::new();
+        let mut done_tx = Some(done_tx);
+        while let Some(input) = core_rx.recv().await {
+            seen.push(match input {
+                Input::Event { event, .. } => {
+                    // The event and its reply handle are let go; the client may now leave.
+                    if let Some(done) = done_tx.take() {
+                        let _ = done.send(());
+                    }
+                    format!("event wants_reply={}", event.wants_reply)
+                }
+                Input::Closed(_) => "closed".to_string(),
+                _ => "other".to_string(),
+            });
+        }
+        server.await.unwrap();
+        client.await.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        seen
+    }
+
+    /// A connection whose events wait for no reply (most of them: a PostToolUse, a Stop) starts
+    /// no writer and tells the core nothing when it closes; one that waited for an answer does,
+    /// so its card is withdrawn.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn only_a_connection_that_waited_for_an_answer_tells_the_core_it_closed() {
+        let event = r#"{"kind":"event","v":9,"id":"e1","agent":"claude","event":"PostToolUse","wants_reply":false,"payload":{"session_id":"s1"}}
+"#;
+        assert_eq!(
+            inputs_of(event, false).await,
+            ["event wants_reply=false"],
+            "no Closed for a connection the core holds nothing of"
+        );
+        let request = r#"{"kind":"event","v":9,"id":"e2","agent":"claude","event":"PermissionRequest","wants_reply":true,"payload":{"session_id":"s1"}}
+"#;
+        assert_eq!(
+            inputs_of(request, true).await,
+            ["event wants_reply=true", "closed"],
+            "a request's connection says it closed"
+        );
+    }
 
     #[tokio::test]
     async fn lines_are_read_one_at_a_time_and_a_long_one_is_refused_early() {
