@@ -85,7 +85,7 @@ pub async fn serve(
     // `&Stream` reads and writes; the socket closes when both holders are gone.
     let stream = Arc::new(stream);
     let (out_tx, out_rx) = mpsc::unbounded_channel::<Outgoing>();
-    let mut writer = Writer::Idle(out_rx);
+    let mut writer = Writer::new(out_rx);
     // Filled with zeros when made, once per connection: 16 KiB, not the 64 KiB that showed in a
     // profile of a burst; a longer line takes a few reads.
     let mut reader = BufReader::with_capacity(16 * 1024, &*stream);
@@ -181,44 +181,71 @@ pub async fn serve(
             }
         }
     }
-    if let Writer::Running(task) = writer {
-        let _ = core.send(Input::Closed(conn));
-        if closed_by_us {
-            let _ = out_tx.send(Outgoing::Close);
+    match writer.task {
+        Some(task) => {
+            let _ = core.send(Input::Closed(conn));
+            if closed_by_us {
+                let _ = out_tx.send(Outgoing::Close);
+            }
+            drop(out_tx);
+            // The writer ends once the core has dropped this connection's reply handles
+            // (Closed above withdraws its cards) and everything queued is written.
+            let _ = task.await;
         }
-        drop(out_tx);
-        // The writer ends once the core has dropped this connection's reply handles (Closed
-        // above withdraws its cards) and everything queued is written.
-        let _ = task.await;
+        // Without a writer the core holds no card of this connection to withdraw, and the
+        // socket closes as the task ends. Should an answer have been queued all the same, it
+        // is audited as undelivered, as the writer would have; one sent later fails, and the
+        // core audits that one so.
+        None => {
+            if let Some(out_rx) = writer.idle {
+                undelivered(out_rx, &core);
+            }
+        }
     }
-    // Without a writer nothing was ever sent here, and the core holds no card of this
-    // connection to withdraw: the socket closes as the task ends.
 }
 
 /// This connection's writer: started by the first event that waits for a reply (or the first
 /// line the connection itself answers), so the many that wait for none (a PostToolUse, a Stop)
 /// cost no second task, no wake of it when the core lets go, and no `Closed` to the core.
-enum Writer {
-    /// Not started; nothing has been sent on the channel (the core sends only to an event that
-    /// wants a reply).
-    Idle(mpsc::UnboundedReceiver<Outgoing>),
-    Running(tokio::task::JoinHandle<()>),
+struct Writer {
+    /// The channel's end while the writer is not started (the core sends only to an event
+    /// that wants a reply).
+    idle: Option<mpsc::UnboundedReceiver<Outgoing>>,
+    task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Writer {
-    fn start(&mut self, stream: &Arc<Stream>, core: &mpsc::UnboundedSender<Input>) {
-        if let Writer::Running(_) = self {
-            return;
+    fn new(out_rx: mpsc::UnboundedReceiver<Outgoing>) -> Writer {
+        Writer {
+            idle: Some(out_rx),
+            task: None,
         }
-        let (_, placeholder) = mpsc::unbounded_channel();
-        let Writer::Idle(out_rx) = std::mem::replace(self, Writer::Idle(placeholder)) else {
-            unreachable!("checked above");
-        };
-        *self = Writer::Running(tokio::spawn(write_loop(
-            stream.clone(),
-            out_rx,
-            core.clone(),
-        )));
+    }
+
+    fn start(&mut self, stream: &Arc<Stream>, core: &mpsc::UnboundedSender<Input>) {
+        if let Some(out_rx) = self.idle.take() {
+            self.task = Some(tokio::spawn(write_loop(
+                stream.clone(),
+                out_rx,
+                core.clone(),
+            )));
+        }
+    }
+}
+
+/// Closes the channel and audits each answer still queued in it as undelivered.
+fn undelivered(
+    mut out_rx: mpsc::UnboundedReceiver<Outgoing>,
+    to_core: &mpsc::UnboundedSender<Input>,
+) {
+    out_rx.close();
+    while let Ok(out) = out_rx.try_recv() {
+        if let Outgoing::Answer(_, entry) = out {
+            let _ = to_core.send(Input::Delivered {
+                entry,
+                delivered: false,
+            });
+        }
     }
 }
 
@@ -250,15 +277,7 @@ async fn write_loop(
         }
     }
     // Answers still queued never reach anyone: say so rather than drop their lines.
-    out_rx.close();
-    while let Ok(out) = out_rx.try_recv() {
-        if let Outgoing::Answer(_, entry) = out {
-            let _ = to_core.send(Input::Delivered {
-                entry,
-                delivered: false,
-            });
-        }
-    }
+    undelivered(out_rx, &to_core);
 }
 
 /// Whether the peer has already closed, without waiting: a zero-length read available at once.
