@@ -173,3 +173,31 @@ fn a_new_files_content_says_what_is_below() {
     tap(&mut h, Key::Space);
     assert!(more(&h).is_some_and(|(_, n)| n < hidden));
 }
+
+/// A card asking many questions says how many are out of sight, and the keys bring them: the
+/// questions scroll in the same kept fold as a command's block.
+#[test]
+fn a_card_of_many_questions_says_how_many_are_below_and_pages_to_them() {
+    let questions: Vec<_> = (0..4).flat_map(|_| fixtures::questions()).collect();
+    let mut h = card_harness(fixtures::card(
+        1,
+        fixtures::call("AskUserQuestion", Target::Questions { questions }),
+        None,
+    ));
+    h.run();
+    let below = |h: &Harness<'_, CardState>| -> Option<usize> {
+        let node = h.query_by_label_contains("more questions ↓")?;
+        let node = node.accesskit_node();
+        let text = node.label().or_else(|| node.value()).unwrap_or_default();
+        text.split_whitespace().next()?.parse().ok()
+    };
+    let first = below(&h).expect("the questions out of sight are counted");
+    assert!((1..8).contains(&first), "{first} of 8 questions below");
+    tap(&mut h, Key::PageDown);
+    settle(&mut h);
+    let after = below(&h);
+    assert!(
+        after.is_none_or(|n| n < first),
+        "a page down brings questions into sight: {first} → {after:?}"
+    );
+}

@@ -60,6 +60,35 @@ pub(super) struct Fold {
 }
 
 impl Fold {
+    /// A vertical scroll area at most `max_height` tall whose scroll this fold keeps: it
+    /// applies the scroll asked for (a page down), then records where the view is, how tall a
+    /// row of `row` text is, and whether the content is taller than the view. Its bar is solid,
+    /// never one that shows only under the pointer. Returns what `add` returned and the height
+    /// out of sight below the view, in points; the caller says what `below` is.
+    pub(super) fn scroll<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &'static str,
+        max_height: f32,
+        row: &egui::TextStyle,
+        add: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> (R, f32) {
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        let mut area = egui::ScrollArea::vertical()
+            .id_salt(id)
+            .max_height(max_height)
+            .auto_shrink([false, true]);
+        if let Some(y) = self.scroll_to.take() {
+            area = area.vertical_scroll_offset(y);
+        }
+        let out = area.show(ui, add);
+        self.offset = out.state.clamped_offset().y;
+        self.viewport = out.inner_rect.height();
+        self.row = ui.text_style_height(row);
+        self.scrolls |= out.content_size.y > self.viewport + 0.5;
+        (out.inner, out.content_size.y - self.offset - self.viewport)
+    }
+
     /// Scrolls a page down (one row stays in sight); `false` when nothing is below.
     pub(super) fn page_down(&mut self) -> bool {
         if self.below.is_none() {
@@ -114,29 +143,15 @@ pub(super) fn scroll_block(
 ) {
     folds.drawn.push(what);
     let fold = folds.by_block.entry(what).or_default();
-    let row = ui.text_style_height(&egui::TextStyle::Monospace);
     egui::Frame::new()
         .fill(fill)
         .corner_radius(6)
         .inner_margin(egui::Margin::same(8))
         .show(ui, |ui| {
-            // A solid bar, never one that shows only under the pointer.
-            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-            let mut area = egui::ScrollArea::vertical()
-                .id_salt(what)
-                .max_height(BLOCK_MAX)
-                .auto_shrink([false, true]);
-            if let Some(y) = fold.scroll_to.take() {
-                area = area.vertical_scroll_offset(y);
-            }
-            let out = area.show(ui, add);
-            let (offset, viewport) = (out.state.clamped_offset().y, out.inner_rect.height());
-            let hidden = out.content_size.y - offset - viewport;
-            fold.offset = offset;
-            fold.viewport = viewport;
-            fold.row = row;
-            fold.scrolls |= out.content_size.y > viewport + 0.5;
-            fold.below = match out.inner {
+            let (counted, hidden) =
+                fold.scroll(ui, what, BLOCK_MAX, &egui::TextStyle::Monospace, add);
+            let row = fold.row;
+            fold.below = match counted {
                 Some(text) => Some(text),
                 // A block that cannot count its lines: the rows of its height out of sight.
                 None if hidden > row * 0.5 => Some(match (hidden / row).ceil() as usize {

@@ -51,30 +51,16 @@ impl PlanView {
             .markdown
             .get_or_insert_with(|| crate::markdown::Blocks::parse(&reveal(plan).text));
         let fold = &mut self.fold;
-        let row = ui.text_style_height(&egui::TextStyle::Body);
         egui::Frame::new()
             .fill(PLAN_FILL)
             .corner_radius(6)
             .inner_margin(egui::Margin::same(10))
             .show(ui, |ui| {
-                ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-                let mut area = egui::ScrollArea::vertical()
-                    .id_salt("plan")
-                    .max_height(PLAN_MAX)
-                    .auto_shrink([false, true]);
-                if let Some(y) = fold.scroll_to.take() {
-                    area = area.vertical_scroll_offset(y);
-                }
-                let out = area.show(ui, |ui| {
-                    blocks.ui(ui);
-                });
-                let (offset, viewport) = (out.state.clamped_offset().y, out.inner_rect.height());
-                let hidden = out.content_size.y - offset - viewport;
-                fold.offset = offset;
-                fold.viewport = viewport;
-                fold.row = row;
-                fold.scrolls |= out.content_size.y > viewport + 0.5;
-                fold.below = (hidden > row * 0.5).then(|| "more of the plan ↓".to_string());
+                let ((), hidden) =
+                    fold.scroll(ui, "plan", PLAN_MAX, &egui::TextStyle::Body, |ui| {
+                        blocks.ui(ui);
+                    });
+                fold.below = (hidden > fold.row * 0.5).then(|| "more of the plan ↓".to_string());
             });
         more_marker(ui, fold);
         if pages_down(presses) && self.fold.page_down() {

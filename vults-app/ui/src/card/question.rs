@@ -81,38 +81,26 @@ impl QuestionsView {
                 *by_key = true;
             }
         }
-        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-        let mut area = egui::ScrollArea::vertical()
-            .id_salt("questions")
-            .max_height(380.0)
-            .auto_shrink([false, true]);
         let fold = &mut self.fold;
-        if let Some(y) = fold.scroll_to.take() {
-            area = area.vertical_scroll_offset(y);
-        }
-        let out = area.show(ui, |ui| {
-            // Where each question starts, to say how many are out of sight.
-            let mut tops = Vec::new();
-            for (qi, (q, choice)) in questions.iter().zip(self.choices.iter_mut()).enumerate() {
-                if qi > 0 {
-                    ui.separator();
+        let ((questions_below, more_below), _) =
+            fold.scroll(ui, "questions", 380.0, &egui::TextStyle::Body, |ui| {
+                // Where each question starts, to say how many are out of sight.
+                let mut tops = Vec::new();
+                for (qi, (q, choice)) in questions.iter().zip(self.choices.iter_mut()).enumerate() {
+                    if qi > 0 {
+                        ui.separator();
+                    }
+                    tops.push(ui.cursor().top());
+                    // The digit keys choose an option of a card's one question: each says its key.
+                    let digits = keys && questions.len() == 1;
+                    question_ui(ui, qi, q, choice, digits);
                 }
-                tops.push(ui.cursor().top());
-                // The digit keys choose an option of a card's one question: each says its key.
-                let digits = keys && questions.len() == 1;
-                question_ui(ui, qi, q, choice, digits);
-            }
-            let bottom = ui.clip_rect().bottom();
-            (
-                tops.iter().filter(|t| **t + 8.0 > bottom).count(),
-                bottom < ui.min_rect().bottom() - 4.0,
-            )
-        });
-        let (questions_below, more_below) = out.inner;
-        fold.offset = out.state.clamped_offset().y;
-        fold.viewport = out.inner_rect.height();
-        fold.row = ui.text_style_height(&egui::TextStyle::Body);
-        fold.scrolls |= out.content_size.y > fold.viewport + 0.5;
+                let bottom = ui.clip_rect().bottom();
+                (
+                    tops.iter().filter(|t| **t + 8.0 > bottom).count(),
+                    bottom < ui.min_rect().bottom() - 4.0,
+                )
+            });
         fold.below = match (questions_below, more_below) {
             (0, false) => None,
             (0, true) => Some("more below ↓".to_string()),
