@@ -195,6 +195,27 @@ fn the_macos_info_plist_parses_and_carries_this_version() {
     assert_eq!(info["LSUIElement"], true);
 }
 
+/// Sends the app SIGTERM and waits (20 s at most) for it to exit with status 0; its log says
+/// why when it does not.
+#[cfg(unix)]
+fn sigterm_exits_0(app: &mut RunningApp, home: &std::path::Path) {
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &app.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut status = None;
+    assert!(
+        wait_until(20, || {
+            status = app.child.try_wait().unwrap();
+            status.is_some()
+        }),
+        "the app is still running after SIGTERM:\n{}",
+        log_text(home)
+    );
+    assert!(status.unwrap().success(), "{status:?}\n{}", log_text(home));
+}
+
 /// A logout or `kill` sends SIGTERM: the window app quits as its tray's Quit does (the engine
 /// stops, the socket goes), with exit status 0, instead of dying with its socket left behind.
 #[cfg(unix)]
@@ -212,25 +233,7 @@ fn sigterm_quits_the_window_app_cleanly() {
         "the app did not come up:\n{}",
         log_text(&home.dir)
     );
-    let kill = std::process::Command::new("kill")
-        .args(["-TERM", &app.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let mut status = None;
-    assert!(
-        wait_until(20, || {
-            status = app.child.try_wait().unwrap();
-            status.is_some()
-        }),
-        "the app is still running after SIGTERM:\n{}",
-        log_text(&home.dir)
-    );
-    assert!(
-        status.unwrap().success(),
-        "{status:?}\n{}",
-        log_text(&home.dir)
-    );
+    sigterm_exits_0(&mut app, &home.dir);
     assert!(!socket.exists(), "the socket was left behind");
     assert!(
         !home.dir.join("run").join("vults.instance.sock").exists(),
@@ -270,25 +273,7 @@ fn sigterm_with_a_card_up_withdraws_it_into_the_audit() {
         "no card window:\n{}",
         log_text(&home.dir)
     );
-    let kill = std::process::Command::new("kill")
-        .args(["-TERM", &app.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let mut status = None;
-    assert!(
-        wait_until(20, || {
-            status = app.child.try_wait().unwrap();
-            status.is_some()
-        }),
-        "the app is still running after SIGTERM:\n{}",
-        log_text(&home.dir)
-    );
-    assert!(
-        status.unwrap().success(),
-        "{status:?}\n{}",
-        log_text(&home.dir)
-    );
+    sigterm_exits_0(&mut app, &home.dir);
     assert_eq!(
         reply_within(&mut hook, 10).as_deref(),
         Some(""),
