@@ -247,6 +247,7 @@ pub struct Event {
     /// The agent's event name (`PermissionRequest`, `PreToolUse`, …).
     pub event: String,
     /// Whether the hook waits for a reply (docs/hook-protocol.md §4).
+    #[serde(deserialize_with = "read_wants_reply")]
     pub wants_reply: bool,
     /// `"vults"` when a named tool asked for the open reply (docs/hook-protocol.md §7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -271,16 +272,44 @@ pub struct Event {
     pub payload: Value,
 }
 
+/// What [`read_payload`] does with a payload's `tool_response`.
+#[derive(Clone, Copy, PartialEq)]
+enum Response {
+    /// Builds it (every read but [`read_line`]'s).
+    Keep,
+    /// Skips it unbuilt: [`read_line`] reads an event that waits for no reply.
+    Skip,
+    /// As the event's `wants_reply` says, when it came before the payload; built when it did not
+    /// (dropped afterwards by [`read_line`] if the event waits for no reply).
+    ByWantsReply,
+}
+
 thread_local! {
-    /// Set by [`read_line`] while it builds an event that waits for no reply ([`read_payload`]).
-    static WITHOUT_RESPONSE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set by [`read_line`] while it builds an event ([`read_payload`]).
+    static RESPONSE: std::cell::Cell<Response> = const { std::cell::Cell::new(Response::Keep) };
+    /// The `wants_reply` read so far while [`RESPONSE`] is [`Response::ByWantsReply`].
+    static WANTS_REPLY_READ: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// `wants_reply`, noted for [`read_payload`] when [`read_line`] reads an event in one pass.
+fn read_wants_reply<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let wants_reply = bool::deserialize(d)?;
+    if RESPONSE.get() == Response::ByWantsReply {
+        WANTS_REPLY_READ.set(Some(wants_reply));
+    }
+    Ok(wants_reply)
 }
 
 /// An event's payload as it is, or, while [`read_line`] reads an event that waits for no reply,
 /// without its `tool_response` (skipped unbuilt).
 fn read_payload<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
     use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-    if !WITHOUT_RESPONSE.get() {
+    let skip = match RESPONSE.get() {
+        Response::Keep => false,
+        Response::Skip => true,
+        Response::ByWantsReply => WANTS_REPLY_READ.get() == Some(false),
+    };
+    if !skip {
         return Value::deserialize(d);
     }
     struct Lean;
@@ -487,13 +516,57 @@ pub enum ReadLine {
 /// Reads one line (without its newline). Checks the version before anything else, so an old
 /// hook's event gets `unsupported` rather than a parse error.
 ///
-/// The line is parsed once: a first pass over it reads only `kind`, `v`, `id` and
-/// `wants_reply` (allocating nothing but the id, skipping every other value unbuilt), and the
-/// body is then built straight from the bytes; an event that waits for no reply without its
-/// payload's `tool_response` ([`Event::payload`]). Reading it into a [`Value`] and from there into the tagged [`Message`]
-/// built every string of a payload three times over (the `Value`, serde's buffer for the tag,
-/// the event's own), and an app under a burst of 20 KB PostToolUse lines spent its time there.
+/// The body is built straight from the bytes; an event that waits for no reply without its
+/// payload's `tool_response` ([`Event::payload`]). Reading it into a [`Value`] and from there
+/// into the tagged [`Message`] built every string of a payload three times over (the `Value`,
+/// serde's buffer for the tag, the event's own), and an app under a burst of 20 KB PostToolUse
+/// lines spent its time there.
+///
+/// A line as the hook writes it (`{"kind":"event",` first, no other `"kind"` in it, no `\u`
+/// escape that could spell one) is an event read in one pass over its bytes: the event's own
+/// fields reject a second `v`, `id` or `wants_reply`, and the hook writes `wants_reply` before
+/// the payload, so a `tool_response` nobody waits for is skipped as it is met. Any other line,
+/// or one that pass cannot read as an event of this version, is read in two: a first pass reads
+/// only `kind`, `v`, `id` and `wants_reply` (allocating nothing but the id, skipping every other
+/// value unbuilt), then the body. Both read every line alike (a test compares them); the first
+/// spares the engine a second walk over a 20 KB patch.
 pub fn read_line(line: &[u8]) -> ReadLine {
+    if let Some(event) = read_event_in_one_pass(line) {
+        return ReadLine::Message(Message::Event(event));
+    }
+    read_line_in_two_passes(line)
+}
+
+/// How the hook begins an event's line: what [`read_event_in_one_pass`] takes.
+const EVENT_START: &[u8] = br#"{"kind":"event","#;
+
+/// `line` read as an event of this version in one pass, or `None` when it is not one the hook
+/// would write or the pass fails: [`read_line_in_two_passes`] then reads it (and says why not).
+fn read_event_in_one_pass(line: &[u8]) -> Option<Event> {
+    use memchr::memmem;
+    // The top-level `kind` is "event" and the only one: any other key "kind" would be these
+    // six bytes, or spelled with a \u escape.
+    let rest = line.strip_prefix(EVENT_START)?;
+    if memmem::find(rest, b"\"kind\"").is_some() || memmem::find(line, b"\\u").is_some() {
+        return None;
+    }
+    RESPONSE.set(Response::ByWantsReply);
+    WANTS_REPLY_READ.set(None);
+    let event = serde_json::from_slice::<Event>(line);
+    RESPONSE.set(Response::Keep);
+    WANTS_REPLY_READ.set(None);
+    let mut event = event.ok().filter(|e| e.v == VERSION)?;
+    if !event.wants_reply
+        && let Some(payload) = event.payload.as_object_mut()
+    {
+        // Built, because `wants_reply` came after the payload.
+        payload.shift_remove("tool_response");
+    }
+    Some(event)
+}
+
+/// [`read_line`] of any line: `kind`, `v`, `id` and `wants_reply` first, then the body.
+fn read_line_in_two_passes(line: &[u8]) -> ReadLine {
     let head = match serde_json::from_slice::<Head>(line) {
         Ok(head) => head,
         Err(e) => return ReadLine::Malformed(e.to_string()),
@@ -518,9 +591,11 @@ pub fn read_line(line: &[u8]) -> ReadLine {
     }
     // An event is the struct itself (its `kind` is a field it ignores); the others are small.
     let body = if kind == HeadKind::Event {
-        WITHOUT_RESPONSE.set(wants_reply != Some(true));
+        if wants_reply != Some(true) {
+            RESPONSE.set(Response::Skip);
+        }
         let event = serde_json::from_slice::<Event>(line);
-        WITHOUT_RESPONSE.set(false);
+        RESPONSE.set(Response::Keep);
         event.map(Message::Event)
     } else {
         serde_json::from_slice::<Message>(line)
@@ -1342,6 +1417,84 @@ mod tests {
             response(true),
             serde_json::json!({"a": 1, "tool_response": {"error": "boom"}})
         );
+    }
+
+    #[test]
+    fn an_event_read_in_one_pass_reads_as_in_two() {
+        // Lines the one pass takes, and lines that look like it but must not be taken (another
+        // `kind`, one spelled with an escape, a second `v`, another version, a payload before
+        // `wants_reply`): read_line reads each as the two passes do.
+        let event = |rest: &str| format!(r#"{{"kind":"event","v":{VERSION},{rest}}}"#);
+        let lines = [
+            event(
+                r#""id":"a","agent":"claude","event":"PostToolUse","wants_reply":false,"payload":{"x":1,"tool_response":{"structuredPatch":[{"lines":["+a"]}]},"y":2}"#,
+            ),
+            event(
+                r#""id":"b","agent":"claude","event":"PermissionRequest","wants_reply":true,"payload":{"tool_response":{"error":"e"},"tool_name":"Bash"}"#,
+            ),
+            event(
+                r#""id":"c","agent":"claude","event":"Stop","payload":{"a":1,"tool_response":{"s":"t"},"z":3},"wants_reply":false"#,
+            ),
+            event(
+                r#""id":"d","agent":"claude","event":"Stop","payload":{"tool_response":1},"wants_reply":true"#,
+            ),
+            event(
+                r#""id":"e","agent":"claude","event":"Stop","wants_reply":false,"kind":"answer","answers":[]"#,
+            ),
+            event(
+                r#""id":"f","agent":"claude","event":"Stop","wants_reply":false,"\u006bind":"waiting""#,
+            ),
+            event(r#""id":"g","agent":"claude","event":"Stop","wants_reply":false,"v":8"#),
+            event(
+                r#""id":"h","agent":"claude","event":"Stop","wants_reply":true,"wants_reply":false"#,
+            ),
+            event(r#""id":"i","agent":"claude","event":"Stop","wants_reply":"yes""#),
+            event(r#""id":"j","agent":"claude","event":"Stop""#),
+            event(
+                r#""id":"k","agent":"claude","event":"Stop","wants_reply":false,"payload":{"s":"\u00e9 \"kind\""}"#,
+            ),
+            event(r#""id":"l","agent":"claude","event":"Stop","wants_reply":false} trailing"#),
+            r#"{"kind":"event","v":8,"id":"m","agent":"claude","event":"Stop","wants_reply":false}"#
+                .to_string(),
+            format!(
+                r#"{{"kind":"event","v":{VERSION},"v":{VERSION},"id":"n","agent":"claude","event":"Stop","wants_reply":false}}"#
+            ),
+            format!(r#"{{"kind":"waiting","v":{VERSION},"id":"w"}}"#),
+        ];
+        let one_pass = lines
+            .iter()
+            .filter(|l| read_event_in_one_pass(l.as_bytes()).is_some())
+            .count();
+        assert_eq!(one_pass, 4, "the first four are the hook's own lines");
+        for line in &lines {
+            assert_eq!(
+                read_line(line.as_bytes()),
+                read_line_in_two_passes(line.as_bytes()),
+                "{line}"
+            );
+        }
+        // What the one pass read: the response only where a reply is waited for, and the
+        // payload's other keys in their order.
+        let ReadLine::Message(Message::Event(c)) = read_line(lines[2].as_bytes()) else {
+            panic!()
+        };
+        assert_eq!(
+            serde_json::to_string(&c.payload).unwrap(),
+            r#"{"a":1,"z":3}"#
+        );
+        let ReadLine::Message(Message::Event(b)) = read_line(lines[1].as_bytes()) else {
+            panic!()
+        };
+        assert_eq!(
+            b.payload["tool_response"],
+            serde_json::json!({"error": "e"})
+        );
+        // The read leaves nothing behind for the next one.
+        let kept: Event = serde_json::from_str(&format!(
+            r#"{{"v":{VERSION},"id":"x","agent":"claude","event":"Stop","wants_reply":false,"payload":{{"tool_response":1}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(kept.payload["tool_response"], 1);
     }
 
     #[test]
