@@ -380,6 +380,23 @@ pub fn cpu_ticks(pid: u32) -> Option<u64> {
     Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
 }
 
+/// The machine's CPU time so far, in clock ticks (the first line of /proc/stat): all of it, and
+/// what the hypervisor gave other guests (`steal`). A virtual machine's cores are not always its
+/// own: the same build measured 2.4 times slower one afternoon than that evening, and the steal
+/// during a load says which kind of run it was.
+pub fn machine_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let f: Vec<u64> = stat
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(1)
+        .map_while(|n| n.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest and guest_nice are inside user).
+    Some((f.iter().take(8).sum(), *f.get(7)?))
+}
+
 /// The round trips of the ruled request, one every `every`, until `stop` returns true.
 pub fn probe(socket: &Path, every: Duration, stop: &dyn Fn() -> bool) -> Vec<Duration> {
     let mut times = Vec::new();

@@ -121,6 +121,7 @@ fn soak(args: &[String]) {
     let events = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let (app0, own0) = (load::cpu_ticks(pid), load::cpu_ticks(std::process::id()));
+    let machine0 = load::machine_ticks();
     let runner = {
         let (socket, done, events) = (socket.clone(), done.clone(), events.clone());
         std::thread::spawn(move || {
@@ -162,6 +163,7 @@ fn soak(args: &[String]) {
     let result = runner.join().expect("the load thread");
     let secs = started.elapsed().as_secs_f64();
     let (app1, own1) = (load::cpu_ticks(pid), load::cpu_ticks(std::process::id()));
+    let machine1 = load::machine_ticks();
     let share = |a: Option<u64>, b: Option<u64>| match (a, b) {
         (Some(a), Some(b)) => format!("{:.0} %", (b - a) as f64 / hz / secs * 100.0),
         _ => "?".into(),
@@ -189,6 +191,14 @@ fn soak(args: &[String]) {
         share(app0, app1),
         share(own0, own1)
     );
+    if let (Some((all0, steal0)), Some((all1, steal1))) = (machine0, machine1)
+        && all1 > all0
+    {
+        println!(
+            "CPU the hypervisor took (steal) during the load: {:.1} % of the machine's",
+            (steal1 - steal0) as f64 / (all1 - all0) as f64 * 100.0
+        );
+    }
     println!("{said}");
     println!("anon at the end: {}", mib(load::anon_kib(pid)));
     std::thread::sleep(Duration::from_secs(idle as u64));
