@@ -126,14 +126,9 @@ pub async fn serve(
                     );
                     event.wants_reply = false;
                 }
-                if !event.wants_reply
-                    && let Some(payload) = event.payload.as_object_mut()
-                {
-                    // Nothing in the app reads a tool's response (a PostToolUse's patch of up
-                    // to 400 lines): read_line left it out of an event that waits for no reply,
-                    // and one the peer has left no longer waits for one.
-                    payload.remove("tool_response");
-                }
+                // read_line left the tool's response out of an event that waits for no
+                // reply; one the peer has left no longer waits for one.
+                event.drop_unread_response();
                 if let Some(host) = &host {
                     tag_host(&mut event, host);
                 }

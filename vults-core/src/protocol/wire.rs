@@ -279,23 +279,27 @@ enum Response {
     Keep,
     /// Skips it unbuilt: [`read_line`] reads an event that waits for no reply.
     Skip,
-    /// As the event's `wants_reply` says, when it came before the payload; built when it did not
-    /// (dropped afterwards by [`read_line`] if the event waits for no reply).
+    /// Not known yet: [`read_wants_reply`] turns it into `Keep` or `Skip`, so a payload after
+    /// `wants_reply` is read as it says; one before it is built (and dropped afterwards by
+    /// [`read_line`] if the event waits for no reply).
     ByWantsReply,
 }
 
 thread_local! {
     /// Set by [`read_line`] while it builds an event ([`read_payload`]).
     static RESPONSE: std::cell::Cell<Response> = const { std::cell::Cell::new(Response::Keep) };
-    /// The `wants_reply` read so far while [`RESPONSE`] is [`Response::ByWantsReply`].
-    static WANTS_REPLY_READ: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
 }
 
-/// `wants_reply`, noted for [`read_payload`] when [`read_line`] reads an event in one pass.
+/// `wants_reply`, which settles [`RESPONSE`] for the payload when [`read_line`] reads an event
+/// in one pass.
 fn read_wants_reply<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     let wants_reply = bool::deserialize(d)?;
     if RESPONSE.get() == Response::ByWantsReply {
-        WANTS_REPLY_READ.set(Some(wants_reply));
+        RESPONSE.set(if wants_reply {
+            Response::Keep
+        } else {
+            Response::Skip
+        });
     }
     Ok(wants_reply)
 }
@@ -304,12 +308,7 @@ fn read_wants_reply<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::E
 /// without its `tool_response` (skipped unbuilt).
 fn read_payload<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
     use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-    let skip = match RESPONSE.get() {
-        Response::Keep => false,
-        Response::Skip => true,
-        Response::ByWantsReply => WANTS_REPLY_READ.get() == Some(false),
-    };
-    if !skip {
+    if RESPONSE.get() != Response::Skip {
         return Value::deserialize(d);
     }
     struct Lean;
@@ -373,6 +372,17 @@ impl Event {
             (AgentKind::Other, Some(name)) => Some(Identity::Named(name.clone())),
             (AgentKind::Other, None) => None,
             (kind, _) => Some(Identity::Builtin(*kind)),
+        }
+    }
+
+    /// Drops the payload's `tool_response` from an event that waits for no reply: nothing in
+    /// the app reads it (a PostToolUse's patch of up to 400 lines). The payload's other keys
+    /// keep their order.
+    pub fn drop_unread_response(&mut self) {
+        if !self.wants_reply
+            && let Some(payload) = self.payload.as_object_mut()
+        {
+            payload.shift_remove("tool_response");
         }
     }
 
@@ -551,17 +561,11 @@ fn read_event_in_one_pass(line: &[u8]) -> Option<Event> {
         return None;
     }
     RESPONSE.set(Response::ByWantsReply);
-    WANTS_REPLY_READ.set(None);
     let event = serde_json::from_slice::<Event>(line);
     RESPONSE.set(Response::Keep);
-    WANTS_REPLY_READ.set(None);
     let mut event = event.ok().filter(|e| e.v == VERSION)?;
-    if !event.wants_reply
-        && let Some(payload) = event.payload.as_object_mut()
-    {
-        // Built, because `wants_reply` came after the payload.
-        payload.shift_remove("tool_response");
-    }
+    // Built if `wants_reply` came after the payload.
+    event.drop_unread_response();
     Some(event)
 }
 
