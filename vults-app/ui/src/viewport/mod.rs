@@ -7,12 +7,14 @@
 //!   under sway, weston, GNOME or KDE) each is an *override-redirect* window of type
 //!   NOTIFICATION (a popup menu for the menu): no window manager manages it, so none gives it
 //!   the keyboard when it maps, and none moves it (sway centres the floating windows it manages,
-//!   weston cascades them). On Windows and macOS it is shown without being activated
-//!   (`with_active(false)`: `SW_SHOWNOACTIVATE`, `orderFront` without key). On Wayland without
-//!   XWayland there is one window and the cards live in it.
+//!   weston cascades them). On Windows each is a popup (windows.rs: `WS_POPUP`, no caption,
+//!   `WS_EX_TOOLWINDOW | WS_EX_NOACTIVATE | WS_EX_TOPMOST`) that neither its show nor a click
+//!   activates. On macOS it is shown without being activated (`with_active(false)`:
+//!   `orderFront` without key). On Wayland without XWayland there is one window and the cards
+//!   live in it.
 //! - **A person's click into a card, or a global key, gives it the keyboard**
-//!   ([`take_keyboard`]): the app sets the X input focus on the card itself (x11.rs), and asks
-//!   the platform for it elsewhere.
+//!   ([`take_keyboard`]): the app sets the X input focus on the card itself (x11.rs), activates
+//!   the popup itself on Windows (windows.rs), and asks the platform for it elsewhere.
 //! - **Where they go** comes from [`Screens`]: the monitor chosen ([`MonitorChoice`]), minus the
 //!   panels the window manager reserves (`_NET_WORKAREA`); a monitor whose active window is
 //!   fullscreen gets no card ([`Screens::covered`]).
@@ -26,6 +28,8 @@
 //! [`immediate`] turns that panic into "not this frame": the window opens on the next frame run
 //! from the event loop, which comes as soon as the root is shown.
 
+#[cfg(windows)]
+mod windows;
 #[cfg(target_os = "linux")]
 mod x11;
 
@@ -99,6 +103,10 @@ pub fn floating(
     pos: egui::Pos2,
     size: egui::Vec2,
 ) -> ViewportBuilder {
+    let title = title.into();
+    // Made a popup when it is created (windows.rs): winit's styles are a titled window's.
+    #[cfg(windows)]
+    windows::register(&title);
     ViewportBuilder::default()
         .with_title(title)
         .with_app_id("vults")
@@ -122,12 +130,20 @@ pub fn floating(
 /// Gives the keyboard to the floating window `id` titled `title`: a person clicked into it, or
 /// pressed a global key to read it. Never called for a window that merely appeared.
 pub fn take_keyboard(ctx: &egui::Context, id: ViewportId, title: &str) {
+    // A popup that a click does not activate is activated by the app itself (windows.rs);
+    // winit's own focus would press a fake Alt key to be allowed to.
+    #[cfg(windows)]
+    {
+        let _ = (ctx, id);
+        windows::activate(title);
+    }
+    #[cfg(not(windows))]
     ctx.send_viewport_cmd_to(id, egui::ViewportCommand::Focus);
     #[cfg(target_os = "linux")]
     if let Some(desk) = desk(ctx) {
         desk.take_keyboard(title);
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(any(target_os = "linux", windows)))]
     let _ = title;
 }
 
