@@ -9,7 +9,8 @@
 #    again for it took 128 s of CI's 30 minutes: CROSS_APPLE_ARM=1 adds it.
 # 2. The Windows binaries linked with Debian's mingw-w64, built once: vults-app.exe and
 #    vults-hook.exe (left in target/x86_64-pc-windows-gnu/debug/ for packaging) and the test
-#    executables below, which then run under Wine (.ci/wine-setup.sh makes the prefix).
+#    executables below, which then run under Wine (.ci/wine-setup.sh makes the prefix); then
+#    the floating windows driven from outside on an X desktop (tests/windows/popups.rs).
 #
 # Env: CROSS_SKIP_APPLE=1 / CROSS_SKIP_CLIPPY=1 skip parts while iterating; CROSS_RELEASE=1
 # also builds the release exes (target/x86_64-pc-windows-gnu/release/, for the installer);
@@ -39,9 +40,10 @@ export WINEPREFIX=${WINEPREFIX:-/tmp/vults-wine} WINEDEBUG=-all WINEARCH=win64
 
 step "cross: system packages and rustup targets"
 if ! command -v x86_64-w64-mingw32-gcc >/dev/null || ! command -v wine >/dev/null \
-    || ! command -v jq >/dev/null || ! command -v Xvfb >/dev/null; then
+    || ! command -v jq >/dev/null || ! command -v Xvfb >/dev/null \
+    || ! command -v openbox >/dev/null || ! command -v xwininfo >/dev/null; then
     apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 wine wine64 jq xvfb \
-        imagemagick xdotool >/dev/null
+        imagemagick xdotool openbox xterm x11-utils >/dev/null
 fi
 rustup target add "$WIN" x86_64-apple-darwin aarch64-apple-darwin >/dev/null 2>&1
 
@@ -152,6 +154,17 @@ wine_test ui-lib vults_ui
 export VULTS_NO_SNAPSHOTS=1
 wine_test ui ui
 unset VULTS_NO_SNAPSHOTS
+# The island and the cards as popups (tests/windows/popups.rs): the real vults-app.exe and
+# vults-hook.exe on an Xvfb with openbox and a focused xterm, driven from outside with xdotool,
+# so the test itself is a Linux program. It runs with the flags .ci/run built the Linux tests
+# with (clippy-driver, -D warnings), so it finds itself built there and nothing is compiled again.
+step "cross: under Wine: the floating windows are popups (windows_popups, from X)"
+wineserver -k 2>/dev/null || true
+wineserver -w 2>/dev/null || true
+VULTS_WINE_EXES="$out" VULTS_DESKTOP_TESTS=1 RUSTC_WORKSPACE_WRAPPER=clippy-driver \
+    RUSTFLAGS="-D warnings" cargo test -p vults-tests --test windows_popups --quiet \
+    -- --nocapture 2>&1 | tee "$root/target/cross-windows-popups.log"
+grep -q '^test result: ok. 1 passed' "$root/target/cross-windows-popups.log"
 wineserver -k 2>/dev/null || true
 # Packaging needs only the two exes; the test executables, deps and the prefix can go.
 prune "$WIN/debug/deps" "$WIN/debug/build" "$WIN/debug/incremental" "$WIN/debug/examples" \
