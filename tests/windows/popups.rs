@@ -216,7 +216,7 @@ mod wine {
             let painted = |i: usize| column.get(i).is_some_and(|p| *p != [0, 0, 0]);
             let h = column.len();
             assert!(
-                h as i64 == w.rect.h && painted(1) && painted(h.saturating_sub(2)),
+                h as i64 == w.rect.h && painted(0) && painted(h.saturating_sub(1)),
                 "{what} is not drawn from its top to its bottom at {:?}: {column:?}\n{}",
                 w.rect,
                 self.state()
