@@ -220,15 +220,15 @@ pub fn paint_bird(ui: &mut egui::Ui, color: Color32, letter: &str, size: f32) ->
 pub(crate) const DONE: Color32 = Color32::from_rgb(0x6C, 0xB4, 0xF0);
 
 /// What a bird says its session is doing.
-pub(crate) fn state_text(state: SessionState) -> &'static str {
-    match state {
-        SessionState::Working => "working",
-        SessionState::WaitingForYou => "waiting for you",
-        SessionState::Done => "done — waiting for you",
-        SessionState::AsksInTerminal => "asks in its terminal",
-        SessionState::Idle => "idle",
-        SessionState::Ended => "ended",
-    }
+pub(crate) fn state_text(state: SessionState) -> String {
+    vults_i18n::text(match state {
+        SessionState::Working => "state-working",
+        SessionState::WaitingForYou => "state-waiting-for-you",
+        SessionState::Done => "state-done",
+        SessionState::AsksInTerminal => "state-asks-in-terminal",
+        SessionState::Idle => "state-idle",
+        SessionState::Ended => "state-ended",
+    })
 }
 
 pub(crate) fn state_color(state: SessionState) -> Color32 {
@@ -255,8 +255,8 @@ pub fn duration_text(secs: u64) -> String {
 /// repaints every 5 s in its first minute, then once a minute), "3 min", …
 pub fn waited_text(secs: u64) -> String {
     match secs {
-        0..=4 => "just now".into(),
-        5..=59 => format!("{} s", secs / 5 * 5),
+        0..=4 => vults_i18n::tr!("waited-just-now"),
+        5..=59 => vults_i18n::tr!("waited-seconds", seconds = secs / 5 * 5),
         _ => duration_text(secs),
     }
 }
@@ -277,9 +277,9 @@ pub fn cost_text(usd: f64) -> String {
 /// "resets in 2 h 13 min" from Unix seconds.
 pub fn resets_text(resets_at: u64, now_unix: u64) -> String {
     if resets_at <= now_unix {
-        "resetting".into()
+        vults_i18n::tr!("rate-resetting")
     } else {
-        format!("resets in {}", duration_text(resets_at - now_unix))
+        vults_i18n::tr!("rate-resets-in", time = duration_text(resets_at - now_unix))
     }
 }
 

@@ -1,0 +1,202 @@
+//! The views drawn in another language (issue 41). In the pseudo-language every message is
+//! wrapped in `«…»` and 40 % longer: a text drawn without the marks skipped the bundles (a
+//! literal in the code), and a text cut by its clip or drawn over another is a widget too narrow
+//! for a longer language. The same views in Brazilian Portuguese are snapshots people can look
+//! at; switching the language redraws at once.
+//!
+//! Converted so far: Settings → General and the flock. Each view added to the bundles gets its
+//! case here.
+
+use crate::fixtures::{self, Snap, now};
+use egui_kittest::kittest::Queryable;
+use vults_engine::messages::EngineEvent;
+use vults_i18n::Choice;
+use vults_ui::flock::FlockView;
+use vults_ui::settings::SettingsAction;
+use vults_ui::settings::general::GeneralView;
+use vults_ui::state::Model;
+
+/// Every text the last frame drew, with where it was drawn and the rect it was clipped to.
+fn drawn_texts<S>(h: &egui_kittest::Harness<'_, S>) -> Vec<(String, egui::Rect, egui::Rect)> {
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        collect(&clipped.shape, clipped.clip_rect, &mut out);
+    }
+    out
+}
+
+fn collect(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<(String, egui::Rect, egui::Rect)>) {
+    match shape {
+        egui::Shape::Text(t) => {
+            let text = t.galley.text().to_string();
+            if !text.trim().is_empty() {
+                out.push((text, t.visual_bounding_rect(), clip));
+            }
+        }
+        egui::Shape::Vec(shapes) => {
+            for s in shapes {
+                collect(s, clip, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a view drew in the pseudo-language is all messages (but `data`: the agent's own words,
+/// paths, names), none cut by its clip, none over another.
+fn assert_localized(texts: &[(String, egui::Rect, egui::Rect)], data: &[&str]) {
+    let mut wrong = Vec::new();
+    for (text, rect, clip) in texts {
+        let is_data = data.iter().any(|d| text == d) || !text.chars().any(char::is_alphabetic);
+        if !vults_i18n::is_pseudo(text) && !is_data {
+            wrong.push(format!("not from the bundles: {text:?}"));
+        }
+        if !clip.expand(0.5).contains_rect(*rect) {
+            wrong.push(format!("cut by its clip: {text:?} at {rect:?} in {clip:?}"));
+        }
+    }
+    for (i, (a, ra, _)) in texts.iter().enumerate() {
+        for (b, rb, _) in &texts[i + 1..] {
+            if ra.shrink(1.0).intersects(rb.shrink(1.0)) {
+                wrong.push(format!("{a:?} drawn over {b:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn general_model() -> Model {
+    let mut model = Model::default();
+    // Not the system's: what it resolves to depends on the machine's locale.
+    model.language = Choice::Language("en".into());
+    model.start_at_login = Some(true);
+    model.log_file = Some("/home/ada/.local/state/vults/vults.log".into());
+    model.terminal_survey = Some(vec![vults_terminal::Support {
+        name: "xterm".into(),
+        reach: vults_terminal::Reach::Window,
+        how: "by its window (X11)".into(),
+    }]);
+    model
+}
+
+fn general_harness(model: Model) -> egui_kittest::Harness<'static, Vec<SettingsAction>> {
+    fixtures::builder()
+        .with_size(egui::vec2(560.0, 520.0))
+        .build_ui_state(
+            move |ui, actions: &mut Vec<SettingsAction>| {
+                if let Some(a) = GeneralView.ui(ui, &model) {
+                    actions.push(a);
+                }
+            },
+            Vec::new(),
+        )
+}
+
+#[test]
+fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut h = general_harness(general_model());
+    h.run();
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "/home/ada/.local/state/vults/vults.log",
+            // Each language is named in its own words, whatever the language shown.
+            "English",
+            "xterm",
+            // What the survey says of each terminal comes from vults-terminal (not yet in the
+            // bundles).
+            "by its window (X11)",
+        ],
+    );
+}
+
+#[test]
+fn the_flock_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut model = Model::default();
+    for s in fixtures::four_sessions() {
+        model.apply(EngineEvent::SessionChanged(s));
+    }
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(720.0, 640.0))
+        .build_ui(move |ui| FlockView.ui(ui, &model, now()));
+    h.run();
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "Claude Code",
+            "Codex CLI",
+            "OpenCode",
+            "deploy-bot",
+            "C",
+            "X",
+            "O",
+            "D",
+            "/home/ada/src/vults",
+            "/home/ada/src/website",
+            "/home/ada/notes",
+            "/srv/releases",
+            "Bash  cargo test --workspace",
+            "apply_patch  *** Begin Patch",
+            "read  /home/ada/notes/todo.md",
+            "deploy  {\"env\":\"staging\"}",
+        ],
+    );
+}
+
+#[test]
+fn settings_general_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut model = general_model();
+    model.language = Choice::Language("pt-BR".into());
+    let mut h = general_harness(model);
+    h.run();
+    h.get_by_label("Geral");
+    h.get_by_label("Iniciar o Vults quando eu entrar");
+    h.get_by_label("Mostrar as boas-vindas de novo");
+    h.snap("pt_BR_settings_general");
+}
+
+#[test]
+fn the_flock_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut model = Model::default();
+    for s in fixtures::four_sessions() {
+        model.apply(EngineEvent::SessionChanged(s));
+    }
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(640.0, 560.0))
+        .build_ui(move |ui| FlockView.ui(ui, &model, now()));
+    h.run();
+    h.get_by_label("esperando por você");
+    h.get_by_label("do Zeca · tarefa Fix the flaky socket test");
+    h.get_by_label("5 h 42 % usado, renova em 2 h 13 min");
+    h.snap("pt_BR_flock_four_agents");
+}
+
+/// Choosing Português (Brasil) in Settings → General asks for it, and once applied the next
+/// frame draws in it, the chooser in the same place.
+#[test]
+fn choosing_a_language_in_settings_redraws_in_it_at_once() {
+    let _en = vults_i18n::scoped(&Choice::Language("en".into()));
+    let mut h = general_harness(general_model());
+    h.run();
+    let before = h.get_by_label("Start Vults when I log in").rect();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Language")
+        .click();
+    h.run();
+    h.get_by_label("Português (Brasil)").click();
+    h.run();
+    assert_eq!(
+        h.state().as_slice(),
+        [SettingsAction::SetLanguage(Choice::Language(
+            "pt-BR".into()
+        ))]
+    );
+    // What the window does with the action (vults_i18n::choose), on this test's thread.
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    h.run();
+    let after = h.get_by_label("Iniciar o Vults quando eu entrar").rect();
+    assert_eq!(before.top(), after.top(), "the checkbox keeps its row");
+}
