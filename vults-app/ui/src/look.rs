@@ -269,6 +269,29 @@ pub fn next_waited_change(secs: u64) -> u64 {
     }
 }
 
+/// What an Always rule answers, in the person's language (the card under its Always button,
+/// Settings → Rules, History): [`vults_core::rules::AlwaysRule::sentence`] worded by the
+/// bundles, which say in English exactly what [`vults_core::rules::RuleSentence::english`] says.
+pub fn rule_words(rule: &vults_core::rules::AlwaysRule) -> String {
+    sentence_words(&rule.sentence())
+}
+
+/// A rule's sentence worded by the bundles (`rule-…`).
+pub fn sentence_words(sentence: &vults_core::rules::RuleSentence) -> String {
+    let id = sentence.action.message_id();
+    match sentence.action.file() {
+        Some(file) => {
+            let file = if file.is_empty() {
+                vults_i18n::tr!("rule-this-file")
+            } else {
+                file.to_owned()
+            };
+            vults_i18n::tr!(id, who = &sentence.who, tool = &sentence.tool, file = file)
+        }
+        None => vults_i18n::tr!(id, who = &sentence.who, tool = &sentence.tool),
+    }
+}
+
 /// "$1.27".
 pub fn cost_text(usd: f64) -> String {
     format!("${usd:.2}")
@@ -286,6 +309,36 @@ pub fn resets_text(resets_at: u64, now_unix: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bundles_word_every_rule_as_the_core_does_in_english() {
+        use vults_core::rules::{RuleAction, RuleSentence};
+        let _en = vults_i18n::scoped(&vults_i18n::Choice::Language("en".into()));
+        let file = || "src/server.py".to_string();
+        for action in [
+            RuleAction::ExactChange(file()),
+            RuleAction::ExactChange(String::new()),
+            RuleAction::ExactContent(file()),
+            RuleAction::ExactContent(String::new()),
+            RuleAction::ExactInput,
+            RuleAction::ExactCommand,
+            RuleAction::AnyChange(file()),
+            RuleAction::AnyContent(file()),
+            RuleAction::Read(file()),
+            RuleAction::UseOn(file()),
+            RuleAction::ExactQuery,
+            RuleAction::ExactUrl,
+            RuleAction::ExactPatch,
+            RuleAction::ExactTarget,
+        ] {
+            let sentence = RuleSentence {
+                who: "Claude Code".into(),
+                tool: "Edit".into(),
+                action,
+            };
+            assert_eq!(sentence_words(&sentence), sentence.english());
+        }
+    }
 
     #[test]
     fn a_cards_wait_reads_in_steps_that_repaint_rarely() {

@@ -4,8 +4,8 @@
 //! for a longer language. The same views in Brazilian Portuguese are snapshots people can look
 //! at; switching the language redraws at once.
 //!
-//! Converted so far: Settings → General and the flock. Each view added to the bundles gets its
-//! case here.
+//! Converted so far: Settings → General, Rules and Policies, the flock, and the rule sentence
+//! (also on the card and in History). Each view added to the bundles gets its case here.
 
 use crate::fixtures::{self, Snap, now};
 use egui_kittest::kittest::Queryable;
@@ -199,4 +199,84 @@ fn choosing_a_language_in_settings_redraws_in_it_at_once() {
     h.run();
     let after = h.get_by_label("Iniciar o Vults quando eu entrar").rect();
     assert_eq!(before.top(), after.top(), "the checkbox keeps its row");
+}
+
+fn rules_model() -> Model {
+    use vults_core::rules::{AlwaysRule, Scope};
+    let mut model = Model::default();
+    model.rules = vec![
+        AlwaysRule {
+            id: "r-0a0a".into(),
+            identity: vults_core::protocol::Identity::Builtin(
+                vults_core::protocol::AgentKind::Claude,
+            ),
+            folder: "/home/ada/src/vults".into(),
+            tool: "Edit".into(),
+            target: "/home/ada/src/vults/src/server.py".into(),
+            scope: Scope::Target,
+            created: fixtures::NOW_UNIX,
+        },
+        AlwaysRule {
+            id: "r-0b0b".into(),
+            identity: vults_core::protocol::Identity::Builtin(
+                vults_core::protocol::AgentKind::Claude,
+            ),
+            folder: "/home/ada/src/vults".into(),
+            tool: "Bash".into(),
+            target: "cargo test --workspace".into(),
+            scope: Scope::Target,
+            created: fixtures::NOW_UNIX,
+        },
+    ];
+    model.policies = vults_engine::messages::PolicyStatus {
+        path: "/home/ada/.config/vults/policies.toml".into(),
+        error: None,
+        count: 3,
+        warnings: vec![],
+    };
+    model
+}
+
+fn rules_harness(model: Model) -> egui_kittest::Harness<'static> {
+    fixtures::builder()
+        .with_size(egui::vec2(640.0, 560.0))
+        .build_ui(move |ui| {
+            let _ = vults_ui::settings::policies::PoliciesView.ui(ui, &model);
+            ui.separator();
+            let _ = vults_ui::settings::rules::RulesView.ui(ui, &model);
+        })
+}
+
+#[test]
+fn rules_and_policies_in_the_pseudo_language_draw_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut h = rules_harness(rules_model());
+    h.run();
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "Claude Code",
+            "Edit",
+            "Bash",
+            "/home/ada/src/vults",
+            "/home/ada/src/vults/src/server.py",
+            "cargo test --workspace",
+            "/home/ada/.config/vults/policies.toml",
+        ],
+    );
+}
+
+/// The rule's sentence, under Settings → Rules (and the card's Always), says in Portuguese what
+/// it answers, with the path, the agent and the tool left as they are.
+#[test]
+fn rules_and_policies_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut h = rules_harness(rules_model());
+    h.run();
+    h.get_by_label(
+        "Claude Code pode editar src/server.py com Edit — qualquer alteração, nesta pasta.",
+    );
+    h.get_by_label("Claude Code pode executar exatamente este comando com Bash, nesta pasta.");
+    h.get_by_label("3 políticas em vigor");
+    h.snap("pt_BR_rules_and_policies");
 }
