@@ -280,3 +280,45 @@ fn rules_and_policies_in_brazilian_portuguese() {
     h.get_by_label("3 políticas em vigor");
     h.snap("pt_BR_rules_and_policies");
 }
+
+/// The island at its fixed size: six waiting, two in the stack, paused, in every language;
+/// nothing drawn outside the pill, no word over another.
+#[test]
+fn the_island_in_the_pseudo_language_and_in_brazilian_portuguese_fits_its_pill() {
+    for language in [vults_i18n::PSEUDO, "pt-BR"] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        for paused in [false, true] {
+            let mut h = fixtures::builder()
+                .with_size(vults_ui::island::SIZE)
+                .build_ui(move |ui| {
+                    let mut island = vults_ui::island::IslandView {
+                        paused,
+                        ..Default::default()
+                    };
+                    island.ui(ui, 12, 6, 2, None);
+                });
+            h.run();
+            let texts = drawn_texts(&h);
+            let pill = egui::Rect::from_min_size(egui::Pos2::ZERO, vults_ui::island::SIZE);
+            for (text, rect, _) in &texts {
+                assert!(
+                    pill.expand(0.5).contains_rect(*rect),
+                    "{language}: {text:?} at {rect:?} leaves the pill"
+                );
+            }
+            if language == vults_i18n::PSEUDO {
+                // The bird count may stand alone when the words need its room.
+                assert_localized(&texts, &["12"]);
+            }
+        }
+    }
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut h = fixtures::builder()
+        .with_size(vults_ui::island::SIZE)
+        .build_ui(|ui| {
+            vults_ui::island::IslandView::default().ui(ui, 12, 6, 2, None);
+        });
+    h.run();
+    h.get_by_label("12 pássaros, 6 esperando, +2 mais");
+    h.snap("pt_BR_island_stack");
+}
