@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("vults-engine", 1),
     ("vults-installer", 1),
     ("vults-terminal", 1),
+    ("vults-i18n", 1),
     ("vults-zeca", 2),
     ("vults-attention", 2),
     ("vults-remote", 2),

@@ -163,46 +163,44 @@ impl AlwaysRule {
     /// under its Always button and Settings → Rules shows (docs/safety.md lists them all):
     /// "Claude Code may edit src/server.py with Edit — any change, in this folder." A path in
     /// the rule's folder is shown relative to it; hidden characters are shown
-    /// ([`crate::text::reveal`]).
+    /// ([`crate::text::reveal`]). In English: the window says [`AlwaysRule::sentence`] in the
+    /// person's language, with the same parts.
     pub fn words(&self) -> String {
-        let who = self.identity.display_name();
-        let tool = crate::text::reveal(&self.tool).text;
+        self.sentence().english()
+    }
+
+    /// What the rule answers, in parts: who, with which tool, which kind of answer and the file
+    /// it names. [`RuleSentence::english`] says it in English; the window's bundles say it in
+    /// every language, one message per [`RuleAction`] (`rule-…`, with `who`, `tool` and `file`).
+    pub fn sentence(&self) -> RuleSentence {
         let input = self.target.trim_start().starts_with('{')
             && serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&self.target)
                 .is_ok();
         let file = || self.shown_path(&self.target);
         let action = match (ToolKind::of(&self.tool), self.scope) {
-            (ToolKind::Edit, Scope::Exact) => {
-                format!(
-                    "make this exact change to {} with {tool}",
-                    self.exact_path()
-                )
-            }
-            (ToolKind::Write, Scope::Exact) => {
-                format!(
-                    "write this exact content to {} with {tool}",
-                    self.exact_path()
-                )
-            }
-            (_, Scope::Exact) => format!("use {tool} with this exact input"),
-            (_, Scope::Target) if input => format!("use {tool} with this exact input"),
-            (ToolKind::Shell, _) => format!("run this exact command with {tool}"),
-            (ToolKind::Edit, _) => format!("edit {} with {tool} — any change", file()),
-            (ToolKind::Write, _) => format!("write {} with {tool} — any content", file()),
+            (ToolKind::Edit, Scope::Exact) => RuleAction::ExactChange(self.exact_path()),
+            (ToolKind::Write, Scope::Exact) => RuleAction::ExactContent(self.exact_path()),
+            (_, Scope::Exact) => RuleAction::ExactInput,
+            (_, Scope::Target) if input => RuleAction::ExactInput,
+            (ToolKind::Shell, _) => RuleAction::ExactCommand,
+            (ToolKind::Edit, _) => RuleAction::AnyChange(file()),
+            (ToolKind::Write, _) => RuleAction::AnyContent(file()),
             (ToolKind::Read, _) if matches!(self.tool.as_str(), "Read" | "read" | "read_file") => {
-                format!("read {} with {tool}", file())
+                RuleAction::Read(file())
             }
-            (ToolKind::Read, _) => format!("use {tool} on {}", file()),
+            (ToolKind::Read, _) => RuleAction::UseOn(file()),
             (ToolKind::Fetch, _) if self.tool.to_ascii_lowercase().contains("search") => {
-                format!("search for this exact query with {tool}")
+                RuleAction::ExactQuery
             }
-            (ToolKind::Fetch, _) => format!("fetch this exact URL with {tool}"),
-            (ToolKind::Patch, _) => format!("apply this exact patch with {tool}"),
-            (ToolKind::Mcp | ToolKind::Question | ToolKind::Other, _) => {
-                format!("use {tool} on this exact target")
-            }
+            (ToolKind::Fetch, _) => RuleAction::ExactUrl,
+            (ToolKind::Patch, _) => RuleAction::ExactPatch,
+            (ToolKind::Mcp | ToolKind::Question | ToolKind::Other, _) => RuleAction::ExactTarget,
         };
-        format!("{who} may {action}, in this folder.")
+        RuleSentence {
+            who: self.identity.display_name(),
+            tool: crate::text::reveal(&self.tool).text.into_owned(),
+            action,
+        }
     }
 
     /// The file an exact rule's input names, shown as [`AlwaysRule::words`] shows a path.
@@ -214,7 +212,7 @@ impl AlwaysRule {
         match &call.target {
             crate::agents::Target::Edit { path, .. }
             | crate::agents::Target::Write { path, .. } => self.shown_path(path),
-            _ => "this file".to_string(),
+            _ => String::new(),
         }
     }
 
@@ -225,6 +223,114 @@ impl AlwaysRule {
             _ => path,
         };
         crate::text::reveal(shown).text.into_owned()
+    }
+}
+
+/// What an Always rule answers, in parts ([`AlwaysRule::sentence`]): the window words it in the
+/// person's language, [`RuleSentence::english`] in English.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleSentence {
+    /// The agent, as the card names it.
+    pub who: String,
+    /// The tool, hidden characters shown.
+    pub tool: String,
+    /// What it may do.
+    pub action: RuleAction,
+}
+
+/// The kinds of answer an Always rule gives; a file's path is shown relative to the rule's
+/// folder (empty where an exact input names no file: "this file").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleAction {
+    /// This exact change to a file (an Edit with its exact input).
+    ExactChange(String),
+    /// This exact content to a file (a Write with its exact input).
+    ExactContent(String),
+    /// This exact input (JSON).
+    ExactInput,
+    /// This exact command.
+    ExactCommand,
+    /// Any change to this file.
+    AnyChange(String),
+    /// Any content written to this file.
+    AnyContent(String),
+    /// Reading this file.
+    Read(String),
+    /// The tool on this file.
+    UseOn(String),
+    /// This exact search query.
+    ExactQuery,
+    /// This exact URL.
+    ExactUrl,
+    /// This exact patch.
+    ExactPatch,
+    /// This exact target (an MCP tool, a question, another tool).
+    ExactTarget,
+}
+
+impl RuleAction {
+    /// The message that words it in the window's bundles (`assets/i18n/*/rules.ftl`).
+    pub fn message_id(&self) -> &'static str {
+        match self {
+            RuleAction::ExactChange(_) => "rule-exact-change",
+            RuleAction::ExactContent(_) => "rule-exact-content",
+            RuleAction::ExactInput => "rule-exact-input",
+            RuleAction::ExactCommand => "rule-exact-command",
+            RuleAction::AnyChange(_) => "rule-any-change",
+            RuleAction::AnyContent(_) => "rule-any-content",
+            RuleAction::Read(_) => "rule-read",
+            RuleAction::UseOn(_) => "rule-use-on",
+            RuleAction::ExactQuery => "rule-exact-query",
+            RuleAction::ExactUrl => "rule-exact-url",
+            RuleAction::ExactPatch => "rule-exact-patch",
+            RuleAction::ExactTarget => "rule-exact-target",
+        }
+    }
+
+    /// The file it names, if any ("" for an exact input that names none).
+    pub fn file(&self) -> Option<&str> {
+        match self {
+            RuleAction::ExactChange(f)
+            | RuleAction::ExactContent(f)
+            | RuleAction::AnyChange(f)
+            | RuleAction::AnyContent(f)
+            | RuleAction::Read(f)
+            | RuleAction::UseOn(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+impl RuleSentence {
+    /// The sentence in English (the log, the audit, docs/safety.md).
+    pub fn english(&self) -> String {
+        let tool = &self.tool;
+        let file = |f: &str| {
+            if f.is_empty() {
+                "this file".to_string()
+            } else {
+                f.to_string()
+            }
+        };
+        let action = match &self.action {
+            RuleAction::ExactChange(f) => {
+                format!("make this exact change to {} with {tool}", file(f))
+            }
+            RuleAction::ExactContent(f) => {
+                format!("write this exact content to {} with {tool}", file(f))
+            }
+            RuleAction::ExactInput => format!("use {tool} with this exact input"),
+            RuleAction::ExactCommand => format!("run this exact command with {tool}"),
+            RuleAction::AnyChange(f) => format!("edit {f} with {tool} — any change"),
+            RuleAction::AnyContent(f) => format!("write {f} with {tool} — any content"),
+            RuleAction::Read(f) => format!("read {f} with {tool}"),
+            RuleAction::UseOn(f) => format!("use {tool} on {f}"),
+            RuleAction::ExactQuery => format!("search for this exact query with {tool}"),
+            RuleAction::ExactUrl => format!("fetch this exact URL with {tool}"),
+            RuleAction::ExactPatch => format!("apply this exact patch with {tool}"),
+            RuleAction::ExactTarget => format!("use {tool} on this exact target"),
+        };
+        format!("{} may {action}, in this folder.", self.who)
     }
 }
 

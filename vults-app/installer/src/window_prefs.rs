@@ -1,5 +1,6 @@
-//! Where the floating windows go (Settings → General), kept in `settings.json` under `window`:
-//! `{"window": {"monitor": "pointer" | "primary" | "<RandR name>", "spare_fullscreen": true}}`.
+//! Where the floating windows go and which language Vults speaks (Settings → General), kept in
+//! `settings.json`: `{"window": {"monitor": "pointer" | "primary" | "<RandR name>",
+//! "spare_fullscreen": true}, "language": "system" | "<tag>"}`.
 //! A missing or unreadable file gives the defaults; one that does not parse is never rewritten.
 
 use serde_json::Value;
@@ -13,6 +14,8 @@ pub struct WindowPrefs {
     pub monitor: String,
     /// Cards wait (the island counts them) while the monitor shows a fullscreen window.
     pub spare_fullscreen: bool,
+    /// `"system"` (the OS's language) or a language's tag (`"pt-BR"`): vults_i18n reads it.
+    pub language: String,
 }
 
 impl Default for WindowPrefs {
@@ -20,6 +23,7 @@ impl Default for WindowPrefs {
         WindowPrefs {
             monitor: "primary".into(),
             spare_fullscreen: true,
+            language: "system".into(),
         }
     }
 }
@@ -41,6 +45,15 @@ pub fn read(paths: &Paths) -> WindowPrefs {
             prefs.spare_fullscreen = spare;
         }
     }
+    if let Some(l) = saved
+        .as_ref()
+        .and_then(|v| v.get("language"))
+        .and_then(Value::as_str)
+        && !l.is_empty()
+        && l.len() <= 35
+    {
+        prefs.language = l.to_owned();
+    }
     prefs
 }
 
@@ -54,6 +67,7 @@ pub fn save(paths: &Paths, prefs: &WindowPrefs) -> io::Result<()> {
             "spare_fullscreen".into(),
             Value::Bool(prefs.spare_fullscreen),
         );
+        root.insert("language".into(), Value::String(prefs.language.clone()));
     })
 }
 
@@ -72,6 +86,7 @@ mod tests {
         let chosen = WindowPrefs {
             monitor: "HDMI-1".into(),
             spare_fullscreen: false,
+            language: "pt-BR".into(),
         };
         save(&paths, &chosen).unwrap();
         assert_eq!(read(&paths), chosen);

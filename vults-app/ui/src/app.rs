@@ -866,13 +866,13 @@ impl VultsWindow {
             Some(SettingsAction::SetWindow(choice, over)) => {
                 self.model.monitor_choice = choice;
                 self.model.cards_over_fullscreen = over;
-                let prefs = vults_installer::window_prefs::WindowPrefs {
-                    monitor: self.model.monitor_choice.saved(),
-                    spare_fullscreen: !over,
-                };
-                if let Some(installer) = self.installer.as_mut() {
-                    installer.save_window_prefs(prefs);
-                }
+                self.save_window_prefs();
+            }
+            Some(SettingsAction::SetLanguage(choice)) => {
+                let spoken = vults_i18n::choose(&choice);
+                tracing::info!("language: {} ({spoken})", choice.setting());
+                self.model.language = choice;
+                self.save_window_prefs();
             }
             Some(SettingsAction::ShowWelcome) => match self.installer.as_mut() {
                 // Built afresh from what is installed now.
@@ -883,8 +883,21 @@ impl VultsWindow {
         }
     }
 
-    /// Sets where the island and the cards go (from `settings.json`, read before the window
-    /// opens) and what Settings → General says of the layout.
+    /// Saves Settings → General's choices (where the island and the cards go, the language).
+    fn save_window_prefs(&mut self) {
+        let prefs = vults_installer::window_prefs::WindowPrefs {
+            monitor: self.model.monitor_choice.saved(),
+            spare_fullscreen: !self.model.cards_over_fullscreen,
+            language: self.model.language.setting().to_owned(),
+        };
+        if let Some(installer) = self.installer.as_mut() {
+            installer.save_window_prefs(prefs);
+        }
+    }
+
+    /// Sets where the island and the cards go and the language Vults speaks (from
+    /// `settings.json`, read before the window opens) and what Settings → General says of the
+    /// layout.
     pub fn set_window_prefs(
         &mut self,
         prefs: &vults_installer::window_prefs::WindowPrefs,
@@ -892,6 +905,8 @@ impl VultsWindow {
     ) {
         self.model.monitor_choice = crate::viewport::MonitorChoice::from_saved(&prefs.monitor);
         self.model.cards_over_fullscreen = !prefs.spare_fullscreen;
+        self.model.language = vults_i18n::Choice::from_setting(&prefs.language);
+        vults_i18n::choose(&self.model.language);
         self.model.layout_note = layout_note;
     }
 

@@ -659,7 +659,10 @@ fn entry_ui(
                                 ui,
                                 showing,
                                 "Bring the task's terminal window and pane forward",
-                                Some(&format!("Show terminal of task {id}")),
+                                Some((
+                                    &format!("Show terminal of task {id}"),
+                                    &format!("Showing terminal of task {id}"),
+                                )),
                             ) {
                                 show = Some(bird.key.clone());
                             }

@@ -9,6 +9,7 @@ use egui::{Color32, RichText};
 use std::collections::HashMap;
 use std::time::SystemTime;
 use vults_engine::messages::{CardAnswer, CardId, PendingCard, RateWindow, Session};
+use vults_i18n::tr;
 
 /// The cards in the stack ("+2 more" on the island), oldest first: each a line that opens the
 /// whole card in place, answered like any card (its keys stay with the card on screen).
@@ -95,11 +96,8 @@ impl FlockView {
         if birds.is_empty() {
             ui.add_space(24.0);
             ui.vertical_centered(|ui| {
-                ui.label(RichText::new("No agents running").heading());
-                ui.label(
-                    RichText::new("A session appears here when an agent calls vults-hook.")
-                        .color(Color32::from_gray(140)),
-                );
+                ui.label(RichText::new(tr!("flock-empty")).heading());
+                ui.label(RichText::new(tr!("flock-empty-hint")).color(Color32::from_gray(140)));
             });
             return None;
         }
@@ -175,14 +173,15 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                                 .color(look::state_color(s.state)),
                         );
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let who = super::terminal::who(s);
+                            let folder = vults_core::text::reveal(&s.folder).text.into_owned();
                             show = super::terminal::button(
                                 ui,
                                 model.showing.contains(&s.key),
-                                "Bring this agent's terminal window, tab and pane forward",
-                                Some(&format!(
-                                    "Show terminal of {} in {}",
-                                    super::terminal::who(s),
-                                    vults_core::text::reveal(&s.folder).text
+                                &tr!("flock-show-terminal-hover"),
+                                Some((
+                                    &tr!("flock-show-terminal-of", who = &who, folder = &folder),
+                                    &tr!("flock-showing-terminal-of", who = &who, folder = &folder),
                                 )),
                             );
                             if let Some(cost) = s.cost_usd {
@@ -198,7 +197,7 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                     if let Some(what) = &s.in_terminal {
                         ui.add(
                             egui::Label::new(
-                                RichText::new(format!("asks in its terminal: {what}"))
+                                RichText::new(tr!("flock-asks-in-terminal", what = what))
                                     .strong()
                                     .color(look::AMBER),
                             )
@@ -208,7 +207,7 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                     if let Some(task) = &s.task {
                         // A task Zeca started: the bird took off from the chat.
                         ui.label(
-                            RichText::new(format!("from Zeca · task {task}"))
+                            RichText::new(tr!("flock-from-zeca-task", task = task))
                                 .italics()
                                 .color(look::AMBER),
                         );
@@ -228,10 +227,10 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                     if s.five_hour.is_some() || s.seven_day.is_some() {
                         ui.horizontal(|ui| {
                             if let Some(w) = &s.five_hour {
-                                rate_ui(ui, "5 h", w, now_unix);
+                                rate_ui(ui, &tr!("rate-window-five-hours"), w, now_unix);
                             }
                             if let Some(w) = &s.seven_day {
-                                rate_ui(ui, "7 d", w, now_unix);
+                                rate_ui(ui, &tr!("rate-window-seven-days"), w, now_unix);
                             }
                         });
                     }
@@ -253,7 +252,7 @@ fn rate_ui(ui: &mut egui::Ui, window: &str, w: &RateWindow, now_unix: u64) {
     } else {
         Color32::from_gray(170)
     };
-    let mut text = format!("{window} {used:.0} % used");
+    let mut text = tr!("rate-used", window = window, percent = format!("{used:.0}"));
     if let Some(at) = w.resets_at {
         text.push_str(&format!(", {}", look::resets_text(at, now_unix)));
     }

@@ -4,6 +4,7 @@
 
 use super::look;
 use egui::{Color32, CornerRadius, FontId, Role, Sense, Vec2, WidgetInfo};
+use vults_i18n::tr;
 
 /// The island's size in points; the root window is made exactly this big.
 pub const SIZE: Vec2 = Vec2::new(300.0, 38.0);
@@ -38,9 +39,9 @@ impl IslandView {
     ) -> bool {
         let mut label = island_label(birds, waiting, stacked);
         if self.paused {
-            label.push_str(", cards paused");
+            label.push_str(&format!(", {}", tr!("island-cards-paused")));
         } else if self.quiet {
-            label.push_str(", quiet");
+            label.push_str(&format!(", {}", tr!("island-quiet")));
         }
         if label != self.said {
             tracing::info!("island says: {label}");
@@ -75,10 +76,7 @@ impl IslandView {
             egui::Stroke::NONE,
         ));
         x += 24.0;
-        let birds_text = match birds {
-            1 => "1 bird".to_string(),
-            n => format!("{n} birds"),
-        };
+        let birds_text = tr!("island-birds", count = birds);
         let font = FontId::proportional(15.0);
         // The birds' words end where the right side's first word starts ("paused" may need
         // their room: then the count stands alone beside the bird).
@@ -90,7 +88,7 @@ impl IslandView {
             let mut right = rect.right() - 16.0;
             if stacked > 0 {
                 let more = painter.layout_no_wrap(
-                    format!("+{stacked} more"),
+                    tr!("island-more", count = stacked),
                     FontId::proportional(13.0),
                     Color32::from_rgb(0x1E, 0x20, 0x25),
                 );
@@ -106,7 +104,7 @@ impl IslandView {
                 );
                 right = badge.left() - 8.0;
             }
-            let text = format!("{waiting} waiting");
+            let text = tr!("island-waiting", count = waiting);
             let galley = painter.layout_no_wrap(text, font.clone(), look::AMBER);
             let text_left = right - galley.size().x;
             painter.galley(
@@ -116,7 +114,7 @@ impl IslandView {
             );
             if self.paused {
                 let text = painter.layout_no_wrap(
-                    "paused".into(),
+                    tr!("island-paused"),
                     FontId::proportional(12.0),
                     Color32::BLACK,
                 );
@@ -133,6 +131,8 @@ impl IslandView {
                 birds_room = badge.left() - 6.0 - x;
             } else {
                 let dot = egui::pos2(text_left - 12.0, cy);
+                // The dot's pulse grows to 12 px around it: the birds' words end before.
+                birds_room = dot.x - 12.0 - 4.0 - x;
                 if let Some(phase) = pulse {
                     let grow = 5.0 + 7.0 * phase;
                     let alpha = ((1.0 - phase) * 160.0) as u8;
@@ -149,20 +149,25 @@ impl IslandView {
         if galley.size().x > birds_room {
             galley = painter.layout_no_wrap(birds.to_string(), font, Color32::from_gray(230));
         }
-        painter.galley(
-            egui::pos2(x, cy - galley.size().y / 2.0),
-            galley,
-            Color32::WHITE,
-        );
+        // In a language whose words for what waits take the whole pill, what waits keeps it:
+        // the count of birds is in the pill's name and one click away.
+        if galley.size().x <= birds_room {
+            painter.galley(
+                egui::pos2(x, cy - galley.size().y / 2.0),
+                galley,
+                Color32::WHITE,
+            );
+        }
         if waiting == 0 {
             let (text, color) = if self.paused {
-                ("paused", look::AMBER)
+                (tr!("island-paused"), look::AMBER)
             } else if self.quiet {
-                ("quiet", Color32::from_gray(150))
+                (tr!("island-quiet"), Color32::from_gray(150))
             } else {
-                ("Vults", Color32::from_gray(120))
+                // The app's name, the same in every language.
+                ("Vults".to_owned(), Color32::from_gray(120))
             };
-            let galley = painter.layout_no_wrap(text.into(), FontId::proportional(13.0), color);
+            let galley = painter.layout_no_wrap(text, FontId::proportional(13.0), color);
             painter.galley(
                 egui::pos2(
                     rect.right() - 16.0 - galley.size().x,
@@ -175,23 +180,21 @@ impl IslandView {
         if response.secondary_clicked() {
             self.menu_asked = true;
         }
-        response
-            .on_hover_text("Show the flock (right click: show an agent's terminal)")
-            .clicked()
+        response.on_hover_text(tr!("island-hover")).clicked()
     }
 }
 
 /// What the island says, also its accessible name: "3 birds, 2 waiting", and with cards in
 /// the stack "3 birds, 6 waiting, +2 more".
 pub fn island_label(birds: usize, waiting: usize, stacked: usize) -> String {
-    let b = if birds == 1 {
-        "1 bird".to_string()
-    } else {
-        format!("{birds} birds")
-    };
+    let b = tr!("island-birds", count = birds);
     match (waiting, stacked) {
         (0, _) => b,
-        (w, 0) => format!("{b}, {w} waiting"),
-        (w, s) => format!("{b}, {w} waiting, +{s} more"),
+        (w, 0) => format!("{b}, {}", tr!("island-waiting", count = w)),
+        (w, s) => format!(
+            "{b}, {}, {}",
+            tr!("island-waiting", count = w),
+            tr!("island-more", count = s)
+        ),
     }
 }

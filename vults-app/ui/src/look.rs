@@ -220,15 +220,15 @@ pub fn paint_bird(ui: &mut egui::Ui, color: Color32, letter: &str, size: f32) ->
 pub(crate) const DONE: Color32 = Color32::from_rgb(0x6C, 0xB4, 0xF0);
 
 /// What a bird says its session is doing.
-pub(crate) fn state_text(state: SessionState) -> &'static str {
-    match state {
-        SessionState::Working => "working",
-        SessionState::WaitingForYou => "waiting for you",
-        SessionState::Done => "done — waiting for you",
-        SessionState::AsksInTerminal => "asks in its terminal",
-        SessionState::Idle => "idle",
-        SessionState::Ended => "ended",
-    }
+pub(crate) fn state_text(state: SessionState) -> String {
+    vults_i18n::text(match state {
+        SessionState::Working => "state-working",
+        SessionState::WaitingForYou => "state-waiting-for-you",
+        SessionState::Done => "state-done",
+        SessionState::AsksInTerminal => "state-asks-in-terminal",
+        SessionState::Idle => "state-idle",
+        SessionState::Ended => "state-ended",
+    })
 }
 
 pub(crate) fn state_color(state: SessionState) -> Color32 {
@@ -255,8 +255,8 @@ pub fn duration_text(secs: u64) -> String {
 /// repaints every 5 s in its first minute, then once a minute), "3 min", …
 pub fn waited_text(secs: u64) -> String {
     match secs {
-        0..=4 => "just now".into(),
-        5..=59 => format!("{} s", secs / 5 * 5),
+        0..=4 => vults_i18n::tr!("waited-just-now"),
+        5..=59 => vults_i18n::tr!("waited-seconds", seconds = secs / 5 * 5),
         _ => duration_text(secs),
     }
 }
@@ -269,6 +269,29 @@ pub fn next_waited_change(secs: u64) -> u64 {
     }
 }
 
+/// What an Always rule answers, in the person's language (the card under its Always button,
+/// Settings → Rules, History): [`vults_core::rules::AlwaysRule::sentence`] worded by the
+/// bundles, which say in English exactly what [`vults_core::rules::RuleSentence::english`] says.
+pub fn rule_words(rule: &vults_core::rules::AlwaysRule) -> String {
+    sentence_words(&rule.sentence())
+}
+
+/// A rule's sentence worded by the bundles (`rule-…`).
+pub fn sentence_words(sentence: &vults_core::rules::RuleSentence) -> String {
+    let id = sentence.action.message_id();
+    match sentence.action.file() {
+        Some(file) => {
+            let file = if file.is_empty() {
+                vults_i18n::tr!("rule-this-file")
+            } else {
+                file.to_owned()
+            };
+            vults_i18n::tr!(id, who = &sentence.who, tool = &sentence.tool, file = file)
+        }
+        None => vults_i18n::tr!(id, who = &sentence.who, tool = &sentence.tool),
+    }
+}
+
 /// "$1.27".
 pub fn cost_text(usd: f64) -> String {
     format!("${usd:.2}")
@@ -277,15 +300,45 @@ pub fn cost_text(usd: f64) -> String {
 /// "resets in 2 h 13 min" from Unix seconds.
 pub fn resets_text(resets_at: u64, now_unix: u64) -> String {
     if resets_at <= now_unix {
-        "resetting".into()
+        vults_i18n::tr!("rate-resetting")
     } else {
-        format!("resets in {}", duration_text(resets_at - now_unix))
+        vults_i18n::tr!("rate-resets-in", time = duration_text(resets_at - now_unix))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bundles_word_every_rule_as_the_core_does_in_english() {
+        use vults_core::rules::{RuleAction, RuleSentence};
+        let _en = vults_i18n::scoped(&vults_i18n::Choice::Language("en".into()));
+        let file = || "src/server.py".to_string();
+        for action in [
+            RuleAction::ExactChange(file()),
+            RuleAction::ExactChange(String::new()),
+            RuleAction::ExactContent(file()),
+            RuleAction::ExactContent(String::new()),
+            RuleAction::ExactInput,
+            RuleAction::ExactCommand,
+            RuleAction::AnyChange(file()),
+            RuleAction::AnyContent(file()),
+            RuleAction::Read(file()),
+            RuleAction::UseOn(file()),
+            RuleAction::ExactQuery,
+            RuleAction::ExactUrl,
+            RuleAction::ExactPatch,
+            RuleAction::ExactTarget,
+        ] {
+            let sentence = RuleSentence {
+                who: "Claude Code".into(),
+                tool: "Edit".into(),
+                action,
+            };
+            assert_eq!(sentence_words(&sentence), sentence.english());
+        }
+    }
 
     #[test]
     fn a_cards_wait_reads_in_steps_that_repaint_rarely() {

@@ -101,6 +101,8 @@ pub struct Model {
     pub tray_note: Option<String>,
     /// Which monitor the island and the cards go to (Settings → General, saved).
     pub monitor_choice: crate::viewport::MonitorChoice,
+    /// The language Vults speaks (Settings → General; applied at once through vults_i18n).
+    pub language: vults_i18n::Choice,
     /// Cards float over a fullscreen window on that monitor; off (the default), they wait in
     /// the stack while one shows (Settings → General, saved).
     pub cards_over_fullscreen: bool,

@@ -169,22 +169,19 @@ pub fn line_ui(ui: &mut egui::Ui, shown: &Shown) {
 }
 
 /// The "Show terminal" button, the same everywhere; `showing` while one is under way. `name`
-/// is what a screen reader says where the button alone would not say whose terminal it is
-/// (a bird's: "Show terminal of Claude Code in /src/api").
-pub fn button(ui: &mut egui::Ui, showing: bool, hint: &str, name: Option<&str>) -> bool {
+/// is what a screen reader says where the button alone would not say whose terminal it is,
+/// before and while it runs (a bird's: "Show terminal of Claude Code in /src/api", "Showing
+/// terminal of …").
+pub fn button(ui: &mut egui::Ui, showing: bool, hint: &str, name: Option<(&str, &str)>) -> bool {
     let label = if showing {
-        "Showing…"
+        vults_i18n::tr!("show-terminal-showing")
     } else {
-        "Show terminal"
+        vults_i18n::tr!("show-terminal")
     };
     let response = ui.add_enabled(!showing, egui::Button::new(label));
-    if let Some(name) = name {
-        // "Show terminal of …" says whose; while one runs, "Showing terminal of …".
-        let name = match name.strip_prefix("Show ") {
-            Some(rest) if showing => format!("Showing {rest}"),
-            _ => name.to_string(),
-        };
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, !showing, &name));
+    if let Some((idle, running)) = name {
+        let name = if showing { running } else { idle };
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, !showing, name));
     }
     // The tooltip is a window of egui's own, laid out with the context's spacing, not the
     // caller's: the width the caller asks (a card's, narrower than its window) is passed in.

@@ -15,6 +15,7 @@ mod hidden;
 mod history_pages;
 mod hosts;
 mod hosts_view;
+mod i18n;
 mod keys;
 mod live;
 mod plan;

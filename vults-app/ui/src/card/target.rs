@@ -282,7 +282,10 @@ pub(super) fn decision_ui(
             let key = if i == 0 { "Shortcut: Shift+A. " } else { "" };
             if ui
                 .button(*label)
-                .on_hover_text(format!("{key}Allows, and from now on: {}", rule.words()))
+                .on_hover_text(format!(
+                    "{key}Allows, and from now on: {}",
+                    crate::look::rule_words(rule)
+                ))
                 .clicked()
             {
                 answer = Some(offer.clone());
@@ -301,12 +304,18 @@ pub(super) fn decision_ui(
         }
         [] => {}
         [(_, _, rule)] => {
-            rule_words_ui(ui, &format!("Always allow: {}", rule.words()));
+            rule_words_ui(
+                ui,
+                &format!("Always allow: {}", crate::look::rule_words(rule)),
+            );
         }
         several => {
             for (label, _, rule) in several {
                 let short = label.trim_start_matches("Always: ");
-                rule_words_ui(ui, &format!("Always {short}: {}", rule.words()));
+                rule_words_ui(
+                    ui,
+                    &format!("Always {short}: {}", crate::look::rule_words(rule)),
+                );
             }
         }
     }

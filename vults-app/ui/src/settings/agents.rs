@@ -118,7 +118,7 @@ impl AgentsView {
                             }
                             ui.label(RichText::new(vults_core::text::reveal(&rule.tool).text).monospace().strong());
                             ui.label(RichText::new(vults_core::text::reveal(&rule.target).text).monospace())
-                                .on_hover_text(rule.words());
+                                .on_hover_text(crate::look::rule_words(rule));
                             ui.label(RichText::new(format!("in {}", rule.folder)).color(Color32::from_gray(150)));
                         });
                     });

@@ -5,26 +5,33 @@
 use super::SettingsAction;
 use crate::state::Model;
 use egui::{Color32, RichText};
+use vults_i18n::tr;
 
+/// Settings → General (the module's doc says what it holds).
 #[derive(Debug, Default)]
-pub(crate) struct GeneralView;
+pub struct GeneralView;
 
 impl GeneralView {
+    /// Draws the pane as `model` has it; what the person changed, if anything.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
-        ui.heading("General");
+        ui.heading(tr!("settings-general"));
         ui.add_space(6.0);
+        if let Some(set) = language_ui(ui, model) {
+            action = Some(set);
+        }
+        ui.add_space(10.0);
         match model.start_at_login {
             Some(on) => {
                 let mut checked = on;
                 if ui
-                    .checkbox(&mut checked, "Start Vults when I log in")
+                    .checkbox(&mut checked, tr!("settings-start-at-login"))
                     .on_hover_text(if cfg!(windows) {
-                        "The Run key of your user (HKCU)"
+                        tr!("settings-start-at-login-windows")
                     } else if cfg!(target_os = "macos") {
-                        "A LaunchAgent in ~/Library/LaunchAgents"
+                        tr!("settings-start-at-login-macos")
                     } else {
-                        "An entry in ~/.config/autostart"
+                        tr!("settings-start-at-login-linux")
                     })
                     .changed()
                 {
@@ -32,11 +39,14 @@ impl GeneralView {
                 }
             }
             None => {
-                ui.label(RichText::new("Start at login: checking…").color(Color32::from_gray(150)));
+                ui.label(
+                    RichText::new(tr!("settings-start-at-login-checking"))
+                        .color(Color32::from_gray(150)),
+                );
             }
         }
         ui.add_space(10.0);
-        if ui.button("Show the welcome again").clicked() {
+        if ui.button(tr!("settings-show-welcome")).clicked() {
             action = Some(SettingsAction::ShowWelcome);
         }
         ui.add_space(10.0);
@@ -44,28 +54,23 @@ impl GeneralView {
             action = Some(set);
         }
         ui.add_space(10.0);
-        ui.label(RichText::new("Log file").strong());
+        ui.label(RichText::new(tr!("settings-log-file")).strong());
         match &model.log_file {
             Some(path) => {
                 ui.horizontal_wrapped(|ui| {
                     ui.monospace(path.display().to_string());
-                    if ui.small_button("Open").clicked() {
+                    if ui.small_button(tr!("settings-open")).clicked() {
                         action = Some(SettingsAction::Open(path.clone()));
                     }
                 });
                 ui.label(
-                    RichText::new(
-                        "VULTS_LOG=debug before starting Vults logs more (card contents too).",
-                    )
-                    .small()
-                    .color(Color32::from_gray(150)),
+                    RichText::new(tr!("settings-log-more"))
+                        .small()
+                        .color(Color32::from_gray(150)),
                 );
             }
             None => {
-                ui.label(
-                    RichText::new("No log file: Vults logs to stderr only.")
-                        .color(Color32::from_gray(150)),
-                );
+                ui.label(RichText::new(tr!("settings-no-log-file")).color(Color32::from_gray(150)));
             }
         }
         ui.add_space(10.0);
@@ -74,26 +79,64 @@ impl GeneralView {
     }
 }
 
+/// The language Vults speaks: the system's (named with what it resolves to) or one of the
+/// languages it ships, each named in its own words. Takes effect on the next frame.
+fn language_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
+    use vults_i18n::Choice;
+    let languages = vults_i18n::languages();
+    let name_of = |tag: &str| {
+        languages
+            .iter()
+            .find(|l| l.tag == tag)
+            .map_or_else(|| tag.to_owned(), |l| l.name.clone())
+    };
+    let label = |c: &Choice| match c {
+        Choice::System => {
+            let spoken =
+                vults_i18n::negotiate(&vults_i18n::system_tags()).unwrap_or(vults_i18n::ENGLISH);
+            tr!("settings-language-system", language = name_of(spoken))
+        }
+        Choice::Language(tag) => name_of(tag),
+    };
+    let mut choice = model.language.clone();
+    ui.horizontal(|ui| {
+        let name = ui.label(tr!("settings-language"));
+        egui::ComboBox::from_id_salt("vults-language")
+            .selected_text(label(&choice))
+            .show_ui(ui, |ui| {
+                let options = std::iter::once(Choice::System)
+                    .chain(languages.iter().map(|l| Choice::Language(l.tag.to_owned())));
+                for option in options {
+                    let text = label(&option);
+                    ui.selectable_value(&mut choice, option, text);
+                }
+            })
+            .response
+            .labelled_by(name.id);
+    });
+    (choice != model.language).then_some(SettingsAction::SetLanguage(choice))
+}
+
 /// The monitor the island and the cards go to, whether a card may cover a fullscreen window,
 /// and what this desktop allows (the layout, the tray).
 fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
     use crate::viewport::MonitorChoice;
     let muted = Color32::from_gray(150);
     let mut action = None;
-    ui.label(RichText::new("Island and cards").strong());
+    ui.label(RichText::new(tr!("settings-island-and-cards")).strong());
     if let Some(note) = &model.layout_note {
         ui.label(RichText::new(note).small().color(muted));
     }
     let mut choice = model.monitor_choice.clone();
     let label = |c: &MonitorChoice| match c {
-        MonitorChoice::Pointer => "The monitor with the pointer".to_owned(),
-        MonitorChoice::Primary => "The primary monitor".to_owned(),
+        MonitorChoice::Pointer => tr!("settings-monitor-pointer"),
+        MonitorChoice::Primary => tr!("settings-monitor-primary"),
         MonitorChoice::Named(name) if model.monitor_names.contains(name) => name.clone(),
-        MonitorChoice::Named(name) => format!("{name} (not connected: the primary one)"),
+        MonitorChoice::Named(name) => tr!("settings-monitor-gone", name = name),
     };
     let mut over = model.cards_over_fullscreen;
     ui.horizontal(|ui| {
-        ui.label("Show them on");
+        let name = ui.label(tr!("settings-show-them-on"));
         egui::ComboBox::from_id_salt("vults-monitor")
             .selected_text(label(&choice))
             .show_ui(ui, |ui| {
@@ -109,14 +152,13 @@ fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
                     let text = label(&option);
                     ui.selectable_value(&mut choice, option, text);
                 }
-            });
+            })
+            .response
+            .labelled_by(name.id);
     });
     let over_changed = ui
-        .checkbox(&mut over, "Show cards over a fullscreen window")
-        .on_hover_text(
-            "Off: while the monitor shows a fullscreen window (a video call, a presentation), \
-             cards wait; the island counts them and the notification tells.",
-        )
+        .checkbox(&mut over, tr!("settings-over-fullscreen"))
+        .on_hover_text(tr!("settings-over-fullscreen-hover"))
         .changed();
     if choice != model.monitor_choice || over_changed {
         action = Some(SettingsAction::SetWindow(choice, over));
@@ -135,13 +177,15 @@ fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
 /// once, off the window's thread).
 fn survey_ui(ui: &mut egui::Ui, survey: Option<&[vults_terminal::Support]>) {
     use vults_terminal::Reach;
-    ui.label(RichText::new("Show terminal on this computer").strong());
+    ui.label(RichText::new(tr!("settings-show-terminal-here")).strong());
     let Some(rows) = survey else {
-        ui.label(RichText::new("Looking for terminals…").color(Color32::from_gray(150)));
+        ui.label(
+            RichText::new(tr!("settings-looking-for-terminals")).color(Color32::from_gray(150)),
+        );
         return;
     };
     if rows.is_empty() {
-        ui.label(RichText::new("No terminal found.").color(Color32::from_gray(150)));
+        ui.label(RichText::new(tr!("settings-no-terminal")).color(Color32::from_gray(150)));
         return;
     }
     egui::Grid::new("show-terminal-survey")
@@ -151,9 +195,9 @@ fn survey_ui(ui: &mut egui::Ui, survey: Option<&[vults_terminal::Support]>) {
         .show(ui, |ui| {
             for row in rows {
                 let (reach, color) = match row.reach {
-                    Reach::Pane => ("tab / pane", crate::look::GREEN),
-                    Reach::Window => ("window", Color32::from_gray(200)),
-                    Reach::Nothing => ("nothing", crate::look::AMBER),
+                    Reach::Pane => (tr!("settings-reach-pane"), crate::look::GREEN),
+                    Reach::Window => (tr!("settings-reach-window"), Color32::from_gray(200)),
+                    Reach::Nothing => (tr!("settings-reach-nothing"), crate::look::AMBER),
                 };
                 ui.label(RichText::new(&row.name).monospace());
                 ui.label(RichText::new(reach).color(color));

@@ -201,7 +201,7 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
             .rules
             .iter()
             .find(|r| r.id == id)
-            .map(|r| r.words())
+            .map(crate::look::rule_words)
             .unwrap_or_else(|| "the rule has been removed since".to_string());
         folder.push_str(&format!(" · from now on: {words}"));
     }

@@ -34,6 +34,8 @@ pub enum SettingsAction {
     /// Where the island and the cards go: the monitor, and whether cards cover a fullscreen
     /// window (saved in `settings.json`).
     SetWindow(crate::viewport::MonitorChoice, bool),
+    /// The language Vults speaks from now on (saved in `settings.json`).
+    SetLanguage(vults_i18n::Choice),
     /// Read a page of the audit log for History.
     ReadHistory(vults_engine::PageOf),
 }

@@ -5,6 +5,7 @@ use super::SettingsAction;
 use crate::look;
 use crate::state::Model;
 use egui::{Color32, RichText};
+use vults_i18n::tr;
 
 /// Settings → Policies: the policy file, its parse error and warnings, and a button to open it.
 #[derive(Debug, Default)]
@@ -15,45 +16,38 @@ impl PoliciesView {
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
         let status = &model.policies;
-        ui.heading("Policies");
-        ui.label(
-            RichText::new("Policies deny or ask for whole classes of calls; the file is read again when it changes.")
-                .color(Color32::from_gray(150)),
-        );
+        ui.heading(tr!("policies-title"));
+        ui.label(RichText::new(tr!("policies-intro")).color(Color32::from_gray(150)));
         ui.add_space(6.0);
         ui.horizontal_wrapped(|ui| {
-            ui.label("File:");
+            ui.label(tr!("policies-file"));
             ui.label(RichText::new(status.path.display().to_string()).monospace());
         });
         match &status.error {
             Some(error) => {
                 ui.label(
-                    RichText::new(format!("Cannot read the policies: {error}"))
+                    RichText::new(tr!("policies-cannot-read", error = error.to_string()))
                         .color(look::RED)
                         .strong(),
                 );
-                ui.label(
-                    RichText::new("The last good policies stay in force.")
-                        .color(Color32::from_gray(150)),
-                );
+                ui.label(RichText::new(tr!("policies-last-good")).color(Color32::from_gray(150)));
             }
             None => {
-                let n = status.count;
-                ui.label(format!(
-                    "{n} {} in force",
-                    if n == 1 { "policy" } else { "policies" }
-                ));
+                ui.label(tr!("policies-in-force", count = status.count));
             }
         }
         for warning in &status.warnings {
-            ui.label(RichText::new(format!("Warning: {warning}")).color(look::AMBER));
+            ui.label(
+                RichText::new(tr!("policies-warning", warning = warning.to_string()))
+                    .color(look::AMBER),
+            );
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            if ui.button("Open policy file").clicked() {
+            if ui.button(tr!("policies-open")).clicked() {
                 action = Some(SettingsAction::Open(status.path.clone()));
             }
-            if ui.button("Reload").clicked() {
+            if ui.button(tr!("policies-reload")).clicked() {
                 action = Some(SettingsAction::ReloadPolicies);
             }
         });

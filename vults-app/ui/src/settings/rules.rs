@@ -6,6 +6,7 @@ use crate::look;
 use crate::state::Model;
 use egui::{Color32, RichText};
 use vults_core::text::reveal;
+use vults_i18n::tr;
 
 /// Settings → Rules: every Always rule, with a Remove and the words the card said when it
 /// was made.
@@ -16,21 +17,11 @@ impl RulesView {
     /// Draws the pane; returns what the person asked for.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
-        ui.heading("Always rules");
-        ui.label(
-            RichText::new(
-                "Each allows, without asking, what its sentence says: one agent, in one folder, \
-                 one tool — a whole command, URL or input exactly; for a file, this exact \
-                 change, or any change to it.",
-            )
-            .color(Color32::from_gray(150)),
-        );
+        ui.heading(tr!("rules-title"));
+        ui.label(RichText::new(tr!("rules-intro")).color(Color32::from_gray(150)));
         ui.add_space(6.0);
         if model.rules.is_empty() {
-            ui.label(
-                RichText::new("No rules yet. \"Always allow\" on a card makes one.")
-                    .color(Color32::from_gray(150)),
-            );
+            ui.label(RichText::new(tr!("rules-none")).color(Color32::from_gray(150)));
             return None;
         }
         egui::ScrollArea::vertical()
@@ -61,8 +52,8 @@ impl RulesView {
                                     egui::Layout::right_to_left(egui::Align::Center),
                                     |ui| {
                                         if ui
-                                            .button("Remove")
-                                            .on_hover_text(format!("Remove rule {}", rule.id))
+                                            .button(tr!("rules-remove"))
+                                            .on_hover_text(tr!("rules-remove-hover", id = &rule.id))
                                             .clicked()
                                         {
                                             action =
@@ -71,11 +62,11 @@ impl RulesView {
                                     },
                                 );
                             });
-                            ui.add(egui::Label::new(RichText::new(rule.words())).wrap());
+                            ui.add(egui::Label::new(RichText::new(look::rule_words(rule))).wrap());
                             let target = reveal(&rule.target);
                             if target.hidden {
                                 ui.label(
-                                    RichText::new("contains hidden characters")
+                                    RichText::new(tr!("rules-hidden"))
                                         .small()
                                         .strong()
                                         .color(look::AMBER),

@@ -1,0 +1,324 @@
+//! The views drawn in another language (issue 41). In the pseudo-language every message is
+//! wrapped in `«…»` and 40 % longer: a text drawn without the marks skipped the bundles (a
+//! literal in the code), and a text cut by its clip or drawn over another is a widget too narrow
+//! for a longer language. The same views in Brazilian Portuguese are snapshots people can look
+//! at; switching the language redraws at once.
+//!
+//! Converted so far: Settings → General, Rules and Policies, the flock, and the rule sentence
+//! (also on the card and in History). Each view added to the bundles gets its case here.
+
+use crate::fixtures::{self, Snap, now};
+use egui_kittest::kittest::Queryable;
+use vults_engine::messages::EngineEvent;
+use vults_i18n::Choice;
+use vults_ui::flock::FlockView;
+use vults_ui::settings::SettingsAction;
+use vults_ui::settings::general::GeneralView;
+use vults_ui::state::Model;
+
+/// Every text the last frame drew, with where it was drawn and the rect it was clipped to.
+fn drawn_texts<S>(h: &egui_kittest::Harness<'_, S>) -> Vec<(String, egui::Rect, egui::Rect)> {
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        collect(&clipped.shape, clipped.clip_rect, &mut out);
+    }
+    out
+}
+
+fn collect(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<(String, egui::Rect, egui::Rect)>) {
+    match shape {
+        egui::Shape::Text(t) => {
+            let text = t.galley.text().to_string();
+            if !text.trim().is_empty() {
+                out.push((text, t.visual_bounding_rect(), clip));
+            }
+        }
+        egui::Shape::Vec(shapes) => {
+            for s in shapes {
+                collect(s, clip, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a view drew in the pseudo-language is all messages (but `data`: the agent's own words,
+/// paths, names), none cut by its clip, none over another.
+fn assert_localized(texts: &[(String, egui::Rect, egui::Rect)], data: &[&str]) {
+    let mut wrong = Vec::new();
+    for (text, rect, clip) in texts {
+        let is_data = data.iter().any(|d| text == d) || !text.chars().any(char::is_alphabetic);
+        if !vults_i18n::is_pseudo(text) && !is_data {
+            wrong.push(format!("not from the bundles: {text:?}"));
+        }
+        if !clip.expand(0.5).contains_rect(*rect) {
+            wrong.push(format!("cut by its clip: {text:?} at {rect:?} in {clip:?}"));
+        }
+    }
+    for (i, (a, ra, _)) in texts.iter().enumerate() {
+        for (b, rb, _) in &texts[i + 1..] {
+            if ra.shrink(1.0).intersects(rb.shrink(1.0)) {
+                wrong.push(format!("{a:?} drawn over {b:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn general_model() -> Model {
+    let mut model = Model::default();
+    // Not the system's: what it resolves to depends on the machine's locale.
+    model.language = Choice::Language("en".into());
+    model.start_at_login = Some(true);
+    model.log_file = Some("/home/ada/.local/state/vults/vults.log".into());
+    model.terminal_survey = Some(vec![vults_terminal::Support {
+        name: "xterm".into(),
+        reach: vults_terminal::Reach::Window,
+        how: "by its window (X11)".into(),
+    }]);
+    model
+}
+
+fn general_harness(model: Model) -> egui_kittest::Harness<'static, Vec<SettingsAction>> {
+    fixtures::builder()
+        .with_size(egui::vec2(560.0, 520.0))
+        .build_ui_state(
+            move |ui, actions: &mut Vec<SettingsAction>| {
+                if let Some(a) = GeneralView.ui(ui, &model) {
+                    actions.push(a);
+                }
+            },
+            Vec::new(),
+        )
+}
+
+#[test]
+fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut h = general_harness(general_model());
+    h.run();
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "/home/ada/.local/state/vults/vults.log",
+            // Each language is named in its own words, whatever the language shown.
+            "English",
+            "xterm",
+            // What the survey says of each terminal comes from vults-terminal (not yet in the
+            // bundles).
+            "by its window (X11)",
+        ],
+    );
+}
+
+#[test]
+fn the_flock_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut model = Model::default();
+    for s in fixtures::four_sessions() {
+        model.apply(EngineEvent::SessionChanged(s));
+    }
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(720.0, 640.0))
+        .build_ui(move |ui| FlockView.ui(ui, &model, now()));
+    h.run();
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "Claude Code",
+            "Codex CLI",
+            "OpenCode",
+            "deploy-bot",
+            "C",
+            "X",
+            "O",
+            "D",
+            "/home/ada/src/vults",
+            "/home/ada/src/website",
+            "/home/ada/notes",
+            "/srv/releases",
+            "Bash  cargo test --workspace",
+            "apply_patch  *** Begin Patch",
+            "read  /home/ada/notes/todo.md",
+            "deploy  {\"env\":\"staging\"}",
+        ],
+    );
+}
+
+#[test]
+fn settings_general_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut model = general_model();
+    model.language = Choice::Language("pt-BR".into());
+    let mut h = general_harness(model);
+    h.run();
+    h.get_by_label("Geral");
+    h.get_by_label("Iniciar o Vults quando eu entrar");
+    h.get_by_label("Mostrar as boas-vindas de novo");
+    h.snap("pt_BR_settings_general");
+}
+
+#[test]
+fn the_flock_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut model = Model::default();
+    for s in fixtures::four_sessions() {
+        model.apply(EngineEvent::SessionChanged(s));
+    }
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(640.0, 560.0))
+        .build_ui(move |ui| FlockView.ui(ui, &model, now()));
+    h.run();
+    h.get_by_label("esperando por você");
+    h.get_by_label("do Zeca · tarefa Fix the flaky socket test");
+    h.get_by_label("5 h 42 % usado, renova em 2 h 13 min");
+    h.snap("pt_BR_flock_four_agents");
+}
+
+/// Choosing Português (Brasil) in Settings → General asks for it, and once applied the next
+/// frame draws in it, the chooser in the same place.
+#[test]
+fn choosing_a_language_in_settings_redraws_in_it_at_once() {
+    let _en = vults_i18n::scoped(&Choice::Language("en".into()));
+    let mut h = general_harness(general_model());
+    h.run();
+    let before = h.get_by_label("Start Vults when I log in").rect();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Language")
+        .click();
+    h.run();
+    h.get_by_label("Português (Brasil)").click();
+    h.run();
+    assert_eq!(
+        h.state().as_slice(),
+        [SettingsAction::SetLanguage(Choice::Language(
+            "pt-BR".into()
+        ))]
+    );
+    // What the window does with the action (vults_i18n::choose), on this test's thread.
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    h.run();
+    let after = h.get_by_label("Iniciar o Vults quando eu entrar").rect();
+    assert_eq!(before.top(), after.top(), "the checkbox keeps its row");
+}
+
+fn rules_model() -> Model {
+    use vults_core::rules::{AlwaysRule, Scope};
+    let mut model = Model::default();
+    model.rules = vec![
+        AlwaysRule {
+            id: "r-0a0a".into(),
+            identity: vults_core::protocol::Identity::Builtin(
+                vults_core::protocol::AgentKind::Claude,
+            ),
+            folder: "/home/ada/src/vults".into(),
+            tool: "Edit".into(),
+            target: "/home/ada/src/vults/src/server.py".into(),
+            scope: Scope::Target,
+            created: fixtures::NOW_UNIX,
+        },
+        AlwaysRule {
+            id: "r-0b0b".into(),
+            identity: vults_core::protocol::Identity::Builtin(
+                vults_core::protocol::AgentKind::Claude,
+            ),
+            folder: "/home/ada/src/vults".into(),
+            tool: "Bash".into(),
+            target: "cargo test --workspace".into(),
+            scope: Scope::Target,
+            created: fixtures::NOW_UNIX,
+        },
+    ];
+    model.policies = vults_engine::messages::PolicyStatus {
+        path: "/home/ada/.config/vults/policies.toml".into(),
+        error: None,
+        count: 3,
+        warnings: vec![],
+    };
+    model
+}
+
+fn rules_harness(model: Model) -> egui_kittest::Harness<'static> {
+    fixtures::builder()
+        .with_size(egui::vec2(640.0, 560.0))
+        .build_ui(move |ui| {
+            let _ = vults_ui::settings::policies::PoliciesView.ui(ui, &model);
+            ui.separator();
+            let _ = vults_ui::settings::rules::RulesView.ui(ui, &model);
+        })
+}
+
+#[test]
+fn rules_and_policies_in_the_pseudo_language_draw_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut h = rules_harness(rules_model());
+    h.run();
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "Claude Code",
+            "Edit",
+            "Bash",
+            "/home/ada/src/vults",
+            "/home/ada/src/vults/src/server.py",
+            "cargo test --workspace",
+            "/home/ada/.config/vults/policies.toml",
+        ],
+    );
+}
+
+/// The rule's sentence, under Settings → Rules (and the card's Always), says in Portuguese what
+/// it answers, with the path, the agent and the tool left as they are.
+#[test]
+fn rules_and_policies_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut h = rules_harness(rules_model());
+    h.run();
+    h.get_by_label(
+        "Claude Code pode editar src/server.py com Edit — qualquer alteração, nesta pasta.",
+    );
+    h.get_by_label("Claude Code pode executar exatamente este comando com Bash, nesta pasta.");
+    h.get_by_label("3 políticas em vigor");
+    h.snap("pt_BR_rules_and_policies");
+}
+
+/// The island at its fixed size: six waiting, two in the stack, paused, in every language;
+/// nothing drawn outside the pill, no word over another.
+#[test]
+fn the_island_in_the_pseudo_language_and_in_brazilian_portuguese_fits_its_pill() {
+    for language in [vults_i18n::PSEUDO, "pt-BR"] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        for paused in [false, true] {
+            let mut h = fixtures::builder()
+                .with_size(vults_ui::island::SIZE)
+                .build_ui(move |ui| {
+                    let mut island = vults_ui::island::IslandView {
+                        paused,
+                        ..Default::default()
+                    };
+                    island.ui(ui, 12, 6, 2, None);
+                });
+            h.run();
+            let texts = drawn_texts(&h);
+            let pill = egui::Rect::from_min_size(egui::Pos2::ZERO, vults_ui::island::SIZE);
+            for (text, rect, _) in &texts {
+                assert!(
+                    pill.expand(0.5).contains_rect(*rect),
+                    "{language}: {text:?} at {rect:?} leaves the pill"
+                );
+            }
+            if language == vults_i18n::PSEUDO {
+                // The bird count may stand alone when the words need its room.
+                assert_localized(&texts, &["12"]);
+            }
+        }
+    }
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut h = fixtures::builder()
+        .with_size(vults_ui::island::SIZE)
+        .build_ui(|ui| {
+            vults_ui::island::IslandView::default().ui(ui, 12, 6, 2, None);
+        });
+    h.run();
+    h.get_by_label("12 pássaros, 6 esperando, +2 mais");
+    h.snap("pt_BR_island_stack");
+}
