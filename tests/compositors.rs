@@ -254,6 +254,7 @@ fn evdev_key(name: &str) -> u32 {
     match name {
         "a" => 30,
         "d" => 32,
+        "x" => 45,
         "y" => 21,
         "Return" => 28,
         "ctrl" => 29,

@@ -549,6 +549,7 @@ impl X {
             }
             self.conn.unmap_window(card).map_err(|e| e.to_string())?;
             self.conn.map_window(card).map_err(|e| e.to_string())?;
+            self.conn.flush().map_err(|e| e.to_string())?;
             tracing::info!("keyboard: handed back to sway's focused window");
         }
         self.conn.flush().map_err(|e| e.to_string())
