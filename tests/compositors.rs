@@ -6,10 +6,9 @@
 //!
 //! A [`Desktop`] says what the compositor itself says about its windows (sway's tree; the X
 //! server's windows where there is one), drives input the way a person's arrives, through the
-//! compositor (sway's virtual pointer and keyboard, KWin's fake input: `examples/wl_input.rs`;
-//! XTEST by `xdotool` on X11, where that is a person's path too, and under mutter's and weston's
-//! XWayland, where it is not) and takes a screenshot
-//! (`grim` on sway, `import -window root` on X). Never the code under test.
+//! compositor (sway's virtual pointer and keyboard, KWin's fake input, mutter's RemoteDesktop:
+//! `examples/wl_input.rs`; XTEST by `xdotool` on X11, where that is a person's path too) and takes
+//! a screenshot (`grim` on sway, `import -window root` on X). Never the code under test.
 //!
 //! sway refuses to run as root ("Unable to drop root"), and CI runs as root: there sway runs as
 //! the user `vultsdesk` (made once with `useradd`), in a runtime folder of its own that root's
