@@ -5,9 +5,10 @@
 //! (`kwin_wayland --virtual`) with XWayland.
 //!
 //! A [`Desktop`] says what the compositor itself says about its windows (sway's tree; the X
-//! server's windows where there is one), drives input the desktop's own way (XTEST by
-//! `xdotool` on X11 and XWayland, `wtype` and a virtual pointer on sway) and takes a screenshot
-//! (`grim` on sway, `import -window root` on X). Never the code under test.
+//! server's windows where there is one), drives input the way a person's arrives, through the
+//! compositor (sway's virtual pointer and keyboard, KWin's fake input, mutter's RemoteDesktop:
+//! `examples/wl_input.rs`; XTEST by `xdotool` on X11, where that is a person's path too) and takes
+//! a screenshot (`grim` on sway, `import -window root` on X). Never the code under test.
 //!
 //! sway refuses to run as root ("Unable to drop root"), and CI runs as root: there sway runs as
 //! the user `vultsdesk` (made once with `useradd`), in a runtime folder of its own that root's
@@ -107,9 +108,9 @@ impl Kind {
             Kind::Mutter(false) => &["mutter", "dbus-daemon", "foot"],
             Kind::Sway(true) => &[
                 "sway", "swaymsg", "setpriv", "Xwayland", "xhost", "xterm", "xdotool", "xwininfo",
-                "wtype", "grim",
+                "grim", "foot",
             ],
-            Kind::Sway(false) => &["sway", "swaymsg", "setpriv", "foot", "wtype", "grim"],
+            Kind::Sway(false) => &["sway", "swaymsg", "setpriv", "foot", "grim"],
             Kind::Weston => &[
                 "weston", "Xwayland", "xterm", "xdotool", "xwininfo", "import",
             ],
@@ -127,6 +128,7 @@ impl Kind {
                 "dbus-daemon",
                 "Xwayland",
                 "xterm",
+                "weston-terminal",
                 "xdotool",
                 "xwininfo",
                 "import",
@@ -189,30 +191,33 @@ pub struct Desktop {
     pub kids: Kids,
     desktop_kids: Kids,
     _xvfb: Option<Xvfb>,
-    /// sway's pointer (`examples/wl_pointer.rs`), started at the first click.
-    pointer: std::sync::Mutex<Option<Pointer>>,
+    /// The person's hand on a Wayland compositor (`examples/wl_input.rs`: sway's virtual
+    /// pointer, KWin's fake input), started at its first use.
+    hand: std::sync::Mutex<Option<Hand>>,
 }
 
-/// A virtual pointer on a wlroots seat (`examples/wl_pointer.rs`): sway's headless seat has
-/// none, so no client would get a click. Each command is answered `ok` once sway has read it.
-struct Pointer {
+/// A pointer (and on KWin a keyboard) that a person's input takes through the compositor
+/// (`examples/wl_input.rs`): a headless seat has no device, so no client would get a click.
+/// Each command is answered `ok` once the compositor has read it.
+struct Hand {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     stdout: std::io::BufReader<std::process::ChildStdout>,
 }
 
-impl Pointer {
-    fn start(env: &crate::desktop::Env) -> Pointer {
-        let (bin, _) = crate::built_example("vults-tests", "wl_pointer");
+impl Hand {
+    /// Starts the helper on the compositor of `env` (`mutter`: its RemoteDesktop session).
+    fn start(env: &crate::desktop::Env, bin: &Path, mutter: bool) -> Hand {
         let mut child = command(env, &bin.display().to_string())
+            .args(mutter.then_some("--mutter"))
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("wl_pointer starts: {e}"));
+            .unwrap_or_else(|e| panic!("wl_input starts: {e}"));
         let stdin = child.stdin.take().expect("its stdin");
         let stdout = std::io::BufReader::new(child.stdout.take().expect("its stdout"));
-        Pointer {
+        Hand {
             child,
             stdin,
             stdout,
@@ -222,19 +227,39 @@ impl Pointer {
     /// Sends `line` and waits for its `ok`.
     fn send(&mut self, line: &str) {
         use std::io::{BufRead, Write};
-        writeln!(self.stdin, "{line}").expect("wl_pointer reads");
+        writeln!(self.stdin, "{line}").expect("wl_input reads");
         let mut answer = String::new();
         self.stdout
             .read_line(&mut answer)
-            .expect("wl_pointer answers");
-        assert_eq!(answer.trim(), "ok", "wl_pointer: {line:?}");
+            .expect("wl_input answers");
+        assert_eq!(answer.trim(), "ok", "wl_input: {line:?}");
     }
 }
 
-impl Drop for Pointer {
+impl Drop for Hand {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The person's input helper (`examples/wl_input.rs`), built once.
+fn input_helper() -> PathBuf {
+    crate::built_example("vults-tests", "wl_input").0
+}
+
+/// The evdev key code (linux/input-event-codes.h) of an X keysym name the tests type.
+fn evdev_key(name: &str) -> u32 {
+    match name {
+        "a" => 30,
+        "d" => 32,
+        "x" => 45,
+        "y" => 21,
+        "Return" => 28,
+        "ctrl" => 29,
+        "alt" => 56,
+        "shift" => 42,
+        other => panic!("no evdev code for the key {other:?}"),
     }
 }
 
@@ -278,7 +303,7 @@ impl Desktop {
             kids: Kids::default(),
             desktop_kids: Kids::default(),
             _xvfb: None,
-            pointer: std::sync::Mutex::new(None),
+            hand: std::sync::Mutex::new(None),
         };
         match kind {
             Kind::Openbox | Kind::MutterX11 | Kind::KwinX11 => {
@@ -391,9 +416,34 @@ impl Desktop {
                 )
                 .expect("a script for kwin");
                 set_mode(&tell, 0o755);
+                // KWin offers its fake input only to a program whose desktop file asks for it
+                // by the program's own path: the person's hand of these tests
+                // (`examples/wl_input.rs`), found through KWin's own data folder.
+                let share = d.dir.join("share");
+                let apps = share.join("applications");
+                std::fs::create_dir_all(&apps).expect("kwin's applications folder");
+                let helper = std::fs::canonicalize(input_helper()).expect("wl_input's path");
+                std::fs::write(
+                    apps.join("vults-tests-input.desktop"),
+                    format!(
+                        "[Desktop Entry]\nType=Application\nName=Vults tests' input\n\
+                         NoDisplay=true\nExec={}\n\
+                         X-KDE-Wayland-Interfaces=org_kde_kwin_fake_input\n",
+                        helper.display()
+                    ),
+                )
+                .expect("the input helper's desktop file");
+                let mut kwin_env = d.env.clone();
+                for (var, dir) in [
+                    ("XDG_DATA_HOME", share),
+                    ("XDG_CONFIG_HOME", d.dir.join("config")),
+                    ("XDG_CACHE_HOME", d.dir.join("cache")),
+                ] {
+                    kwin_env.push((var.into(), dir.display().to_string()));
+                }
                 let log = d.log("kwin");
                 let pid = d.desktop_kids.spawn_logged(
-                    command(&d.env, &kwin.display().to_string()).args([
+                    command(&kwin_env, &kwin.display().to_string()).args([
                         "--virtual",
                         "--xwayland",
                         "--width",
@@ -691,6 +741,39 @@ impl Desktop {
         pid
     }
 
+    /// Opens a native Wayland terminal titled `title` over the whole screen (maximized; sway
+    /// tiles it so) in which `cat` writes each key typed to `file` at once (the terminal in raw
+    /// mode, no echo), beside the X windows of an XWayland desktop: foot, or on KWin
+    /// weston-terminal (foot 1.13 dies of a division by zero on an output with no physical size,
+    /// which is what `kwin_wayland --virtual` gives). Waits until the desktop shows it where
+    /// the desktop lists Wayland windows (sway); the test waits for its keys itself.
+    pub fn wayland_terminal(&mut self, title: &str, file: &Path) -> u32 {
+        let script = format!(
+            "printf '\\033]0;{title}\\007'; stty raw -echo; exec cat > '{}'",
+            file.display()
+        );
+        let mut c = if self.kind == Kind::Kwin {
+            let sh = self.dir.join(format!("{title}.sh"));
+            std::fs::write(&sh, format!("#!/bin/sh\n{script}\n")).expect("the terminal's script");
+            set_mode(&sh, 0o755);
+            let mut c = command(&self.env, "weston-terminal");
+            c.args(["--maximized", &format!("--shell={}", sh.display())]);
+            c
+        } else {
+            let mut c = command(&self.env, "foot");
+            c.args(["--maximized", "-T", title, "sh", "-c", &script]);
+            c
+        };
+        let pid = self.kids.spawn(&mut c);
+        if let Kind::Sway(_) = self.kind {
+            wait_for(30, &format!("the terminal {title}"), || {
+                self.windows().into_iter().find(|w| w.title == title)
+            });
+            self.focus(title);
+        }
+        pid
+    }
+
     /// Opens a fullscreen X window titled `title` (`xterm -fullscreen`: a video call, a
     /// presentation) and waits until the desktop shows it over the whole first monitor and,
     /// where the test has input, gives it the keyboard; its pid, for [`Desktop::close`].
@@ -861,94 +944,138 @@ impl Desktop {
         all
     }
 
-    /// Moves the pointer to `(x, y)` without clicking (X11 and XWayland: XTEST).
+    /// Whether the person's input goes in through the compositor's own device here
+    /// (`examples/wl_input.rs`), not XTEST.
+    fn by_hand(&self) -> bool {
+        matches!(self.kind, Kind::Sway(_) | Kind::Kwin | Kind::Mutter(true))
+    }
+
+    /// How a person's input reaches this desktop in the tests, for the matrix's cells: through
+    /// the compositor (sway, KWin), or XTEST, which is the person's own path on an X server
+    /// (X11 window managers) and goes behind a Wayland compositor's back under XWayland.
+    pub fn input_path(&self) -> &'static str {
+        match self.kind {
+            Kind::Sway(_) => "wlroots virtual pointer and keyboard",
+            Kind::Kwin => "KWin fake input",
+            Kind::Mutter(_) => "mutter RemoteDesktop",
+            Kind::Weston => "none (no input device headless)",
+            Kind::Openbox | Kind::MutterX11 | Kind::KwinX11 => "XTEST, the X server's own input",
+        }
+    }
+
+    /// Runs `f` with the person's hand on this compositor, started at the first use.
+    fn with_hand<T>(&self, f: impl FnOnce(&mut Hand) -> T) -> T {
+        let mut hand = self.hand.lock().unwrap();
+        let hand = hand.get_or_insert_with(|| {
+            let mutter = self.kind == Kind::Mutter(true);
+            let mut h = Hand::start(&self.env, &input_helper(), mutter);
+            h.send(&format!("size {} {}", self.screen.0, self.screen.1));
+            h
+        });
+        f(hand)
+    }
+
+    /// Moves the pointer to `(x, y)` without clicking, the desktop's way.
     pub fn point(&self, x: i64, y: i64) {
+        if self.by_hand() {
+            self.with_hand(|h| h.send(&format!("move {x} {y}")));
+            return;
+        }
         let (x, y) = (x.to_string(), y.to_string());
         run(&self.x_env(), "xdotool", &["mousemove", "--sync", &x, &y])
             .or_else(|_| run(&self.x_env(), "xdotool", &["mousemove", &x, &y]))
             .unwrap_or_else(|e| panic!("{e}"));
     }
 
-    /// Clicks the first button at `(x, y)` on the screen, the desktop's way.
+    /// Clicks the first button at `(x, y)` on the screen, the desktop's way: through the
+    /// compositor where the test has its device (sway's virtual pointer, KWin's fake input:
+    /// the compositor decides who gets the click and the keyboard, as for a hand's), XTEST
+    /// elsewhere.
     pub fn click(&self, x: i64, y: i64) {
-        let (x, y) = (x.to_string(), y.to_string());
-        match self.kind {
-            // sway's headless seat has no pointer (no input device): `swaymsg seat - cursor`
-            // moves a cursor no client hears. A virtual pointer moves and clicks as a hand
-            // would, through sway, to whatever is under it. With XWayland the click goes in
-            // through its XTEST instead: the virtual pointer's click on an override-redirect
-            // card reached no button, though XWayland's pointer was on it.
-            Kind::Sway(false) => {
-                let mut pointer = self.pointer.lock().unwrap();
-                let pointer = pointer.get_or_insert_with(|| {
-                    let mut p = Pointer::start(&self.env);
-                    p.send(&format!("size {} {}", self.screen.0, self.screen.1));
-                    p
-                });
-                pointer.send(&format!("move {x} {y}"));
-                if self.x_display.is_some() {
+        if self.by_hand() {
+            self.with_hand(|hand| {
+                hand.send(&format!("move {x} {y}"));
+                // The X windows at the point (a card over a terminal): XWayland's pointer must
+                // be in one of them before the press, or the press reaches no button.
+                let under: Vec<String> = if self.x_display.is_some() {
+                    self.windows()
+                        .iter()
+                        .filter(|w| {
+                            (w.rect.x..w.rect.x + w.rect.w).contains(&x)
+                                && (w.rect.y..w.rect.y + w.rect.h).contains(&y)
+                        })
+                        .filter_map(|w| w.x_id.map(|id| format!("window:{id}")))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                if !under.is_empty() {
                     // XWayland binds the seat's pointer only once the seat has one, so the
-                    // first motion may come before it listens: move until its pointer is there.
+                    // first motion may come before it listens; and XWayland keeps the place
+                    // where its pointer last was while the pointer is over a Wayland window,
+                    // so the place alone proves nothing: move until XWayland's pointer is
+                    // there and over the window (read, never moved, through XWayland).
                     let env = self.x_env();
                     let there = format!("x:{x} y:{y} ");
+                    let mut n = 0;
                     wait_for(20, &format!("XWayland's pointer at {x},{y}"), || {
                         let at = run(&env, "xdotool", &["getmouselocation"]).unwrap_or_default();
-                        if at.starts_with(&there) {
+                        if at.starts_with(&there)
+                            && at.split_whitespace().any(|f| under.iter().any(|w| w == f))
+                        {
                             return Some(());
                         }
-                        pointer.send(&format!("move {x} {y}"));
+                        n += 1;
+                        hand.send(&format!("move {} {y}", x - 1 - (n % 2)));
+                        hand.send(&format!("move {x} {y}"));
                         None
                     });
                 }
-                pointer.send("click");
-            }
-            _ => {
-                let env = self.x_env();
-                run(&env, "xdotool", &["mousemove", "--sync", &x, &y])
-                    .or_else(|_| run(&env, "xdotool", &["mousemove", &x, &y]))
-                    .unwrap_or_else(|e| panic!("{e}"));
-                run(&env, "xdotool", &["click", "1"]).unwrap_or_else(|e| panic!("{e}"));
-            }
+                hand.send("click");
+            });
+            return;
         }
+        let (x, y) = (x.to_string(), y.to_string());
+        let env = self.x_env();
+        run(&env, "xdotool", &["mousemove", "--sync", &x, &y])
+            .or_else(|_| run(&env, "xdotool", &["mousemove", &x, &y]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        run(&env, "xdotool", &["click", "1"]).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// Clicks at `(x, y)` on a native Wayland window (a terminal beside XWayland's windows), as
+    /// a hand does: the pointer moves there and a little about it, then clicks. XWayland is not
+    /// waited for: the pointer is not its there (mutter's XWayland also keeps a window over the
+    /// whole screen, its guard window, under every other, which [`Desktop::click`] would wait
+    /// for in vain).
+    pub fn click_wayland_window(&self, x: i64, y: i64) {
+        assert!(self.by_hand(), "no Wayland input on {}", self.kind.name());
+        self.with_hand(|hand| {
+            for (dx, dy) in [(-6, 0), (-3, 2), (0, 0)] {
+                hand.send(&format!("move {} {}", x + dx, y + dy));
+            }
+            hand.send("click");
+        });
     }
 
     /// Types `key` (an X keysym name: `a`, `Return`) into whatever has the keyboard.
     pub fn key(&self, key: &str) {
-        match self.kind {
-            Kind::Sway(_) => {
-                // Each wtype is a new virtual keyboard with its own keymap; a key sent at once
-                // may reach a client (XWayland) before that keymap does and be lost, so wtype
-                // waits 200 ms before it types. The tests read back what arrived.
-                run(&self.env, "wtype", &["-s", "200", "-k", key])
-                    .unwrap_or_else(|e| panic!("{e}"));
-            }
-            _ => {
-                run(&self.x_env(), "xdotool", &["key", key]).unwrap_or_else(|e| panic!("{e}"));
-            }
-        }
+        self.chord(key);
     }
 
     /// Types a chord (`ctrl+alt+y`: X keysym names joined by `+`, the last one the key) into
-    /// whatever has the keyboard, the desktop's way.
+    /// whatever has the keyboard, the desktop's way: the compositor's own virtual keyboard on
+    /// sway (one for the whole run, as a person has one: sway gives its keyboard back to the
+    /// focused window whenever a keyboard is added, so `wtype`'s new keyboard for each key
+    /// took the keys from a card a click had given them), KWin's fake input on KWin, XTEST
+    /// elsewhere.
     pub fn chord(&self, chord: &str) {
-        match self.kind {
-            Kind::Sway(_) => {
-                let mut parts: Vec<&str> = chord.split('+').collect();
-                let key = parts.pop().unwrap_or_default();
-                let mut args = vec!["-s", "200"];
-                for m in &parts {
-                    args.extend(["-M", m]);
-                }
-                args.extend(["-k", key]);
-                for m in parts.iter().rev() {
-                    args.extend(["-m", m]);
-                }
-                run(&self.env, "wtype", &args).unwrap_or_else(|e| panic!("{e}"));
-            }
-            _ => {
-                run(&self.x_env(), "xdotool", &["key", chord]).unwrap_or_else(|e| panic!("{e}"));
-            }
+        if self.by_hand() {
+            let codes: Vec<String> = chord.split('+').map(|k| evdev_key(k).to_string()).collect();
+            self.with_hand(|h| h.send(&format!("key {}", codes.join(" "))));
+            return;
         }
+        run(&self.x_env(), "xdotool", &["key", chord]).unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// Saves a picture of the whole screen to `path` (PNG); a line on stderr when it cannot.
@@ -1085,7 +1212,7 @@ impl Desktop {
 impl Drop for Desktop {
     fn drop(&mut self) {
         // What ran on the desktop first, then the desktop.
-        if let Ok(mut p) = self.pointer.lock() {
+        if let Ok(mut p) = self.hand.lock() {
             drop(p.take());
         }
         drop(std::mem::take(&mut self.kids));

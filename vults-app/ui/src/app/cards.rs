@@ -164,15 +164,17 @@ impl VultsWindow {
                 // A card never takes the keyboard when it appears (crate::viewport's contract);
                 // a click into it takes it, so its keys work.
                 if class != egui::ViewportClass::EmbeddedWindow {
-                    let (pressed, focused, moving) = ui.input(|i| {
+                    let (pressed, moving) = ui.input(|i| {
                         (
                             i.pointer.any_pressed(),
-                            i.viewport().focused == Some(true),
                             i.pointer.has_pointer()
                                 && (i.pointer.delta() != egui::Vec2::ZERO || moved_within(i)),
                         )
                     });
-                    if pressed && !focused {
+                    // Every click asks, focused or not: the window's own word on its focus lags
+                    // what the compositor did with the keyboard since (under XWayland the X
+                    // focus stays on a card after a click gave a Wayland window the keys).
+                    if pressed {
                         crate::viewport::take_keyboard(ui.ctx(), card_id(card.id), &title);
                     }
                     let over = ui.input(|i| i.pointer.has_pointer());

@@ -3,19 +3,23 @@
 //! x11rb's pure-Rust connection, so the window never waits on the X server.
 //!
 //! - **The keyboard on a click.** No window manager gives the keyboard to an override-redirect
-//!   window, so when a person clicks into a card (or a global key brings it up) the app sets the
-//!   X input focus on it itself ([`Desk::take_keyboard`]). Under a wlroots compositor (sway) the
-//!   compositor hands the keyboard to an override-redirect window on a click only when its type
-//!   is not one of the "never focus" types (NOTIFICATION among them, see wlroots'
-//!   `wlr_xwayland_or_surface_wants_focus`); such a window also gets the keyboard when it maps.
-//!   So a card maps as a NOTIFICATION and becomes NORMAL only while the pointer moves over it
-//!   ([`Desk::pointer_over`]): a card that appears never takes the keyboard, a click into it does.
-//!   An XWayland window manager also undoes a client's own focus change to a window it does not
-//!   manage (wlroots' `xwm_handle_focus_in` puts the focus back), so under XWayland the click
-//!   grabs the keyboard for the card instead, until the pointer leaves it or it closes: the keys
-//!   typed while the pointer rests on the card the person clicked are the card's, and only those.
-//!   The grab is this thread's connection's, not winit's, so its key presses are read here and
-//!   handed to the card's frame as egui key events ([`Desk::take_keys`]).
+//!   window, so when a person clicks into a card (or a global key brings it up) the app gives it
+//!   the keyboard itself ([`Desk::take_keyboard`]). On X11 it sets the X input focus on it.
+//!   Under XWayland the X input focus is not the app's to move (wlroots' `xwm_handle_focus_in`
+//!   puts it back; KWin takes the move as its active window losing the keyboard and gives the
+//!   keys to no window), so the click grabs the keyboard for the card instead, until the pointer
+//!   leaves it or it closes: the keys typed while the pointer rests on the card the person
+//!   clicked are the card's, and only those. The grab is this thread's connection's, not
+//!   winit's, so its key presses are read here and handed to the card's frame as egui key
+//!   events ([`Desk::take_keys`]). A grab only gets what the compositor gives XWayland: where a
+//!   native Wayland window has the compositor's keyboard (`_NET_ACTIVE_WINDOW` names no X
+//!   window), KWin or mutter is asked, as a pager asks, to activate a one-pixel window of ours
+//!   under the card ([`X::keyboard_window`]), unmapped when the grab ends; sway gives the card its keyboard
+//!   on the click itself when the card's type is not a "never focus" one (wlroots'
+//!   `wlr_xwayland_or_surface_wants_focus`: NOTIFICATION is one), and gives it back only when the
+//!   card unmaps ([`X::ungrab`]). So a card maps as a NOTIFICATION and becomes NORMAL only while
+//!   the pointer moves over it ([`Desk::pointer_over`]): a card that appears never takes the
+//!   keyboard, a click into it does.
 //! - **Where windows go.** The monitors (RandR), the work area the window manager leaves free of
 //!   panels (`_NET_WORKAREA`), where the pointer is, and where the active window is (with its
 //!   frame) and whether it is fullscreen (`_NET_WM_STATE_FULLSCREEN`), read every [`REFRESH`]
@@ -31,8 +35,9 @@ use std::time::{Duration, Instant};
 use x11rb::connection::Connection;
 use x11rb::protocol::randr::ConnectionExt as _;
 use x11rb::protocol::xproto::{
-    AtomEnum, ConfigureWindowAux, ConnectionExt as _, GrabMode, GrabStatus, InputFocus, MapState,
-    PropMode, StackMode, Window,
+    AtomEnum, ClientMessageEvent, ColormapAlloc, ConfigureWindowAux, ConnectionExt as _,
+    CreateWindowAux, EventMask, GrabMode, GrabStatus, InputFocus, MapState, PropMode, StackMode,
+    VisualClass, Window, WindowClass,
 };
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
@@ -89,6 +94,7 @@ impl Desk {
         let x = X {
             conn,
             root,
+            screen,
             atoms,
             pid: std::process::id(),
             windows: HashMap::new(),
@@ -99,6 +105,8 @@ impl Desk {
             keymap: None,
             released: None,
             window_manager: None,
+            keyboard_window: None,
+            handed_back: None,
             xwayland: std::env::var_os("WAYLAND_DISPLAY").is_some_and(|v| !v.is_empty()),
         };
         let shared = screens.clone();
@@ -176,6 +184,10 @@ struct Atoms {
     fullscreen: u32,
     icccm_state: u32,
     frame_extents: u32,
+    user_time: u32,
+    motif_hints: u32,
+    skip_taskbar: u32,
+    skip_pager: u32,
 }
 
 impl Atoms {
@@ -202,13 +214,37 @@ impl Atoms {
             fullscreen: intern("_NET_WM_STATE_FULLSCREEN")?,
             icccm_state: intern("WM_STATE")?,
             frame_extents: intern("_NET_FRAME_EXTENTS")?,
+            user_time: intern("_NET_WM_USER_TIME")?,
+            motif_hints: intern("_MOTIF_WM_HINTS")?,
+            skip_taskbar: intern("_NET_WM_STATE_SKIP_TASKBAR")?,
+            skip_pager: intern("_NET_WM_STATE_SKIP_PAGER")?,
         })
     }
 }
 
+/// The window that takes the compositor's keyboard for a card under KWin
+/// ([`X::keyboard_window`]), and whether it is mapped now.
+struct KeyboardWindow {
+    window: Window,
+    mapped: bool,
+}
+
+/// The title of [`KeyboardWindow`].
+const KEYBOARD_WINDOW: &str = "Vults keyboard";
+
+/// The window managers (by the name they give themselves, `_NET_SUPPORTING_WM_CHECK`) that
+/// give their keyboard to a window of ours a pager asks them to activate, proven in the desktop
+/// matrix: KWin.
+const ACTIVATES_FOR_PAGERS: &[&str] = &["KWin", "Mutter", "GNOME Shell"];
+
+/// The name wlroots' XWayland window manager (sway's) gives itself.
+const WLROOTS_WM: &str = "wlroots wm";
+
 struct X {
     conn: RustConnection,
     root: Window,
+    /// The screen the root is of.
+    screen: usize,
     atoms: Atoms,
     pid: u32,
     /// Our windows by title, as found among the root's children.
@@ -227,6 +263,12 @@ struct X {
     released: Option<(u8, u32)>,
     /// The X server is XWayland under a Wayland compositor.
     xwayland: bool,
+    /// The window that takes KWin's keyboard for a card, once one was needed.
+    keyboard_window: Option<KeyboardWindow>,
+    /// The card sway gave its keyboard to on a click, taken from a native Wayland window,
+    /// while it holds the grab: sway gives that window the keyboard back only when the card
+    /// unmaps (see [`X::ungrab`]).
+    handed_back: Option<Window>,
     /// The window manager's name and, under weston, its panel's position in weston.ini: read
     /// once, when the window manager first answers (neither changes while it runs).
     window_manager: Option<(String, Option<String>)>,
@@ -287,34 +329,47 @@ impl X {
                 let Some(w) = self.find(&title)? else {
                     return Ok(());
                 };
-                // CurrentTime: the press that asked is the newest the server has seen.
-                self.conn
-                    .set_input_focus(InputFocus::PARENT, w, x11rb::CURRENT_TIME)
-                    .map_err(|e| e.to_string())?;
-                if self.xwayland {
-                    let grab = self
-                        .conn
-                        .grab_keyboard(
-                            false,
-                            w,
-                            x11rb::CURRENT_TIME,
-                            GrabMode::ASYNC,
-                            GrabMode::ASYNC,
-                        )
-                        .map_err(|e| e.to_string())?
-                        .reply()
+                if !self.xwayland {
+                    // CurrentTime: the press that asked is the newest the server has seen.
+                    self.conn
+                        .set_input_focus(InputFocus::PARENT, w, x11rb::CURRENT_TIME)
                         .map_err(|e| e.to_string())?;
-                    if grab.status == GrabStatus::SUCCESS {
-                        self.grabbed = Some(title.clone());
-                    } else {
-                        tracing::debug!("keyboard grab for {title:?}: {:?}", grab.status);
-                    }
+                    self.conn.flush().map_err(|e| e.to_string())?;
+                    tracing::info!("keyboard: {title:?} has the X input focus (a click or a key)");
+                    return Ok(());
                 }
+                // Under XWayland the X input focus is not ours to move: wlroots puts it back,
+                // and KWin takes the move as its active window losing the keyboard and gives
+                // the keys to no window at all. The keys go to the card by a grab instead, and
+                // they reach XWayland at all only while the compositor gives its keyboard to an
+                // X window (see `keyboard_window`).
+                let time = self.server_time();
+                let grab = self
+                    .conn
+                    .grab_keyboard(false, w, time, GrabMode::ASYNC, GrabMode::ASYNC)
+                    .map_err(|e| e.to_string())?
+                    .reply()
+                    .map_err(|e| e.to_string())?;
+                if grab.status != GrabStatus::SUCCESS {
+                    tracing::info!("keyboard: no grab for {title:?}: {:?}", grab.status);
+                    return Ok(());
+                }
+                self.grabbed = Some(title.clone());
+                let how = if self.wayland_window_has_keys() {
+                    let wm = self.window_manager_name();
+                    if wm.as_deref() == Some(WLROOTS_WM) {
+                        self.handed_back = Some(w);
+                    }
+                    self.activate_keyboard_window(w, time)?
+                } else {
+                    "the compositor's keyboard is XWayland's".to_owned()
+                };
                 self.conn.flush().map_err(|e| e.to_string())?;
-                tracing::debug!("keyboard given to {title:?} (a click or a key asked)");
+                tracing::info!("keyboard: {title:?} holds the keys under a grab ({how})");
             }
             Ask::PointerOver(title, over) => {
                 if !over && self.grabbed.as_ref() == Some(&title) {
+                    tracing::info!("keyboard: the pointer left {title:?}, which lets the keys go");
                     self.ungrab()?;
                 }
                 // Only a compositor that reads the type of an override-redirect window to decide
@@ -344,6 +399,10 @@ impl X {
             }
             Ask::Release => {
                 if self.grabbed.is_some() {
+                    tracing::info!(
+                        "keyboard: {:?} lets the keys go (Show terminal)",
+                        self.grabbed
+                    );
                     self.ungrab()?;
                 }
                 if let Ok(mut keys) = self.keys.lock() {
@@ -376,6 +435,10 @@ impl X {
             Ask::Refresh => {}
             Ask::Open(titles) => {
                 if self.grabbed.as_ref().is_some_and(|g| !titles.contains(g)) {
+                    tracing::info!(
+                        "keyboard: {:?} closed, which lets the keys go",
+                        self.grabbed
+                    );
                     self.ungrab()?;
                 }
                 self.windows.retain(|t, _| titles.contains(t));
@@ -455,7 +518,313 @@ impl X {
         self.conn
             .ungrab_keyboard(x11rb::CURRENT_TIME)
             .map_err(|e| e.to_string())?;
+        // The window that held the compositor's keyboard for the card goes: the compositor
+        // hands the keyboard back to the window that had it before (the terminal).
+        if let Some(k) = self.keyboard_window.as_mut().filter(|k| k.mapped) {
+            k.mapped = false;
+            self.conn
+                .unmap_window(k.window)
+                .map_err(|e| e.to_string())?;
+            tracing::info!("keyboard: given back to the compositor's last window");
+        }
+        // sway gave the card its keyboard on the click, and keeps it there even when the
+        // person clicks back into the window that had it (sway 1.7 sees that window as focused
+        // still and does nothing): it hands the keyboard back when a card that has it unmaps.
+        // The card turns a notification again (so that mapping gives it nothing) and is
+        // unmapped and mapped at once; it is drawn again on the next frame.
+        if let Some(card) = self.handed_back.take() {
+            self.conn
+                .change_property32(
+                    PropMode::REPLACE,
+                    card,
+                    self.atoms.window_type,
+                    AtomEnum::ATOM,
+                    &[self.atoms.type_notification],
+                )
+                .map_err(|e| e.to_string())?;
+            for (title, w) in &self.windows {
+                if *w == card {
+                    self.hovered.insert(title.clone(), false);
+                }
+            }
+            self.conn.unmap_window(card).map_err(|e| e.to_string())?;
+            self.conn.map_window(card).map_err(|e| e.to_string())?;
+            self.conn.flush().map_err(|e| e.to_string())?;
+            tracing::info!("keyboard: handed back to sway's focused window");
+        }
         self.conn.flush().map_err(|e| e.to_string())
+    }
+
+    /// Whether the compositor's keyboard is with a native Wayland window (or none), not with
+    /// XWayland: the window manager names no X window active (`_NET_ACTIVE_WINDOW` is None;
+    /// KWin, wlroots and mutter set it to the X window they gave the keyboard, and to None
+    /// otherwise). Keys typed then never reach the X server, grab or not.
+    fn wayland_window_has_keys(&self) -> bool {
+        self.card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())
+            .and_then(|v| v.first().copied())
+            .is_none_or(|w| w == 0)
+    }
+
+    /// Asks the compositor to give its keyboard to XWayland while the card `card` holds the
+    /// grab, where a native Wayland window has it: by activating a window of ours that it
+    /// manages, as a pager asks (`_NET_ACTIVE_WINDOW`, source 2, with the click's time), which
+    /// KWin honours. The window is one transparent pixel under the card (`keyboard_window`),
+    /// unmapped again when the grab ends. Elsewhere the compositor's own click gives XWayland
+    /// the keyboard (sway: a click into an override-redirect window of a focusable type, which
+    /// the card is while the pointer moves over it), and a managed window of ours would be
+    /// tiled (sway) or placed in view (mutter): nothing is asked. What was done, for the log.
+    fn activate_keyboard_window(&mut self, card: Window, time: u32) -> Result<String, String> {
+        let wm = self.window_manager_name().unwrap_or_default();
+        if !ACTIVATES_FOR_PAGERS.contains(&wm.as_str()) {
+            return Ok(format!(
+                "a native Wayland window has the compositor's keyboard ({wm:?}): its click gives it"
+            ));
+        }
+        let g = self
+            .conn
+            .get_geometry(card)
+            .map_err(|e| e.to_string())?
+            .reply()
+            .map_err(|e| e.to_string())?;
+        let at = self
+            .conn
+            .translate_coordinates(card, self.root, 0, 0)
+            .map_err(|e| e.to_string())?
+            .reply()
+            .map_err(|e| e.to_string())?;
+        let (x, y) = (
+            at.dst_x + i16::try_from(g.width / 2).unwrap_or(0),
+            at.dst_y + i16::try_from(g.height / 2).unwrap_or(0),
+        );
+        let k = self.keyboard_window()?;
+        self.conn
+            .configure_window(
+                k,
+                &ConfigureWindowAux::new()
+                    .x(i32::from(x))
+                    .y(i32::from(y))
+                    .stack_mode(StackMode::BELOW)
+                    .sibling(card),
+            )
+            .map_err(|e| e.to_string())?;
+        // Where the window manager places a window it maps: here, under the card.
+        let hints = [
+            1 | 4, // USPosition | PPosition
+            u32::from(x as u16),
+            u32::from(y as u16),
+            1,
+            1,
+        ];
+        self.conn
+            .change_property32(
+                PropMode::REPLACE,
+                k,
+                AtomEnum::WM_NORMAL_HINTS,
+                AtomEnum::WM_SIZE_HINTS,
+                &[hints.as_slice(), &[0; 13]].concat(),
+            )
+            .map_err(|e| e.to_string())?;
+        self.conn
+            .change_property32(
+                PropMode::REPLACE,
+                k,
+                self.atoms.user_time,
+                AtomEnum::CARDINAL,
+                &[time],
+            )
+            .map_err(|e| e.to_string())?;
+        self.conn.map_window(k).map_err(|e| e.to_string())?;
+        if let Some(kw) = self.keyboard_window.as_mut() {
+            kw.mapped = true;
+        }
+        // _NET_ACTIVE_WINDOW: source 2 (a pager: a person's own request), the click's time,
+        // no window of ours active before it.
+        let message = ClientMessageEvent::new(32, k, self.atoms.active, [2, time, 0, 0, 0]);
+        self.conn
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                message,
+            )
+            .map_err(|e| e.to_string())?;
+        self.conn.flush().map_err(|e| e.to_string())?;
+        // KWin names the window it activated in `_NET_ACTIVE_WINDOW` as it hands it the
+        // keyboard: the card has the keys once it does, and the log says so only then.
+        let until = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < until {
+            let active = self
+                .card32(self.root, self.atoms.active, AtomEnum::WINDOW.into())
+                .and_then(|v| v.first().copied());
+            if active == Some(k) {
+                return Ok(format!(
+                    "{wm} activated the card's keyboard window, asked as a pager asks"
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Ok(format!(
+            "{wm} was asked to activate the card's keyboard window and has not yet"
+        ))
+    }
+
+    /// The window that takes the compositor's keyboard for a card under KWin (made once): one
+    /// pixel, transparent where the X server has a 32-bit visual, managed (not
+    /// override-redirect) so that KWin can activate it, with no frame (Motif hints), out of
+    /// the taskbar and the pager, titled "Vults keyboard". Keys never go to it: the card's
+    /// grab takes them.
+    fn keyboard_window(&mut self) -> Result<Window, String> {
+        if let Some(k) = &self.keyboard_window {
+            return Ok(k.window);
+        }
+        let screen = &self.conn.setup().roots[self.screen];
+        let (root_depth, root_visual) = (screen.root_depth, screen.root_visual);
+        let argb = screen
+            .allowed_depths
+            .iter()
+            .filter(|d| d.depth == 32)
+            .flat_map(|d| d.visuals.iter())
+            .find(|v| v.class == VisualClass::TRUE_COLOR)
+            .map(|v| v.visual_id);
+        let window = self.conn.generate_id().map_err(|e| e.to_string())?;
+        let mut aux = CreateWindowAux::new()
+            .background_pixel(0)
+            .border_pixel(0)
+            .event_mask(EventMask::PROPERTY_CHANGE);
+        let (depth, visual) = match argb {
+            Some(visual) => {
+                let colormap = self.conn.generate_id().map_err(|e| e.to_string())?;
+                self.conn
+                    .create_colormap(ColormapAlloc::NONE, colormap, self.root, visual)
+                    .map_err(|e| e.to_string())?;
+                aux = aux.colormap(colormap);
+                (32, visual)
+            }
+            None => (root_depth, root_visual),
+        };
+        self.conn
+            .create_window(
+                depth,
+                window,
+                self.root,
+                0,
+                0,
+                1,
+                1,
+                0,
+                WindowClass::INPUT_OUTPUT,
+                visual,
+                &aux,
+            )
+            .map_err(|e| e.to_string())?;
+        let a = &self.atoms;
+        let title = KEYBOARD_WINDOW.as_bytes();
+        self.conn
+            .change_property8(PropMode::REPLACE, window, a.net_wm_name, a.utf8, title)
+            .map_err(|e| e.to_string())?;
+        self.conn
+            .change_property8(
+                PropMode::REPLACE,
+                window,
+                AtomEnum::WM_NAME,
+                AtomEnum::STRING,
+                title,
+            )
+            .map_err(|e| e.to_string())?;
+        self.conn
+            .change_property8(
+                PropMode::REPLACE,
+                window,
+                AtomEnum::WM_CLASS,
+                AtomEnum::STRING,
+                b"vults\0vults\0",
+            )
+            .map_err(|e| e.to_string())?;
+        self.conn
+            .change_property32(
+                PropMode::REPLACE,
+                window,
+                a.net_wm_pid,
+                AtomEnum::CARDINAL,
+                &[self.pid],
+            )
+            .map_err(|e| e.to_string())?;
+        // Motif hints: flags = decorations, decorations = none.
+        self.conn
+            .change_property32(
+                PropMode::REPLACE,
+                window,
+                a.motif_hints,
+                a.motif_hints,
+                &[2, 0, 0, 0, 0],
+            )
+            .map_err(|e| e.to_string())?;
+        self.conn
+            .change_property32(
+                PropMode::REPLACE,
+                window,
+                a.wm_state,
+                AtomEnum::ATOM,
+                &[a.skip_taskbar, a.skip_pager],
+            )
+            .map_err(|e| e.to_string())?;
+        // ICCCM WM_HINTS: flags = input, input = true (it takes the focus it is given).
+        self.conn
+            .change_property32(
+                PropMode::REPLACE,
+                window,
+                AtomEnum::WM_HINTS,
+                AtomEnum::WM_HINTS,
+                &[1, 1, 0, 0, 0, 0, 0, 0, 0],
+            )
+            .map_err(|e| e.to_string())?;
+        self.keyboard_window = Some(KeyboardWindow {
+            window,
+            mapped: false,
+        });
+        Ok(window)
+    }
+
+    /// The X server's time now, for a grab and an activation that a click asked for: a
+    /// property appended to with nothing says the time in its PropertyNotify. CurrentTime
+    /// when the server does not answer within a moment.
+    fn server_time(&mut self) -> u32 {
+        let Ok(k) = self.keyboard_window() else {
+            return x11rb::CURRENT_TIME;
+        };
+        let appended = self.conn.change_property8(
+            PropMode::APPEND,
+            k,
+            self.atoms.user_time,
+            AtomEnum::CARDINAL,
+            &[],
+        );
+        if appended.is_err() || self.conn.flush().is_err() {
+            return x11rb::CURRENT_TIME;
+        }
+        let until = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < until {
+            match self.conn.poll_for_event() {
+                Ok(Some(x11rb::protocol::Event::PropertyNotify(e))) if e.window == k => {
+                    return e.time;
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(_) => break,
+            }
+        }
+        x11rb::CURRENT_TIME
+    }
+
+    /// The window manager's name, read once it answers.
+    fn window_manager_name(&mut self) -> Option<String> {
+        if self.window_manager.is_none() {
+            self.window_manager = self.window_manager().map(|wm| {
+                let panel = (wm == WESTON_WM).then(weston_panel_position).flatten();
+                (wm, panel)
+            });
+        }
+        self.window_manager.as_ref().map(|(wm, _)| wm.clone())
     }
 
     /// Our own top-level window titled `title` (our pid, that name), cached.
