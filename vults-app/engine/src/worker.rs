@@ -135,3 +135,65 @@ impl<C, S> WorkerSide<C, S> {
         (self.wake)();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    enum Cmd {
+        Add(u32),
+        Stop,
+    }
+
+    /// Commands are carried out in order, each status wakes the owner, and dropping the worker
+    /// returns only after its loop did what it does on its last command.
+    #[test]
+    fn commands_in_a_status_out_a_wake_and_the_drop_waits_for_the_last_words() {
+        let wakes = Arc::new(AtomicUsize::new(0));
+        let last_words = Arc::new(Mutex::new(Vec::new()));
+        let (w, said) = (wakes.clone(), last_words.clone());
+        let worker = Worker::spawn(
+            "test",
+            0u32,
+            Cmd::Stop,
+            Arc::new(move || {
+                w.fetch_add(1, Ordering::SeqCst);
+            }),
+            move |side| {
+                while let Some(cmd) = side.recv() {
+                    match cmd {
+                        Cmd::Add(n) => side.update(|s| *s += n),
+                        Cmd::Stop => {
+                            std::thread::sleep(std::time::Duration::from_millis(50));
+                            said.lock().unwrap().push("bye");
+                            return;
+                        }
+                    }
+                }
+            },
+        );
+        for n in 1..=10 {
+            assert!(worker.send(Cmd::Add(n)));
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while *worker.status() != 55 {
+            assert!(std::time::Instant::now() < deadline, "the sum never came");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(wakes.load(Ordering::SeqCst), 10);
+        drop(worker);
+        assert_eq!(*last_words.lock().unwrap(), vec!["bye"]);
+    }
+
+    /// A loop that panics is logged; its owner's drop still returns.
+    #[test]
+    fn a_loop_that_panics_does_not_hang_its_owner() {
+        let worker: Worker<Cmd, ()> =
+            Worker::spawn("panicky", (), Cmd::Stop, Arc::new(|| {}), |_side| {
+                panic!("a loop that panics")
+            });
+        let _ = worker.send(Cmd::Add(1));
+        drop(worker);
+    }
+}
