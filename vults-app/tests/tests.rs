@@ -12,6 +12,9 @@ mod desktop;
 #[cfg(target_os = "linux")]
 mod desktops;
 mod help_remote;
+/// Linux only: the desktop's notification server is a D-Bus service.
+#[cfg(target_os = "linux")]
+mod hidden_window;
 mod keys;
 mod late_island;
 mod link_orphan;
