@@ -26,7 +26,7 @@ use vults_core::protocol::AnswerItem;
 use vults_engine::messages::{
     AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
-use vults_engine::{Engine, EngineCommander, EngineHandle, EngineOptions};
+use vults_engine::{EngineCommander, EngineOptions};
 
 /// Runs until a signal or `quit`. `cards`: answer cards from the console.
 pub fn run(paths: Paths, cards: bool) -> ExitCode {
@@ -35,14 +35,15 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         stop_on_signal: true,
         ..EngineOptions::default()
     };
-    let link_paths = paths.clone();
-    let mut engine: EngineHandle = match Engine::start_with(paths, Arc::new(|| {}), options) {
-        Ok(e) => e,
+    // The runtime, the engine and the hosts' links are composed in one place (compose.rs).
+    let app = match crate::compose::Headless::start(paths, options) {
+        Ok(app) => app,
         Err(e) => {
-            tracing::error!("cannot start: {e}");
+            tracing::error!("{e}");
             return ExitCode::FAILURE;
         }
     };
+    let engine = &app.engine;
     tracing::info!(
         "serving {}{}",
         engine.socket().display(),
@@ -52,8 +53,6 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             " (no cards: rules and policies answer, agents ask the rest themselves)"
         }
     );
-    // Agents on SSH hosts reach this engine too, through their links (vults-remote).
-    let _links = vults_remote::link::Links::start(&link_paths, engine.host_sockets());
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
@@ -65,17 +64,19 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             tracing::warn!("cannot read the console: {e}");
         }
     }
-    for event in engine.events.iter() {
+    // The console reads a subscription of its own.
+    let mut events = engine.subscribe();
+    while let Some(event) = events.blocking_recv() {
         log(&event);
         if let Ok(mut w) = waiting.lock() {
-            match &event {
+            match &*event {
                 EngineEvent::CardAdded(c) => w.push(c.id),
                 EngineEvent::CardRemoved { id, .. } => w.retain(|x| x != id),
                 _ => {}
             }
         }
     }
-    engine.join();
+    app.wait();
     tracing::info!("stopped");
     ExitCode::SUCCESS
 }
