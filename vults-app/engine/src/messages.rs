@@ -462,9 +462,9 @@ impl AnsweredBy {
 
     /// Who answered in a person's words, after the verb ("allowed …", "denied …"): "by you",
     /// "by you, with a key on its card", "by you, with a global key", "on your phone (Ana)",
-    /// "by an Always rule" (its id is a hash: History shows it on hover)… The one wording History, Zeca's chat and Settings → Phone show;
-    /// what came from outside (a device's or a policy's name, an older line's text) is shown
-    /// through the card's rule ([`vults_core::text::reveal`]).
+    /// "by an Always rule" (its id is a hash: History shows it on hover)… The one wording
+    /// History and Zeca's chat show; what came from outside (a device's or a policy's name, an
+    /// older line's text) is shown through the card's rule ([`vults_core::text::reveal`]).
     pub fn words(&self) -> String {
         let shown = |text: &str| vults_core::text::reveal(text).text.into_owned();
         match self {

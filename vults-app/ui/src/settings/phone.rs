@@ -452,7 +452,7 @@ fn refusal_list(
         ui.label(
             RichText::new(format!(
                 "{} — {}",
-                r.by.words(),
+                r.by,
                 r.detail.as_deref().unwrap_or("refused")
             ))
             .small()
