@@ -687,3 +687,192 @@ fn the_checks_bite() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Event names (issue 40): an event's meaning is resolved from its name once, by its agent's row
+// (`vults_core::agents::lifecycle`), and matched as a `Lifecycle` everywhere after.
+// ---------------------------------------------------------------------------------------------
+
+/// The only files that may compare an event's name as a string: the agent table (each row's
+/// spellings) and the wire.
+const EVENT_NAMES_LIVE_IN: &[&str] = &[
+    "vults-core/src/agents/table.rs",
+    "vults-core/src/protocol/wire.rs",
+];
+
+/// Literals compared where they are no event, though one is spelt alike: (file, literal).
+const NOT_EVENT_NAMES: &[(&str, &str)] = &[
+    // The audit's `by` word for a notification's button.
+    ("vults-app/engine/src/messages.rs", "notification"),
+];
+
+fn fold(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Every event name a row installs or the table knows otherwise, folded.
+fn event_names() -> BTreeSet<String> {
+    let rows = vults_core::agents::AGENTS
+        .iter()
+        .filter_map(|a| a.install)
+        .flat_map(|i| i.entries)
+        .map(|e| e.event);
+    let others = vults_core::agents::OTHER_EVENTS.iter().map(|(n, _)| *n);
+    rows.chain(others).map(fold).collect()
+}
+
+/// The string literals of `code` (see [`code_of`]) compared as an event name: beside `==` or
+/// `!=`, in a match arm (`"x" =>`, `"x" |`, `| "x"`), or in `eq_ignore_ascii_case`, that fold
+/// (without case and separators) to one of `names`; a flag (`--statusline`) aside.
+fn event_names_compared(code: &str, names: &BTreeSet<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        // A char literal '"' is no string; a raw string ends at its own `"#…`.
+        if i > 0 && bytes[i - 1] == b'\'' {
+            i += 1;
+            continue;
+        }
+        let hashes = code[..i].chars().rev().take_while(|c| *c == '#').count();
+        let raw = code[..i - hashes].ends_with('r');
+        let start = i + 1;
+        let mut end = start;
+        while end < bytes.len() {
+            if raw {
+                if code[end..].starts_with(&format!("\"{}", "#".repeat(hashes))) {
+                    break;
+                }
+            } else if bytes[end] == b'\\' {
+                end += 1;
+            } else if bytes[end] == b'"' {
+                break;
+            }
+            end += 1;
+        }
+        let literal = &code[start..end.min(code.len())];
+        let before = code[..i - hashes - usize::from(raw)].trim_end();
+        let after = code
+            .get(end + 1 + hashes..)
+            .unwrap_or_default()
+            .trim_start();
+        let bar = |s: &str, at_end: bool| {
+            if at_end {
+                s.ends_with('|') && !s.ends_with("||")
+            } else {
+                s.starts_with('|') && !s.starts_with("||")
+            }
+        };
+        let compared = before.ends_with("==")
+            || before.ends_with("!=")
+            || before.ends_with("eq_ignore_ascii_case(")
+            || bar(before, true)
+            || after.starts_with("==")
+            || after.starts_with("!=")
+            || after.starts_with("=>")
+            || bar(after, false);
+        // A flag (`--statusline`) is no event name.
+        if compared && !literal.starts_with('-') && names.contains(&fold(literal)) {
+            out.push(literal.to_string());
+        }
+        i = end + 1 + hashes;
+    }
+    out
+}
+
+#[test]
+fn no_event_name_is_compared_as_a_string_outside_the_table_and_the_wire() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let names = event_names();
+    assert!(names.contains("permissionrequest") && names.contains("stop"));
+    let mut dirs = vec![
+        root.join("vults-core/src"),
+        root.join("vults-hook/src"),
+        root.join("vults-app/src"),
+    ];
+    for e in std::fs::read_dir(root.join("vults-app")).unwrap() {
+        let src = e.unwrap().path().join("src");
+        if src.is_dir() {
+            dirs.push(src);
+        }
+    }
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    for d in &dirs {
+        files(d, &mut all);
+    }
+    assert!(
+        all.len() > 50,
+        "read the workspace's sources: {}",
+        all.len()
+    );
+    let mut found = Vec::new();
+    for path in all {
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if EVENT_NAMES_LIVE_IN.contains(&rel.as_str()) {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(&path).unwrap());
+        for literal in event_names_compared(&code, &names) {
+            if !NOT_EVENT_NAMES.contains(&(rel.as_str(), literal.as_str())) {
+                found.push(format!("{rel}: \"{literal}\""));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "event names compared as strings (match vults_core::agents::Lifecycle instead, \
+         resolved once from the agent's row): {found:#?}"
+    );
+}
+
+#[test]
+fn the_event_name_check_bites() {
+    let names = event_names();
+    let flagged = |code: &str| event_names_compared(&code_of(code), &names);
+    assert_eq!(
+        flagged(r#"if event.event == "PermissionRequest" { x() }"#),
+        ["PermissionRequest"]
+    );
+    assert_eq!(flagged(r#"if "Stop" != name {}"#), ["Stop"]);
+    assert_eq!(
+        flagged(
+            "match n.as_str() {\n    \"posttooluse\" => 1,\n    \"stop\" | \"agentstop\" => 2,\n    _ => 0,\n}"
+        ),
+        ["posttooluse", "stop", "agentstop"]
+    );
+    assert_eq!(
+        flagged(r#"name.eq_ignore_ascii_case("sessionEnd")"#),
+        ["sessionEnd"]
+    );
+    // A name made, not compared; a word that is no event; a test's; a comment's.
+    assert!(
+        flagged(r#"let e = Event { event: "PreToolUse".into() }; ui.button("Stop");"#).is_empty()
+    );
+    assert!(flagged(r#"if kind == "idle_prompt" || x == "ok" {}"#).is_empty());
+    assert!(flagged(r#"match a { "--statusline" => 1, _ => 0 }"#).is_empty());
+    assert!(
+        flagged("#[cfg(test)]\nmod tests {\n    fn t() { assert!(e == \"Stop\"); }\n}").is_empty()
+    );
+    assert!(flagged("// if e == \"Stop\"\nlet s = r#\"a \"Stop\" b\"#;").is_empty());
+}

@@ -324,12 +324,13 @@ async function callOverBroker(link, nonce, inner) {
 }
 
 // ---- rendering (textContent only: card content is never parsed as HTML) ---------------------
-// Characters that show as nothing, or as what they are not — the same set as the app's
-// vults_core::text::is_hidden: control characters (but newline and tab), format characters
+// Characters that show as nothing, or as what they are not — the app's one rule,
+// vults_core::text::HIDDEN, written out (a test in vults-app/phone/tests/page.rs compares this
+// table with it over every code point, and prints the line to paste when they differ): control characters (but newline and tab), format characters
 // (bidi controls that reorder "/tmp/\u202etxt.exe", zero-width spaces and joiners, the BOM,
 // tag characters), line/paragraph separators, variation selectors, Hangul fillers. Each is
 // written out as ‹U+202E› wherever a card's text is shown; "\r\n" is a line end.
-const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}]/gu;
+const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u115F-\u1160\u17B4-\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}]/gu;
 function reveal(text) {
   return String(text).replace(HIDDEN, (c, at, all) => (c === '\r' && all[at + 1] === '\n'
     ? c : `‹U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}›`));

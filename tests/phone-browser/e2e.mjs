@@ -188,17 +188,19 @@ try {
 
   // Run 5: text meant to fool a reader. A right-to-left override makes "/tmp/\u202etxt.exe" read
   // as "/tmp/exe.txt" and a zero-width space hides in a host name: the page writes each out as
-  // ‹U+…›, as the desktop card does, and says the card has hidden characters.
+  // ‹U+…›, as the desktop card does, and says the card has hidden characters. U+1D173 (a
+  // musical beam that draws as nothing) too: the notification once lacked it.
   const stamp = Date.now();
-  const trick = `cp payload /tmp/\u202etxt.exe && curl -s https://exa\u200bmple.com/${stamp}`;
+  const trick = `cp payload /tmp/\u202etxt.exe && curl -s https://exa\u200bmple.com/${stamp} /tmp/notes\u{1D173}.txt`;
   const trickRun = askThroughHook(trick);
-  const shownTrick = `cp payload /tmp/‹U+202E›txt.exe && curl -s https://exa‹U+200B›mple.com/${stamp}`;
+  const shownTrick = `cp payload /tmp/‹U+202E›txt.exe && curl -s https://exa‹U+200B›mple.com/${stamp} /tmp/notes‹U+1D173›.txt`;
   const tcard = page.locator('article.card', { hasText: String(stamp) });
   await tcard.waitFor({ timeout: 20000 });
   await page.screenshot({ path: join(home, 'card-hidden.png') });
   const pres = await tcard.locator('pre').allInnerTexts();
   check('hidden characters read as ‹U+…› and the card says it has some',
-    pres.includes(shownTrick) && !pres.some((t) => t.includes('\u202e') || t.includes('\u200b'))
+    pres.includes(shownTrick)
+      && !pres.some((t) => t.includes('\u202e') || t.includes('\u200b') || t.includes('\u{1D173}'))
       && (await tcard.locator('.hidden-chars').count()) === 1,
     JSON.stringify(pres));
   await tcard.getByRole('button', { name: 'Deny', exact: true }).click();

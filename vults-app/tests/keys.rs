@@ -113,9 +113,9 @@ fn a_global_key_brings_the_card_up_a_second_allows_it_and_never_a_destructive_on
     assert!(
         wait_until(10, || {
             audit = std::fs::read_to_string(&log).unwrap_or_default();
-            audit.contains(r#""by":"key""#)
+            audit.contains(r#""by":"key:global""#)
         }),
-        "History does not say a key answered: {audit}"
+        "History does not say a global key answered: {audit}"
     );
     assert!(
         wait_until(10, || xdotool(

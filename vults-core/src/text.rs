@@ -3,6 +3,7 @@
 //! written into XML ([`xml_escape`]).
 
 use std::borrow::Cow;
+use std::ops::RangeInclusive;
 
 /// The UTF-8 byte-order mark: legal at the start of a text file, not in JSON.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -24,26 +25,66 @@ pub struct Revealed<'a> {
     pub hidden: bool,
 }
 
-/// Whether `c` shows as nothing, or as something it is not, where text is read: a control
-/// character (C0 but newline and tab, DEL, C1: ESC draws as a bare box), a format character
-/// (Unicode category Cf: the bidi controls that reorder `/tmp/\u{202e}txt.exe` into
+/// Every code point a person cannot see, or sees as something it is not, where text is read:
+/// the one rule of what is hidden ([`is_hidden`]), sorted and apart. The card, History, the
+/// desktop notification, the phone's push, the phone's device names and the phone page
+/// (`assets/phone/phone.js`, whose table a golden test compares with this one over every code
+/// point) all read it.
+///
+/// Control characters (C0 but newline and tab, DEL, C1: ESC draws as a bare box); format
+/// characters (Unicode category Cf: the bidi controls that reorder `/tmp/\u{202e}txt.exe` into
 /// `/tmp/exe.txt`, zero-width spaces and joiners, the word joiner, the BOM, the soft hyphen,
-/// tag characters), the line and paragraph separators, variation selectors, the combining
-/// grapheme joiner and the Hangul fillers.
+/// the prepended concatenation marks such as U+0600 and U+110BD, the Egyptian hieroglyph and
+/// shorthand format controls, the musical symbol beams U+1D173–1D17A, tag characters); the line
+/// and paragraph separators; variation selectors; the combining grapheme joiner; the Hangul
+/// fillers; and the Specials block before the replacement character (U+FFF0–FFFB: unassigned
+/// ones and the interlinear annotation marks).
+pub const HIDDEN: &[RangeInclusive<u32>] = &[
+    0x00..=0x08,
+    0x0B..=0x1F,
+    0x7F..=0x9F,
+    0xAD..=0xAD,
+    0x34F..=0x34F,
+    0x600..=0x605,
+    0x61C..=0x61C,
+    0x6DD..=0x6DD,
+    0x70F..=0x70F,
+    0x890..=0x891,
+    0x8E2..=0x8E2,
+    0x115F..=0x1160,
+    0x17B4..=0x17B5,
+    0x180B..=0x180F,
+    0x200B..=0x200F,
+    0x2028..=0x202E,
+    0x2060..=0x206F,
+    0x3164..=0x3164,
+    0xFE00..=0xFE0F,
+    0xFEFF..=0xFEFF,
+    0xFFA0..=0xFFA0,
+    0xFFF0..=0xFFFB,
+    0x110BD..=0x110BD,
+    0x110CD..=0x110CD,
+    0x13430..=0x1343F,
+    0x1BCA0..=0x1BCA3,
+    0x1D173..=0x1D17A,
+    0xE0000..=0xE0FFF,
+];
+
+/// Whether `c` shows as nothing, or as something it is not, where text is read: whether it is
+/// in [`HIDDEN`], the one rule every surface that shows a target reads.
 pub fn is_hidden(c: char) -> bool {
-    matches!(c as u32,
-        0x00..=0x08 | 0x0B..=0x1F | 0x7F..=0x9F
-        | 0xAD | 0x34F | 0x61C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
-        | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0x3164
-        | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB
-        | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2
-        | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
-        | 0xE0000..=0xE0FFF)
+    let c = c as u32;
+    if (0x20..0x7F).contains(&c) {
+        return false;
+    }
+    let at = HIDDEN.partition_point(|r| *r.end() < c);
+    HIDDEN.get(at).is_some_and(|r| r.contains(&c))
 }
 
 /// `text` with each hidden character ([`is_hidden`]) written visibly as `‹U+202E›`, and whether
-/// there was any. Every view that shows a target (card, flock, rules, History; the phone page
-/// has the same rule in JavaScript) shows text through this, so `exa\u{200b}mple.com` never
+/// there was any. Every view that shows a target (card, flock, rules, History, the desktop
+/// notification and the phone's push; the phone page has [`HIDDEN`] in JavaScript, checked
+/// against it) shows text through this, so `exa\u{200b}mple.com` never
 /// reads as `example.com`. Newlines and tabs stay as they are.
 pub fn reveal(text: &str) -> Revealed<'_> {
     if !has_hidden(text) {
@@ -144,6 +185,54 @@ mod tests {
         }
         assert!(any_hidden(["ok", "no\u{200d}"]));
         assert!(!any_hidden(["ok", "fine"]));
+    }
+
+    #[test]
+    fn the_hidden_ranges_are_sorted_apart_and_what_is_hidden_says() {
+        for pair in HIDDEN.windows(2) {
+            assert!(
+                pair[0].start() <= pair[0].end() && pair[0].end() + 1 < *pair[1].start(),
+                "{pair:?}"
+            );
+        }
+        let by_matching = |c: u32| HIDDEN.iter().any(|r| r.contains(&c));
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(is_hidden(c), by_matching(c as u32), "U+{:04X}", c as u32);
+        }
+        for c in [
+            '\u{600}',
+            '\u{6DD}',
+            '\u{70F}',
+            '\u{890}',
+            '\u{8E2}',
+            '\u{110BD}',
+            '\u{110CD}',
+            '\u{13430}',
+            '\u{1BCA3}',
+            '\u{1D173}',
+            '\u{1D17A}',
+            '\u{FFF0}',
+            '\u{E0FFF}',
+        ] {
+            assert!(is_hidden(c), "U+{:04X}", c as u32);
+        }
+        for c in [
+            '\n',
+            '\t',
+            ' ',
+            'a',
+            '~',
+            '\u{A0}',
+            '\u{1D172}',
+            '\u{1D17B}',
+            '\u{FFFD}',
+        ] {
+            assert!(!is_hidden(c), "U+{:04X}", c as u32);
+        }
+        assert_eq!(
+            reveal("cat /tmp/notes\u{1D173}.txt").text,
+            "cat /tmp/notes‹U+1D173›.txt"
+        );
     }
 
     #[test]

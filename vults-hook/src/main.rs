@@ -165,7 +165,7 @@ fn run(started: Instant) -> Option<String> {
                     let plan_input = original
                         .as_ref()
                         .filter(|p| {
-                            event.event == "PermissionRequest"
+                            event.lifecycle() == agents::Lifecycle::Permission
                                 && agents::plan_review(event.agent, p).is_some()
                         })
                         .and_then(|p| p.get("tool_input"));

@@ -3,16 +3,18 @@
 //! A [`Notice`] is one thing an agent waits on, in one session: a permission card, a question,
 //! a finished turn, or an agent asking in its own terminal. [`compose`] turns it into the
 //! [`Outgoing`] notification a backend sends: the summary and body (the agent, the folder and the
-//! whole target, made visible: control, format and bidi characters are shown as `\u{..}` escapes
-//! so a payload cannot hide or reorder text), the actions the server may show, and the sound.
+//! whole target, made visible by the card's own rule, [`vults_core::text::reveal`]: a control,
+//! format or bidi character is written `‹U+202E›` as on the card, so a payload cannot hide or
+//! reorder text), the actions the server may show, and the sound.
 //!
 //! "Allow" and "Deny" are offered only when the server shows actions, the call is not
-//! destructive, and the whole target fits the body unchanged ([`fits`]): a person answering
-//! from a notification must have seen all of what they answer.
+//! destructive, nothing the notification shows has a hidden character by that same rule, and
+//! the whole target fits the body unchanged ([`fits`]): a person answering from a notification
+//! must have seen all of what they answer.
 
 pub use crate::settings::NoticeKind;
 use crate::settings::NotifySettings;
-use vults_core::text::xml_escape;
+use vults_core::text::{any_hidden, reveal, xml_escape};
 
 /// A pending card's id, unique for the app's run: what a notification's actions and the global
 /// keys answer.
@@ -214,8 +216,10 @@ pub fn compose(
             target,
             destructive,
         } => {
-            let tool = one_line(&visible(tool).0, 40);
             let (shown, fit) = body_target(target);
+            // The card's own rule: an Allow only when nothing shown hides a character.
+            let fit = fit && !any_hidden([notice.agent.as_str(), &notice.folder, tool]);
+            let tool = one_line(&visible(tool).0, 40);
             let mut lines = vec![shown, place];
             let mut offers = vec![Offer::Show];
             match destructive {
@@ -287,8 +291,8 @@ pub fn compose(
     })
 }
 
-/// Whether `target` fits a notification body whole and unchanged: nothing in it needs an
-/// escape, at most [`FIT_LINES`] lines and [`FIT_CHARS`] characters, not blank.
+/// Whether `target` fits a notification body whole and unchanged: nothing in it is hidden
+/// ([`vults_core::text::is_hidden`], the card's rule), at most [`FIT_LINES`] lines and [`FIT_CHARS`] characters, not blank.
 pub fn fits(target: &str) -> bool {
     let (shown, changed) = visible(target);
     !changed
@@ -309,30 +313,17 @@ fn body_target(target: &str) -> (String, bool) {
     }
 }
 
-/// `text` with every character a person cannot see, or that reorders or hides text (controls
-/// but the newline, format characters, bidi controls, line separators, tag characters), written
-/// as a `\u{..}` escape; and whether anything was escaped.
+/// `text` as the card shows it ([`vults_core::text::reveal`]: each hidden character written
+/// `‹U+202E›`), a Windows line end as a plain one; and whether anything was hidden.
 pub fn visible(text: &str) -> (String, bool) {
-    let mut out = String::with_capacity(text.len());
-    let mut changed = false;
-    for c in text.chars() {
-        if c != '\n' && hidden(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            changed = true;
-        } else {
-            out.push(c);
-        }
-    }
-    (out, changed)
-}
-
-fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{AD}' | '\u{34F}' | '\u{61C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
-            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+    let shown = reveal(text);
+    let hidden = shown.hidden;
+    let text = if shown.text.contains("\r\n") {
+        shown.text.replace("\r\n", "\n")
+    } else {
+        shown.text.into_owned()
+    };
+    (text, hidden)
 }
 
 /// The first line, cut to `max` characters.
@@ -465,12 +456,59 @@ mod tests {
         .unwrap();
         assert!(
             out.body
-                .starts_with("cat &lt;a&gt; &amp;&amp; b\\u{7}\\u{200b}\n"),
+                .starts_with("cat &lt;a&gt; &amp;&amp; b‹U+0007›‹U+200B›\n"),
             "{}",
             out.body
         );
-        assert_eq!(visible("a\tb\r\n"), ("a\\u{9}b\\u{d}\n".into(), true));
+        assert_eq!(visible("a\tb\r\n"), ("a\tb\n".into(), false));
+        assert_eq!(visible("a\rb"), ("a‹U+000D›b".into(), true));
         assert_eq!(visible("plain\ntext"), ("plain\ntext".into(), false));
+    }
+
+    #[test]
+    fn a_target_the_card_reveals_is_revealed_alike_and_never_offers_allow() {
+        // Every range of the one rule, the ones an older copy here lacked among them.
+        for c in vults_core::text::HIDDEN
+            .iter()
+            .flat_map(|r| [*r.start(), *r.end()])
+        {
+            let c = char::from_u32(c).unwrap();
+            let target = format!("cat /tmp/notes{c}.txt");
+            let out = compose(
+                &card(&target, None),
+                &all_caps(),
+                &Default::default(),
+                false,
+            )
+            .unwrap();
+            let shown = format!("cat /tmp/notes‹U+{:04X}›.txt", c as u32);
+            assert_eq!(out.body.lines().next(), Some(shown.as_str()));
+            assert_eq!(out.offers, [Offer::Show], "{shown}");
+            assert!(!fits(&target), "{shown}");
+        }
+        let out = compose(
+            &card("cat /tmp/notes\u{1D173}.txt", None),
+            &all_caps(),
+            &Default::default(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            out.body,
+            "cat /tmp/notes‹U+1D173›.txt\nin /home/ana/src/vults"
+        );
+        assert_eq!(out.offers, [Offer::Show]);
+        // Something hidden in the tool's name or the folder withholds Allow as well.
+        let mut tool = card("ls", None);
+        if let What::Card { tool, .. } = &mut tool.what {
+            *tool = "Ba\u{200b}sh".into();
+        }
+        let mut folder = card("ls", None);
+        folder.folder = "/home/ana/\u{202e}crs".into();
+        for n in [tool, folder] {
+            let out = compose(&n, &all_caps(), &Default::default(), false).unwrap();
+            assert_eq!(out.offers, [Offer::Show], "{n:?}");
+        }
     }
 
     #[test]

@@ -3,13 +3,16 @@
 //! the terminal, too large for a card, the request itself) takes this, so none reads the
 //! payload again.
 
-use vults_core::agents::{self, ToolCall};
+use vults_core::agents::{self, Lifecycle, ToolCall};
 use vults_core::protocol::Event;
 
 /// One event, read once.
 pub(crate) struct Arrival {
     /// The event as the hook sent it.
     pub event: Event,
+    /// What the event means, resolved from its name once, by its agent's row
+    /// ([`Event::lifecycle`]): every step after matches this, never the name.
+    pub lifecycle: Lifecycle,
     /// The tool call its payload names, as the agent's adapter reads it (an empty call when it
     /// names none).
     pub call: ToolCall,
@@ -35,6 +38,7 @@ impl Arrival {
                 .map(str::to_string)
         };
         Arrival {
+            lifecycle: event.lifecycle(),
             call: agents::read_tool_call(&event.payload),
             names_a_tool: agents::tool_name(&event.payload).is_some(),
             folder: folder_of(&event),

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc;
-use vults_core::agents;
+use vults_core::agents::{self, Lifecycle};
 use vults_core::decision::{self, Silence, Verdict, Why};
 use vults_core::paths::Paths;
 use vults_core::policy::PolicySet;
@@ -73,26 +73,25 @@ enum Sign {
     MovedOn,
 }
 
-/// How an event can end the wait of a card in its session. Names are compared as in the
-/// flock's bookkeeping: without case and separators (`PostToolUse`, `postToolUse`).
-fn sign_of(event_name: &str) -> Option<Sign> {
-    let name: String = event_name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    Some(match name.as_str() {
-        "posttooluse" => Sign::Ran,
-        "posttoolusefailure" | "permissiondenied" => Sign::Ended,
-        "pretooluse" | "permissionrequest" => Sign::NextCall,
-        "userpromptsubmit"
-        | "userpromptsubmitted"
-        | "stop"
-        | "stopfailure"
-        | "agentstop"
-        | "sessionend"
-        | "permissionreplied" => Sign::MovedOn,
-        _ => return None,
+/// How an event can end the wait of a card in its session, by what it means.
+fn sign_of(lifecycle: Lifecycle) -> Option<Sign> {
+    Some(match lifecycle {
+        Lifecycle::AfterCall => Sign::Ran,
+        Lifecycle::CallFailed | Lifecycle::PermissionDenied => Sign::Ended,
+        Lifecycle::BeforeCall | Lifecycle::Permission => Sign::NextCall,
+        Lifecycle::Prompt
+        | Lifecycle::Stop
+        | Lifecycle::StopFailure
+        | Lifecycle::End
+        | Lifecycle::PermissionReplied => Sign::MovedOn,
+        Lifecycle::SessionStart
+        | Lifecycle::Notification
+        | Lifecycle::Error
+        | Lifecycle::SubagentStart
+        | Lifecycle::SubagentStop
+        | Lifecycle::Compact
+        | Lifecycle::StatusLine
+        | Lifecycle::Other => return None,
     })
 }
 
@@ -399,7 +398,7 @@ impl Core {
     /// `tool_use_id` when both sides carry one, else by tool and whole target.
     fn answered_in_terminal(&mut self, arrival: &Arrival, session: &SessionKey, now: SystemTime) {
         let event = &arrival.event;
-        let Some(sign) = sign_of(&event.event) else {
+        let Some(sign) = sign_of(arrival.lifecycle) else {
             return;
         };
         if !self.cards.values().any(|w| &w.card.session == session) {
@@ -479,6 +478,7 @@ impl Core {
     ) {
         let Arrival {
             event,
+            lifecycle,
             call,
             folder,
             tool_use_id,
@@ -491,7 +491,7 @@ impl Core {
             let _ = reply.send(Outgoing::Close);
             return;
         };
-        let question = event.is_question();
+        let question = event.is_question_as(lifecycle);
         let open_reply = event.reply.as_deref() == Some("vults");
         let asking = if !self.options.interactive {
             decision::Asking::NobodyHere
@@ -606,7 +606,7 @@ impl Core {
         // names nothing (vults_core::rules::AlwaysRule::offer).
         // A plan review is approved or kept once: a rule keyed on one plan's text would never
         // match again, and allowing plans unseen is not what Always is for.
-        let plan = (event.event == "PermissionRequest")
+        let plan = (lifecycle == Lifecycle::Permission)
             .then(|| agents::plan_review(event.agent, &event.payload))
             .flatten()
             .map(str::to_string);

@@ -390,10 +390,14 @@ pub enum AnsweredBy {
     /// The person pressed Allow or Deny on the card's desktop notification (offered only for a
     /// call that is not destructive and whose whole target the notification showed).
     Notification,
-    /// The person answered with a key: a card's own shortcut (A, D, Shift+A, Enter on a
-    /// question or a plan) on the card that takes the keys, or a global key (Settings →
-    /// Notifications & keys) after it had brought the card up (never a destructive card's Allow).
+    /// The person answered with a card's own key (A, D, Shift+A, Enter on a question or a plan)
+    /// on the card that takes the keys, in Vults' window.
     Key,
+    /// The person answered with a global key (Settings → Notifications & keys), from wherever
+    /// the keyboard was, after a first press had brought the card up (never a destructive
+    /// card's Allow). Audited apart from [`AnsweredBy::Key`] (`key:global`): the window need
+    /// not have had the keyboard.
+    GlobalKey,
     /// A `by` this version does not write (an older app's line in the audit file), kept as it
     /// was written.
     Other(String),
@@ -401,7 +405,7 @@ pub enum AnsweredBy {
 
 impl AnsweredBy {
     /// The audit's `by` text: `click`, `phone:<device>`, `phone:unknown`, `rule:<id>`,
-    /// `policy:<name>`, `withdrawn`, `terminal`, `notification`, `key`.
+    /// `policy:<name>`, `withdrawn`, `terminal`, `notification`, `key`, `key:global`.
     pub fn label(&self) -> String {
         match self {
             AnsweredBy::Click => "click".into(),
@@ -413,6 +417,7 @@ impl AnsweredBy {
             AnsweredBy::Terminal => "terminal".into(),
             AnsweredBy::Notification => "notification".into(),
             AnsweredBy::Key => "key".into(),
+            AnsweredBy::GlobalKey => "key:global".into(),
             AnsweredBy::Other(text) => text.clone(),
         }
     }
@@ -426,6 +431,7 @@ impl AnsweredBy {
             "terminal" => return AnsweredBy::Terminal,
             "notification" => return AnsweredBy::Notification,
             "key" => return AnsweredBy::Key,
+            "key:global" => return AnsweredBy::GlobalKey,
             _ => {}
         }
         if let Some(device) = text.strip_prefix("phone:") {
@@ -439,8 +445,9 @@ impl AnsweredBy {
         }
     }
 
-    /// What History filters on: `click`, `phone`, `rule`, `policy`, `withdrawn`, `terminal`, or
-    /// for an older line the part of its text before any `:`.
+    /// What History filters on: `click`, `phone`, `rule`, `policy`, `withdrawn`, `terminal`,
+    /// `notification`, `key` (a card's key or a global one), or for an older line the part of
+    /// its text before any `:`.
     pub fn kind(&self) -> &str {
         match self {
             AnsweredBy::Click => "click",
@@ -450,8 +457,30 @@ impl AnsweredBy {
             AnsweredBy::Withdrawn => "withdrawn",
             AnsweredBy::Terminal => "terminal",
             AnsweredBy::Notification => "notification",
-            AnsweredBy::Key => "key",
+            AnsweredBy::Key | AnsweredBy::GlobalKey => "key",
             AnsweredBy::Other(text) => text.split(':').next().unwrap_or_default(),
+        }
+    }
+
+    /// Who answered in a person's words, after the verb ("allowed …", "denied …"): "by you",
+    /// "by you, with a key on its card", "by you, with a global key", "on your phone (Ana)",
+    /// "by an Always rule" (its id is a hash: History shows it on hover)… The one wording
+    /// History and Zeca's chat show; what came from outside (a device's or a policy's name, an
+    /// older line's text) is shown through the card's rule ([`vults_core::text::reveal`]).
+    pub fn words(&self) -> String {
+        let shown = |text: &str| vults_core::text::reveal(text).text.into_owned();
+        match self {
+            AnsweredBy::Click => "by you".into(),
+            AnsweredBy::Key => "by you, with a key on its card".into(),
+            AnsweredBy::GlobalKey => "by you, with a global key".into(),
+            AnsweredBy::Notification => "by you, from its notification".into(),
+            AnsweredBy::Phone(device) => format!("on your phone ({})", shown(device)),
+            AnsweredBy::UnknownPhone => "by an unknown phone".into(),
+            AnsweredBy::Rule(_) => "by an Always rule".into(),
+            AnsweredBy::Policy(name) => format!("by policy {}", shown(name)),
+            AnsweredBy::Withdrawn => "by nobody (the agent stopped waiting)".into(),
+            AnsweredBy::Terminal => "in the agent's terminal".into(),
+            AnsweredBy::Other(text) => format!("by {}", shown(text)),
         }
     }
 }
@@ -621,7 +650,7 @@ pub struct AuditEntry {
     /// What became of the request ([`Outcome`]).
     pub decision: Outcome,
     /// Written as `click`, `phone:<name> (<device id>)` (or `phone:unknown`), `rule:<id>`,
-    /// `policy:<name>`, `withdrawn`, `terminal`, `notification`, `key`.
+    /// `policy:<name>`, `withdrawn`, `terminal`, `notification`, `key`, `key:global`.
     pub by: AnsweredBy,
     /// More about the answer when there is more to say: the rule an Always created, why a
     /// phone's answer was refused.
@@ -842,6 +871,7 @@ mod tests {
             (AnsweredBy::Terminal, "terminal"),
             (AnsweredBy::Notification, "notification"),
             (AnsweredBy::Key, "key"),
+            (AnsweredBy::GlobalKey, "key:global"),
             (AnsweredBy::Other("timeout".into()), "timeout"),
         ];
         for (by, text) in cases {
@@ -921,7 +951,31 @@ mod tests {
         assert_eq!(kind("terminal"), "terminal");
         assert_eq!(kind("notification"), "notification");
         assert_eq!(kind("key"), "key");
+        assert_eq!(kind("key:global"), "key");
         assert_eq!(kind("timeout"), "timeout");
+    }
+
+    #[test]
+    fn who_answered_is_worded_once_and_tells_the_keys_apart() {
+        let words = |by: AnsweredBy| by.words();
+        assert_eq!(words(AnsweredBy::Click), "by you");
+        assert_eq!(words(AnsweredBy::Key), "by you, with a key on its card");
+        assert_eq!(words(AnsweredBy::GlobalKey), "by you, with a global key");
+        assert_eq!(
+            words(AnsweredBy::Notification),
+            "by you, from its notification"
+        );
+        assert_eq!(
+            words(AnsweredBy::Phone("Ana (d1)".into())),
+            "on your phone (Ana (d1))"
+        );
+        assert_eq!(words(AnsweredBy::Rule("r-1".into())), "by an Always rule");
+        assert_eq!(
+            words(AnsweredBy::Policy("no\u{202e}curl".into())),
+            "by policy no‹U+202E›curl"
+        );
+        assert_eq!(words(AnsweredBy::Terminal), "in the agent's terminal");
+        assert_eq!(words(AnsweredBy::Other("timeout".into())), "by timeout");
     }
 
     #[test]

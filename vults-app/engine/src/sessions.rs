@@ -17,7 +17,7 @@ use crate::messages::{RateWindow, Session, SessionKey, SessionState, SessionTerm
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::SystemTime;
-use vults_core::agents;
+use vults_core::agents::{self, Lifecycle};
 use vults_core::protocol::{AgentKind, Event};
 
 /// How an event moves a session.
@@ -35,40 +35,29 @@ enum Effect {
     Touch,
 }
 
-fn effect_of(event: &Event) -> Effect {
-    // Agents spell event names in PascalCase, camelCase or snake_case; compare without case
-    // and separators.
-    let name: String = event
-        .event
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    match name.as_str() {
-        "sessionstart"
-        | "userpromptsubmit"
-        | "userpromptsubmitted"
-        | "beforesubmitprompt"
-        | "pretooluse"
-        | "posttooluse"
-        | "posttoolusefailure"
-        | "beforetool"
-        | "aftertool"
-        | "beforeshellexecution"
-        | "beforemcpexecution"
-        | "afterfileedit"
-        | "permissionrequest"
-        | "subagentstart"
-        | "precompact"
-        | "postcompact" => Effect::Working,
-        "stop" | "agentstop" | "stopfailure" => Effect::Done,
-        "notification" if is_idle_notification(event) => Effect::Done,
-        "notification" if notification_type(&event.payload) == "permission_prompt" => {
+fn effect_of(lifecycle: Lifecycle, event: &Event) -> Effect {
+    match lifecycle {
+        Lifecycle::SessionStart
+        | Lifecycle::Prompt
+        | Lifecycle::BeforeCall
+        | Lifecycle::AfterCall
+        | Lifecycle::CallFailed
+        | Lifecycle::Permission
+        | Lifecycle::SubagentStart
+        | Lifecycle::Compact => Effect::Working,
+        Lifecycle::Stop | Lifecycle::StopFailure => Effect::Done,
+        Lifecycle::Notification if is_idle_notification(event) => Effect::Done,
+        Lifecycle::Notification if notification_type(&event.payload) == "permission_prompt" => {
             Effect::AsksInTerminal
         }
-        "sessionend" => Effect::Ended,
-        "statusline" => Effect::Status,
-        _ => Effect::Touch,
+        Lifecycle::End => Effect::Ended,
+        Lifecycle::StatusLine => Effect::Status,
+        Lifecycle::Notification
+        | Lifecycle::PermissionDenied
+        | Lifecycle::PermissionReplied
+        | Lifecycle::Error
+        | Lifecycle::SubagentStop
+        | Lifecycle::Other => Effect::Touch,
     }
 }
 
@@ -155,7 +144,7 @@ impl Sessions {
         if says_nothing && !event.wants_reply && !self.map.contains_key(&key) {
             return None;
         }
-        let effect = effect_of(event);
+        let effect = effect_of(arrival.lifecycle, event);
         let session = self.map.entry(key.clone()).or_insert_with(|| Session {
             key: key.clone(),
             identity: event.identity(),

@@ -9,11 +9,10 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
 /// Called just before the file is written (tests hold a write here to prove nothing else
-/// waits for the disk).
-pub type WriteHook = Arc<dyn Fn() + Send + Sync>;
+/// waits for the disk). Only with the `test-support` feature.
+#[cfg(any(test, feature = "test-support"))]
+pub type WriteHook = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 /// A paired phone (one entry of `devices.json`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +102,7 @@ struct DevicesFile {
 pub struct DeviceStore {
     path: PathBuf,
     devices: Vec<Device>,
+    #[cfg(any(test, feature = "test-support"))]
     hook: Option<WriteHook>,
 }
 
@@ -136,6 +136,7 @@ impl DeviceStore {
         Ok(DeviceStore {
             path: path.to_path_buf(),
             devices,
+            #[cfg(any(test, feature = "test-support"))]
             hook: None,
         })
     }
@@ -150,7 +151,8 @@ impl DeviceStore {
         self.devices.iter().find(|d| d.id == id)
     }
 
-    /// Runs `hook` before every write of the file (tests).
+    /// Runs `hook` before every write of the file (tests; the `test-support` feature).
+    #[cfg(any(test, feature = "test-support"))]
     pub fn set_write_hook(&mut self, hook: Option<WriteHook>) {
         self.hook = hook;
     }
@@ -210,6 +212,7 @@ impl DeviceStore {
     fn save(&mut self, next: Vec<Device>) -> std::io::Result<()> {
         let file = DevicesFile { devices: next };
         let json = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
+        #[cfg(any(test, feature = "test-support"))]
         if let Some(hook) = &self.hook {
             hook();
         }

@@ -16,10 +16,15 @@
 //! What is checked, and in what order, is in [`gate`]; the wire format in [`crypto`]; the
 //! threat model in `docs/phone.md`. Not here: any window code (Settings → Phone is a view in
 //! `ui`), and no decision of its own — the phone only feeds answers into the engine.
+//!
+//! With the `test-support` feature (this crate's tests and examples turn it on): [`client`], a
+//! phone written in Rust; `push::standin`, a Web Push service; and the seams tests hold
+//! (`PhoneLink::set_push_roots`, `PhoneLink::set_write_hook`, `gate::card_json_calls`).
 
 #![warn(missing_docs)]
 
 pub mod background;
+#[cfg(any(test, feature = "test-support"))]
 pub mod client;
 pub mod crypto;
 pub mod devices;

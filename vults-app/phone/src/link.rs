@@ -516,8 +516,8 @@ impl PhoneLink {
     }
 
     /// Sends pushes trusting only these CA roots instead of the system's (tests: the
-    /// stand-in push service's CA). Restarts the sender; only code can call this.
-    #[doc(hidden)]
+    /// stand-in push service's CA). Restarts the sender; only with the `test-support` feature.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn set_push_roots(&mut self, roots: push::send::Roots) -> std::io::Result<()> {
         if let Some(key) = &self.vapid {
             self.pusher = None;
@@ -533,8 +533,8 @@ impl PhoneLink {
     }
 
     /// Runs `hook` before each write of `devices.json` (tests: a write held there shows that
-    /// nothing else waits for the disk).
-    #[doc(hidden)]
+    /// nothing else waits for the disk). Only with the `test-support` feature.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn set_write_hook(&self, hook: Option<devices::WriteHook>) {
         self.gate.set_write_hook(hook);
     }

@@ -188,7 +188,7 @@ fn a_card_buzzes_the_phone_with_the_desktop_notification_and_is_withdrawn_when_a
     assert_eq!(got.headers["urgency"], "normal");
 
     // Under the desktop's rules: a destructive call, or a target that does not fit whole,
-    // offers no Allow; hidden characters are escapes.
+    // offers no Allow; a hidden character is written out as the card writes it.
     let mut rm = card(8, "rm -rf /work/p/build");
     rm.destructive = Some("rm -r".into());
     h.link.on_engine_event(&EngineEvent::CardAdded(rm));
@@ -196,11 +196,14 @@ fn a_card_buzzes_the_phone_with_the_desktop_notification_and_is_withdrawn_when_a
     assert_eq!(payload["actions"], json!([]));
     let body = payload["body"].as_str().unwrap();
     assert!(body.contains("Destructive (rm -r)"), "{body}");
-    h.card(9, "echo \u{202e}txt.exe");
+    h.card(9, "cat /tmp/notes\u{1D173}.txt");
     let (_, payload) = h.push(&phone, &sub, 3);
-    assert_eq!(payload["actions"], json!([]));
+    assert_eq!(payload["actions"], json!([]), "{payload}");
     assert!(
-        payload["body"].as_str().unwrap().contains("\\u{202e}"),
+        payload["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("cat /tmp/notes‹U+1D173›.txt\nin /work/p\n"),
         "{payload}"
     );
     h.card(10, "ls");

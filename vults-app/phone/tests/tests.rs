@@ -1,7 +1,7 @@
 //! The paired phone's tests, in one binary (one link): the LAN link over a real loopback
 //! socket (`lan`, `hardening`), the gate fed the frames a broker would carry (`broker_gate`),
 //! the page in a real browser (`browser`), and the phone through a real Mosquitto (`broker`,
-//! `login`, with `broker_support`).
+//! `login`, with `broker_support`), and the page's own rule of what is hidden (`page`).
 
 mod broker;
 mod broker_abuse;
@@ -11,4 +11,5 @@ mod browser;
 mod hardening;
 mod lan;
 mod login;
+mod page;
 mod push;

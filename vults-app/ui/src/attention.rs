@@ -12,7 +12,7 @@
 //!   a file or a section that does not parse is never written over).
 //! - The window turns what it hears ([`Heard`]) into the same typed answers a click sends,
 //!   with [`vults_engine::messages::AnsweredBy::Notification`] or
-//!   [`vults_engine::messages::AnsweredBy::Key`] so History says how it was answered.
+//!   [`vults_engine::messages::AnsweredBy::GlobalKey`] so History says how it was answered.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc::{Receiver, Sender};

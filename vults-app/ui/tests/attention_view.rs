@@ -344,7 +344,7 @@ fn a_global_key_brings_the_card_up_first_and_answers_only_on_a_second_press() {
     assert!(r.answers().is_empty(), "a press at once is no second look");
     std::thread::sleep(vults_attention::keys::Gate::MIN_SECOND_PRESS);
     r.hear(Heard::Key(KeyAction::Allow));
-    assert_eq!(r.answers(), [(1, CardAnswer::Allow, AnsweredBy::Key)]);
+    assert_eq!(r.answers(), [(1, CardAnswer::Allow, AnsweredBy::GlobalKey)]);
     // A destructive card: the Allow key never answers it, the Deny key may.
     r.send(EngineEvent::CardAdded(fixtures::card(
         2,
@@ -361,7 +361,7 @@ fn a_global_key_brings_the_card_up_first_and_answers_only_on_a_second_press() {
     r.hear(Heard::Key(KeyAction::Allow));
     assert!(r.answers().is_empty());
     r.hear(Heard::Key(KeyAction::Deny));
-    assert_eq!(r.answers(), [(2, CardAnswer::Deny, AnsweredBy::Key)]);
+    assert_eq!(r.answers(), [(2, CardAnswer::Deny, AnsweredBy::GlobalKey)]);
 }
 
 /// A phone link that records the actions the window sends it.

@@ -79,6 +79,17 @@ fn a_card_writes_hidden_characters_out_and_flags_them() {
     assert!(h.query_by_label("contains hidden characters").is_none());
 }
 
+/// A character no older copy of the rule knew (U+1D173, a musical beam that draws as nothing):
+/// the card writes it out as the notification, the push and the phone page do (their own tests).
+#[test]
+fn a_card_writes_out_what_every_surface_writes_out() {
+    let mut h = card_harness(fixtures::bash_card(5, "cat /tmp/notes\u{1D173}.txt"));
+    h.run();
+    h.get_by_label_contains("cat /tmp/notes‹U+1D173›.txt");
+    h.get_by_label("contains hidden characters");
+    assert!(h.query_by_label_contains("\u{1D173}").is_none());
+}
+
 fn model(events: Vec<EngineEvent>) -> Model {
     let mut m = Model::default();
     for e in events {

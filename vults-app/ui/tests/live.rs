@@ -423,6 +423,7 @@ fn a_write_too_large_for_a_card_says_so_on_the_bird_and_in_history() {
     live.until("History's line", |h| {
         h.query_all_by_label("too-large").count() == 2
     });
-    live.harness.get_by_label_contains("by terminal");
+    live.harness
+        .get_by_label_contains("in the agent's terminal");
     live.harness.get_by_label_contains("notes.md");
 }

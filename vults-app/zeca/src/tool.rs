@@ -33,22 +33,6 @@ pub struct Status {
     pub detail: Option<String>,
 }
 
-/// Who answered, as a row says it: "by you", "by an Always rule", "by policy `<name>`" …
-pub fn by_words(by: &AnsweredBy) -> String {
-    match by {
-        AnsweredBy::Click => "by you".into(),
-        AnsweredBy::Phone(device) => format!("on your phone ({device})"),
-        AnsweredBy::UnknownPhone => "by an unknown phone".into(),
-        AnsweredBy::Rule(_) => "by an Always rule".into(),
-        AnsweredBy::Policy(name) => format!("by policy {name}"),
-        AnsweredBy::Withdrawn => "by nobody (withdrawn)".into(),
-        AnsweredBy::Terminal => "in the terminal".into(),
-        AnsweredBy::Notification => "by you, from its notification".into(),
-        AnsweredBy::Key => "by you, with a global key".into(),
-        AnsweredBy::Other(text) => format!("by {text}"),
-    }
-}
-
 /// A tool result as a person reads it: Claude Code wraps its own errors (a file not read
 /// first, a bad parameter) in `<tool_use_error>` tags; the words inside are what it says.
 pub fn result_words(text: &str) -> String {
@@ -98,15 +82,13 @@ pub fn status(entry: &Entry, turn_running: bool) -> Option<Status> {
     }
     match (asked, result) {
         // The CLI's result of a deny is the chat's own "Denied from Vults": no news.
-        (Some(Asked::Denied { by }), _) => s(format!("denied {}", by_words(by)), Tone::Bad, None),
+        (Some(Asked::Denied { by }), _) => s(format!("denied {}", by.words()), Tone::Bad, None),
         (Some(Asked::Withdrawn), _) => s("not answered (withdrawn)".into(), Tone::Quiet, None),
         (_, Some(_)) if *error => s("failed".into(), Tone::Bad, output),
         (Some(Asked::Answered { .. }), Some(_)) => s("answered".into(), Tone::Good, output),
-        (Some(Asked::Allowed { by }), Some(_)) if *by != AnsweredBy::Click => s(
-            format!("ran · allowed {}", by_words(by)),
-            Tone::Good,
-            output,
-        ),
+        (Some(Asked::Allowed { by }), Some(_)) if *by != AnsweredBy::Click => {
+            s(format!("ran · allowed {}", by.words()), Tone::Good, output)
+        }
         (_, Some(_)) => s("ran".into(), Tone::Good, output),
         // The turn is over (stopped, the CLI ended) and no result came: it never will.
         (_, None) if !turn_running => s("no result".into(), Tone::Quiet, None),
@@ -118,7 +100,7 @@ pub fn status(entry: &Entry, turn_running: bool) -> Option<Status> {
             None,
         ) => s("allowed — running".into(), Tone::Good, None),
         (Some(Asked::Allowed { by }), None) => s(
-            format!("allowed {} — running", by_words(by)),
+            format!("allowed {} — running", by.words()),
             Tone::Good,
             None,
         ),

@@ -119,11 +119,15 @@ impl Setup {
     }
 
     fn answer(&self, card: u64, answer: CardAnswer) {
-        assert!(self.app.engine.send(EngineCommand::Answer {
-            card,
-            answer,
-            by: AnsweredBy::Click,
-        }));
+        self.answer_by(card, answer, AnsweredBy::Click);
+    }
+
+    fn answer_by(&self, card: u64, answer: CardAnswer, by: AnsweredBy) {
+        assert!(
+            self.app
+                .engine
+                .send(EngineCommand::Answer { card, answer, by })
+        );
     }
 
     /// The last tool row's words, once the conversation's update says `mark`.
@@ -160,6 +164,19 @@ fn a_row_asks_then_runs_after_allow_then_ran() {
     assert_eq!(st.detail.as_deref(), Some("written"));
     let c = s.app.updated_until("the turn's end", |c| !c.running);
     assert_eq!(last_row(&c).unwrap().0.mark, "ran");
+}
+
+/// `A` on the chat's inline card sends Allow `by: key` (ui's chat_view test): the row says a
+/// key on its card, as History does, never a global key.
+#[test]
+fn an_allow_by_the_cards_own_key_says_so() {
+    let s = setup("rows-key", false);
+    s.send("r5", "write the file");
+    let card = s.card();
+    s.answer_by(card, CardAnswer::Allow, AnsweredBy::Key);
+    s.row_says("allowed by you, with a key on its card — running");
+    std::fs::write(&s.go, b"").unwrap();
+    s.row_says("ran · allowed by you, with a key on its card");
 }
 
 #[test]

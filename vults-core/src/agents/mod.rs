@@ -31,6 +31,6 @@ pub use reply::{
 
 pub use table::{
     AGENTS, Agent, AgentKind, AgentSpec, ChatEngine, ConfigFile, ConfigHome, EntryTimeout, Format,
-    HookEntry, Install, Look, Prefer, ReplyShape, WindowsRunner, Wire, is_registered_other,
-    is_reserved_name, spec, spec_of,
+    HookEntry, Install, Lifecycle, Look, OTHER_EVENTS, Prefer, ReplyShape, STATUS_LINE_EVENT,
+    WindowsRunner, Wire, is_registered_other, is_reserved_name, lifecycle, spec, spec_of,
 };

@@ -258,11 +258,128 @@ pub enum EntryTimeout {
     Seconds(u64),
 }
 
+/// What an event means in a session's life, whatever an agent calls it. Each hook entry of an
+/// agent's row says it ([`HookEntry::lifecycle`]); an event that arrives is resolved to one,
+/// once ([`lifecycle`]); everything after (the hook's reply, the flock, a card answered in the
+/// agent's terminal) matches this, never the event's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lifecycle {
+    /// A session starts, or resumes.
+    SessionStart,
+    /// The person sent a prompt: a turn starts.
+    Prompt,
+    /// A tool call is about to run (`PreToolUse`).
+    BeforeCall,
+    /// The agent asks leave for a call (`PermissionRequest`): what a card answers.
+    Permission,
+    /// A call ran (`PostToolUse`).
+    AfterCall,
+    /// A call ran and failed, or was refused after the agent's own dialog
+    /// (`PostToolUseFailure`).
+    CallFailed,
+    /// The agent's own dialog refused a call (`PermissionDenied`).
+    PermissionDenied,
+    /// The agent's own dialog answered a call (`PermissionReplied`: OpenCode's
+    /// `permission.replied`, as its plugin is to relay it).
+    PermissionReplied,
+    /// The agent says something to the person (idle, a permission prompt in its terminal): its
+    /// payload says what.
+    Notification,
+    /// The turn ended: the agent waits for the person.
+    Stop,
+    /// The turn ended on an error (an API error): the agent waits all the same.
+    StopFailure,
+    /// The agent reports an error; the turn goes on (Copilot CLI's `errorOccurred`).
+    Error,
+    /// A subagent starts.
+    SubagentStart,
+    /// A subagent ended (the main agent's turn goes on).
+    SubagentStop,
+    /// The context is compacted (before or after).
+    Compact,
+    /// The session ends.
+    End,
+    /// Claude Code's status line (the hook's `--statusline`): cost and rate limits.
+    StatusLine,
+    /// A name no row and no word of [`OTHER_EVENTS`] knows.
+    Other,
+}
+
+/// Event names no row installs but that arrive all the same, with what they mean: a named
+/// tool's or OpenCode's plugin's (Claude Code's words), Cursor's older hooks, Gemini CLI's, the
+/// hook's own status line. Compared as every name is when it is not its agent's own spelling:
+/// without case and separators.
+pub const OTHER_EVENTS: &[(&str, Lifecycle)] = &[
+    ("SessionStart", Lifecycle::SessionStart),
+    ("UserPromptSubmit", Lifecycle::Prompt),
+    ("PreToolUse", Lifecycle::BeforeCall),
+    ("PermissionRequest", Lifecycle::Permission),
+    ("PostToolUse", Lifecycle::AfterCall),
+    ("PostToolUseFailure", Lifecycle::CallFailed),
+    ("PermissionDenied", Lifecycle::PermissionDenied),
+    ("PermissionReplied", Lifecycle::PermissionReplied),
+    ("Notification", Lifecycle::Notification),
+    ("Stop", Lifecycle::Stop),
+    ("StopFailure", Lifecycle::StopFailure),
+    ("SubagentStart", Lifecycle::SubagentStart),
+    ("SubagentStop", Lifecycle::SubagentStop),
+    ("PreCompact", Lifecycle::Compact),
+    ("PostCompact", Lifecycle::Compact),
+    ("SessionEnd", Lifecycle::End),
+    ("BeforeTool", Lifecycle::BeforeCall),
+    ("AfterTool", Lifecycle::AfterCall),
+    ("beforeShellExecution", Lifecycle::BeforeCall),
+    ("beforeMCPExecution", Lifecycle::BeforeCall),
+    ("afterFileEdit", Lifecycle::AfterCall),
+    (STATUS_LINE_EVENT, Lifecycle::StatusLine),
+];
+
+/// The event name the hook's `--statusline` sends.
+pub const STATUS_LINE_EVENT: &str = "StatusLine";
+
+/// What `event` means, sent by the agent of row `spec` (`None`: a named tool): the row's own
+/// entry of that spelling, else any row's entry or [`OTHER_EVENTS`]' word of that name compared
+/// without case and separators (`postToolUse`, `post_tool_use`), else [`Lifecycle::Other`].
+/// Allocates nothing: the hook calls it.
+pub fn lifecycle(spec: Option<&AgentSpec>, event: &str) -> Lifecycle {
+    let entries = |a: &'static AgentSpec| a.install.map_or(&[][..], |i| i.entries);
+    let own = spec
+        .and_then(|a| a.install)
+        .and_then(|i| i.entries.iter().find(|e| e.event == event));
+    if let Some(entry) = own {
+        return entry.lifecycle;
+    }
+    AGENTS
+        .iter()
+        .flat_map(entries)
+        .find(|e| same_folded(e.event, event))
+        .map(|e| e.lifecycle)
+        .or_else(|| {
+            OTHER_EVENTS
+                .iter()
+                .find(|(name, _)| same_folded(name, event))
+                .map(|(_, l)| *l)
+        })
+        .unwrap_or(Lifecycle::Other)
+}
+
+/// Whether `a` and `b` are one name without case and separators.
+fn same_folded(a: &str, b: &str) -> bool {
+    fn fold(s: &str) -> impl Iterator<Item = u8> + '_ {
+        s.bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| b.to_ascii_lowercase())
+    }
+    fold(a).eq(fold(b))
+}
+
 /// One hook entry Vults writes for an agent: `vults-hook --agent <name> [--ask] <event>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HookEntry {
     /// The event, in the agent's own spelling.
     pub event: &'static str,
+    /// What the event means.
+    pub lifecycle: Lifecycle,
     /// The tool matcher, where the format has one (`*`, `AskUserQuestion`).
     pub matcher: Option<&'static str>,
     /// `--ask`: the AskUserQuestion entry, whose PreToolUse wants a reply.
@@ -273,11 +390,13 @@ pub struct HookEntry {
 
 const fn entry(
     event: &'static str,
+    lifecycle: Lifecycle,
     matcher: Option<&'static str>,
     timeout: EntryTimeout,
 ) -> HookEntry {
     HookEntry {
         event,
+        lifecycle,
         matcher,
         ask: false,
         timeout,
@@ -407,98 +526,100 @@ const fn home(
     ConfigHome { dir, env }
 }
 
+use Lifecycle as L;
 const O: EntryTimeout = EntryTimeout::Other;
 const P: EntryTimeout = EntryTimeout::Permission;
 const ALL_TOOLS: Option<&str> = Some("*");
 
 /// Claude Code's entries.
 const CLAUDE_ENTRIES: &[HookEntry] = &[
-    entry("SessionStart", None, O),
-    entry("UserPromptSubmit", None, O),
-    entry("PreToolUse", ALL_TOOLS, O),
+    entry("SessionStart", L::SessionStart, None, O),
+    entry("UserPromptSubmit", L::Prompt, None, O),
+    entry("PreToolUse", L::BeforeCall, ALL_TOOLS, O),
     HookEntry {
         event: "PreToolUse",
+        lifecycle: L::BeforeCall,
         matcher: Some("AskUserQuestion"),
         ask: true,
         timeout: EntryTimeout::Ask,
     },
-    entry("PermissionRequest", ALL_TOOLS, P),
-    entry("PostToolUse", ALL_TOOLS, O),
+    entry("PermissionRequest", L::Permission, ALL_TOOLS, P),
+    entry("PostToolUse", L::AfterCall, ALL_TOOLS, O),
     // A call that ran and failed after the user allowed it in Claude Code's own dialog: its card
     // is withdrawn as answered in the terminal.
-    entry("PostToolUseFailure", ALL_TOOLS, O),
-    entry("Notification", None, O),
-    entry("Stop", None, O),
+    entry("PostToolUseFailure", L::CallFailed, ALL_TOOLS, O),
+    entry("Notification", L::Notification, None, O),
+    entry("Stop", L::Stop, None, O),
     // A turn that ended on an API error ends with this instead of Stop (interactive): the
     // session is done and waits for the person all the same.
-    entry("StopFailure", None, O),
-    entry("SubagentStop", None, O),
-    entry("PreCompact", None, O),
-    entry("SessionEnd", None, O),
+    entry("StopFailure", L::StopFailure, None, O),
+    entry("SubagentStop", L::SubagentStop, None, O),
+    entry("PreCompact", L::Compact, None, O),
+    entry("SessionEnd", L::End, None, O),
 ];
 
 /// The events Codex 0.169 was seen to run. It clamps SessionEnd to 3 s (with a warning
 /// otherwise); no matcher keeps the trust hash the user reviews in /hooks simple.
 const CODEX_ENTRIES: &[HookEntry] = &[
-    entry("SessionStart", None, O),
-    entry("UserPromptSubmit", None, O),
-    entry("PreToolUse", None, O),
-    entry("PermissionRequest", None, P),
-    entry("PostToolUse", None, O),
-    entry("Stop", None, O),
-    entry("SessionEnd", None, EntryTimeout::Seconds(3)),
+    entry("SessionStart", L::SessionStart, None, O),
+    entry("UserPromptSubmit", L::Prompt, None, O),
+    entry("PreToolUse", L::BeforeCall, None, O),
+    entry("PermissionRequest", L::Permission, None, P),
+    entry("PostToolUse", L::AfterCall, None, O),
+    entry("Stop", L::Stop, None, O),
+    entry("SessionEnd", L::End, None, EntryTimeout::Seconds(3)),
 ];
 
 const COPILOT_ENTRIES: &[HookEntry] = &[
-    entry("sessionStart", None, O),
-    entry("userPromptSubmitted", None, O),
-    entry("preToolUse", None, O),
-    entry("permissionRequest", None, P),
-    entry("postToolUse", None, O),
-    entry("notification", None, O),
-    entry("errorOccurred", None, O),
-    entry("agentStop", None, O),
-    entry("subagentStop", None, O),
-    entry("sessionEnd", None, O),
+    entry("sessionStart", L::SessionStart, None, O),
+    entry("userPromptSubmitted", L::Prompt, None, O),
+    entry("preToolUse", L::BeforeCall, None, O),
+    entry("permissionRequest", L::Permission, None, P),
+    entry("postToolUse", L::AfterCall, None, O),
+    entry("notification", L::Notification, None, O),
+    entry("errorOccurred", L::Error, None, O),
+    entry("agentStop", L::Stop, None, O),
+    entry("subagentStop", L::SubagentStop, None, O),
+    entry("sessionEnd", L::End, None, O),
 ];
 
 /// Seconds below 1000 (Qwen reads larger values as legacy milliseconds).
 const QWEN_ENTRIES: &[HookEntry] = &[
-    entry("SessionStart", None, O),
-    entry("UserPromptSubmit", None, O),
-    entry("PreToolUse", ALL_TOOLS, O),
-    entry("PermissionRequest", ALL_TOOLS, P),
-    entry("PostToolUse", ALL_TOOLS, O),
-    entry("PostToolUseFailure", ALL_TOOLS, O),
-    entry("Notification", None, O),
-    entry("Stop", None, O),
-    entry("SubagentStop", None, O),
-    entry("PreCompact", None, O),
-    entry("SessionEnd", None, O),
+    entry("SessionStart", L::SessionStart, None, O),
+    entry("UserPromptSubmit", L::Prompt, None, O),
+    entry("PreToolUse", L::BeforeCall, ALL_TOOLS, O),
+    entry("PermissionRequest", L::Permission, ALL_TOOLS, P),
+    entry("PostToolUse", L::AfterCall, ALL_TOOLS, O),
+    entry("PostToolUseFailure", L::CallFailed, ALL_TOOLS, O),
+    entry("Notification", L::Notification, None, O),
+    entry("Stop", L::Stop, None, O),
+    entry("SubagentStop", L::SubagentStop, None, O),
+    entry("PreCompact", L::Compact, None, O),
+    entry("SessionEnd", L::End, None, O),
 ];
 
 const CURSOR_ENTRIES: &[HookEntry] = &[
-    entry("sessionStart", None, O),
-    entry("beforeSubmitPrompt", None, O),
-    entry("preToolUse", None, O),
-    entry("postToolUse", None, O),
-    entry("subagentStop", None, O),
-    entry("preCompact", None, O),
-    entry("stop", None, O),
-    entry("sessionEnd", None, O),
+    entry("sessionStart", L::SessionStart, None, O),
+    entry("beforeSubmitPrompt", L::Prompt, None, O),
+    entry("preToolUse", L::BeforeCall, None, O),
+    entry("postToolUse", L::AfterCall, None, O),
+    entry("subagentStop", L::SubagentStop, None, O),
+    entry("preCompact", L::Compact, None, O),
+    entry("stop", L::Stop, None, O),
+    entry("sessionEnd", L::End, None, O),
 ];
 
 /// Droid's and Kimi Code's entries (Claude Code's events, no permission request).
 const SESSION_ENTRIES: &[HookEntry] = &[
-    entry("SessionStart", None, O),
-    entry("UserPromptSubmit", None, O),
-    entry("PreToolUse", ALL_TOOLS, O),
-    entry("PostToolUse", ALL_TOOLS, O),
-    entry("Notification", None, O),
-    entry("Stop", None, O),
-    entry("SubagentStop", None, O),
-    entry("PreCompact", None, O),
-    entry("SessionEnd", None, O),
+    entry("SessionStart", L::SessionStart, None, O),
+    entry("UserPromptSubmit", L::Prompt, None, O),
+    entry("PreToolUse", L::BeforeCall, ALL_TOOLS, O),
+    entry("PostToolUse", L::AfterCall, ALL_TOOLS, O),
+    entry("Notification", L::Notification, None, O),
+    entry("Stop", L::Stop, None, O),
+    entry("SubagentStop", L::SubagentStop, None, O),
+    entry("PreCompact", L::Compact, None, O),
+    entry("SessionEnd", L::End, None, O),
 ];
 
 /// Every agent Vults knows, one row each, in [`Agent::ALL`]'s order.
@@ -856,6 +977,54 @@ mod tests {
     use crate::agents::*;
     use crate::answer::{AnswerItem, Decision};
     use serde_json::{Value, json};
+
+    #[test]
+    fn every_event_name_means_one_thing_however_it_is_spelt() {
+        // Every spelling a row installs or OTHER_EVENTS knows, folded: one meaning each.
+        let mut seen: std::collections::BTreeMap<Vec<u8>, (&str, Lifecycle)> = Default::default();
+        let rows = AGENTS
+            .iter()
+            .filter_map(|a| a.install)
+            .flat_map(|i| i.entries)
+            .map(|e| (e.event, e.lifecycle));
+        for (name, meaning) in rows.chain(OTHER_EVENTS.iter().copied()) {
+            let folded: Vec<u8> = name
+                .bytes()
+                .filter(u8::is_ascii_alphanumeric)
+                .map(|b| b.to_ascii_lowercase())
+                .collect();
+            if let Some((other, was)) = seen.insert(folded, (name, meaning)) {
+                assert_eq!(was, meaning, "{other} and {name}");
+            }
+        }
+        let of = |agent: Agent, name: &str| lifecycle(Some(agent.spec()), name);
+        assert_eq!(
+            of(Agent::Claude, "PermissionRequest"),
+            Lifecycle::Permission
+        );
+        assert_eq!(
+            of(Agent::Copilot, "permissionRequest"),
+            Lifecycle::Permission
+        );
+        assert_eq!(of(Agent::Copilot, "agentStop"), Lifecycle::Stop);
+        assert_eq!(of(Agent::Copilot, "errorOccurred"), Lifecycle::Error);
+        assert_eq!(of(Agent::Cursor, "beforeSubmitPrompt"), Lifecycle::Prompt);
+        assert_eq!(of(Agent::Cursor, "stop"), Lifecycle::Stop);
+        assert_eq!(of(Agent::Claude, "StopFailure"), Lifecycle::StopFailure);
+        // Not its own spelling: compared without case and separators.
+        assert_eq!(of(Agent::Claude, "post_tool_use"), Lifecycle::AfterCall);
+        assert_eq!(of(Agent::Codex, "postToolUse"), Lifecycle::AfterCall);
+        // A named tool speaks Claude Code's words; OpenCode's plugin relays its own.
+        assert_eq!(lifecycle(None, "PreToolUse"), Lifecycle::BeforeCall);
+        assert_eq!(
+            lifecycle(None, "PermissionReplied"),
+            Lifecycle::PermissionReplied
+        );
+        assert_eq!(lifecycle(None, STATUS_LINE_EVENT), Lifecycle::StatusLine);
+        assert_eq!(lifecycle(None, "BeforeTool"), Lifecycle::BeforeCall);
+        assert_eq!(lifecycle(None, "Teatime"), Lifecycle::Other);
+        assert_eq!(lifecycle(None, ""), Lifecycle::Other);
+    }
 
     #[test]
     fn every_agent_has_its_row_in_order() {

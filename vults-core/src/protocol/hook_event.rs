@@ -4,9 +4,9 @@
 
 use super::wire::{
     AgentName, Event, MAX_APPLY_PATCH, MAX_LINE, MAX_PATCH_LINES, MAX_PLAN, MAX_STRING,
-    SHORT_STRING, TERMINAL_ENV, Terminal, TooLarge, VERSION,
+    SHORT_STRING, TERMINAL_ENV, Terminal, TooLarge, VERSION, lifecycle_of,
 };
-use crate::agents::{self, AgentKind, resolve_cwd};
+use crate::agents::{self, AgentKind, Lifecycle, resolve_cwd};
 use serde_json::{Map, Value};
 
 /// The hook's command line, parsed.
@@ -50,7 +50,7 @@ impl HookArgs {
         out.agent = agent.ok_or("--agent <name> is required")?;
         out.event = match (event, out.statusline) {
             (Some(e), _) => e,
-            (None, true) => "StatusLine".to_string(),
+            (None, true) => agents::STATUS_LINE_EVENT.to_string(),
             (None, false) => return Err("the event name is required".into()),
         };
         Ok(out)
@@ -128,13 +128,15 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
     };
 
     let tool = agents::tool_name(&payload).unwrap_or_default().to_string();
-    let is_permission = is_permission_event(&args.event);
+    // What the event means, resolved once by the agent's row.
+    let lifecycle = lifecycle_of(agent, agent_name.as_ref(), &args.event);
+    let is_permission = lifecycle == Lifecycle::Permission;
     let wants_reply = !zeca
         && !args.statusline
         && match agent {
             AgentKind::Other => args.reply_vults && is_permission,
             kind if args.ask && agents::spec_of(kind).is_some_and(|a| a.asks) => {
-                args.event == "PreToolUse" && is_ask_user_question(&tool)
+                lifecycle == Lifecycle::BeforeCall && is_ask_user_question(&tool)
             }
             _ => is_permission,
         };
@@ -179,11 +181,6 @@ pub fn resolve_agent(name: &str) -> Result<Option<(AgentKind, Option<AgentName>)
             .map(|n| Some((AgentKind::Other, Some(n))))
             .map_err(|e| format!("--agent {name:?}: {e}")),
     }
-}
-
-fn is_permission_event(event: &str) -> bool {
-    // Copilot CLI's camelCase configuration names it permissionRequest.
-    event == "PermissionRequest" || event == "permissionRequest"
 }
 
 fn is_ask_user_question(tool: &str) -> bool {
@@ -299,7 +296,8 @@ fn string_bytes(value: &Value, over: usize) -> u64 {
 }
 
 fn shape_steps(event: &mut Event) -> Shaped {
-    let plan_exempt = event.event == "PermissionRequest"
+    let lifecycle = event.lifecycle();
+    let plan_exempt = lifecycle == Lifecycle::Permission
         && agents::plan_review(event.agent, &event.payload).is_some();
     let Value::Object(payload) = &mut event.payload else {
         return Shaped::Cut;
@@ -308,7 +306,7 @@ fn shape_steps(event: &mut Event) -> Shaped {
         payload.remove(*key);
     }
     let spec = agents::spec_of(event.agent);
-    let post = event.event == "PostToolUse";
+    let post = lifecycle == Lifecycle::AfterCall;
     let patch_in_result = post && spec.is_some_and(|a| a.patch_in_result);
     if let Some(response) = payload.remove("tool_response") {
         let mut kept = Map::new();

@@ -2,7 +2,7 @@
 //! and how one line is read ([`read_line`]).
 
 use crate::agents;
-use crate::agents::AgentKind;
+use crate::agents::{AgentKind, Lifecycle};
 use crate::answer::{AnswerItem, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -386,10 +386,33 @@ impl Event {
         }
     }
 
+    /// What the event means ([`agents::lifecycle`], by its sender's row): resolved from its
+    /// name here, and matched as a [`Lifecycle`] everywhere after.
+    pub fn lifecycle(&self) -> Lifecycle {
+        lifecycle_of(self.agent, self.agent_name.as_ref(), &self.event)
+    }
+
     /// Whether this event is an AskUserQuestion (answered with `answer`, not `decision`).
     pub fn is_question(&self) -> bool {
-        self.event == "PreToolUse" && agents::tool_name(&self.payload) == Some("AskUserQuestion")
+        agents::tool_name(&self.payload) == Some("AskUserQuestion")
+            && self.lifecycle() == Lifecycle::BeforeCall
     }
+
+    /// [`Event::is_question`], for an event whose [`Event::lifecycle`] was already resolved.
+    pub fn is_question_as(&self, lifecycle: Lifecycle) -> bool {
+        lifecycle == Lifecycle::BeforeCall
+            && agents::tool_name(&self.payload) == Some("AskUserQuestion")
+    }
+}
+
+/// What `event` means, sent by `agent` (with its name, for one that travels as `other`): by its
+/// row when it has one ([`agents::lifecycle`]).
+pub(crate) fn lifecycle_of(agent: AgentKind, name: Option<&AgentName>, event: &str) -> Lifecycle {
+    let spec = match (agent, name) {
+        (AgentKind::Other, Some(name)) => agents::spec(name.as_str()),
+        (kind, _) => agents::spec_of(kind),
+    };
+    agents::lifecycle(spec, event)
 }
 
 /// Everything on the wire, tagged by `kind`.

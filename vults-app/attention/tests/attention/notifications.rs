@@ -242,6 +242,26 @@ fn actions_only_where_allowed_and_they_come_back_typed() {
     assert_eq!(r.server.notifies().pop().unwrap().action_labels(), ["Show"]);
 }
 
+/// A target the card writes out (`‹U+1D173›`: a musical beam that draws as nothing) is written
+/// out alike in the notification the server gets, which then offers no Allow.
+#[test]
+fn a_hidden_character_is_written_as_the_card_writes_it_and_offers_no_allow() {
+    let Some(r) = rig("hidden") else { return };
+    r.notifier.show(
+        SessionId::from("a"),
+        card(1, "cat /tmp/notes\u{1D173}.txt", None),
+    );
+    sync(&r);
+    let n = r.server.notifies().pop().unwrap();
+    assert!(
+        n.body.starts_with("cat /tmp/notes‹U+1D173›.txt\n"),
+        "{}",
+        n.body
+    );
+    assert!(!n.body.contains('\u{1D173}'), "{}", n.body);
+    assert_eq!(n.action_labels(), ["Show"]);
+}
+
 #[test]
 fn no_actions_when_the_server_has_none() {
     let Some(r) = rig_with("no_actions", &["body"], AttentionSettings::default()) else {

@@ -32,19 +32,21 @@ pub(super) fn fit(card: &PendingCard, answer: &WireAnswer) -> Option<CardAnswer>
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 thread_local! {
     static RENDERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How many cards' JSON [`card_json`] has made on this thread (tests: once per card, never
-/// per poll).
-#[doc(hidden)]
+/// per poll). Only with the `test-support` feature.
+#[cfg(any(test, feature = "test-support"))]
 pub fn card_json_calls() -> u64 {
     RENDERS.with(std::cell::Cell::get)
 }
 
 /// A card as the phone shows it: the same content as the desktop card.
 pub fn card_json(c: &PendingCard) -> Value {
+    #[cfg(any(test, feature = "test-support"))]
     RENDERS.with(|n| n.set(n.get() + 1));
     let arrived = vults_engine::clock::unix_ms(c.arrived);
     json!({

@@ -30,7 +30,7 @@ mod flood;
 mod names;
 
 pub use cards::card_json;
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-support"))]
 pub use cards::card_json_calls;
 pub use flood::{
     ANON_BURST, ANON_REFILL_MS, DEVICE_BURST, DEVICE_REFILL_MS, SOURCE_INTERVAL_MS,
@@ -41,7 +41,9 @@ pub use names::claimed_id;
 use crate::crypto::{
     self, AppKeys, Direction, Op, SealKey, SignedRequest, WireAnswer, b64, unb64, unb64_array,
 };
-use crate::devices::{Device, DeviceStore, Subscription, WriteHook};
+#[cfg(any(test, feature = "test-support"))]
+use crate::devices::WriteHook;
+use crate::devices::{Device, DeviceStore, Subscription};
 use cards::{cut_json, fit, fit_list};
 use flood::{DeviceFlood, Flood};
 use names::{MAX_NAME_CHARS, name_char_ok, unique_name};
@@ -279,7 +281,8 @@ impl Gate {
         self.state().devices.clone()
     }
 
-    /// Runs `hook` before each write of `devices.json` (tests).
+    /// Runs `hook` before each write of `devices.json` (tests; the `test-support` feature).
+    #[cfg(any(test, feature = "test-support"))]
     pub fn set_write_hook(&self, hook: Option<WriteHook>) {
         self.store().set_write_hook(hook);
     }

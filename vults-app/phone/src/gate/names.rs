@@ -25,21 +25,12 @@ pub fn claimed_id(claim: &str) -> String {
     format!("claimed id \"{out}\"")
 }
 
-/// Whether a device name may hold `c`: no control or format characters, no bidi overrides or
-/// isolates, no zero-width or invisible fillers, no variation selectors, no line or paragraph
-/// separators, and no whitespace but the plain space.
+/// Whether a device name may hold `c`: nothing the card's one rule hides
+/// ([`vults_core::text::is_hidden`]: control and format characters, bidi overrides and
+/// isolates, zero-width and invisible fillers, variation selectors, line and paragraph
+/// separators…), and no whitespace but the plain space.
 pub(super) fn name_char_ok(c: char) -> bool {
-    let refused = c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(c,
-            '\u{00AD}' | '\u{034F}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}'
-            | '\u{070F}' | '\u{08E2}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
-            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
-            | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0000}'..='\u{E0FFF}');
-    !refused
+    !(vults_core::text::is_hidden(c) || (c.is_whitespace() && c != ' '))
 }
 
 /// A device name's form for telling names apart: spaces collapsed, lower case.

@@ -17,7 +17,8 @@
 //! `devices.json`) and Settings → Phone says so. Nothing here ever waits on a hook or a card.
 
 pub mod send;
-#[doc(hidden)]
+/// A Web Push service stand-in for tests (the `test-support` feature).
+#[cfg(any(test, feature = "test-support"))]
 pub mod standin;
 pub mod webpush;
 

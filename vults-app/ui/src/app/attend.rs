@@ -72,11 +72,11 @@ impl VultsWindow {
                         }
                         Outcome::Intent(Intent::Allow(card)) => {
                             tracing::info!("global key: allowed card {card}");
-                            self.answer_by(card, CardAnswer::Allow, AnsweredBy::Key);
+                            self.answer_by(card, CardAnswer::Allow, AnsweredBy::GlobalKey);
                         }
                         Outcome::Intent(Intent::Deny(card)) => {
                             tracing::info!("global key: denied card {card}");
-                            self.answer_by(card, CardAnswer::Deny, AnsweredBy::Key);
+                            self.answer_by(card, CardAnswer::Deny, AnsweredBy::GlobalKey);
                         }
                         Outcome::Ignored(why) => tracing::info!(
                             "global key {key:?} ignored: {}",

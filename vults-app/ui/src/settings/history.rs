@@ -156,7 +156,9 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
                 .color(Color32::from_gray(140)),
         );
         ui.label(RichText::new(a.decision.as_str()).strong().color(color));
-        ui.label(RichText::new(format!("by {}", a.by)).color(Color32::from_gray(170)));
+        // Who, in the one wording (`AnsweredBy::words`); the audit's own text on hover.
+        ui.label(RichText::new(a.by.words()).color(Color32::from_gray(170)))
+            .on_hover_text(format!("by: {}", reveal(&a.by.label()).text));
         ui.label(RichText::new(&a.identity).strong());
         ui.label(RichText::new(reveal(&a.tool).text).monospace());
         // An Always made a rule: say so (its sentence is on the row's last line).

@@ -1,0 +1,171 @@
+//! The phone page's own statement of what a person cannot see (`HIDDEN` in
+//! `assets/phone/phone.js`) against the app's one rule, `vults_core::text::HIDDEN`, over every
+//! code point; and a card whose target hides a character, as the page's JSON carries it and as
+//! the page then shows it.
+
+use std::ops::RangeInclusive;
+use vults_core::text::{HIDDEN, reveal};
+
+const PHONE_JS: &str = include_str!("../../../assets/phone/phone.js");
+
+/// The rule as phone.js's line states it: what a failing test says to paste.
+fn js_line() -> String {
+    let one = |c: u32| {
+        if c <= 0xFFFF {
+            format!("\\u{c:04X}")
+        } else {
+            format!("\\u{{{c:X}}}")
+        }
+    };
+    let class: String = HIDDEN
+        .iter()
+        .map(|r| {
+            if r.start() == r.end() {
+                one(*r.start())
+            } else {
+                format!("{}-{}", one(*r.start()), one(*r.end()))
+            }
+        })
+        .collect();
+    format!("const HIDDEN = /[{class}]/gu;")
+}
+
+/// phone.js's `HIDDEN` character class, read back into ranges: `\uXXXX` and `\u{X…}` escapes,
+/// single or as `a-b` ranges, and nothing else (anything else fails the read).
+fn js_ranges() -> Vec<RangeInclusive<u32>> {
+    parse(phone_js_line())
+}
+
+/// phone.js's line that states `HIDDEN`.
+fn phone_js_line() -> &'static str {
+    PHONE_JS
+        .lines()
+        .find(|l| l.starts_with("const HIDDEN = "))
+        .expect("phone.js states its HIDDEN table on a line of its own")
+}
+
+fn parse(line: &str) -> Vec<RangeInclusive<u32>> {
+    let class = line
+        .strip_prefix("const HIDDEN = /[")
+        .and_then(|l| l.strip_suffix("]/gu;"))
+        .unwrap_or_else(|| panic!("HIDDEN is one character class with the u flag: {line}"));
+    // Tokens: a code point (`Some`) or a `-` (`None`).
+    let mut tokens = Vec::new();
+    let mut rest = class;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('-') {
+            tokens.push(None);
+            rest = r;
+            continue;
+        }
+        let r = rest
+            .strip_prefix("\\u")
+            .unwrap_or_else(|| panic!("not an escape at {rest:?}"));
+        let (hex, r) = match r.strip_prefix('{') {
+            Some(braced) => {
+                let end = braced.find('}').expect("a closing brace");
+                (&braced[..end], &braced[end + 1..])
+            }
+            None => (&r[..4], &r[4..]),
+        };
+        tokens.push(Some(u32::from_str_radix(hex, 16).expect("hex digits")));
+        rest = r;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let from = tokens[i].expect("a range starts with a code point");
+        if tokens.get(i + 1) == Some(&None) {
+            let to = tokens[i + 2].expect("a range ends with a code point");
+            out.push(from..=to);
+            i += 3;
+        } else {
+            out.push(from..=from);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn the_phone_page_hides_exactly_what_the_app_hides_at_every_code_point() {
+    let js = js_ranges();
+    let mut differ = Vec::new();
+    for c in 0..=0x10FFFFu32 {
+        let app = char::from_u32(c).is_some_and(vults_core::text::is_hidden);
+        let page = js.iter().any(|r| r.contains(&c));
+        // Surrogates are no characters: the page never sees one in a string it shows.
+        if (0xD800..=0xDFFF).contains(&c) {
+            continue;
+        }
+        if app != page {
+            differ.push(format!("U+{c:04X} (app {app}, page {page})"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "phone.js's HIDDEN and vults_core::text::HIDDEN differ at {} code points, first {:?}; \
+         its line should read:\n{}",
+        differ.len(),
+        &differ[..differ.len().min(8)],
+        js_line()
+    );
+    // The reader itself: the line as the app would write it reads back as the app's ranges.
+    assert_eq!(parse(&js_line()), HIDDEN);
+}
+
+/// The phone page's reveal, as phone.js writes it, with its table: each character in it
+/// written `‹U+XXXX›`, a carriage return before a newline kept.
+fn page_reveal(text: &str) -> String {
+    let js = js_ranges();
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    for (i, c) in chars.iter().enumerate() {
+        let hidden = js.iter().any(|r| r.contains(&(*c as u32)));
+        if hidden && !(*c == '\r' && chars.get(i + 1) == Some(&'\n')) {
+            out.push_str(&format!("‹U+{:04X}›", *c as u32));
+        } else {
+            out.push(*c);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_card_whose_target_hides_a_character_is_flagged_and_the_page_writes_it_out() {
+    use vults_core::agents::Target;
+    use vults_core::protocol::{AgentKind, Identity};
+    use vults_engine::messages::{PendingCard, Reason, SessionKey};
+    let target = "cat /tmp/notes\u{1D173}.txt";
+    let card = PendingCard {
+        id: 9,
+        agent: AgentKind::Claude,
+        identity: Identity::Builtin(AgentKind::Claude),
+        session: SessionKey {
+            identity: "claude".into(),
+            session: "s".into(),
+        },
+        folder: "/w".into(),
+        call: vults_core::agents::ToolCall {
+            tool: "Bash".into(),
+            target: Target::Command {
+                command: target.into(),
+            },
+            ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
+        },
+        destructive: None,
+        reason: Reason::NoRule,
+        always_rule: None,
+        file_rule: None,
+        question: false,
+        arrived: std::time::SystemTime::UNIX_EPOCH,
+        context: Default::default(),
+    };
+    let json = vults_phone::gate::card_json(&card);
+    assert_eq!(json["hidden"], true, "the page flags the card: {json}");
+    let sent = json["target"]["command"].as_str().unwrap();
+    assert_eq!(sent, target, "the JSON carries the target as it is");
+    assert_eq!(page_reveal(sent), "cat /tmp/notes‹U+1D173›.txt");
+    assert_eq!(page_reveal(sent), reveal(sent).text);
+    assert_eq!(page_reveal("a\r\nb\rc"), "a\r\nb‹U+000D›c");
+}
