@@ -1,8 +1,11 @@
 //! `vults-app --headless`: the engine without a window, for SSH hosts, servers and tests.
 //!
-//! It serves the socket until SIGINT/SIGTERM and logs what happens to stderr. With nobody to
-//! click, a request no Always rule or policy answers is left to the agent: the hook prints
-//! nothing and the agent asks in its own terminal.
+//! It serves the socket until SIGINT/SIGTERM and logs what happens to stderr. It runs what the
+//! window app runs but the window: the paired phone's link (the broker saved in
+//! `phone-broker.json` from the start, the LAN page once `vults-app phone pair` asks for it,
+//! Web Push), the phone commands' channel (`crate::control`) and the SSH hosts' links. A request
+//! no Always rule, policy or phone answers is left to the agent: the hook prints nothing and the
+//! agent asks in its own terminal.
 //!
 //! `--cards` makes the console the one who clicks: each card is printed to stderr and answered
 //! by a line on stdin —
@@ -17,6 +20,10 @@
 //! | `quit` | stops |
 //!
 //! When stdin closes, the console stops answering and the engine keeps serving.
+//!
+//! The console and the phone answer the same cards: the first answer wins (the engine takes one
+//! answer per card), the card is withdrawn from the other (the phone's list and its push), and
+//! the audit's `by` says who (`click` for the console, `phone:<name> (<id>)` for the phone).
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -27,6 +34,8 @@ use vults_engine::messages::{
     AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
 use vults_engine::{Engine, EngineCommander, EngineHandle, EngineOptions};
+
+use crate::control::{self, PhonePort};
 
 /// Runs until a signal or `quit`. `cards`: answer cards from the console.
 pub fn run(paths: Paths, cards: bool) -> ExitCode {
@@ -54,18 +63,24 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     );
     // Agents on SSH hosts reach this engine too, through their links (vults-remote).
     let _links = vults_remote::link::Links::start(&link_paths, engine.host_sockets());
+    let phone = start_phone(&link_paths, &engine);
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
         let waiting = waiting.clone();
+        let phone = phone.port.clone();
         let spawned = std::thread::Builder::new()
             .name("vults-console".into())
-            .spawn(move || console(&commander, &waiting));
+            .spawn(move || console(&commander, &waiting, &|| phone.link().stop()));
         if let Err(e) = spawned {
             tracing::warn!("cannot read the console: {e}");
         }
     }
     for event in engine.events.iter() {
+        // The phone sees every card and its end, as the window's phone does. Until the engine
+        // publishes to subscribers of its own (issue 39, item 1), this loop hands them on, as
+        // the window's frame loop does; the link then subscribes itself and this line goes.
+        phone.port.link().on_engine_event(&event);
         log(&event);
         if let Ok(mut w) = waiting.lock() {
             match &event {
@@ -75,9 +90,59 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             }
         }
     }
+    phone.port.link().stop();
+    drop(phone);
     engine.join();
     tracing::info!("stopped");
     ExitCode::SUCCESS
+}
+
+/// The phone link, shared with the phone commands' channel, and the channel's socket file
+/// (removed when the app stops).
+struct Phone {
+    port: Arc<PhonePort>,
+    #[cfg(unix)]
+    _served: Option<control::Served>,
+}
+
+/// Starts the phone link on its own thread: its answers go to the engine as a click's do, it
+/// stops before the engine does (its last summary of refusals audited), and `vults-app phone …`
+/// reaches it through the control channel.
+fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
+    // Keys in the OS keyring where one runs; a server without D-Bus keeps them in a 0600 file
+    // (`vults-app phone list` and the log say which).
+    if let Err(e) = vults_phone::secrets::use_platform_store() {
+        tracing::warn!("no keyring ({e}); the phone link keeps its keys in a private file (0600)");
+    }
+    let commander = engine.commander();
+    let port = Arc::new(PhonePort::start(
+        paths.clone(),
+        Arc::new(move |command| {
+            commander.send(command);
+        }),
+    ));
+    let at_stop = port.clone();
+    engine.before_stop(move || at_stop.link().stop());
+    // Windows: no channel yet (the commands say so).
+    #[cfg(unix)]
+    let served = match control::serve(paths, port.clone()) {
+        Ok(served) => {
+            tracing::info!(
+                "phone commands (vults-app phone pair|list|revoke|test) on {}",
+                control::socket_path(paths).display()
+            );
+            Some(served)
+        }
+        Err(e) => {
+            tracing::warn!("no channel for the phone commands: {e}");
+            None
+        }
+    };
+    Phone {
+        port,
+        #[cfg(unix)]
+        _served: served,
+    }
 }
 
 fn log(event: &EngineEvent) {
@@ -140,7 +205,8 @@ fn describe(c: &PendingCard) -> String {
     s
 }
 
-fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>) {
+/// `stop_phone` runs before `quit` stops the engine (the phone's last words go first).
+fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>, stop_phone: &dyn Fn()) {
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
@@ -205,6 +271,7 @@ fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>) {
                 commander.send(EngineCommand::SetPaused(false));
             }
             "quit" => {
+                stop_phone();
                 commander.send(EngineCommand::Shutdown);
                 return;
             }

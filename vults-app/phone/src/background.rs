@@ -26,7 +26,7 @@ enum Command {
 pub struct BackgroundLink {
     tx: Sender<Command>,
     snapshot: Arc<Mutex<PhoneStatus>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl BackgroundLink {
@@ -60,7 +60,7 @@ impl BackgroundLink {
         BackgroundLink {
             tx,
             snapshot,
-            thread,
+            thread: Mutex::new(thread),
         }
     }
 
@@ -98,12 +98,22 @@ impl BackgroundLink {
     }
 }
 
-impl Drop for BackgroundLink {
-    fn drop(&mut self) {
+impl BackgroundLink {
+    /// Stops the link and waits until it has (its last summary of refusals sent to the
+    /// engine, the listener and the broker link closed); later actions do nothing. For a holder
+    /// that shares the link (the headless app stops it before the engine stops).
+    pub fn stop(&self) {
         let _ = self.tx.send(Command::Stop);
-        if let Some(thread) = self.thread.take() {
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(thread) = thread {
             let _ = thread.join();
         }
+    }
+}
+
+impl Drop for BackgroundLink {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
