@@ -98,6 +98,28 @@ impl PhonePort {
         &self.link
     }
 
+    /// Calls `f` with each new snapshot, on a thread of its own, for as long as the process
+    /// runs.
+    pub fn watch(self: &Arc<Self>, mut f: impl FnMut(&PhoneStatus) + Send + 'static) {
+        let port = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vults-phone-watch".into())
+            .spawn(move || {
+                let mut seen = 0;
+                loop {
+                    port.changes.wait(seen, Duration::from_secs(3600));
+                    let now = port.changes.now();
+                    if now != seen {
+                        seen = now;
+                        f(&port.link.status());
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot watch the phone link: {e}");
+        }
+    }
+
     /// Asks the link to act; the count of snapshots before it, for [`PhonePort::wait_for`].
     fn act(&self, action: PhoneAction) -> u64 {
         let mark = self.changes.now();

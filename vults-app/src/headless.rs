@@ -58,12 +58,15 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         if cards {
             " (answer cards on stdin: allow | deny | always [card])"
         } else {
-            " (no cards: rules and policies answer, agents ask the rest themselves)"
+            " (rules, policies and a paired phone answer, agents ask the rest themselves)"
         }
     );
     // Agents on SSH hosts reach this engine too, through their links (vults-remote).
     let _links = vults_remote::link::Links::start(&link_paths, engine.host_sockets());
     let phone = start_phone(&link_paths, &engine);
+    if !cards {
+        answer_with_the_phone(&phone.port, engine.commander());
+    }
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
@@ -95,6 +98,30 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     engine.join();
     tracing::info!("stopped");
     ExitCode::SUCCESS
+}
+
+/// Without `--cards`, requests get cards only while a paired phone can answer them: a phone
+/// not revoked, and the LAN page or the broker link on. Otherwise the engine keeps leaving
+/// them to the agents' own prompts at once, as before there was a phone.
+fn answer_with_the_phone(port: &Arc<PhonePort>, commander: EngineCommander) {
+    let mut was = false;
+    port.watch(move |s| {
+        let now = s.devices.iter().any(|d| d.revoked_at.is_none())
+            && (s.address.is_some() || s.broker.state.is_some());
+        if now != was {
+            was = now;
+            commander.send(EngineCommand::SetInteractive(now));
+            tracing::info!(
+                "{}",
+                if now {
+                    "a paired phone can answer: requests no rule or policy answers become cards"
+                } else {
+                    "no paired phone can answer: requests no rule or policy answers are left to \
+                     the agents' own prompts"
+                }
+            );
+        }
+    });
 }
 
 /// The phone link, shared with the phone commands' channel, and the channel's socket file

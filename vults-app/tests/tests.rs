@@ -11,6 +11,7 @@ mod cli;
 mod desktop;
 #[cfg(target_os = "linux")]
 mod desktops;
+mod help;
 mod help_remote;
 mod keys;
 mod late_island;
