@@ -13,6 +13,7 @@
 
 use crate::arrival::Arrival;
 use crate::audit::TAIL_LINES;
+use crate::bus::Bus;
 use crate::clock::{now_ms, unix_ms};
 use crate::in_app::{ConnId, InAppReply, InAppRequest};
 use crate::inputs::{Input, Outgoing};
@@ -108,7 +109,11 @@ fn stamp(path: &std::path::Path) -> Stamp {
 pub(crate) struct Core {
     paths: Paths,
     options: EngineOptions,
-    ui: std::sync::mpsc::Sender<EngineEvent>,
+    /// The first subscriber, kept as it always was ([`crate::EngineHandle::events`]): every
+    /// event, unbounded, until its receiver is dropped (then `None`).
+    ui: Option<std::sync::mpsc::Sender<EngineEvent>>,
+    /// Where every other subscriber reads (`bus.rs`).
+    pub(crate) bus: Arc<Bus>,
     notify: Arc<dyn Fn() + Send + Sync>,
     stats: Arc<Stats>,
     pub(crate) inputs: mpsc::UnboundedSender<Input>,
@@ -153,7 +158,8 @@ impl Core {
             },
             paths,
             options,
-            ui,
+            ui: Some(ui),
+            bus: Bus::new(),
             notify,
             stats,
             inputs,
@@ -237,6 +243,8 @@ impl Core {
             }
         }
         self.flush();
+        // Every subscriber reads what is left, then hears the end.
+        self.bus.close();
     }
 
     /// `false` on Shutdown.
@@ -284,18 +292,24 @@ impl Core {
             .cards
             .store(self.cards.len() as u64, Ordering::Relaxed);
         let dirty = std::mem::take(&mut self.dirty);
-        let mut sent = false;
-        for key in dirty {
-            if let Some(s) = self.sessions.get(&key) {
-                sent |= self.ui.send(EngineEvent::SessionChanged(s.clone())).is_ok();
-            }
+        let sessions = dirty.iter().filter_map(|key| self.sessions.get(key));
+        let batch: Vec<Arc<EngineEvent>> = sessions
+            .map(|s| Arc::new(EngineEvent::SessionChanged(s.clone())))
+            .chain(self.outbox.drain(..).map(Arc::new))
+            .collect();
+        if batch.is_empty() {
+            return;
         }
-        for ev in self.outbox.drain(..) {
-            sent |= self.ui.send(ev).is_ok();
+        if let Some(ui) = &self.ui
+            && batch
+                .iter()
+                .any(|ev| ui.send(EngineEvent::clone(ev)).is_err())
+        {
+            // Its receiver is gone (the app reads subscriptions instead): no more copies.
+            self.ui = None;
         }
-        if sent {
-            (self.notify)();
-        }
+        self.bus.publish(batch);
+        (self.notify)();
     }
 
     fn on_event(&mut self, conn: ConnId, event: Event, reply: mpsc::UnboundedSender<Outgoing>) {

@@ -1,22 +1,28 @@
 //! The engine: the private socket server and everything behind it — the one decision point's
-//! caller, pending cards, sessions, Always rules, policies and the audit — on a tokio runtime
-//! of its own thread, with or without a window.
+//! caller, pending cards, sessions, Always rules, policies and the audit — as tasks on the app's
+//! one tokio runtime ([`rt`]), with or without a window.
 //!
-//! Start with [`Engine::start`] (the window) or [`Engine::start_with`]; read
-//! [`EngineEvent`](messages::EngineEvent)s from [`EngineHandle::events`], send
-//! [`EngineCommand`](messages::EngineCommand)s with
-//! [`EngineHandle::send`]. A subsystem that asks on behalf of a program it drives (the chat)
-//! sends [`InAppRequest`]s through an [`EngineCommander`]; SSH hosts' links open their sockets
-//! through [`HostSockets`].
+//! Start with [`Engine::start`] (the window) or [`Engine::start_with`]. The engine publishes:
+//! each reader — the window, the phone link, the notifier, the headless console — takes a
+//! [`Subscription`] of its own ([`EngineHandle::subscribe`], or [`EngineEvents::subscribe`] from
+//! a handle it holds) and reads every [`EngineEvent`](messages::EngineEvent) from it; none relays
+//! another's. The bound ([`BUS_BOUND`]) and what a reader that falls behind loses (never a card:
+//! it catches up from a snapshot of what waits) are in `bus.rs`. [`EngineHandle::events`] is the
+//! first reader's channel, kept as it was for tests and examples. Send
+//! [`EngineCommand`](messages::EngineCommand)s with [`EngineHandle::send`]. A subsystem that asks
+//! on behalf of a program it drives (the chat) sends [`InAppRequest`]s through an
+//! [`EngineCommander`]; SSH hosts' links open their sockets through [`HostSockets`].
 //!
-//! Inside, two parts:
-//! - the runtime (`runtime.rs`): the engine's thread, the sockets and their accept loops, one
+//! Inside, three parts:
+//! - the runtime (`runtime.rs`): the engine's tasks, the sockets and their accept loops, one
 //!   task per connection that hands events to the core and writes back what the core sends it
 //!   (so a slow client delays nobody), the signals that stop it, and the handles;
 //! - the core (`core.rs`): the one task that owns every card, session, rule, policy and audit
 //!   line — the card state machine. Only
 //!   [`EngineCommand::Answer`](messages::EngineCommand::Answer) answers a card: nothing
-//!   arriving on a socket can.
+//!   arriving on a socket can;
+//! - the bus (`bus.rs`): what the core publishes after each batch, to every subscriber, and the
+//!   snapshot a subscriber that fell behind catches up from.
 //!
 //! Not here: deciding (that is `vults_core::decision::decide`), drawing, installing hooks.
 
@@ -24,6 +30,7 @@
 
 mod arrival;
 mod audit;
+mod bus;
 pub mod clock;
 mod connection;
 mod context;
@@ -35,14 +42,18 @@ pub mod log;
 pub mod memory;
 pub mod messages;
 mod options;
+pub mod rt;
 mod runtime;
 mod sessions;
 mod socket;
 mod stats;
 
 pub use audit::{AuditCursor, AuditPage, PAGE_LINES, PageOf, ROTATE_BYTES, TAIL_LINES};
+pub use bus::{AUDIT_TAIL, BUS_BOUND, NOTICE_TAIL, Subscription, TryRecvError};
 pub use in_app::{ConnId, InAppReply, InAppRequest};
 pub use options::{ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION};
-pub use runtime::{Engine, EngineCommander, EngineHandle, HostListener, HostSockets, new_conn_id};
+pub use runtime::{
+    Engine, EngineCommander, EngineEvents, EngineHandle, HostListener, HostSockets, new_conn_id,
+};
 pub use socket::connect;
 pub use stats::{Stats, StatsSnapshot};

@@ -1,10 +1,12 @@
 //! What the engine tells the window, and what the window asks of the engine.
 //!
-//! The engine (socket server, decisions, rules, audit) runs on a tokio runtime on its own
-//! thread; the window never does I/O. They talk only through these types: the engine sends
-//! [`EngineEvent`]s on a `std::sync::mpsc` channel and calls the repaint callback it was given;
-//! the window drains the channel once per frame (in `logic`) into its model (`vults_ui::state::Model`) and sends
-//! [`EngineCommand`]s back. The phone endpoint feeds answers through the same commands.
+//! The engine (socket server, decisions, rules, audit) runs as tasks on the app's runtime; the
+//! window never does I/O. They talk only through these types: the engine publishes
+//! [`EngineEvent`]s to every subscriber ([`crate::Subscription`], shared as `Arc`s) and wakes
+//! the ones that asked; the window drains its subscription once per frame (in `logic`) into its
+//! model (`vults_ui::state::Model`) and sends [`EngineCommand`]s back. The phone link and the
+//! notifier read subscriptions of their own, and the phone feeds answers through the same
+//! commands.
 
 use std::time::SystemTime;
 use vults_core::agents::ToolCall;

@@ -3,6 +3,7 @@
 //! subsystems hold ([`Engine`], [`EngineHandle`], [`EngineCommander`], [`HostSockets`]). It owns
 //! no card and decides nothing: every event goes to the core task (`core.rs`).
 
+use crate::bus::{Bus, Subscription};
 use crate::core::Core;
 use crate::in_app::{ConnId, InAppReply, InAppRequest};
 use crate::inputs::Input;
@@ -14,9 +15,8 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use vults_core::paths::Paths;
 
 /// Connection ids, one counter for every listener of every engine in this process (the local
@@ -73,6 +73,7 @@ impl EngineCommander {
 pub struct HostSockets {
     rt: tokio::runtime::Handle,
     core: mpsc::UnboundedSender<Input>,
+    stopped: watch::Receiver<bool>,
     stats: Arc<Stats>,
     paths: Paths,
 }
@@ -136,6 +137,7 @@ impl HostSockets {
             self.core.clone(),
             self.stats.clone(),
             Some(Arc::from(host)),
+            self.stopped.clone(),
         ));
         Ok(HostListener {
             task: task.abort_handle(),
@@ -144,15 +146,40 @@ impl HostSockets {
     }
 }
 
+/// Subscribes to a running engine's events (`bus.rs`: the bound, and what a subscriber that
+/// falls behind loses); cheap to clone, so a subsystem can hold one and subscribe itself.
+#[derive(Clone)]
+pub struct EngineEvents(Arc<Bus>);
+
+impl EngineEvents {
+    /// A stream of every event from now on, starting with a snapshot of what waits (cards,
+    /// sessions, rules, policies, the audit's tail, the last notices).
+    pub fn subscribe(&self) -> Subscription {
+        self.0.subscribe(None)
+    }
+
+    /// As [`Self::subscribe`], and `wake` is called after each batch the engine publishes (for a
+    /// reader that polls, as the window's frame does). It must return at once; one that panics
+    /// is logged and does not stop the engine.
+    pub fn subscribe_waking(&self, wake: Arc<dyn Fn() + Send + Sync>) -> Subscription {
+        self.0.subscribe(Some(wake))
+    }
+}
+
 /// A running engine. Dropping it stops the engine.
 pub struct EngineHandle {
-    /// Engine → window. Closed (disconnected) once the engine has stopped.
+    /// Engine → window: the first subscriber, as it always was — every event, unbounded, in
+    /// order. Closed (disconnected) once the engine has stopped. The app reads
+    /// [`EngineHandle::subscribe`]s instead and calls [`EngineHandle::close_events`], so that
+    /// nothing fills this one. Tests and examples read it.
     pub events: std::sync::mpsc::Receiver<EngineEvent>,
+    bus: EngineEvents,
     hosts: HostSockets,
     commander: EngineCommander,
     stats: Arc<Stats>,
     socket: PathBuf,
-    thread: Option<JoinHandle<()>>,
+    /// Hears (or sees closed) when the engine's task has ended.
+    done: Option<std::sync::mpsc::Receiver<()>>,
     before_stop: BeforeStop,
 }
 
@@ -173,6 +200,27 @@ impl EngineHandle {
     /// `false` when the engine has stopped.
     pub fn send(&self, command: EngineCommand) -> bool {
         self.commander.send(command)
+    }
+
+    /// A subscription of its own to every event ([`EngineEvents::subscribe`]).
+    pub fn subscribe(&self) -> Subscription {
+        self.bus.subscribe()
+    }
+
+    /// A subscription that calls `wake` after each batch ([`EngineEvents::subscribe_waking`]).
+    pub fn subscribe_waking(&self, wake: Arc<dyn Fn() + Send + Sync>) -> Subscription {
+        self.bus.subscribe_waking(wake)
+    }
+
+    /// What subsystems subscribe through, to hold and subscribe later.
+    pub fn event_bus(&self) -> EngineEvents {
+        self.bus.clone()
+    }
+
+    /// Stops filling [`EngineHandle::events`] (every reader subscribes instead): it reads as
+    /// closed from now on, and the engine no longer copies each event into it.
+    pub fn close_events(&mut self) {
+        self.events = std::sync::mpsc::channel().1;
     }
 
     /// A cheap handle that sends commands to this engine: for the window, the phone link and the
@@ -203,12 +251,13 @@ impl EngineHandle {
         self.join();
     }
 
-    /// Waits for the engine's thread to end (without asking it to).
+    /// Waits for the engine to end (without asking it to). Not from a task of the app's
+    /// runtime: it blocks the thread.
     pub fn join(&mut self) {
-        if let Some(t) = self.thread.take()
-            && t.join().is_err()
+        if let Some(done) = self.done.take()
+            && done.recv().is_err()
         {
-            tracing::warn!("the engine thread panicked");
+            tracing::warn!("the engine's task panicked");
         }
     }
 }
@@ -236,19 +285,14 @@ impl Engine {
         notify: Arc<dyn Fn() + Send + Sync>,
         options: EngineOptions,
     ) -> io::Result<EngineHandle> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("vults-engine")
-            .enable_all()
-            .build()?;
+        let rt = crate::rt::handle();
         let (listener, signals) = {
-            let _guard = runtime.enter();
+            let _guard = rt.enter();
             // The signal handlers go in before the socket exists: a SIGTERM sent as soon as a
             // hook can connect must stop the engine cleanly, not kill it with its socket left.
             let signals = options.stop_on_signal.then(Signals::install);
             (socket::listen(&paths.socket, &paths.runtime_dir)?, signals)
         };
-        let rt = runtime.handle().clone();
         let (ui_tx, ui_rx) = std::sync::mpsc::channel();
         let (in_tx, in_rx) = mpsc::unbounded_channel();
         let stats = Arc::new(Stats::default());
@@ -261,38 +305,51 @@ impl Engine {
             in_tx.clone(),
         )?;
         core.flush();
+        let bus = EngineEvents(core.bus.clone());
         let accept_tx = in_tx.clone();
         let accept_stats = stats.clone();
         let before_stop = BeforeStop::default();
         let on_signal = before_stop.clone();
-        let thread = std::thread::Builder::new()
-            .name("vults-engine".into())
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let accept = tokio::spawn(accept_loop(listener, accept_tx, accept_stats, None));
-                    if let Some(signals) = signals {
-                        tokio::spawn(stop_on_signal(signals, core.inputs.clone(), on_signal));
-                    }
-                    core.run(in_rx).await;
-                    accept.abort();
-                    // The listener (and with it the socket file) goes when the task does.
-                    let _ = accept.await;
-                });
-                // Connection tasks still running are dropped: their hooks see the socket close.
-                runtime.shutdown_timeout(Duration::from_millis(500));
-            })?;
+        // Set when the core has stopped: every accept loop and connection task ends with it.
+        let (stopped_tx, stopped) = watch::channel(false);
+        let (done_tx, done) = std::sync::mpsc::channel();
+        let host_stopped = stopped.clone();
+        rt.spawn(async move {
+            let accept = tokio::spawn(accept_loop(
+                listener,
+                accept_tx,
+                accept_stats,
+                None,
+                stopped.clone(),
+            ));
+            let signal_task = signals.map(|signals| {
+                tokio::spawn(stop_on_signal(signals, core.inputs.clone(), on_signal))
+            });
+            core.run(in_rx).await;
+            // Connection tasks still running end: their hooks see the socket close.
+            let _ = stopped_tx.send(true);
+            // The listener (and with it the socket file) goes when the task does.
+            let _ = accept.await;
+            if let Some(task) = signal_task {
+                task.abort();
+            }
+            drop(core);
+            let _ = done_tx.send(());
+        });
         Ok(EngineHandle {
             events: ui_rx,
+            bus,
             hosts: HostSockets {
                 rt,
                 core: in_tx.clone(),
+                stopped: host_stopped,
                 stats: stats.clone(),
                 paths: paths.clone(),
             },
             commander: EngineCommander(in_tx),
             stats,
             socket: paths.socket,
-            thread: Some(thread),
+            done: Some(done),
             before_stop,
         })
     }
@@ -303,10 +360,16 @@ async fn accept_loop(
     core: mpsc::UnboundedSender<Input>,
     stats: Arc<Stats>,
     host: Option<Arc<str>>,
+    stopped: watch::Receiver<bool>,
 ) {
     use interprocess::local_socket::traits::tokio::Listener as _;
     loop {
-        let stream = match listener.accept().await {
+        let mut stop = stopped.clone();
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.wait_for(|s| *s) => return,
+        };
+        let stream = match accepted {
             Ok(s) => s,
             Err(e) => {
                 tracing::warn!("accepting a connection failed: {e}");
@@ -321,13 +384,20 @@ async fn accept_loop(
             continue; // dropping the stream closes it
         }
         stats.accepted.fetch_add(1, Ordering::Relaxed);
-        tokio::spawn(connection::serve(
+        let serve = connection::serve(
             new_conn_id(),
             stream,
             core.clone(),
             stats.clone(),
             host.clone(),
-        ));
+        );
+        tokio::spawn(async move {
+            // The engine stopping drops the connection: its hook sees the socket close.
+            tokio::select! {
+                _ = serve => {}
+                _ = stop.wait_for(|s| *s) => {}
+            }
+        });
     }
 }
 

@@ -22,6 +22,8 @@ mod requests;
 /// Unix only: socket files, their modes and peer uids (the pipe's are `tests/windows/pipe.rs`).
 #[cfg(unix)]
 mod socket;
+/// Portable: any number of subscribers, one stalled 30 s, one panicking, one made late.
+mod subscribers;
 /// Unix only: it freezes the app with SIGSTOP and checks file modes and the umask.
 #[cfg(unix)]
 mod truth;
