@@ -98,6 +98,25 @@ impl PhonePort {
         &self.link
     }
 
+    /// The phone link follows the engine itself: its own subscription to the engine's events
+    /// (issue 39's bus), read on a thread of its own and handed to the link, which keeps the
+    /// cards added and removed. No other part of the app relays them; a card missed while the
+    /// link fell behind comes back in the subscription's catch-up (never lost).
+    pub fn follow(self: &Arc<Self>, events: &vults_engine::EngineEvents) {
+        let mut subscription = events.subscribe();
+        let port = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vults-phone-events".into())
+            .spawn(move || {
+                while let Some(event) = subscription.blocking_recv() {
+                    port.link.on_engine_event(&event);
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("the phone link cannot follow the engine: {e}");
+        }
+    }
+
     /// Calls `f` with each new snapshot, on a thread of its own, for as long as the process
     /// runs.
     pub fn watch(self: &Arc<Self>, mut f: impl FnMut(&PhoneStatus) + Send + 'static) {

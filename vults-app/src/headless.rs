@@ -80,10 +80,6 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         }
     }
     for event in engine.events.iter() {
-        // The phone sees every card and its end, as the window's phone does. Until the engine
-        // publishes to subscribers of its own (issue 39, item 1), this loop hands them on, as
-        // the window's frame loop does; the link then subscribes itself and this line goes.
-        phone.port.link().on_engine_event(&event);
         log(&event);
         if let Ok(mut w) = waiting.lock() {
             match &event {
@@ -148,6 +144,8 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
             commander.send(command);
         }),
     ));
+    // It reads the engine's events from a subscription of its own.
+    port.follow(&engine.event_bus());
     let at_stop = port.clone();
     engine.before_stop(move || at_stop.link().stop());
     // Windows: no channel yet (the commands say so).
