@@ -279,7 +279,10 @@ pub fn handle(
             loopback,
         } => pair(port, *broker, *lan_port, *loopback, out, gone),
         Request::List => {
-            out(list(&port.link.status()));
+            out(match first_status(port) {
+                Some(status) => list(&status),
+                None => error("the phone link did not start"),
+            });
         }
         Request::Revoke(device) => {
             out(revoke(port, device));

@@ -1,5 +1,5 @@
 //! The real `vults-app` binary as a person meets it, in one test binary: `--version` and
-//! `--help`, one instance, the first-run welcome, start at login and the log file (`cli`,
+//! `--help` (every command's help a snapshot: `help`), the systemd user unit (`service`), one instance, the first-run welcome, start at login and the log file (`cli`,
 //! `desktop`), `vults-app remote add/remove` on a stand-in host (`remote_hosts`), and a killed
 //! app leaving no link behind (`link_orphan`), and the headless app giving back what 2,000
 //! ended sessions took (`memory`, Linux). Tests that open the window need an X server:
@@ -18,4 +18,5 @@ mod late_island;
 mod link_orphan;
 mod memory;
 mod remote_hosts;
+mod service;
 mod support;
