@@ -35,7 +35,7 @@ use vults_engine::messages::{
 };
 use vults_engine::{Engine, EngineCommander, EngineHandle, EngineOptions};
 
-use crate::control::{self, PhonePort};
+use crate::control::PhonePort;
 
 /// Runs until a signal or `quit`. `cards`: answer cards from the console.
 pub fn run(paths: Paths, cards: bool) -> ExitCode {
@@ -125,7 +125,7 @@ fn answer_with_the_phone(port: &Arc<PhonePort>, commander: EngineCommander) {
 struct Phone {
     port: Arc<PhonePort>,
     #[cfg(unix)]
-    _served: Option<control::Served>,
+    _served: Option<crate::control::Served>,
 }
 
 /// Starts the phone link on its own thread: its answers go to the engine as a click's do, it
@@ -150,11 +150,11 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
     engine.before_stop(move || at_stop.link().stop());
     // Windows: no channel yet (the commands say so).
     #[cfg(unix)]
-    let served = match control::serve(paths, port.clone()) {
+    let served = match crate::control::serve(paths, port.clone()) {
         Ok(served) => {
             tracing::info!(
                 "phone commands (vults-app phone pair|list|revoke|test) on {}",
-                control::socket_path(paths).display()
+                crate::control::socket_path(paths).display()
             );
             Some(served)
         }

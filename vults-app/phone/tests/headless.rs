@@ -571,6 +571,9 @@ fn the_control_channel_takes_only_its_own_requests() {
     assert!(!list.contains('\u{1b}'));
 }
 
+/// Every frame the test's MQTT client received: (topic, payload).
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
+
 /// The broker's settings as `phone-broker.json` holds them (docs/server.md).
 fn save_broker(home: &TempHome, wss: u16, ca: &Path) {
     let config = vults_phone::BrokerConfig {
@@ -593,7 +596,7 @@ fn a_phone_pairs_with_a_headless_vults_over_mosquitto_and_answers_a_real_hooks_c
         return;
     }
     use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
-    use std::sync::{Arc, Mutex};
+    use std::sync::Arc;
     let home = TempHome::new("hl-mqtt");
     let (ca, cert, key) = certificates(&home.dir, &["127.0.0.1"]);
     let [plain, wss] = free_ports();
@@ -605,7 +608,7 @@ fn a_phone_pairs_with_a_headless_vults_over_mosquitto_and_answers_a_real_hooks_c
     let mut options = MqttOptions::new("headless-test", "127.0.0.1", plain);
     options.set_max_packet_size(16 * 1024 * 1024, 1024 * 1024);
     let (client, mut connection) = Client::new(options, 100);
-    let seen: Arc<Mutex<Vec<(String, Vec<u8>)>>> = Arc::default();
+    let seen: Seen = Arc::default();
     let (sub, record) = (client.clone(), seen.clone());
     let (ready_tx, ready) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -144,14 +144,16 @@ fn set_autostart(paths: &Paths, m: &ArgMatches) -> i32 {
 }
 
 fn install(paths: &Paths, m: &ArgMatches) -> i32 {
-    let mut opts = InstallOptions::default();
     // The table offers only the agents the installer takes.
-    opts.only = m
-        .get_many::<String>("agent")
-        .into_iter()
-        .flatten()
-        .filter_map(|name| vults_installer::agent_named(name))
-        .collect();
+    let opts = InstallOptions {
+        only: m
+            .get_many::<String>("agent")
+            .into_iter()
+            .flatten()
+            .filter_map(|name| vults_installer::agent_named(name))
+            .collect(),
+        ..InstallOptions::default()
+    };
     let Some(hook) = m
         .get_one::<PathBuf>("hook")
         .cloned()
