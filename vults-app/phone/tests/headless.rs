@@ -116,6 +116,13 @@ struct Pairing {
     stdout: BufReader<std::process::ChildStdout>,
 }
 
+impl Drop for Pairing {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Pairing {
     fn start(home: &TempHome, args: &[&str]) -> Pairing {
         let mut child = home
@@ -723,4 +730,39 @@ fn a_phone_pairs_with_a_headless_vults_over_mosquitto_and_answers_a_real_hooks_c
         audit_by(&home.dir, "echo over the broker")
             == vec![format!("allow phone:Broker phone ({})", phone.device)]
     });
+}
+
+#[test]
+fn with_no_app_running_the_phone_commands_run_the_link_themselves() {
+    let home = TempHome::new("hl-alone");
+    let (code, list, _) = phone_cmd(&home, &["list"]);
+    assert_eq!(code, 0);
+    assert!(list.contains("No paired phones"), "{list}");
+    // Paired by the command's own link, with the keys the app then loads.
+    let mut pairing = Pairing::start(&home, &["--loopback", "--port", "0"]);
+    let phone = pair_over_lan(&pairing.link(), "Early phone");
+    let (code, said) = pairing.end();
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("no headless Vults runs here"), "{said}");
+    let mut app = Headless::start(&home, false, &[]);
+    let (_, list, _) = phone_cmd(&home, &["list"]);
+    assert!(list.contains(&phone.device), "{list}");
+    // The app answers with the same keys: the phone's signed answer counts (its LAN page
+    // turned on by a pairing nobody finishes).
+    let mut pairing = Pairing::start(&home, &["--loopback", "--port", "0"]);
+    let url = pairing.link();
+    drop(pairing);
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let phone = PhoneClient { addr, ..phone };
+    let asked = hook(&home, "s1", "echo paired before the app");
+    let card = card_on_phone(&mut app, &phone, "echo paired before the app");
+    let (status, _) = phone.send(&phone.answer(card, WireAnswer::Allow)).unwrap();
+    assert_eq!(status, 200);
+    assert!(reply_of(asked).contains(r#""behavior":"allow""#));
 }

@@ -47,7 +47,12 @@ pub fn run(paths: Paths, m: &ArgMatches) -> i32 {
                      until the phone pairs or the code expires"
                 );
             }
-            // The link alone: no engine takes its answers, and its refusals go to the log.
+            // The link alone: no engine takes its answers, and its refusals go to the log. Its
+            // keys come from where the app keeps them (the keyring where one runs, else the
+            // 0600 file), so a phone paired here is one the app knows.
+            if let Err(e) = vults_phone::secrets::use_platform_store() {
+                tracing::info!("no keyring ({e}): the phone link's keys are in a private file");
+            }
             let port = PhonePort::start(
                 paths,
                 std::sync::Arc::new(|command| {
