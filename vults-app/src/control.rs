@@ -56,7 +56,8 @@ pub fn socket_path(paths: &Paths) -> std::path::PathBuf {
 /// on its own thread, and a counter its every new snapshot bumps, so a request can wait for
 /// what it asked to show instead of polling.
 pub struct PhonePort {
-    link: BackgroundLink,
+    /// `None` once stopped ([`PhonePort::stop`]).
+    link: Mutex<Option<BackgroundLink>>,
     changes: Arc<Changes>,
 }
 
@@ -90,31 +91,41 @@ impl PhonePort {
         let changes = Arc::new(Changes::default());
         let bump = changes.clone();
         let link = BackgroundLink::spawn(paths, commands, Arc::new(move || bump.bump()));
-        PhonePort { link, changes }
-    }
-
-    /// The link (the headless app hands it the engine's events).
-    pub fn link(&self) -> &BackgroundLink {
-        &self.link
-    }
-
-    /// The phone link follows the engine itself: its own subscription to the engine's events
-    /// (issue 39's bus), read on a thread of its own and handed to the link, which keeps the
-    /// cards added and removed. No other part of the app relays them; a card missed while the
-    /// link fell behind comes back in the subscription's catch-up (never lost).
-    pub fn follow(self: &Arc<Self>, events: &vults_engine::EngineEvents) {
-        let mut subscription = events.subscribe();
-        let port = self.clone();
-        let spawned = std::thread::Builder::new()
-            .name("vults-phone-events".into())
-            .spawn(move || {
-                while let Some(event) = subscription.blocking_recv() {
-                    port.link.on_engine_event(&event);
-                }
-            });
-        if let Err(e) = spawned {
-            tracing::warn!("the phone link cannot follow the engine: {e}");
+        PhonePort {
+            link: Mutex::new(Some(link)),
+            changes,
         }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<BackgroundLink>> {
+        self.link.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The link's latest snapshot (once stopped, one that says so).
+    pub fn status(&self) -> PhoneStatus {
+        match self.held().as_ref() {
+            Some(link) => link.status(),
+            None => PhoneStatus {
+                error: Some("the phone link has stopped".into()),
+                ..PhoneStatus::default()
+            },
+        }
+    }
+
+    /// The phone link follows the engine itself: a subscription of its own to the engine's
+    /// events ([`BackgroundLink::follow`]); nothing else relays them.
+    pub fn follow(&self, events: &vults_engine::EngineEvents) {
+        if let Some(link) = self.held().as_ref() {
+            link.follow(events);
+        }
+    }
+
+    /// Stops the link and waits until it has (its last summary of refusals sent to the engine,
+    /// the listener and the broker link closed); what is asked of it later is refused.
+    pub fn stop(&self) {
+        let link = self.held().take();
+        drop(link);
+        self.changes.bump();
     }
 
     /// Calls `f` with each new snapshot, on a thread of its own, for as long as the process
@@ -130,7 +141,7 @@ impl PhonePort {
                     let now = port.changes.now();
                     if now != seen {
                         seen = now;
-                        f(&port.link.status());
+                        f(&port.status());
                     }
                 }
             });
@@ -142,7 +153,9 @@ impl PhonePort {
     /// Asks the link to act; the count of snapshots before it, for [`PhonePort::wait_for`].
     fn act(&self, action: PhoneAction) -> u64 {
         let mark = self.changes.now();
-        self.link.apply(action);
+        if let Some(link) = self.held().as_ref() {
+            link.apply(action);
+        }
         mark
     }
 
@@ -158,7 +171,7 @@ impl PhonePort {
         loop {
             let seen = self.changes.now();
             if seen > mark
-                && let Some(found) = done(&self.link.status())
+                && let Some(found) = done(&self.status())
             {
                 return Some(found);
             }
@@ -525,7 +538,7 @@ fn test_push(port: &PhonePort, which: Option<&str>) -> Value {
     let settled = port.wait_for(mark, Instant::now() + PUSH_WITHIN, &|| false, |s| {
         targets.iter().all(|d| moved(s, &d.id)).then(|| s.clone())
     });
-    let status = settled.unwrap_or_else(|| port.link.status());
+    let status = settled.unwrap_or_else(|| port.status());
     let results: Vec<Value> = targets
         .iter()
         .map(|d| {

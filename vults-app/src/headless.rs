@@ -33,7 +33,7 @@ use vults_core::protocol::AnswerItem;
 use vults_engine::messages::{
     AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
-use vults_engine::{Engine, EngineCommander, EngineHandle, EngineOptions};
+use vults_engine::{EngineCommander, EngineHandle, EngineOptions};
 
 use crate::control::PhonePort;
 
@@ -44,14 +44,16 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         stop_on_signal: true,
         ..EngineOptions::default()
     };
-    let link_paths = paths.clone();
-    let mut engine: EngineHandle = match Engine::start_with(paths, Arc::new(|| {}), options) {
-        Ok(e) => e,
+    let phone_paths = paths.clone();
+    // The runtime, the engine and the hosts' links are composed in one place (compose.rs).
+    let app = match crate::compose::Headless::start(paths, options) {
+        Ok(app) => app,
         Err(e) => {
-            tracing::error!("cannot start: {e}");
+            tracing::error!("{e}");
             return ExitCode::FAILURE;
         }
     };
+    let engine = &app.engine;
     tracing::info!(
         "serving {}{}",
         engine.socket().display(),
@@ -61,9 +63,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             " (rules, policies and a paired phone answer, agents ask the rest themselves)"
         }
     );
-    // Agents on SSH hosts reach this engine too, through their links (vults-remote).
-    let _links = vults_remote::link::Links::start(&link_paths, engine.host_sockets());
-    let phone = start_phone(&link_paths, &engine);
+    let phone = start_phone(&phone_paths, engine);
     if !cards {
         answer_with_the_phone(&phone.port, engine.commander());
     }
@@ -74,24 +74,27 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         let phone = phone.port.clone();
         let spawned = std::thread::Builder::new()
             .name("vults-console".into())
-            .spawn(move || console(&commander, &waiting, &|| phone.link().stop()));
+            .spawn(move || console(&commander, &waiting, &|| phone.stop()));
         if let Err(e) = spawned {
             tracing::warn!("cannot read the console: {e}");
         }
     }
-    for event in engine.events.iter() {
+    // The console reads a subscription of its own.
+    let mut events = engine.subscribe();
+    while let Some(event) = events.blocking_recv() {
         log(&event);
         if let Ok(mut w) = waiting.lock() {
-            match &event {
+            match &*event {
                 EngineEvent::CardAdded(c) => w.push(c.id),
                 EngineEvent::CardRemoved { id, .. } => w.retain(|x| x != id),
                 _ => {}
             }
         }
     }
-    phone.port.link().stop();
+    // The phone's last words first, then the engine and the rest (compose.rs's order).
+    phone.port.stop();
     drop(phone);
-    engine.join();
+    app.wait();
     tracing::info!("stopped");
     ExitCode::SUCCESS
 }
@@ -147,7 +150,7 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
     // It reads the engine's events from a subscription of its own.
     port.follow(&engine.event_bus());
     let at_stop = port.clone();
-    engine.before_stop(move || at_stop.link().stop());
+    engine.before_stop(move || at_stop.stop());
     // Windows: no channel yet (the commands say so).
     #[cfg(unix)]
     let served = match crate::control::serve(paths, port.clone()) {

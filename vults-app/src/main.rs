@@ -23,6 +23,7 @@
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
 mod cli;
+mod compose;
 // The phone commands' channel is a Unix socket; Windows runs only the link half of it for now.
 #[cfg_attr(not(unix), allow(dead_code))]
 mod control;
@@ -80,8 +81,8 @@ fn main() -> ExitCode {
     let _channel_file = instance
         .as_ref()
         .map(instance::InstanceListener::remove_on_exit);
-    // GUI starts here: the engine, the installer's app-start run, and the window (ui::native).
-    match vults_ui::native::run(paths, instance, log_file) {
+    // GUI starts here: the engine, every subsystem and the window (compose.rs).
+    match compose::window(paths, instance, log_file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("vults-app: {e}");

@@ -13,6 +13,9 @@ mod desktop;
 mod desktops;
 mod help;
 mod help_remote;
+/// Linux only: the desktop's notification server is a D-Bus service.
+#[cfg(target_os = "linux")]
+mod hidden_window;
 mod keys;
 mod late_island;
 mod link_orphan;

@@ -81,9 +81,13 @@ impl Mirror {
             EngineEvent::CardRemoved { id, .. } => {
                 self.cards.remove(id);
             }
-            EngineEvent::SessionChanged(s) => {
-                self.sessions.insert(s.key.clone(), event.clone());
-            }
+            // The key is cloned only for a session new to the snapshot.
+            EngineEvent::SessionChanged(s) => match self.sessions.get_mut(&s.key) {
+                Some(latest) => *latest = event.clone(),
+                None => {
+                    self.sessions.insert(s.key.clone(), event.clone());
+                }
+            },
             EngineEvent::SessionGone(key) => {
                 self.sessions.remove(key);
             }

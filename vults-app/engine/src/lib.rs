@@ -47,6 +47,7 @@ mod runtime;
 mod sessions;
 mod socket;
 mod stats;
+pub mod worker;
 
 pub use audit::{AuditCursor, AuditPage, PAGE_LINES, PageOf, ROTATE_BYTES, TAIL_LINES};
 pub use bus::{AUDIT_TAIL, BUS_BOUND, NOTICE_TAIL, Subscription, TryRecvError};

@@ -7,7 +7,7 @@
 //! first time [`handle`] is asked for, the same shape as the app's ([`build`]).
 
 use std::sync::OnceLock;
-use tokio::runtime::{Handle, Runtime};
+pub use tokio::runtime::{Handle, Runtime};
 
 /// The runtime's worker threads: the engine's core and its connections, the phone link, the
 /// hosts' links and the notifier share them. Two, as the engine alone had before: at 10,000
@@ -40,4 +40,37 @@ pub fn handle() -> Handle {
     let rt = FALLBACK.get_or_init(|| build().expect("a tokio runtime can be built"));
     // The first asked for wins; later asks read the same.
     INSTALLED.get_or_init(|| rt.handle().clone()).clone()
+}
+
+/// A task on the app's runtime that a plain thread waits for as it would for a thread it
+/// spawned ([`Task::join`]): what a subsystem's "thread with a runtime of its own" became.
+pub struct Task {
+    done: std::sync::mpsc::Receiver<()>,
+    abort: tokio::task::AbortHandle,
+}
+
+/// Spawns `work` on the app's runtime.
+pub fn spawn(work: impl std::future::Future<Output = ()> + Send + 'static) -> Task {
+    let (tx, done) = std::sync::mpsc::channel();
+    let task = handle().spawn(async move {
+        work.await;
+        let _ = tx.send(());
+    });
+    Task {
+        done,
+        abort: task.abort_handle(),
+    }
+}
+
+impl Task {
+    /// Waits for the task to end (or to be dropped: aborted, panicked, the runtime gone).
+    /// It blocks the thread: not from a task of the app's runtime.
+    pub fn join(self) {
+        let _ = self.done.recv();
+    }
+
+    /// Ends the task at its next await, without waiting for it.
+    pub fn abort(&self) {
+        self.abort.abort();
+    }
 }

@@ -3,8 +3,9 @@
 //! through which a paired phone sees the pending cards and answers them with signed requests.
 //!
 //! Start from [`PhoneLink`]: it loads the app's keys from the keyring — see [`secrets`] — and
-//! the paired devices, is fed every [`EngineEvent`] the app drains
-//! ([`PhoneLink::on_engine_event`]), and starts or stops the listener from Settings → Phone.
+//! the paired devices, is fed every [`EngineEvent`] ([`PhoneLink::on_engine_event`]; in the
+//! app from a subscription of the link's own, [`BackgroundLink::follow`]), and starts or stops
+//! the listener from Settings → Phone.
 //! The window holds it only through [`BackgroundLink`], which runs it on a thread of its own
 //! (commands in, a status snapshot out), so the window never waits for it. [`PhoneLink::offer`] makes the QR code's content; [`qr_modules`] its modules for the
 //! window to draw. Accepted answers leave as

@@ -151,7 +151,7 @@ struct Running {
     /// The certificate's SHA-256 when serving HTTPS.
     fingerprint: Option<String>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    thread: Option<vults_engine::rt::Task>,
 }
 
 /// The phone link: paired devices, the pending cards as the phone sees them, and — while
@@ -367,24 +367,17 @@ impl PhoneLink {
             on_change: self.on_change.clone(),
             tls: identity.as_ref().map(|i| i.acceptor.clone()),
         });
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .enable_time()
-            .build()?;
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name("vults-phone-link".into())
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
-                        return;
-                    };
-                    tokio::select! {
-                        _ = http::serve(listener, server) => {}
-                        _ = stop_rx => {}
-                    }
-                });
-            })?;
+        // A task on the app's runtime; `from_std` needs its reactor, so inside the task.
+        let thread = vults_engine::rt::spawn(async move {
+            let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+                return;
+            };
+            tokio::select! {
+                _ = http::serve(listener, server) => {}
+                _ = stop_rx => {}
+            }
+        });
         self.running = Some(Running {
             addr,
             host,
@@ -405,7 +398,7 @@ impl PhoneLink {
                 let _ = stop.send(());
             }
             if let Some(thread) = running.thread.take() {
-                let _ = thread.join();
+                thread.join();
             }
         }
     }

@@ -349,7 +349,7 @@ pub struct BrokerLink {
     state: Arc<Mutex<BrokerState>>,
     gate: Arc<Gate>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    thread: Option<vults_engine::rt::Task>,
 }
 
 impl BrokerLink {
@@ -395,20 +395,11 @@ impl BrokerLink {
             }
         );
         let state = Arc::new(Mutex::new(BrokerState::Connecting));
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .enable_time()
-            .build()
-            .map_err(|e| e.to_string())?;
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let shared = state.clone();
         let for_run = gate.clone();
-        let thread = std::thread::Builder::new()
-            .name("vults-phone-broker".into())
-            .spawn(move || {
-                runtime.block_on(run(options, for_run, commands, on_change, shared, stop_rx));
-            })
-            .map_err(|e| e.to_string())?;
+        let thread =
+            vults_engine::rt::spawn(run(options, for_run, commands, on_change, shared, stop_rx));
         Ok(BrokerLink {
             config,
             state,
@@ -435,7 +426,7 @@ impl BrokerLink {
             let _ = stop.send(());
         }
         if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+            thread.join();
             self.gate.flush(vults_engine::clock::now_ms(), true);
         }
     }

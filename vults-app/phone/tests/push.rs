@@ -469,3 +469,98 @@ fn a_push_service_that_fails_is_tried_again_with_backoff() {
         "a 503 keeps the subscription"
     );
 }
+
+/// The link reads the engine itself (`BackgroundLink::follow`): with no window at all, a real
+/// hook's request becomes a card the phone is pushed, and its answer withdraws the push. Nobody
+/// hands the link an event.
+#[test]
+fn the_link_follows_the_engine_itself_and_pushes_a_real_hooks_card_with_no_window() {
+    use std::io::Write;
+    let h = Harness::new("follow");
+    let phone = h.paired("Ana's phone");
+    let sub = h.subscribe(&phone, "ana");
+    let Harness {
+        _temp: temp,
+        paths,
+        link,
+        service,
+        ..
+    } = h;
+    let engine = vults_engine::Engine::start_with(
+        paths.clone(),
+        Arc::new(|| {}),
+        vults_engine::EngineOptions {
+            interactive: true,
+            ..Default::default()
+        },
+    )
+    .expect("the engine starts");
+    let background = vults_phone::BackgroundLink::with_link(link, Arc::new(|| {}));
+    background.follow(&engine.event_bus());
+    let mut window = engine.subscribe();
+
+    let mut cmd = std::process::Command::new(vults_tests::built_hook_bin());
+    temp.isolate(&mut cmd);
+    let mut hook = cmd
+        .args(["--agent", "claude", "PermissionRequest"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("vults-hook starts");
+    let payload = json!({"session_id":"s1","cwd":"/work/p","hook_event_name":"PermissionRequest",
+        "tool_name":"Bash","tool_input":{"command":"cargo build --release"}});
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+
+    let opened = |n: usize| {
+        eventually(&format!("push {n}"), || {
+            service.received_for(&sub).len() > n
+        });
+        let got = service.received_for(&sub).remove(n);
+        assert_eq!(got.status, 201, "{got:?}");
+        push::open_push(
+            phone.seal.as_ref().unwrap(),
+            &phone.device,
+            &got.plaintext.expect("decrypted"),
+        )
+        .expect("opens with the device's seal key")
+    };
+    let pushed = opened(0);
+    assert_eq!(pushed["t"], "card");
+    assert_eq!(pushed["body"], "cargo build --release\nin /work/p");
+    let id = pushed["card"].as_u64().expect("the card's id");
+
+    // The window's own subscription saw the same card.
+    let deadline = std::time::Instant::now() + vults_tests::PATIENCE;
+    loop {
+        match window.try_recv() {
+            Ok(ev) if matches!(&*ev, EngineEvent::CardAdded(c) if c.id == id) => break,
+            Ok(_) => {}
+            Err(_) => {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "no card for the window"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+    }
+    engine.send(EngineCommand::Answer {
+        card: id,
+        answer: vults_engine::messages::CardAnswer::Allow,
+        by: vults_engine::messages::AnsweredBy::Click,
+    });
+    let out = hook.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(r#""behavior":"allow""#),
+        "the hook is allowed"
+    );
+    let withdrawn = opened(1);
+    assert_eq!(withdrawn["t"], "withdraw");
+    assert_eq!(withdrawn["tag"], format!("vults-card-{id}"));
+    drop(background);
+    drop(engine);
+}

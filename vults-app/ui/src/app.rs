@@ -351,9 +351,6 @@ impl VultsWindow {
         let mut heard_engine = false;
         while let Some(event) = self.link.try_recv() {
             heard_engine = true;
-            if let Some(phone) = self.phone.as_mut() {
-                phone.on_engine_event(&event);
-            }
             match self.model.apply(event) {
                 Change::CardArrived(id) => self.card_arrived(ctx, id),
                 Change::CardGone(id) => {

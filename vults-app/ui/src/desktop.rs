@@ -63,17 +63,8 @@ pub fn quit_on_signal(
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let runtime = match tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .enable_time()
-            .build()
-        {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!("cannot listen for SIGTERM/SIGINT: {e}");
-                return flag;
-            }
-        };
+        // A task on the app's runtime (vults_engine::rt).
+        let runtime = vults_engine::rt::handle();
         // Installed here, before the window opens, so no early signal kills the app uncleanly.
         let streams = {
             let _guard = runtime.enter();
@@ -87,31 +78,24 @@ pub fn quit_on_signal(
             return flag;
         };
         let set = flag.clone();
-        let spawned = std::thread::Builder::new()
-            .name("vults-signals".into())
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let name = tokio::select! {
-                        _ = term.recv() => "SIGTERM",
-                        _ = int.recv() => "SIGINT",
-                    };
-                    tracing::info!("{name}: quitting");
-                    set.store(true, std::sync::atomic::Ordering::SeqCst);
-                    wake();
-                    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), async {
-                        tokio::select! {
-                            _ = term.recv() => {}
-                            _ = int.recv() => {}
-                        }
-                    })
-                    .await;
-                    tracing::warn!("{name}: the window did not quit; ending the process");
-                    std::process::exit(1);
-                });
-            });
-        if let Err(e) = spawned {
-            tracing::warn!("cannot listen for SIGTERM/SIGINT: {e}");
-        }
+        runtime.spawn(async move {
+            let name = tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+            };
+            tracing::info!("{name}: quitting");
+            set.store(true, std::sync::atomic::Ordering::SeqCst);
+            wake();
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            })
+            .await;
+            tracing::warn!("{name}: the window did not quit; ending the process");
+            std::process::exit(1);
+        });
     }
     #[cfg(not(unix))]
     let _ = wake;

@@ -1,8 +1,11 @@
 //! The window: the island, the flock, the cards and settings, one view per file, driven by
 //! the engine through [`vults_engine::messages`] messages. Views never do I/O and never block; the
-//! [`app::VultsWindow`] drains the engine's channel once per frame into [`state::Model`].
+//! [`app::VultsWindow`] drains its own subscription to the engine once per frame into
+//! [`state::Model`].
 //!
-//! Start from [`app::VultsWindow`]; [`native::run`] opens it with eframe (glow renderer).
+//! The window is handed its ports ([`ports`]) and draws: the app (`vults-app/src/compose/`)
+//! starts the engine and every subsystem. Start from [`app::VultsWindow`]; [`native::open`]
+//! opens it with eframe (glow renderer).
 
 #![warn(missing_docs)]
 

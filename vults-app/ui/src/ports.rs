@@ -30,6 +30,31 @@ impl EngineSide for vults_engine::EngineHandle {
     }
 }
 
+/// The window's side of a running engine, as the app composes it: commands through the
+/// engine's commander, events from a subscription of the window's own (which wakes it after
+/// each batch; one that fell behind while the window was hidden catches up from the engine's
+/// snapshot of what waits, so no card is missed).
+pub struct EngineLink {
+    /// Sends the window's commands.
+    pub commander: vults_engine::EngineCommander,
+    /// The window's own subscription to the engine's events.
+    pub events: vults_engine::Subscription,
+}
+
+impl EngineSide for EngineLink {
+    fn try_recv(&mut self) -> Option<EngineEvent> {
+        self.events
+            .try_recv()
+            .ok()
+            .map(std::sync::Arc::unwrap_or_clone)
+    }
+    fn send(&mut self, command: EngineCommand) {
+        if !self.commander.send(command) {
+            tracing::warn!("the engine has stopped; the answer was not delivered");
+        }
+    }
+}
+
 /// A pair of plain channels, for tests that play the engine.
 pub struct EngineChannel {
     /// The window reads the engine's events here; the test holds the sending end.
@@ -121,8 +146,11 @@ impl HostsSide for vults_remote::background::BackgroundHosts {
 
 /// How the window reaches the paired-phone link (Settings → Phone).
 pub trait PhoneSide {
-    /// Every engine event, so the phone sees the cards the window sees.
-    fn on_engine_event(&mut self, event: &EngineEvent);
+    /// Not called by the window: the phone link reads the engine's events from a subscription
+    /// of its own (`BackgroundLink::follow`, wired in `vults-app/src/compose.rs`), so it sees
+    /// every card while the window is hidden or absent. Kept so a side that is handed events
+    /// by hand (a test's) still can be.
+    fn on_engine_event(&mut self, _event: &EngineEvent) {}
     /// What Settings → Phone shows now; cheap enough to read every frame.
     fn status(&self) -> vults_phone::PhoneStatus;
     /// Starts what Settings → Phone asked for, on the link's own thread.
@@ -131,9 +159,6 @@ pub trait PhoneSide {
 
 /// The link runs on its own thread: these only send a command or read the snapshot.
 impl PhoneSide for vults_phone::BackgroundLink {
-    fn on_engine_event(&mut self, event: &EngineEvent) {
-        vults_phone::BackgroundLink::on_engine_event(self, event);
-    }
     fn status(&self) -> vults_phone::PhoneStatus {
         vults_phone::BackgroundLink::status(self)
     }

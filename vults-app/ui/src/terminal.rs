@@ -8,10 +8,11 @@
 //!
 //! Settings → General lists [`vults_terminal::survey`], asked for once, on the same thread.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::SystemTime;
 use vults_engine::messages::{Session, SessionKey};
+use vults_engine::worker::Worker;
 use vults_terminal::{FailureKind, Place, Support};
 
 /// Show one session's terminal: what the window asks of its [`TerminalSide`].
@@ -61,51 +62,43 @@ pub trait TerminalSide {
 enum Job {
     Show(ShowRequest),
     Survey,
+    Stop,
 }
 
-/// The real one: a thread of its own runs each request in turn (two clicks never race for the
-/// focus) and calls `wake` when one is done, so an idle window draws the line.
+/// The real one: the one worker shape (`vults_engine::worker`) runs each request in turn (two
+/// clicks never race for the focus) and wakes the window when one is done, so an idle window
+/// draws the line. The results wait in its status, oldest first, until the window polls.
 pub struct BackgroundTerminal {
-    jobs: Sender<Job>,
-    news: Receiver<TerminalNews>,
+    worker: Worker<Job, VecDeque<TerminalNews>>,
 }
 
 impl BackgroundTerminal {
-    /// Starts the thread. `wake` is called from it after each result (the window passes
+    /// Starts the worker. `wake` is called after each result (the window passes
     /// `ctx.request_repaint`).
     pub fn start(wake: Arc<dyn Fn() + Send + Sync>) -> BackgroundTerminal {
-        let (jobs, job_rx) = channel::<Job>();
-        let (news_tx, news) = channel();
-        let spawned = std::thread::Builder::new()
-            .name("vults-terminal".into())
-            .spawn(move || {
-                for job in job_rx {
-                    let out = match job {
-                        Job::Show(request) => TerminalNews::Shown(run(&request)),
-                        Job::Survey => TerminalNews::Survey(vults_terminal::survey()),
-                    };
-                    if news_tx.send(out).is_err() {
-                        return;
-                    }
-                    wake();
-                }
-            });
-        if let Err(e) = spawned {
-            tracing::warn!("cannot start the Show terminal thread: {e}");
-        }
-        BackgroundTerminal { jobs, news }
+        let worker = Worker::spawn("Show terminal", VecDeque::new(), Job::Stop, wake, |side| {
+            while let Some(job) = side.recv() {
+                let out = match job {
+                    Job::Show(request) => TerminalNews::Shown(run(&request)),
+                    Job::Survey => TerminalNews::Survey(vults_terminal::survey()),
+                    Job::Stop => return,
+                };
+                side.update(|news| news.push_back(out));
+            }
+        });
+        BackgroundTerminal { worker }
     }
 }
 
 impl TerminalSide for BackgroundTerminal {
     fn show(&mut self, request: ShowRequest) {
-        let _ = self.jobs.send(Job::Show(request));
+        self.worker.send(Job::Show(request));
     }
     fn survey(&mut self) {
-        let _ = self.jobs.send(Job::Survey);
+        self.worker.send(Job::Survey);
     }
     fn poll(&mut self) -> Option<TerminalNews> {
-        self.news.try_recv().ok()
+        self.worker.status().pop_front()
     }
 }
 

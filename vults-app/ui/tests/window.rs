@@ -274,7 +274,7 @@ impl vults_ui::ports::PhoneSide for FakePhone {
 }
 
 #[test]
-fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
+fn the_window_relays_no_engine_event_to_the_phone_and_settings_phone_drives_it() {
     let mut p = played();
     assert!(
         p.harness.query_by_label("Phone").is_none(),
@@ -298,7 +298,9 @@ fn the_phone_sees_every_engine_event_and_settings_phone_drives_it() {
         3,
         "make deploy",
     )));
-    assert_eq!(*phone.events.lock().unwrap(), 1);
+    // The phone link reads a subscription of its own (vults-app's compose.rs); the window, which
+    // may be hidden or absent, is nobody's relay.
+    assert_eq!(*phone.events.lock().unwrap(), 0);
     p.harness.get_by_label("Phone").click();
     p.harness.run_steps(2);
     assert_eq!(p.harness.state().tab, vults_ui::app::Tab::Phone);

@@ -77,7 +77,7 @@ struct Job {
 pub struct Pusher {
     tx: UnboundedSender<Msg>,
     states: Arc<Mutex<BTreeMap<String, PushState>>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    thread: Option<vults_engine::rt::Task>,
 }
 
 impl Pusher {
@@ -100,13 +100,7 @@ impl Pusher {
             on_change,
             waiting: Arc::new(Mutex::new(BTreeSet::new())),
         };
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .enable_time()
-            .build()?;
-        let thread = std::thread::Builder::new()
-            .name("vults-phone-push".into())
-            .spawn(move || runtime.block_on(run(shared, rx)))?;
+        let thread = vults_engine::rt::spawn(run(shared, rx));
         Ok(Pusher {
             tx,
             states,
@@ -145,11 +139,11 @@ impl Pusher {
 
 impl Drop for Pusher {
     fn drop(&mut self) {
-        // Closing the queue ends the thread's loop; its pending retries go with it.
+        // Closing the queue ends the task's loop; its pending retries go with it.
         let (tx, _) = unbounded_channel();
         drop(std::mem::replace(&mut self.tx, tx));
         if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+            thread.join();
         }
     }
 }
@@ -196,6 +190,9 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
     let mut cards: BTreeMap<CardId, PendingCard> = BTreeMap::new();
     let mut shown: HashMap<String, Shown> = HashMap::new();
     let mut queues: HashMap<String, UnboundedSender<Job>> = HashMap::new();
+    // Each device's queue ends with this loop (its pending retries too), as when the loop had a
+    // runtime of its own that went with it.
+    let mut device_tasks = tokio::task::JoinSet::new();
     let mut quiet = false;
     while let Some(msg) = rx.recv().await {
         let mut jobs: Vec<(String, Job)> = Vec::new();
@@ -255,7 +252,7 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
         for (device, job) in jobs {
             let queue = queues.entry(device.clone()).or_insert_with(|| {
                 let (tx, rx) = unbounded_channel();
-                tokio::spawn(device_queue(shared.clone(), device.clone(), rx));
+                device_tasks.spawn(device_queue(shared.clone(), device.clone(), rx));
                 tx
             });
             let _ = queue.send(job);

@@ -6,10 +6,10 @@
 //! once per frame) and returns a [`PhoneAction`] for the app to pass to
 //! `BackgroundLink::apply`, which only sends it to the link's own thread.
 //!
-//! Wiring, in the app: `phone::secrets::use_platform_store()` once in `main`; then
-//! `BackgroundLink::spawn(paths, Arc::new(move |c| { commander.send(c); }), wake)` with the
-//! engine's `EngineCommander` and the repaint callback, and `phone.on_engine_event(&event)`
-//! for every event drained in `logic`.
+//! Wiring, in the app (`vults-app/src/compose.rs`): `phone::secrets::use_platform_store()`
+//! once; then `BackgroundLink::spawn(paths, Arc::new(move |c| { commander.send(c); }), wake)`
+//! with the engine's `EngineCommander` and the repaint callback, and
+//! `link.follow(&engine.event_bus())`: the link reads the engine's events itself.
 
 use egui::{Color32, RichText};
 use vults_phone::{BrokerConfig, BrokerSettings, DEFAULT_PORT, PhoneAction, PhoneStatus};
