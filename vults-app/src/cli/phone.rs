@@ -60,6 +60,12 @@ pub fn run(paths: Paths, m: &ArgMatches) -> i32 {
                 }),
             );
             control::handle(&port, &request, &mut |v| shown.show(&v), &|| false);
+            if matches!(request, Request::Pair { .. }) && shown.code == 0 {
+                // The device is saved before its receipt is written: this link, the only one
+                // there is, keeps serving a moment so the phone gets the receipt.
+                std::thread::sleep(std::time::Duration::from_secs(2));
+            }
+            port.stop();
         }
         Err(e) => {
             eprintln!("vults-app: the running app's phone channel: {e}");
