@@ -35,7 +35,7 @@ fn card_notified(layout: &str, hide: impl Fn(&str, &std::path::Path)) {
     .unwrap();
     env.push(("DBUS_SESSION_BUS_ADDRESS".into(), bus.address.clone()));
     env.push(("VULTS_LAYOUT".into(), layout.into()));
-    let _app = super::support::RunningApp::start_env(&home.dir, &env);
+    let app = super::support::RunningApp::start_env(&home.dir, &env);
     assert!(
         wait_until(60, || home.dir.join("run").join("vults.sock").exists()),
         "the app did not come up:\n{}",
@@ -43,7 +43,7 @@ fn card_notified(layout: &str, hide: impl Fn(&str, &std::path::Path)) {
     );
     hide(&d, &home.dir);
 
-    let _hook = claude_bash(&home.dir, "s-hidden", "cargo publish --dry-run");
+    let mut hook = claude_bash(&home.dir, "s-hidden", "cargo publish --dry-run");
     assert!(
         wait_until(30, || server
             .notifies()
@@ -53,6 +53,9 @@ fn card_notified(layout: &str, hide: impl Fn(&str, &std::path::Path)) {
         server.notifies(),
         log_text(&home.dir)
     );
+    // The app gone, its hook ends (printing nothing).
+    drop(app);
+    let _ = hook.wait();
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! The real `vults-app` binary as a person meets it, in one test binary: `--version` and
 //! `--help` (every command's help a snapshot: `help`), the systemd user unit (`service`), one
-//! instance, the first-run welcome, start at login and the log file (`cli`, `desktop`), `vults-app remote add/remove` on a stand-in host (`remote_hosts`), and a killed
-//! app leaving no link behind (`link_orphan`), and the headless app giving back what 2,000
-//! ended sessions took (`memory`, Linux). Tests that open the window need an X server:
+//! instance, the first-run welcome, start at login and the log file (`cli`, `desktop`),
+//! `vults-app remote add/remove` on a stand-in host (`remote_hosts`), and a killed app leaving
+//! no link behind (`link_orphan`), the headless app giving back what 2,000 ended sessions took
+//! (`memory`, Linux), and a card notified while the window is closed to the tray or minimized
+//! (`hidden_window`, Linux). Tests that open the window need an X server:
 //! they start their own `Xvfb` and skip (saying so) without one, unless `VULTS_DESKTOP_TESTS=1`
 //! (CI), where a missing `Xvfb` is a failure.
 
