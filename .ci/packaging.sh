@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 apt-get install -y -qq --no-install-recommends \
     xvfb openbox xdotool imagemagick librsvg2-bin desktop-file-utils python3 \
-    nsis wine wine64 mingw-w64 >/dev/null
+    nsis wine wine64 mingw-w64 systemd >/dev/null
 rustup target add x86_64-pc-windows-gnu >/dev/null 2>&1 || true
 bash tests/packaging/deb.sh
 # The Windows binaries: .ci/cross.sh builds them when it runs first; otherwise build them here.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Linux packages from one profile's binaries:
-#   dist/vults_<version>_<arch>.deb          (dpkg-deb: both binaries, desktop entry, icons)
+#   dist/vults_<version>_<arch>.deb          (dpkg-deb: both binaries, desktop entry, icons, the
+#                                            systemd user unit for the headless app)
 #   dist/vults-<version>-linux-<arch>.tar.gz (portable: bin/ and share/; run bin/vults-app)
 # Usage: bash packaging/build.sh [PROFILE]   PROFILE = release (default) or debug (CI: the
 # binaries the tests already built; a release build of the app takes ~10 min on 2 cores).
@@ -37,6 +38,9 @@ stage() { # <prefix-root>
     mkdir -p "$r/share/icons"
     cp -r "$work/icons/hicolor" "$r/share/icons/"
     install -Dm644 README.md "$r/share/doc/vults/README.md"
+    # The headless app as a systemd user service (docs/server.md): systemctl --user enable --now vults
+    install -Dm644 packaging/linux/vults.service "$r/lib/systemd/user/vults.service"
+    install -Dm644 docs/server.md "$r/share/doc/vults/server.md"
 }
 
 deb="$work/deb"

@@ -3,6 +3,10 @@
 //! the two installer lists it names extended) and their unit tests and the conformance suite run
 //! in that copy. Adding an agent per the page leaves the tests green.
 //!
+//! The command line's table (`vults-app/src/cli/table.rs`) is built there too, alone, and its
+//! `install --help` offers Quokka: the agents `--agent` takes come from the row, with no other
+//! edit.
+//!
 //! The copy is a workspace of its own under the target folder (`target/doc-agent/`), built into
 //! its own target folder there with `cargo --offline`, so it never touches the files or the
 //! build of the workspace that runs this test.
@@ -58,7 +62,7 @@ fn copy_workspace(root: &Path, ws: &Path) {
         .expect("the workspace's members");
     let end = start + manifest[start..].find(']').unwrap() + 1;
     let manifest = format!(
-        "{}members = [\"vults-core\", \"vults-app/installer\"]{}",
+        "{}members = [\"vults-core\", \"vults-app/installer\", \"cli-help\"]{}",
         &manifest[..start],
         &manifest[end..]
     );
@@ -84,6 +88,31 @@ fn copy_workspace(root: &Path, ws: &Path) {
     ] {
         write(&ws.join(file), &std::fs::read(root.join(file)).unwrap());
     }
+    // The command table, alone in a crate that prints `install --help`, with the app's clap.
+    let app = std::fs::read_to_string(root.join("vults-app/Cargo.toml")).unwrap();
+    let clap = app
+        .lines()
+        .find(|l| l.starts_with("clap = "))
+        .expect("vults-app's clap");
+    write(
+        &ws.join("vults-app/src/cli/table.rs"),
+        &std::fs::read(root.join("vults-app/src/cli/table.rs")).unwrap(),
+    );
+    write(
+        &ws.join("cli-help/Cargo.toml"),
+        format!(
+            "[package]\nname = \"cli-help\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
+             publish = false\n\n[dependencies]\nvults-core = {{ path = \"../vults-core\" }}\n{clap}\n"
+        )
+        .as_bytes(),
+    );
+    write(
+        &ws.join("cli-help/src/main.rs"),
+        b"#[allow(dead_code)]\n#[path = \"../../vults-app/src/cli/table.rs\"]\nmod table;\n\n\
+          fn main() {\n    use std::io::Write as _;\n    let mut app = table::command();\n    \
+          let help = app.find_subcommand_mut(\"install\").unwrap().render_long_help();\n    \
+          std::io::stdout().write_all(help.to_string().as_bytes()).unwrap();\n}\n",
+    );
     // The support library only: its own tests' targets and dev-dependencies are not copied.
     let support = std::fs::read_to_string(root.join("tests/Cargo.toml")).unwrap();
     let mut kept = String::new();
@@ -192,20 +221,23 @@ fn add_quokka(page: &str, ws: &Path) {
     }
 }
 
-fn cargo(ws: &Path, target: &Path, args: &[&str]) {
+/// `cargo <args> --offline` in the copy; its stdout.
+fn cargo(ws: &Path, target: &Path, args: &[&str]) -> String {
     let mut cmd = vults_tests::cargo();
     cmd.current_dir(ws)
         .env("CARGO_TARGET_DIR", target)
-        .args(["test", "--offline"])
-        .args(args);
+        .args(&args[..1])
+        .arg("--offline")
+        .args(&args[1..]);
     let out = cmd.output().expect("cargo runs");
     assert!(
         out.status.success(),
-        "cargo test {} in the copy with Quokka added:\n{}\n{}",
+        "cargo {} in the copy with Quokka added:\n{}\n{}",
         args.join(" "),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
@@ -226,9 +258,15 @@ fn the_walk_through_leaves_the_tests_green() {
     cargo(
         &ws,
         &built,
-        &["-p", "vults-core", "--lib", "--test", "conformance"],
+        &["test", "-p", "vults-core", "--lib", "--test", "conformance"],
     );
-    cargo(&ws, &built, &["-p", "vults-installer", "--lib"]);
+    cargo(&ws, &built, &["test", "-p", "vults-installer", "--lib"]);
+    // `vults-app install --help` offers it, from its row alone.
+    let help = cargo(&ws, &built, &["run", "--quiet", "-p", "cli-help"]);
+    assert!(
+        help.contains("- quokka:") && help.contains("Quokka"),
+        "install --help offers Quokka:\n{help}"
+    );
     // The copy did get Quokka: its table knows it.
     let table = std::fs::read_to_string(ws.join("vults-core/src/agents/table.rs")).unwrap();
     assert!(table.contains("agent: Agent::Quokka,") && table.contains("Agent::Quokka,\n    ];"));

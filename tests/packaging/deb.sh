@@ -5,9 +5,14 @@
 #  3. the installed app, started under Xvfb (openbox as the window manager) with a fake HOME that
 #     has ~/.claude/, installs its hook there; one PermissionRequest through that hook becomes a
 #     card, and a real mouse click (xdotool) on its green Allow button answers it;
-#  4. `vults-app --uninstall` gives back ~/.claude/settings.json byte for byte; `dpkg -r` removes
+#  4. the systemd user unit passes `systemd-analyze verify`, and the headless app started as its
+#     ExecStart says (the environment a user manager gives: HOME, XDG_RUNTIME_DIR, umask 0077)
+#     serves the hook socket and the phone commands' channel, keeps its keys in the 0600 fallback
+#     without D-Bus and says so, and stops with exit 0 on SIGTERM (systemctl --user stop);
+#  5. `vults-app --uninstall` gives back ~/.claude/settings.json byte for byte; `dpkg -r` removes
 #     every file the package installed.
-# Needs: dpkg, xvfb, openbox, xdotool, imagemagick, librsvg2-bin, desktop-file-utils, python3, Mesa.
+# Needs: dpkg, xvfb, openbox, xdotool, imagemagick, librsvg2-bin, desktop-file-utils, python3, Mesa,
+# systemd (systemd-analyze).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -84,8 +89,29 @@ wait "$hook_pid" || fail "the hook exited non-zero"
 grep -q '"behavior":"allow"' "$t/hook.out" || fail "the hook printed: $(cat "$t/hook.out") / $(cat "$t/hook.err")"
 say "the hook got: $(cat "$t/hook.out")"
 
-# The user's own undo, then the package's removal.
 kill "$app_pid"; wait "$app_pid" 2>/dev/null || true
+
+# The headless app as the systemd user unit runs it.
+unit=/usr/lib/systemd/user/vults.service
+[ -f "$unit" ] || fail "no systemd user unit at $unit"
+verify=$(systemd-analyze verify "$unit" 2>&1) || fail "systemd-analyze verify: $verify"
+[ -z "$verify" ] || fail "systemd-analyze verify warns: $verify"
+exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+[ "$exec_start" = "/usr/bin/vults-app --headless" ] || fail "unexpected ExecStart: $exec_start"
+# shellcheck disable=SC2086 # ExecStart's words, as systemd splits them
+(umask 0077; exec env -i PATH=/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$run" $exec_start) \
+    >"$t/headless.out" 2>&1 & headless_pid=$!; pids+=($headless_pid)
+for _ in $(seq 100); do [ -S "$run/vults/vults.phone.sock" ] && break; sleep 0.1; done
+[ -S "$run/vults/vults.phone.sock" ] || fail "the headless app serves no phone channel: $(cat "$t/headless.out")"
+grep -q "serving $run/vults/vults.sock" "$t/headless.out" || fail "not serving the hook socket: $(cat "$t/headless.out")"
+as_user vults-app phone list >"$t/phone.out" 2>"$t/phone.err" || fail "phone list: $(cat "$t/phone.err")"
+grep -q "No paired phones" "$t/phone.out" || fail "phone list said: $(cat "$t/phone.out")"
+grep -q "readable only by you" "$t/phone.err" || fail "phone list does not say where the keys are: $(cat "$t/phone.err")"
+[ "$(stat -c %a "$home/.config/vults/phone-link.key")" = 600 ] || fail "the key file is not 0600"
+kill -TERM "$headless_pid"; wait "$headless_pid" || fail "the headless app did not exit 0 on SIGTERM: $(tail -5 "$t/headless.out")"
+say "the unit verifies; its ExecStart serves the socket and the phone commands, and stops on SIGTERM"
+
+# The user's own undo, then the package's removal.
 as_user vults-app --uninstall >"$t/uninstall.out"
 cmp -s "$t/settings.before" "$home/.claude/settings.json" \
     || fail "settings.json differs after --uninstall: $(diff "$t/settings.before" "$home/.claude/settings.json")"

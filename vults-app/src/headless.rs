@@ -1,8 +1,11 @@
 //! `vults-app --headless`: the engine without a window, for SSH hosts, servers and tests.
 //!
-//! It serves the socket until SIGINT/SIGTERM and logs what happens to stderr. With nobody to
-//! click, a request no Always rule or policy answers is left to the agent: the hook prints
-//! nothing and the agent asks in its own terminal.
+//! It serves the socket until SIGINT/SIGTERM and logs what happens to stderr. It runs what the
+//! window app runs but the window: the paired phone's link (the broker saved in
+//! `phone-broker.json` from the start, the LAN page once `vults-app phone pair` asks for it,
+//! Web Push), the phone commands' channel (`crate::control`) and the SSH hosts' links. A request
+//! no Always rule, policy or phone answers is left to the agent: the hook prints nothing and the
+//! agent asks in its own terminal.
 //!
 //! `--cards` makes the console the one who clicks: each card is printed to stderr and answered
 //! by a line on stdin —
@@ -17,6 +20,10 @@
 //! | `quit` | stops |
 //!
 //! When stdin closes, the console stops answering and the engine keeps serving.
+//!
+//! The console and the phone answer the same cards: the first answer wins (the engine takes one
+//! answer per card), the card is withdrawn from the other (the phone's list and its push), and
+//! the audit's `by` says who (`click` for the console, `phone:<name> (<id>)` for the phone).
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -26,7 +33,9 @@ use vults_core::protocol::AnswerItem;
 use vults_engine::messages::{
     AnsweredBy, CardAnswer, CardId, EngineCommand, EngineEvent, PendingCard,
 };
-use vults_engine::{EngineCommander, EngineOptions};
+use vults_engine::{EngineCommander, EngineHandle, EngineOptions};
+
+use crate::control::PhonePort;
 
 /// Runs until a signal or `quit`. `cards`: answer cards from the console.
 pub fn run(paths: Paths, cards: bool) -> ExitCode {
@@ -35,6 +44,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         stop_on_signal: true,
         ..EngineOptions::default()
     };
+    let phone_paths = paths.clone();
     // The runtime, the engine and the hosts' links are composed in one place (compose.rs).
     let app = match crate::compose::Headless::start(paths, options) {
         Ok(app) => app,
@@ -50,16 +60,21 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         if cards {
             " (answer cards on stdin: allow | deny | always [card])"
         } else {
-            " (no cards: rules and policies answer, agents ask the rest themselves)"
+            " (rules, policies and a paired phone answer, agents ask the rest themselves)"
         }
     );
+    let phone = start_phone(&phone_paths, engine);
+    if !cards {
+        answer_with_the_phone(&phone.port, engine.commander());
+    }
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
         let waiting = waiting.clone();
+        let phone = phone.port.clone();
         let spawned = std::thread::Builder::new()
             .name("vults-console".into())
-            .spawn(move || console(&commander, &waiting));
+            .spawn(move || console(&commander, &waiting, &|| phone.stop()));
         if let Err(e) = spawned {
             tracing::warn!("cannot read the console: {e}");
         }
@@ -76,9 +91,86 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             }
         }
     }
+    // The phone's last words first, then the engine and the rest (compose.rs's order).
+    phone.port.stop();
+    drop(phone);
     app.wait();
     tracing::info!("stopped");
     ExitCode::SUCCESS
+}
+
+/// Without `--cards`, requests get cards only while a paired phone can answer them: a phone
+/// not revoked, and the LAN page or the broker link on. Otherwise the engine keeps leaving
+/// them to the agents' own prompts at once, as before there was a phone.
+fn answer_with_the_phone(port: &Arc<PhonePort>, commander: EngineCommander) {
+    let mut was = false;
+    port.watch(move |s| {
+        let now = s.devices.iter().any(|d| d.revoked_at.is_none())
+            && (s.address.is_some() || s.broker.state.is_some());
+        if now != was {
+            was = now;
+            commander.send(EngineCommand::SetInteractive(now));
+            tracing::info!(
+                "{}",
+                if now {
+                    "a paired phone can answer: requests no rule or policy answers become cards"
+                } else {
+                    "no paired phone can answer: requests no rule or policy answers are left to \
+                     the agents' own prompts"
+                }
+            );
+        }
+    });
+}
+
+/// The phone link, shared with the phone commands' channel, and the channel's socket file
+/// (removed when the app stops).
+struct Phone {
+    port: Arc<PhonePort>,
+    #[cfg(unix)]
+    _served: Option<crate::control::Served>,
+}
+
+/// Starts the phone link on its own thread: its answers go to the engine as a click's do, it
+/// stops before the engine does (its last summary of refusals audited), and `vults-app phone …`
+/// reaches it through the control channel.
+fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
+    // Keys in the OS keyring where one runs; a server without D-Bus keeps them in a 0600 file
+    // (`vults-app phone list` and the log say which).
+    if let Err(e) = vults_phone::secrets::use_platform_store() {
+        tracing::warn!("no keyring ({e}); the phone link keeps its keys in a private file (0600)");
+    }
+    let commander = engine.commander();
+    let port = Arc::new(PhonePort::start(
+        paths.clone(),
+        Arc::new(move |command| {
+            commander.send(command);
+        }),
+    ));
+    // It reads the engine's events from a subscription of its own.
+    port.follow(&engine.event_bus());
+    let at_stop = port.clone();
+    engine.before_stop(move || at_stop.stop());
+    // Windows: no channel yet (the commands say so).
+    #[cfg(unix)]
+    let served = match crate::control::serve(paths, port.clone()) {
+        Ok(served) => {
+            tracing::info!(
+                "phone commands (vults-app phone pair|list|revoke|test) on {}",
+                crate::control::socket_path(paths).display()
+            );
+            Some(served)
+        }
+        Err(e) => {
+            tracing::warn!("no channel for the phone commands: {e}");
+            None
+        }
+    };
+    Phone {
+        port,
+        #[cfg(unix)]
+        _served: served,
+    }
 }
 
 fn log(event: &EngineEvent) {
@@ -141,7 +233,8 @@ fn describe(c: &PendingCard) -> String {
     s
 }
 
-fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>) {
+/// `stop_phone` runs before `quit` stops the engine (the phone's last words go first).
+fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>, stop_phone: &dyn Fn()) {
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
@@ -206,6 +299,7 @@ fn console(commander: &EngineCommander, waiting: &Mutex<Vec<CardId>>) {
                 commander.send(EngineCommand::SetPaused(false));
             }
             "quit" => {
+                stop_phone();
                 commander.send(EngineCommand::Shutdown);
                 return;
             }

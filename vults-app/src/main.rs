@@ -3,14 +3,17 @@
 //! ```text
 //! vults-app                     the window (island, flock, cards, settings); a second start
 //!                               brings the running window forward (vults_ui::instance)
-//! vults-app --headless          the engine alone: rules and policies answer, agents ask the rest
+//! vults-app --headless          the engine, the phone and the hosts' links: rules, policies and
+//!                               the phone answer, agents ask the rest (headless.rs)
 //! vults-app --headless --cards  the engine alone, cards answered on stdin (see headless.rs)
 //! vults-app install [--hook P]  install or repair the hook in every agent found (cli)
 //! vults-app doctor             every agent's install state
 //! vults-app --uninstall        remove exactly what Vults added (and start at login)
 //! vults-app autostart on|off    start at login (vults_installer::autostart)
 //! vults-app remote add|remove|list   agents on SSH hosts (vults_remote, docs/hosts.md)
+//! vults-app phone pair|list|revoke|test   the running app's paired phone (cli/phone.rs)
 //! ```
+//! Every command, its arguments and its help are defined once, in `cli/table.rs`.
 //! `VULTS_HOME` moves every file and the socket (two copies side by side, tests).
 //!
 //! On Windows this is a GUI-subsystem program, so starting the window from the Start menu or at
@@ -21,94 +24,37 @@
 
 mod cli;
 mod compose;
+// The phone commands' channel is a Unix socket; Windows runs only the link half of it for now.
+#[cfg_attr(not(unix), allow(dead_code))]
+mod control;
 mod headless;
 
 use std::process::ExitCode;
 use vults_core::paths::Paths;
 use vults_ui::instance;
 
-const USAGE: &str = "\
-usage: vults-app [--headless [--cards]]
-       vults-app install [--hook <path>] [--agent <name>]...
-       vults-app doctor [--hook <path>]
-       vults-app --uninstall
-       vults-app autostart on|off|status
-       vults-app remote add [user@]host[:port] [--hook <path>] [-- <ssh options>]
-       vults-app remote remove [--forget] <host> | list
-       vults-app --help | --version
-
-  (nothing)    the window: the island, the flock, cards and Settings. Starting it while it
-               runs brings the running window forward.
-  --headless   serve agents without a window: Always rules and policies answer,
-               anything else is left to the agent's own prompt
-  --cards      with --headless: print cards to stderr and answer them on stdin
-               (allow | deny | always [card], answer <card> <text>, remove <rule>,
-               pause, resume, quit)
-  install      install or repair Vults' hook in every agent found (or only the named ones:
-               claude codex copilot qwen opencode cursor droid kimi); <path> is the vults-hook
-               to copy (default: the one beside this program)
-  doctor       print every agent's install state and where the log file is; changes nothing
-  --uninstall  remove exactly what Vults added to every agent's settings, and start at login
-  autostart    on | off | status: start Vults when you log in (Settings -> General)
-  remote       agents on SSH hosts: add places the hook there and registers it, the
-               running app links the host; remove takes it all out (docs/hosts.md)
-  --help       this text
-  --version    the version and the hook protocol version
-
-VULTS_HOME moves config, data, the log and the socket; VULTS_SOCKET moves the socket alone;
-VULTS_LOG=debug|trace|warn sets the log level (default info).";
-
-/// The version line both binaries print: the same version, the same hook protocol.
-fn version_line() -> String {
-    format!(
-        "vults-app {} (hook protocol {})",
-        env!("CARGO_PKG_VERSION"),
-        vults_core::protocol::VERSION
-    )
-}
-
-#[allow(clippy::print_stdout)] // reason: --help and --version answer on stdout, for scripts.
-fn say(text: &str) {
-    println!("{text}");
-}
-
 fn main() -> ExitCode {
     #[cfg(windows)]
     attach_console();
-    // Installer commands (`install`, `doctor`, `--uninstall`) run and exit before anything starts.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(code) = cli::run(&args) {
-        return ExitCode::from(u8::try_from(code).unwrap_or(1));
-    }
-    let mut headless = false;
-    let mut cards = false;
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--headless" => headless = true,
-            "--cards" => cards = true,
-            "--help" | "-h" => {
-                say(USAGE);
-                return ExitCode::SUCCESS;
-            }
-            "--version" | "-V" => {
-                say(&version_line());
-                return ExitCode::SUCCESS;
-            }
-            other => {
-                eprintln!("vults-app: unknown argument {other:?}\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if cards && !headless {
-        eprintln!("vults-app: --cards goes with --headless\n\n{USAGE}");
-        return ExitCode::from(2);
-    }
+    // Every command but the app itself (`install`, `doctor`, `phone pair` …) runs and exits here;
+    // the command table is cli/table.rs.
+    let start = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(start) => start,
+        Err(code) => return ExitCode::from(u8::try_from(code).unwrap_or(1)),
+    };
+    let (headless, cards) = match start {
+        cli::Start::Window => (false, false),
+        cli::Start::Headless { cards } => (true, cards),
+    };
     let paths = Paths::from_env();
     // The window has no terminal: what happens goes to the log file (and stderr when on one).
     let log_file = match vults_engine::log::init(&paths, headless) {
         Ok(file) => {
-            tracing::info!("{} starting; log at {}", version_line(), file.display());
+            tracing::info!(
+                "{} starting; log at {}",
+                cli::version_line(),
+                file.display()
+            );
             Some(file)
         }
         Err(e) => {

@@ -1,9 +1,10 @@
 //! The real `vults-app` binary as a person meets it, in one test binary: `--version` and
-//! `--help`, one instance, the first-run welcome, start at login and the log file (`cli`,
-//! `desktop`), `vults-app remote add/remove` on a stand-in host (`remote_hosts`), and a killed
-//! app leaving no link behind (`link_orphan`), the headless app giving back what 2,000
-//! ended sessions took (`memory`, Linux), and a card notified while the window is closed to
-//! the tray or minimized (`hidden_window`, Linux). Tests that open the window need an X server:
+//! `--help` (every command's help a snapshot: `help`), the systemd user unit (`service`), one
+//! instance, the first-run welcome, start at login and the log file (`cli`, `desktop`),
+//! `vults-app remote add/remove` on a stand-in host (`remote_hosts`), and a killed app leaving
+//! no link behind (`link_orphan`), the headless app giving back what 2,000 ended sessions took
+//! (`memory`, Linux), and a card notified while the window is closed to the tray or minimized
+//! (`hidden_window`, Linux). Tests that open the window need an X server:
 //! they start their own `Xvfb` and skip (saying so) without one, unless `VULTS_DESKTOP_TESTS=1`
 //! (CI), where a missing `Xvfb` is a failure.
 
@@ -12,6 +13,7 @@ mod cli;
 mod desktop;
 #[cfg(target_os = "linux")]
 mod desktops;
+mod help;
 mod help_remote;
 /// Linux only: the desktop's notification server is a D-Bus service.
 #[cfg(target_os = "linux")]
@@ -21,4 +23,5 @@ mod late_island;
 mod link_orphan;
 mod memory;
 mod remote_hosts;
+mod service;
 mod support;

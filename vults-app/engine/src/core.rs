@@ -682,6 +682,7 @@ impl Core {
             },
             EngineCommand::ReloadPolicies => self.reload_policies(true),
             EngineCommand::SetPaused(p) => self.paused = p,
+            EngineCommand::SetInteractive(on) => self.options.interactive = on,
             EngineCommand::Record(entry) => self.audit(entry),
             EngineCommand::ReadHistory(of) => {
                 // A page's bytes at most (audit::page), read while other tasks move on.

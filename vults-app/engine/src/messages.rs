@@ -776,6 +776,9 @@ pub enum EngineCommand {
     ReloadPolicies,
     /// Pause cards: while paused, requests are left to the agent's own prompt.
     SetPaused(bool),
+    /// Whether someone can answer cards from now on ([`crate::EngineOptions::interactive`]):
+    /// the headless app turns it on while a paired phone can reach it.
+    SetInteractive(bool),
     /// An audit line from another part of the app (a phone answer the phone link refused):
     /// the engine appends it with its own and shows it in History at once. It answers nothing.
     Record(AuditEntry),

@@ -93,6 +93,9 @@ pub enum PhoneAction {
         /// The port to listen on (0 picks a free one).
         port: u16,
     },
+    /// Listen as `config` says and show a pairing code (`vults-app phone pair --loopback`: the
+    /// page on 127.0.0.1 only, for a browser on this machine or a proxy in front of it).
+    Listen(LinkConfig),
     /// Stop listening; paired devices stay paired.
     Disable,
     /// A fresh one-time pairing code.
@@ -546,6 +549,7 @@ impl PhoneLink {
         self.error = None;
         let result = match action {
             PhoneAction::Enable { port } => self.start(LinkConfig::lan(port)).map(|_| ()),
+            PhoneAction::Listen(config) => self.start(config).map(|_| ()),
             PhoneAction::Disable => {
                 self.stop();
                 Ok(())

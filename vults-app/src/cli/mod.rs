@@ -1,12 +1,14 @@
-//! The command line but for the window and `--headless`: `vults-app doctor`,
-//! `vults-app --uninstall`, `vults-app install [--hook <path>] [--agent <name>]…`,
-//! `vults-app autostart on|off|status`, and `vults-app remote …` ([`remote`]).
-//!
-//! `main` calls [`run`] first; it returns `None` for any other command line, which then
-//! starts the app as usual.
+//! The command line: [`table`] defines every command and its help once; this module does what
+//! each asks. `vults-app doctor`, `--uninstall`, `install [--hook <path>] [--agent <name>]…`,
+//! `autostart on|off|status`, `remote …` ([`remote`]) and `phone …` ([`phone`]) run and exit;
+//! no command (or `--headless [--cards]`) starts the app.
 
+mod phone;
 mod remote;
+pub mod table;
 
+use clap::ArgMatches;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
 use vults_installer::autostart;
@@ -14,63 +16,111 @@ use vults_installer::{
     AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
 };
 
-const USAGE: &str = "\
-usage: vults-app install [--hook <path>] [--agent <name>]...
-         Installs or repairs Vults' hook in every agent found (or only the named ones),
-         copying <path> (default: the vults-hook beside this program) as the installed hook.
-       vults-app doctor [--hook <path>]
-         Prints every agent's install state and the log file's path; changes nothing. The installed hook copy is
-         compared with <path> (default: the vults-hook beside this program).
-       vults-app --uninstall
-         Removes exactly what Vults added to every agent's settings, and start at login.
-       vults-app autostart on|off|status
-         Starts Vults when you log in, or not (the same switch as Settings -> General).";
+/// What the command line starts, when it is not a command that runs and exits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// The window.
+    Window,
+    /// `--headless`: the engine, the phone and the hosts' links without a window; `cards`:
+    /// the console answers cards too.
+    Headless {
+        /// `--cards`.
+        cards: bool,
+    },
+}
 
-/// Handles an installer command, returning the process exit code; `None` when `args` (without
-/// the program name) is not one.
-pub fn run(args: &[String]) -> Option<i32> {
-    let first = args.first()?.as_str();
+/// The version line both binaries print: the same version, the same hook protocol.
+pub fn version_line() -> String {
+    format!(
+        "vults-app {} (hook protocol {})",
+        env!("CARGO_PKG_VERSION"),
+        vults_core::protocol::VERSION
+    )
+}
+
+/// Reads the command line (without the program name): what to start, or the exit code of a
+/// command that ran (`--help`, `--version`, a usage error: 2).
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Start, i32> {
+    let args = std::iter::once(OsString::from("vults-app")).chain(args);
+    let matches = match table::command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            // Help goes to stdout (exit 0), a usage error to stderr (exit 2).
+            let _ = e.print();
+            return Err(e.exit_code());
+        }
+    };
+    if matches.get_flag("version") {
+        print(&format!("{}\n", version_line()));
+        return Err(0);
+    }
     let paths = Paths::from_env();
-    match first {
-        "doctor" => {
-            let hook = match args.get(1..) {
-                Some([flag, path]) if flag == "--hook" => Some(PathBuf::from(path)),
-                Some([]) | None => default_hook_source(),
-                Some(_) => return Some(usage("doctor takes only --hook <path>")),
-            };
-            let reports = doctor_against(&paths, hook.as_deref());
-            print(&format_reports(&reports));
-            print(&format!("Log file: {}\n", paths.log_file().display()));
-            Some(exit_code(&reports))
-        }
-        "--uninstall" | "uninstall" => {
-            let reports = vults_installer::uninstall_all(&paths);
-            print(&format_reports(&reports));
-            let mut code = exit_code(&reports);
-            if autostart::is_enabled(&paths) {
-                match autostart::set(&paths, false, Path::new("")) {
-                    Ok(entry) => print(&format!("Start at login: removed {entry}\n")),
-                    Err(e) => {
-                        print(&format!("Start at login: could not remove it: {e}\n"));
-                        code = 1;
-                    }
-                }
-            }
-            Some(code)
-        }
-        "autostart" => Some(autostart(&paths, &args[1..])),
-        "install" => Some(install(&paths, &args[1..])),
-        "remote" => Some(remote::run(&paths, &args[1..])),
-        _ => None,
+    if matches.get_flag("uninstall") {
+        return Err(uninstall(&paths));
+    }
+    match matches.subcommand() {
+        Some(("install", m)) => Err(install(&paths, m)),
+        Some(("doctor", m)) => Err(doctor(&paths, m)),
+        Some(("uninstall", _)) => Err(uninstall(&paths)),
+        Some(("autostart", m)) => Err(set_autostart(&paths, m)),
+        Some(("remote", m)) => Err(remote::run(&paths, m)),
+        Some(("phone", m)) => Err(phone::run(paths, m)),
+        Some((other, _)) => unreachable!("{other} is not in the command table"),
+        None if matches.get_flag("headless") => Ok(Start::Headless {
+            cards: matches.get_flag("cards"),
+        }),
+        None => Ok(Start::Window),
     }
 }
 
+/// A usage error of `command` (as clap words its own): to stderr, exit 2.
+fn usage_error(path: &[&str], problem: &str) -> i32 {
+    let mut command = table::command();
+    for name in path {
+        let Some(sub) = command.find_subcommand(name).cloned() else {
+            break;
+        };
+        command = sub;
+    }
+    let _ = command
+        .error(clap::error::ErrorKind::ValueValidation, problem)
+        .print();
+    2
+}
+
+fn doctor(paths: &Paths, m: &ArgMatches) -> i32 {
+    let hook = m
+        .get_one::<PathBuf>("hook")
+        .cloned()
+        .or_else(default_hook_source);
+    let reports = doctor_against(paths, hook.as_deref());
+    print(&format_reports(&reports));
+    print(&format!("Log file: {}\n", paths.log_file().display()));
+    exit_code(&reports)
+}
+
+fn uninstall(paths: &Paths) -> i32 {
+    let reports = vults_installer::uninstall_all(paths);
+    print(&format_reports(&reports));
+    let mut code = exit_code(&reports);
+    if autostart::is_enabled(paths) {
+        match autostart::set(paths, false, Path::new("")) {
+            Ok(entry) => print(&format!("Start at login: removed {entry}\n")),
+            Err(e) => {
+                print(&format!("Start at login: could not remove it: {e}\n"));
+                code = 1;
+            }
+        }
+    }
+    code
+}
+
 /// `vults-app autostart on|off|status`: the same switch as Settings → General.
-fn autostart(paths: &Paths, args: &[String]) -> i32 {
-    let on = match args {
-        [a] if a == "on" => true,
-        [a] if a == "off" => false,
-        [a] if a == "status" => {
+fn set_autostart(paths: &Paths, m: &ArgMatches) -> i32 {
+    let on = match m.get_one::<String>("state").map(String::as_str) {
+        Some("on") => true,
+        Some("off") => false,
+        _ => {
             let on = autostart::is_enabled(paths);
             print(&format!(
                 "Start at login: {}\n",
@@ -78,7 +128,6 @@ fn autostart(paths: &Paths, args: &[String]) -> i32 {
             ));
             return 0;
         }
-        _ => return usage("autostart takes on, off or status"),
     };
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("vults-app"));
     match autostart::set(paths, on, &exe) {
@@ -94,36 +143,35 @@ fn autostart(paths: &Paths, args: &[String]) -> i32 {
     }
 }
 
-fn install(paths: &Paths, args: &[String]) -> i32 {
-    let mut hook: Option<PathBuf> = None;
-    let mut opts = InstallOptions::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--hook" => match it.next() {
-                Some(p) => hook = Some(PathBuf::from(p)),
-                None => return usage("--hook needs a path"),
-            },
-            "--agent" => match it.next().and_then(|n| vults_installer::agent_named(n)) {
-                Some(agent) => opts.only.push(agent),
-                None => {
-                    return usage(
-                        "--agent needs one of: claude codex copilot qwen opencode cursor droid kimi",
-                    );
-                }
-            },
-            "-h" | "--help" => return usage(""),
-            other => return usage(&format!("unknown argument {other:?}")),
-        }
-    }
-    let Some(hook) = hook.or_else(default_hook_source) else {
-        return usage("cannot find vults-hook beside this program; pass --hook <path>");
+fn install(paths: &Paths, m: &ArgMatches) -> i32 {
+    // The table offers only the agents the installer takes.
+    let opts = InstallOptions {
+        only: m
+            .get_many::<String>("agent")
+            .into_iter()
+            .flatten()
+            .filter_map(|name| vults_installer::agent_named(name))
+            .collect(),
+        ..InstallOptions::default()
+    };
+    let Some(hook) = m
+        .get_one::<PathBuf>("hook")
+        .cloned()
+        .or_else(default_hook_source)
+    else {
+        return usage_error(
+            &["install"],
+            "cannot find vults-hook beside this program; pass --hook <path>",
+        );
     };
     if !hook.is_file() {
-        return usage(&format!(
-            "{} does not exist; build it (cargo build -p vults-hook) or pass --hook <path>",
-            hook.display()
-        ));
+        return usage_error(
+            &["install"],
+            &format!(
+                "{} does not exist; build it (cargo build -p vults-hook) or pass --hook <path>",
+                hook.display()
+            ),
+        );
     }
     let reports = vults_installer::install_all(paths, &hook, &opts);
     print(&format_reports(&reports));
@@ -141,17 +189,10 @@ fn exit_code(reports: &[vults_installer::AgentReport]) -> i32 {
     i32::from(bad)
 }
 
-fn usage(problem: &str) -> i32 {
-    let text = if problem.is_empty() {
-        format!("{USAGE}\n")
-    } else {
-        format!("vults-app: {problem}\n{USAGE}\n")
-    };
-    eprint!("{text}");
-    2
-}
-
-#[allow(clippy::print_stdout)] // reason: the CLI's report is its output, for people and scripts.
+/// The CLI's report is its output, for people and scripts.
 fn print(text: &str) {
-    print!("{text}");
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
