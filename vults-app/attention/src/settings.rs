@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chord::KeysSettings;
+use crate::limits::LimitSettings;
 use crate::quiet::QuietSettings;
 
 /// Everything this crate reads from the person's settings.
@@ -17,6 +18,8 @@ pub struct AttentionSettings {
     pub quiet: QuietSettings,
     /// Global shortcuts.
     pub keys: KeysSettings,
+    /// Warnings before a plan's usage limit bites.
+    pub limits: LimitSettings,
 }
 
 /// Desktop notifications: on, one switch per kind, sounds off.
@@ -55,6 +58,8 @@ pub struct PerKind {
     pub turn_done: bool,
     /// An agent asking in its own terminal.
     pub asks_in_terminal: bool,
+    /// Vults' own warnings: its hook removed from an agent, a usage limit near.
+    pub warning: bool,
 }
 
 /// A [`PerKind`] as written, each kind optional.
@@ -64,6 +69,7 @@ struct Written {
     question: Option<bool>,
     turn_done: Option<bool>,
     asks_in_terminal: Option<bool>,
+    warning: Option<bool>,
 }
 
 fn kinds<'de, D: serde::Deserializer<'de>>(d: D, missing: bool) -> Result<PerKind, D::Error> {
@@ -73,6 +79,7 @@ fn kinds<'de, D: serde::Deserializer<'de>>(d: D, missing: bool) -> Result<PerKin
         question: w.question.unwrap_or(missing),
         turn_done: w.turn_done.unwrap_or(missing),
         asks_in_terminal: w.asks_in_terminal.unwrap_or(missing),
+        warning: w.warning.unwrap_or(missing),
     })
 }
 
@@ -92,6 +99,7 @@ impl PerKind {
             question: on,
             turn_done: on,
             asks_in_terminal: on,
+            warning: on,
         }
     }
 
@@ -102,6 +110,7 @@ impl PerKind {
             NoticeKind::Question => self.question,
             NoticeKind::TurnDone => self.turn_done,
             NoticeKind::AsksInTerminal => self.asks_in_terminal,
+            NoticeKind::Warning => self.warning,
         }
     }
 }
@@ -117,6 +126,8 @@ pub enum NoticeKind {
     TurnDone,
     /// an agent asking in its terminal (`What::AsksInTerminal`).
     AsksInTerminal,
+    /// Vults' own warning (`What::Warning`): a hook removed, a limit near.
+    Warning,
 }
 
 impl NoticeKind {
@@ -127,6 +138,7 @@ impl NoticeKind {
             NoticeKind::Question => "dialog-question",
             NoticeKind::TurnDone => "complete",
             NoticeKind::AsksInTerminal => "dialog-information",
+            NoticeKind::Warning => "dialog-warning",
         }
     }
 }

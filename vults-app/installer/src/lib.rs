@@ -26,6 +26,7 @@
 
 mod agents;
 pub mod autostart;
+pub mod doctor;
 pub mod entries;
 mod json_agent;
 pub mod jsonfile;
@@ -35,6 +36,7 @@ mod report;
 mod run;
 pub mod state;
 mod tomlfile;
+pub mod watch;
 pub mod welcome;
 pub mod window_prefs;
 pub mod windows;

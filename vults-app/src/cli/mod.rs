@@ -10,17 +10,19 @@ mod remote;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
 use vults_installer::autostart;
-use vults_installer::{
-    AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
-};
+use vults_installer::{AgentState, InstallOptions, default_hook_source, format_reports};
 
 const USAGE: &str = "\
 usage: vults-app install [--hook <path>] [--agent <name>]...
          Installs or repairs Vults' hook in every agent found (or only the named ones),
          copying <path> (default: the vults-hook beside this program) as the installed hook.
-       vults-app doctor [--hook <path>]
-         Prints every agent's install state and the log file's path; changes nothing. The installed hook copy is
-         compared with <path> (default: the vults-hook beside this program).
+       vults-app doctor [--hook <path>] [--json] [--fix]
+         Prints every agent's install state, the hook copy, the socket and the log file's path;
+         changes nothing. The installed hook copy is compared with <path> (default: the
+         vults-hook beside this program). --json: one JSON document (docs/doctor.schema.json).
+         --fix: repairs every missing or altered hook first, and says what it did. Exits 1
+         when a found agent's hook is missing, altered or unreadable, or the socket is not
+         the app's.
        vults-app --uninstall
          Removes exactly what Vults added to every agent's settings, and start at login.
        vults-app autostart on|off|status
@@ -33,15 +35,24 @@ pub fn run(args: &[String]) -> Option<i32> {
     let paths = Paths::from_env();
     match first {
         "doctor" => {
-            let hook = match args.get(1..) {
-                Some([flag, path]) if flag == "--hook" => Some(PathBuf::from(path)),
-                Some([]) | None => default_hook_source(),
-                Some(_) => return Some(usage("doctor takes only --hook <path>")),
-            };
-            let reports = doctor_against(&paths, hook.as_deref());
-            print(&format_reports(&reports));
-            print(&format!("Log file: {}\n", paths.log_file().display()));
-            Some(exit_code(&reports))
+            // `doctor [--hook <path>] [--json] [--fix]`: vults_installer::doctor does the work.
+            let (mut hook, mut json, mut fix) = (None, false, false);
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--json" => json = true,
+                    "--fix" => fix = true,
+                    "--hook" => match it.next() {
+                        Some(p) => hook = Some(PathBuf::from(p)),
+                        None => return Some(usage("--hook needs a path")),
+                    },
+                    _ => return Some(usage("doctor takes --hook <path>, --json and --fix")),
+                }
+            }
+            let hook = hook.or_else(default_hook_source);
+            let (out, code) = vults_installer::doctor::run(&paths, hook.as_deref(), json, fix);
+            print(&out);
+            Some(code)
         }
         "--uninstall" | "uninstall" => {
             let reports = vults_installer::uninstall_all(&paths);

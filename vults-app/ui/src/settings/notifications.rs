@@ -34,6 +34,7 @@ fn slot(p: &mut PerKind, kind: NoticeKind) -> &mut bool {
         NoticeKind::Question => &mut p.question,
         NoticeKind::TurnDone => &mut p.turn_done,
         NoticeKind::AsksInTerminal => &mut p.asks_in_terminal,
+        NoticeKind::Warning => &mut p.warning,
     }
 }
 
