@@ -142,7 +142,7 @@ pub fn report(paths: &Paths, hook_source: Option<&Path>, fix: bool) -> DoctorRep
                         let name = r.agent.display_name();
                         let line = match (&r.action, &r.state) {
                             (Action::Installed, AgentState::Installed) => {
-                                format!("{name}: installed Vults' hook")
+                                format!("{name}: put Vults' hook back")
                             }
                             (Action::Updated | Action::Nothing, AgentState::Installed) => {
                                 format!("{name}: repaired Vults' hook")

@@ -637,12 +637,16 @@ fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, String> {
             tokio::select! {
                 ev = raw.recv() => match ev {
                     None => break,
-                    Some(Ok(ev)) => {
+                    // A read (an agent reading its settings, many times a minute) changes
+                    // nothing; anything else about a settings file is looked at DEBOUNCE after
+                    // the first change of a batch, however many follow.
+                    Some(Ok(ev)) if !ev.kind.is_access() && due.is_none() => {
                         let k = keeper.as_ref().expect("the keeper is back after each check");
                         if ev.paths.iter().any(|p| k.concerns(p)) {
                             due = Some(tokio::time::Instant::now() + DEBOUNCE);
                         }
                     }
+                    Some(Ok(_)) => {}
                     Some(Err(e)) => tracing::debug!("watch: {e}"),
                 },
                 cmd = cmd_rx.recv() => match cmd {
