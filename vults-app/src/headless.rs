@@ -17,6 +17,11 @@
 //! | `quit` | stops |
 //!
 //! When stdin closes, the console stops answering and the engine keeps serving.
+//!
+//! It also keeps Vults' hook in place (`vults_installer::watch`, on a thread of its own here)
+//! and warns before a plan's usage limit bites (`vults_attention::limits`): each warning is a
+//! `vults: …` line on stderr, a log line, and one desktop notification where a notification
+//! server answers on the session bus (the notifier starts with the first warning).
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -54,6 +59,15 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     );
     // Agents on SSH hosts reach this engine too, through their links (vults-remote).
     let _links = vults_remote::link::Links::start(&link_paths, engine.host_sockets());
+    let warnings = Arc::new(Warnings::new(&link_paths));
+    let _watch = {
+        let warnings = warnings.clone();
+        let sink: vults_installer::watch::Sink = Arc::new(move |e| warnings.hook(&e));
+        vults_installer::watch::start_thread(&link_paths, sink)
+            .map_err(|e| tracing::warn!("the hooks are not watched: {e}"))
+            .ok()
+    };
+    let mut limits = vults_attention::limits::LimitWatch::new();
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
@@ -67,6 +81,11 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     }
     for event in engine.events.iter() {
         log(&event);
+        if let EngineEvent::SessionChanged(session) = &event {
+            for w in limits.observe_session(session, &warnings.settings.limits) {
+                warnings.limit(&w);
+            }
+        }
         if let Ok(mut w) = waiting.lock() {
             match &event {
                 EngineEvent::CardAdded(c) => w.push(c.id),
@@ -78,6 +97,63 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     engine.join();
     tracing::info!("stopped");
     ExitCode::SUCCESS
+}
+
+/// Vults' own warnings (a hook removed, a limit near): a console line, a log line, and one
+/// desktop notification per agent or window (replaced by the next), held by quiet hours.
+struct Warnings {
+    settings: vults_attention::AttentionSettings,
+    notifier: Mutex<Option<vults_attention::Notifier>>,
+}
+
+impl Warnings {
+    fn new(paths: &Paths) -> Warnings {
+        let (settings, why) = vults_ui::attention::load_settings(paths);
+        if let Some(why) = why {
+            tracing::warn!("notification settings: {why}; the defaults are used");
+        }
+        Warnings {
+            settings,
+            notifier: Mutex::new(None),
+        }
+    }
+
+    fn show(&self, id: String, notice: vults_attention::Notice) {
+        let Ok(mut n) = self.notifier.lock() else {
+            return;
+        };
+        let notifier = n.get_or_insert_with(|| {
+            let mut config = vults_attention::NotifierConfig::new("Vults");
+            config.desktop_entry = Some("vults".into());
+            config.settings = self.settings.clone();
+            // Its events (actions, quiet) are not needed here: Show has no window to bring up.
+            vults_attention::Notifier::start(config).0
+        });
+        notifier.show(vults_attention::SessionId(id), notice);
+    }
+
+    fn hook(&self, e: &vults_installer::watch::WatchEvent) {
+        eprintln!("vults: {}", e.text());
+        self.show(
+            format!("vults-hooks-{}", e.agent().name()),
+            vults_attention::Notice {
+                agent: e.agent().display_name().to_string(),
+                folder: String::new(),
+                what: vults_attention::What::Warning {
+                    title: e.title(),
+                    body: e.text(),
+                },
+            },
+        );
+    }
+
+    fn limit(&self, w: &vults_attention::limits::LimitWarning) {
+        let (title, body) = w.words_local();
+        eprintln!("vults: {title}. {body}");
+        tracing::warn!("{title}. {body}");
+        let (id, notice) = w.notice();
+        self.show(id.0, notice);
+    }
 }
 
 fn log(event: &EngineEvent) {

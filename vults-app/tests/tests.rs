@@ -18,3 +18,4 @@ mod link_orphan;
 mod memory;
 mod remote_hosts;
 mod support;
+mod watch;

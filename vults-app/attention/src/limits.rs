@@ -121,9 +121,15 @@ impl LimitWarning {
         (title, body)
     }
 
+    /// [`LimitWarning::words`] in this computer's time zone.
+    pub fn words_local(&self) -> (String, String) {
+        self.words(&jiff::tz::TimeZone::system())
+    }
+
     /// The notice the notifier raises: one per window (the 95 % one replaces the 80 % one).
-    pub fn notice(&self, tz: &jiff::tz::TimeZone) -> (SessionId, Notice) {
-        let (title, body) = self.words(tz);
+    /// Worded in this computer's time zone.
+    pub fn notice(&self) -> (SessionId, Notice) {
+        let (title, body) = self.words_local();
         (
             SessionId(format!("vults-limit-{:?}", self.window)),
             Notice {
@@ -196,6 +202,28 @@ impl LimitWatch {
             used,
             resets_at,
         })
+    }
+}
+
+impl LimitWatch {
+    /// Every reading a session carries (the engine keeps the latest of each window on the
+    /// session, from Claude Code's status line); the warnings to raise.
+    pub fn observe_session(
+        &mut self,
+        s: &vults_engine::messages::Session,
+        settings: &LimitSettings,
+    ) -> Vec<LimitWarning> {
+        let agent = s
+            .identity
+            .as_ref()
+            .map_or_else(|| "Claude Code".to_string(), |i| i.display_name());
+        [(Window::FiveHour, s.five_hour), (Window::SevenDay, s.seven_day)]
+            .into_iter()
+            .filter_map(|(w, r)| {
+                let r = r?;
+                self.observe(&agent, w, r.used_percentage, r.resets_at, settings)
+            })
+            .collect()
     }
 }
 
