@@ -115,7 +115,10 @@ impl App {
 }
 
 fn notifies(calls: &[Call]) -> usize {
-    calls.iter().filter(|c| matches!(c, Call::Notify(_))).count()
+    calls
+        .iter()
+        .filter(|c| matches!(c, Call::Notify(_)))
+        .count()
 }
 
 fn has_vults(file: &Path) -> bool {
@@ -134,7 +137,9 @@ fn others(bytes: &[u8]) -> BTreeMap<String, String> {
         if let Some(k) = &key
             && line != "}"
         {
-            out.entry(k.clone()).or_insert_with(String::new).push_str(line.trim_end_matches(','));
+            out.entry(k.clone())
+                .or_insert_with(String::new)
+                .push_str(line.trim_end_matches(','));
         }
     }
     out.remove("hooks");
@@ -161,11 +166,19 @@ fn a_settings_file_renamed_over_without_vults_gets_its_entry_back() {
     assert!(others(&theirs()).contains_key("permissions"));
     vults_tests::eventually("one notification", || app.server.notifies().len() == 1);
     let n = &app.server.notifies()[0];
-    assert_eq!(n.summary, "Vults' hook was removed from Claude Code's settings");
+    assert_eq!(
+        n.summary,
+        "Vults' hook was removed from Claude Code's settings"
+    );
     assert!(n.body.contains("Vults put it back"), "{}", n.body);
-    vults_tests::eventually("one console line", || app.said("removed by another program") == 1);
+    vults_tests::eventually("one console line", || {
+        app.said("removed by another program") == 1
+    });
     // Nothing more comes of Vults' own write.
-    assert!(!app.server.wait_for(Duration::from_millis(800), |c| notifies(c) > 1));
+    assert!(
+        !app.server
+            .wait_for(Duration::from_millis(800), |c| notifies(c) > 1)
+    );
     assert_eq!(app.said("Vults' hook"), 1);
 }
 
@@ -187,10 +200,20 @@ fn an_edit_in_place_is_put_back_and_a_second_removal_is_not_fought() {
     });
     vults_tests::eventually("its notification", || app.server.notifies().len() == 2);
     let n = &app.server.notifies()[1];
-    assert_eq!(n.summary, "Another program keeps removing Vults' hook from Claude Code");
+    assert_eq!(
+        n.summary,
+        "Another program keeps removing Vults' hook from Claude Code"
+    );
     assert!(n.body.contains(&file.display().to_string()), "{}", n.body);
-    assert!(!app.server.wait_for(Duration::from_millis(800), |c| notifies(c) > 2));
-    assert_eq!(fs::read(&file).unwrap(), theirs(), "no write after it stopped");
+    assert!(
+        !app.server
+            .wait_for(Duration::from_millis(800), |c| notifies(c) > 2)
+    );
+    assert_eq!(
+        fs::read(&file).unwrap(),
+        theirs(),
+        "no write after it stopped"
+    );
 }
 
 #[test]
@@ -203,8 +226,16 @@ fn with_restoring_off_it_only_reports() {
     fs::write(&file, theirs()).unwrap();
     vults_tests::eventually("the notice", || app.said("removed by another program") == 1);
     vults_tests::eventually("one notification", || app.server.notifies().len() == 1);
-    assert!(app.server.notifies()[0].body.contains("Keeping it in place is off"));
-    assert_eq!(fs::read(&file).unwrap(), theirs(), "left as the other program wrote it");
+    assert!(
+        app.server.notifies()[0]
+            .body
+            .contains("Keeping it in place is off")
+    );
+    assert_eq!(
+        fs::read(&file).unwrap(),
+        theirs(),
+        "left as the other program wrote it"
+    );
 }
 
 #[test]
@@ -222,13 +253,19 @@ fn the_5_hour_window_warns_at_80_and_95_once_each_until_it_resets() {
     assert_eq!(n[0].summary, "Claude Code: 81 % of the 5-hour limit used");
     assert_eq!(n[1].summary, "Claude Code: 96 % of the 5-hour limit used");
     assert!(n[1].body.starts_with("Resets "), "{}", n[1].body);
-    assert_eq!(n[1].replaces_id, n[0].id, "one notification per window, replaced");
+    assert_eq!(
+        n[1].replaces_id, n[0].id,
+        "one notification per window, replaced"
+    );
     assert_eq!(app.said("of the 5-hour limit used"), 2);
     // More readings in the same window: nothing. A new window: nothing until it crosses again.
     app.status_line(97.0, resets);
     app.status_line(10.0, resets + 18_000);
     app.status_line(50.0, resets + 18_000);
-    assert!(!app.server.wait_for(Duration::from_millis(800), |c| notifies(c) > 2));
+    assert!(
+        !app.server
+            .wait_for(Duration::from_millis(800), |c| notifies(c) > 2)
+    );
     app.status_line(82.0, resets + 18_000);
     vults_tests::eventually("the next crossing", || app.server.notifies().len() == 3);
     assert_eq!(app.said("of the 5-hour limit used"), 3);
@@ -248,6 +285,9 @@ fn quiet_holds_the_limit_warnings() {
     vults_tests::eventually("both warnings logged", || {
         app.said("of the 5-hour limit used") == 2
     });
-    assert!(!app.server.wait_for(Duration::from_secs(1), |c| notifies(c) > 0));
+    assert!(
+        !app.server
+            .wait_for(Duration::from_secs(1), |c| notifies(c) > 0)
+    );
     assert!(app.server.notifies().is_empty());
 }

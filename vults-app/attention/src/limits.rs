@@ -111,7 +111,11 @@ impl LimitWarning {
                     if z.date() == now.date() || self.window == Window::FiveHour {
                         format!("Resets at {}.", z.strftime("%H:%M"))
                     } else {
-                        format!("Resets {} at {}.", z.strftime("%a %-d %b"), z.strftime("%H:%M"))
+                        format!(
+                            "Resets {} at {}.",
+                            z.strftime("%a %-d %b"),
+                            z.strftime("%H:%M")
+                        )
                     }
                 }
                 Err(_) => "It resets when the window ends.".to_string(),
@@ -217,13 +221,16 @@ impl LimitWatch {
             .identity
             .as_ref()
             .map_or_else(|| "Claude Code".to_string(), |i| i.display_name());
-        [(Window::FiveHour, s.five_hour), (Window::SevenDay, s.seven_day)]
-            .into_iter()
-            .filter_map(|(w, r)| {
-                let r = r?;
-                self.observe(&agent, w, r.used_percentage, r.resets_at, settings)
-            })
-            .collect()
+        [
+            (Window::FiveHour, s.five_hour),
+            (Window::SevenDay, s.seven_day),
+        ]
+        .into_iter()
+        .filter_map(|(w, r)| {
+            let r = r?;
+            self.observe(&agent, w, r.used_percentage, r.resets_at, settings)
+        })
+        .collect()
     }
 }
 

@@ -264,7 +264,9 @@ pub fn text(r: &DoctorReport) -> String {
         out.push_str(&format!("Fixed: {f}\n"));
     }
     if !r.ok {
-        out.push_str("Problems found: run `vults-app doctor --fix`, or Repair in Settings > Agents.\n");
+        out.push_str(
+            "Problems found: run `vults-app doctor --fix`, or Repair in Settings > Agents.\n",
+        );
     }
     out
 }
@@ -293,20 +295,30 @@ pub fn check_socket(socket: &Path) -> SocketDoctor {
         .unwrap_or(Path::new("."));
     match std::fs::symlink_metadata(folder) {
         Ok(f) if !f.is_dir() => {
-            return mk("not_the_apps", true, format!("{} is not a folder", folder.display()));
+            return mk(
+                "not_the_apps",
+                true,
+                format!("{} is not a folder", folder.display()),
+            );
         }
         Ok(f) if f.uid() != me => {
             return mk(
                 "not_the_apps",
                 true,
-                format!("its folder belongs to uid {}, not to you (uid {me})", f.uid()),
+                format!(
+                    "its folder belongs to uid {}, not to you (uid {me})",
+                    f.uid()
+                ),
             );
         }
         Ok(f) if f.mode() & 0o022 != 0 => {
             return mk(
                 "not_the_apps",
                 true,
-                format!("its folder can be written by others (mode {:o})", f.mode() & 0o777),
+                format!(
+                    "its folder can be written by others (mode {:o})",
+                    f.mode() & 0o777
+                ),
             );
         }
         Ok(_) => {}

@@ -179,7 +179,11 @@ pub fn render(value: &Value, style: &Style) -> io::Result<Vec<u8>> {
 /// `original` (a compact object stays compact, an odd spacing stays): only the keys Vults
 /// changes (`hooks`, `statusLine`) are written in the file's style. Falls back to [`render`]
 /// when `original` cannot be split into its members (duplicate keys, not an object).
-pub fn render_keeping(original: Option<&[u8]>, value: &Value, style: &Style) -> io::Result<Vec<u8>> {
+pub fn render_keeping(
+    original: Option<&[u8]>,
+    value: &Value,
+    style: &Style,
+) -> io::Result<Vec<u8>> {
     let out = render(value, style)?;
     let Some(original) = original else {
         return Ok(out);

@@ -376,13 +376,14 @@ impl Keeper {
     /// `now` is the monotonic clock (for [`FIGHT_WINDOW`]), `at` the wall clock (for the words).
     pub fn check(&mut self, now: Instant, at: SystemTime) -> Vec<WatchEvent> {
         let mut out = Vec::new();
+        let paths = self.paths.clone();
         let install = InstallState::load(&self.paths);
         // No hook copy, or not the recorded one: Vults was uninstalled, or is being updated.
         if state::check_hook_copy(&self.paths, &install) != HookCopy::Verified {
             return out;
         }
         let settings = WatchSettings::load(&self.paths);
-        let mut run = Run::new(&self.paths, install);
+        let mut run = Run::new(&paths, install);
         let agents: Vec<Agent> = self.watched.keys().copied().collect();
         for agent in agents {
             if !state::is_enabled(&self.paths, agent.name()) {
@@ -411,8 +412,7 @@ impl Keeper {
                         continue;
                     }
                     let changed = report.state == AgentState::Outdated;
-                    if w
-                        .restored_at
+                    if w.restored_at
                         .is_some_and(|t| now.duration_since(t) < FIGHT_WINDOW)
                     {
                         w.gave_up = true;
@@ -438,7 +438,7 @@ impl Keeper {
                     self.writes += 1;
                     let restored = restore(&self.paths, agent);
                     // The fresh state of the run's record (a restore saves install.json).
-                    run = Run::new(&self.paths, InstallState::load(&self.paths));
+                    run = Run::new(&paths, InstallState::load(&self.paths));
                     match restored {
                         Ok(()) => out.push(WatchEvent::Removed {
                             agent,
@@ -463,6 +463,16 @@ impl Keeper {
                 // Its folder went (the agent was removed), or the hook copy changed: nothing
                 // to put back.
                 _ => {}
+            }
+        }
+        // An agent installed since (a Repair, Settings' Install, `vults-app install`): watched.
+        for agent in installed_agents().filter(|a| !a.retired()) {
+            if !self.watched.contains_key(&agent)
+                && self.homes.contains(&agent)
+                && state::is_enabled(&self.paths, agent.name())
+                && run.agent(agent, Op::Check).state == AgentState::Installed
+            {
+                self.watch(agent);
             }
         }
         for agent in installed_agents().filter(|a| !a.retired()) {
@@ -553,7 +563,11 @@ pub type Sink = Arc<dyn Fn(WatchEvent) + Send + Sync>;
 /// Starts the watcher as a task on `rt` (the app's runtime): the `notify` crate's own thread
 /// feeds it; each batch of changes is checked [`DEBOUNCE`] after the last one, on a blocking
 /// thread. Err when the platform cannot watch files (said once, the app runs on).
-pub fn spawn(rt: &tokio::runtime::Handle, paths: &Paths, sink: Sink) -> Result<WatchHandle, String> {
+pub fn spawn(
+    rt: &tokio::runtime::Handle,
+    paths: &Paths,
+    sink: Sink,
+) -> Result<WatchHandle, String> {
     let (cmds, task) = prepare(paths, sink)?;
     let task = rt.spawn(task).abort_handle();
     Ok(WatchHandle {

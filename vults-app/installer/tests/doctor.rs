@@ -42,7 +42,12 @@ fn validate(schema: &Value, v: &Value, at: &str) -> Result<(), String> {
         return Err(format!("{at}: {v} is not one of {e:?}"));
     }
     if let Some(obj) = v.as_object() {
-        for r in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+        for r in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let r = r.as_str().unwrap();
             if !obj.contains_key(r) {
                 return Err(format!("{at}: {r} is missing"));
@@ -71,7 +76,11 @@ fn json_doctor(home: &TempHome, hook: &Path, fix: bool) -> (Value, i32) {
     let (out, code) = doctor::run(&home.paths(), Some(hook), true, fix);
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
     validate(&schema(), &v, "$").unwrap_or_else(|e| panic!("{e}\n{out}"));
-    assert_eq!(v["ok"], Value::Bool(code == 0), "ok follows the exit status: {out}");
+    assert_eq!(
+        v["ok"],
+        Value::Bool(code == 0),
+        "ok follows the exit status: {out}"
+    );
     (v, code)
 }
 
@@ -131,6 +140,7 @@ fn doctor_json_matches_the_schema_and_its_exit_status_follows_the_states() {
     assert_eq!(agent(&v, "qwen")["problem"], true);
     assert_eq!(agent(&v, "codex")["state"], "not_found");
     assert_eq!(agent(&v, "codex")["problem"], false);
+    #[cfg(unix)]
     assert_eq!(v["socket"]["state"], "not_running");
 
     vults_installer::install_all(&paths, &hook, &InstallOptions::default());
@@ -212,7 +222,10 @@ fn the_socket_must_be_the_apps() {
     // --fix does not touch it, and says so.
     let (v, code) = json_doctor(&home, &hook, true);
     assert_eq!(code, 1);
-    assert!(v["fixed"][0].as_str().unwrap().contains("is not the app's"), "{v}");
+    assert!(
+        v["fixed"][0].as_str().unwrap().contains("is not the app's"),
+        "{v}"
+    );
     assert!(paths.socket.is_file());
     fs::remove_file(&paths.socket).unwrap();
 
@@ -234,15 +247,41 @@ fn fix_repairs_what_it_can_and_says_what_it_did() {
     fs::write(&qwen, "{ not json").unwrap();
     let (v, code) = json_doctor(&home, &hook, true);
     assert_eq!(code, 1, "the unparsable file is left: {v}");
-    let fixed: Vec<&str> = v["fixed"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    assert!(fixed.iter().any(|f| f.starts_with("Claude Code: put Vults' hook back in ")), "{fixed:?}");
-    assert!(fixed.iter().any(|f| f.starts_with("Qwen Code: not repaired")), "{fixed:?}");
-    assert_eq!(fs::read(&claude).unwrap(), installed, "put back as it was installed");
-    assert_eq!(fs::read_to_string(&qwen).unwrap(), "{ not json", "never written");
+    let fixed: Vec<&str> = v["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        fixed
+            .iter()
+            .any(|f| f.starts_with("Claude Code: put Vults' hook back in ")),
+        "{fixed:?}"
+    );
+    assert!(
+        fixed
+            .iter()
+            .any(|f| f.starts_with("Qwen Code: not repaired")),
+        "{fixed:?}"
+    );
+    assert_eq!(
+        fs::read(&claude).unwrap(),
+        installed,
+        "put back as it was installed"
+    );
+    assert_eq!(
+        fs::read_to_string(&qwen).unwrap(),
+        "{ not json",
+        "never written"
+    );
     fs::copy(corpus_dir().join("qwen/settings-real.json"), &qwen).unwrap();
     let (out, code) = doctor::run(&paths, Some(&hook), false, true);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("Fixed: Qwen Code: put Vults' hook back in "), "{out}");
+    assert!(
+        out.contains("Fixed: Qwen Code: put Vults' hook back in "),
+        "{out}"
+    );
     let (out, code) = doctor::run(&paths, Some(&hook), false, false);
     assert_eq!(code, 0);
     assert!(!out.contains("Fixed:"), "{out}");

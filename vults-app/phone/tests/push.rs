@@ -469,3 +469,29 @@ fn a_push_service_that_fails_is_tried_again_with_backoff() {
         "a 503 keeps the subscription"
     );
 }
+
+#[test]
+fn a_warning_is_pushed_in_the_desktops_words_and_not_while_quiet() {
+    let h = Harness::new("warning");
+    let phone = h.paired("Di");
+    let sub = h.subscribe(&phone, "di");
+    h.link.set_quiet(true);
+    h.link.warn(
+        "vults-limit-FiveHour",
+        "Claude Code: 81 % of the 5-hour limit used",
+        "Resets at 14:05.",
+    );
+    h.link.set_quiet(false);
+    h.link.warn(
+        "vults-limit-FiveHour",
+        "Claude Code: 96 % of the 5-hour limit used",
+        "Resets at 14:05.",
+    );
+    // One queue per device, in order: had the quiet one been pushed, it would have come first.
+    let (_, p) = h.push(&phone, &sub, 0);
+    assert_eq!(p["t"], "warning", "{p}");
+    assert_eq!(p["tag"], "vults-limit-FiveHour");
+    assert_eq!(p["title"], "Claude Code: 96 % of the 5-hour limit used");
+    assert_eq!(p["body"], "Resets at 14:05.");
+    assert_eq!(p.get("actions"), None, "a warning is answered nowhere");
+}

@@ -197,25 +197,54 @@ pub fn run(
     })
 }
 
-/// Runs the installer on threads of its own: the app-start install, then repairs on request.
+/// Runs the installer on threads of its own: the app-start install, then repairs on request;
+/// after the app-start install, the hooks' watcher (`vults_installer::watch`, on a thread of
+/// its own until the app has one runtime to spawn it on), whose events come as news.
 struct BackgroundInstaller {
     paths: Paths,
     wake: Arc<dyn Fn() + Send + Sync>,
     news_tx: std::sync::mpsc::Sender<InstallerNews>,
     news_rx: std::sync::mpsc::Receiver<InstallerNews>,
+    _watch: Arc<std::sync::Mutex<Option<vults_installer::watch::WatchHandle>>>,
 }
 
 impl BackgroundInstaller {
     fn start(paths: Paths, wake: Arc<dyn Fn() + Send + Sync>) -> BackgroundInstaller {
         let (news_tx, news_rx) = std::sync::mpsc::channel();
+        let watch = Arc::new(std::sync::Mutex::new(None));
         let me = BackgroundInstaller {
             paths,
-            wake,
-            news_tx,
+            wake: wake.clone(),
+            news_tx: news_tx.clone(),
             news_rx,
+            _watch: watch.clone(),
         };
-        me.spawn(|paths| {
+        me.spawn(move |paths| {
             let start = vults_installer::on_app_start(paths);
+            // Watched from now on: what the start installed.
+            let sink_paths = paths.clone();
+            let sink: vults_installer::watch::Sink = Arc::new(move |e| {
+                let (paths, tx, wake) = (sink_paths.clone(), news_tx.clone(), wake.clone());
+                // The states read on a thread of their own, never on the watcher's.
+                let _ = std::thread::Builder::new()
+                    .name("vults-installer".into())
+                    .spawn(move || {
+                        let _ = tx.send(InstallerNews {
+                            installs: installs_of(&vults_installer::doctor(&paths)),
+                            watched: Some(e),
+                            ..Default::default()
+                        });
+                        wake();
+                    });
+            });
+            match vults_installer::watch::start_thread(paths, sink) {
+                Ok(h) => {
+                    if let Ok(mut w) = watch.lock() {
+                        *w = Some(h);
+                    }
+                }
+                Err(e) => tracing::warn!("the hooks are not watched: {e}"),
+            }
             for r in &start.reports {
                 if r.state != vults_installer::AgentState::NotFound {
                     tracing::info!("app start: {} {}", r.agent.display_name(), r.state);
@@ -230,6 +259,7 @@ impl BackgroundInstaller {
                 vults_installer::welcome::build(paths, &start.reports)
             });
             InstallerNews {
+                watch_settings: Some(vults_installer::watch::WatchSettings::load(paths)),
                 message: if welcome.is_some() {
                     None
                 } else {
@@ -238,6 +268,7 @@ impl BackgroundInstaller {
                 installs: installs_of(&start.reports),
                 welcome,
                 start_at_login: Some(vults_installer::autostart::is_enabled(paths)),
+                watched: None,
             }
         });
         me
@@ -303,7 +334,23 @@ impl InstallerSide for BackgroundInstaller {
     }
 
     fn poll(&mut self) -> Option<InstallerNews> {
-        self.news_rx.try_iter().last()
+        // One at a time, in order: the watcher's news each say something.
+        self.news_rx.try_recv().ok()
+    }
+
+    fn set_watch(&mut self, settings: vults_installer::watch::WatchSettings) {
+        self.spawn(move |paths| {
+            let message = settings
+                .save(paths)
+                .err()
+                .map(|e| format!("Could not save the hooks' settings: {e}"));
+            InstallerNews {
+                installs: installs_of(&vults_installer::doctor(paths)),
+                message,
+                watch_settings: Some(vults_installer::watch::WatchSettings::load(paths)),
+                ..Default::default()
+            }
+        });
     }
 
     fn repair(&mut self, agent: &str) {
