@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 use vults_attention::test_support::{Call, NotificationServer, SessionBus};
 use vults_tests::{Stdin, TempHome};

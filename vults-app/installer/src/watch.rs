@@ -450,15 +450,15 @@ impl Keeper {
                         Err(why) => out.push(WatchEvent::RestoreFailed { agent, file, why }),
                     }
                 }
-                AgentState::Unparsable { .. } | AgentState::Failed(_) => {
-                    if w.said.as_ref() != Some(&report.state) {
-                        w.said = Some(report.state.clone());
-                        out.push(WatchEvent::Unparsable {
-                            agent,
-                            file,
-                            why: report.state.to_string(),
-                        });
-                    }
+                AgentState::Unparsable { .. } | AgentState::Failed(_)
+                    if w.said.as_ref() != Some(&report.state) =>
+                {
+                    w.said = Some(report.state.clone());
+                    out.push(WatchEvent::Unparsable {
+                        agent,
+                        file,
+                        why: report.state.to_string(),
+                    });
                 }
                 // Its folder went (the agent was removed), or the hook copy changed: nothing
                 // to put back.

@@ -57,11 +57,11 @@ fn members(bytes: &[u8]) -> BTreeMap<String, String> {
     let mut key = None;
     let mut body = String::new();
     for line in text.lines() {
-        if line.starts_with("  \"") {
+        if let Some(rest) = line.strip_prefix("  \"") {
             if let Some(k) = key.take() {
                 out.insert(k, body.trim_end().trim_end_matches(',').to_string());
             }
-            key = line[3..].split('"').next().map(str::to_string);
+            key = rest.split('"').next().map(str::to_string);
             body.clear();
         }
         if key.is_some() && line != "}" {

@@ -69,12 +69,13 @@ impl AgentsView {
                         });
                         ui.horizontal(|ui| {
                             // A new agent, appeared while Vults runs: installed in one click.
-                            if model.offered.contains(&install.key)
-                                && install.state != "installed"
-                                && ui.button(format!("Install in {}", install.name)).clicked()
-                            {
-                                action = Some(SettingsAction::Repair(install.key.clone()));
-                            } else if install.repairable && ui.button(format!("Repair {}", install.name)).clicked() {
+                            let offered = model.offered.contains(&install.key) && install.state != "installed";
+                            let label = if offered {
+                                format!("Install in {}", install.name)
+                            } else {
+                                format!("Repair {}", install.name)
+                            };
+                            if (offered || install.repairable) && ui.button(label).clicked() {
                                 action = Some(SettingsAction::Repair(install.key.clone()));
                             }
                             if let Some(a) = switch(ui, install) {
