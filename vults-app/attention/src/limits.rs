@@ -15,41 +15,8 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::notice::{Notice, SessionId, What};
-
-/// The thresholds, in `settings.json` under `attention.limits`; each field has a default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct LimitSettings {
-    /// Whether Vults warns at all.
-    pub enabled: bool,
-    /// The first warning, in percent of a window (80).
-    pub first: u8,
-    /// The second warning, in percent of a window (95).
-    pub second: u8,
-}
-
-impl Default for LimitSettings {
-    fn default() -> LimitSettings {
-        LimitSettings {
-            enabled: true,
-            first: 80,
-            second: 95,
-        }
-    }
-}
-
-impl LimitSettings {
-    /// The thresholds in use, lowest first, each within 1–100; one when both are the same.
-    pub fn thresholds(&self) -> Vec<u8> {
-        let mut t = vec![self.first.clamp(1, 100), self.second.clamp(1, 100)];
-        t.sort_unstable();
-        t.dedup();
-        t
-    }
-}
+pub use crate::settings::LimitSettings;
 
 /// A plan's rate-limit window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -10,9 +10,9 @@
 //!
 //! [`run`] is what the command line calls; [`report`] is the typed report.
 
+use super::install::{InstallOptions, doctor_against, install_all};
 use super::report::{Action, AgentState};
 use super::state::{self, HookCopy, InstallState};
-use super::{InstallOptions, doctor_against, install_all};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;

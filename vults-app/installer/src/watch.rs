@@ -26,11 +26,12 @@
 //! its own with a small runtime. Dropping the [`WatchHandle`] stops it.
 
 use super::agents::installed_agents;
+use super::install::{InstallOptions, install_all};
 use super::locate::target;
+use super::report::AgentReport;
 use super::report::AgentState;
 use super::run::{Op, Run};
 use super::state::{self, HookCopy, InstallState};
-use super::{AgentReport, InstallOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -508,7 +509,7 @@ fn restore(paths: &Paths, agent: Agent) -> Result<(), String> {
 
 fn install_one(paths: &Paths, agent: Agent) -> Result<AgentReport, String> {
     let copy = paths.installed_hook();
-    let reports = super::install_all(
+    let reports = install_all(
         paths,
         &copy,
         &InstallOptions {
