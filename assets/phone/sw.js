@@ -16,7 +16,7 @@
 importScripts('mqtt.js', 'phone.js');
 
 const PUSH_MAX_AGE_MS = 15 * 60 * 1000;
-const KINDS = new Set(['card', 'summary', 'test']);
+const KINDS = new Set(['card', 'summary', 'test', 'warning']);
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));

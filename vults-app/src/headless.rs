@@ -24,6 +24,11 @@
 //! The console and the phone answer the same cards: the first answer wins (the engine takes one
 //! answer per card), the card is withdrawn from the other (the phone's list and its push), and
 //! the audit's `by` says who (`click` for the console, `phone:<name> (<id>)` for the phone).
+//!
+//! It also keeps Vults' hook in place (`vults_installer::watch`, a task on the one runtime)
+//! and warns before a plan's usage limit bites (`vults_attention::limits`): each warning is a
+//! `vults: …` line on stderr, a log line, and one desktop notification where a notification
+//! server answers on the session bus (the notifier starts with the first warning).
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -67,6 +72,15 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     if !cards {
         answer_with_the_phone(&phone.port, engine.commander());
     }
+    let warnings = Arc::new(Warnings::new(&phone_paths));
+    let _watch = {
+        let warnings = warnings.clone();
+        let sink: vults_installer::watch::Sink = Arc::new(move |e| warnings.hook(&e));
+        vults_installer::watch::spawn(&vults_engine::rt::handle(), &phone_paths, sink)
+            .map_err(|e| tracing::warn!("the hooks are not watched: {e}"))
+            .ok()
+    };
+    let mut limits = vults_attention::limits::LimitWatch::new();
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
@@ -83,6 +97,11 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     let mut events = engine.subscribe();
     while let Some(event) = events.blocking_recv() {
         log(&event);
+        if let EngineEvent::SessionChanged(session) = &*event {
+            for w in limits.observe_session(session, &warnings.settings.limits) {
+                warnings.limit(&w);
+            }
+        }
         if let Ok(mut w) = waiting.lock() {
             match &*event {
                 EngineEvent::CardAdded(c) => w.push(c.id),
@@ -170,6 +189,63 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
         port,
         #[cfg(unix)]
         _served: served,
+    }
+}
+
+/// Vults' own warnings (a hook removed, a limit near): a console line, a log line, and one
+/// desktop notification per agent or window (replaced by the next), held by quiet hours.
+struct Warnings {
+    settings: vults_attention::AttentionSettings,
+    notifier: Mutex<Option<vults_attention::Notifier>>,
+}
+
+impl Warnings {
+    fn new(paths: &Paths) -> Warnings {
+        let (settings, why) = vults_ui::attention::load_settings(paths);
+        if let Some(why) = why {
+            tracing::warn!("notification settings: {why}; the defaults are used");
+        }
+        Warnings {
+            settings,
+            notifier: Mutex::new(None),
+        }
+    }
+
+    fn show(&self, id: String, notice: vults_attention::Notice) {
+        let Ok(mut n) = self.notifier.lock() else {
+            return;
+        };
+        let notifier = n.get_or_insert_with(|| {
+            let mut config = vults_attention::NotifierConfig::new("Vults");
+            config.desktop_entry = Some("vults".into());
+            config.settings = self.settings.clone();
+            // Its events (actions, quiet) are not needed here: Show has no window to bring up.
+            vults_attention::Notifier::start(config).0
+        });
+        notifier.show(vults_attention::SessionId(id), notice);
+    }
+
+    fn hook(&self, e: &vults_installer::watch::WatchEvent) {
+        eprintln!("vults: {}", e.text());
+        self.show(
+            format!("vults-hooks-{}", e.agent().name()),
+            vults_attention::Notice {
+                agent: e.agent().display_name().to_string(),
+                folder: String::new(),
+                what: vults_attention::What::Warning {
+                    title: e.title(),
+                    body: e.text(),
+                },
+            },
+        );
+    }
+
+    fn limit(&self, w: &vults_attention::limits::LimitWarning) {
+        let (title, body) = w.words_local();
+        eprintln!("vults: {title}. {body}");
+        tracing::warn!("{title}. {body}");
+        let (id, notice) = w.notice();
+        self.show(id.0, notice);
     }
 }
 

@@ -25,3 +25,6 @@ mod memory;
 mod remote_hosts;
 mod service;
 mod support;
+// The notification-server stand-in runs on a private D-Bus session bus.
+#[cfg(target_os = "linux")]
+mod watch;

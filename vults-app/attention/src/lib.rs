@@ -26,6 +26,8 @@
 //!   key never answers a destructive card; it yields [`keys::Intent`]s.
 //! - [`card_notice`] ([`card`]): a pending card's notice in the card's own words, for the
 //!   desktop's notification and the phone's push alike.
+//! - [`limits`]: a warning when a plan's usage window (Claude Code's status line
+//!   `rate_limits`) crosses 80 % and 95 % ([`limits::LimitWatch`]), once per window.
 //! - [`AttentionSettings`]: everything above as the person sets it, serializable, with
 //!   defaults (notifications on, sounds, quiet hours and keys off).
 //!
@@ -37,6 +39,7 @@
 pub mod card;
 mod chord;
 pub mod keys;
+pub mod limits;
 pub mod notice;
 pub mod notify;
 pub mod quiet;

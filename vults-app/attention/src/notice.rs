@@ -95,6 +95,14 @@ pub enum What {
         /// What it says, when it said something.
         text: Option<String>,
     },
+    /// Vults warns about something it watches: its hook removed from an agent's settings
+    /// (`vults_installer::watch`), a plan's usage limit near ([`crate::limits`]).
+    Warning {
+        /// The title line, whole.
+        title: String,
+        /// What happened and what Vults did.
+        body: String,
+    },
 }
 
 impl What {
@@ -105,6 +113,7 @@ impl What {
             What::Question { .. } => NoticeKind::Question,
             What::TurnDone => NoticeKind::TurnDone,
             What::AsksInTerminal { .. } => NoticeKind::AsksInTerminal,
+            What::Warning { .. } => NoticeKind::Warning,
         }
     }
 
@@ -275,6 +284,11 @@ pub fn compose(
                 vec![Offer::Show, Offer::Terminal],
             )
         }
+        What::Warning { title, body } => (
+            one_line(&visible(title).0, 120),
+            vec![body_target(body).0],
+            vec![Offer::Show],
+        ),
     };
     let body = lines.join("\n");
     Some(Outgoing {

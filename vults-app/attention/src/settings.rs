@@ -17,6 +17,40 @@ pub struct AttentionSettings {
     pub quiet: QuietSettings,
     /// Global shortcuts.
     pub keys: KeysSettings,
+    /// Warnings before a plan's usage limit bites.
+    pub limits: LimitSettings,
+}
+
+/// Warnings before a plan's usage limit bites (the `limits` module): the thresholds, in `settings.json` under `attention.limits`; each field has a default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LimitSettings {
+    /// Whether Vults warns at all.
+    pub enabled: bool,
+    /// The first warning, in percent of a window (80).
+    pub first: u8,
+    /// The second warning, in percent of a window (95).
+    pub second: u8,
+}
+
+impl Default for LimitSettings {
+    fn default() -> LimitSettings {
+        LimitSettings {
+            enabled: true,
+            first: 80,
+            second: 95,
+        }
+    }
+}
+
+impl LimitSettings {
+    /// The thresholds in use, lowest first, each within 1–100; one when both are the same.
+    pub fn thresholds(&self) -> Vec<u8> {
+        let mut t = vec![self.first.clamp(1, 100), self.second.clamp(1, 100)];
+        t.sort_unstable();
+        t.dedup();
+        t
+    }
 }
 
 /// Desktop notifications: on, one switch per kind, sounds off.
@@ -55,6 +89,8 @@ pub struct PerKind {
     pub turn_done: bool,
     /// An agent asking in its own terminal.
     pub asks_in_terminal: bool,
+    /// Vults' own warnings: its hook removed from an agent, a usage limit near.
+    pub warning: bool,
 }
 
 /// A [`PerKind`] as written, each kind optional.
@@ -64,6 +100,7 @@ struct Written {
     question: Option<bool>,
     turn_done: Option<bool>,
     asks_in_terminal: Option<bool>,
+    warning: Option<bool>,
 }
 
 fn kinds<'de, D: serde::Deserializer<'de>>(d: D, missing: bool) -> Result<PerKind, D::Error> {
@@ -73,6 +110,7 @@ fn kinds<'de, D: serde::Deserializer<'de>>(d: D, missing: bool) -> Result<PerKin
         question: w.question.unwrap_or(missing),
         turn_done: w.turn_done.unwrap_or(missing),
         asks_in_terminal: w.asks_in_terminal.unwrap_or(missing),
+        warning: w.warning.unwrap_or(missing),
     })
 }
 
@@ -92,6 +130,7 @@ impl PerKind {
             question: on,
             turn_done: on,
             asks_in_terminal: on,
+            warning: on,
         }
     }
 
@@ -102,6 +141,7 @@ impl PerKind {
             NoticeKind::Question => self.question,
             NoticeKind::TurnDone => self.turn_done,
             NoticeKind::AsksInTerminal => self.asks_in_terminal,
+            NoticeKind::Warning => self.warning,
         }
     }
 }
@@ -117,6 +157,8 @@ pub enum NoticeKind {
     TurnDone,
     /// an agent asking in its terminal (`What::AsksInTerminal`).
     AsksInTerminal,
+    /// Vults' own warning (`What::Warning`): a hook removed, a limit near.
+    Warning,
 }
 
 impl NoticeKind {
@@ -127,6 +169,7 @@ impl NoticeKind {
             NoticeKind::Question => "dialog-question",
             NoticeKind::TurnDone => "complete",
             NoticeKind::AsksInTerminal => "dialog-information",
+            NoticeKind::Warning => "dialog-warning",
         }
     }
 }

@@ -101,7 +101,7 @@ impl Run<'_> {
                 // (the user's formatting too); otherwise the file is written in its style.
                 let bytes = match jsonfile::backup_matching(&t.file, &next) {
                     Some(original) => Ok(original),
-                    None => jsonfile::render(&next, &loaded.style),
+                    None => jsonfile::render_keeping(loaded.bytes.as_deref(), &next, &loaded.style),
                 };
                 bytes.and_then(|bytes| {
                     jsonfile::write_verified(&t.file, loaded.bytes.as_deref(), &bytes, Some(&next))
@@ -123,7 +123,8 @@ impl Run<'_> {
             self.state = scratch_state;
             return Ok((self.state_of(true, has_ours), Action::Nothing));
         }
-        let bytes = jsonfile::render(&next, &loaded.style)
+        // Every key Vults does not change keeps its bytes (jsonfile::render_keeping).
+        let bytes = jsonfile::render_keeping(loaded.bytes.as_deref(), &next, &loaded.style)
             .map_err(|e| AgentState::Failed(e.to_string()))?;
         if !loaded.existed() {
             made.push("file".into());

@@ -175,6 +175,121 @@ pub fn render(value: &Value, style: &Style) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// [`render`], but every top-level key whose value did not change keeps the bytes it had in
+/// `original` (a compact object stays compact, an odd spacing stays): only the keys Vults
+/// changes (`hooks`, `statusLine`) are written in the file's style. Falls back to [`render`]
+/// when `original` cannot be split into its members (duplicate keys, not an object).
+pub fn render_keeping(
+    original: Option<&[u8]>,
+    value: &Value,
+    style: &Style,
+) -> io::Result<Vec<u8>> {
+    let out = render(value, style)?;
+    let Some(original) = original else {
+        return Ok(out);
+    };
+    let old_body = vults_core::text::strip_bom(original);
+    let (Some(old), Some(new)) = (members(old_body), members(&out)) else {
+        return Ok(out);
+    };
+    let Ok(old_doc) = serde_json::from_slice::<Value>(old_body) else {
+        return Ok(out);
+    };
+    let mut spliced = Vec::with_capacity(out.len());
+    let mut at = 0;
+    for (key, span) in &new {
+        let Some((_, old_span)) = old.iter().find(|(k, _)| k == key) else {
+            continue;
+        };
+        if old_doc.get(key) != value.get(key) {
+            continue;
+        }
+        spliced.extend_from_slice(&out[at..span.start]);
+        spliced.extend_from_slice(&old_body[old_span.clone()]);
+        at = span.end;
+    }
+    spliced.extend_from_slice(&out[at..]);
+    // Only ever a different spelling of the same document.
+    match serde_json::from_slice::<Value>(&spliced) {
+        Ok(v) if &v == value => Ok(spliced),
+        _ => Ok(out),
+    }
+}
+
+/// The top-level members of a JSON object: each key and the byte range of its value. `None`
+/// when `bytes` is not one object or a key repeats.
+fn members(bytes: &[u8]) -> Option<Vec<(String, std::ops::Range<usize>)>> {
+    let ws = |i: &mut usize| {
+        while bytes.get(*i).is_some_and(|b| b.is_ascii_whitespace()) {
+            *i += 1;
+        }
+    };
+    // The end of the string starting at `i` (its opening quote), past its closing quote.
+    let string_end = |mut i: usize| -> Option<usize> {
+        i += 1;
+        loop {
+            match bytes.get(i)? {
+                b'\\' => i += 2,
+                b'"' => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+    };
+    let mut i = 0;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let mut out: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    loop {
+        ws(&mut i);
+        match bytes.get(i)? {
+            b'}' => return Some(out),
+            b',' => {
+                i += 1;
+                continue;
+            }
+            b'"' => {}
+            _ => return None,
+        }
+        let key_end = string_end(i)?;
+        let key: String = serde_json::from_slice(&bytes[i..key_end]).ok()?;
+        if out.iter().any(|(k, _)| *k == key) {
+            return None;
+        }
+        i = key_end;
+        ws(&mut i);
+        if bytes.get(i) != Some(&b':') {
+            return None;
+        }
+        i += 1;
+        ws(&mut i);
+        let start = i;
+        let mut depth = 0usize;
+        loop {
+            match bytes.get(i)? {
+                b'"' => i = string_end(i)?,
+                b'{' | b'[' => {
+                    depth += 1;
+                    i += 1;
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    i += 1;
+                }
+                b',' | b'}' if depth == 0 => break,
+                b if depth == 0 && b.is_ascii_whitespace() => break,
+                _ => i += 1,
+            }
+            if depth == 0 && matches!(bytes.get(start), Some(b'"' | b'{' | b'[')) {
+                break;
+            }
+        }
+        out.push((key, start..i));
+    }
+}
+
 /// `settings.json` → `settings.json.bak`, beside the path as the user named it.
 pub fn backup_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -306,6 +421,31 @@ mod tests {
         assert_eq!(
             render(&v, &s).unwrap(),
             b"{\r\n  \"a\": [\r\n    1,\r\n    {}\r\n  ]\r\n}"
+        );
+    }
+
+    #[test]
+    fn unchanged_keys_keep_their_bytes() {
+        let original = b"{\n  \"permissions\": {\"allow\": [], \"deny\": [\"Read(./.env)\"]},\n  \"s\" : \"a\\\"}\",\n  \"n\": 1e2,\n  \"hooks\": {}\n}\n";
+        let doc: Value = serde_json::from_slice(original).unwrap();
+        let mut next = doc.clone();
+        next["hooks"] = serde_json::json!({"Stop": [{"hooks": []}]});
+        let out = render_keeping(Some(original), &next, &detect_style(original)).unwrap();
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert!(
+            text.contains("\"permissions\": {\"allow\": [], \"deny\": [\"Read(./.env)\"]},"),
+            "{text}"
+        );
+        assert!(text.contains("\"s\": \"a\\\"}\","), "{text}");
+        assert!(text.contains("\"n\": 1e2,"), "{text}");
+        assert!(text.contains("\"Stop\": ["), "{text}");
+        assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), next);
+        // Not an object, or a repeated key: written in the file's style.
+        assert_eq!(members(b"[1]"), None);
+        assert_eq!(members(b"{\"a\":1,\"a\":2}"), None);
+        assert_eq!(
+            members(b" {\"a\" : [1, {\"b\": \"]\"}] , \"c\":true}"),
+            Some(vec![("a".into(), 8..23), ("c".into(), 30..34)])
         );
     }
 

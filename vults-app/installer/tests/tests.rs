@@ -6,6 +6,8 @@
 
 mod common;
 mod corpus;
+mod doctor;
 mod kill;
 mod promises;
 mod truth;
+mod watch;

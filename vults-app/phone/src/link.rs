@@ -110,6 +110,16 @@ pub enum PhoneAction {
     Quiet(bool),
     /// Push a test notification to the device of this id.
     TestPush(String),
+    /// Push Vults' own warning (a hook removed, a usage limit near) to every subscribed phone,
+    /// in the desktop notification's words (`tag` replaces the same warning's last push).
+    Warn {
+        /// Which warning (`vults-limit-FiveHour`, `vults-hooks-claude`).
+        tag: String,
+        /// The notification's title.
+        title: String,
+        /// Its body.
+        body: String,
+    },
 }
 
 /// What Settings → Phone shows; cheap enough to take once per frame.
@@ -501,6 +511,13 @@ impl PhoneLink {
         }
     }
 
+    /// Pushes Vults' own warning to every subscribed phone (nothing while quiet).
+    pub fn warn(&self, tag: &str, title: &str, body: &str) {
+        if let Some(pusher) = &self.pusher {
+            pusher.warn(tag, title, body);
+        }
+    }
+
     /// Pushes a test notification to a device (if it subscribed).
     pub fn test_push(&self, device: &str) {
         if let Some(pusher) = &self.pusher {
@@ -566,6 +583,10 @@ impl PhoneLink {
             PhoneAction::BrokerOff => self.broker_off().map_err(std::io::Error::other),
             PhoneAction::Quiet(on) => {
                 self.set_quiet(on);
+                return;
+            }
+            PhoneAction::Warn { tag, title, body } => {
+                self.warn(&tag, &title, &body);
                 return;
             }
             PhoneAction::TestPush(id) => {

@@ -567,3 +567,29 @@ fn the_link_follows_the_engine_itself_and_pushes_a_real_hooks_card_with_no_windo
     drop(background);
     drop(engine);
 }
+
+#[test]
+fn a_warning_is_pushed_in_the_desktops_words_and_not_while_quiet() {
+    let h = Harness::new("warning");
+    let phone = h.paired("Di");
+    let sub = h.subscribe(&phone, "di");
+    h.link.set_quiet(true);
+    h.link.warn(
+        "vults-limit-FiveHour",
+        "Claude Code: 81 % of the 5-hour limit used",
+        "Resets at 14:05.",
+    );
+    h.link.set_quiet(false);
+    h.link.warn(
+        "vults-limit-FiveHour",
+        "Claude Code: 96 % of the 5-hour limit used",
+        "Resets at 14:05.",
+    );
+    // One queue per device, in order: had the quiet one been pushed, it would have come first.
+    let (_, p) = h.push(&phone, &sub, 0);
+    assert_eq!(p["t"], "warning", "{p}");
+    assert_eq!(p["tag"], "vults-limit-FiveHour");
+    assert_eq!(p["title"], "Claude Code: 96 % of the 5-hour limit used");
+    assert_eq!(p["body"], "Resets at 14:05.");
+    assert_eq!(p.get("actions"), None, "a warning is answered nowhere");
+}

@@ -12,9 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
 use vults_installer::autostart;
-use vults_installer::{
-    AgentState, InstallOptions, default_hook_source, doctor_against, format_reports,
-};
+use vults_installer::{AgentState, InstallOptions, default_hook_source, format_reports};
 
 /// What the command line starts, when it is not a command that runs and exits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,10 +91,16 @@ fn doctor(paths: &Paths, m: &ArgMatches) -> i32 {
         .get_one::<PathBuf>("hook")
         .cloned()
         .or_else(default_hook_source);
-    let reports = doctor_against(paths, hook.as_deref());
-    print(&format_reports(&reports));
-    print(&format!("Log file: {}\n", paths.log_file().display()));
-    exit_code(&reports)
+    // vults_installer::doctor does the work: the report (text, or JSON with --json) and the
+    // exit status; --fix repairs what it can first.
+    let (out, code) = vults_installer::doctor::run(
+        paths,
+        hook.as_deref(),
+        m.get_flag("json"),
+        m.get_flag("fix"),
+    );
+    print(&out);
+    code
 }
 
 fn uninstall(paths: &Paths) -> i32 {

@@ -66,12 +66,26 @@ fn install() -> Command {
 fn doctor() -> Command {
     leaf(
         "doctor",
-        "vults-app doctor [--hook <path>]",
-        "Prints every agent's install state and where the log file is; changes nothing",
+        "vults-app doctor [--hook <path>] [--json] [--fix]",
+        "Prints every agent's install state, the hook copy, the socket and where the log file \
+         is; changes nothing without --fix. Exits 1 when a found agent's hook is missing, altered \
+         or unreadable, or the socket is not the app's",
     )
     .arg(hook_arg(
         "The vults-hook the installed copy is compared with (default: the one beside this program)",
     ))
+    .arg(
+        Arg::new("json")
+            .long("json")
+            .action(ArgAction::SetTrue)
+            .help("One JSON document for scripts (docs/doctor.schema.json)"),
+    )
+    .arg(
+        Arg::new("fix")
+            .long("fix")
+            .action(ArgAction::SetTrue)
+            .help("Repair every missing or altered hook first, and say what was done"),
+    )
 }
 
 fn autostart() -> Command {

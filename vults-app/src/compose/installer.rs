@@ -1,9 +1,11 @@
 //! The installer off the window's thread: the app-start install, then repairs, the agents'
 //! switches, start at login and the window's placement on request — each a job in the one
 //! worker shape (`vults_engine::worker`), run in order (two never write `settings.json` at
-//! once), its news read by the window's frame.
+//! once), its news read by the window's frame. After the app-start install, the hooks'
+//! watcher (`vults_installer::watch`, a task on the one runtime) keeps them in place; what it
+//! sees comes to the window as news, each read off the watcher's task.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use vults_core::paths::Paths;
 use vults_engine::worker::Worker;
 use vults_installer::AgentReport;
@@ -18,6 +20,8 @@ type News = Vec<InstallerNews>;
 /// The installer as the window reaches it.
 pub struct BackgroundInstaller {
     worker: Worker<Option<Job>, News>,
+    /// The hooks' watcher, once the app-start install has run (stopped when dropped).
+    _watch: Arc<Mutex<Option<vults_installer::watch::WatchHandle>>>,
 }
 
 impl BackgroundInstaller {
@@ -30,9 +34,34 @@ impl BackgroundInstaller {
                 }
             }
         });
-        let me = BackgroundInstaller { worker };
-        me.spawn(|paths| {
+        let watch = Arc::new(Mutex::new(None));
+        let me = BackgroundInstaller {
+            _watch: watch.clone(),
+            worker,
+        };
+        let jobs = me.worker.sender();
+        me.spawn(move |paths| {
             let start = vults_installer::on_app_start(paths);
+            // Watched from now on: what the start installed. What it sees is read on this
+            // worker, never on the watcher's task.
+            let sink: vults_installer::watch::Sink = Arc::new(move |e| {
+                let job: Job = Box::new(move |paths: &Paths| {
+                    Some(InstallerNews {
+                        installs: installs_of(&vults_installer::doctor(paths)),
+                        watched: Some(e),
+                        ..Default::default()
+                    })
+                });
+                let _ = jobs.send(Some(job));
+            });
+            match vults_installer::watch::spawn(&vults_engine::rt::handle(), paths, sink) {
+                Ok(h) => {
+                    if let Ok(mut w) = watch.lock() {
+                        *w = Some(h);
+                    }
+                }
+                Err(e) => tracing::warn!("the hooks are not watched: {e}"),
+            }
             for r in &start.reports {
                 if r.state != vults_installer::AgentState::NotFound {
                     tracing::info!("app start: {} {}", r.agent.display_name(), r.state);
@@ -47,6 +76,7 @@ impl BackgroundInstaller {
                 vults_installer::welcome::build(paths, &start.reports)
             });
             InstallerNews {
+                watch_settings: Some(vults_installer::watch::WatchSettings::load(paths)),
                 message: if welcome.is_some() {
                     None
                 } else {
@@ -55,6 +85,7 @@ impl BackgroundInstaller {
                 installs: installs_of(&start.reports),
                 welcome,
                 start_at_login: Some(vults_installer::autostart::is_enabled(paths)),
+                watched: None,
             }
         });
         me
@@ -107,7 +138,24 @@ impl InstallerSide for BackgroundInstaller {
     }
 
     fn poll(&mut self) -> Option<InstallerNews> {
-        std::mem::take(&mut *self.worker.status()).pop()
+        // One at a time, in order: the watcher's news each say something.
+        let mut news = self.worker.status();
+        (!news.is_empty()).then(|| news.remove(0))
+    }
+
+    fn set_watch(&mut self, settings: vults_installer::watch::WatchSettings) {
+        self.spawn(move |paths| {
+            let message = settings
+                .save(paths)
+                .err()
+                .map(|e| format!("Could not save the hooks' settings: {e}"));
+            InstallerNews {
+                installs: installs_of(&vults_installer::doctor(paths)),
+                message,
+                watch_settings: Some(vults_installer::watch::WatchSettings::load(paths)),
+                ..Default::default()
+            }
+        });
     }
 
     fn repair(&mut self, agent: &str) {

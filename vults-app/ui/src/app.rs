@@ -174,6 +174,8 @@ pub struct VultsWindow {
     attention_view: super::settings::notifications::NotificationsView,
     /// What each session waits on, as told to the notifier.
     watch: Watch,
+    /// The plan's usage windows: which thresholds each has crossed (vults_attention::limits).
+    limits: vults_attention::limits::LimitWatch,
     /// The global keys' safety: a card comes up before a key answers it.
     gate: vults_attention::keys::Gate,
     /// A card brought up that has not taken the focus yet, since when it is asked for, and how
@@ -236,6 +238,7 @@ impl VultsWindow {
             attention: None,
             attention_view: Default::default(),
             watch: Watch::new(),
+            limits: Default::default(),
             gate: Default::default(),
             focus_wanted: None,
             quiet: false,
@@ -325,7 +328,27 @@ impl VultsWindow {
         if let Some(frames) = self.card_pending_draw.as_mut() {
             *frames += 1;
         }
-        if let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
+        // Every news in order: the watcher's each raise a notice and a notification.
+        while let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
+            if let Some(e) = &news.watched {
+                self.model.watched(e);
+                self.warn(
+                    &format!("vults-hooks-{}", e.agent().name()),
+                    e.agent().display_name(),
+                    e.title(),
+                    e.text(),
+                );
+            }
+            if let Some(s) = news.watch_settings {
+                self.model.watch_settings = s;
+            }
+            if news.installs.is_empty() && news.watched.is_some() {
+                continue;
+            }
+            for i in news.installs.iter().filter(|i| i.state == "installed") {
+                self.model.hooks_out.remove(&i.key);
+                self.model.offered.remove(&i.key);
+            }
             self.model.installs = news.installs;
             if let Some(message) = news.message {
                 self.model.notice(message);
@@ -537,6 +560,8 @@ impl VultsWindow {
         self.island.paused = self.model.paused;
         self.cards_terminal();
         self.island.quiet = self.quiet;
+        self.island.alert = self.model.hooks_out_line();
+        self.island.limit = self.model.limit_line.clone();
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()
@@ -847,6 +872,12 @@ impl VultsWindow {
                     "Cannot change {agent} from here: the installer is not running"
                 )),
             },
+            Some(SettingsAction::SetWatch(s)) => {
+                self.model.watch_settings = s;
+                if let Some(installer) = self.installer.as_mut() {
+                    installer.set_watch(s);
+                }
+            }
             Some(SettingsAction::RemoveLeftovers(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.remove_leftovers(&agent),
                 None => self.model.notice(format!(

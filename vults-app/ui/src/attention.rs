@@ -194,6 +194,9 @@ pub trait AttentionSide {
     fn show(&mut self, session: &SessionKey, notice: Notice);
     /// Nothing waits in `session` any more.
     fn withdraw(&mut self, session: &SessionKey);
+    /// Vults' own warning (a hook removed, a limit near), one notification per `id`, replaced
+    /// by the next of the same id.
+    fn alert(&mut self, _id: &str, _notice: Notice) {}
     /// What was heard since the last call.
     fn poll(&mut self) -> Vec<Heard>;
     /// What Settings shows.
@@ -397,6 +400,10 @@ impl AttentionSide for DesktopAttention {
 
     fn withdraw(&mut self, session: &SessionKey) {
         self.notifier.withdraw(session_id(session));
+    }
+
+    fn alert(&mut self, id: &str, notice: Notice) {
+        self.notifier.show(SessionId(id.to_string()), notice);
     }
 
     fn poll(&mut self) -> Vec<Heard> {

@@ -20,6 +20,12 @@ pub struct IslandView {
     pub menu_asked: bool,
     /// Quiet (do not disturb, quiet hours): the pill is still and says "quiet" there instead.
     pub quiet: bool,
+    /// An agent's hook is out ("Claude Code hook out", from the watcher): said in amber where
+    /// the pill says "Vults".
+    pub alert: Option<String>,
+    /// The plan's limit closest to its end ("5 h limit 81 %"), where the pill says "Vults"
+    /// when no hook is out.
+    pub limit: Option<String>,
     /// What the pill last said (its accessible name), logged when it changes: the log then
     /// tells what the island showed and when, which the desktop tests read.
     pub said: String,
@@ -42,6 +48,10 @@ impl IslandView {
             label.push_str(&format!(", {}", tr!("island-cards-paused")));
         } else if self.quiet {
             label.push_str(&format!(", {}", tr!("island-quiet")));
+        }
+        for extra in [&self.alert, &self.limit].into_iter().flatten() {
+            label.push_str(", ");
+            label.push_str(extra);
         }
         if label != self.said {
             tracing::info!("island says: {label}");
@@ -161,8 +171,12 @@ impl IslandView {
         if waiting == 0 {
             let (text, color) = if self.paused {
                 (tr!("island-paused"), look::AMBER)
+            } else if let Some(alert) = &self.alert {
+                (alert.clone(), look::AMBER)
             } else if self.quiet {
                 (tr!("island-quiet"), Color32::from_gray(150))
+            } else if let Some(limit) = &self.limit {
+                (limit.clone(), Color32::from_gray(170))
             } else {
                 // The app's name, the same in every language.
                 ("Vults".to_owned(), Color32::from_gray(120))

@@ -125,6 +125,9 @@ pub trait InstallerSide {
     fn show_welcome(&mut self) {}
     /// Saves where the island and the cards go (`settings.json`, `window`).
     fn save_window_prefs(&mut self, _prefs: vults_installer::window_prefs::WindowPrefs) {}
+    /// Saves the hooks' watcher's switches ("Keep Vults' hook in place", "install in new
+    /// agents").
+    fn set_watch(&mut self, _settings: vults_installer::watch::WatchSettings) {}
 }
 
 /// How the window reaches the SSH hosts' links (Settings → Hosts).
@@ -178,4 +181,8 @@ pub struct InstallerNews {
     pub welcome: Option<vults_installer::welcome::Welcome>,
     /// Whether Vults starts at login, when this run looked.
     pub start_at_login: Option<bool>,
+    /// What the hooks' watcher saw (`vults_installer::watch`), when this news is from it.
+    pub watched: Option<vults_installer::watch::WatchEvent>,
+    /// The watcher's switches, as saved (Settings → Agents).
+    pub watch_settings: Option<vults_installer::watch::WatchSettings>,
 }

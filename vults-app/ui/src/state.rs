@@ -110,9 +110,62 @@ pub struct Model {
     pub monitor_names: Vec<String>,
     /// The layout the window runs in, and why, for Settings → General.
     pub layout_note: Option<String>,
+    /// What the hooks' watcher last said per agent (its `--agent` name): Settings → Agents'
+    /// state line ("removed by another program at 10:42, put back").
+    pub watch_lines: BTreeMap<String, String>,
+    /// The agents whose hook the watcher saw go and could not (or was told not to) put back:
+    /// the island says so until they are installed again.
+    pub hooks_out: std::collections::BTreeSet<String>,
+    /// Agents that appeared while Vults runs, offered an install (their `--agent` names).
+    pub offered: std::collections::BTreeSet<String>,
+    /// The watcher's switches.
+    pub watch_settings: vults_installer::watch::WatchSettings,
+    /// The island's line for the plan's limit closest to its end ("5 h limit 81 %").
+    pub limit_line: Option<String>,
 }
 
 impl Model {
+    /// What the hooks' watcher saw: the agent's state line, the island's line, the offer.
+    pub fn watched(&mut self, e: &vults_installer::watch::WatchEvent) {
+        use vults_installer::watch::WatchEvent;
+        let key = e.agent().name().to_string();
+        if let Some(line) = e.state_line() {
+            self.watch_lines.insert(key.clone(), line);
+        }
+        match e {
+            WatchEvent::Removed { restored: true, .. } => {
+                self.hooks_out.remove(&key);
+            }
+            WatchEvent::Removed { .. }
+            | WatchEvent::KeepsRemoving { .. }
+            | WatchEvent::RestoreFailed { .. }
+            | WatchEvent::Unparsable { .. } => {
+                self.hooks_out.insert(key);
+            }
+            WatchEvent::NewAgent {
+                installed: false, ..
+            } => {
+                self.offered.insert(key);
+            }
+            WatchEvent::NewAgent {
+                installed: true, ..
+            } => {
+                self.offered.remove(&key);
+            }
+        }
+        self.notice(e.text());
+    }
+
+    /// The island's words for an agent whose hook is out ("Claude Code hook removed").
+    pub fn hooks_out_line(&self) -> Option<String> {
+        let first = self.hooks_out.iter().next()?;
+        let name = vults_installer::agent_named(first).map_or(first.as_str(), |a| a.display_name());
+        Some(match self.hooks_out.len() {
+            1 => format!("{name} hook out"),
+            n => format!("{n} hooks out"),
+        })
+    }
+
     /// Applies one engine event, and says what changed that the app must act on.
     pub fn apply(&mut self, event: EngineEvent) -> Change {
         match event {
@@ -246,5 +299,51 @@ fn state_rank(state: SessionState) -> u8 {
         SessionState::Working => 3,
         SessionState::Idle => 4,
         SessionState::Ended => 5,
+    }
+}
+
+#[cfg(test)]
+mod watch_tests {
+    use super::Model;
+    use std::time::SystemTime;
+    use vults_installer::Agent;
+    use vults_installer::watch::WatchEvent;
+
+    #[test]
+    fn what_the_watcher_saw_shows_in_settings_and_on_the_island() {
+        let mut m = Model::default();
+        let file = std::path::PathBuf::from("/h/.claude/settings.json");
+        m.watched(&WatchEvent::Removed {
+            agent: Agent::Claude,
+            file: file.clone(),
+            at: SystemTime::now(),
+            changed: false,
+            restored: true,
+        });
+        assert!(m.watch_lines["claude"].starts_with("removed by another program at "));
+        assert!(m.watch_lines["claude"].ends_with(", put back"));
+        assert_eq!(
+            m.hooks_out_line(),
+            None,
+            "put back: the island says nothing"
+        );
+        assert_eq!(m.notices.len(), 1);
+        m.watched(&WatchEvent::KeepsRemoving {
+            agent: Agent::Claude,
+            file,
+            at: SystemTime::now(),
+        });
+        assert_eq!(m.hooks_out_line().as_deref(), Some("Claude Code hook out"));
+        assert!(
+            m.notices
+                .back()
+                .unwrap()
+                .contains("/h/.claude/settings.json")
+        );
+        m.watched(&WatchEvent::NewAgent {
+            agent: Agent::Qwen,
+            installed: false,
+        });
+        assert!(m.offered.contains("qwen"));
     }
 }

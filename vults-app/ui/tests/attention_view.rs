@@ -76,9 +76,14 @@ fn the_pane_says_what_the_desktop_supports_and_each_row_changes_its_setting() {
     // A finished turn no longer notifies.
     h.get_by_label("Notify: A finished turn").click();
     h.run();
+    // Vults' own warnings (a hook removed, a limit near) can be turned off too.
+    h.get_by_label("Notify: A hook removed, a limit near")
+        .click();
+    h.run();
     h.get_by_label("Do not disturb").click();
     h.run();
     let last = h.state().2.last().cloned().expect("changes were reported");
+    assert!(!last.notifications.notify.warning);
     assert!(last.notifications.sound.card);
     assert!(!last.notifications.sound.question, "one kind at a time");
     assert!(!last.notifications.notify.turn_done);

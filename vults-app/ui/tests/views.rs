@@ -407,6 +407,75 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
 }
 
 #[test]
+fn settings_agents_says_what_the_watcher_saw_offers_a_new_agent_and_sets_the_watch() {
+    let mut model = settings_model();
+    model.watched(&vults_installer::watch::WatchEvent::KeepsRemoving {
+        agent: vults_installer::Agent::Claude,
+        file: "/home/ana/.claude/settings.json".into(),
+        at: std::time::SystemTime::now(),
+    });
+    model.watched(&vults_installer::watch::WatchEvent::NewAgent {
+        agent: vults_installer::Agent::Qwen,
+        installed: false,
+    });
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(640.0, 640.0))
+        .build_ui_state(
+            move |ui, action: &mut Option<SettingsAction>| {
+                if let Some(a) = AgentsView.ui(ui, &model) {
+                    *action = Some(a);
+                }
+            },
+            None,
+        );
+    h.run();
+    h.get_by_label_contains("another program keeps removing it (last at ");
+    // The new agent: Install, not Repair.
+    assert!(h.query_by_label("Repair Qwen Code").is_none());
+    h.get_by_label("Install in Qwen Code").click();
+    h.run();
+    assert_eq!(h.state(), &Some(SettingsAction::Repair("qwen".into())));
+    h.get_by_label("Keep Vults' hook in place").click();
+    h.run();
+    assert_eq!(
+        h.state(),
+        &Some(SettingsAction::SetWatch(
+            vults_installer::watch::WatchSettings {
+                keep_in_place: false,
+                install_new_agents: false,
+            }
+        ))
+    );
+    h.get_by_label("Install in new agents").click();
+    h.run();
+    assert_eq!(
+        h.state(),
+        &Some(SettingsAction::SetWatch(
+            vults_installer::watch::WatchSettings {
+                keep_in_place: true,
+                install_new_agents: true,
+            }
+        ))
+    );
+}
+
+#[test]
+fn the_island_says_a_hook_is_out_and_how_close_the_nearest_limit_is() {
+    let mut island = IslandView {
+        alert: Some("Claude Code hook out".into()),
+        limit: Some("5 h limit 81 %".into()),
+        ..IslandView::default()
+    };
+    let mut h = fixtures::builder()
+        .with_size(vults_ui::island::SIZE)
+        .build_ui(move |ui| {
+            island.ui(ui, 2, 0, 0, None);
+        });
+    h.run();
+    h.get_by_label("2 birds, Claude Code hook out, 5 h limit 81 %");
+}
+
+#[test]
 fn settings_agents_offers_to_remove_gemini_leftovers() {
     let mut model = settings_model();
     model.installs.push(vults_ui::state::AgentInstall {

@@ -227,6 +227,7 @@ fn category(kind: NoticeKind) -> &'static str {
         NoticeKind::Question => "x-vults.question",
         NoticeKind::TurnDone => "x-vults.done",
         NoticeKind::AsksInTerminal => "x-vults.terminal",
+        NoticeKind::Warning => "x-vults.warning",
     }
 }
 

@@ -63,6 +63,11 @@ enum Msg {
     Event(Box<EngineEvent>),
     Quiet(bool),
     Test(String),
+    Warning {
+        tag: String,
+        title: String,
+        body: String,
+    },
 }
 
 /// One push for one device.
@@ -122,6 +127,17 @@ impl Pusher {
     /// Quiet hours (or the tray's quiet switch) on or off: while on, nothing new is pushed.
     pub fn set_quiet(&self, quiet: bool) {
         let _ = self.tx.send(Msg::Quiet(quiet));
+    }
+
+    /// Pushes Vults' own warning (a hook removed, a usage limit near) to every subscribed
+    /// device, in the desktop notification's words; `tag` replaces the same warning's last
+    /// push. Nothing while quiet.
+    pub fn warn(&self, tag: &str, title: &str, body: &str) {
+        let _ = self.tx.send(Msg::Warning {
+            tag: tag.to_string(),
+            title: title.to_string(),
+            body: body.to_string(),
+        });
     }
 
     /// Pushes a test notification to the device (Settings → Phone's "Send a test").
@@ -200,6 +216,13 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
         match msg {
             Msg::Quiet(on) => quiet = on,
             Msg::Test(device) => jobs.push((device, test_job())),
+            Msg::Warning { tag, title, body } => {
+                if !quiet {
+                    for device in subscribed(&shared.gate) {
+                        jobs.push((device, warning_job(&tag, &title, &body)));
+                    }
+                }
+            }
             Msg::Event(ev) => match *ev {
                 EngineEvent::CardAdded(card) => {
                     let id = card.id;
@@ -401,6 +424,22 @@ fn withdraw_job(tag: &str) -> Job {
             urgency: Urgency::Normal,
             // The same topic as the card's: an undelivered card push is replaced by this.
             topic: Some(tag.to_string()),
+        },
+        card: None,
+    }
+}
+
+/// Vults' own warning, as the desktop notification says it; no actions.
+fn warning_job(tag: &str, title: &str, body: &str) -> Job {
+    Job {
+        payload: json!({
+            "v": 1, "t": "warning", "tag": tag, "title": title, "body": body,
+            "time": vults_engine::clock::now_ms(),
+        }),
+        headers: Headers {
+            ttl: 3600,
+            urgency: Urgency::High,
+            topic: None,
         },
         card: None,
     }

@@ -12,6 +12,9 @@ use vults_engine::messages::{AnsweredBy, CardAnswer, CardId};
 use super::{Layout, Tab, VultsWindow, card_id};
 use crate::attention::{Heard, Step};
 
+/// The island names the plan's nearest limit from this much of a window used.
+const LIMIT_SHOWN_FROM: f64 = 50.0;
+
 /// How long a card brought up is asked to take the focus, at most.
 const FOCUS_FOR: Duration = Duration::from_secs(5);
 /// How often it is asked again meanwhile.
@@ -35,6 +38,47 @@ impl VultsWindow {
                 Step::Show(session, notice) => side.show(&session, notice),
                 Step::Withdraw(session) => side.withdraw(&session),
             }
+        }
+        // The plan's usage windows: a warning at each threshold, once per window; the island
+        // says how close the nearest is.
+        let settings = side.status().settings.limits;
+        let mut readings = Vec::new();
+        let mut said = Vec::new();
+        for s in self.model.sessions.values() {
+            for w in self.limits.observe_session(s, &settings) {
+                let (title, body) = w.words_local();
+                said.push((w.notice().0.0, w.agent.clone(), title, body));
+            }
+            use vults_attention::limits::Window;
+            readings.extend(s.five_hour.map(|r| (Window::FiveHour, r.used_percentage)));
+            readings.extend(s.seven_day.map(|r| (Window::SevenDay, r.used_percentage)));
+        }
+        self.model.limit_line = vults_attention::limits::nearest(&readings, LIMIT_SHOWN_FROM);
+        for (id, agent, title, body) in said {
+            self.model.notice(format!("{title}. {body}"));
+            self.warn(&id, &agent, title, body);
+        }
+    }
+
+    /// Vults' own warning (a hook removed, a usage limit near): one desktop notification per
+    /// `id` (replaced by the next), and the same words pushed to the paired phones.
+    pub(super) fn warn(&mut self, id: &str, agent: &str, title: String, body: String) {
+        if let Some(phone) = self.phone.as_mut() {
+            phone.apply(vults_phone::PhoneAction::Warn {
+                tag: id.to_string(),
+                title: title.clone(),
+                body: body.clone(),
+            });
+        }
+        if let Some(side) = self.attention.as_mut() {
+            side.alert(
+                id,
+                vults_attention::Notice {
+                    agent: agent.to_string(),
+                    folder: String::new(),
+                    what: vults_attention::What::Warning { title, body },
+                },
+            );
         }
     }
 

@@ -56,6 +56,10 @@ impl AgentsView {
                             let row = ui.text_style_height(&egui::TextStyle::Body);
                             ui.add_space(((24.0 - row) / 2.0).max(0.0));
                             ui.label(RichText::new(&install.state).color(color));
+                            // What the watcher saw: "removed by another program at 10:42".
+                            if let Some(line) = model.watch_lines.get(&install.key) {
+                                ui.add(egui::Label::new(RichText::new(line).small().color(look::AMBER)).wrap());
+                            }
                             if let Some(detail) = &install.detail {
                                 ui.add(
                                     egui::Label::new(RichText::new(detail).small().color(Color32::from_gray(150)))
@@ -64,7 +68,14 @@ impl AgentsView {
                             }
                         });
                         ui.horizontal(|ui| {
-                            if install.repairable && ui.button(format!("Repair {}", install.name)).clicked() {
+                            // A new agent, appeared while Vults runs: installed in one click.
+                            let offered = model.offered.contains(&install.key) && install.state != "installed";
+                            let label = if offered {
+                                format!("Install in {}", install.name)
+                            } else {
+                                format!("Repair {}", install.name)
+                            };
+                            if (offered || install.repairable) && ui.button(label).clicked() {
                                 action = Some(SettingsAction::Repair(install.key.clone()));
                             }
                             if let Some(a) = switch(ui, install) {
@@ -74,6 +85,19 @@ impl AgentsView {
                         ui.end_row();
                     }
                 });
+
+            // The hooks' watcher (vults_installer::watch).
+            ui.add_space(8.0);
+            let mut w = model.watch_settings;
+            ui.checkbox(&mut w.keep_in_place, "Keep Vults' hook in place").on_hover_text(
+                "When another program removes or changes Vults' entry in an agent's settings, put it \
+                 back (never twice within a minute: then Vults says which file and stops)",
+            );
+            ui.checkbox(&mut w.install_new_agents, "Install in new agents")
+                .on_hover_text("An agent installed while Vults runs gets Vults' hook at once, without asking");
+            if w != model.watch_settings {
+                action = Some(SettingsAction::SetWatch(w));
+            }
 
             ui.add_space(16.0);
             ui.heading("Named tools");

@@ -24,6 +24,8 @@ pub enum SettingsAction {
     /// Turn Vults on or off for one agent (by its key): off takes exactly Vults' entries out of
     /// that agent's settings and keeps them out on every start; on puts them back.
     SetEnabled(String, bool),
+    /// The hooks' watcher's switches ("Keep Vults' hook in place", "install in new agents").
+    SetWatch(vults_installer::watch::WatchSettings),
     /// Take Vults' old hooks out of the settings of an agent it no longer serves (by its
     /// `--agent` name; offered, never done on its own).
     RemoveLeftovers(String),

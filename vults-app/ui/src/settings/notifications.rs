@@ -21,11 +21,12 @@ pub struct NotificationsView {
     error: Option<String>,
 }
 
-const KINDS: [(NoticeKind, &str); 4] = [
+const KINDS: [(NoticeKind, &str); 5] = [
     (NoticeKind::Card, "A card (a permission)"),
     (NoticeKind::Question, "A question"),
     (NoticeKind::TurnDone, "A finished turn"),
     (NoticeKind::AsksInTerminal, "Asks in its terminal"),
+    (NoticeKind::Warning, "A hook removed, a limit near"),
 ];
 
 fn slot(p: &mut PerKind, kind: NoticeKind) -> &mut bool {
@@ -34,6 +35,7 @@ fn slot(p: &mut PerKind, kind: NoticeKind) -> &mut bool {
         NoticeKind::Question => &mut p.question,
         NoticeKind::TurnDone => &mut p.turn_done,
         NoticeKind::AsksInTerminal => &mut p.asks_in_terminal,
+        NoticeKind::Warning => &mut p.warning,
     }
 }
 
