@@ -311,6 +311,15 @@ pub fn window_harness(
         )
 }
 
+/// Steps a window's harness past a card's arming: the card's answers take effect
+/// [`vults_ui::card::ARM_DELAY`] after it is up in its place (counted from the frame after it
+/// was drawn, and a click counts when the frame before the one that reads it is that late), in
+/// the harness's own time (0.25 s a frame), never a sleep.
+pub fn past_arming<S>(h: &mut Harness<'_, S>) {
+    let frames = (vults_ui::card::ARM_DELAY / 0.25).ceil() as usize + 2;
+    h.run_steps(frames);
+}
+
 /// What a test plays for a window: the engine's events and the chat's, and what the window
 /// sent each of them.
 pub struct Played {

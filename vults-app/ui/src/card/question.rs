@@ -43,6 +43,7 @@ impl QuestionsView {
         questions: &[Question],
         presses: &[Press],
         keys: bool,
+        armed: bool,
         terminal: &CardTerminal,
         by_key: &mut bool,
     ) -> Option<CardAnswer> {
@@ -118,6 +119,9 @@ impl QuestionsView {
             .map(|(q, c)| c.answer(q))
             .collect();
         ui.horizontal(|ui| {
+            if !armed {
+                ui.multiply_opacity(super::UNARMED_OPACITY);
+            }
             let ready = items.is_some();
             let send = ui
                 .add_enabled(
