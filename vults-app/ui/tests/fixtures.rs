@@ -314,9 +314,10 @@ pub fn window_harness(
 /// Steps a window's harness past a card's arming: the card's answers take effect
 /// [`vults_ui::card::ARM_DELAY`] after it is up in its place (counted from the frame after it
 /// was drawn, and a click counts when the frame before the one that reads it is that late), in
-/// the harness's own time (0.25 s a frame), never a sleep.
+/// the harness's own time (its frames' step), never a sleep.
 pub fn past_arming<S>(h: &mut Harness<'_, S>) {
-    let frames = (vults_ui::card::ARM_DELAY / 0.25).ceil() as usize + 2;
+    let step = f64::from(h.input().predicted_dt).max(0.01);
+    let frames = (vults_ui::card::ARM_DELAY / step).ceil() as usize + 2;
     h.run_steps(frames);
 }
 

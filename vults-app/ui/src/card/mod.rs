@@ -218,13 +218,15 @@ impl CardView {
         let answer = self.answer_ui(ui, card, now, keys, looks_armed);
         self.arming.drawn = true;
         let time = self.arming.placed.map(|_| self.arming.now);
-        if answer.is_some() && !armed {
+        let answer = if answer.is_some() && !armed {
             // Too soon: a click or key meant for what was here a moment ago does nothing.
             self.too_soon = time.map(|t| (t, self.by_key));
             self.by_key = false;
             ui.ctx().request_repaint();
-            return None;
-        }
+            None
+        } else {
+            answer
+        };
         if let (Some((at, key)), Some(t)) = (self.too_soon, time) {
             if t - at < TOO_SOON_FOR {
                 too_soon_ui(ui, key, card.id);
