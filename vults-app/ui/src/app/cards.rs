@@ -85,7 +85,15 @@ impl VultsWindow {
             .collect();
         let now = ctx.input(|i| i.time);
         let ids: Vec<(CardId, f32)> = cards.iter().map(|c| c.id).zip(heights).collect();
-        let places = self.places.update(screen, top, &ids, covered, now);
+        // A floating card's window is measured once drawn; until then its height is a guess.
+        let guessed: Vec<CardId> = cards
+            .iter()
+            .map(|c| c.id)
+            .filter(|id| self.layout == Layout::Floating && !self.card_heights.contains_key(id))
+            .collect();
+        let places = self
+            .places
+            .update_guessed(screen, top, &ids, &guessed, covered, now);
         cards
             .into_iter()
             .zip(places)
@@ -369,6 +377,21 @@ impl Places {
         covered: bool,
         now: f64,
     ) -> Vec<Option<Place>> {
+        self.update_guessed(screen, top, cards, &[], covered, now)
+    }
+
+    /// [`Places::update`], where the heights of the cards in `guessed` are estimates (their
+    /// windows not measured yet): such a card may take a freed place lower than its guess
+    /// ([`Places::first_free`]).
+    pub fn update_guessed(
+        &mut self,
+        screen: egui::Vec2,
+        top: f32,
+        cards: &[(CardId, f32)],
+        guessed: &[CardId],
+        covered: bool,
+        now: f64,
+    ) -> Vec<Option<Place>> {
         if covered || self.area != Some((screen, top)) {
             self.held.clear();
         }
@@ -416,10 +439,10 @@ impl Places {
                 continue;
             }
             let free = (!waiting)
-                .then(|| self.first_free(screen, top, height))
+                .then(|| self.first_free(screen, top, height, guessed.contains(&id)))
                 .flatten();
             waiting = free.is_none();
-            let place = free.map(|at| Place {
+            let place = free.map(|(at, height)| Place {
                 at,
                 height,
                 since: now,
@@ -432,9 +455,22 @@ impl Places {
         out
     }
 
-    /// Where a card `height` tall fits first: each column from the right, each gap in it from
-    /// the top.
-    fn first_free(&self, screen: egui::Vec2, top: f32, height: f32) -> Option<egui::Pos2> {
+    /// Where a card `height` tall fits first, and the height it gets there: each column from
+    /// the right, each gap in it from the top. A card whose height is only `guessed` (its
+    /// window not measured yet) takes a gap at least [`card::MIN_HEIGHT`] high even when its
+    /// guess is taller, with the gap's height: measured a frame later, it stays when it fits.
+    fn first_free(
+        &self,
+        screen: egui::Vec2,
+        top: f32,
+        height: f32,
+        guessed: bool,
+    ) -> Option<(egui::Pos2, f32)> {
+        let least = if guessed {
+            card::MIN_HEIGHT.min(height)
+        } else {
+            height
+        };
         let mut x = screen.x - card::WIDTH - 16.0;
         while x >= 0.0 {
             let column: Vec<egui::Rect> = self
@@ -448,10 +484,23 @@ impl Places {
                 .collect();
             tops.sort_by(f32::total_cmp);
             for y in tops {
-                let rect =
-                    egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(card::WIDTH, height));
-                if fits(screen, top, rect, column.iter().copied()) {
-                    return Some(rect.min);
+                let at = egui::pos2(x, y);
+                let rect = |h: f32| egui::Rect::from_min_size(at, egui::vec2(card::WIDTH, h));
+                if fits(screen, top, rect(height), column.iter().copied()) {
+                    return Some((at, height));
+                }
+                // The room down to the next card or the area's bottom.
+                let room = column
+                    .iter()
+                    .filter(|r| r.min.y >= y)
+                    .map(|r| r.min.y - CARD_MARGIN)
+                    .fold(screen.y - CARD_MARGIN, f32::min)
+                    - y;
+                if room >= least
+                    && room < height
+                    && fits(screen, top, rect(room), column.iter().copied())
+                {
+                    return Some((at, room));
                 }
             }
             x -= card::WIDTH + COLUMN_GAP;
@@ -628,6 +677,31 @@ mod tests {
         assert_eq!(next[0], first[1], "card 2 stays");
         assert_eq!(next[1], None, "card 3 does not fit card 1's place");
         assert_eq!(next[2], None, "card 4 waits behind card 3");
+    }
+
+    /// A card not yet measured (its height a guess, often taller than it draws) takes a freed
+    /// place lower than its guess, at that place's height; measured, it stays when it fits.
+    #[test]
+    fn a_guessed_card_takes_a_freed_place_lower_than_its_guess() {
+        let screen = egui::vec2(card::WIDTH + 40.0, 800.0);
+        let mut places = Places::default();
+        let cards = [(1, 230.0), (2, 230.0), (3, 230.0)];
+        let first = places.update(screen, 48.0, &cards, false, 0.0);
+        assert!(first.iter().all(Option::is_some));
+        let next = [(1, 230.0), (3, 230.0), (4, 255.0)];
+        let then = places.update_guessed(screen, 48.0, &next, &[4], false, 1.0);
+        let four = then[2].expect("the stacked card takes the freed place");
+        assert_eq!(four.at, first[1].unwrap().at);
+        assert_eq!(four.height, 230.0);
+        assert_eq!(then[1], first[2], "card 3 stays");
+        // Measured at 228: it stays there, armed from then.
+        let measured = [(1, 230.0), (3, 230.0), (4, 228.0)];
+        let after = places.update(screen, 48.0, &measured, false, 1.1);
+        assert_eq!(after[2].map(|p| p.at), Some(four.at));
+        // Not guessed, the same card waits: 255 does not fit the 230 freed.
+        let mut places = Places::default();
+        places.update(screen, 48.0, &cards, false, 0.0);
+        assert_eq!(places.update(screen, 48.0, &next, false, 1.0)[2], None);
     }
 
     /// A card whose window changes height keeps its top left when the new height fits there

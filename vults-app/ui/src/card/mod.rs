@@ -41,6 +41,9 @@ use vults_engine::messages::{CardAnswer, PendingCard, Reason};
 /// Width of a card window in points.
 pub const WIDTH: f32 = 460.0;
 
+/// The least height of a card window ([`estimated_height`] never guesses less).
+pub const MIN_HEIGHT: f32 = 200.0;
+
 /// How long a card must have been in its place before its answer buttons and keys take effect,
 /// in seconds (like Firefox's `security.dialog_enable_delay`): a click meant for the card that
 /// was there a moment ago never answers the one that just took its place (docs/window.md).
