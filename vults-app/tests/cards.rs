@@ -497,6 +497,7 @@ fn ten_cards_never_move_and_a_click_answers_only_a_card_read_there() {
             // Its hook ends; the clicker clicks where its Allow was once the card that took
             // its place has been up a while: that card answers.
             1 => {
+                let stacked = counted(&home.dir).map_or(0, |(_, s)| s);
                 let killed = Instant::now();
                 let Some(mut hook) = hooks[card as usize - 1].take() else {
                     continue; // answered a moment ago: its window is going
@@ -511,6 +512,12 @@ fn ten_cards_never_move_and_a_click_answers_only_a_card_read_there() {
                 }
                 let now = seen.look(&d);
                 let there = now.iter().find(|(_, g)| g.contains(spot)).map(|(n, _)| *n);
+                assert!(
+                    there.is_some() || stacked == 0,
+                    "round {round}: card {card} went and no card of the stack ({stacked}) took \
+                     its place: {now:?}\n{}",
+                    log_text(&home.dir)
+                );
                 let mut got = Vec::new();
                 for _ in 0..3 {
                     let from = Instant::now();
