@@ -369,7 +369,7 @@ fn ten_cards_never_move_and_a_click_answers_only_a_card_read_there() {
     // Hook k asks for card k (the engine numbers cards from 1 as they come, one at a time).
     let mut hooks: Vec<Option<Child>> = Vec::new();
     let mut live = 0;
-    let mut add = |hooks: &mut Vec<Option<Child>>, live: &mut usize| {
+    let add = |hooks: &mut Vec<Option<Child>>, live: &mut usize| {
         let k = hooks.len() + 1;
         hooks.push(Some(claude_bash(&home.dir, &format!("s-{k}"), "echo card")));
         *live += 1;

@@ -316,7 +316,7 @@ impl ChatView {
                     ui.label(RichText::new("…").color(Color32::from_gray(150)));
                 }
             });
-        let more_above = scrolled.state.offset().y > 1.0;
+        let more_above = scrolled.state.clamped_offset().y > 1.0;
         if more_above != self.more_above {
             self.more_above = more_above;
             ui.ctx().request_repaint();

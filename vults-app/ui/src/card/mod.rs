@@ -301,7 +301,7 @@ fn too_soon_ui(ui: &mut egui::Ui, key: bool, card: vults_engine::messages::CardI
         "Just arrived — click again in a moment"
     };
     let rect = ui.min_rect();
-    egui::Area::new(egui::Id::new(("vults-too-soon", card)))
+    egui::Area::new(egui::ViewportId::from_hash_of(("vults-too-soon", card)).0)
         .order(egui::Order::Tooltip)
         .interactable(false)
         .pivot(egui::Align2::CENTER_BOTTOM)

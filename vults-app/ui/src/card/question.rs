@@ -37,6 +37,7 @@ impl QuestionsView {
 
     /// Draws the questions and "Answer" / "Deny"; `by_key` says whether the answer came from a
     /// key.
+    #[allow(clippy::too_many_arguments)] // the card's state it reads, each its own
     pub(super) fn ui(
         &mut self,
         ui: &mut egui::Ui,
