@@ -974,7 +974,8 @@ fn embedded(run: &mut Run) {
 fn clicks_in_the_window(run: &mut Run, mut first: Hook, mut second: Hook) {
     let name = run.desktop.kind.name();
     let window = wait_for(run, "the app's window", |r| r.window("Vults")).rect;
-    // The top card's place; the next card takes it once the first is answered.
+    // The top card's place (the second card stays below it when the first is answered: a card
+    // never moves while it is up).
     let top = Rect {
         x: window.x + window.w - vults_ui::card::WIDTH as i64 - 16,
         y: window.y + 104,
@@ -987,7 +988,8 @@ fn clicks_in_the_window(run: &mut Run, mut first: Hook, mut second: Hook) {
     // again until it answers. Only this card's Deny is under it, so no other answer can come.
     deny_by_click(run, &mut first, &folder, (top, None), 5);
     run.island_says("1 waiting");
-    // A click into the window on the remaining card's folder line, then `a`.
+    // A click into the window where the first card was, then `a`: the window has the keys,
+    // and the oldest card on screen, the second, takes them (it has long been armed).
     run.desktop.click(top.x + 40, top.y + 12);
     let mut reply = None;
     let until = std::time::Instant::now() + std::time::Duration::from_secs(20);

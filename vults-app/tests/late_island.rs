@@ -79,8 +79,15 @@ fn a_card_that_arrives_before_the_island_is_shown_opens_once_it_is() {
         "the card never took the keyboard:\n{}",
         log_text(&home.dir)
     );
-    x(&d, "xdotool", &["key", "--delay", "0", "d"]);
-    let reply = reply_within(&mut hook, 20).unwrap_or_else(|| {
+    // A card's keys take effect once it has been up a moment (its arming, docs/window.md): a
+    // press sooner does nothing, so `d` is pressed again until the card answers.
+    let mut reply = None;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while reply.is_none() && std::time::Instant::now() < until {
+        x(&d, "xdotool", &["key", "--delay", "0", "d"]);
+        reply = reply_within(&mut hook, 1);
+    }
+    let reply = reply.unwrap_or_else(|| {
         panic!(
             "D on the card answered nothing (focus {}):\n{}",
             x(&d, "xdotool", &["getwindowfocus", "getwindowname"]),

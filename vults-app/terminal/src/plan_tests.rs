@@ -1002,3 +1002,46 @@ fn a_headless_task_vults_started_has_no_terminal_even_when_vults_runs_in_one() {
         "kitty (pid 480)"
     );
 }
+
+/// GNOME (mutter with XWayland), the agent in foot, a native Wayland terminal: the X11 way finds
+/// no window list on XWayland, and the line says GNOME's reason, not the X server's
+/// ("its window manager keeps no window list (_NET_CLIENT_LIST)").
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn gnome_with_a_native_wayland_terminal_says_gnome_lets_no_app_raise_it() {
+    struct NoX11Windows;
+    impl crate::exec::Act for NoX11Windows {
+        fn run(&self, _cmd: &Cmd) -> Result<String, String> {
+            Ok(String::new())
+        }
+        fn raise(&self, how: &Raise) -> Result<Option<String>, Failure> {
+            assert!(matches!(how, Raise::X11 { .. }), "{how:?}");
+            Err(crate::x11::no_window_list())
+        }
+    }
+    let mut s = FakeSystem::new(Platform::Unix);
+    s.table.add(1, 0, "systemd");
+    s.table.add(300, 1, "foot").exe = Some("/usr/bin/foot".into());
+    s.table.add(301, 300, "bash").tty = Some("/dev/pts/1".into());
+    s.table.add(450, 301, "node").tty = Some("/dev/pts/1".into());
+    s.desktop = Desktop {
+        x11: Some(":0".into()),
+        wayland: Some(Compositor::Gnome),
+    };
+    let f = plan(&s, &place(json!({"pid": 450})))
+        .run_with(&NoX11Windows)
+        .expect_err("nothing can raise foot on GNOME");
+    assert_eq!(f.kind, FailureKind::Forbidden);
+    assert!(
+        f.message
+            .contains("GNOME on Wayland does not let an app bring another app's window"),
+        "{f}"
+    );
+    assert!(!f.message.contains("_NET_CLIENT_LIST"), "{f}");
+    // On plain X11 the X server's reason is the one there is.
+    s.desktop.wayland = None;
+    let f = plan(&s, &place(json!({"pid": 450})))
+        .run_with(&NoX11Windows)
+        .expect_err("no window list");
+    assert!(f.message.contains("_NET_CLIENT_LIST"), "{f}");
+}

@@ -135,6 +135,18 @@ impl Display {
     }
 }
 
+/// The X server lists no window (`_NET_CLIENT_LIST` missing or empty): the X11 way found no
+/// window to raise. Under XWayland that is what a native Wayland terminal looks like, so the
+/// Wayland desktop's own reason (GNOME lets no app raise a window) is the one said
+/// ([`crate::plan::Plan::run`] prefers it to a `NotFound`); on plain X11 this line is said.
+pub(crate) fn no_window_list() -> Failure {
+    Failure::new(
+        FailureKind::NotFound,
+        "cannot raise windows on this desktop: its window manager keeps no window list \
+         (_NET_CLIENT_LIST)",
+    )
+}
+
 /// Raises the top-level window of `window`, else the one window of `pid` (the one whose title
 /// has `title` when it has several), and waits until the window manager says it is active.
 /// `Ok` carries a note when the window was a guess among several.
@@ -147,11 +159,7 @@ pub(crate) fn raise(
     let d = Display::open(display)?;
     let clients = d.u32s(d.root, d.atoms.client_list);
     if clients.is_empty() {
-        return Err(Failure::new(
-            FailureKind::Forbidden,
-            "cannot raise windows on this desktop: its window manager keeps no window list \
-             (_NET_CLIENT_LIST)",
-        ));
+        return Err(no_window_list());
     }
     let mut note = None;
     let target = match window.and_then(|w| d.toplevel(w, &clients)) {

@@ -15,7 +15,7 @@ mod attend;
 mod cards;
 
 pub(crate) use cards::card_title;
-pub use cards::{card_id, place_cards};
+pub use cards::{Place, Places, card_id, place_cards};
 
 use super::attention::{AttentionSide, Watch};
 use super::card::CardView;
@@ -160,6 +160,8 @@ pub struct VultsWindow {
     card_pending_draw: Option<u32>,
     /// Each card window's height as last drawn, so the window fits its card.
     card_heights: HashMap<CardId, f32>,
+    /// Where each card on screen is, kept while it is up: a card never moves ([`cards::Places`]).
+    places: cards::Places,
     /// Cards with no room on screen, oldest first: the island says "+N more", the flock lists
     /// them ([`place_cards`]).
     stacked: Vec<CardId>,
@@ -231,6 +233,7 @@ impl VultsWindow {
             log_card_frames: false,
             card_pending_draw: None,
             card_heights: HashMap::new(),
+            places: Default::default(),
             stacked: Vec::new(),
             logged_counts: (0, 0),
             keys_card: None,

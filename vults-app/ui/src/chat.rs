@@ -55,7 +55,17 @@ pub(crate) struct ChatView {
     folder_remembered: bool,
     /// In one window, the card that takes the keys (the oldest on screen; set by the window).
     pub keys_card: Option<vults_engine::messages::CardId>,
+    /// The conversation is scrolled down: it says "more above ↑" over it.
+    more_above: bool,
 }
+
+/// The least height the conversation keeps (a card in it scrolls as one piece within it): the
+/// task and settings forms scroll in what is left.
+const CONVERSATION_MIN: f32 = 160.0;
+/// The least height the forms get, however small the window.
+const FORMS_MIN: f32 = 72.0;
+/// About the height of the composer (the message box, Send and Stop).
+const COMPOSER_HEIGHT: f32 = 76.0;
 
 impl ChatView {
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model, now: SystemTime) -> Option<ChatAction> {
@@ -155,16 +165,26 @@ impl ChatView {
             .filter(|c| vults_zeca::chat_of_session(&c.session.session) == Some(chat_id.as_str()))
             .collect();
         let running = conv.is_some_and(|c| c.running);
-        // The composer at the bottom, the conversation above it.
+        // The composer at the bottom, the conversation above it. The task and settings forms
+        // scroll in what room the conversation leaves them: the conversation (and a card in
+        // it) keeps CONVERSATION_MIN, so a form never squeezes a card or draws over it.
+        let room = ui.available_height();
+        let forms_max = (room - COMPOSER_HEIGHT - CONVERSATION_MIN).max(FORMS_MIN);
         let mut why_not_sent = None;
         egui::Panel::bottom("zeca-composer").show(ui, |ui| {
             ui.add_space(4.0);
-            if let Some(a) = self.tasks_ui(ui, model, &chat_id, conv) {
-                action = Some(a);
-            }
-            if let Some(a) = self.settings_ui(ui, model) {
-                action = Some(a);
-            }
+            egui::ScrollArea::vertical()
+                .id_salt("zeca-forms")
+                .max_height(forms_max)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    if let Some(a) = self.tasks_ui(ui, model, &chat_id, conv) {
+                        action = Some(a);
+                    }
+                    if let Some(a) = self.settings_ui(ui, model) {
+                        action = Some(a);
+                    }
+                });
             ui.horizontal(|ui| {
                 let label = ui.label("Message");
                 let edit = ui
@@ -232,7 +252,17 @@ impl ChatView {
             }
             ui.add_space(4.0);
         });
-        egui::ScrollArea::vertical()
+        // What the conversation scrolled out of sight above: said on a row of its own, so a
+        // card that does not fit scrolls as one piece and never reads as the whole view.
+        if self.more_above {
+            ui.label(
+                RichText::new("more above ↑")
+                    .small()
+                    .color(Color32::from_gray(160)),
+            );
+        }
+        let scrolled = egui::ScrollArea::vertical()
+            .id_salt("zeca-conversation")
             .auto_shrink([false, false])
             .stick_to_bottom(true)
             .show(ui, |ui| {
@@ -286,6 +316,11 @@ impl ChatView {
                     ui.label(RichText::new("…").color(Color32::from_gray(150)));
                 }
             });
+        let more_above = scrolled.state.clamped_offset().y > 1.0;
+        if more_above != self.more_above {
+            self.more_above = more_above;
+            ui.ctx().request_repaint();
+        }
         let live: Vec<CardId> = model.cards.iter().map(|c| c.id).collect();
         self.cards.retain(|id, _| live.contains(id));
         action

@@ -293,9 +293,6 @@ fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
     });
 }
 
-/// The most characters of a folder the island's menu shows.
-const MENU_FOLDER_CHARS: usize = 30;
-
 /// The island's menu: "Show terminal" for each bird, waiting ones first; the one chosen.
 pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<SessionKey> {
     let mut chosen = None;
@@ -303,19 +300,25 @@ pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<S
     if birds.is_empty() {
         ui.label(RichText::new("No agents running").color(Color32::from_gray(150)));
     }
+    // The rows are monospace: how many characters the row really has room for.
+    let font = egui::FontId::monospace(12.0);
+    let char_width = ui.fonts_mut(|f| f.glyph_width(&font, 'M')).max(1.0);
+    let columns = ((ui.available_width() - 2.0) / char_width).floor().max(8.0) as usize;
     for s in birds {
         let folder = crate::look::shown_target(&vults_core::text::reveal(&s.folder).text);
-        // Cut in the middle: the last folder is what tells two sessions apart.
-        let folder = crate::look::middle_cut(&folder, MENU_FOLDER_CHARS);
-        let state = crate::look::state_text(s.state);
-        let mut text = format!("{} · {state} · {folder}", who(s));
-        if let Some(task) = s.task.as_deref().filter(|t| !t.trim().is_empty()) {
-            text.push_str(&format!(" · {}", vults_core::text::reveal(task).text));
-        }
-        if model.showing.contains(&s.key) {
-            text.push_str(" · showing…");
-        }
-        let item = egui::Button::new(RichText::new(text).monospace().size(12.0))
+        let task = s
+            .task
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| vults_core::text::reveal(t).text.into_owned());
+        let text = menu_row(
+            &format!("{} · {}", who(s), crate::look::state_text(s.state)),
+            &folder,
+            task.as_deref(),
+            model.showing.contains(&s.key),
+            columns,
+        );
+        let item = egui::Button::new(RichText::new(text).font(font.clone()))
             .frame(false)
             .truncate();
         if ui
@@ -327,6 +330,45 @@ pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<S
         }
     }
     chosen
+}
+
+/// One row of the island's menu, `columns` characters at most: "who · state · folder · task ·
+/// showing…". The folder is cut once, in the middle, to the room the row has after who and the
+/// state (and "showing…"), so its last folder, which tells two sessions apart, is always in
+/// sight; the task gets what room is left after the folder, cut at its end.
+pub fn menu_row(
+    head: &str,
+    folder: &str,
+    task: Option<&str>,
+    showing: bool,
+    columns: usize,
+) -> String {
+    const SEP: &str = " · ";
+    let showing = if showing { " · showing…" } else { "" };
+    let len = |s: &str| s.chars().count();
+    let room = columns.saturating_sub(len(head) + len(SEP) + len(showing));
+    // The folder leaves the task its room while it can keep its last folder and a little of
+    // its start ("/…/web").
+    let last = folder
+        .trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()
+        .map_or(0, len);
+    let least = len(folder).min(last + 3);
+    let task_room = task.map_or(0, |t| len(t) + len(SEP));
+    let folder = crate::look::middle_cut(folder, room.saturating_sub(task_room).max(least).max(8));
+    let mut row = format!("{head}{SEP}{folder}");
+    if let Some(task) = task {
+        let left = room.saturating_sub(len(&folder) + len(SEP));
+        if len(task) <= left {
+            row.push_str(&format!("{SEP}{task}"));
+        } else if left >= 6 {
+            let cut: String = task.chars().take(left - 1).collect();
+            row.push_str(&format!("{SEP}{}…", cut.trim_end()));
+        }
+    }
+    row.push_str(showing);
+    row
 }
 
 #[cfg(test)]
@@ -348,6 +390,42 @@ mod tests {
             "{toast:?}"
         );
         toast
+    }
+
+    /// Two sessions in sibling folders read apart, each row cut once to the room it has: the
+    /// folder in the middle, its last folder whole (both read "/tmp/vults-ju…" when the folder
+    /// was cut to 30 characters and then the row at the menu's edge).
+    #[test]
+    fn menu_rows_of_sibling_folders_keep_their_last_folder() {
+        let base = "/tmp/vults-jump-8fK2xQ/tmp";
+        let head = "Claude Code · waiting for you";
+        for columns in [46, 48, 60, 200] {
+            let tmux = menu_row(head, &format!("{base}/tmux-agent"), None, false, columns);
+            let kitty = menu_row(head, &format!("{base}/kitty-agent"), None, false, columns);
+            for (row, last) in [(&tmux, "tmux-agent"), (&kitty, "kitty-agent")] {
+                assert!(row.chars().count() <= columns, "{row} is over {columns}");
+                assert!(row.ends_with(&format!("/{last}")), "{row}");
+                assert!(row.starts_with(head), "{row}");
+            }
+            assert_ne!(tmux, kitty);
+        }
+        // Room enough: nothing is cut.
+        let whole = menu_row(head, "/tmp/a/tmux-agent", Some("Fix it"), true, 200);
+        assert_eq!(
+            whole,
+            "Claude Code · waiting for you · /tmp/a/tmux-agent · Fix it · showing…"
+        );
+        // A task gets what is left after the folder; "showing…" always shows.
+        let row = menu_row(
+            head,
+            &format!("{base}/tmux-agent"),
+            Some("Fix the login page and its tests"),
+            true,
+            60,
+        );
+        assert!(row.chars().count() <= 60, "{row}");
+        assert!(row.contains("/tmux-agent"), "{row}");
+        assert!(row.ends_with(" · showing…"), "{row}");
     }
 
     #[test]

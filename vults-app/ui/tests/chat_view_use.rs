@@ -183,6 +183,8 @@ fn a_chat_card_floating_elsewhere_says_it_is_the_chats_and_opens_it() {
     assert_eq!(h.query_all_by_label("Allow").count(), 2);
     assert_eq!(h.query_all_by_label_contains("from Zeca").count(), 1);
     h.get_by_label("from Zeca · write the release notes");
+    // Armed: its buttons drawn ready.
+    fixtures::past_arming(&mut h);
     h.snap("chat_card_floating");
     h.get_by_label("from Zeca · write the release notes")
         .click();

@@ -311,6 +311,16 @@ pub fn window_harness(
         )
 }
 
+/// Steps a window's harness past a card's arming: the card's answers take effect
+/// [`vults_ui::card::ARM_DELAY`] after it is up in its place (counted from the frame after it
+/// was drawn, and a click counts when the frame before the one that reads it is that late), in
+/// the harness's own time (its frames' step), never a sleep.
+pub fn past_arming<S>(h: &mut Harness<'_, S>) {
+    let step = f64::from(h.input().predicted_dt).max(0.01);
+    let frames = (vults_ui::card::ARM_DELAY / step).ceil() as usize + 2;
+    h.run_steps(frames);
+}
+
 /// What a test plays for a window: the engine's events and the chat's, and what the window
 /// sent each of them.
 pub struct Played {

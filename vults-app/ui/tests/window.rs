@@ -36,6 +36,11 @@ struct Played {
 }
 
 fn played() -> Played {
+    played_stepping(None)
+}
+
+/// A played window whose frames are `step` seconds apart (kittest's 0.25 s by default).
+fn played_stepping(step: Option<f32>) -> Played {
     let (events, events_rx) = channel();
     let (commands_tx, commands) = channel();
     let desktop = FakeDesktop::default();
@@ -48,7 +53,19 @@ fn played() -> Played {
         Layout::Embedded,
         Box::new(fixtures::now),
     );
-    let harness = fixtures::window_harness(window);
+    let harness = match step {
+        None => fixtures::window_harness(window),
+        Some(step) => fixtures::builder()
+            .with_size(egui::vec2(1100.0, 900.0))
+            .with_step_dt(step)
+            .build_ui_state(
+                |ui, w: &mut VultsWindow| {
+                    w.logic(ui.ctx());
+                    w.ui(ui);
+                },
+                window,
+            ),
+    };
     Played {
         events,
         commands,
@@ -220,6 +237,107 @@ fn cards_never_cover_each_other_and_the_rest_wait_in_a_visible_stack() {
         card_rects(&p).iter().any(|(id, _)| *id == first_stacked),
         "the oldest card of the stack takes the free place"
     );
+}
+
+/// Issue 38: a card's answers arm ARM_DELAY after it came. A click on its Allow or its key
+/// sooner does nothing and the card says why in one line; in the harness's own time after the
+/// delay the same click answers. A card that takes a freed place is armed anew, and the card
+/// that stays does not move.
+#[test]
+fn a_card_answers_only_once_it_has_been_up_a_moment_and_none_moves() {
+    // Frames at 60 a second, as a person's clicks come (kittest's click is three frames).
+    let mut p = played_stepping(Some(1.0 / 60.0));
+    p.harness.set_size(egui::vec2(1000.0, 700.0));
+    p.events
+        .send(EngineEvent::CardAdded(fixtures::bash_card(1, "echo first")))
+        .unwrap();
+    p.harness.step();
+    p.harness.step();
+    p.harness.get_by_label("Allow").click();
+    p.harness.step();
+    p.harness.key_press(egui::Key::A);
+    p.harness.step();
+    assert_eq!(p.sent(), vec![], "a card just up answered");
+    p.harness.get_by_label_contains("Just arrived — ").rect();
+    fixtures::past_arming(&mut p.harness);
+    p.harness.get_by_label("Allow").click();
+    p.harness.run_steps(2);
+    assert_eq!(
+        p.sent(),
+        vec![EngineCommand::Answer {
+            card: 1,
+            answer: CardAnswer::Allow,
+            by: AnsweredBy::Click
+        }]
+    );
+    // Two cards: the first goes; the second stays where it is, and a third that comes takes
+    // the freed place, unarmed until it has been there a moment.
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(
+        2,
+        "echo second",
+    )));
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(3, "echo third")));
+    fixtures::past_arming(&mut p.harness);
+    let before = card_rects(&p);
+    let second = before.iter().find(|(id, _)| *id == 2).unwrap().1;
+    let third = before.iter().find(|(id, _)| *id == 3).unwrap().1;
+    p.send(EngineEvent::CardRemoved {
+        id: 2,
+        by: AnsweredBy::Withdrawn,
+    });
+    p.send(EngineEvent::CardAdded(fixtures::bash_card(
+        4,
+        "echo fourth",
+    )));
+    let after = card_rects(&p);
+    // (In one window the card that now takes the keys says so on a line more: its place is
+    // the same.)
+    assert_eq!(
+        after.iter().find(|(id, _)| *id == 3).map(|(_, r)| r.min),
+        Some(third.min),
+        "the card that stayed moved"
+    );
+    let fourth = after.iter().find(|(id, _)| *id == 4).unwrap().1;
+    assert_eq!(fourth.min, second.min, "the new card takes the freed place");
+    // A click where the second card's Allow was lands on the fourth, which just came.
+    let allow = p
+        .harness
+        .query_all_by_label("Allow")
+        .map(|n| n.rect())
+        .find(|r| second.contains(r.center()))
+        .expect("an Allow in the freed place");
+    click_at(&mut p.harness, allow.center());
+    assert_eq!(
+        p.sent(),
+        vec![],
+        "the card that just took the place answered"
+    );
+    fixtures::past_arming(&mut p.harness);
+    click_at(&mut p.harness, allow.center());
+    p.harness.run_steps(2);
+    assert!(matches!(
+        p.sent().as_slice(),
+        [EngineCommand::Answer {
+            card: 4,
+            answer: CardAnswer::Allow,
+            ..
+        }]
+    ));
+}
+
+/// A person's click at `at`: the pointer comes, presses and lets go, a frame each.
+fn click_at(h: &mut Harness<'static, VultsWindow>, at: egui::Pos2) {
+    h.hover_at(at);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
 }
 
 #[test]

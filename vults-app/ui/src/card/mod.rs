@@ -41,6 +41,34 @@ use vults_engine::messages::{CardAnswer, PendingCard, Reason};
 /// Width of a card window in points.
 pub const WIDTH: f32 = 460.0;
 
+/// The least height of a card window ([`estimated_height`] never guesses less).
+pub const MIN_HEIGHT: f32 = 200.0;
+
+/// How long a card must have been in its place before its answer buttons and keys take effect,
+/// in seconds (like Firefox's `security.dialog_enable_delay`): a click meant for the card that
+/// was there a moment ago never answers the one that just took its place (docs/window.md).
+pub const ARM_DELAY: f64 = 0.5;
+
+/// How the answer buttons of a card not yet armed are drawn: faded, so they visibly arm.
+const UNARMED_OPACITY: f32 = 0.45;
+
+/// How long a card says why an answer that came too soon did nothing, in seconds.
+const TOO_SOON_FOR: f64 = 3.0;
+
+/// When a card's answers take effect ([`CardView::arm`]); the default: at once.
+#[derive(Debug, Clone, Copy, Default)]
+struct Arming {
+    /// When the card took its place (egui time); `None`: it does not move, answers at once.
+    placed: Option<f64>,
+    /// It has been drawn in that place.
+    drawn: bool,
+    /// The first frame after it was drawn there: it was on the screen by then.
+    seen: Option<f64>,
+    /// This frame's time and the frame before's.
+    now: f64,
+    before: f64,
+}
+
 /// A card's own state: each kind's view (its target, its questions, its plan) and what every
 /// card has (the keys held, the scrolls, "Show terminal", how it was answered).
 #[derive(Debug, Clone, Default)]
@@ -63,6 +91,11 @@ pub struct CardView {
     /// The last answer [`CardView::ui`] returned came from a key (A, D, Shift+A, a digit's
     /// Enter), not a click: the audit says `by: key`.
     by_key: bool,
+    /// Since when the card's answers may take effect ([`CardView::arm`]).
+    arming: Arming,
+    /// When an answer came before the card was armed, and whether it was a key: the card says
+    /// why it did nothing, for [`TOO_SOON_FOR`].
+    too_soon: Option<(f64, bool)>,
 }
 
 impl CardView {
@@ -120,6 +153,60 @@ impl CardView {
         }
     }
 
+    /// Says when the card took its place (`since`, in the egui time of the window that places
+    /// it, `ctx.input(|i| i.time)`), the time of this frame (`now`) and of the frame before
+    /// (`before`), ahead of [`CardView::ui`]. `None`: the card does not move where it is drawn
+    /// and answers at once (the default).
+    ///
+    /// The delay counts from the first frame after the card was drawn in its place (it was on
+    /// the screen by then, however long its window took to open), and an answer counts only
+    /// when the frame before the one that reads it began [`ARM_DELAY`] after that: the click or
+    /// key came after the frame before began, so the card had been up that long when it came,
+    /// however late the window reads it.
+    pub fn arm(&mut self, since: Option<f64>, now: f64, before: f64) {
+        let a = &mut self.arming;
+        if a.placed != since {
+            *a = Arming {
+                placed: since,
+                ..Default::default()
+            };
+        } else if a.drawn && a.seen.is_none() {
+            a.seen = Some(now);
+        }
+        a.now = now;
+        a.before = before;
+    }
+
+    /// Whether the card's answers take effect in this frame ([`CardView::arm`]).
+    pub fn armed(&self) -> bool {
+        let a = &self.arming;
+        a.placed.is_none() || a.seen.is_some_and(|seen| a.before - seen >= ARM_DELAY)
+    }
+
+    /// Whether the card's answer buttons are drawn ready: it has been up [`ARM_DELAY`] now (a
+    /// click that comes after this frame takes effect).
+    fn looks_armed(&self) -> bool {
+        let a = &self.arming;
+        a.placed.is_none() || a.seen.is_some_and(|seen| a.now - seen >= ARM_DELAY)
+    }
+
+    /// In how many seconds the card must be drawn again at `now`: when it arms, or when its
+    /// "too soon" line goes.
+    pub fn wakes(&self, now: f64) -> Option<f64> {
+        let a = &self.arming;
+        let arms = match (a.placed, a.seen) {
+            (None, _) => None,
+            // Drawn: the next frame starts its delay.
+            (Some(_), None) => Some(0.0),
+            (Some(_), Some(seen)) => Some(seen + ARM_DELAY - now).filter(|left| *left > 0.0),
+        };
+        let line = self
+            .too_soon
+            .map(|(at, _)| at + TOO_SOON_FOR - now)
+            .filter(|left| *left > 0.0);
+        [arms, line].into_iter().flatten().min_by(f64::total_cmp)
+    }
+
     /// Draws the card. `keys`: whether this card answers the keyboard shortcuts (a card in a
     /// window of its own does; in one shared window, only one card). Returns the answer when
     /// the person gave one.
@@ -130,6 +217,40 @@ impl CardView {
         now: SystemTime,
         keys: bool,
     ) -> Option<CardAnswer> {
+        let (armed, looks_armed) = (self.armed(), self.looks_armed());
+        let answer = self.answer_ui(ui, card, now, keys, looks_armed);
+        self.arming.drawn = true;
+        let time = self.arming.placed.map(|_| self.arming.now);
+        let answer = if answer.is_some() && !armed {
+            // Too soon: a click or key meant for what was here a moment ago does nothing.
+            self.too_soon = time.map(|t| (t, self.by_key));
+            self.by_key = false;
+            ui.ctx().request_repaint();
+            None
+        } else {
+            answer
+        };
+        if let (Some((at, key)), Some(t)) = (self.too_soon, time) {
+            if t - at < TOO_SOON_FOR {
+                too_soon_ui(ui, key, card.id);
+            } else {
+                self.too_soon = None;
+            }
+        }
+        answer
+    }
+
+    /// The card's header and its kind's view, with the answer the person gave this frame.
+    /// `armed`: the answer buttons are drawn ready (else faded, their answer dropped by the
+    /// caller).
+    fn answer_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        card: &PendingCard,
+        now: SystemTime,
+        keys: bool,
+        armed: bool,
+    ) -> Option<CardAnswer> {
         let presses = presses(ui, keys, &mut self.super_held);
         // T: Show terminal, on any card that offers it.
         if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
@@ -139,7 +260,9 @@ impl CardView {
         ui.add_space(4.0);
         self.by_key = false;
         if let Some(plan) = card.plan() {
-            return self.plan.ui(ui, plan, &presses, keys, &mut self.by_key);
+            return self
+                .plan
+                .ui(ui, plan, &presses, keys, armed, &mut self.by_key);
         }
         match &card.call.target {
             Target::Questions { questions } if card.question => self.questions.ui(
@@ -147,6 +270,7 @@ impl CardView {
                 questions,
                 &presses,
                 keys,
+                armed,
                 &self.terminal,
                 &mut self.by_key,
             ),
@@ -158,7 +282,7 @@ impl CardView {
                     ui.ctx().request_repaint();
                 }
                 ui.add_space(6.0);
-                decision_ui(ui, card, keys, &mut self.terminal).or_else(|| {
+                decision_ui(ui, card, keys, armed, &mut self.terminal).or_else(|| {
                     let key = permission_key(card, &presses);
                     self.by_key = key.is_some();
                     key
@@ -166,6 +290,32 @@ impl CardView {
             }
         }
     }
+}
+
+/// Why an answer did nothing: the card had only just taken its place. One line, over the
+/// card's lower part (its own layer, so the card's height never changes for it), in amber.
+fn too_soon_ui(ui: &mut egui::Ui, key: bool, card: vults_engine::messages::CardId) {
+    let text = if key {
+        "Just arrived — press again in a moment"
+    } else {
+        "Just arrived — click again in a moment"
+    };
+    let rect = ui.min_rect();
+    egui::Area::new(egui::ViewportId::from_hash_of(("vults-too-soon", card)).0)
+        .order(egui::Order::Tooltip)
+        .interactable(false)
+        .pivot(egui::Align2::CENTER_BOTTOM)
+        .fixed_pos(egui::pos2(rect.center().x, rect.bottom()))
+        .show(ui.ctx(), |ui| {
+            egui::Frame::new()
+                .fill(Color32::from_rgb(0x33, 0x2A, 0x18))
+                .stroke(egui::Stroke::new(1.0, look::AMBER))
+                .corner_radius(6)
+                .inner_margin(egui::Margin::symmetric(10, 4))
+                .show(ui, |ui| {
+                    ui.label(RichText::new(text).strong().color(look::AMBER));
+                });
+        });
 }
 
 fn header_ui(

@@ -44,6 +44,7 @@ impl PlanView {
         plan: &str,
         presses: &[Press],
         keys: bool,
+        armed: bool,
         by_key: &mut bool,
     ) -> Option<CardAnswer> {
         ui.label(RichText::new("plan").small().color(Color32::from_gray(140)));
@@ -89,6 +90,9 @@ impl PlanView {
         let mut answer = None;
         ui.add_space(4.0);
         ui.horizontal_wrapped(|ui| {
+            if !armed {
+                ui.multiply_opacity(super::UNARMED_OPACITY);
+            }
             let approve =
                 egui::Button::new(RichText::new("Approve").strong().color(Color32::WHITE))
                     .fill(look::GREEN);

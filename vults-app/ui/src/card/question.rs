@@ -37,12 +37,14 @@ impl QuestionsView {
 
     /// Draws the questions and "Answer" / "Deny"; `by_key` says whether the answer came from a
     /// key.
+    #[allow(clippy::too_many_arguments)] // the card's state it reads, each its own
     pub(super) fn ui(
         &mut self,
         ui: &mut egui::Ui,
         questions: &[Question],
         presses: &[Press],
         keys: bool,
+        armed: bool,
         terminal: &CardTerminal,
         by_key: &mut bool,
     ) -> Option<CardAnswer> {
@@ -118,6 +120,9 @@ impl QuestionsView {
             .map(|(q, c)| c.answer(q))
             .collect();
         ui.horizontal(|ui| {
+            if !armed {
+                ui.multiply_opacity(super::UNARMED_OPACITY);
+            }
             let ready = items.is_some();
             let send = ui
                 .add_enabled(

@@ -263,11 +263,16 @@ pub(super) fn decision_ui(
     ui: &mut egui::Ui,
     card: &PendingCard,
     keys: bool,
+    armed: bool,
     terminal: &mut CardTerminal,
 ) -> Option<CardAnswer> {
     let mut answer = None;
     let offers = always_offers(card);
     ui.horizontal_wrapped(|ui| {
+        // Faded until the card has been in its place for a moment (super::ARM_DELAY).
+        if !armed {
+            ui.multiply_opacity(super::UNARMED_OPACITY);
+        }
         let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE))
             .fill(look::GREEN);
         if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
