@@ -166,7 +166,10 @@ impl Rig {
         self.server.notifies()
     }
 
+    /// Clicks `label` on a card, once the card's answers are armed (issue 38: a card's answers
+    /// take effect half a second after it is up in its place, in the window's own time).
     fn click(&mut self, label: &str) {
+        crate::fixtures::past_arming(&mut self.harness);
         self.harness.get_by_label(label).click_accesskit();
         self.harness.step();
         self.harness.step();
