@@ -120,6 +120,18 @@ impl PhonePort {
         }
     }
 
+    /// Pushes Vults' own warning (a hook removed, a usage limit near) to the paired phones, in
+    /// the words the desktop notification says ([`vults_phone::PhoneAction::Warn`]).
+    pub fn warn(&self, tag: &str, title: &str, body: &str) {
+        if let Some(link) = self.held().as_ref() {
+            link.apply(vults_phone::PhoneAction::Warn {
+                tag: tag.to_string(),
+                title: title.to_string(),
+                body: body.to_string(),
+            });
+        }
+    }
+
     /// Stops the link and waits until it has (its last summary of refusals sent to the engine,
     /// the listener and the broker link closed); what is asked of it later is refused.
     pub fn stop(&self) {

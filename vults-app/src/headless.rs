@@ -72,7 +72,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
     if !cards {
         answer_with_the_phone(&phone.port, engine.commander());
     }
-    let warnings = Arc::new(Warnings::new(&phone_paths));
+    let warnings = Arc::new(Warnings::new(&phone_paths, phone.port.clone()));
     let _watch = {
         let warnings = warnings.clone();
         let sink: vults_installer::watch::Sink = Arc::new(move |e| warnings.hook(&e));
@@ -192,15 +192,17 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
     }
 }
 
-/// Vults' own warnings (a hook removed, a limit near): a console line, a log line, and one
-/// desktop notification per agent or window (replaced by the next), held by quiet hours.
+/// Vults' own warnings (a hook removed, a limit near): a console line, a log line, one desktop
+/// notification per agent or window (replaced by the next), held by quiet hours, and the same
+/// words pushed to the paired phones, as the window does.
 struct Warnings {
     settings: vults_attention::AttentionSettings,
     notifier: Mutex<Option<vults_attention::Notifier>>,
+    phone: Arc<PhonePort>,
 }
 
 impl Warnings {
-    fn new(paths: &Paths) -> Warnings {
+    fn new(paths: &Paths, phone: Arc<PhonePort>) -> Warnings {
         let (settings, why) = vults_ui::attention::load_settings(paths);
         if let Some(why) = why {
             tracing::warn!("notification settings: {why}; the defaults are used");
@@ -208,10 +210,14 @@ impl Warnings {
         Warnings {
             settings,
             notifier: Mutex::new(None),
+            phone,
         }
     }
 
     fn show(&self, id: String, notice: vults_attention::Notice) {
+        if let vults_attention::What::Warning { title, body } = &notice.what {
+            self.phone.warn(&id, title, body);
+        }
         let Ok(mut n) = self.notifier.lock() else {
             return;
         };
