@@ -167,6 +167,8 @@ impl Rig {
     }
 
     fn click(&mut self, label: &str) {
+        // A card's buttons answer once it has been up a moment (its arming).
+        crate::fixtures::past_arming(&mut self.harness);
         self.harness.get_by_label(label).click_accesskit();
         self.harness.step();
         self.harness.step();
