@@ -4,7 +4,7 @@
 //! when it exits 0 (what `systemctl --user stop` sends). The installed unit itself is verified
 //! and started again by the .deb's test (`tests/packaging/deb.sh`).
 
-use super::support::{app_bin, wait_until};
+use super::support::app_bin;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -79,6 +79,7 @@ fn the_unit_verifies_with_systemd_analyze() {
 #[cfg(unix)]
 #[test]
 fn the_units_exec_start_is_the_headless_app_until_sigterm() {
+    use super::support::wait_until;
     let home = vults_tests::TempHome::new("unitrun");
     let words = exec_start();
     let mut child = home
