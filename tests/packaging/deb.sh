@@ -60,7 +60,10 @@ Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 & p
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
 export DISPLAY="$display"
 as_user DISPLAY="$display" openbox >/dev/null 2>&1 & pids+=($!)
-as_user DISPLAY="$display" LIBGL_ALWAYS_SOFTWARE=1 /usr/bin/vults-app >"$t/app.out" 2>&1 & pids+=($!)
+# The app itself is the background job (exec), so that killing $app_pid stops the app and not
+# a subshell around it: the headless app below must find the socket free.
+(exec env -i PATH=/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$run" DISPLAY="$display" \
+    LIBGL_ALWAYS_SOFTWARE=1 /usr/bin/vults-app) >"$t/app.out" 2>&1 & pids+=($!)
 app_pid=$!
 hook="$home/.local/share/vults/bin/vults-hook"
 for _ in $(seq 100); do grep -q "$hook --agent claude PermissionRequest" "$home/.claude/settings.json" 2>/dev/null && break; sleep 0.2; done
