@@ -176,12 +176,20 @@ fn resolve(choice: &Choice) -> Active {
     }
     let tag = match choice {
         Choice::Language(tag) => find(tag).map(|l| l.tag),
-        Choice::System => negotiate(&system_tags()),
+        Choice::System => system_language(),
     };
     Active {
         tag: tag.unwrap_or(ENGLISH),
         pseudo: false,
     }
+}
+
+/// The first of the system's languages that Vults speaks ([`negotiate`] of [`system_tags`]),
+/// read once: the process's locale does not change while it runs, and Settings → General names
+/// it on every frame it is shown.
+pub fn system_language() -> Option<&'static str> {
+    static SYSTEM: LazyLock<Option<&'static str>> = LazyLock::new(|| negotiate(&system_tags()));
+    *SYSTEM
 }
 
 /// The system's preferred languages, as BCP 47 tags (`pt_BR.UTF-8` reads as `pt-BR`; `C` and

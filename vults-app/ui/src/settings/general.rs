@@ -92,8 +92,7 @@ fn language_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
     };
     let label = |c: &Choice| match c {
         Choice::System => {
-            let spoken =
-                vults_i18n::negotiate(&vults_i18n::system_tags()).unwrap_or(vults_i18n::ENGLISH);
+            let spoken = vults_i18n::system_language().unwrap_or(vults_i18n::ENGLISH);
             tr!("settings-language-system", language = name_of(spoken))
         }
         Choice::Language(tag) => name_of(tag),
