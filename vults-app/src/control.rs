@@ -5,8 +5,9 @@
 //! `vults.phone.sock`), never the hook socket, so the hook protocol stays as it is. It is made
 //! 0600 in the runtime folder (0700), and both ends check the other's user: the app refuses a
 //! peer of another uid before reading a byte, and the command refuses an app of another uid (a
-//! listener planted there would otherwise hand it a QR code of its own). Unix only: on Windows
-//! the commands run the link themselves (see [`PhonePort`]).
+//! listener planted there would otherwise hand it a QR code of its own). On Windows it is a
+//! named pipe beside the hook's (`\\.\pipe\vults-<user>.phone.sock`) that admits this user
+//! alone, and the command checks the user of the process serving it.
 //!
 //! **The wire.** One request line of JSON (at most [`MAX_REQUEST`] bytes, within
 //! [`READ_WITHIN`]): `{"op":"pair","broker":false,"port":null,"loopback":false}`,
@@ -22,6 +23,7 @@
 
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
+use std::io;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use vults_core::paths::Paths;
@@ -574,16 +576,121 @@ fn test_push(port: &PhonePort, which: Option<&str>) -> Value {
 
 #[cfg(unix)]
 pub use unix::{Served, connect, serve};
+#[cfg(windows)]
+pub use windows::{Served, connect, serve};
+
+/// A connection of the channel: a Unix socket, or a named pipe on Windows.
+trait Conn: Send + Sync + Sized + 'static
+where
+    for<'a> &'a Self: io::Read + io::Write,
+{
+    /// Reads and writes give up after `within`.
+    fn limit_time(&self, within: Duration);
+    fn nonblocking(&self, on: bool) -> io::Result<()>;
+}
+
+/// Serves the channel's connections, each on a thread of its own, at most [`MAX_AT_ONCE`] at
+/// once (more are refused with an error line). `who` refuses a peer of another user before a
+/// byte is read, where the platform leaves that to the app (Unix).
+fn accept<S: Conn>(
+    incoming: impl Iterator<Item = io::Result<S>>,
+    who: impl Fn(&S) -> Result<(), String>,
+    port: &Arc<PhonePort>,
+) where
+    for<'a> &'a S: io::Read + io::Write,
+{
+    use std::io::Write as _;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let busy = Arc::new(AtomicUsize::new(0));
+    for stream in incoming {
+        let Ok(stream) = stream else { continue };
+        if let Err(why) = who(&stream) {
+            tracing::warn!("phone control channel: {why}");
+            continue;
+        }
+        if busy.fetch_add(1, Ordering::SeqCst) >= MAX_AT_ONCE {
+            busy.fetch_sub(1, Ordering::SeqCst);
+            stream.limit_time(READ_WITHIN);
+            let _ = writeln!(&stream, "{}", error("too many phone commands at once"));
+            continue;
+        }
+        let (port, busy) = (port.clone(), busy.clone());
+        let spawned = std::thread::Builder::new()
+            .name("vults-phone-command".into())
+            .spawn(move || {
+                serve_one(stream, &port);
+                busy.fetch_sub(1, Ordering::SeqCst);
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("phone control channel: cannot serve a command: {e}");
+        }
+    }
+}
+
+/// Reads one request line and answers it.
+fn serve_one<S: Conn>(stream: S, port: &PhonePort)
+where
+    for<'a> &'a S: io::Read + io::Write,
+{
+    use std::io::{BufRead as _, Write as _};
+    stream.limit_time(READ_WITHIN);
+    let mut line = String::new();
+    let read = io::BufReader::new(io::Read::take(&stream, MAX_REQUEST)).read_line(&mut line);
+    let mut out = |v: Value| {
+        let mut writer = &stream;
+        writeln!(writer, "{v}")
+            .and_then(|()| writer.flush())
+            .is_ok()
+    };
+    let request = match read {
+        Ok(_) if line.ends_with('\n') => Request::parse(line.trim_end()),
+        _ => Err("no request line".to_string()),
+    };
+    let request = match request {
+        Ok(r) => r,
+        Err(why) => {
+            tracing::warn!("phone control channel: refused a request: {why}");
+            out(error(format!("refused: {why}")));
+            return;
+        }
+    };
+    tracing::info!("phone control channel: {request:?}");
+    // The asker left (Ctrl-C on `phone pair`): its connection reads as closed (a pipe: broken).
+    // It sends nothing after its request, so whatever else it sent is read and dropped.
+    let gone = || {
+        let mut byte = [0u8; 64];
+        if stream.nonblocking(true).is_err() {
+            return false;
+        }
+        let closed = match io::Read::read(&mut &stream, &mut byte) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(e) => e.kind() == io::ErrorKind::BrokenPipe,
+        };
+        let _ = stream.nonblocking(false);
+        closed
+    };
+    handle(port, &request, &mut out, &gone);
+}
 
 #[cfg(unix)]
 mod unix {
-    use super::{MAX_AT_ONCE, MAX_REQUEST, PhonePort, READ_WITHIN, Request, error, handle};
-    use serde_json::Value;
-    use std::io::{self, BufRead, BufReader, Write};
+    use super::{Conn, PhonePort};
+    use std::io;
     use std::os::unix::net::{UnixListener, UnixStream};
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
     use vults_core::paths::Paths;
+
+    impl Conn for UnixStream {
+        fn limit_time(&self, within: Duration) {
+            let _ = self.set_read_timeout(Some(within));
+            let _ = self.set_write_timeout(Some(within));
+        }
+        fn nonblocking(&self, on: bool) -> io::Result<()> {
+            self.set_nonblocking(on)
+        }
+    }
 
     /// The channel's socket file while the app serves it: removed when dropped, only if it is
     /// still the file this app made.
@@ -659,77 +766,8 @@ mod unix {
         };
         std::thread::Builder::new()
             .name("vults-phone-control".into())
-            .spawn(move || accept(&listener, &port))?;
+            .spawn(move || super::accept(listener.incoming(), same_user, &port))?;
         Ok(served)
-    }
-
-    fn accept(listener: &UnixListener, port: &Arc<PhonePort>) {
-        let busy = Arc::new(AtomicUsize::new(0));
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            if let Err(why) = same_user(&stream) {
-                tracing::warn!("phone control channel: {why}");
-                continue;
-            }
-            if busy.fetch_add(1, Ordering::SeqCst) >= MAX_AT_ONCE {
-                busy.fetch_sub(1, Ordering::SeqCst);
-                let mut stream = stream;
-                let _ = stream.set_write_timeout(Some(READ_WITHIN));
-                let _ = writeln!(stream, "{}", error("too many phone commands at once"));
-                continue;
-            }
-            let (port, busy) = (port.clone(), busy.clone());
-            let spawned = std::thread::Builder::new()
-                .name("vults-phone-command".into())
-                .spawn(move || {
-                    serve_one(stream, &port);
-                    busy.fetch_sub(1, Ordering::SeqCst);
-                });
-            if let Err(e) = spawned {
-                tracing::warn!("phone control channel: cannot serve a command: {e}");
-            }
-        }
-    }
-
-    fn serve_one(stream: UnixStream, port: &PhonePort) {
-        let _ = stream.set_read_timeout(Some(READ_WITHIN));
-        let _ = stream.set_write_timeout(Some(READ_WITHIN));
-        let Ok(reader) = stream.try_clone() else {
-            return;
-        };
-        let mut line = String::new();
-        let read = BufReader::new(io::Read::take(reader, MAX_REQUEST)).read_line(&mut line);
-        let mut writer = &stream;
-        let mut out = |v: Value| {
-            writeln!(writer, "{v}")
-                .and_then(|()| writer.flush())
-                .is_ok()
-        };
-        let request = match read {
-            Ok(_) if line.ends_with('\n') => Request::parse(line.trim_end()),
-            _ => Err("no request line".to_string()),
-        };
-        let request = match request {
-            Ok(r) => r,
-            Err(why) => {
-                tracing::warn!("phone control channel: refused a request: {why}");
-                out(error(format!("refused: {why}")));
-                return;
-            }
-        };
-        tracing::info!("phone control channel: {request:?}");
-        // The asker left (Ctrl-C on `phone pair`): its connection reads as closed. It sends
-        // nothing after its request, so whatever else it sent is read and dropped.
-        let gone = || {
-            let mut byte = [0u8; 64];
-            if stream.set_nonblocking(true).is_err() {
-                return false;
-            }
-            let closed = matches!(io::Read::read(&mut &stream, &mut byte), Ok(0));
-            let _ = stream.set_nonblocking(false);
-            closed
-        };
-        handle(port, &request, &mut out, &gone);
     }
 
     /// The running app's channel: `Ok(None)` when no app serves one.
@@ -748,6 +786,98 @@ mod unix {
             Err(e) => return Err(e),
         };
         same_user(&stream).map_err(|why| io::Error::new(io::ErrorKind::PermissionDenied, why))?;
+        Ok(Some(stream))
+    }
+}
+
+/// Windows: a named pipe beside the hook's (`\\.\pipe\vults-<user>.phone.sock`), made with the
+/// hook pipe's security descriptor (this user alone may open it), and a command that connects
+/// checks that the process serving it runs as this user before it trusts a byte.
+#[cfg(windows)]
+mod windows {
+    use super::{Conn, PhonePort};
+    use interprocess::local_socket::traits::{ListenerExt as _, Stream as _, StreamCommon as _};
+    use interprocess::local_socket::{GenericFilePath, ListenerOptions, Stream, ToFsName as _};
+    use interprocess::os::windows::local_socket::ListenerOptionsExt as _;
+    use std::io;
+    use std::sync::Arc;
+    use std::time::Duration;
+    use vults_core::paths::Paths;
+    use vults_engine::pipe_security::{current_user_sid, owner_only, user_sid_of_process};
+
+    impl Conn for Stream {
+        fn limit_time(&self, within: Duration) {
+            let _ = self.set_recv_timeout(Some(within));
+            let _ = self.set_send_timeout(Some(within));
+        }
+        fn nonblocking(&self, on: bool) -> io::Result<()> {
+            self.set_nonblocking(on)
+        }
+    }
+
+    /// The pipe goes with the app; nothing to remove.
+    pub struct Served;
+
+    /// Listens on the channel and serves each request on a thread of its own.
+    pub fn serve(paths: &Paths, port: Arc<PhonePort>) -> io::Result<Served> {
+        let path = super::socket_path(paths);
+        let name = path.as_path().to_fs_name::<GenericFilePath>()?;
+        if Stream::connect(name.clone()).is_ok() {
+            return Err(io::Error::new(
+                io::ErrorKind::AddrInUse,
+                format!("another app serves {}", path.display()),
+            ));
+        }
+        let listener = ListenerOptions::new()
+            .name(name)
+            .security_descriptor(owner_only()?)
+            .create_sync()?;
+        std::thread::Builder::new()
+            .name("vults-phone-control".into())
+            .spawn(move || super::accept(listener.incoming(), |_: &Stream| Ok(()), &port))?;
+        Ok(Served)
+    }
+
+    /// The running app's channel: `Ok(None)` when no app serves one. A pipe served by a
+    /// process of another user (one that made the name first) is refused.
+    pub fn connect(paths: &Paths) -> io::Result<Option<Stream>> {
+        let path = super::socket_path(paths);
+        let name = path.as_path().to_fs_name::<GenericFilePath>()?;
+        let stream = match Stream::connect(name) {
+            Ok(s) => s,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused
+                ) =>
+            {
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let refused = |why: String| io::Error::new(io::ErrorKind::PermissionDenied, why);
+        let pid = stream
+            .peer_creds()
+            .ok()
+            .and_then(|c| c.pid())
+            .ok_or_else(|| {
+                refused(format!(
+                    "cannot tell which process serves {}",
+                    path.display()
+                ))
+            })?;
+        let theirs = user_sid_of_process(pid).map_err(|e| {
+            refused(format!(
+                "cannot tell who runs the process serving {}: {e}",
+                path.display()
+            ))
+        })?;
+        if theirs != current_user_sid()? {
+            return Err(refused(format!(
+                "{} is served by another user's process (pid {pid}, {theirs})",
+                path.display()
+            )));
+        }
         Ok(Some(stream))
     }
 }

@@ -146,7 +146,6 @@ fn answer_with_the_phone(port: &Arc<PhonePort>, commander: EngineCommander) {
 /// (removed when the app stops).
 struct Phone {
     port: Arc<PhonePort>,
-    #[cfg(unix)]
     _served: Option<crate::control::Served>,
 }
 
@@ -170,8 +169,6 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
     port.follow(&engine.event_bus());
     let at_stop = port.clone();
     engine.before_stop(move || at_stop.stop());
-    // Windows: no channel yet (the commands say so).
-    #[cfg(unix)]
     let served = match crate::control::serve(paths, port.clone()) {
         Ok(served) => {
             tracing::info!(
@@ -187,7 +184,6 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
     };
     Phone {
         port,
-        #[cfg(unix)]
         _served: served,
     }
 }

@@ -57,4 +57,9 @@ pub use runtime::{
     Engine, EngineCommander, EngineEvents, EngineHandle, HostListener, HostSockets, new_conn_id,
 };
 pub use socket::connect;
+/// The pipe security the hook's pipe is made with, for the app's other pipes (Windows).
+#[cfg(windows)]
+pub mod pipe_security {
+    pub use crate::socket::{current_user_sid, owner_only, user_sid_of_process};
+}
 pub use stats::{Stats, StatsSnapshot};

@@ -138,7 +138,6 @@ fn own_private_dir(dir: &Path) -> io::Result<()> {
 pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
     use interprocess::local_socket::traits::Stream as _;
     use interprocess::os::windows::local_socket::ListenerOptionsExt;
-    use interprocess::os::windows::security_descriptor::SecurityDescriptor;
 
     // A pipe that answers belongs to a running Vults.
     if let Ok(name) = socket.to_fs_name::<GenericFilePath>()
@@ -146,13 +145,7 @@ pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
     {
         return Err(already_running(socket));
     }
-    // This user as owner, and a protected DACL of one entry: full access for this user. (Not
-    // "OW", the owner's rights: an elevated process's objects are owned by Administrators, so
-    // OW would admit every administrator.)
-    let me = current_user_sid()?;
-    let sddl = widestring::U16CString::from_str(format!("O:{me}D:P(A;;GA;;;{me})"))
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    let sd = SecurityDescriptor::deserialize(&sddl)?;
+    let sd = owner_only()?;
     let name = socket.to_fs_name::<GenericFilePath>()?;
     ListenerOptions::new()
         .name(name)
@@ -167,18 +160,56 @@ pub fn listen(socket: &Path, _runtime_dir: &Path) -> io::Result<Listener> {
         })
 }
 
+/// A named pipe's security descriptor that admits this user only: this user as owner, and a
+/// protected DACL of one entry, full access for this user. (Not "OW", the owner's rights: an
+/// elevated process's objects are owned by Administrators, so OW would admit every
+/// administrator.) The hook's pipe and the phone commands' channel are made with it.
+#[cfg(windows)]
+pub fn owner_only() -> io::Result<interprocess::os::windows::security_descriptor::SecurityDescriptor>
+{
+    use interprocess::os::windows::security_descriptor::SecurityDescriptor;
+    let me = current_user_sid()?;
+    let sddl = widestring::U16CString::from_str(format!("O:{me}D:P(A;;GA;;;{me})"))
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    SecurityDescriptor::deserialize(&sddl)
+}
+
 /// This process's user as an SID string (`S-1-5-21-…`), from its token.
 #[cfg(windows)]
-fn current_user_sid() -> io::Result<String> {
+pub fn current_user_sid() -> io::Result<String> {
+    // SAFETY: the pseudo-handle of this process needs no closing.
+    user_sid_of(unsafe { windows_sys::Win32::System::Threading::GetCurrentProcess() })
+}
+
+/// The user a process `pid` runs as, as an SID string: who serves a pipe a command connected
+/// to (`GetNamedPipeServerProcessId`), before it trusts what it reads there.
+#[cfg(windows)]
+pub fn user_sid_of_process(pid: u32) -> io::Result<String> {
+    use windows_sys::Win32::Foundation::CloseHandle;
+    use windows_sys::Win32::System::Threading::{OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION};
+    // SAFETY: the handle is checked, used once and closed.
+    unsafe {
+        let process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+        if process.is_null() {
+            return Err(io::Error::last_os_error());
+        }
+        let sid = user_sid_of(process);
+        CloseHandle(process);
+        sid
+    }
+}
+
+#[cfg(windows)]
+fn user_sid_of(process: windows_sys::Win32::Foundation::HANDLE) -> io::Result<String> {
     use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
     use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
     use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
-    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
+    use windows_sys::Win32::System::Threading::OpenProcessToken;
     // SAFETY: the token is opened and closed here; the buffer is u64-aligned and its length
     // given; the SID string is NUL-terminated and freed with LocalFree.
     unsafe {
         let mut token: HANDLE = std::ptr::null_mut();
-        if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) == 0 {
+        if OpenProcessToken(process, TOKEN_QUERY, &mut token) == 0 {
             return Err(io::Error::last_os_error());
         }
         let mut buf = vec![0u64; 128];

@@ -10,9 +10,6 @@ mod broker_gate;
 mod broker_support;
 mod browser;
 mod hardening;
-// The phone commands reach the headless app over a Unix socket; Windows has no channel yet
-// (they say so), so the headless phone is tested where the channel is.
-#[cfg(unix)]
 mod headless;
 mod lan;
 mod login;

@@ -26,13 +26,6 @@ pub fn run(paths: Paths, m: &ArgMatches) -> i32 {
         Some(("test", m)) => Request::Test(m.get_one::<String>("device").cloned()),
         _ => unreachable!("phone's subcommands are in the command table"),
     };
-    if cfg!(not(unix)) {
-        eprintln!(
-            "vults-app: the phone commands speak to `vults-app --headless` over a Unix socket, \
-             which this Windows build does not have yet: pair from the window's Settings → Phone"
-        );
-        return 1;
-    }
     let mut shown = Shown::default();
     match ask_running_app(&paths, &request, &mut |v| shown.show(&v)) {
         Ok(true) => {}
@@ -77,18 +70,17 @@ pub fn run(paths: Paths, m: &ArgMatches) -> i32 {
 
 /// Sends `request` to the running app and shows each reply line; `Ok(false)` when no app
 /// serves a channel.
-#[cfg(unix)]
 fn ask_running_app(
     paths: &Paths,
     request: &Request,
     show: &mut dyn FnMut(Value) -> bool,
 ) -> std::io::Result<bool> {
     use std::io::{BufRead, BufReader, Write};
-    let Some(mut stream) = control::connect(paths)? else {
+    let Some(stream) = control::connect(paths)? else {
         return Ok(false);
     };
-    writeln!(stream, "{}", request.to_json())?;
-    stream.flush()?;
+    writeln!(&stream, "{}", request.to_json())?;
+    (&stream).flush()?;
     // Replies are small lines; a pairing's second one comes when the code is used or ends.
     for line in BufReader::new(std::io::Read::take(&stream, 1 << 20)).lines() {
         let line = line?;
@@ -104,16 +96,6 @@ fn ask_running_app(
     Ok(true)
 }
 
-/// Windows has no control channel yet ([`run`] says so first).
-#[cfg(not(unix))]
-fn ask_running_app(
-    _paths: &Paths,
-    _request: &Request,
-    _show: &mut dyn FnMut(Value) -> bool,
-) -> std::io::Result<bool> {
-    Ok(false)
-}
-
 /// Why this command must not start a link of its own: an app runs with no channel (the window,
 /// which pairs in Settings → Phone), whose link it would fight over the port and devices.json.
 fn app_without_channel(paths: &Paths) -> Option<String> {
@@ -125,8 +107,20 @@ fn app_without_channel(paths: &Paths) -> Option<String> {
                 .into(),
         );
     }
-    #[cfg(not(unix))]
-    let _ = paths;
+    #[cfg(windows)]
+    {
+        use interprocess::local_socket::traits::Stream as _;
+        use interprocess::local_socket::{GenericFilePath, Stream, ToFsName as _};
+        if let Ok(name) = paths.socket.as_path().to_fs_name::<GenericFilePath>()
+            && Stream::connect(name).is_ok()
+        {
+            return Some(
+                "a Vults app with a window runs here: pair, list and revoke phones in its \
+                 Settings → Phone (the phone commands speak to `vults-app --headless`)"
+                    .into(),
+            );
+        }
+    }
     None
 }
 
