@@ -766,3 +766,75 @@ fn with_no_app_running_the_phone_commands_run_the_link_themselves() {
     assert_eq!(status, 200);
     assert!(reply_of(asked).contains(r#""behavior":"allow""#));
 }
+
+/// A server has no Settings → Phone: `phone broker-password` sets the broker's passwords from
+/// standard input into the same store the window uses (here, with no session bus, the 0600
+/// file), never from an argument; empty input changes nothing, and `--clear` forgets.
+#[test]
+fn a_server_sets_the_broker_passwords_from_standard_input() {
+    let home = TempHome::new("hl-brokerpw");
+    let run = |args: &[&str], input: &str| -> (i32, String, String) {
+        let mut child = home
+            .command(vults_tests::built_app_bin())
+            .args(["phone", "broker-password"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("vults-app phone broker-password runs");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let paths = home.paths();
+    let app_file = vults_phone::secrets::broker_password_file(&paths);
+    let phone_file = vults_phone::secrets::phone_broker_password_file(&paths);
+    // Windows keeps it in its credential store (Wine's too); elsewhere, with no session bus, in
+    // the private file.
+    let in_file = |out: &str| !out.contains("system keyring");
+
+    let (code, out, err) = run(&[], "s3cret pass\n");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("app's broker password is"), "{out}");
+    if in_file(&out) {
+        assert_eq!(std::fs::read_to_string(&app_file).unwrap(), "s3cret pass");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&app_file).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+    let (code, out, err) = run(&["--phone"], "for the phone\r\n");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("phone's broker password is"), "{out}");
+    if in_file(&out) {
+        assert_eq!(
+            std::fs::read_to_string(&phone_file).unwrap(),
+            "for the phone"
+        );
+        assert_eq!(std::fs::read_to_string(&app_file).unwrap(), "s3cret pass");
+    }
+    // Nothing typed: nothing changes.
+    let (code, _, err) = run(&[], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("no password on standard input"), "{err}");
+    if in_file(&out) {
+        assert_eq!(std::fs::read_to_string(&app_file).unwrap(), "s3cret pass");
+    }
+    let (code, out, err) = run(&["--clear"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("forgotten"), "{out}");
+    assert!(!app_file.exists());
+    assert!(phone_file.exists() || !in_file(&out));
+}

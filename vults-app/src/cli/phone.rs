@@ -13,6 +13,9 @@ use vults_core::paths::Paths;
 
 /// `vults-app phone …`; the exit code.
 pub fn run(paths: Paths, m: &ArgMatches) -> i32 {
+    if let Some(("broker-password", m)) = m.subcommand() {
+        return broker_password(&paths, m.get_flag("phone"), m.get_flag("clear"));
+    }
     let request = match m.subcommand() {
         Some(("pair", m)) => Request::Pair {
             broker: m.get_flag("broker"),
@@ -66,6 +69,76 @@ pub fn run(paths: Paths, m: &ArgMatches) -> i32 {
         }
     }
     shown.code
+}
+
+/// `vults-app phone broker-password [--phone] [--clear]`: a server with no window sets the
+/// broker's passwords here, where Settings → Phone sets them on a desktop, into the same store
+/// (the keyring where one runs, else the 0600 file beside phone-broker.json). The password is
+/// one line of standard input, never an argument (which `ps` and the shell's history would
+/// show); typed at a terminal, it is not echoed.
+fn broker_password(paths: &Paths, phone: bool, clear: bool) -> i32 {
+    use vults_phone::secrets;
+    let whose = if phone { "the phone's" } else { "the app's" };
+    let password = if clear {
+        None
+    } else {
+        let read = if std::io::stdin().is_terminal() {
+            rpassword::prompt_password(format!("{whose} broker password (not shown): "))
+        } else {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line).map(|_| line)
+        };
+        match read {
+            Ok(line) => {
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                if line.is_empty() {
+                    eprintln!(
+                        "vults-app: no password on standard input (to forget it: --clear); \
+                         nothing changed"
+                    );
+                    return 1;
+                }
+                Some(line)
+            }
+            Err(e) => {
+                eprintln!("vults-app: cannot read the password: {e}; nothing changed");
+                return 1;
+            }
+        }
+    };
+    if let Err(e) = secrets::use_platform_store() {
+        tracing::info!("no keyring ({e}): the broker password goes to a private file");
+    }
+    let stored = if phone {
+        secrets::set_phone_broker_password(paths, password.as_deref())
+    } else {
+        secrets::set_broker_password(paths, password.as_deref())
+    };
+    match stored {
+        Ok(storage) => {
+            let what = format!(
+                "{} broker password is",
+                if phone { "phone's" } else { "app's" }
+            );
+            match password {
+                Some(_) => say(&format!("{}\n", storage.describe_as(&what))),
+                None => say(&format!(
+                    "{whose} broker password is forgotten: the login is anonymous.\n"
+                )),
+            }
+            if ask_running_app(paths, &Request::List, &mut |_| false).unwrap_or(false) {
+                say(
+                    "A headless Vults runs here: restart it (`systemctl --user restart vults`) to \
+                     log in with it.\n",
+                );
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("vults-app: cannot keep {whose} broker password: {e}");
+            1
+        }
+    }
 }
 
 /// Sends `request` to the running app and shows each reply line; `Ok(false)` when no app

@@ -215,6 +215,28 @@ fn phone() -> Command {
         )
         .subcommand(
             leaf(
+                "broker-password",
+                "vults-app phone broker-password [--phone] [--clear]",
+                "Sets the password the app logs in to the broker with (phone-broker.json's \
+                 username), read from standard input, as Settings → Phone does: in the keyring, \
+                 else a 0600 file; a running app uses it once restarted",
+            )
+            .arg(
+                Arg::new("phone")
+                    .long("phone")
+                    .action(ArgAction::SetTrue)
+                    .help("The password the phone logs in with instead (phone_username), handed \
+                           over in the pairing QR code"),
+            )
+            .arg(
+                Arg::new("clear")
+                    .long("clear")
+                    .action(ArgAction::SetTrue)
+                    .help("Forget the password (anonymous login)"),
+            ),
+        )
+        .subcommand(
+            leaf(
                 "test",
                 "vults-app phone test [<device>]",
                 "Pushes a test notification to a phone (every phone with push on, without a device)",
