@@ -586,7 +586,9 @@ where
 {
     /// Reads and writes give up after `within`.
     fn limit_time(&self, within: Duration);
-    fn nonblocking(&self, on: bool) -> io::Result<()>;
+    /// The asker left (Ctrl-C on `phone pair`): its connection reads as closed. It sends
+    /// nothing after its request, so whatever else it sent may be read and dropped.
+    fn gone(&self) -> bool;
 }
 
 /// Serves the channel's connections, each on a thread of its own, at most [`MAX_AT_ONCE`] at
@@ -655,21 +657,7 @@ where
         }
     };
     tracing::info!("phone control channel: {request:?}");
-    // The asker left (Ctrl-C on `phone pair`): its connection reads as closed (a pipe: broken).
-    // It sends nothing after its request, so whatever else it sent is read and dropped.
-    let gone = || {
-        let mut byte = [0u8; 64];
-        if stream.nonblocking(true).is_err() {
-            return false;
-        }
-        let closed = match io::Read::read(&mut &stream, &mut byte) {
-            Ok(0) => true,
-            Ok(_) => false,
-            Err(e) => e.kind() == io::ErrorKind::BrokenPipe,
-        };
-        let _ = stream.nonblocking(false);
-        closed
-    };
+    let gone = || stream.gone();
     handle(port, &request, &mut out, &gone);
 }
 
@@ -687,8 +675,14 @@ mod unix {
             let _ = self.set_read_timeout(Some(within));
             let _ = self.set_write_timeout(Some(within));
         }
-        fn nonblocking(&self, on: bool) -> io::Result<()> {
-            self.set_nonblocking(on)
+        fn gone(&self) -> bool {
+            let mut byte = [0u8; 64];
+            if self.set_nonblocking(true).is_err() {
+                return false;
+            }
+            let closed = matches!(io::Read::read(&mut &*self, &mut byte), Ok(0));
+            let _ = self.set_nonblocking(false);
+            closed
         }
     }
 
@@ -810,8 +804,25 @@ mod windows {
             let _ = self.set_recv_timeout(Some(within));
             let _ = self.set_send_timeout(Some(within));
         }
-        fn nonblocking(&self, on: bool) -> io::Result<()> {
-            self.set_nonblocking(on)
+        /// A pipe's client that left makes peeking fail (broken, or no longer connected);
+        /// a read without data would block, or under Wine return nothing as if closed.
+        fn gone(&self) -> bool {
+            use std::os::windows::io::{AsHandle as _, AsRawHandle as _};
+            use windows_sys::Win32::System::Pipes::PeekNamedPipe;
+            let Stream::NamedPipe(pipe) = self;
+            let mut available = 0u32;
+            // SAFETY: the handle is the stream's, alive for this call; no buffer is read into.
+            let ok = unsafe {
+                PeekNamedPipe(
+                    pipe.as_handle().as_raw_handle(),
+                    std::ptr::null_mut(),
+                    0,
+                    std::ptr::null_mut(),
+                    &mut available,
+                    std::ptr::null_mut(),
+                )
+            };
+            ok == 0
         }
     }
 

@@ -799,14 +799,13 @@ fn a_server_sets_the_broker_passwords_from_standard_input() {
     let paths = home.paths();
     let app_file = vults_phone::secrets::broker_password_file(&paths);
     let phone_file = vults_phone::secrets::phone_broker_password_file(&paths);
-    // Windows keeps it in its credential store (Wine's too); elsewhere, with no session bus, in
-    // the private file.
-    let in_file = |out: &str| !out.contains("system keyring");
-
     let (code, out, err) = run(&[], "s3cret pass\n");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("app's broker password is"), "{out}");
-    if in_file(&out) {
+    // Windows keeps it in its credential store (Wine's too); elsewhere, with no session bus, in
+    // the private file.
+    let in_file = !out.contains("system keyring");
+    if in_file {
         assert_eq!(std::fs::read_to_string(&app_file).unwrap(), "s3cret pass");
         #[cfg(unix)]
         {
@@ -818,7 +817,7 @@ fn a_server_sets_the_broker_passwords_from_standard_input() {
     let (code, out, err) = run(&["--phone"], "for the phone\r\n");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("phone's broker password is"), "{out}");
-    if in_file(&out) {
+    if in_file {
         assert_eq!(
             std::fs::read_to_string(&phone_file).unwrap(),
             "for the phone"
@@ -829,12 +828,12 @@ fn a_server_sets_the_broker_passwords_from_standard_input() {
     let (code, _, err) = run(&[], "");
     assert_eq!(code, 1);
     assert!(err.contains("no password on standard input"), "{err}");
-    if in_file(&out) {
+    if in_file {
         assert_eq!(std::fs::read_to_string(&app_file).unwrap(), "s3cret pass");
     }
     let (code, out, err) = run(&["--clear"], "");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("forgotten"), "{out}");
     assert!(!app_file.exists());
-    assert!(phone_file.exists() || !in_file(&out));
+    assert!(phone_file.exists() || !in_file);
 }
