@@ -164,12 +164,14 @@ pub fn window(
     // The window holds the phone link for Settings → Phone; the link reads the engine itself.
     window = window.with_phone(Box::new(phone));
     window = window.with_hosts(Box::new(hosts));
-    // Notifications, quiet hours and global keys.
-    window = window.with_attention(Box::new(vults_ui::attention::DesktopAttention::start(
+    // Notifications, quiet hours and global keys; the notifier reads the engine itself.
+    let mut attention = vults_ui::attention::DesktopAttention::start(
         &paths,
         vults_ui::attention::AttentionPlaces::default(),
         wake.clone(),
-    )));
+    );
+    attention.follow(&engine.event_bus());
+    window = window.with_attention(Box::new(attention));
     window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
     let opened = native::open(wake_cell, layout, window);
     // The window is gone (with it the phone link, stopped first on Quit): the engine next.

@@ -6,6 +6,11 @@
 //!   each session waits on now — its newest card, a question, an agent asking in its terminal, a
 //!   finished turn — as one [`Notice`] per session, and which sessions wait on nothing any more
 //!   (their card answered anywhere: a click, a rule, the phone, the terminal).
+//! - [`follow`] is the notifier's own subscription to the engine (`vults_engine::bus`): a task
+//!   on the app's runtime reads it into a [`Follower`] (a model of its own and a [`Watch`]) and
+//!   tells the notifier each step. The window does not relay: the notifier sees every card
+//!   whether the window is drawn, hidden, closed to the tray or minimized
+//!   ([`DesktopAttention::follow`]).
 //! - [`AttentionSide`] is how the window reaches the desktop: the real one,
 //!   [`DesktopAttention`], owns the [`Notifier`] (freedesktop over zbus, Windows toasts, macOS),
 //!   the [`GlobalKeys`] and the settings in `settings.json` (written on a thread of its own;
@@ -25,7 +30,7 @@ use vults_attention::{
     NotifierEvent, SessionId, Support, What,
 };
 use vults_core::paths::Paths;
-use vults_engine::messages::{Session, SessionKey, SessionState};
+use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionState};
 
 use crate::state::Model;
 
@@ -124,6 +129,72 @@ impl Watch {
     }
 }
 
+/// The notifier's own reading of the engine's events: a model of the cards and sessions (only
+/// those: nothing else changes what a session waits on) and the [`Watch`] over it.
+#[derive(Debug, Default)]
+pub struct Follower {
+    model: Model,
+    watch: Watch,
+}
+
+impl Follower {
+    /// A follower that has read nothing yet.
+    pub fn new() -> Follower {
+        Follower::default()
+    }
+
+    /// Takes one engine event; `true` when it may change what a session waits on.
+    pub fn apply(&mut self, event: &EngineEvent) -> bool {
+        match event {
+            EngineEvent::CardAdded(_)
+            | EngineEvent::CardRemoved { .. }
+            | EngineEvent::SessionChanged(_)
+            | EngineEvent::SessionGone(_) => {
+                self.model.apply(event.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// What to tell the notifier now ([`Watch::update`]).
+    pub fn steps(&mut self) -> Vec<Step> {
+        self.watch.update(&self.model)
+    }
+}
+
+/// The most events read in one go before the notifier is told (a flood is told in steps).
+const BATCH: usize = 256;
+
+/// Subscribes to the engine's events and tells `tell` each [`Step`] as they change what a
+/// session waits on, from a task on the app's runtime (`vults_engine::rt`). A subscription
+/// starts from what waits now and catches up from the engine's snapshot should it fall behind
+/// (`vults_engine::Subscription`), so no card is missed. It ends when the engine stops, when
+/// `tell` returns `false`, or when the returned task is aborted.
+pub fn follow(
+    events: &vults_engine::EngineEvents,
+    mut tell: impl FnMut(Step) -> bool + Send + 'static,
+) -> vults_engine::rt::Task {
+    let mut sub = events.subscribe();
+    vults_engine::rt::spawn(async move {
+        let mut follower = Follower::new();
+        while let Some(event) = sub.recv().await {
+            let mut changed = follower.apply(&event);
+            for _ in 0..BATCH {
+                let Ok(event) = sub.try_recv() else { break };
+                changed |= follower.apply(&event);
+            }
+            if changed {
+                for step in follower.steps() {
+                    if !tell(step) {
+                        return;
+                    }
+                }
+            }
+        }
+    })
+}
+
 fn session_notice(s: &Session, what: What) -> Notice {
     Notice {
         agent: match &s.identity {
@@ -188,12 +259,9 @@ impl Default for AttentionStatus {
 }
 
 /// How the window reaches notifications, quiet hours and global keys. Every call returns at
-/// once (the desktop's side runs on threads of its own).
+/// once (the desktop's side runs on threads of its own). What each session waits on is not the
+/// window's to tell: the notifier reads the engine itself ([`follow`]).
 pub trait AttentionSide {
-    /// `session` waits on `notice` now.
-    fn show(&mut self, session: &SessionKey, notice: Notice);
-    /// Nothing waits in `session` any more.
-    fn withdraw(&mut self, session: &SessionKey);
     /// Vults' own warning (a hook removed, a limit near), one notification per `id`, replaced
     /// by the next of the same id.
     fn alert(&mut self, _id: &str, _notice: Notice) {}
@@ -210,7 +278,10 @@ type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), String>;
 
 /// The real desktop's notifications, quiet hours and keys.
 pub struct DesktopAttention {
-    notifier: Notifier,
+    /// Shared with its subscription's task ([`DesktopAttention::follow`]), which holds it weakly.
+    notifier: Arc<Notifier>,
+    /// That task, ended with the notifier.
+    follower: Option<vults_engine::rt::Task>,
     events: Receiver<NotifierEvent>,
     settings: AttentionSettings,
     keys_target: KeysTarget,
@@ -310,7 +381,8 @@ impl DesktopAttention {
             .is_none()
             .then(|| saver(paths.clone(), save_error.clone()));
         let mut me = DesktopAttention {
-            notifier,
+            notifier: Arc::new(notifier),
+            follower: None,
             events,
             settings: AttentionSettings::default(),
             keys_target: places.keys,
@@ -327,6 +399,23 @@ impl DesktopAttention {
         me.bind_keys(&settings.keys);
         me.settings = settings;
         me
+    }
+
+    /// Subscribes the notifier to the engine's events ([`follow`]): from now on each session's
+    /// card, question, prompt in its terminal and finished turn is notified, and withdrawn when
+    /// nothing waits in it any more, whatever the window does.
+    pub fn follow(&mut self, events: &vults_engine::EngineEvents) {
+        let notifier = Arc::downgrade(&self.notifier);
+        self.follower = Some(follow(events, move |step| {
+            let Some(notifier) = notifier.upgrade() else {
+                return false;
+            };
+            match step {
+                Step::Show(session, notice) => notifier.show(session_id(&session), notice),
+                Step::Withdraw(session) => notifier.withdraw(session_id(&session)),
+            }
+            true
+        }));
     }
 
     /// (Re)binds the global keys on a thread of their own (an X11 connection, a portal call).
@@ -393,15 +482,15 @@ fn saver(paths: Paths, error: Arc<Mutex<Option<String>>>) -> Sender<AttentionSet
     tx
 }
 
+impl Drop for DesktopAttention {
+    fn drop(&mut self) {
+        if let Some(follower) = self.follower.take() {
+            follower.abort();
+        }
+    }
+}
+
 impl AttentionSide for DesktopAttention {
-    fn show(&mut self, session: &SessionKey, notice: Notice) {
-        self.notifier.show(session_id(session), notice);
-    }
-
-    fn withdraw(&mut self, session: &SessionKey) {
-        self.notifier.withdraw(session_id(session));
-    }
-
     fn alert(&mut self, id: &str, notice: Notice) {
         self.notifier.show(SessionId(id.to_string()), notice);
     }
@@ -509,7 +598,7 @@ mod tests {
     use std::time::SystemTime;
     use vults_core::agents::Target;
     use vults_core::protocol::{AgentKind, Identity};
-    use vults_engine::messages::{EngineEvent, PendingCard, Reason};
+    use vults_engine::messages::{PendingCard, Reason};
 
     fn key(s: &str) -> SessionKey {
         SessionKey {
@@ -654,6 +743,32 @@ mod tests {
         ));
         m.apply(EngineEvent::SessionGone(key("b")));
         assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
+    }
+
+    /// The notifier's own reading of the engine (what `cards_are_told_to_the_notifier_once`
+    /// checked of the window before the notifier subscribed itself): a card is told once, an
+    /// event that changes nothing tells nothing, and a card answered anywhere is withdrawn.
+    #[test]
+    fn the_follower_tells_a_card_once_and_withdraws_it_when_answered_anywhere() {
+        let mut f = Follower::new();
+        assert!(f.apply(&EngineEvent::CardAdded(card(
+            1,
+            "a",
+            cmd("make release"),
+            None
+        ))));
+        let steps = f.steps();
+        assert!(
+            matches!(&steps[..], [Step::Show(k, n)] if *k == key("a") && n.agent == "Claude Code" && n.what.card() == Some(1)),
+            "{steps:?}"
+        );
+        assert!(!f.apply(&EngineEvent::Notice("hello".into())));
+        assert!(f.steps().is_empty(), "told once");
+        assert!(f.apply(&EngineEvent::CardRemoved {
+            id: 1,
+            by: vults_engine::messages::AnsweredBy::Phone("Ana (d1)".into()),
+        }));
+        assert_eq!(f.steps(), [Step::Withdraw(key("a"))]);
     }
 
     #[test]

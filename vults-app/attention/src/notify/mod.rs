@@ -224,7 +224,8 @@ pub struct Notifier {
     /// The last notice sent per session, so the same one repeated (each frame) sends nothing.
     sent: Mutex<std::collections::HashMap<SessionId, Notice>>,
     shared: Arc<Mutex<Shared>>,
-    done: Option<std::sync::mpsc::Receiver<()>>,
+    /// In a mutex so the notifier can be shared (`Sync`) with a task that tells it.
+    done: Mutex<Option<std::sync::mpsc::Receiver<()>>>,
 }
 
 impl Notifier {
@@ -263,7 +264,7 @@ impl Notifier {
                 tx,
                 sent: Mutex::new(Default::default()),
                 shared,
-                done: Some(done),
+                done: Mutex::new(Some(done)),
             },
             events,
         )
@@ -335,7 +336,7 @@ impl Drop for Notifier {
         let (tx, _) = mpsc::unbounded_channel();
         drop(std::mem::replace(&mut self.tx, tx));
         // The thread withdraws what is on screen, then ends; a stuck bus is not waited for.
-        if let Some(done) = self.done.take() {
+        if let Some(done) = self.done.get_mut().ok().and_then(Option::take) {
             let _ = done.recv_timeout(Duration::from_secs(2));
         }
     }
