@@ -27,29 +27,32 @@ pub fn probe() -> TrayHost {
 /// [`probe`] on the bus at `address` (`None`: the session bus). Not from a task of the app's
 /// runtime (it blocks the thread; a worker's loop or a thread of its own may call it).
 pub fn probe_at(address: Option<&str>) -> TrayHost {
-    vults_engine::rt::handle().block_on(async {
-        let conn = match address {
-            Some(a) => match zbus::connection::Builder::address(a) {
-                Ok(b) => b.build().await,
-                Err(e) => Err(e),
-            },
-            None => zbus::Connection::session().await,
-        };
-        let conn = match conn {
-            Ok(c) => c,
-            Err(e) => return TrayHost::NoBus(e.to_string()),
-        };
-        let owned = async {
-            let bus = zbus::fdo::DBusProxy::new(&conn).await?;
-            let name = zbus::names::BusName::try_from(WATCHER).map_err(zbus::Error::from)?;
-            bus.name_has_owner(name).await
-        };
-        match owned.await {
-            Ok(true) => TrayHost::Present,
-            Ok(false) => TrayHost::Missing,
-            Err(e) => TrayHost::NoBus(e.to_string()),
-        }
-    })
+    vults_engine::rt::handle().block_on(ask(address))
+}
+
+/// [`probe_at`] for a task: asks the bus at `address` (`None`: the session bus).
+pub async fn ask(address: Option<&str>) -> TrayHost {
+    let conn = match address {
+        Some(a) => match zbus::connection::Builder::address(a) {
+            Ok(b) => b.build().await,
+            Err(e) => Err(e),
+        },
+        None => zbus::Connection::session().await,
+    };
+    let conn = match conn {
+        Ok(c) => c,
+        Err(e) => return TrayHost::NoBus(e.to_string()),
+    };
+    let owned = async {
+        let bus = zbus::fdo::DBusProxy::new(&conn).await?;
+        let name = zbus::names::BusName::try_from(WATCHER).map_err(zbus::Error::from)?;
+        bus.name_has_owner(name).await
+    };
+    match owned.await {
+        Ok(true) => TrayHost::Present,
+        Ok(false) => TrayHost::Missing,
+        Err(e) => TrayHost::NoBus(e.to_string()),
+    }
 }
 
 /// The one line that says what a missing host means, for the log and Settings → General.

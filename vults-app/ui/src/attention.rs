@@ -1,5 +1,5 @@
 //! Notifications, quiet hours and global keys, wired into the window (the `vults-attention`
-//! crate, the notifications crate, does the desktop's part on threads of its own; Settings →
+//! crate, the notifications crate, does the desktop's part on the app's runtime; Settings →
 //! Notifications is `settings::notifications`).
 //!
 //! - [`Watch`] is pure: after the engine's events are applied to the [`Model`], it says what
@@ -13,15 +13,16 @@
 //!   ([`DesktopAttention::follow`]).
 //! - [`AttentionSide`] is how the window reaches the desktop: the real one,
 //!   [`DesktopAttention`], owns the [`Notifier`] (freedesktop over zbus, Windows toasts, macOS),
-//!   the [`GlobalKeys`] and the settings in `settings.json` (written on a thread of its own;
-//!   a file or a section that does not parse is never written over).
+//!   the [`GlobalKeys`] and the settings in `settings.json`; the keys are bound and the file
+//!   written in its worker (`vults_engine::worker`), and a file or a section that does not
+//!   parse is never written over.
 //! - The window turns what it hears ([`Heard`]) into the same typed answers a click sends,
 //!   with [`vults_engine::messages::AnsweredBy::Notification`] or
 //!   [`vults_engine::messages::AnsweredBy::GlobalKey`] so History says how it was answered.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 
 use vults_attention::keys::{GlobalKeys, KeyAction, KeysEvent, KeysSettings, KeysTarget};
 use vults_attention::quiet::QuietNow;
@@ -31,6 +32,7 @@ use vults_attention::{
 };
 use vults_core::paths::Paths;
 use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionState};
+use vults_engine::worker::{Worker, WorkerSide};
 
 use crate::state::Model;
 
@@ -276,6 +278,25 @@ pub trait AttentionSide {
 /// What binding the keys came to: the keys and their presses, or why not.
 type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), String>;
 
+/// What the desktop's worker is asked to do (it may block: a file written, an X11 connection, a
+/// portal call).
+enum Job {
+    /// Write the settings into `settings.json` (the newest of a burst wins).
+    Save(AttentionSettings),
+    /// Bind the global keys; the number tells a late answer from the one awaited.
+    Bind(u64, KeysSettings),
+    Stop,
+}
+
+/// What the desktop's worker has done: its status.
+#[derive(Default)]
+struct Done {
+    /// Why the last write failed, if it did.
+    save_error: Option<String>,
+    /// The keys bound (or why not), for the [`Job::Bind`] of that number; taken by `poll`.
+    bound: Option<(u64, Bound)>,
+}
+
 /// The real desktop's notifications, quiet hours and keys.
 pub struct DesktopAttention {
     /// Shared with its subscription's task ([`DesktopAttention::follow`]), which holds it weakly.
@@ -284,19 +305,18 @@ pub struct DesktopAttention {
     follower: Option<vults_engine::rt::Task>,
     events: Receiver<NotifierEvent>,
     settings: AttentionSettings,
-    keys_target: KeysTarget,
     keys: Option<GlobalKeys>,
     key_events: Option<Receiver<KeysEvent>>,
-    /// Keys being bound on a thread: its answer.
-    binding: Option<Receiver<Bound>>,
+    /// The number of the [`Job::Bind`] whose answer is awaited (a later one replaces it).
+    binding: u64,
     keys_state: Support,
     /// What [`vults_attention::keys::support`] said at start.
     keys_here: Support,
-    saver: Option<Sender<AttentionSettings>>,
-    save_error: Arc<Mutex<Option<String>>>,
+    /// Writes the settings and binds the keys, off the window's thread: the one worker shape
+    /// (`vults_engine::worker`).
+    worker: Worker<Job, Done>,
     /// Why the settings are never written (the file or its section did not parse).
     blocked: Option<String>,
-    wake: Arc<dyn Fn() + Send + Sync>,
 }
 
 /// Where [`DesktopAttention`] finds its desktop: the session bus and the keys' display, or a
@@ -376,25 +396,28 @@ impl DesktopAttention {
         config.wake = Some(wake.clone());
         config.read_desktop_dnd = places.read_desktop_dnd;
         let (notifier, events) = Notifier::start(config);
-        let save_error = Arc::new(Mutex::new(None));
-        let saver = blocked
-            .is_none()
-            .then(|| saver(paths.clone(), save_error.clone()));
+        let worker = {
+            let (paths, target, wake) = (paths.clone(), places.keys, wake.clone());
+            Worker::spawn(
+                "desktop attention",
+                Done::default(),
+                Job::Stop,
+                wake.clone(),
+                move |side| run(&paths, &target, &wake, &side),
+            )
+        };
         let mut me = DesktopAttention {
             notifier: Arc::new(notifier),
             follower: None,
             events,
             settings: AttentionSettings::default(),
-            keys_target: places.keys,
             keys: None,
             key_events: None,
-            binding: None,
+            binding: 0,
             keys_state: Support::Unavailable("global keys are off in Settings".into()),
             keys_here: vults_attention::keys::support(),
-            saver,
-            save_error,
+            worker,
             blocked,
-            wake,
         };
         me.bind_keys(&settings.keys);
         me.settings = settings;
@@ -418,68 +441,69 @@ impl DesktopAttention {
         }));
     }
 
-    /// (Re)binds the global keys on a thread of their own (an X11 connection, a portal call).
+    /// (Re)binds the global keys in the worker (an X11 connection, a portal call).
     fn bind_keys(&mut self, keys: &KeysSettings) {
         self.keys = None;
         self.key_events = None;
-        self.binding = None;
+        // An answer still to come for an earlier bind is not awaited any more.
+        self.binding += 1;
         if !keys.enabled {
             self.keys_state = Support::Unavailable("global keys are off in Settings".into());
             return;
         }
         self.keys_state = Support::Unavailable("binding the keys…".into());
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (keys, target, wake) = (keys.clone(), self.keys_target.clone(), self.wake.clone());
-        let key_wake = wake.clone();
-        let spawned = std::thread::Builder::new()
-            .name("vults-keys-bind".into())
-            .spawn(move || {
-                let _ = tx.send(GlobalKeys::start(&keys, target, Some(key_wake)));
-                wake();
-            });
-        match spawned {
-            Ok(_) => self.binding = Some(rx),
-            Err(e) => self.keys_state = Support::Unavailable(format!("no thread: {e}")),
+        if !self.worker.send(Job::Bind(self.binding, keys.clone())) {
+            self.keys_state = Support::Unavailable("the desktop's worker has stopped".into());
         }
     }
 
     fn save(&mut self) {
-        if let Some(saver) = &self.saver {
-            let _ = saver.send(self.settings.clone());
+        if self.blocked.is_none() {
+            let _ = self.worker.send(Job::Save(self.settings.clone()));
         }
     }
 }
 
-/// The writer of the settings: one thread, the last settings sent win.
-fn saver(paths: Paths, error: Arc<Mutex<Option<String>>>) -> Sender<AttentionSettings> {
-    let (tx, rx) = std::sync::mpsc::channel::<AttentionSettings>();
-    let spawned = std::thread::Builder::new()
-        .name("vults-settings".into())
-        .spawn(move || {
-            while let Ok(mut settings) = rx.recv() {
-                // Only the newest of a burst (a slider dragged) is written.
-                while let Ok(newer) = rx.try_recv() {
-                    settings = newer;
+/// The desktop's worker: writes the settings (only the newest of a burst, a slider dragged)
+/// and binds the keys, in the order asked.
+fn run(
+    paths: &Paths,
+    target: &KeysTarget,
+    wake: &Arc<dyn Fn() + Send + Sync>,
+    side: &WorkerSide<Job, Done>,
+) {
+    let mut queued = std::collections::VecDeque::new();
+    loop {
+        let Some(job) = queued.pop_front().or_else(|| side.recv()) else {
+            return;
+        };
+        match job {
+            Job::Stop => return,
+            Job::Bind(n, keys) => {
+                let bound = GlobalKeys::start(&keys, target.clone(), Some(wake.clone()));
+                side.update(|done| done.bound = Some((n, bound)));
+            }
+            Job::Save(mut settings) => {
+                for job in side.try_iter() {
+                    match job {
+                        Job::Save(newer) => settings = newer,
+                        other => queued.push_back(other),
+                    }
                 }
                 let Ok(value) = serde_json::to_value(&settings) else {
                     continue;
                 };
-                let result = vults_installer::state::edit_settings(&paths, |root| {
+                let result = vults_installer::state::edit_settings(paths, |root| {
                     root.insert(SETTINGS_KEY.into(), value);
                 });
                 let said = result.err().map(|e| {
                     tracing::warn!("notification settings not saved: {e}");
                     e.to_string()
                 });
-                if let Ok(mut slot) = error.lock() {
-                    *slot = said;
-                }
+                side.update(|done| done.save_error = said);
             }
-        });
-    if let Err(e) = spawned {
-        tracing::warn!("cannot start the settings writer: {e}");
+        }
     }
-    tx
 }
 
 impl Drop for DesktopAttention {
@@ -508,8 +532,8 @@ impl AttentionSide for DesktopAttention {
                 NotifierEvent::Dismissed { .. } | NotifierEvent::Capabilities(_) => {}
             }
         }
-        if let Some(result) = self.binding.as_ref().and_then(|rx| rx.try_recv().ok()) {
-            self.binding = None;
+        let answer = self.worker.status().bound.take();
+        if let Some((_, result)) = answer.filter(|(n, _)| *n == self.binding) {
             match result {
                 Ok((keys, events)) => {
                     self.keys = Some(keys);
@@ -561,10 +585,10 @@ impl AttentionSide for DesktopAttention {
             keys_here: self.keys_here.clone(),
             keys: self.keys_state.clone(),
             not_saved: self.blocked.clone().or_else(|| {
-                self.save_error
-                    .lock()
-                    .ok()
-                    .and_then(|e| e.clone())
+                self.worker
+                    .status()
+                    .save_error
+                    .clone()
                     .map(|e| format!("not saved: {e}"))
             }),
         }
