@@ -104,7 +104,7 @@ impl Headless {
 /// claimed; `log_file` is shown in Settings → General.
 pub fn window(
     paths: Paths,
-    instance: Option<vults_ui::instance::InstanceListener>,
+    instance: Option<vults_desktop::instance::InstanceListener>,
     log_file: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
     let runtime = runtime().map_err(|e| format!("cannot start: {e}"))?;
@@ -114,7 +114,7 @@ pub fn window(
     if let Err(e) = vults_phone::secrets::use_platform_store() {
         tracing::warn!("no keyring ({e}); the phone link keeps its key in a private file");
     }
-    let quit = vults_ui::desktop::quit_on_signal(wake.clone());
+    let quit = vults_desktop::tray::quit_on_signal(wake.clone());
     // Where the island and the cards go: read before the window opens.
     let window_prefs = vults_installer::window_prefs::read(&paths);
     let mut engine =
@@ -142,7 +142,7 @@ pub fn window(
     let layout = native::choose_layout(|k| std::env::var(k).ok());
     let installer = installer::BackgroundInstaller::start(paths.clone(), wake.clone());
     let phone = phone_link(paths.clone(), &engine, wake.clone());
-    let desktop = vults_ui::desktop::SystemDesktop::new(wake.clone()).with_quit_flag(quit);
+    let desktop = vults_desktop::tray::SystemDesktop::new(wake.clone()).with_quit_flag(quit);
     let mut window = VultsWindow::new(
         Box::new(link),
         Box::new(desktop),

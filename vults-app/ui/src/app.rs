@@ -19,7 +19,6 @@ pub use cards::{Place, Places, card_id, place_cards};
 
 use super::attention::AttentionSide;
 use super::card::CardView;
-use super::desktop::{DesktopSide, TrayAction};
 use super::flock::FlockView;
 use super::island::{self, IslandView};
 use super::look;
@@ -33,6 +32,7 @@ use super::state::{Change, Model};
 use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
+use vults_desktop::tray::{DesktopSide, TrayAction};
 use vults_engine::messages::{AnsweredBy, CardId, EngineCommand, PendingCard};
 
 /// How the window lays itself out on the desktop.

@@ -1,7 +1,7 @@
 //! Desktop integration at the edge of the window: the tray icon, opening a file in the user's
 //! editor, the quit signals. Behind [`DesktopSide`] so tests use [`NoDesktop`]; the real one
 //! degrades to nothing, with one log line, where there is no D-Bus or no tray — never a panic.
-//! Notifications are not here: they are `vults-attention`'s, through [`crate::attention`].
+//! Notifications are not here: they are `vults-attention`'s, through `vults_ui::attention`.
 
 use std::path::Path;
 
