@@ -79,7 +79,7 @@ cargo build --target "$WIN" -p vults-hook -p vults-app --bins --quiet
 # `--lib` (once) means each selected package's unit tests.
 cargo test --no-run --target "$WIN" --quiet --message-format=json --lib \
     -p vults-core -p vults-attention -p vults-terminal -p vults-engine -p vults-installer \
-    -p vults-phone -p vults-remote -p vults-zeca -p vults-ui -p vults-app \
+    -p vults-phone -p vults-remote -p vults-zeca -p vults-ui -p vults-desktop -p vults-app \
     -p vults-hook --test hook_e2e \
     -p vults-tests --test windows_pipe --test installer_windows \
     --test engine --test installer --test app --test phone --test ui \
@@ -150,6 +150,8 @@ wine_test phone-lib vults_phone
 wine_test phone phone
 wine_test zeca-lib vults_zeca
 wine_test remote-lib vults_remote
+# The one-instance pipe (instance.rs) moved to vults-desktop with its tests.
+wine_test desktop-lib vults_desktop
 # Under an Xvfb: viewport::windows's tests make real windows, which Wine makes only on a display.
 wine_test ui-lib vults_ui desktop
 export VULTS_NO_SNAPSHOTS=1

@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("vults-attention", 2),
     ("vults-remote", 2),
     ("vults-phone", 3),
+    ("vults-desktop", 3),
     ("vults-ui", 4),
     ("vults-app", 5),
 ];

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! vults-app                     the window (island, flock, cards, settings); a second start
-//!                               brings the running window forward (vults_ui::instance)
+//!                               brings the running window forward (vults_desktop::instance)
 //! vults-app --headless          the engine, the phone and the hosts' links: rules, policies and
 //!                               the phone answer, agents ask the rest (headless.rs)
 //! vults-app --headless --cards  the engine alone, cards answered on stdin (see headless.rs)
@@ -31,7 +31,7 @@ mod headless;
 
 use std::process::ExitCode;
 use vults_core::paths::Paths;
-use vults_ui::instance;
+use vults_desktop::instance;
 
 fn main() -> ExitCode {
     #[cfg(windows)]

@@ -1,7 +1,8 @@
 //! Whether a tray can show at all: a StatusNotifierItem (the tray icon Vults shows on Linux) is
 //! drawn only where a host watches for them, `org.kde.StatusNotifierWatcher` on the session bus
 //! (KDE Plasma, XFCE, sway's and others' bars; GNOME only with the AppIndicator extension).
-//! Asked once, on a thread of its own, so the window never waits on D-Bus.
+//! Asked once, off the window's thread, so the window never waits on D-Bus; the asking runs on
+//! the app's one runtime (`vults_engine::rt`).
 
 /// What the session bus says about tray hosts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,38 +24,35 @@ pub fn probe() -> TrayHost {
     probe_at(None)
 }
 
-/// [`probe`] on the bus at `address` (`None`: the session bus).
+/// [`probe`] on the bus at `address` (`None`: the session bus). Not from a task of the app's
+/// runtime (it blocks the thread; a worker's loop or a thread of its own may call it).
 pub fn probe_at(address: Option<&str>) -> TrayHost {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return TrayHost::NoBus(format!("no runtime: {e}")),
+    vults_engine::rt::handle().block_on(ask(address))
+}
+
+/// [`probe_at`] for a task: asks the bus at `address` (`None`: the session bus).
+pub async fn ask(address: Option<&str>) -> TrayHost {
+    let conn = match address {
+        Some(a) => match zbus::connection::Builder::address(a) {
+            Ok(b) => b.build().await,
+            Err(e) => Err(e),
+        },
+        None => zbus::Connection::session().await,
     };
-    rt.block_on(async {
-        let conn = match address {
-            Some(a) => match zbus::connection::Builder::address(a) {
-                Ok(b) => b.build().await,
-                Err(e) => Err(e),
-            },
-            None => zbus::Connection::session().await,
-        };
-        let conn = match conn {
-            Ok(c) => c,
-            Err(e) => return TrayHost::NoBus(e.to_string()),
-        };
-        let owned = async {
-            let bus = zbus::fdo::DBusProxy::new(&conn).await?;
-            let name = zbus::names::BusName::try_from(WATCHER).map_err(zbus::Error::from)?;
-            bus.name_has_owner(name).await
-        };
-        match owned.await {
-            Ok(true) => TrayHost::Present,
-            Ok(false) => TrayHost::Missing,
-            Err(e) => TrayHost::NoBus(e.to_string()),
-        }
-    })
+    let conn = match conn {
+        Ok(c) => c,
+        Err(e) => return TrayHost::NoBus(e.to_string()),
+    };
+    let owned = async {
+        let bus = zbus::fdo::DBusProxy::new(&conn).await?;
+        let name = zbus::names::BusName::try_from(WATCHER).map_err(zbus::Error::from)?;
+        bus.name_has_owner(name).await
+    };
+    match owned.await {
+        Ok(true) => TrayHost::Present,
+        Ok(false) => TrayHost::Missing,
+        Err(e) => TrayHost::NoBus(e.to_string()),
+    }
 }
 
 /// The one line that says what a missing host means, for the log and Settings → General.
@@ -75,11 +73,7 @@ mod tests {
             return;
         };
         assert_eq!(probe_at(Some(&bus.address)), TrayHost::Missing);
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let _host = rt
+        let _host = vults_engine::rt::handle()
             .block_on(async {
                 zbus::connection::Builder::address(bus.address.as_str())?
                     .name(WATCHER)?

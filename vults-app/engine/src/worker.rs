@@ -108,6 +108,15 @@ impl<C, S> WorkerSide<C, S> {
         self.rx.recv().ok()
     }
 
+    /// The next command, waiting at most `timeout` (a loop that also keeps a timer: the chat
+    /// ends an idle CLI when it is due).
+    pub fn recv_timeout(
+        &self,
+        timeout: std::time::Duration,
+    ) -> Result<C, std::sync::mpsc::RecvTimeoutError> {
+        self.rx.recv_timeout(timeout)
+    }
+
     /// Every command queued now, without waiting.
     pub fn try_iter(&self) -> TryIter<'_, C> {
         self.rx.try_iter()

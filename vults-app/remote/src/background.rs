@@ -1,13 +1,14 @@
-//! The window's side of the hosts: the links, and `remote add` / `remove` run on a thread of
-//! their own (the window never does I/O). Settings → Hosts reads [`HostsStatus`] each frame and
+//! The window's side of the hosts: the links, and `remote add` / `remove` run in a worker of
+//! their own (`vults_engine::worker`; the window never does I/O). Settings → Hosts reads [`HostsStatus`] each frame and
 //! sends [`HostsAction`]s.
 
 use super::host::Host;
 use super::install;
 use super::link::Links;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use vults_core::paths::Paths;
 use vults_engine::HostSockets;
+use vults_engine::worker::{Worker, WorkerSide};
 
 /// One host as Settings → Hosts shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,19 +60,26 @@ pub enum HostsAction {
     Forget(String),
 }
 
-struct Shared {
+/// How the last add or remove went: the worker's status.
+#[derive(Default)]
+struct Progress {
     busy: Option<String>,
     last: Option<String>,
     last_failed: bool,
     offer_forget: Option<String>,
 }
 
-/// The links while the app runs, and add / remove off the window's thread.
+enum Command {
+    Apply(HostsAction),
+    Stop,
+}
+
+/// The links while the app runs, and add / remove off the window's thread, in the one worker
+/// shape: an action in, its progress out, a wake. Dropping it waits for an add or remove under
+/// way to end (it is changing the host's files: stopping it halfway would leave them so).
 pub struct BackgroundHosts {
-    paths: Paths,
     links: Arc<Links>,
-    shared: Arc<Mutex<Shared>>,
-    wake: Arc<dyn Fn() + Send + Sync>,
+    worker: Worker<Command, Progress>,
 }
 
 impl BackgroundHosts {
@@ -81,17 +89,17 @@ impl BackgroundHosts {
         sockets: HostSockets,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> BackgroundHosts {
-        let links = Links::start_with_wake(&paths, sockets, wake.clone());
+        let links = Arc::new(Links::start_with_wake(&paths, sockets, wake.clone()));
+        let worker_links = links.clone();
         BackgroundHosts {
-            paths,
-            links: Arc::new(links),
-            shared: Arc::new(Mutex::new(Shared {
-                busy: None,
-                last: None,
-                last_failed: false,
-                offer_forget: None,
-            })),
-            wake,
+            links,
+            worker: Worker::spawn(
+                "hosts",
+                Progress::default(),
+                Command::Stop,
+                wake,
+                move |side| run(&paths, &worker_links, &side),
+            ),
         }
     }
 
@@ -117,99 +125,94 @@ impl BackgroundHosts {
                 }
             })
             .collect();
-        let shared = self.shared.lock();
+        let progress = self.worker.status();
         HostsStatus {
             hosts: rows,
-            busy: shared.as_ref().ok().and_then(|s| s.busy.clone()),
-            last: shared.as_ref().ok().and_then(|s| s.last.clone()),
-            last_failed: shared.as_ref().is_ok_and(|s| s.last_failed),
-            offer_forget: shared.as_ref().ok().and_then(|s| s.offer_forget.clone()),
+            busy: progress.busy.clone(),
+            last: progress.last.clone(),
+            last_failed: progress.last_failed,
+            offer_forget: progress.offer_forget.clone(),
             error,
         }
     }
 
-    /// Starts `action` on a thread of its own (nothing is started while another one runs);
+    /// Hands `action` to the worker (nothing is started while another one runs);
     /// [`BackgroundHosts::status`] says how it went.
     pub fn apply(&mut self, action: HostsAction) {
-        let (paths, links, shared, wake) = (
-            self.paths.clone(),
-            self.links.clone(),
-            self.shared.clone(),
-            self.wake.clone(),
-        );
         let what = match &action {
             HostsAction::Add { spec, .. } => format!("adding {spec}…"),
             HostsAction::Remove(name) => format!("removing {name}…"),
             HostsAction::Forget(name) => format!("forgetting {name}…"),
         };
-        if let Ok(mut s) = shared.lock() {
-            if s.busy.is_some() {
+        {
+            let mut progress = self.worker.status();
+            if progress.busy.is_some() {
                 return;
             }
-            s.busy = Some(what);
+            progress.busy = Some(what);
         }
-        let spawned = std::thread::Builder::new()
-            .name("vults-hosts".into())
-            .spawn(move || {
-                let mut offer_forget = None;
-                let said: Result<String, String> = match action {
-                    HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
-                        .and_then(|h| Ok((h, super::host::split_options(&ssh_options)?)))
-                    {
-                        Err(e) => Err(e),
-                        Ok((mut host, options)) => {
-                            host.ssh_options = options;
-                            match install::add(&paths, host, None) {
-                                Ok(a) => Ok(format!(
-                                    "{} added ({}): hook at {}, {} file(s) written",
-                                    a.host.name,
-                                    a.host.system,
-                                    a.host.hook_path(),
-                                    a.written.len()
-                                )),
-                                Err(e) => Err(e),
-                            }
-                        }
-                    },
-                    HostsAction::Remove(name) => match install::remove(&paths, &name) {
-                        Ok(r) => Ok(format!(
-                            "{name} removed: its agents' files as they were ({} written back)",
-                            r.written.len()
+        if !self.worker.send(Command::Apply(action)) {
+            let mut progress = self.worker.status();
+            progress.busy = None;
+            progress.last = Some("cannot start: the hosts' worker has stopped".into());
+            progress.last_failed = true;
+        }
+    }
+}
+
+/// The worker's loop: one action at a time, then the links read `hosts.json` again.
+fn run(paths: &Paths, links: &Links, side: &WorkerSide<Command, Progress>) {
+    while let Some(Command::Apply(action)) = side.recv() {
+        let mut offer_forget = None;
+        let said: Result<String, String> = match action {
+            HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
+                .and_then(|h| Ok((h, super::host::split_options(&ssh_options)?)))
+            {
+                Err(e) => Err(e),
+                Ok((mut host, options)) => {
+                    host.ssh_options = options;
+                    match install::add(paths, host, None) {
+                        Ok(a) => Ok(format!(
+                            "{} added ({}): hook at {}, {} file(s) written",
+                            a.host.name,
+                            a.host.system,
+                            a.host.hook_path(),
+                            a.written.len()
                         )),
-                        Err(e) => {
-                            offer_forget = Some(name);
-                            Err(e)
-                        }
-                    },
-                    HostsAction::Forget(name) => install::forget(&paths, &name).map(|()| {
-                        format!(
-                            "{name} forgotten; nothing on it was touched (its agents still run \
-                             the hook, which stays silent without a link)"
-                        )
-                    }),
-                };
-                let failed = said.is_err();
-                let said = said.unwrap_or_else(|e| e);
-                if failed {
-                    tracing::warn!("hosts: {said}");
-                } else {
-                    tracing::info!("hosts: {said}");
+                        Err(e) => Err(e),
+                    }
                 }
-                links.reload();
-                if let Ok(mut s) = shared.lock() {
-                    s.busy = None;
-                    s.last = Some(said);
-                    s.last_failed = failed;
-                    s.offer_forget = offer_forget;
+            },
+            HostsAction::Remove(name) => match install::remove(paths, &name) {
+                Ok(r) => Ok(format!(
+                    "{name} removed: its agents' files as they were ({} written back)",
+                    r.written.len()
+                )),
+                Err(e) => {
+                    offer_forget = Some(name);
+                    Err(e)
                 }
-                wake();
-            });
-        if let Err(e) = spawned
-            && let Ok(mut s) = self.shared.lock()
-        {
-            s.busy = None;
-            s.last = Some(format!("cannot start: {e}"));
-            s.last_failed = true;
+            },
+            HostsAction::Forget(name) => install::forget(paths, &name).map(|()| {
+                format!(
+                    "{name} forgotten; nothing on it was touched (its agents still run \
+                     the hook, which stays silent without a link)"
+                )
+            }),
+        };
+        let failed = said.is_err();
+        let said = said.unwrap_or_else(|e| e);
+        if failed {
+            tracing::warn!("hosts: {said}");
+        } else {
+            tracing::info!("hosts: {said}");
         }
+        links.reload();
+        side.update(|p| {
+            p.busy = None;
+            p.last = Some(said);
+            p.last_failed = failed;
+            p.offer_forget = offer_forget;
+        });
     }
 }

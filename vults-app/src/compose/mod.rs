@@ -104,7 +104,7 @@ impl Headless {
 /// claimed; `log_file` is shown in Settings → General.
 pub fn window(
     paths: Paths,
-    instance: Option<vults_ui::instance::InstanceListener>,
+    instance: Option<vults_desktop::instance::InstanceListener>,
     log_file: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
     let runtime = runtime().map_err(|e| format!("cannot start: {e}"))?;
@@ -114,7 +114,7 @@ pub fn window(
     if let Err(e) = vults_phone::secrets::use_platform_store() {
         tracing::warn!("no keyring ({e}); the phone link keeps its key in a private file");
     }
-    let quit = vults_ui::desktop::quit_on_signal(wake.clone());
+    let quit = vults_desktop::tray::quit_on_signal(wake.clone());
     // Where the island and the cards go: read before the window opens.
     let window_prefs = vults_installer::window_prefs::read(&paths);
     let mut engine =
@@ -142,7 +142,7 @@ pub fn window(
     let layout = native::choose_layout(|k| std::env::var(k).ok());
     let installer = installer::BackgroundInstaller::start(paths.clone(), wake.clone());
     let phone = phone_link(paths.clone(), &engine, wake.clone());
-    let desktop = vults_ui::desktop::SystemDesktop::new(wake.clone()).with_quit_flag(quit);
+    let desktop = vults_desktop::tray::SystemDesktop::new(wake.clone()).with_quit_flag(quit);
     let mut window = VultsWindow::new(
         Box::new(link),
         Box::new(desktop),
@@ -164,12 +164,14 @@ pub fn window(
     // The window holds the phone link for Settings → Phone; the link reads the engine itself.
     window = window.with_phone(Box::new(phone));
     window = window.with_hosts(Box::new(hosts));
-    // Notifications, quiet hours and global keys.
-    window = window.with_attention(Box::new(vults_ui::attention::DesktopAttention::start(
+    // Notifications, quiet hours and global keys; the notifier reads the engine itself.
+    let mut attention = vults_ui::attention::DesktopAttention::start(
         &paths,
         vults_ui::attention::AttentionPlaces::default(),
         wake.clone(),
-    )));
+    );
+    attention.follow(&engine.event_bus());
+    window = window.with_attention(Box::new(attention));
     window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
     let opened = native::open(wake_cell, layout, window);
     // The window is gone (with it the phone link, stopped first on Quit): the engine next.

@@ -17,9 +17,8 @@ mod cards;
 pub(crate) use cards::card_title;
 pub use cards::{Place, Places, card_id, place_cards};
 
-use super::attention::{AttentionSide, Watch};
+use super::attention::AttentionSide;
 use super::card::CardView;
-use super::desktop::{DesktopSide, TrayAction};
 use super::flock::FlockView;
 use super::island::{self, IslandView};
 use super::look;
@@ -33,6 +32,7 @@ use super::state::{Change, Model};
 use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
+use vults_desktop::tray::{DesktopSide, TrayAction};
 use vults_engine::messages::{AnsweredBy, CardId, EngineCommand, PendingCard};
 
 /// How the window lays itself out on the desktop.
@@ -174,8 +174,6 @@ pub struct VultsWindow {
     /// Notifications, quiet hours and global keys ([`VultsWindow::with_attention`]).
     attention: Option<Box<dyn AttentionSide>>,
     attention_view: super::settings::notifications::NotificationsView,
-    /// What each session waits on, as told to the notifier.
-    watch: Watch,
     /// The plan's usage windows: which thresholds each has crossed (vults_attention::limits).
     limits: vults_attention::limits::LimitWatch,
     /// The global keys' safety: a card comes up before a key answers it.
@@ -240,7 +238,6 @@ impl VultsWindow {
             terminal: Default::default(),
             attention: None,
             attention_view: Default::default(),
-            watch: Watch::new(),
             limits: Default::default(),
             gate: Default::default(),
             focus_wanted: None,
@@ -283,9 +280,9 @@ impl VultsWindow {
         ctx.request_repaint();
     }
 
-    /// Adds notifications, quiet hours and global keys: the engine's cards, questions and
-    /// finished turns raise desktop notifications, their actions and the keys answer cards,
-    /// and Settings → Notifications appears.
+    /// Adds notifications, quiet hours and global keys: their actions and the keys answer
+    /// cards, and Settings → Notifications appears. The notifications themselves follow the
+    /// engine on their own (`attention::follow`), not this window.
     pub fn with_attention(mut self, attention: Box<dyn AttentionSide>) -> VultsWindow {
         self.attention = Some(attention);
         self

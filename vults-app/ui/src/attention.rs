@@ -1,22 +1,28 @@
 //! Notifications, quiet hours and global keys, wired into the window (the `vults-attention`
-//! crate, the notifications crate, does the desktop's part on threads of its own; Settings →
+//! crate, the notifications crate, does the desktop's part on the app's runtime; Settings →
 //! Notifications is `settings::notifications`).
 //!
 //! - [`Watch`] is pure: after the engine's events are applied to the [`Model`], it says what
 //!   each session waits on now — its newest card, a question, an agent asking in its terminal, a
 //!   finished turn — as one [`Notice`] per session, and which sessions wait on nothing any more
 //!   (their card answered anywhere: a click, a rule, the phone, the terminal).
+//! - [`follow`] is the notifier's own subscription to the engine (`vults_engine::bus`): a task
+//!   on the app's runtime reads it into a [`Follower`] (a model of its own and a [`Watch`]) and
+//!   tells the notifier each step. The window does not relay: the notifier sees every card
+//!   whether the window is drawn, hidden, closed to the tray or minimized
+//!   ([`DesktopAttention::follow`]).
 //! - [`AttentionSide`] is how the window reaches the desktop: the real one,
 //!   [`DesktopAttention`], owns the [`Notifier`] (freedesktop over zbus, Windows toasts, macOS),
-//!   the [`GlobalKeys`] and the settings in `settings.json` (written on a thread of its own;
-//!   a file or a section that does not parse is never written over).
+//!   the [`GlobalKeys`] and the settings in `settings.json`; the keys are bound and the file
+//!   written in its worker (`vults_engine::worker`), and a file or a section that does not
+//!   parse is never written over.
 //! - The window turns what it hears ([`Heard`]) into the same typed answers a click sends,
 //!   with [`vults_engine::messages::AnsweredBy::Notification`] or
 //!   [`vults_engine::messages::AnsweredBy::GlobalKey`] so History says how it was answered.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 
 use vults_attention::keys::{GlobalKeys, KeyAction, KeysEvent, KeysSettings, KeysTarget};
 use vults_attention::quiet::QuietNow;
@@ -25,7 +31,8 @@ use vults_attention::{
     NotifierEvent, SessionId, Support, What,
 };
 use vults_core::paths::Paths;
-use vults_engine::messages::{Session, SessionKey, SessionState};
+use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionState};
+use vults_engine::worker::{Worker, WorkerSide};
 
 use crate::state::Model;
 
@@ -124,6 +131,72 @@ impl Watch {
     }
 }
 
+/// The notifier's own reading of the engine's events: a model of the cards and sessions (only
+/// those: nothing else changes what a session waits on) and the [`Watch`] over it.
+#[derive(Debug, Default)]
+pub struct Follower {
+    model: Model,
+    watch: Watch,
+}
+
+impl Follower {
+    /// A follower that has read nothing yet.
+    pub fn new() -> Follower {
+        Follower::default()
+    }
+
+    /// Takes one engine event; `true` when it may change what a session waits on.
+    pub fn apply(&mut self, event: &EngineEvent) -> bool {
+        match event {
+            EngineEvent::CardAdded(_)
+            | EngineEvent::CardRemoved { .. }
+            | EngineEvent::SessionChanged(_)
+            | EngineEvent::SessionGone(_) => {
+                self.model.apply(event.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// What to tell the notifier now ([`Watch::update`]).
+    pub fn steps(&mut self) -> Vec<Step> {
+        self.watch.update(&self.model)
+    }
+}
+
+/// The most events read in one go before the notifier is told (a flood is told in steps).
+const BATCH: usize = 256;
+
+/// Subscribes to the engine's events and tells `tell` each [`Step`] as they change what a
+/// session waits on, from a task on the app's runtime (`vults_engine::rt`). A subscription
+/// starts from what waits now and catches up from the engine's snapshot should it fall behind
+/// (`vults_engine::Subscription`), so no card is missed. It ends when the engine stops, when
+/// `tell` returns `false`, or when the returned task is aborted.
+pub fn follow(
+    events: &vults_engine::EngineEvents,
+    mut tell: impl FnMut(Step) -> bool + Send + 'static,
+) -> vults_engine::rt::Task {
+    let mut sub = events.subscribe();
+    vults_engine::rt::spawn(async move {
+        let mut follower = Follower::new();
+        while let Some(event) = sub.recv().await {
+            let mut changed = follower.apply(&event);
+            for _ in 0..BATCH {
+                let Ok(event) = sub.try_recv() else { break };
+                changed |= follower.apply(&event);
+            }
+            if changed {
+                for step in follower.steps() {
+                    if !tell(step) {
+                        return;
+                    }
+                }
+            }
+        }
+    })
+}
+
 fn session_notice(s: &Session, what: What) -> Notice {
     Notice {
         agent: match &s.identity {
@@ -188,12 +261,9 @@ impl Default for AttentionStatus {
 }
 
 /// How the window reaches notifications, quiet hours and global keys. Every call returns at
-/// once (the desktop's side runs on threads of its own).
+/// once (the desktop's side runs on threads of its own). What each session waits on is not the
+/// window's to tell: the notifier reads the engine itself ([`follow`]).
 pub trait AttentionSide {
-    /// `session` waits on `notice` now.
-    fn show(&mut self, session: &SessionKey, notice: Notice);
-    /// Nothing waits in `session` any more.
-    fn withdraw(&mut self, session: &SessionKey);
     /// Vults' own warning (a hook removed, a limit near), one notification per `id`, replaced
     /// by the next of the same id.
     fn alert(&mut self, _id: &str, _notice: Notice) {}
@@ -208,24 +278,45 @@ pub trait AttentionSide {
 /// What binding the keys came to: the keys and their presses, or why not.
 type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), String>;
 
+/// What the desktop's worker is asked to do (it may block: a file written, an X11 connection, a
+/// portal call).
+enum Job {
+    /// Write the settings into `settings.json` (the newest of a burst wins).
+    Save(AttentionSettings),
+    /// Bind the global keys; the number tells a late answer from the one awaited.
+    Bind(u64, KeysSettings),
+    Stop,
+}
+
+/// What the desktop's worker has done: its status.
+#[derive(Default)]
+struct Done {
+    /// Why the last write failed, if it did.
+    save_error: Option<String>,
+    /// The keys bound (or why not), for the [`Job::Bind`] of that number; taken by `poll`.
+    bound: Option<(u64, Bound)>,
+}
+
 /// The real desktop's notifications, quiet hours and keys.
 pub struct DesktopAttention {
-    notifier: Notifier,
+    /// Shared with its subscription's task ([`DesktopAttention::follow`]), which holds it weakly.
+    notifier: Arc<Notifier>,
+    /// That task, ended with the notifier.
+    follower: Option<vults_engine::rt::Task>,
     events: Receiver<NotifierEvent>,
     settings: AttentionSettings,
-    keys_target: KeysTarget,
     keys: Option<GlobalKeys>,
     key_events: Option<Receiver<KeysEvent>>,
-    /// Keys being bound on a thread: its answer.
-    binding: Option<Receiver<Bound>>,
+    /// The number of the [`Job::Bind`] whose answer is awaited (a later one replaces it).
+    binding: u64,
     keys_state: Support,
     /// What [`vults_attention::keys::support`] said at start.
     keys_here: Support,
-    saver: Option<Sender<AttentionSettings>>,
-    save_error: Arc<Mutex<Option<String>>>,
+    /// Writes the settings and binds the keys, off the window's thread: the one worker shape
+    /// (`vults_engine::worker`).
+    worker: Worker<Job, Done>,
     /// Why the settings are never written (the file or its section did not parse).
     blocked: Option<String>,
-    wake: Arc<dyn Fn() + Send + Sync>,
 }
 
 /// Where [`DesktopAttention`] finds its desktop: the session bus and the keys' display, or a
@@ -305,103 +396,125 @@ impl DesktopAttention {
         config.wake = Some(wake.clone());
         config.read_desktop_dnd = places.read_desktop_dnd;
         let (notifier, events) = Notifier::start(config);
-        let save_error = Arc::new(Mutex::new(None));
-        let saver = blocked
-            .is_none()
-            .then(|| saver(paths.clone(), save_error.clone()));
+        let worker = {
+            let (paths, target, wake) = (paths.clone(), places.keys, wake.clone());
+            Worker::spawn(
+                "desktop attention",
+                Done::default(),
+                Job::Stop,
+                wake.clone(),
+                move |side| run(&paths, &target, &wake, &side),
+            )
+        };
         let mut me = DesktopAttention {
-            notifier,
+            notifier: Arc::new(notifier),
+            follower: None,
             events,
             settings: AttentionSettings::default(),
-            keys_target: places.keys,
             keys: None,
             key_events: None,
-            binding: None,
+            binding: 0,
             keys_state: Support::Unavailable("global keys are off in Settings".into()),
             keys_here: vults_attention::keys::support(),
-            saver,
-            save_error,
+            worker,
             blocked,
-            wake,
         };
         me.bind_keys(&settings.keys);
         me.settings = settings;
         me
     }
 
-    /// (Re)binds the global keys on a thread of their own (an X11 connection, a portal call).
+    /// Subscribes the notifier to the engine's events ([`follow`]): from now on each session's
+    /// card, question, prompt in its terminal and finished turn is notified, and withdrawn when
+    /// nothing waits in it any more, whatever the window does.
+    pub fn follow(&mut self, events: &vults_engine::EngineEvents) {
+        let notifier = Arc::downgrade(&self.notifier);
+        self.follower = Some(follow(events, move |step| {
+            let Some(notifier) = notifier.upgrade() else {
+                return false;
+            };
+            match step {
+                Step::Show(session, notice) => notifier.show(session_id(&session), notice),
+                Step::Withdraw(session) => notifier.withdraw(session_id(&session)),
+            }
+            true
+        }));
+    }
+
+    /// (Re)binds the global keys in the worker (an X11 connection, a portal call).
     fn bind_keys(&mut self, keys: &KeysSettings) {
         self.keys = None;
         self.key_events = None;
-        self.binding = None;
+        // An answer still to come for an earlier bind is not awaited any more.
+        self.binding += 1;
         if !keys.enabled {
             self.keys_state = Support::Unavailable("global keys are off in Settings".into());
             return;
         }
         self.keys_state = Support::Unavailable("binding the keys…".into());
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (keys, target, wake) = (keys.clone(), self.keys_target.clone(), self.wake.clone());
-        let key_wake = wake.clone();
-        let spawned = std::thread::Builder::new()
-            .name("vults-keys-bind".into())
-            .spawn(move || {
-                let _ = tx.send(GlobalKeys::start(&keys, target, Some(key_wake)));
-                wake();
-            });
-        match spawned {
-            Ok(_) => self.binding = Some(rx),
-            Err(e) => self.keys_state = Support::Unavailable(format!("no thread: {e}")),
+        if !self.worker.send(Job::Bind(self.binding, keys.clone())) {
+            self.keys_state = Support::Unavailable("the desktop's worker has stopped".into());
         }
     }
 
     fn save(&mut self) {
-        if let Some(saver) = &self.saver {
-            let _ = saver.send(self.settings.clone());
+        if self.blocked.is_none() {
+            let _ = self.worker.send(Job::Save(self.settings.clone()));
         }
     }
 }
 
-/// The writer of the settings: one thread, the last settings sent win.
-fn saver(paths: Paths, error: Arc<Mutex<Option<String>>>) -> Sender<AttentionSettings> {
-    let (tx, rx) = std::sync::mpsc::channel::<AttentionSettings>();
-    let spawned = std::thread::Builder::new()
-        .name("vults-settings".into())
-        .spawn(move || {
-            while let Ok(mut settings) = rx.recv() {
-                // Only the newest of a burst (a slider dragged) is written.
-                while let Ok(newer) = rx.try_recv() {
-                    settings = newer;
+/// The desktop's worker: writes the settings (only the newest of a burst, a slider dragged)
+/// and binds the keys, in the order asked.
+fn run(
+    paths: &Paths,
+    target: &KeysTarget,
+    wake: &Arc<dyn Fn() + Send + Sync>,
+    side: &WorkerSide<Job, Done>,
+) {
+    let mut queued = std::collections::VecDeque::new();
+    loop {
+        let Some(job) = queued.pop_front().or_else(|| side.recv()) else {
+            return;
+        };
+        match job {
+            Job::Stop => return,
+            Job::Bind(n, keys) => {
+                let bound = GlobalKeys::start(&keys, target.clone(), Some(wake.clone()));
+                side.update(|done| done.bound = Some((n, bound)));
+            }
+            Job::Save(mut settings) => {
+                for job in side.try_iter() {
+                    match job {
+                        Job::Save(newer) => settings = newer,
+                        other => queued.push_back(other),
+                    }
                 }
                 let Ok(value) = serde_json::to_value(&settings) else {
                     continue;
                 };
-                let result = vults_installer::state::edit_settings(&paths, |root| {
+                let result = vults_installer::state::edit_settings(paths, |root| {
                     root.insert(SETTINGS_KEY.into(), value);
                 });
                 let said = result.err().map(|e| {
                     tracing::warn!("notification settings not saved: {e}");
                     e.to_string()
                 });
-                if let Ok(mut slot) = error.lock() {
-                    *slot = said;
-                }
+                side.update(|done| done.save_error = said);
             }
-        });
-    if let Err(e) = spawned {
-        tracing::warn!("cannot start the settings writer: {e}");
+        }
     }
-    tx
+}
+
+impl Drop for DesktopAttention {
+    fn drop(&mut self) {
+        if let Some(follower) = self.follower.take() {
+            follower.abort();
+        }
+    }
 }
 
 impl AttentionSide for DesktopAttention {
-    fn show(&mut self, session: &SessionKey, notice: Notice) {
-        self.notifier.show(session_id(session), notice);
-    }
-
-    fn withdraw(&mut self, session: &SessionKey) {
-        self.notifier.withdraw(session_id(session));
-    }
-
     fn alert(&mut self, id: &str, notice: Notice) {
         self.notifier.show(SessionId(id.to_string()), notice);
     }
@@ -419,8 +532,8 @@ impl AttentionSide for DesktopAttention {
                 NotifierEvent::Dismissed { .. } | NotifierEvent::Capabilities(_) => {}
             }
         }
-        if let Some(result) = self.binding.as_ref().and_then(|rx| rx.try_recv().ok()) {
-            self.binding = None;
+        let answer = self.worker.status().bound.take();
+        if let Some((_, result)) = answer.filter(|(n, _)| *n == self.binding) {
             match result {
                 Ok((keys, events)) => {
                     self.keys = Some(keys);
@@ -472,10 +585,10 @@ impl AttentionSide for DesktopAttention {
             keys_here: self.keys_here.clone(),
             keys: self.keys_state.clone(),
             not_saved: self.blocked.clone().or_else(|| {
-                self.save_error
-                    .lock()
-                    .ok()
-                    .and_then(|e| e.clone())
+                self.worker
+                    .status()
+                    .save_error
+                    .clone()
                     .map(|e| format!("not saved: {e}"))
             }),
         }
@@ -509,7 +622,7 @@ mod tests {
     use std::time::SystemTime;
     use vults_core::agents::Target;
     use vults_core::protocol::{AgentKind, Identity};
-    use vults_engine::messages::{EngineEvent, PendingCard, Reason};
+    use vults_engine::messages::{PendingCard, Reason};
 
     fn key(s: &str) -> SessionKey {
         SessionKey {
@@ -654,6 +767,32 @@ mod tests {
         ));
         m.apply(EngineEvent::SessionGone(key("b")));
         assert_eq!(w.update(&m), [Step::Withdraw(key("b"))]);
+    }
+
+    /// The notifier's own reading of the engine (what `cards_are_told_to_the_notifier_once`
+    /// checked of the window before the notifier subscribed itself): a card is told once, an
+    /// event that changes nothing tells nothing, and a card answered anywhere is withdrawn.
+    #[test]
+    fn the_follower_tells_a_card_once_and_withdraws_it_when_answered_anywhere() {
+        let mut f = Follower::new();
+        assert!(f.apply(&EngineEvent::CardAdded(card(
+            1,
+            "a",
+            cmd("make release"),
+            None
+        ))));
+        let steps = f.steps();
+        assert!(
+            matches!(&steps[..], [Step::Show(k, n)] if *k == key("a") && n.agent == "Claude Code" && n.what.card() == Some(1)),
+            "{steps:?}"
+        );
+        assert!(!f.apply(&EngineEvent::Notice("hello".into())));
+        assert!(f.steps().is_empty(), "told once");
+        assert!(f.apply(&EngineEvent::CardRemoved {
+            id: 1,
+            by: vults_engine::messages::AnsweredBy::Phone("Ana (d1)".into()),
+        }));
+        assert_eq!(f.steps(), [Step::Withdraw(key("a"))]);
     }
 
     #[test]

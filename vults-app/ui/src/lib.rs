@@ -14,9 +14,7 @@ pub mod attention;
 pub mod card;
 pub mod chat;
 pub mod code;
-pub mod desktop;
 pub mod flock;
-pub mod instance;
 pub mod island;
 pub mod look;
 pub mod markdown;
@@ -28,3 +26,9 @@ pub mod terminal;
 pub mod terminal_ui;
 pub mod viewport;
 pub mod welcome;
+
+/// The one-instance socket: moved to `vults_desktop::instance` (it draws nothing).
+pub use vults_desktop::instance;
+/// The tray, the quit signals and opening a file: moved below the view crate (they draw
+/// nothing), to `vults_desktop::tray`; named here too for the window's tests.
+pub use vults_desktop::tray as desktop;

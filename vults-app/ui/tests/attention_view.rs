@@ -8,8 +8,8 @@ use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use vults_attention::keys::KeyAction;
-use vults_attention::{AttentionSettings, Capabilities, Notice, NoticeAction, SessionId, Support};
-use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent, SessionKey};
+use vults_attention::{AttentionSettings, Capabilities, NoticeAction, SessionId, Support};
+use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
 use vults_ui::app::{Layout, Tab, VultsWindow};
 use vults_ui::attention::{AttentionSide, AttentionStatus, Heard};
 use vults_ui::desktop::{DesktopSide, TrayAction};
@@ -146,22 +146,14 @@ fn settings_that_cannot_be_saved_say_so() {
     );
 }
 
-/// A played attention side: records what the window told it, plays what it hears.
+/// A played attention side: plays what it hears and what Settings reads.
 #[derive(Clone, Default)]
 struct Played {
-    shown: Arc<Mutex<Vec<(SessionKey, Notice)>>>,
-    withdrawn: Arc<Mutex<Vec<SessionKey>>>,
     heard: Arc<Mutex<Vec<Heard>>>,
     status: Arc<Mutex<AttentionStatus>>,
 }
 
 impl AttentionSide for Played {
-    fn show(&mut self, session: &SessionKey, notice: Notice) {
-        self.shown.lock().unwrap().push((session.clone(), notice));
-    }
-    fn withdraw(&mut self, session: &SessionKey) {
-        self.withdrawn.lock().unwrap().push(session.clone());
-    }
     fn poll(&mut self) -> Vec<Heard> {
         std::mem::take(&mut *self.heard.lock().unwrap())
     }
@@ -273,27 +265,6 @@ fn the_trays_do_not_disturb_switches_quiet_and_the_tray_shows_it() {
     r.side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow::AWAKE;
     r.harness.run_steps(2);
     r.harness.get_by_label("0 birds");
-}
-
-#[test]
-fn cards_are_told_to_the_notifier_once() {
-    let mut r = rig();
-    r.send(EngineEvent::CardAdded(fixtures::bash_card(
-        1,
-        "make release",
-    )));
-    let shown = r.side.shown.lock().unwrap().clone();
-    assert_eq!(shown.len(), 1);
-    assert_eq!(shown[0].1.agent, "Claude Code");
-    r.send(EngineEvent::CardRemoved {
-        id: 1,
-        by: AnsweredBy::Phone("Ana (d1)".into()),
-    });
-    assert_eq!(
-        r.side.withdrawn.lock().unwrap().len(),
-        1,
-        "answered on the phone: withdrawn"
-    );
 }
 
 #[test]

@@ -65,7 +65,7 @@ fn rig(test: &str, settings: Option<AttentionSettings>) -> Option<Rig> {
         std::fs::write(paths.settings_file(), json!({ "attention": s }).to_string()).unwrap();
     }
     let engine = Engine::start(paths.clone(), std::sync::Arc::new(|| {})).expect("engine");
-    let attention = DesktopAttention::start(
+    let mut attention = DesktopAttention::start(
         &paths,
         AttentionPlaces {
             bus: Bus::Address(bus.address.clone()),
@@ -74,6 +74,8 @@ fn rig(test: &str, settings: Option<AttentionSettings>) -> Option<Rig> {
         },
         std::sync::Arc::new(|| {}),
     );
+    // The notifier reads the engine itself, as the app composes it.
+    attention.follow(&engine.event_bus());
     let window = VultsWindow::new(
         Box::new(engine),
         Box::new(NoDesktop::default()),

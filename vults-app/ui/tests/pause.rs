@@ -31,8 +31,6 @@ impl vults_ui::ports::HostsSide for NoHosts {
 
 struct Quiet;
 impl AttentionSide for Quiet {
-    fn show(&mut self, _: &vults_engine::messages::SessionKey, _: vults_attention::Notice) {}
-    fn withdraw(&mut self, _: &vults_engine::messages::SessionKey) {}
     fn poll(&mut self) -> Vec<Heard> {
         Vec::new()
     }

@@ -1,4 +1,4 @@
-//! The chat's thread: it owns every conversation and CLI process, turns the window's
+//! The chat's worker (`vults_engine::worker`): it owns every conversation and CLI process, turns the window's
 //! [`ChatCommand`]s and the processes' [`Note`]s into effects (a conversation updated, a card
 //! asked of the engine, a line to a CLI), and ends idle CLIs. Started by [`ZecaHandle::start`].
 
@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use vults_core::agents::{self, Agent, ChatEngine, ReplyShape};
 use vults_core::paths::Paths;
 use vults_core::protocol::{AgentKind, Decision, Event, Message, Terminal, VERSION};
 use vults_engine::messages::{AuditEntry, SessionKey};
+use vults_engine::worker::Worker;
 use vults_engine::{EngineCommander, InAppReply, InAppRequest};
 
 /// What the text denies with.
@@ -103,25 +103,26 @@ enum Effect {
     Notice(String),
 }
 
-/// What the chat's thread is handed.
+/// What the chat's worker is handed.
 enum Input {
     Command(ChatCommand),
     Note(Note),
     Stop,
 }
 
-/// The running chat: its own thread, which owns every conversation and CLI process. Dropping
-/// it ends every CLI the chat started.
+/// The running chat: its own worker (a loop on the app's runtime's blocking pool), which owns
+/// every conversation and CLI process. Dropping it ends every CLI the chat started.
 pub struct ZecaHandle {
-    inputs: mpsc::Sender<Input>,
+    /// The one worker shape (`vults_engine::worker`): inputs in; what it says goes out on
+    /// [`Self::events`], a stream rather than a snapshot.
+    worker: Worker<Input, ()>,
     /// Chat → window: conversations as they are now, the settings, notices.
     pub events: mpsc::Receiver<ChatEvent>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl ZecaHandle {
-    /// Loads the saved conversations and settings (sent at once as [`ChatEvent`]s) and starts
-    /// the chat's thread. Its permission questions go to `engine`; `wake` is called after each
+    /// Starts the chat's worker, which loads the saved conversations and settings (sent first
+    /// as [`ChatEvent`]s). Its permission questions go to `engine`; `wake` is called after each
     /// batch of events (the window passes `ctx.request_repaint`).
     pub fn start(
         paths: &Paths,
@@ -129,75 +130,58 @@ impl ZecaHandle {
         engine: EngineCommander,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> std::io::Result<ZecaHandle> {
-        let (inputs, rx) = mpsc::channel();
         let (events_tx, events) = mpsc::channel();
-        let sink_tx = inputs.clone();
-        let sink: Sink = Arc::new(move |note| {
-            let _ = sink_tx.send(Input::Note(note));
-        });
-        let (zeca, effects) = Zeca::load(paths, options, sink.clone());
-        let mut runner = Runner {
-            zeca,
-            engine,
-            events: events_tx,
-            wake,
-            sink,
-        };
-        runner.apply(effects);
-        let thread = std::thread::Builder::new()
-            .name("vults-zeca".into())
-            .spawn(move || {
-                loop {
-                    // Waits for the next input, or until the next idle CLI is due to end.
-                    let input = match runner.zeca.next_idle_end() {
-                        Some(at) => {
-                            match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                                Ok(input) => Some(input),
-                                Err(mpsc::RecvTimeoutError::Timeout) => None,
-                                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                            }
-                        }
-                        None => match rx.recv() {
+        let paths = paths.clone();
+        let worker = Worker::spawn("chat", (), Input::Stop, wake.clone(), move |side| {
+            let sink_tx = side.sender();
+            let sink: Sink = Arc::new(move |note| {
+                let _ = sink_tx.send(Input::Note(note));
+            });
+            let (zeca, effects) = Zeca::load(&paths, options, sink.clone());
+            let mut runner = Runner {
+                zeca,
+                engine,
+                events: events_tx,
+                wake,
+                sink,
+            };
+            runner.apply(effects);
+            loop {
+                // Waits for the next input, or until the next idle CLI is due to end.
+                let input = match runner.zeca.next_idle_end() {
+                    Some(at) => {
+                        match side.recv_timeout(at.saturating_duration_since(Instant::now())) {
                             Ok(input) => Some(input),
-                            Err(_) => break,
-                        },
-                    };
-                    let effects = match input {
-                        Some(Input::Command(cmd)) => runner.zeca.on_command(cmd),
-                        Some(Input::Note(note)) => runner.zeca.on_note(note),
-                        Some(Input::Stop) => break,
-                        None => runner.zeca.end_idle(Instant::now()),
-                    };
-                    runner.apply(effects);
-                }
-                runner.zeca.shutdown();
-            })?;
-        Ok(ZecaHandle {
-            inputs,
-            events,
-            thread: Some(thread),
-        })
+                            Err(mpsc::RecvTimeoutError::Timeout) => None,
+                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        }
+                    }
+                    None => match side.recv() {
+                        Some(input) => Some(input),
+                        None => break,
+                    },
+                };
+                let effects = match input {
+                    Some(Input::Command(cmd)) => runner.zeca.on_command(cmd),
+                    Some(Input::Note(note)) => runner.zeca.on_note(note),
+                    Some(Input::Stop) => break,
+                    None => runner.zeca.end_idle(Instant::now()),
+                };
+                runner.apply(effects);
+            }
+            runner.zeca.shutdown();
+        });
+        Ok(ZecaHandle { worker, events })
     }
 
     /// `false` when the chat has stopped.
     pub fn send(&self, command: ChatCommand) -> bool {
-        self.inputs.send(Input::Command(command)).is_ok()
+        self.worker.send(Input::Command(command))
     }
 
-    /// Ends every CLI the chat started and waits for its thread.
+    /// Ends every CLI the chat started and waits for its worker (what dropping it does).
     pub fn stop(&mut self) {
-        let _ = self.inputs.send(Input::Stop);
-        if let Some(t) = self.thread.take()
-            && t.join().is_err()
-        {
-            tracing::warn!("the chat's thread panicked");
-        }
-    }
-}
-
-impl Drop for ZecaHandle {
-    fn drop(&mut self) {
-        self.stop();
+        self.worker.stop();
     }
 }
 

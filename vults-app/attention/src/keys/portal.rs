@@ -1,5 +1,5 @@
 //! Wayland: the XDG GlobalShortcuts portal (`org.freedesktop.portal.GlobalShortcuts`), over
-//! zbus on a thread of its own. The portal owns the keys: Vults proposes its chords as
+//! zbus in a task on the app's one runtime (`vults_engine::rt`). The portal owns the keys: Vults proposes its chords as
 //! `preferred_trigger`s, the desktop may ask the person and bind others, and says which in
 //! `BindShortcuts`' response ([`KeysEvent::Ready`]). Presses come as `Activated` signals of
 //! our session.
@@ -72,32 +72,18 @@ pub(super) fn start(
 ) -> Result<Stop, String> {
     let bindings = bindings.to_vec();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let thread = std::thread::Builder::new()
-        .name("vults-keys-portal".into())
-        .spawn(move || {
-            let rt = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    events.send(KeysEvent::Unavailable(format!("no runtime: {e}")));
-                    return;
-                }
-            };
-            rt.block_on(async move {
-                tokio::select! {
-                    why = run(&bindings, &bus, &events) => {
-                        events.send(KeysEvent::Unavailable(why));
-                    }
-                    _ = stop_rx => {}
-                }
-            });
-        })
-        .map_err(|e| format!("cannot start the keys' thread: {e}"))?;
+    // A task on the app's one runtime (`vults_engine::rt`), not a thread of its own.
+    let task = vults_engine::rt::spawn(async move {
+        tokio::select! {
+            why = run(&bindings, &bus, &events) => {
+                events.send(KeysEvent::Unavailable(why));
+            }
+            _ = stop_rx => {}
+        }
+    });
     Ok(Box::new(move || {
         let _ = stop_tx.send(());
-        let _ = thread.join();
+        task.join();
     }))
 }
 

@@ -1,8 +1,9 @@
-//! Desktop notifications that say what and where, on a thread of their own.
+//! Desktop notifications that say what and where, in a task of their own.
 //!
-//! [`Notifier::start`] spawns the `vults-attention` thread (a current-thread tokio runtime) and
-//! returns at once; every method of [`Notifier`] is a channel send or a read of shared state,
-//! so the window may call them every frame. The thread owns the platform backend:
+//! [`Notifier::start`] spawns the notifier's task on the app's one runtime
+//! (`vults_engine::rt`) and returns at once; every method of [`Notifier`] is a channel send or a
+//! read of shared state, so the window may call them every frame. The task owns the platform
+//! backend:
 //!
 //! - Linux: `org.freedesktop.Notifications` over zbus — `replaces_id` for one notification per
 //!   session, `CloseNotification` to withdraw, actions where `GetCapabilities` says `actions`
@@ -11,7 +12,7 @@
 //!   it) and buttons.
 //! - macOS: NSUserNotification, as notify-rust does it: text and sound only.
 //!
-//! The same thread works out quiet hours ([`crate::quiet`]) each time something happens and at
+//! The same task works out quiet hours ([`crate::quiet`]) each time something happens and at
 //! each schedule change, and reads the desktop's own do-not-disturb where it can
 //! ([`Capabilities::desktop_dnd`]). While quiet nothing is raised; [`Notifier::quiet`] is the
 //! island's flag.
@@ -224,11 +225,12 @@ pub struct Notifier {
     /// The last notice sent per session, so the same one repeated (each frame) sends nothing.
     sent: Mutex<std::collections::HashMap<SessionId, Notice>>,
     shared: Arc<Mutex<Shared>>,
-    done: Option<std::sync::mpsc::Receiver<()>>,
+    /// In a mutex so the notifier can be shared (`Sync`) with a task that tells it.
+    done: Mutex<Option<std::sync::mpsc::Receiver<()>>>,
 }
 
 impl Notifier {
-    /// Starts the notifier's thread; returns at once. Events arrive on the receiver (and
+    /// Starts the notifier's task on the app's runtime; returns at once. Events arrive on the receiver (and
     /// `config.wake` is called). When the platform has no notifications the notifier still
     /// runs (quiet hours still count) and [`Notifier::capabilities`] says why.
     pub fn start(config: NotifierConfig) -> (Notifier, std::sync::mpsc::Receiver<NotifierEvent>) {
@@ -240,30 +242,17 @@ impl Notifier {
             caps: Capabilities::starting(),
         }));
         let thread_shared = shared.clone();
-        let spawned = std::thread::Builder::new()
-            .name("vults-attention".into())
-            .spawn(move || {
-                match tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
-                    Ok(rt) => rt.block_on(run(config, rx, events_tx, thread_shared)),
-                    Err(e) => tracing::warn!("no notifications: no runtime ({e})"),
-                }
-                let _ = done_tx.send(());
-            });
-        if let Err(e) = spawned {
-            tracing::warn!("no notifications: cannot start their thread ({e})");
-            if let Ok(mut s) = shared.lock() {
-                s.caps.notifications = Support::Unavailable(format!("no thread: {e}"));
-            }
-        }
+        // A task on the app's one runtime (`vults_engine::rt`), not a thread of its own.
+        vults_engine::rt::handle().spawn(async move {
+            run(config, rx, events_tx, thread_shared).await;
+            let _ = done_tx.send(());
+        });
         (
             Notifier {
                 tx,
                 sent: Mutex::new(Default::default()),
                 shared,
-                done: Some(done),
+                done: Mutex::new(Some(done)),
             },
             events,
         )
@@ -335,7 +324,7 @@ impl Drop for Notifier {
         let (tx, _) = mpsc::unbounded_channel();
         drop(std::mem::replace(&mut self.tx, tx));
         // The thread withdraws what is on screen, then ends; a stuck bus is not waited for.
-        if let Some(done) = self.done.take() {
+        if let Some(done) = self.done.get_mut().ok().and_then(Option::take) {
             let _ = done.recv_timeout(Duration::from_secs(2));
         }
     }

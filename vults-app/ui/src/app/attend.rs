@@ -1,5 +1,6 @@
-//! The window's side of notifications, quiet hours and global keys: what the engine's events
-//! mean to the notifier ([`crate::attention::Watch`]), and what a notification's action or a
+//! The window's side of notifications, quiet hours and global keys: the keys' gate and the
+//! plan's limits after the engine's events (what each session waits on is the notifier's own
+//! to follow: [`crate::attention::follow`]), and what a notification's action or a
 //! global key asks of the window — the same typed answer a click sends, checked the same way
 //! (the card must still wait), with who answered said truthfully.
 
@@ -10,7 +11,7 @@ use vults_attention::keys::{GateCard, Ignored, Intent, Outcome};
 use vults_engine::messages::{AnsweredBy, CardAnswer, CardId};
 
 use super::{Layout, Tab, VultsWindow, card_id};
-use crate::attention::{Heard, Step};
+use crate::attention::Heard;
 
 /// The island names the plan's nearest limit from this much of a window used.
 const LIMIT_SHOWN_FROM: f64 = 50.0;
@@ -21,7 +22,7 @@ const FOCUS_FOR: Duration = Duration::from_secs(5);
 const FOCUS_AGAIN: Duration = Duration::from_millis(250);
 
 impl VultsWindow {
-    /// Tells the notifier what each session waits on now (after a batch of engine events).
+    /// After a batch of engine events: the newest card for the keys' gate, the plan's limits.
     pub(super) fn attention_update(&mut self) {
         let newest = self.model.cards.last().map(|c| GateCard {
             card: c.id,
@@ -30,15 +31,10 @@ impl VultsWindow {
             destructive: c.destructive.is_some() || c.question,
         });
         self.gate.set_newest(newest);
+        // What each session waits on is the notifier's own to follow (attention::follow).
         let Some(side) = self.attention.as_mut() else {
             return;
         };
-        for step in self.watch.update(&self.model) {
-            match step {
-                Step::Show(session, notice) => side.show(&session, notice),
-                Step::Withdraw(session) => side.withdraw(&session),
-            }
-        }
         // The plan's usage windows: a warning at each threshold, once per window; the island
         // says how close the nearest is.
         let settings = side.status().settings.limits;

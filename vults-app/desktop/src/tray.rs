@@ -1,7 +1,7 @@
 //! Desktop integration at the edge of the window: the tray icon, opening a file in the user's
 //! editor, the quit signals. Behind [`DesktopSide`] so tests use [`NoDesktop`]; the real one
 //! degrades to nothing, with one log line, where there is no D-Bus or no tray — never a panic.
-//! Notifications are not here: they are `vults-attention`'s, through [`crate::attention`].
+//! Notifications are not here: they are `vults-attention`'s, through `vults_ui::attention`.
 
 use std::path::Path;
 
@@ -102,13 +102,17 @@ pub fn quit_on_signal(
     flag
 }
 
-/// The real desktop: on Linux, a StatusNotifierItem tray (ksni).
+/// The real desktop: on Linux, a StatusNotifierItem tray (ksni). Not a worker
+/// (`vults_engine::worker`): it has no loop of its own to run. The tray's menu items are set
+/// from the window's calls and are not `Send` (they cannot move to a worker's thread); its
+/// clicks come through the menu's handler, and its one piece of I/O, asking whether a tray host
+/// runs, is a task on the app's runtime.
 pub struct SystemDesktop {
     /// Set when the process is asked to stop (SIGTERM, SIGINT): read as the tray's Quit.
     quit: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     #[cfg(target_os = "linux")]
     tray: Option<Tray>,
-    /// What the session bus said of tray hosts (asked once, on a thread of its own).
+    /// What the session bus said of tray hosts (asked once, by a task on the app's runtime).
     #[cfg(target_os = "linux")]
     tray_note: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
@@ -130,26 +134,22 @@ impl SystemDesktop {
         let tray_note = {
             let note = std::sync::Arc::new(std::sync::Mutex::new(None));
             let (shared, wake) = (note.clone(), wake.clone());
-            let probe = std::thread::Builder::new()
-                .name("vults-tray-host".into())
-                .spawn(move || {
-                    use vults_attention::tray_host::{self, TrayHost};
-                    let line = match tray_host::probe() {
-                        TrayHost::Present => return,
-                        TrayHost::Missing => tray_host::missing_line().to_owned(),
-                        TrayHost::NoBus(why) => {
-                            format!("No tray: no D-Bus session bus ({why}); the island and the window still work.")
-                        }
-                    };
-                    tracing::warn!("{line}");
-                    if let Ok(mut n) = shared.lock() {
-                        *n = Some(line);
+            // A task on the app's runtime (one D-Bus round trip), not a thread of its own.
+            vults_engine::rt::handle().spawn(async move {
+                use vults_attention::tray_host::{self, TrayHost};
+                let line = match tray_host::ask(None).await {
+                    TrayHost::Present => return,
+                    TrayHost::Missing => tray_host::missing_line().to_owned(),
+                    TrayHost::NoBus(why) => {
+                        format!("No tray: no D-Bus session bus ({why}); the island and the window still work.")
                     }
-                    wake();
-                });
-            if let Err(e) = probe {
-                tracing::warn!("cannot ask whether a tray host runs ({e})");
-            }
+                };
+                tracing::warn!("{line}");
+                if let Ok(mut n) = shared.lock() {
+                    *n = Some(line);
+                }
+                wake();
+            });
             note
         };
         SystemDesktop {
