@@ -297,6 +297,18 @@ impl Default for KeysSettings {
     }
 }
 
+/// Two actions set to the same chord.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{chord} is set for both \"{}\" and \"{}\"", first.description(), second.description())]
+pub struct ChordClash {
+    /// The chord both have.
+    pub chord: Chord,
+    /// The first action.
+    pub first: KeyAction,
+    /// The other.
+    pub second: KeyAction,
+}
+
 impl KeysSettings {
     /// The chord of each action.
     pub fn bindings(&self) -> [(KeyAction, Chord); 3] {
@@ -308,16 +320,16 @@ impl KeysSettings {
     }
 
     /// An error when two actions share a chord.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ChordClash> {
         let b = self.bindings();
         for (i, (a, ca)) in b.iter().enumerate() {
             for (other, cb) in &b[i + 1..] {
                 if ca == cb {
-                    return Err(format!(
-                        "{ca} is set for both \"{}\" and \"{}\"",
-                        a.description(),
-                        other.description()
-                    ));
+                    return Err(ChordClash {
+                        chord: *ca,
+                        first: *a,
+                        second: *other,
+                    });
                 }
             }
         }
@@ -382,6 +394,7 @@ mod tests {
         assert!(
             same.check()
                 .unwrap_err()
+                .to_string()
                 .contains("Ctrl+Alt+Y is set for both")
         );
     }

@@ -206,7 +206,7 @@ pub trait AttentionSide {
 }
 
 /// What binding the keys came to: the keys and their presses, or why not.
-type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), String>;
+type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), vults_attention::keys::KeysError>;
 
 /// The real desktop's notifications, quiet hours and keys.
 pub struct DesktopAttention {
@@ -428,7 +428,7 @@ impl AttentionSide for DesktopAttention {
                 }
                 Err(why) => {
                     tracing::info!("no global keys: {why}");
-                    self.keys_state = Support::Unavailable(why);
+                    self.keys_state = Support::Unavailable(why.to_string());
                 }
             }
         }

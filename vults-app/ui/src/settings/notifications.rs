@@ -227,7 +227,7 @@ impl NotificationsView {
                                     }
                                     match keys.check() {
                                         Ok(()) => s.keys = keys,
-                                        Err(e) => self.error = Some(e),
+                                        Err(e) => self.error = Some(e.to_string()),
                                     }
                                 }
                                 Err(e) => self.error = Some(e),
