@@ -9,12 +9,15 @@
 
 #![warn(missing_docs)]
 
+pub use error::Error;
+
 pub mod app;
 pub mod attention;
 pub mod card;
 pub mod chat;
 pub mod code;
 pub mod desktop;
+pub mod error;
 pub mod flock;
 pub mod instance;
 pub mod island;
