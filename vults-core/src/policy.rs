@@ -359,7 +359,7 @@ fn build(
         {
             p = format!("{}{}", h.trim_end_matches('/'), &p[1..]);
         }
-        Glob::new(&p).map_err(|m| err(s.span(), m))
+        Glob::new(&p).map_err(|m| err(s.span(), m.to_string()))
     };
     let tool = raw.tool.as_ref().map(|t| glob(t, None)).transpose()?;
     let folder = match raw.folder.as_ref() {
@@ -455,6 +455,14 @@ fn error_at(text: &str, offset: usize, message: &str) -> PolicyError {
 // Globs
 // ---------------------------------------------------------------------------------------------
 
+/// Why a glob was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GlobError {
+    /// A `[` without its `]`.
+    #[error("'{0}': a [ without its ] (write \\[ for a literal one)")]
+    Unclosed(String),
+}
+
 /// A wildcard pattern over a whole string: `*` any run of characters (`/` and spaces
 /// included), `?` one character, `[abc]` / `[a-z]` / `[!abc]` one of a set, `\*` a literal
 /// star. A pattern without wildcards is an exact match.
@@ -466,7 +474,7 @@ pub struct Glob {
 
 impl Glob {
     /// A glob (`*`, `?`, `[…]`, `\` escapes); an error names an unclosed `[`.
-    pub fn new(pattern: &str) -> Result<Glob, String> {
+    pub fn new(pattern: &str) -> Result<Glob, GlobError> {
         let chars: Vec<char> = pattern.chars().collect();
         let mut i = 0;
         while i < chars.len() {
@@ -475,9 +483,7 @@ impl Glob {
                 '[' => match class_end(&chars, i) {
                     Some(end) => i = end + 1,
                     None => {
-                        return Err(format!(
-                            "'{pattern}': a [ without its ] (write \\[ for a literal one)"
-                        ));
+                        return Err(GlobError::Unclosed(pattern.to_string()));
                     }
                 },
                 _ => i += 1,

@@ -22,7 +22,7 @@ use crate::agents::{ToolCall, ToolKind};
 use crate::protocol::{AgentKind, AgentName, Identity};
 use serde::{Deserialize, Serialize};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The file format version this build reads and writes.
 pub const RULES_VERSION: u32 = 1;
@@ -400,35 +400,72 @@ struct StoredFile {
     rules: Vec<StoredRule>,
 }
 
+/// Why the rules file was not taken; `Display` is the line a person reads. The file is left
+/// as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// The file exists but could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The rules file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file was read but is not a rules file Vults understands.
+    #[error("{}: {source}", path.display())]
+    Invalid {
+        /// The rules file.
+        path: PathBuf,
+        /// What is wrong with its contents.
+        source: RulesFileError,
+    },
+}
+
+/// Why a rules file's contents were not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesFileError {
+    /// Not JSON of the rules file's shape.
+    #[error("not a Vults rules file ({0}); it was left as it is, fix or remove it")]
+    NotRules(serde_json::Error),
+    /// Another version than this Vults writes.
+    #[error(
+        "rules file version {0} is not {RULES_VERSION} (written by another Vults?); it was left as it is"
+    )]
+    Version(u32),
+}
+
 impl RuleSet {
     /// Reads the rules file. A missing file is an empty set. `Err` means the file exists but
     /// cannot be read or understood: the caller must keep it as it is (never overwrite it) and
     /// show the message. The `Vec<String>` holds warnings for the log, one per rule dropped.
-    pub fn load(path: &Path) -> Result<(RuleSet, Vec<String>), String> {
+    pub fn load(path: &Path) -> Result<(RuleSet, Vec<String>), RulesError> {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Ok((RuleSet::default(), Vec::new()));
             }
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(source) => {
+                return Err(RulesError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
         };
-        RuleSet::from_json(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        RuleSet::from_json(&bytes).map_err(|source| RulesError::Invalid {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Parses the file's bytes (see [`RuleSet::load`]).
-    pub fn from_json(bytes: &[u8]) -> Result<(RuleSet, Vec<String>), String> {
+    pub fn from_json(bytes: &[u8]) -> Result<(RuleSet, Vec<String>), RulesFileError> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok((RuleSet::default(), Vec::new()));
         }
-        let file: StoredFile = serde_json::from_slice(bytes).map_err(|e| {
-            format!("not a Vults rules file ({e}); it was left as it is, fix or remove it")
-        })?;
+        let file: StoredFile = serde_json::from_slice(bytes).map_err(RulesFileError::NotRules)?;
         if file.version != RULES_VERSION {
-            return Err(format!(
-                "rules file version {} is not {RULES_VERSION} (written by another Vults?); \
-                 it was left as it is",
-                file.version
-            ));
+            return Err(RulesFileError::Version(file.version));
         }
         let mut set = RuleSet::default();
         let mut warnings = Vec::new();
@@ -831,10 +868,30 @@ mod tests {
         let path = dir.join("rules.json");
         std::fs::write(&path, "{\"version\":1,\"rules\":[").expect("write");
         let err = RuleSet::load(&path).expect_err("torn file");
-        assert!(err.contains("rules.json"), "{err}");
+        assert!(
+            matches!(
+                &err,
+                RulesError::Invalid {
+                    source: RulesFileError::NotRules(_),
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("rules.json"), "{err}");
         std::fs::write(&path, "{\"version\":2,\"rules\":[]}").expect("write");
         let err = RuleSet::load(&path).expect_err("newer version");
-        assert!(err.contains("version 2"), "{err}");
+        assert!(
+            matches!(
+                &err,
+                RulesError::Invalid {
+                    source: RulesFileError::Version(2),
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("version 2"), "{err}");
         // The caller must not overwrite it: load itself never writes.
         assert_eq!(
             std::fs::read_to_string(&path).expect("read"),

@@ -22,19 +22,26 @@ pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
 /// How many rotated files are kept beside the current one.
 pub const KEEP: usize = 3;
 
+/// Why there is no log file (the lines go to stderr only).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the log at {}: {source}", path.display())]
+pub struct LogError {
+    /// The log file that could not be opened.
+    pub path: PathBuf,
+    /// What the system said.
+    pub source: std::io::Error,
+}
+
 /// Starts logging for the app (window or headless). Returns the log file's path, or why there
 /// is none (then only stderr gets the lines). `stderr_always`: copy every line to stderr even
 /// when it is not a terminal (`--headless`, whose stderr is its console, often a service's
 /// journal). Call once; a second call changes nothing.
-pub fn init(paths: &Paths, stderr_always: bool) -> Result<PathBuf, String> {
+pub fn init(paths: &Paths, stderr_always: bool) -> Result<PathBuf, LogError> {
     let level = level_from(std::env::var("VULTS_LOG").ok().as_deref());
     let file = paths.log_file();
     let (rotating, result) = match RotatingFile::open(&file, MAX_BYTES, KEEP) {
         Ok(f) => (Some(Arc::new(Mutex::new(f))), Ok(file)),
-        Err(e) => (
-            None,
-            Err(format!("cannot write the log at {}: {e}", file.display())),
-        ),
+        Err(source) => (None, Err(LogError { path: file, source })),
     };
     let writer = Tee {
         stderr: stderr_always || std::io::stderr().is_terminal() || rotating.is_none(),

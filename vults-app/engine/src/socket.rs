@@ -241,32 +241,53 @@ fn user_sid_of(process: windows_sys::Win32::Foundation::HANDLE) -> io::Result<St
     }
 }
 
+/// A connection refused because its peer is not this user; `Display` says who it was, for
+/// the log.
+#[derive(Debug, thiserror::Error)]
+pub enum PeerError {
+    /// Another user's process.
+    #[error(
+        "refused a connection from uid {uid}{} (this app runs as uid {me})",
+        pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+    )]
+    OtherUser {
+        /// The peer's user.
+        uid: u32,
+        /// The peer's process, when the system says.
+        pid: Option<i32>,
+        /// This app's user.
+        me: u32,
+    },
+    /// The peer's user is not said.
+    #[error("refused a connection whose user cannot be read")]
+    Unknown,
+    /// The peer's credentials could not be read.
+    #[error("refused a connection whose credentials cannot be read: {0}")]
+    Unreadable(io::Error),
+}
+
 /// Whether a connected peer runs as this user. `Err` says who it was, for the log.
 #[cfg(unix)]
-pub fn check_peer(stream: &Stream) -> Result<(), String> {
+pub fn check_peer(stream: &Stream) -> Result<(), PeerError> {
     use interprocess::local_socket::traits::StreamCommon;
     let me = vults_core::paths::current_uid();
     match stream.peer_creds() {
         Ok(creds) => match creds.euid() {
             Some(uid) if uid == me => Ok(()),
-            Some(uid) => Err(format!(
-                "refused a connection from uid {uid}{} (this app runs as uid {me})",
-                creds
-                    .pid()
-                    .map(|p| format!(" (pid {p})"))
-                    .unwrap_or_default()
-            )),
-            None => Err("refused a connection whose user cannot be read".into()),
+            Some(uid) => Err(PeerError::OtherUser {
+                uid,
+                pid: creds.pid(),
+                me,
+            }),
+            None => Err(PeerError::Unknown),
         },
-        Err(e) => Err(format!(
-            "refused a connection whose credentials cannot be read: {e}"
-        )),
+        Err(e) => Err(PeerError::Unreadable(e)),
     }
 }
 
 /// On Windows the pipe's security descriptor already admits only the owner.
 #[cfg(windows)]
-pub fn check_peer(_stream: &Stream) -> Result<(), String> {
+pub fn check_peer(_stream: &Stream) -> Result<(), PeerError> {
     Ok(())
 }
 

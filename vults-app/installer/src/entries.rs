@@ -57,6 +57,22 @@ pub struct Edit {
     pub removed_any: bool,
 }
 
+/// Why an agent's hooks could not be edited: its settings hold something else where the hooks go.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntriesError {
+    /// The hooks' key holds something other than an object.
+    #[error("\"{0}\" is not an object")]
+    NotAnObject(String),
+    /// An event's entries are not a list.
+    #[error("\"{key}\".\"{event}\" is not a list")]
+    NotAList {
+        /// The hooks' key.
+        key: String,
+        /// The event.
+        event: String,
+    },
+}
+
 /// Puts exactly `wanted` (event → entries, in order) as Vults' entries into `root[key]`, and
 /// takes Vults' entries out of every other event. `wanted` empty = uninstall.
 ///
@@ -69,7 +85,7 @@ pub fn apply(
     shape: Shape,
     hook_path: &str,
     created: Option<&[String]>,
-) -> Result<Edit, String> {
+) -> Result<Edit, EntriesError> {
     let mut edit = Edit::default();
     let may_remove = |k: &str| created.is_none_or(|c| c.iter().any(|x| x == k));
     if !root.contains_key(key) {
@@ -80,11 +96,14 @@ pub fn apply(
         edit.created.push(key.to_string());
     }
     let Some(events) = root.get_mut(key).and_then(Value::as_object_mut) else {
-        return Err(format!("\"{key}\" is not an object"));
+        return Err(EntriesError::NotAnObject(key.to_string()));
     };
     for (event, list) in events.iter() {
         if !list.is_array() && wanted.iter().any(|(e, _)| e == event) {
-            return Err(format!("\"{key}\".\"{event}\" is not a list"));
+            return Err(EntriesError::NotAList {
+                key: key.to_string(),
+                event: event.clone(),
+            });
         }
     }
     let existing: Vec<String> = events.keys().cloned().collect();

@@ -448,7 +448,11 @@ impl Keeper {
                             changed,
                             restored: true,
                         }),
-                        Err(why) => out.push(WatchEvent::RestoreFailed { agent, file, why }),
+                        Err(why) => out.push(WatchEvent::RestoreFailed {
+                            agent,
+                            file,
+                            why: why.to_string(),
+                        }),
                     }
                 }
                 AgentState::Unparsable { .. } | AgentState::Failed(_)
@@ -492,7 +496,7 @@ impl Keeper {
 
     /// Installs Vults' hook into `agent` (a new agent the person chose to install) and watches
     /// it from then on.
-    pub fn install(&mut self, agent: Agent) -> Result<AgentReport, String> {
+    pub fn install(&mut self, agent: Agent) -> Result<AgentReport, WatchError> {
         self.writes += 1;
         let report = install_one(&self.paths, agent)?;
         self.homes.insert(agent);
@@ -503,11 +507,11 @@ impl Keeper {
 
 /// Puts Vults' entries back into `agent`'s settings with the installer (the same atomic writer,
 /// every other key kept), from the hook copy already in place.
-fn restore(paths: &Paths, agent: Agent) -> Result<(), String> {
+fn restore(paths: &Paths, agent: Agent) -> Result<(), WatchError> {
     install_one(paths, agent).map(|_| ())
 }
 
-fn install_one(paths: &Paths, agent: Agent) -> Result<AgentReport, String> {
+fn install_one(paths: &Paths, agent: Agent) -> Result<AgentReport, WatchError> {
     let copy = paths.installed_hook();
     let reports = install_all(
         paths,
@@ -519,9 +523,23 @@ fn install_one(paths: &Paths, agent: Agent) -> Result<AgentReport, String> {
     );
     match reports.into_iter().find(|r| r.agent == agent) {
         Some(r) if r.state == AgentState::Installed => Ok(r),
-        Some(r) => Err(r.state.to_string()),
-        None => Err("the agent was not found".into()),
+        Some(r) => Err(WatchError::NotInstalled(r.state)),
+        None => Err(WatchError::NotFound),
     }
+}
+
+/// Why the watcher could not start, or could not put an agent's hook back.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    /// The install ran and left the agent in this state.
+    #[error("{0}")]
+    NotInstalled(AgentState),
+    /// The install did not report on the agent.
+    #[error("the agent was not found")]
+    NotFound,
+    /// The platform cannot watch files.
+    #[error("cannot watch files here: {0}")]
+    CannotWatch(notify::Error),
 }
 
 enum Cmd {
@@ -560,7 +578,7 @@ pub fn spawn(
     rt: &tokio::runtime::Handle,
     paths: &Paths,
     sink: Sink,
-) -> Result<WatchHandle, String> {
+) -> Result<WatchHandle, WatchError> {
     let (cmds, task) = prepare(paths, sink)?;
     let task = rt.spawn(task).abort_handle();
     Ok(WatchHandle {
@@ -574,12 +592,12 @@ type Prepared = (
     std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
 );
 
-fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, String> {
+fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, WatchError> {
     let (raw_tx, mut raw) = tokio::sync::mpsc::unbounded_channel::<notify::Result<notify::Event>>();
     let mut watcher = notify::recommended_watcher(move |ev| {
         let _ = raw_tx.send(ev);
     })
-    .map_err(|e| format!("cannot watch files here: {e}"))?;
+    .map_err(WatchError::CannotWatch)?;
     let keeper = Keeper::new(paths);
     let mut folders = BTreeSet::new();
     add_watches(&mut watcher, &keeper, &mut folders);
@@ -633,7 +651,7 @@ fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, String> {
                         keeper = Some(k);
                         match result {
                             Ok(_) => sink(WatchEvent::NewAgent { agent, installed: true }),
-                            Err(why) => sink(WatchEvent::RestoreFailed { agent, file, why }),
+                            Err(why) => sink(WatchEvent::RestoreFailed { agent, file, why: why.to_string() }),
                         }
                     }
                 },

@@ -28,6 +28,7 @@ pub mod background;
 pub mod client;
 pub mod crypto;
 pub mod devices;
+mod error;
 pub mod gate;
 mod http;
 mod link;
@@ -39,6 +40,7 @@ pub mod tls;
 
 pub use background::BackgroundLink;
 pub use devices::Device;
+pub use error::{BrokerError, KeyringError, UrlError, VapidError};
 pub use gate::CommandSink;
 pub use link::{
     BrokerSettings, BrokerStatus, DEFAULT_PORT, LinkConfig, PhoneAction, PhoneLink, PhoneStatus,

@@ -3,6 +3,7 @@
 //! ([`PhoneAction`]) and what it shows of it ([`PhoneStatus`]).
 
 use crate::devices::Device;
+use crate::error::BrokerError;
 use crate::gate::{CommandSink, Gate};
 use crate::mqtt::{self, BrokerConfig, BrokerState};
 use crate::offer::{PairingOffer, fragment_encode, qr_modules};
@@ -247,7 +248,7 @@ impl PhoneLink {
         if let Some(config) = link.broker_status.config.clone().filter(|c| c.enabled) {
             let password = secrets::broker_password(paths);
             if let Err(e) = link.start_broker(config, password) {
-                link.broker_status.error = Some(e);
+                link.broker_status.error = Some(e.to_string());
             }
         }
         Ok(link)
@@ -260,7 +261,7 @@ impl PhoneLink {
         &mut self,
         config: BrokerConfig,
         password: Option<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), BrokerError> {
         self.stop_broker();
         let on_change = cell_caller(&self.broker_on_change);
         let link = mqtt::BrokerLink::start(
@@ -286,7 +287,7 @@ impl PhoneLink {
         self.broker.as_ref().map(|b| b.state())
     }
 
-    fn save_broker(&mut self, settings: BrokerSettings) -> Result<(), String> {
+    fn save_broker(&mut self, settings: BrokerSettings) -> Result<(), BrokerError> {
         let mut config = settings.config;
         config.validate()?;
         config.enabled = true;
@@ -294,23 +295,24 @@ impl PhoneLink {
         match settings.password.as_deref() {
             None => {}
             Some("") => {
-                secrets::set_broker_password(&self.paths, None).map_err(|e| e.to_string())?;
+                secrets::set_broker_password(&self.paths, None).map_err(BrokerError::Password)?;
                 self.broker_status.password_storage = None;
             }
             Some(p) => {
                 let storage = secrets::set_broker_password(&self.paths, Some(p))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(BrokerError::Password)?;
                 self.broker_status.password_storage = Some(describe(storage, "broker password"));
             }
         }
         match settings.phone_password.as_deref() {
             None => {}
             Some("") => {
-                secrets::set_phone_broker_password(&self.paths, None).map_err(|e| e.to_string())?;
+                secrets::set_phone_broker_password(&self.paths, None)
+                    .map_err(BrokerError::Password)?;
             }
             Some(p) => {
                 let storage = secrets::set_phone_broker_password(&self.paths, Some(p))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(BrokerError::Password)?;
                 self.broker_status.password_storage =
                     Some(describe(storage, "phone's broker password"));
             }
@@ -321,19 +323,19 @@ impl PhoneLink {
         self.broker_status.password_set = password.is_some();
         config
             .save(&broker_file(&self.paths))
-            .map_err(|e| format!("cannot save the broker settings: {e}"))?;
+            .map_err(BrokerError::Save)?;
         self.broker_status.config = Some(config.clone());
         self.broker_status.error = None;
         self.start_broker(config, password)
     }
 
-    fn broker_off(&mut self) -> Result<(), String> {
+    fn broker_off(&mut self) -> Result<(), BrokerError> {
         self.stop_broker();
         if let Some(config) = self.broker_status.config.as_mut() {
             config.enabled = false;
             config
                 .save(&broker_file(&self.paths))
-                .map_err(|e| format!("cannot save the broker settings: {e}"))?;
+                .map_err(BrokerError::Save)?;
         }
         Ok(())
     }
@@ -576,7 +578,7 @@ impl PhoneLink {
             // Shown beside the broker's settings, not as the link's error.
             PhoneAction::Broker(settings) => {
                 if let Err(e) = self.save_broker(settings) {
-                    self.broker_status.error = Some(e);
+                    self.broker_status.error = Some(e.to_string());
                 }
                 Ok(())
             }

@@ -28,6 +28,7 @@
 //! engine or the window, so a broker that is down or slow changes nothing for them.
 
 use super::crypto;
+use super::error::{BrokerError, UrlError};
 use super::gate::{CommandSink, Gate};
 use rumqttc::v5::mqttbytes::QoS;
 use rumqttc::v5::mqttbytes::v5::Packet;
@@ -149,32 +150,30 @@ pub struct BrokerUrl {
 /// Parses `mqtts://host[:port]` (default 8883) or `wss://host[:port][/path]` (default 443).
 /// Plain `mqtt://` and `ws://` are refused: the password and the topic names would cross the
 /// network in clear.
-pub fn parse_url(url: &str) -> Result<BrokerUrl, String> {
+pub fn parse_url(url: &str) -> Result<BrokerUrl, UrlError> {
     let url = url.trim();
     let (websocket, rest, default_port) = if let Some(r) = url.strip_prefix("mqtts://") {
         (false, r, 8883)
     } else if let Some(r) = url.strip_prefix("wss://") {
         (true, r, 443)
     } else if url.starts_with("mqtt://") || url.starts_with("ws://") || url.starts_with("tcp://") {
-        return Err("the broker must be reached over TLS: use mqtts:// or wss://".into());
+        return Err(UrlError::NotTls);
     } else {
-        return Err("a broker URL starts with mqtts:// or wss://".into());
+        return Err(UrlError::NotABrokerUrl);
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     if authority.contains('@') {
-        return Err("put the username in its own field, not in the URL".into());
+        return Err(UrlError::UserInUrl);
     }
     if !websocket && authority.len() != rest.trim_end_matches('/').len() {
-        return Err("an mqtts:// URL has no path".into());
+        return Err(UrlError::PathOnMqtts);
     }
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
-        let (h, after) = v6
-            .split_once(']')
-            .ok_or("an IPv6 host needs its closing ]")?;
+        let (h, after) = v6.split_once(']').ok_or(UrlError::OpenIpv6)?;
         let port = match after.strip_prefix(':') {
             Some(p) => Some(p),
             None if after.is_empty() => None,
-            None => return Err("junk after the IPv6 host".into()),
+            None => return Err(UrlError::JunkAfterIpv6),
         };
         (h.to_string(), port)
     } else {
@@ -188,14 +187,14 @@ pub fn parse_url(url: &str) -> Result<BrokerUrl, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '_'));
     if !host_ok {
-        return Err("the broker URL has no valid host".into());
+        return Err(UrlError::NoHost);
     }
     let port = match port {
         Some(p) => p
             .parse::<u16>()
             .ok()
             .filter(|p| *p > 0)
-            .ok_or("the port must be a number from 1 to 65535")?,
+            .ok_or(UrlError::BadPort)?,
         None => default_port,
     };
     Ok(BrokerUrl {
@@ -238,18 +237,15 @@ impl BrokerConfig {
     }
 
     /// Everything that can be checked before connecting.
-    pub fn validate(&self) -> Result<BrokerUrl, String> {
+    pub fn validate(&self) -> Result<BrokerUrl, BrokerError> {
         let url = parse_url(&self.url)?;
         if let Some(phone) = self.phone_url.as_deref().filter(|u| !u.trim().is_empty()) {
-            let p = parse_url(phone).map_err(|e| format!("phone URL: {e}"))?;
+            let p = parse_url(phone).map_err(BrokerError::PhoneUrl)?;
             if !p.websocket {
-                return Err("the phone URL must be wss:// (browsers speak only WebSockets)".into());
+                return Err(BrokerError::PhoneNotWss);
             }
         } else if !url.websocket {
-            return Err(
-                "with an mqtts:// broker, give the phone its wss:// URL (browsers speak only WebSockets)"
-                    .into(),
-            );
+            return Err(BrokerError::PhoneUrlNeeded);
         }
         Ok(url)
     }
@@ -307,23 +303,28 @@ impl BrokerState {
 
 /// The TLS client configuration: the CA file's certificates when given, the system's roots
 /// otherwise.
-fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig, String> {
+fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig, BrokerError> {
     let mut roots = RootCertStore::empty();
     match ca_file {
         Some(path) => {
-            let pem = std::fs::read(path)
-                .map_err(|e| format!("cannot read the CA file {}: {e}", path.display()))?;
+            let pem = std::fs::read(path).map_err(|source| BrokerError::CaUnreadable {
+                path: path.to_path_buf(),
+                source,
+            })?;
             let mut added = 0;
             for cert in CertificateDer::pem_slice_iter(&pem) {
-                let cert =
-                    cert.map_err(|e| format!("the CA file {} is not PEM: {e}", path.display()))?;
-                roots
-                    .add(cert)
-                    .map_err(|e| format!("a certificate in {} is refused: {e}", path.display()))?;
+                let cert = cert.map_err(|e| BrokerError::CaNotPem {
+                    path: path.to_path_buf(),
+                    why: e.to_string(),
+                })?;
+                roots.add(cert).map_err(|e| BrokerError::CaRefused {
+                    path: path.to_path_buf(),
+                    why: e.to_string(),
+                })?;
                 added += 1;
             }
             if added == 0 {
-                return Err(format!("no certificate in the CA file {}", path.display()));
+                return Err(BrokerError::NoCertificate(path.to_path_buf()));
             }
         }
         None => {
@@ -331,14 +332,14 @@ fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig, String> {
                 let _ = roots.add(cert);
             }
             if roots.is_empty() {
-                return Err("no system CA certificates found: give the broker's CA file".into());
+                return Err(BrokerError::NoSystemCa);
             }
         }
     }
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     Ok(ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| BrokerError::Tls(e.to_string()))?
         .with_root_certificates(roots)
         .with_no_client_auth())
 }
@@ -361,7 +362,7 @@ impl BrokerLink {
         gate: Arc<Gate>,
         commands: CommandSink,
         on_change: Arc<dyn Fn() + Send + Sync>,
-    ) -> Result<BrokerLink, String> {
+    ) -> Result<BrokerLink, BrokerError> {
         let url = config.validate()?;
         let tls = TlsConfiguration::Rustls(Arc::new(tls_config(config.ca_file.as_deref())?));
         let client_id = format!("vults-{}", crypto::hex(&crypto::random::<8>()));
@@ -722,7 +723,10 @@ mod tests {
             url: "mqtts://broker.example".into(),
             ..BrokerConfig::default()
         };
-        assert!(mqtts.validate().is_err(), "the phone needs a WebSocket URL");
+        assert!(
+            matches!(mqtts.validate(), Err(BrokerError::PhoneUrlNeeded)),
+            "the phone needs a WebSocket URL"
+        );
         let both = BrokerConfig {
             phone_url: Some("wss://broker.example".into()),
             page_url: Some("https://pages.example/vults/".into()),
@@ -740,9 +744,11 @@ mod tests {
         let junk = dir.join("ca.pem");
         std::fs::write(&junk, "not a certificate").unwrap();
         let e = tls_config(Some(&junk)).unwrap_err();
-        assert!(e.contains("no certificate"), "{e}");
+        assert!(matches!(e, BrokerError::NoCertificate(_)), "{e}");
+        assert!(e.to_string().contains("no certificate"), "{e}");
         let e = tls_config(Some(&dir.join("missing.pem"))).unwrap_err();
-        assert!(e.contains("cannot read"), "{e}");
+        assert!(matches!(e, BrokerError::CaUnreadable { .. }), "{e}");
+        assert!(e.to_string().contains("cannot read"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

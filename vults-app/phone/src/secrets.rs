@@ -3,6 +3,7 @@
 //! readable only by the user (0600), and the app says so (see [`KeyStorage`]).
 
 use super::crypto::{AppKeys, b64, unb64_array};
+use super::error::KeyringError;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
 
@@ -64,11 +65,11 @@ pub fn why_no_keyring(error: &str) -> &'static str {
 /// Sets the platform's credential store as keyring-core's default: the Secret Service on
 /// Linux, the Keychain on macOS, the Credential Manager on Windows. Call once, early in
 /// `main`; tests skip it (and get the file) or set keyring-core's mock store.
-pub fn use_platform_store() -> Result<(), String> {
+pub fn use_platform_store() -> Result<(), KeyringError> {
     let result = platform_store();
     if let Err(e) = &result {
         tracing::info!("the keyring cannot be used: {e}");
-        let _ = STORE_ERROR.set(e.clone());
+        let _ = STORE_ERROR.set(e.to_string());
     }
     result
 }
@@ -76,20 +77,20 @@ pub fn use_platform_store() -> Result<(), String> {
 /// Why the platform store could not be set, to say so instead of "no default store".
 static STORE_ERROR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-fn platform_store() -> Result<(), String> {
+fn platform_store() -> Result<(), KeyringError> {
     #[cfg(target_os = "linux")]
-    let store = zbus_secret_service_keyring_store::Store::new().map_err(|e| e.to_string())?;
+    let store = zbus_secret_service_keyring_store::Store::new().map_err(KeyringError::Store)?;
     #[cfg(target_os = "macos")]
-    let store = apple_native_keyring_store::keychain::Store::new().map_err(|e| e.to_string())?;
+    let store = apple_native_keyring_store::keychain::Store::new().map_err(KeyringError::Store)?;
     #[cfg(windows)]
-    let store = windows_native_keyring_store::Store::new().map_err(|e| e.to_string())?;
+    let store = windows_native_keyring_store::Store::new().map_err(KeyringError::Store)?;
     #[cfg(any(target_os = "linux", target_os = "macos", windows))]
     {
         keyring_core::set_default_store(store);
         Ok(())
     }
     #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
-    Err("no keyring store for this platform".into())
+    Err(KeyringError::NoStore)
 }
 
 /// The fallback file's path.

@@ -16,11 +16,59 @@ const BLOCK: usize = 512;
 /// A config file larger than this is not one an agent wrote: refused.
 pub const MAX_FILE: u64 = 8 * 1024 * 1024;
 
+/// Why the host's archive of config files was refused; `Display` is the line a person reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArchiveError {
+    /// No end-of-archive blocks: a cut stream.
+    #[error("the host's archive ends in the middle")]
+    EndsEarly,
+    /// A member's body is cut.
+    #[error("the host's archive ends in the middle of a member")]
+    EndsInAMember,
+    /// A header's checksum is not its bytes' sum.
+    #[error("the host's archive has a header with a bad checksum")]
+    BadChecksum,
+    /// A member's size does not fit in memory.
+    #[error("a member is too large")]
+    TooLarge,
+    /// A header field or a record that does not read (which one, in words).
+    #[error("{0}")]
+    Unreadable(&'static str),
+    /// A link, a folder, a device…
+    #[error("the host sent {name:?} as {kind}, not as a regular file: refused")]
+    NotAFile {
+        /// The member's name.
+        name: String,
+        /// What it is, in words.
+        kind: &'static str,
+    },
+    /// An absolute name.
+    #[error("the host sent an absolute name {0:?}: refused")]
+    Absolute(String),
+    /// A name with `..` or an empty part.
+    #[error("the host sent {0:?}, a name with '..' or an empty part: refused")]
+    DotDot(String),
+    /// A name Vults did not ask for.
+    #[error("the host sent {0:?}, which Vults did not ask for: refused")]
+    NotAsked(String),
+    /// A file over [`MAX_FILE`].
+    #[error("the host sent {name:?} of {size} bytes (over {MAX_FILE}): refused")]
+    Oversized {
+        /// The file's name.
+        name: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The same name twice.
+    #[error("the host sent {0:?} twice: refused")]
+    Twice(String),
+}
+
 /// Every regular file in `archive`, by its (checked) name. `expected`: the only names allowed.
 pub fn files(
     archive: &[u8],
     expected: &BTreeSet<String>,
-) -> Result<BTreeMap<String, Vec<u8>>, String> {
+) -> Result<BTreeMap<String, Vec<u8>>, ArchiveError> {
     let mut out = BTreeMap::new();
     let mut at = 0usize;
     let mut long_name: Option<String> = None;
@@ -28,24 +76,26 @@ pub fn files(
     loop {
         let Some(header) = archive.get(at..at + BLOCK) else {
             // No end-of-archive blocks: GNU tar always writes them; a cut stream is refused.
-            return Err("the host's archive ends in the middle".into());
+            return Err(ArchiveError::EndsEarly);
         };
         if header.iter().all(|b| *b == 0) {
             return Ok(out);
         }
         check_sum(header)?;
-        let size = number(&header[124..136]).ok_or("a member's size does not read")?;
+        let size = number(&header[124..136])
+            .ok_or(ArchiveError::Unreadable("a member's size does not read"))?;
         let kind = header[156];
         let start = at + BLOCK;
-        let len = usize::try_from(size).map_err(|_| "a member is too large".to_string())?;
+        let len = usize::try_from(size).map_err(|_| ArchiveError::TooLarge)?;
         let body = start
             .checked_add(len)
             .and_then(|end| archive.get(start..end))
-            .ok_or("the host's archive ends in the middle of a member")?;
+            .ok_or(ArchiveError::EndsInAMember)?;
         at = start + len.div_ceil(BLOCK) * BLOCK;
         match kind {
             b'L' => {
-                long_name = Some(text_of(body).ok_or("a long name is not text")?);
+                long_name =
+                    Some(text_of(body).ok_or(ArchiveError::Unreadable("a long name is not text"))?);
                 continue;
             }
             b'x' => {
@@ -61,41 +111,35 @@ pub fn files(
             .map(Ok)
             .unwrap_or_else(|| header_name(header))?;
         if !matches!(kind, b'0' | 0 | b'7') {
-            return Err(format!(
-                "the host sent {name:?} as {}, not as a regular file: refused",
-                kind_name(kind)
-            ));
+            return Err(ArchiveError::NotAFile {
+                name,
+                kind: kind_name(kind),
+            });
         }
         let name = checked_name(&name, expected)?;
         if size > MAX_FILE {
-            return Err(format!(
-                "the host sent {name:?} of {size} bytes (over {MAX_FILE}): refused"
-            ));
+            return Err(ArchiveError::Oversized { name, size });
         }
         if out.insert(name.clone(), body.to_vec()).is_some() {
-            return Err(format!("the host sent {name:?} twice: refused"));
+            return Err(ArchiveError::Twice(name));
         }
     }
 }
 
 /// `name` as one of the `expected` ones (a leading `./` dropped), or why it is refused.
-fn checked_name(name: &str, expected: &BTreeSet<String>) -> Result<String, String> {
+fn checked_name(name: &str, expected: &BTreeSet<String>) -> Result<String, ArchiveError> {
     let plain = name.strip_prefix("./").unwrap_or(name);
     if plain.starts_with('/') {
-        return Err(format!("the host sent an absolute name {name:?}: refused"));
+        return Err(ArchiveError::Absolute(name.to_string()));
     }
     if plain
         .split('/')
         .any(|part| part.is_empty() || part == "." || part == "..")
     {
-        return Err(format!(
-            "the host sent {name:?}, a name with '..' or an empty part: refused"
-        ));
+        return Err(ArchiveError::DotDot(name.to_string()));
     }
     if !expected.contains(plain) {
-        return Err(format!(
-            "the host sent {name:?}, which Vults did not ask for: refused"
-        ));
+        return Err(ArchiveError::NotAsked(name.to_string()));
     }
     Ok(plain.to_string())
 }
@@ -111,8 +155,10 @@ fn kind_name(kind: u8) -> &'static str {
     }
 }
 
-fn check_sum(header: &[u8]) -> Result<(), String> {
-    let want = number(&header[148..156]).ok_or("a header's checksum does not read")?;
+fn check_sum(header: &[u8]) -> Result<(), ArchiveError> {
+    let want = number(&header[148..156]).ok_or(ArchiveError::Unreadable(
+        "a header's checksum does not read",
+    ))?;
     let got: u64 = header
         .iter()
         .enumerate()
@@ -127,7 +173,7 @@ fn check_sum(header: &[u8]) -> Result<(), String> {
     if got == want {
         Ok(())
     } else {
-        Err("the host's archive has a header with a bad checksum".into())
+        Err(ArchiveError::BadChecksum)
     }
 }
 
@@ -160,11 +206,12 @@ fn text_of(bytes: &[u8]) -> Option<String> {
 }
 
 /// The header's own name: ustar's `prefix/name`, or GNU's `name` (its prefix field holds times).
-fn header_name(header: &[u8]) -> Result<String, String> {
-    let name = text_of(&header[..100]).ok_or("a member's name is not text")?;
+fn header_name(header: &[u8]) -> Result<String, ArchiveError> {
+    let name =
+        text_of(&header[..100]).ok_or(ArchiveError::Unreadable("a member's name is not text"))?;
     let ustar = &header[257..263] == b"ustar\0";
     let prefix = if ustar {
-        text_of(&header[345..500]).ok_or("a member's name is not text")?
+        text_of(&header[345..500]).ok_or(ArchiveError::Unreadable("a member's name is not text"))?
     } else {
         String::new()
     };
@@ -176,19 +223,19 @@ fn header_name(header: &[u8]) -> Result<String, String> {
 }
 
 /// The value of `key` in a pax extended header's records (`<len> <key>=<value>\n`).
-fn pax_record(body: &[u8], key: &str) -> Result<Option<String>, String> {
+fn pax_record(body: &[u8], key: &str) -> Result<Option<String>, ArchiveError> {
     let mut rest = body;
     let mut found = None;
     while !rest.is_empty() && rest[0] != 0 {
         let space = rest
             .iter()
             .position(|b| *b == b' ')
-            .ok_or("a pax record does not read")?;
+            .ok_or(ArchiveError::Unreadable("a pax record does not read"))?;
         let len: usize = std::str::from_utf8(&rest[..space])
             .ok()
             .and_then(|n| n.parse().ok())
             .filter(|n| *n > space + 1 && *n <= rest.len())
-            .ok_or("a pax record does not read")?;
+            .ok_or(ArchiveError::Unreadable("a pax record does not read"))?;
         let record = &rest[space + 1..len];
         let record = record.strip_suffix(b"\n").unwrap_or(record);
         if let Some(eq) = record.iter().position(|b| *b == b'=')
@@ -196,7 +243,7 @@ fn pax_record(body: &[u8], key: &str) -> Result<Option<String>, String> {
         {
             found = Some(
                 String::from_utf8(record[eq + 1..].to_vec())
-                    .map_err(|_| "a pax path is not text".to_string())?,
+                    .map_err(|_| ArchiveError::Unreadable("a pax path is not text"))?,
             );
         }
         rest = &rest[len..];
@@ -267,20 +314,26 @@ mod tests {
             (member(".bashrc", b'0', b"x"), "did not ask for"),
         ];
         for (m, why) in bad {
-            let err = files(&archive(&[m]), &expected()).unwrap_err();
+            let err = files(&archive(&[m]), &expected()).unwrap_err().to_string();
             assert!(err.contains(why), "{why}: {err}");
         }
         let twice = archive(&[
             member(".claude/settings.json", b'0', b"a"),
             member(".claude/settings.json", b'0', b"b"),
         ]);
-        assert!(files(&twice, &expected()).unwrap_err().contains("twice"));
+        assert!(
+            files(&twice, &expected())
+                .unwrap_err()
+                .to_string()
+                .contains("twice")
+        );
         // A pax path or a GNU long name is the name that counts, and is checked.
         let mut pax = member("PaxHeader/x", b'x', b"20 path=/etc/shadow\n");
         pax.extend(member(".claude/settings.json", b'0', b"x"));
         assert!(
             files(&archive(&[pax]), &expected())
                 .unwrap_err()
+                .to_string()
                 .contains("absolute")
         );
         let mut long = member("././@LongLink", b'L', b"../../.ssh/authorized_keys\0");
@@ -288,6 +341,7 @@ mod tests {
         assert!(
             files(&archive(&[long]), &expected())
                 .unwrap_err()
+                .to_string()
                 .contains("..")
         );
         // A cut archive, a bad checksum.
@@ -295,7 +349,12 @@ mod tests {
         assert!(files(&whole[..BLOCK + 10], &expected()).is_err());
         let mut wrong = whole.clone();
         wrong[0] ^= 1;
-        assert!(files(&wrong, &expected()).unwrap_err().contains("checksum"));
+        assert!(
+            files(&wrong, &expected())
+                .unwrap_err()
+                .to_string()
+                .contains("checksum")
+        );
     }
 
     /// What GNU tar really writes (when the system has one): `-h` turns the host's own links
@@ -326,7 +385,12 @@ mod tests {
             assert_eq!(read[".claude/settings.json"], b"{\"a\":1}\n");
         }
         if let Some(linked) = tar("-cf") {
-            assert!(files(&linked, &expected()).unwrap_err().contains("symlink"));
+            assert!(
+                files(&linked, &expected())
+                    .unwrap_err()
+                    .to_string()
+                    .contains("symlink")
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

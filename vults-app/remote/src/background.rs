@@ -109,7 +109,7 @@ impl BackgroundHosts {
         // No file is read here (the window asks each frame): the links keep the list.
         let (hosts, error) = match self.links.hosts() {
             Ok(hosts) => (hosts, None),
-            Err(e) => (Vec::new(), Some(e)),
+            Err(e) => (Vec::new(), Some(e.to_string())),
         };
         let states = self.links.statuses();
         let rows = hosts
@@ -164,7 +164,7 @@ impl BackgroundHosts {
 fn run(paths: &Paths, links: &Links, side: &WorkerSide<Command, Progress>) {
     while let Some(Command::Apply(action)) = side.recv() {
         let mut offer_forget = None;
-        let said: Result<String, String> = match action {
+        let said: Result<String, crate::Error> = match action {
             HostsAction::Add { spec, ssh_options } => match Host::parse(spec.trim())
                 .and_then(|h| Ok((h, super::host::split_options(&ssh_options)?)))
             {
@@ -201,7 +201,7 @@ fn run(paths: &Paths, links: &Links, side: &WorkerSide<Command, Progress>) {
             }),
         };
         let failed = said.is_err();
-        let said = said.unwrap_or_else(|e| e);
+        let said = said.unwrap_or_else(|e| e.to_string());
         if failed {
             tracing::warn!("hosts: {said}");
         } else {

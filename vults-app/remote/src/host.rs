@@ -1,6 +1,7 @@
 //! One SSH host and the list of them ([`Host`], [`HostList`]), how `ssh` is run and quoted for
 //! it, and which `vults-hook` suits its platform ([`hook_for`]).
 
+use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ pub struct Host {
 
 impl Host {
     /// A host from `[user@]host[:port]`; its name is the host part.
-    pub fn parse(spec: &str) -> Result<Host, String> {
+    pub fn parse(spec: &str) -> Result<Host, Error> {
         let (target, port) = match spec.rsplit_once(':') {
             Some((t, p)) => (
                 t,
@@ -48,20 +49,17 @@ impl Host {
                     p.parse::<u16>()
                         .ok()
                         .filter(|p| *p > 0)
-                        .ok_or_else(|| format!("{p:?} is not a port"))?,
+                        .ok_or_else(|| Error::BadPort(p.to_string()))?,
                 ),
             ),
             None => (spec, None),
         };
         let name = target.rsplit_once('@').map_or(target, |(_, h)| h);
         if !is_host_name(name) {
-            return Err(format!(
-                "{name:?} is not a host name Vults can use (2 to 64 letters, digits, '.', '-', \
-                 '_'; an alias from ~/.ssh/config works)"
-            ));
+            return Err(Error::BadHostName(name.to_string()));
         }
         if target.starts_with('-') || target.chars().any(char::is_whitespace) {
-            return Err(format!("{target:?} is not [user@]host"));
+            return Err(Error::BadTarget(target.to_string()));
         }
         Ok(Host {
             name: name.to_string(),
@@ -87,7 +85,7 @@ impl Host {
     }
 
     /// Runs `script` with `sh` on the host (stdin: `input`); stdout on success.
-    pub fn run(&self, script: &str, input: Option<&[u8]>) -> Result<Vec<u8>, String> {
+    pub fn run(&self, script: &str, input: Option<&[u8]>) -> Result<Vec<u8>, Error> {
         let mut c = self.ssh();
         c.arg("--")
             .arg(&self.target)
@@ -99,9 +97,10 @@ impl Host {
             })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = c
-            .spawn()
-            .map_err(|e| format!("cannot run ssh ({}): {e}", ssh_program()))?;
+        let mut child = c.spawn().map_err(|source| Error::NoSsh {
+            program: ssh_program(),
+            source,
+        })?;
         let feeder = match (input, child.stdin.take()) {
             (Some(bytes), Some(mut stdin)) => {
                 let bytes = bytes.to_vec();
@@ -112,9 +111,10 @@ impl Host {
             }
             _ => None,
         };
-        let out = child
-            .wait_with_output()
-            .map_err(|e| format!("ssh {}: {e}", self.target))?;
+        let out = child.wait_with_output().map_err(|source| Error::SshLost {
+            target: self.target.clone(),
+            source,
+        })?;
         if let Some(f) = feeder {
             let _ = f.join();
         }
@@ -122,13 +122,12 @@ impl Host {
             Ok(out.stdout)
         } else {
             let err = String::from_utf8_lossy(&out.stderr);
-            Err(format!(
-                "ssh {} failed ({}): {}{}",
-                self.target,
-                out.status,
-                err.trim(),
-                ssh_hint(&err, &self.login_command())
-            ))
+            Err(Error::SshFailed {
+                target: self.target.clone(),
+                status: out.status,
+                said: err.trim().to_string(),
+                hint: ssh_hint(&err, &self.login_command()),
+            })
         }
     }
 
@@ -191,10 +190,14 @@ pub fn shell_quote(s: &str) -> String {
 /// The ssh options typed in Settings → Hosts, split as a shell would: words on whitespace,
 /// `'…'` and `"…"` keep spaces (and lose their quotes), `\` takes the next character as it is
 /// (outside single quotes). `-i "/my keys/id"` is two words, not three with quotes in them.
-pub fn split_options(text: &str) -> Result<Vec<String>, String> {
+pub fn split_options(text: &str) -> Result<Vec<String>, Error> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = text.chars();
+    let unclosed = || Error::Unclosed {
+        quote: '"',
+        text: text.to_string(),
+    };
     while let Some(c) = chars.next() {
         match c {
             c if c.is_whitespace() => words.extend(word.take()),
@@ -204,7 +207,12 @@ pub fn split_options(text: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => w.push(c),
-                        None => return Err(format!("a ' is not closed in {text:?}")),
+                        None => {
+                            return Err(Error::Unclosed {
+                                quote: '\'',
+                                text: text.to_string(),
+                            });
+                        }
                     }
                 }
             }
@@ -215,10 +223,10 @@ pub fn split_options(text: &str) -> Result<Vec<String>, String> {
                         Some('"') => break,
                         Some('\\') => match chars.next() {
                             Some(c) => w.push(c),
-                            None => return Err(format!("a \" is not closed in {text:?}")),
+                            None => return Err(unclosed()),
                         },
                         Some(c) => w.push(c),
-                        None => return Err(format!("a \" is not closed in {text:?}")),
+                        None => return Err(unclosed()),
                     }
                 }
             }
@@ -248,13 +256,15 @@ impl HostList {
 
     /// The hosts; none when the file is missing. A file that does not parse is an error (and
     /// is never written over).
-    pub fn load(paths: &Paths) -> Result<HostList, String> {
+    pub fn load(paths: &Paths) -> Result<HostList, Error> {
         let file = HostList::file(paths);
         match std::fs::read(&file) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| format!("{} does not parse: {e}; fix or remove it", file.display())),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| Error::HostsUnparsable {
+                path: file.clone(),
+                source,
+            }),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(HostList::default()),
-            Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+            Err(source) => Err(Error::Read { path: file, source }),
         }
     }
 
@@ -316,7 +326,7 @@ pub fn platform_of(system: &str) -> Option<String> {
 /// Whether the home a host reports can be used: an absolute path, no `:` (it goes into
 /// `ssh -R <host socket>:<local socket>`, where a `:` would make the host name the local end
 /// of its own link), no control characters, and short enough for the socket under it.
-pub fn check_home(home: &str) -> Result<(), String> {
+pub fn check_home(home: &str) -> Result<(), Error> {
     let ok = home.starts_with('/')
         && !home.contains(':')
         && !home.chars().any(char::is_control)
@@ -324,10 +334,7 @@ pub fn check_home(home: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "its $HOME {home:?} is not one Vults can use (an absolute path without ':' or \
-             control characters, at most 60 bytes: the link's socket lives under it)"
-        ))
+        Err(Error::BadHome(home.to_string()))
     }
 }
 
@@ -355,9 +362,8 @@ pub fn prebuilt_hook_dirs() -> Vec<PathBuf> {
 /// The `vults-hook` to place on a host of `system` (`uname -sm`): the local one when the host
 /// is this machine's OS and architecture, else a prebuilt one from [`prebuilt_hook_dirs`].
 /// The error says what is missing and where it was looked for.
-pub fn hook_for(system: &str, local_hook: Option<&Path>) -> Result<PathBuf, String> {
-    let platform = platform_of(system)
-        .ok_or_else(|| format!("cannot tell the host's system from `uname -sm`: {system:?}"))?;
+pub fn hook_for(system: &str, local_hook: Option<&Path>) -> Result<PathBuf, Error> {
+    let platform = platform_of(system).ok_or_else(|| Error::UnknownSystem(system.to_string()))?;
     if platform == local_platform()
         && let Some(hook) = local_hook.filter(|h| h.is_file())
     {
@@ -374,13 +380,12 @@ pub fn hook_for(system: &str, local_hook: Option<&Path>) -> Result<PathBuf, Stri
         .iter()
         .map(|d| d.join(&platform).join("vults-hook").display().to_string())
         .collect();
-    Err(format!(
-        "Vults has no vults-hook for {system} ({platform}): this app's own hook is for {}. \
-         Build one for that host (cargo build -p vults-hook --release --target <its triple>) \
-         and put it at {} (or set VULTS_HOST_HOOKS to a folder holding {platform}/vults-hook).",
-        local_platform(),
-        looked.join(" or ")
-    ))
+    Err(Error::NoHook {
+        system: system.to_string(),
+        platform,
+        local: local_platform(),
+        looked,
+    })
 }
 
 /// What to do about the failures batch mode turns into errors: ssh cannot ask for a password,
@@ -459,7 +464,7 @@ mod tests {
         ] {
             assert!(check_home(bad).is_err(), "{bad:?}");
         }
-        let err = hook_for("SunOS sparc64", None).unwrap_err();
+        let err = hook_for("SunOS sparc64", None).unwrap_err().to_string();
         assert!(err.contains("no vults-hook for SunOS sparc64"), "{err}");
         assert!(err.contains("sunos-sparc64/vults-hook"), "{err}");
     }
@@ -476,7 +481,7 @@ mod tests {
         list.save(&paths).unwrap();
         assert_eq!(HostList::load(&paths).unwrap(), list);
         std::fs::write(HostList::file(&paths), b"{not json").unwrap();
-        let err = HostList::load(&paths).unwrap_err();
+        let err = HostList::load(&paths).unwrap_err().to_string();
         assert!(err.contains("does not parse"), "{err}");
         assert_eq!(std::fs::read(HostList::file(&paths)).unwrap(), b"{not json");
         let _ = std::fs::remove_dir_all(&dir);

@@ -11,6 +11,7 @@
 //! The hook is uploaded first and its SHA-256 checked on the host before any config names it.
 
 use super::host::{HOST_VULTS_HOME, Host, HostList, check_home, hook_for, shell_quote, work_dir};
+use crate::error::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
@@ -43,7 +44,7 @@ pub struct Removed {
 
 /// Adds (or repairs) `host`: places the hook, registers it in the agents found there, and
 /// keeps the host in the list. `hook`: the local `vults-hook` (default: beside this program).
-pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, String> {
+pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, Error> {
     let mut list = HostList::load(paths)?;
     let stage = Stage::fetch(paths, &mut host)?;
     let local_hook = hook.map(Path::to_path_buf).or_else(default_hook_source);
@@ -59,15 +60,15 @@ pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, 
     // The record names the hook where the host's files (and people) find it.
     let mut state = InstallState::load(&stage.paths);
     let staged_hook = stage.paths.installed_hook();
-    let bytes = std::fs::read(&staged_hook)
-        .map_err(|e| format!("the hook copy was not placed ({e}); see the reports"))?;
+    let bytes = std::fs::read(&staged_hook).map_err(Error::HookNotPlaced)?;
     let sha = sha256_hex(&bytes);
     if let Some(rec) = &mut state.hook {
         rec.path = host.hook_path();
     }
-    state
-        .save(&stage.paths)
-        .map_err(|e| format!("cannot write the host's install record: {e}"))?;
+    state.save(&stage.paths).map_err(|source| Error::Local {
+        doing: "write the host's install record".into(),
+        source,
+    })?;
 
     // Vults' folders on the host, from $HOME down, checked (and its own made private, the
     // socket's too) before anything is written there; then the hook, checked on the host.
@@ -78,16 +79,19 @@ pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, 
     }
     let there = remote_sha(&host, &stage.rel_hook)?;
     if there != sha {
-        return Err(format!(
-            "the hook on {} has SHA-256 {there}, not {sha} as uploaded; nothing registered",
-            host.name
-        ));
+        return Err(Error::HookDiffers {
+            host: host.name.clone(),
+            there,
+            sent: sha,
+        });
     }
     let written = stage.write_back(&host)?;
     host.hook_sha256 = sha;
     list.put(host.clone());
-    list.save(paths)
-        .map_err(|e| format!("cannot save {}: {e}", HostList::file(paths).display()))?;
+    list.save(paths).map_err(|source| Error::Save {
+        path: HostList::file(paths),
+        source,
+    })?;
     let reports = for_host(reports, &stage, &host);
     drop(stage);
     Ok(Added {
@@ -101,29 +105,29 @@ pub fn add(paths: &Paths, mut host: Host, hook: Option<&Path>) -> Result<Added, 
 
 /// Forgets `name` without touching anything on it (a host you cannot reach any more): its
 /// agents keep running the hook, which stays silent without a link.
-pub fn forget(paths: &Paths, name: &str) -> Result<(), String> {
+pub fn forget(paths: &Paths, name: &str) -> Result<(), Error> {
     let mut list = HostList::load(paths)?;
     if list.remove(name).is_none() {
-        return Err(format!("no host named {name:?} (vults-app remote list)"));
+        return Err(Error::NoSuchHost(name.to_string()));
     }
-    list.save(paths)
-        .map_err(|e| format!("cannot save the host list: {e}"))
+    list.save(paths).map_err(|source| Error::Save {
+        path: HostList::file(paths),
+        source,
+    })
 }
 
 /// Takes Vults out of `name`'s agents (their files as they were), removes the hook and Vults'
 /// folder there, and forgets the host. A file Vults could not edit keeps the hook and the host
 /// (the error says which).
-pub fn remove(paths: &Paths, name: &str) -> Result<Removed, String> {
+pub fn remove(paths: &Paths, name: &str) -> Result<Removed, Error> {
     let mut list = HostList::load(paths)?;
     let mut host = list
         .get(name)
         .cloned()
-        .ok_or_else(|| format!("no host named {name:?} (vults-app remote list)"))?;
-    let stage = Stage::fetch(paths, &mut host).map_err(|e| {
-        format!(
-            "{e}\n(to forget a host you cannot reach, touching nothing on it: \
-             vults-app remote remove --forget {name})"
-        )
+        .ok_or_else(|| Error::NoSuchHost(name.to_string()))?;
+    let stage = Stage::fetch(paths, &mut host).map_err(|e| Error::Unreachable {
+        name: name.to_string(),
+        source: Box::new(e),
     })?;
     let reports = vults_installer::uninstall_all(&stage.paths);
     prepare(&host, false)?;
@@ -140,13 +144,11 @@ pub fn remove(paths: &Paths, name: &str) -> Result<Removed, String> {
         .map(|r| r.agent.display_name().to_string())
         .collect();
     if !stuck.is_empty() {
-        return Err(format!(
-            "{}: could not take Vults out of {} (see the reports); the hook stays on the host \
-             and the host in the list\n{}",
-            host.name,
-            stuck.join(", "),
-            vults_installer::format_reports(&reports)
-        ));
+        return Err(Error::Stuck {
+            host: host.name.clone(),
+            agents: stuck,
+            reports: vults_installer::format_reports(&reports),
+        });
     }
     let vh = shell_quote(HOST_VULTS_HOME);
     host.run(
@@ -158,8 +160,10 @@ pub fn remove(paths: &Paths, name: &str) -> Result<Removed, String> {
         None,
     )?;
     list.remove(name);
-    list.save(paths)
-        .map_err(|e| format!("cannot save {}: {e}", HostList::file(paths).display()))?;
+    list.save(paths).map_err(|source| Error::Save {
+        path: HostList::file(paths),
+        source,
+    })?;
     drop(stage);
     Ok(Removed { reports, written })
 }
@@ -182,7 +186,7 @@ struct Stage {
 impl Stage {
     /// Asks the host what it is and copies its files. Fills `host.system` and `host.home`. On
     /// failure nothing of the stage is left.
-    fn fetch(paths: &Paths, host: &mut Host) -> Result<Stage, String> {
+    fn fetch(paths: &Paths, host: &mut Host) -> Result<Stage, Error> {
         let root = work_dir(paths).join(format!("{}.stage", host.name));
         let _ = std::fs::remove_dir_all(&root);
         let stage = Stage::fetch_into(&root, host);
@@ -192,10 +196,12 @@ impl Stage {
         stage
     }
 
-    fn fetch_into(root: &Path, host: &mut Host) -> Result<Stage, String> {
+    fn fetch_into(root: &Path, host: &mut Host) -> Result<Stage, Error> {
         let root = root.to_path_buf();
-        vults_core::paths::private_dir(&root)
-            .map_err(|e| format!("cannot make {}: {e}", root.display()))?;
+        vults_core::paths::private_dir(&root).map_err(|source| Error::Local {
+            doing: format!("make {}", root.display()),
+            source,
+        })?;
         let home = root.join("home");
         let vults = home.join(HOST_VULTS_HOME);
         let stage_paths = Paths {
@@ -239,24 +245,29 @@ impl Stage {
         host.system = lines.next().unwrap_or_default().trim().to_string();
         host.home = lines.next().unwrap_or_default().trim().to_string();
         if host.system.is_empty() || !host.home.starts_with('/') {
-            return Err(format!(
-                "{} did not answer as a Unix host (uname -sm / $HOME): {out:?}",
-                host.name
-            ));
+            return Err(Error::NotUnix {
+                host: host.name.clone(),
+                said: out,
+            });
         }
-        check_home(&host.home).map_err(|e| format!("{}: {e}", host.name))?;
-        std::fs::create_dir_all(&home).map_err(|e| format!("cannot stage: {e}"))?;
+        check_home(&host.home).map_err(|e| Error::OnHost {
+            host: host.name.clone(),
+            source: Box::new(e),
+        })?;
+        std::fs::create_dir_all(&home).map_err(|source| Error::Local {
+            doing: "stage".into(),
+            source,
+        })?;
         // What the host answers is data: a folder line names one of the folders asked about, or
         // it is refused (a `D /abs/path` once made that local folder).
         let mut host_hook_sha = None;
         for line in lines {
             if let Some(d) = line.strip_prefix("D ") {
                 if !dirs.iter().any(|asked| asked == d) {
-                    return Err(format!(
-                        "{} answered a folder Vults did not ask about ({d:?}): refused; is the \
-                         host compromised?",
-                        host.name
-                    ));
+                    return Err(Error::UnaskedFolder {
+                        host: host.name.clone(),
+                        folder: d.to_string(),
+                    });
                 }
                 make_staged_dir(&home, d)?;
             } else if let Some(h) = line.strip_prefix("H ") {
@@ -279,8 +290,10 @@ impl Stage {
         let members = if archive.is_empty() {
             BTreeMap::new()
         } else {
-            super::archive::files(&archive, &expected)
-                .map_err(|e| format!("{}: {e}; nothing was changed, here or there", host.name))?
+            super::archive::files(&archive, &expected).map_err(|source| Error::Archive {
+                host: host.name.clone(),
+                source,
+            })?
         };
         for (rel, bytes) in &members {
             write_staged(&home, rel, bytes)?;
@@ -300,7 +313,7 @@ impl Stage {
     }
 
     /// Writes back each file that changed, removes each that went; returns what was touched.
-    fn write_back(&self, host: &Host) -> Result<Vec<String>, String> {
+    fn write_back(&self, host: &Host) -> Result<Vec<String>, Error> {
         let home = &self.paths.agent_home;
         // Nothing under the stage may lead elsewhere: what is sent back is read from the stage.
         no_links_under(&self.root)?;
@@ -344,7 +357,7 @@ impl Drop for Stage {
 
 /// Renames the files named in the install record at `paths` from under `from` to under `to`
 /// (the host's home and the local copy's), so the record on the host names the host's files.
-fn rename_record(paths: &Paths, from: &str, to: &str) -> Result<(), String> {
+fn rename_record(paths: &Paths, from: &str, to: &str) -> Result<(), Error> {
     let file = paths.install_state_file();
     if !file.exists() {
         return Ok(());
@@ -359,9 +372,10 @@ fn rename_record(paths: &Paths, from: &str, to: &str) -> Result<(), String> {
             None => (k, v),
         })
         .collect();
-    state
-        .save(paths)
-        .map_err(|e| format!("cannot write the install record: {e}"))
+    state.save(paths).map_err(|source| Error::Local {
+        doing: "write the install record".into(),
+        source,
+    })
 }
 
 /// The reports as about the host: its files by their paths there, OpenCode left out.
@@ -397,7 +411,7 @@ fn file_mode(_path: &Path) -> u32 {
 /// Writes `bytes` to `$HOME/<rel>` on the host atomically: a temp file beside the target (a
 /// symlink's target), renamed over it. An existing file keeps its mode; a new one gets `mode`;
 /// new folders are private.
-fn write_file(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), String> {
+fn write_file(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), Error> {
     let script = format!(
         "umask 077; f=\"$HOME\"/{rel}; t=$(readlink -f \"$f\" 2>/dev/null) || t=; \
          [ -n \"$t\" ] || t=\"$f\"; d=$(dirname \"$t\"); mkdir -p \"$d\" || exit 1; \
@@ -409,7 +423,11 @@ fn write_file(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), Str
     );
     host.run(&script, Some(bytes))
         .map(|_| ())
-        .map_err(|e| format!("cannot write {rel} on {}: {e}", host.name))
+        .map_err(|e| Error::Write {
+            rel: rel.to_string(),
+            host: host.name.clone(),
+            source: Box::new(e),
+        })
 }
 
 /// Vults' folders on the host, checked from `$HOME` down to the hook and the socket, before
@@ -420,7 +438,7 @@ fn write_file(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), Str
 /// Anything else is refused with a clear error: another host user who can write a folder on
 /// that path can replace the hook (run as the host user) or the socket (and answer its
 /// agents).
-fn prepare(host: &Host, make: bool) -> Result<(), String> {
+fn prepare(host: &Host, make: bool) -> Result<(), Error> {
     let vh = HOST_VULTS_HOME;
     let own: Vec<String> = ["", "/data", "/data/bin", "/run", "/config"]
         .iter()
@@ -451,18 +469,16 @@ fn prepare(host: &Host, make: bool) -> Result<(), String> {
     );
     let out = String::from_utf8_lossy(&host.run(&script, None)?).into_owned();
     if let Some(why) = out.lines().find_map(|l| l.strip_prefix("REFUSED ")) {
-        return Err(format!(
-            "{}: {why}: refused. Vults' folders there must be the host user's and writable by \
-             no one else, or another user could replace the hook or answer its agents; fix \
-             that (or remove the folder) and add the host again",
-            host.name
-        ));
+        return Err(Error::UnsafeFolder {
+            host: host.name.clone(),
+            why: why.to_string(),
+        });
     }
     if out.lines().last() != Some("ok") {
-        return Err(format!(
-            "{}: could not check Vults' folders there: {out:?}",
-            host.name
-        ));
+        return Err(Error::FoldersUnchecked {
+            host: host.name.clone(),
+            said: out,
+        });
     }
     Ok(())
 }
@@ -471,7 +487,7 @@ fn prepare(host: &Host, make: bool) -> Result<(), String> {
 /// beside it, renamed over it: a symlink in its place is replaced, never followed (a link
 /// planted at the hook's place once made `remote add` write the hook over `~/.bashrc`). Its
 /// folder was checked by [`prepare`].
-fn write_own(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), String> {
+fn write_own(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), Error> {
     let script = format!(
         "umask 077; cd \"$HOME\" || exit 1; f={rel}; d=$(dirname \"$f\"); \
          if [ -L \"$d\" ] || [ ! -d \"$d\" ]; then echo \"$d is not a folder\" >&2; exit 1; fi; \
@@ -484,11 +500,15 @@ fn write_own(host: &Host, rel: &str, bytes: &[u8], mode: u32) -> Result<(), Stri
     );
     host.run(&script, Some(bytes))
         .map(|_| ())
-        .map_err(|e| format!("cannot write {rel} on {}: {e}", host.name))
+        .map_err(|e| Error::Write {
+            rel: rel.to_string(),
+            host: host.name.clone(),
+            source: Box::new(e),
+        })
 }
 
 /// SHA-256 of `$HOME/<rel>` on the host.
-fn remote_sha(host: &Host, rel: &str) -> Result<String, String> {
+fn remote_sha(host: &Host, rel: &str) -> Result<String, Error> {
     let out = host.run(
         &format!(
             "h=\"$HOME\"/{}; [ -L \"$h\" ] && exit 0; \
@@ -502,24 +522,30 @@ fn remote_sha(host: &Host, rel: &str) -> Result<String, String> {
 
 /// Makes the folder `rel` (one the host was asked about) under the stage's `home`, one part at
 /// a time, never through a link.
-fn make_staged_dir(home: &Path, rel: &str) -> Result<(), String> {
+fn make_staged_dir(home: &Path, rel: &str) -> Result<(), Error> {
     let mut dir = home.to_path_buf();
     for part in Path::new(rel).components() {
         let std::path::Component::Normal(part) = part else {
-            return Err(format!("cannot stage {rel:?}: not a plain relative folder"));
+            return Err(Error::CannotStage {
+                rel: rel.to_string(),
+                why: "not a plain relative folder".into(),
+            });
         };
         dir.push(part);
         match std::fs::symlink_metadata(&dir) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
-                return Err(format!(
-                    "cannot stage {rel:?}: {} is not a folder",
-                    dir.display()
-                ));
+                return Err(Error::CannotStage {
+                    rel: rel.to_string(),
+                    why: format!("{} is not a folder", dir.display()),
+                });
             }
             Err(_) => vults_core::paths::private_dir(&dir)
                 .map(|_| ())
-                .map_err(|e| format!("cannot stage {rel:?}: {e}"))?,
+                .map_err(|e| Error::CannotStage {
+                    rel: rel.to_string(),
+                    why: e.to_string(),
+                })?,
         }
     }
     Ok(())
@@ -527,7 +553,7 @@ fn make_staged_dir(home: &Path, rel: &str) -> Result<(), String> {
 
 /// Writes one of the host's files (`rel`, checked by [`super::archive::files`]) into the stage
 /// as a new private file, never through a link.
-fn write_staged(home: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+fn write_staged(home: &Path, rel: &str, bytes: &[u8]) -> Result<(), Error> {
     use std::io::Write;
     if let Some(parent) = Path::new(rel)
         .parent()
@@ -546,24 +572,27 @@ fn write_staged(home: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
     options
         .open(&path)
         .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| format!("cannot stage {rel}: {e}"))
+        .map_err(|source| Error::Local {
+            doing: format!("stage {rel}"),
+            source,
+        })
 }
 
 /// Refuses a stage that holds a symlink anywhere (nothing Vults writes there is one).
-fn no_links_under(root: &Path) -> Result<(), String> {
+fn no_links_under(root: &Path) -> Result<(), Error> {
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let entries = std::fs::read_dir(&dir).map_err(|source| Error::Read {
+            path: dir.clone(),
+            source,
+        })?;
         for entry in entries.flatten() {
-            let kind = entry
-                .file_type()
-                .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
+            let kind = entry.file_type().map_err(|source| Error::Read {
+                path: entry.path(),
+                source,
+            })?;
             if kind.is_symlink() {
-                return Err(format!(
-                    "{} is a symlink in Vults' staging folder: refused",
-                    entry.path().display()
-                ));
+                return Err(Error::StagedSymlink(entry.path()));
             }
             if kind.is_dir() {
                 stack.push(entry.path());

@@ -20,10 +20,13 @@
 
 pub mod archive;
 pub mod background;
+mod error;
 mod host;
 pub mod install;
 pub mod link;
 
+pub use archive::ArchiveError;
+pub use error::Error;
 pub use host::{
     HOST_VULTS_HOME, Host, HostList, check_home, hook_for, local_platform, platform_of,
     prebuilt_hook_dirs, shell_quote, split_options, ssh_program, work_dir,

@@ -14,6 +14,7 @@
 //! nothing within its 2 s, so the agent asks in its own terminal.
 
 use super::host::{Host, HostList, shell_quote};
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
@@ -120,7 +121,7 @@ pub struct Links {
 }
 
 /// The hosts as last read from `hosts.json`, or why it could not be read.
-type Listed = Arc<Mutex<Result<Vec<Host>, String>>>;
+type Listed = Arc<Mutex<Result<Vec<Host>, Arc<Error>>>>;
 
 struct Inner {
     paths: Paths,
@@ -200,7 +201,7 @@ impl Links {
 
     /// The hosts as last read from `hosts.json` (no file is read here: the window asks each
     /// frame), or why the file could not be read.
-    pub fn hosts(&self) -> Result<Vec<Host>, String> {
+    pub fn hosts(&self) -> Result<Vec<Host>, Arc<Error>> {
         self.listed
             .lock()
             .map(|l| l.clone())
@@ -211,7 +212,9 @@ impl Links {
 impl Inner {
     fn reload(&mut self) {
         self.stamp = stamp(&self.paths);
-        let loaded = HostList::load(&self.paths).map(|l| l.hosts);
+        let loaded = HostList::load(&self.paths)
+            .map(|l| l.hosts)
+            .map_err(Arc::new);
         if let Ok(mut l) = self.listed.lock() {
             *l = loaded.clone();
         }

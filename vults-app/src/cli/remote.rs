@@ -87,7 +87,7 @@ fn add(paths: &Paths, m: &ArgMatches) -> i32 {
     let hook = m.get_one::<PathBuf>("hook").cloned();
     let mut host = match Host::parse(&spec) {
         Ok(h) => h,
-        Err(e) => return super::usage_error(&["remote", "add"], &e),
+        Err(e) => return super::usage_error(&["remote", "add"], &e.to_string()),
     };
     host.ssh_options = m
         .get_many::<String>("ssh")

@@ -173,7 +173,7 @@ pub fn window(
     attention.follow(&engine.event_bus());
     window = window.with_attention(Box::new(attention));
     window.log_card_frames = std::env::var_os("VULTS_UI_STATS").is_some();
-    let opened = native::open(wake_cell, layout, window);
+    let opened = native::open(wake_cell, layout, window).map_err(|e| e.to_string());
     // The window is gone (with it the phone link, stopped first on Quit): the engine next.
     stop(None, engine, runtime);
     opened

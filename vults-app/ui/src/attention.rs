@@ -276,7 +276,7 @@ pub trait AttentionSide {
 }
 
 /// What binding the keys came to: the keys and their presses, or why not.
-type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), String>;
+type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), vults_attention::keys::KeysError>;
 
 /// What the desktop's worker is asked to do (it may block: a file written, an X11 connection, a
 /// portal call).
@@ -541,7 +541,7 @@ impl AttentionSide for DesktopAttention {
                 }
                 Err(why) => {
                     tracing::info!("no global keys: {why}");
-                    self.keys_state = Support::Unavailable(why);
+                    self.keys_state = Support::Unavailable(why.to_string());
                 }
             }
         }

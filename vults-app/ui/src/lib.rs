@@ -9,11 +9,14 @@
 
 #![warn(missing_docs)]
 
+pub use error::Error;
+
 pub mod app;
 pub mod attention;
 pub mod card;
 pub mod chat;
 pub mod code;
+pub mod error;
 pub mod flock;
 pub mod island;
 pub mod look;

@@ -83,7 +83,7 @@ impl WindowWake {
 
 /// Opens `window` with eframe and runs it until it is closed (tray → Quit). Everything the
 /// window drives was composed before (`vults-app/src/compose.rs`): this only draws.
-pub fn open(wake: WindowWake, layout: Layout, window: VultsWindow) -> Result<(), String> {
+pub fn open(wake: WindowWake, layout: Layout, window: VultsWindow) -> Result<(), crate::Error> {
     let viewport = match layout {
         // Moved to the top centre of the chosen monitor once the window knows it (app.rs).
         Layout::Floating => crate::viewport::floating(
@@ -122,9 +122,7 @@ pub fn open(wake: WindowWake, layout: Layout, window: VultsWindow) -> Result<(),
             Ok(Box::new(NativeApp(window)))
         }),
     )
-    .map_err(|e| {
-        format!("the window cannot open ({e}); `vults-app --headless` serves agents without one")
-    })
+    .map_err(crate::Error::WindowCannotOpen)
 }
 
 #[cfg(test)]

@@ -125,15 +125,11 @@ pub fn failure_line(who: &str, kind: FailureKind, reason: &str) -> String {
     }
 }
 
-/// Where a session's agent runs, as "Show terminal" needs it; `Err` (the line to show) when
-/// its events have not said.
-pub fn place_of(session: &Session) -> Result<Place, String> {
+/// Where a session's agent runs, as "Show terminal" needs it; `Err` (its `Display` is the line
+/// to show) when its events have not said.
+pub fn place_of(session: &Session) -> Result<Place, crate::Error> {
     let Some(t) = &session.terminal else {
-        return Err(failure_line(
-            &who(session),
-            FailureKind::NotFound,
-            "its events have not said where it runs",
-        ));
+        return Err(crate::Error::NoPlace { who: who(session) });
     };
     let place = match &t.host {
         Some(host) => Place::on_host(&t.block, host),

@@ -52,7 +52,7 @@ impl WindowTerminal {
         let who = who(s);
         let place = match place_of(s) {
             Ok(place) => place,
-            Err(line) => return self.answer(model, failed(line), now_t),
+            Err(line) => return self.answer(model, failed(line.to_string()), now_t),
         };
         let Some(side) = self.side.as_mut() else {
             let line = failure_line(&who, FailureKind::Failed, "Show terminal is not running");

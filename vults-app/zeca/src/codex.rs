@@ -6,6 +6,7 @@
 //! `{"decision":"accept"|"decline"}`.
 
 use super::stream::{Block, CanUseTool, Out, ToolResult};
+use crate::error::LineError;
 use serde_json::{Value, json};
 
 /// The request id of `thread/start` / `thread/resume`: its answer carries the thread id.
@@ -61,8 +62,8 @@ fn approval_input(p: &Value) -> Value {
 
 /// Reads one line. `changes` holds the file changes of items seen so far (an approval names
 /// only the item), keyed by item id.
-pub fn read_line(line: &str, changes: &mut Vec<(String, Value)>) -> Result<Out, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+pub fn read_line(line: &str, changes: &mut Vec<(String, Value)>) -> Result<Out, LineError> {
+    let v: Value = serde_json::from_str(line)?;
     let s = |v: &Value, p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_string);
     if v.get("id").and_then(Value::as_u64) == Some(THREAD_REQUEST) && v.get("method").is_none() {
         return Ok(match s(&v, "/result/thread/id") {

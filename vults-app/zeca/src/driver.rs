@@ -390,7 +390,7 @@ impl Zeca {
                 self.settings = settings;
                 let mut out = vec![Effect::Window(ChatEvent::Settings(self.settings.clone()))];
                 if let Err(e) = self.store.save_settings(&self.settings) {
-                    out.push(Effect::Notice(e));
+                    out.push(Effect::Notice(e.to_string()));
                 }
                 out
             }
@@ -578,7 +578,7 @@ impl Zeca {
         self.settings.last_folder = Some(folder.to_string());
         let mut out = vec![Effect::Window(ChatEvent::Settings(self.settings.clone()))];
         if let Err(e) = self.store.save_settings(&self.settings) {
-            out.push(Effect::Notice(e));
+            out.push(Effect::Notice(e.to_string()));
         }
         out
     }
@@ -590,7 +590,7 @@ impl Zeca {
         };
         let mut out = Vec::new();
         if let Err(e) = self.store.save(&chat.conv) {
-            out.push(Effect::Notice(e));
+            out.push(Effect::Notice(e.to_string()));
         }
         out.push(Effect::Window(ChatEvent::Updated(chat.conv.clone())));
         out
@@ -1004,6 +1004,7 @@ impl Zeca {
             } else {
                 task::in_terminal(&launch, self.settings.terminal.as_deref())
             }
+            .map_err(|e| e.to_string())
         });
         let state = match launched {
             Ok(how) => how,

@@ -25,6 +25,7 @@
 pub mod codex;
 mod conversation;
 mod driver;
+mod error;
 mod note;
 pub mod process;
 pub mod store;
@@ -36,4 +37,5 @@ pub use conversation::{
     ChatId, Conversation, Entry, TaskSpec, ZecaSettings, chat_agent, chat_of_session, session_of,
 };
 pub use driver::{ChatCommand, ChatEvent, DENIED, IDLE_AFTER, ZecaHandle, ZecaOptions};
+pub use error::{LineError, StoreError, TaskError};
 pub use note::{Note, Sink};

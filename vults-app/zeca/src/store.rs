@@ -4,6 +4,7 @@
 //! written over.
 
 use super::conversation::{Conversation, ZecaSettings};
+use crate::error::StoreError;
 use std::path::PathBuf;
 use vults_core::paths::{PRIVATE_FILE_MODE, Paths};
 
@@ -48,14 +49,14 @@ impl Store {
     }
 
     /// Writes `conv` to its file, atomically; refused for an id that is not [`valid_id`].
-    pub fn save(&self, conv: &Conversation) -> Result<(), String> {
+    pub fn save(&self, conv: &Conversation) -> Result<(), StoreError> {
         if !valid_id(&conv.id) {
-            return Err(format!("chat {:?} not saved: not a valid id", conv.id));
+            return Err(StoreError::InvalidId(conv.id.clone()));
         }
         let path = self.path_of(&conv.id);
-        let text = serde_json::to_vec_pretty(conv).map_err(|e| e.to_string())?;
+        let text = serde_json::to_vec_pretty(conv)?;
         vults_core::atomic::write(&path, &text, Some(PRIVATE_FILE_MODE))
-            .map_err(|e| format!("cannot save the chat to {}: {e}", path.display()))
+            .map_err(|source| StoreError::Chat { path, source })
     }
 
     /// Every saved conversation, oldest file name first; what could not be read is said.
@@ -120,18 +121,18 @@ impl Store {
 
     /// Writes the settings, atomically; refused (until Vults quits) when the file there did not
     /// parse, so a person's edit is never lost.
-    pub fn save_settings(&mut self, s: &ZecaSettings) -> Result<(), String> {
+    pub fn save_settings(&mut self, s: &ZecaSettings) -> Result<(), StoreError> {
         if !self.settings_writable || matches!(self.load_settings(), (_, Some(_))) {
             self.settings_writable = false;
-            return Err(format!(
-                "{} did not parse, so it is not written over; these settings hold until Vults \
-                 quits",
-                self.settings.display()
-            ));
+            return Err(StoreError::SettingsUnparsed(self.settings.clone()));
         }
-        let text = serde_json::to_vec_pretty(s).map_err(|e| e.to_string())?;
-        vults_core::atomic::write(&self.settings, &text, Some(PRIVATE_FILE_MODE))
-            .map_err(|e| format!("cannot save {}: {e}", self.settings.display()))
+        let text = serde_json::to_vec_pretty(s)?;
+        vults_core::atomic::write(&self.settings, &text, Some(PRIVATE_FILE_MODE)).map_err(
+            |source| StoreError::Settings {
+                path: self.settings.clone(),
+                source,
+            },
+        )
     }
 }
 

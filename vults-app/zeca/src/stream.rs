@@ -4,6 +4,7 @@
 //! lines the chat writes to its stdin ([`user_line`], [`allow_line`], [`deny_line`]).
 //! The exact shapes are in `docs/zeca.md` (verified with the pinned CLI).
 
+use crate::error::LineError;
 use serde_json::{Value, json};
 
 /// What one stdout line says, as far as the chat cares.
@@ -82,8 +83,8 @@ pub struct CanUseTool {
 }
 
 /// Reads one stdout line; `Err` for a line that is not JSON (logged, never fatal).
-pub fn read_line(line: &str) -> Result<Out, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+pub fn read_line(line: &str) -> Result<Out, LineError> {
+    let v: Value = serde_json::from_str(line)?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     Ok(match v.get("type").and_then(Value::as_str).unwrap_or("") {
         "system" if v.get("subtype").and_then(Value::as_str) == Some("init") => {

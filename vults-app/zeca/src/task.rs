@@ -5,6 +5,7 @@
 
 use super::conversation::ChatId;
 use super::note::{Note, Sink};
+use crate::error::TaskError;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -107,15 +108,23 @@ fn is_executable(p: &Path) -> bool {
 }
 
 /// Runs the task headless; its output goes to `log`, its end to the chat ([`Note::TaskExited`]).
-pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result<String, String> {
+pub fn headless(
+    launch: &Launch,
+    log: &Path,
+    chat: ChatId,
+    sink: Sink,
+) -> Result<String, TaskError> {
     if !Path::new(&launch.folder).is_dir() {
-        return Err(format!("the folder {:?} does not exist", launch.folder));
+        return Err(TaskError::NoFolder(launch.folder.clone()));
     }
     if let Some(dir) = log.parent() {
-        vults_core::paths::private_dir(dir).map_err(|e| e.to_string())?;
+        vults_core::paths::private_dir(dir)?;
     }
-    let out = open_log(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let out = open_log(log).map_err(|source| TaskError::Log {
+        path: log.to_path_buf(),
+        source,
+    })?;
+    let err = out.try_clone()?;
     let mut cmd = Command::new(&launch.program);
     for k in &launch.remove {
         cmd.env_remove(k);
@@ -128,9 +137,10 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("{}: {e}", launch.program.display()))?;
+    let mut child = cmd.spawn().map_err(|source| TaskError::Spawn {
+        program: launch.program.clone(),
+        source,
+    })?;
     let task = launch.task.clone();
     let said = format!("running headless (log {})", log.display());
     let log = log.to_path_buf();
@@ -147,8 +157,7 @@ pub fn headless(launch: &Launch, log: &Path, chat: ChatId, sink: Sink) -> Result
                 Err(e) => e.to_string(),
             };
             sink(Note::TaskExited { chat, task, status });
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
     Ok(said)
 }
 
@@ -205,9 +214,9 @@ pub fn detect_terminal(setting: Option<&str>) -> Option<Vec<String>> {
 }
 
 /// Opens the task in the user's terminal emulator (on Windows, a new console of its own).
-pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, String> {
+pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, TaskError> {
     if !Path::new(&launch.folder).is_dir() {
-        return Err(format!("the folder {:?} does not exist", launch.folder));
+        return Err(TaskError::NoFolder(launch.folder.clone()));
     }
     let mut cmd = if cfg!(target_os = "macos") && setting.is_none_or(|s| s.trim().is_empty()) {
         // `open -a Terminal` runs a script file; it sets the variable itself.
@@ -221,8 +230,7 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
             sh_quote(&launch.task),
             quoted.join(" ")
         );
-        vults_core::atomic::write(&script, text.as_bytes(), Some(0o700))
-            .map_err(|e| e.to_string())?;
+        vults_core::atomic::write(&script, text.as_bytes(), Some(0o700))?;
         let mut c = Command::new("open");
         c.args(["-a", "Terminal"]).arg(&script);
         c
@@ -232,10 +240,7 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
         let prefix = if cfg!(windows) {
             Vec::new()
         } else {
-            detect_terminal(setting).ok_or_else(|| {
-                "no terminal emulator found; set one in the Chat's settings (e.g. `xterm -e`)"
-                    .to_string()
-            })?
+            detect_terminal(setting).ok_or(TaskError::NoTerminal)?
         };
         let argv = launch.terminal_argv(&prefix, cfg!(windows));
         let mut c = Command::new(&argv[0]);
@@ -259,9 +264,7 @@ pub fn in_terminal(launch: &Launch, setting: Option<&str>) -> Result<String, Str
             .stdout(Stdio::inherit())
             .stderr(Stdio::inherit());
     }
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot open the terminal: {e}"))?;
+    let mut child = cmd.spawn().map_err(TaskError::Terminal)?;
     // The emulator (or its launcher) is reaped when it ends; it lives on its own.
     std::thread::spawn(move || {
         let _ = child.wait();

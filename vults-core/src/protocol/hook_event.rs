@@ -3,7 +3,7 @@
 //! `wants_reply`), and its payload shaped to fit a line ([`shape`]).
 
 use super::wire::{
-    AgentName, Event, MAX_APPLY_PATCH, MAX_LINE, MAX_PATCH_LINES, MAX_PLAN, MAX_STRING,
+    AgentName, Event, MAX_APPLY_PATCH, MAX_LINE, MAX_PATCH_LINES, MAX_PLAN, MAX_STRING, NameError,
     SHORT_STRING, TERMINAL_ENV, Terminal, TooLarge, VERSION, lifecycle_of,
 };
 use crate::agents::{self, AgentKind, Lifecycle, resolve_cwd};
@@ -24,34 +24,69 @@ pub struct HookArgs {
     pub statusline: bool,
 }
 
+/// Why the hook's command line (or its `--agent`) was refused; `Display` is the line a person
+/// reads in the agent's log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgsError {
+    /// `--agent` at the end, with no name after it.
+    #[error("--agent needs a name")]
+    AgentNeedsName,
+    /// `--reply` with something other than `vults` (or nothing).
+    #[error("--reply takes only \"vults\", not {0:?}")]
+    ReplyNotVults(Option<String>),
+    /// A flag the hook does not know.
+    #[error("unknown flag {0}")]
+    UnknownFlag(String),
+    /// A second event name.
+    #[error("unexpected argument {0:?}")]
+    Unexpected(String),
+    /// No `--agent` at all.
+    #[error("--agent <name> is required")]
+    NoAgent,
+    /// No event name (and no `--statusline`).
+    #[error("the event name is required")]
+    NoEvent,
+    /// `--agent other`: a tool gives its own name.
+    #[error("--agent other needs the tool's own name: --agent <name>")]
+    OtherNeedsName,
+    /// A tool's name that is not one.
+    #[error("--agent {name:?}: {why}")]
+    BadName {
+        /// The name as given.
+        name: String,
+        /// Why it is refused.
+        why: NameError,
+    },
+}
+
 impl HookArgs {
     /// `--agent <name> [--reply vults] [--ask] [--statusline] <Event>`; `--agent=x` works too.
-    pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<HookArgs, String> {
+    pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<HookArgs, ArgsError> {
         let mut out = HookArgs::default();
         let mut it = args.into_iter();
         let mut agent = None;
         let mut event = None;
         while let Some(arg) = it.next() {
             match arg.as_str() {
-                "--agent" => agent = Some(it.next().ok_or("--agent needs a name")?),
-                "--reply" => match it.next().as_deref() {
-                    Some("vults") => out.reply_vults = true,
-                    other => return Err(format!("--reply takes only \"vults\", not {other:?}")),
+                "--agent" => agent = Some(it.next().ok_or(ArgsError::AgentNeedsName)?),
+                "--reply" => match it.next() {
+                    Some(v) if v == "vults" => out.reply_vults = true,
+                    other => return Err(ArgsError::ReplyNotVults(other)),
                 },
                 "--ask" => out.ask = true,
                 "--statusline" => out.statusline = true,
                 a if a.starts_with("--agent=") => agent = Some(a["--agent=".len()..].to_string()),
                 "--reply=vults" => out.reply_vults = true,
-                a if a.starts_with("--") => return Err(format!("unknown flag {a}")),
+                a if a.starts_with("--") => return Err(ArgsError::UnknownFlag(arg)),
                 _ if event.is_none() => event = Some(arg),
-                _ => return Err(format!("unexpected argument {arg:?}")),
+                _ => return Err(ArgsError::Unexpected(arg)),
             }
         }
-        out.agent = agent.ok_or("--agent <name> is required")?;
+        out.agent = agent.ok_or(ArgsError::NoAgent)?;
         out.event = match (event, out.statusline) {
             (Some(e), _) => e,
             (None, true) => agents::STATUS_LINE_EVENT.to_string(),
-            (None, false) => return Err("the event name is required".into()),
+            (None, false) => return Err(ArgsError::NoEvent),
         };
         Ok(out)
     }
@@ -96,7 +131,7 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
         // gemini is a built-in name too: say why rather than stay silent.
         Ok(None) if args.reply_vults => return refuse_reply(),
         Ok(None) => return Built::Nothing,
-        Err(e) => return Built::Refused(e),
+        Err(e) => return Built::Refused(e.to_string()),
     };
     if args.reply_vults
         && agent_name
@@ -168,18 +203,19 @@ pub fn build_event(args: &HookArgs, stdin: &[u8], ctx: &HookContext) -> Built {
 }
 
 /// `--agent` → the wire's kind and name. `Ok(None)`: send nothing (gemini).
-pub fn resolve_agent(name: &str) -> Result<Option<(AgentKind, Option<AgentName>)>, String> {
+pub fn resolve_agent(name: &str) -> Result<Option<(AgentKind, Option<AgentName>)>, ArgsError> {
     if agents::spec(name).is_some_and(|a| a.wire == agents::Wire::Silent) {
         return Ok(None);
     }
     match AgentKind::parse(name) {
-        Some(AgentKind::Other) => {
-            Err("--agent other needs the tool's own name: --agent <name>".into())
-        }
+        Some(AgentKind::Other) => Err(ArgsError::OtherNeedsName),
         Some(kind) => Ok(Some((kind, None))),
         None => AgentName::new(name)
             .map(|n| Some((AgentKind::Other, Some(n))))
-            .map_err(|e| format!("--agent {name:?}: {e}")),
+            .map_err(|why| ArgsError::BadName {
+                name: name.to_string(),
+                why,
+            }),
     }
 }
 

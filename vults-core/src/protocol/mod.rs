@@ -13,7 +13,7 @@ mod hook_event;
 mod wire;
 
 pub use hook_event::{
-    Built, HookArgs, HookContext, build_event, cut_strings, resolve_agent, shape,
+    ArgsError, Built, HookArgs, HookContext, build_event, cut_strings, resolve_agent, shape,
     statusline_payload, truncate_utf8,
 };
 

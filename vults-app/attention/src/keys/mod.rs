@@ -23,7 +23,9 @@ mod windows;
 #[cfg(target_os = "linux")]
 mod x11;
 
-pub use crate::chord::{Chord, Key, KeyAction, KeysSettings, Mods, NamedKey};
+pub use crate::chord::{
+    Chord, ChordClash, ChordError, Key, KeyAction, KeysSettings, Mods, NamedKey,
+};
 pub use gate::{Gate, GateCard, Ignored, Intent, Outcome};
 
 use std::sync::Arc;
@@ -104,6 +106,30 @@ impl std::fmt::Debug for GlobalKeys {
     }
 }
 
+/// Why there are no global keys here; `Display` is the line Settings shows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeysError {
+    /// Switched off in Settings.
+    #[error("global keys are off in Settings")]
+    Off,
+    /// Two actions share a chord.
+    #[error(transparent)]
+    Clash(#[from] ChordClash),
+    /// Linux with neither an X display nor a Wayland session.
+    #[error("no X11 display and no Wayland session: no global keys")]
+    NoDisplay,
+    /// X11 or the portal asked for on a platform that has neither.
+    #[error("X11 and the portal are Linux's")]
+    NotLinux,
+    /// A platform Vults has no global keys on.
+    #[error("Vults has no global keys on this platform")]
+    Unsupported,
+    /// What the desktop's key service (X11, the portal, Carbon, Win32) said: a chord taken by
+    /// another program, a refusal, a lost connection.
+    #[error("{0}")]
+    Desktop(String),
+}
+
 impl GlobalKeys {
     /// Binds `settings`' chords. Returns at once; [`KeysEvent::Ready`] or
     /// [`KeysEvent::Unavailable`] follows on the receiver, then the presses. `Err` says at once
@@ -114,9 +140,9 @@ impl GlobalKeys {
         settings: &KeysSettings,
         target: KeysTarget,
         wake: Option<Arc<dyn Fn() + Send + Sync>>,
-    ) -> Result<(GlobalKeys, Receiver<KeysEvent>), String> {
+    ) -> Result<(GlobalKeys, Receiver<KeysEvent>), KeysError> {
         if !settings.enabled {
-            return Err("global keys are off in Settings".into());
+            return Err(KeysError::Off);
         }
         settings.check()?;
         let (tx, rx) = std::sync::mpsc::channel();
@@ -142,7 +168,7 @@ fn start_platform(
     bindings: &[(KeyAction, Chord); 3],
     target: KeysTarget,
     events: Events,
-) -> Result<Stop, String> {
+) -> Result<Stop, KeysError> {
     let target = match target {
         KeysTarget::Auto => {
             let wayland = std::env::var("XDG_SESSION_TYPE").is_ok_and(|t| t == "wayland")
@@ -154,14 +180,18 @@ fn start_platform(
             } else if std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty()) {
                 KeysTarget::X11 { display: None }
             } else {
-                return Err("no X11 display and no Wayland session: no global keys".into());
+                return Err(KeysError::NoDisplay);
             }
         }
         t => t,
     };
     match target {
-        KeysTarget::X11 { display } => x11::start(bindings, display, events),
-        KeysTarget::Portal { bus } => portal::start(bindings, bus, events),
+        KeysTarget::X11 { display } => {
+            x11::start(bindings, display, events).map_err(KeysError::Desktop)
+        }
+        KeysTarget::Portal { bus } => {
+            portal::start(bindings, bus, events).map_err(KeysError::Desktop)
+        }
         KeysTarget::Auto => unreachable!("resolved above"),
     }
 }
@@ -171,10 +201,10 @@ fn start_platform(
     bindings: &[(KeyAction, Chord); 3],
     target: KeysTarget,
     events: Events,
-) -> Result<Stop, String> {
+) -> Result<Stop, KeysError> {
     match target {
-        KeysTarget::Auto => windows::start(bindings, events),
-        _ => Err("X11 and the portal are Linux's".into()),
+        KeysTarget::Auto => windows::start(bindings, events).map_err(KeysError::Desktop),
+        _ => Err(KeysError::NotLinux),
     }
 }
 
@@ -183,10 +213,10 @@ fn start_platform(
     bindings: &[(KeyAction, Chord); 3],
     target: KeysTarget,
     events: Events,
-) -> Result<Stop, String> {
+) -> Result<Stop, KeysError> {
     match target {
-        KeysTarget::Auto => macos::start(bindings, events),
-        _ => Err("X11 and the portal are Linux's".into()),
+        KeysTarget::Auto => macos::start(bindings, events).map_err(KeysError::Desktop),
+        _ => Err(KeysError::NotLinux),
     }
 }
 
@@ -195,8 +225,8 @@ fn start_platform(
     _bindings: &[(KeyAction, Chord); 3],
     _target: KeysTarget,
     _events: Events,
-) -> Result<Stop, String> {
-    Err("Vults has no global keys on this platform".into())
+) -> Result<Stop, KeysError> {
+    Err(KeysError::Unsupported)
 }
 
 /// What Settings can say about global keys here before they are switched on (from the

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use vults_attention::Bus;
 use vults_attention::keys::{
-    GlobalKeys, KeyAction, KeysBackend, KeysEvent, KeysSettings, KeysTarget,
+    GlobalKeys, KeyAction, KeysBackend, KeysError, KeysEvent, KeysSettings, KeysTarget,
 };
 use vults_attention::test_support::{Portal, PortalCall, SessionBus};
 
@@ -82,13 +82,15 @@ fn the_portal_binds_what_the_desktop_chose_and_reports_presses() {
 fn keys_switched_off_bind_nothing() {
     let off = KeysSettings::default();
     let err = GlobalKeys::start(&off, KeysTarget::Auto, None).unwrap_err();
-    assert_eq!(err, "global keys are off in Settings");
+    assert_eq!(err, KeysError::Off);
+    assert_eq!(err.to_string(), "global keys are off in Settings");
     let clash = KeysSettings {
         deny: KeysSettings::default().allow,
         ..enabled()
     };
     let err = GlobalKeys::start(&clash, KeysTarget::Auto, None).unwrap_err();
-    assert!(err.contains("is set for both"), "{err}");
+    assert!(matches!(err, KeysError::Clash(_)), "{err}");
+    assert!(err.to_string().contains("is set for both"), "{err}");
 }
 
 #[test]

@@ -193,7 +193,9 @@ fn global_keys_bring_the_card_up_then_allow_it_but_never_a_destructive_one() {
     assert!(rx.recv_timeout(Duration::from_millis(500)).is_err());
 
     // While bound, another program cannot take the same chords; once dropped, it can.
-    let taken = GlobalKeys::start(&enabled(), target.clone(), None).unwrap_err();
+    let taken = GlobalKeys::start(&enabled(), target.clone(), None)
+        .unwrap_err()
+        .to_string();
     assert!(taken.contains("is taken by another program"), "{taken}");
     drop(keys);
     let (_again, rx) = GlobalKeys::start(&enabled(), target, None).expect("free again");

@@ -9,6 +9,7 @@ use super::send::Roots;
 use super::webpush::{VapidClaims, decrypt, verify_vapid};
 use crate::crypto::{b64, random};
 use crate::devices::Subscription;
+use crate::error::VapidError;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::server::conn::http1;
@@ -31,7 +32,7 @@ pub struct Received {
     /// The request's headers, names in lower case.
     pub headers: BTreeMap<String, String>,
     /// The VAPID claims, or why they are refused.
-    pub vapid: Result<VapidClaims, String>,
+    pub vapid: Result<VapidClaims, VapidError>,
     /// The decrypted body, when it decrypted with the subscription's keys.
     pub plaintext: Option<Vec<u8>>,
     /// What it answered.
@@ -262,7 +263,7 @@ async fn handle(
     let now_s = vults_engine::clock::now_ms() / 1000;
     let vapid = headers
         .get("authorization")
-        .ok_or_else(|| "no Authorization header".to_string())
+        .ok_or(VapidError::Malformed("no Authorization header"))
         .and_then(|h| verify_vapid(h, origin, now_s));
     let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
     let plaintext = st

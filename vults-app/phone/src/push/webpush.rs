@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 use crate::crypto::{b64, random, unb64};
+use crate::error::VapidError;
 
 /// The record size written in the header: one record holds the whole message.
 pub const RECORD_SIZE: u32 = 4096;
@@ -251,50 +252,66 @@ pub struct VapidClaims {
 /// with `t` and `k`, a JWT of three parts with `alg: ES256`, whose signature verifies with
 /// `k`, whose `aud` is `origin`, whose `exp` is in the future and at most 24 hours ahead of
 /// `now_s`, and which has a `sub`. Returns the claims, or what is wrong.
-pub fn verify_vapid(header: &str, origin: &str, now_s: u64) -> Result<VapidClaims, String> {
+pub fn verify_vapid(header: &str, origin: &str, now_s: u64) -> Result<VapidClaims, VapidError> {
     let params = header
         .strip_prefix("vapid ")
-        .ok_or("the scheme is not vapid")?;
+        .ok_or(VapidError::Malformed("the scheme is not vapid"))?;
     let (mut t, mut k) = (None, None);
     for part in params.split(',') {
         match part.trim().split_once('=') {
             Some(("t", v)) => t = Some(v.trim()),
             Some(("k", v)) => k = Some(v.trim()),
-            _ => return Err(format!("unexpected parameter {part:?}")),
+            _ => return Err(VapidError::UnexpectedParameter(part.to_string())),
         }
     }
-    let (t, k) = (t.ok_or("no t=")?, k.ok_or("no k=")?);
-    let key = unb64(k).ok_or("k is not base64url")?;
-    let verifying =
-        VerifyingKey::from_sec1_bytes(&key).map_err(|_| "k is not a P-256 key".to_string())?;
+    let (t, k) = (
+        t.ok_or(VapidError::Malformed("no t="))?,
+        k.ok_or(VapidError::Malformed("no k="))?,
+    );
+    let key = unb64(k).ok_or(VapidError::Malformed("k is not base64url"))?;
+    let verifying = VerifyingKey::from_sec1_bytes(&key)
+        .map_err(|_| VapidError::Malformed("k is not a P-256 key"))?;
     let parts: Vec<&str> = t.split('.').collect();
     let [h, c, s] = parts[..] else {
-        return Err("the JWT does not have three parts".into());
+        return Err(VapidError::Malformed("the JWT does not have three parts"));
     };
-    let header: Value = serde_json::from_slice(&unb64(h).ok_or("the JWT header is not base64url")?)
-        .map_err(|_| "the JWT header is not JSON")?;
+    let header: Value = serde_json::from_slice(
+        &unb64(h).ok_or(VapidError::Malformed("the JWT header is not base64url"))?,
+    )
+    .map_err(|_| VapidError::Malformed("the JWT header is not JSON"))?;
     if header["alg"] != "ES256" || header["typ"] != "JWT" {
-        return Err(format!("the JWT header is {header}"));
+        return Err(VapidError::BadHeader(header.to_string()));
     }
-    let sig = Signature::from_slice(&unb64(s).ok_or("the signature is not base64url")?)
-        .map_err(|_| "the signature is not 64 bytes of r ‖ s".to_string())?;
+    let sig = Signature::from_slice(
+        &unb64(s).ok_or(VapidError::Malformed("the signature is not base64url"))?,
+    )
+    .map_err(|_| VapidError::Malformed("the signature is not 64 bytes of r ‖ s"))?;
     verifying
         .verify(format!("{h}.{c}").as_bytes(), &sig)
-        .map_err(|_| "the JWT signature does not verify with k".to_string())?;
-    let claims: Value = serde_json::from_slice(&unb64(c).ok_or("the claims are not base64url")?)
-        .map_err(|_| "the claims are not JSON")?;
-    let aud = claims["aud"].as_str().ok_or("no aud")?;
+        .map_err(|_| VapidError::Malformed("the JWT signature does not verify with k"))?;
+    let claims: Value = serde_json::from_slice(
+        &unb64(c).ok_or(VapidError::Malformed("the claims are not base64url"))?,
+    )
+    .map_err(|_| VapidError::Malformed("the claims are not JSON"))?;
+    let aud = claims["aud"]
+        .as_str()
+        .ok_or(VapidError::Malformed("no aud"))?;
     if aud != origin {
-        return Err(format!("aud is {aud}, the endpoint's origin is {origin}"));
+        return Err(VapidError::WrongAudience {
+            aud: aud.to_string(),
+            origin: origin.to_string(),
+        });
     }
-    let exp = claims["exp"].as_u64().ok_or("no exp")?;
+    let exp = claims["exp"]
+        .as_u64()
+        .ok_or(VapidError::Malformed("no exp"))?;
     if exp <= now_s || exp > now_s + MAX_JWT_LIFETIME_S {
-        return Err(format!("exp {exp} is not within 24 h after {now_s}"));
+        return Err(VapidError::Expiry { exp, now_s });
     }
     let sub = claims["sub"]
         .as_str()
         .filter(|s| !s.is_empty())
-        .ok_or("no sub")?;
+        .ok_or(VapidError::Malformed("no sub"))?;
     Ok(VapidClaims {
         key,
         aud: aud.to_string(),
