@@ -17,7 +17,7 @@ use vults_ui::settings::general::GeneralView;
 use vults_ui::state::Model;
 
 /// Every text the last frame drew, with where it was drawn and the rect it was clipped to.
-fn drawn_texts<S>(h: &egui_kittest::Harness<'_, S>) -> Vec<(String, egui::Rect, egui::Rect)> {
+pub(crate) fn drawn_texts<S>(h: &egui_kittest::Harness<'_, S>) -> Vec<(String, egui::Rect, egui::Rect)> {
     let mut out = Vec::new();
     for clipped in &h.output().shapes {
         collect(&clipped.shape, clipped.clip_rect, &mut out);
@@ -44,7 +44,7 @@ fn collect(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<(String, egui::R
 
 /// What a view drew in the pseudo-language is all messages (but `data`: the agent's own words,
 /// paths, names), none cut by its clip, none over another.
-fn assert_localized(texts: &[(String, egui::Rect, egui::Rect)], data: &[&str]) {
+pub(crate) fn assert_localized(texts: &[(String, egui::Rect, egui::Rect)], data: &[&str]) {
     let mut wrong = Vec::new();
     for (text, rect, clip) in texts {
         let is_data = data.iter().any(|d| text == d) || !text.chars().any(char::is_alphabetic);

@@ -1,0 +1,461 @@
+//! The window's cards, History and Settings pages drawn in another language (issue 41), beside
+//! `i18n.rs`: in the pseudo-language every text is a message from the bundles or the agent's
+//! own data, none cut by its clip, none over another; the same views in Brazilian Portuguese are
+//! snapshots people can look at, with the card's fixed rows still one row each; and switching
+//! the language redraws an open card with its answers in the same places.
+
+use crate::fixtures::{self, CardState, Snap, now};
+use crate::i18n::{assert_localized, drawn_texts};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vults_core::agents::Target;
+use vults_core::text::reveal;
+use vults_engine::messages::{PendingCard, Reason};
+use vults_i18n::{Choice, tr};
+use vults_ui::card::{self, CardView};
+
+const PATCH: &str = "*** Begin Patch
+*** Add File: docs/rules.md
++# Rules
++
++An Always rule answers one exact target.
+*** Update File: vults-core/src/rules.rs
+@@ impl AlwaysRule {
+-        self.tool == call.tool
++        self.tool == call.tool && self.target == call.target.rule_key()
+*** End Patch
+";
+
+const PLAN: &str = "# Plan: add the marker check
+
+Write the marker file, then prove it is there.
+
+## Steps
+
+- write the marker with the date
+- check that it exists
+
+```sh
+test -s marker.txt && echo ok
+```
+";
+
+fn pretty(json: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(json)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_default()
+}
+
+/// Every kind of card, by name: each target, a plan, a question, a destructive call with a
+/// hidden character, one a policy asked for.
+fn every_kind() -> Vec<(&'static str, PendingCard)> {
+    let mut bash = fixtures::bash_card(1, "cargo test --workspace && cargo clippy --workspace");
+    bash.context.said = Some("Run the tests before the commit".into());
+
+    let new_file = "/home/ada/src/vults/docs/rules.md";
+    let mut write_new = fixtures::card(
+        3,
+        fixtures::call(
+            "Write",
+            Target::Write {
+                path: new_file.into(),
+                content: Some("# Rules\n\nOne exact target.\n".into()),
+            },
+        ),
+        None,
+    );
+    write_new.context.missing = vec![new_file.into()];
+
+    let toml = "/home/ada/src/vults/Cargo.toml";
+    let mut write_over = fixtures::card(
+        4,
+        fixtures::call(
+            "Write",
+            Target::Write {
+                path: toml.into(),
+                content: Some("[workspace]\nmembers = [\"a\", \"b\"]\n".into()),
+            },
+        ),
+        None,
+    );
+    write_over.context.before = vec![(toml.into(), "[workspace]\nmembers = [\"a\"]\n".into())];
+
+    let url = fixtures::card(
+        5,
+        fixtures::call(
+            "WebFetch",
+            Target::Url {
+                url: "https://docs.rs/egui/latest/egui/struct.Button.html".into(),
+            },
+        ),
+        None,
+    );
+    let mut patch = fixtures::card(
+        6,
+        fixtures::call(
+            "apply_patch",
+            Target::Patch {
+                patch: PATCH.into(),
+            },
+        ),
+        None,
+    );
+    patch.context.before = vec![(
+        "vults-core/src/rules.rs".into(),
+        "impl AlwaysRule {\n        self.tool == call.tool\n}\n".into(),
+    )];
+    let patch = fixtures::as_agent(patch, vults_core::protocol::AgentKind::Codex);
+    let mcp = fixtures::card(
+        7,
+        fixtures::call(
+            "mcp__github__create_issue",
+            Target::Mcp {
+                server: "github".into(),
+                tool: "create_issue".into(),
+                input: r#"{"repo":"ada/vults","title":"Cards"}"#.into(),
+            },
+        ),
+        None,
+    );
+    let input = fixtures::card(
+        8,
+        fixtures::call(
+            "deploy",
+            Target::Input {
+                json: r#"{"env":"staging"}"#.into(),
+            },
+        ),
+        None,
+    );
+    let read = fixtures::card(
+        9,
+        fixtures::call(
+            "Read",
+            Target::Path {
+                path: "/home/ada/src/vults/README.md".into(),
+            },
+        ),
+        None,
+    );
+    let destructive = fixtures::card(
+        10,
+        fixtures::call(
+            "Bash",
+            Target::Command {
+                command: "git push --force origin main\u{202e}".into(),
+            },
+        ),
+        Some("git push --force"),
+    );
+    let mut policy = fixtures::bash_card(11, "curl https://example.com/install.sh");
+    policy.reason = Reason::Policy("no-curl".into());
+
+    let mut plan = fixtures::card(
+        12,
+        fixtures::call(
+            "ExitPlanMode",
+            Target::Input {
+                json: serde_json::json!({ "plan": PLAN }).to_string(),
+            },
+        ),
+        None,
+    );
+    plan.always_rule = None;
+    plan.file_rule = None;
+    plan.context.plan = Some(PLAN.into());
+
+    vec![
+        ("bash", bash),
+        ("edit", fixtures::edit_card(2)),
+        ("write_new", write_new),
+        ("write_over", write_over),
+        ("url", url),
+        ("patch", patch),
+        ("mcp", mcp),
+        ("input", input),
+        ("read", read),
+        ("destructive", destructive),
+        ("policy", policy),
+        ("plan", plan),
+        ("question", fixtures::question_card(13)),
+    ]
+}
+
+/// What a card shows that is the agent's own (the target, its words, names, paths), as it is
+/// and as it is drawn (hidden characters written out, JSON laid out).
+fn agent_data(card: &PendingCard) -> String {
+    let mut data = vec![
+        card.folder.clone(),
+        card.identity.display_name(),
+        card.call.tool.clone(),
+        vults_ui::look::agent_letter(card.agent, None),
+    ];
+    match &card.call.target {
+        Target::Command { command } => data.push(command.clone()),
+        Target::Edit { path, old, new } => {
+            data.push(path.clone());
+            data.extend(old.iter().chain(new).cloned());
+        }
+        Target::Write { path, content } => {
+            data.push(path.clone());
+            data.extend(content.iter().cloned());
+        }
+        Target::Path { path } => data.push(path.clone()),
+        Target::Url { url } => data.push(url.clone()),
+        Target::Patch { patch } => data.push(patch.clone()),
+        Target::Mcp {
+            server,
+            tool,
+            input,
+        } => data.extend([format!("{server} / {tool}"), pretty(input)]),
+        Target::Input { json } => data.push(pretty(json)),
+        Target::Questions { questions } => {
+            for q in questions {
+                data.extend([q.question.clone(), q.header.clone()]);
+                for o in &q.options {
+                    data.extend([o.label.clone(), o.description.clone()]);
+                }
+            }
+        }
+    }
+    data.extend(card.call.exact.as_deref().map(pretty));
+    data.extend(card.context.said.iter().cloned());
+    data.extend(card.context.plan.iter().cloned());
+    data.extend(card.destructive.iter().cloned());
+    for (path, text) in &card.context.before {
+        data.extend([path.clone(), text.clone()]);
+    }
+    let revealed: Vec<String> = data.iter().map(|d| reveal(d).text.into_owned()).collect();
+    data.extend(revealed);
+    data.join("\n")
+}
+
+/// Whether a drawn text is the agent's own data line by line (or has no letters: numbers,
+/// marks, "+3 −1"), each line either in `data` or a whole message.
+fn is_data(text: &str, data: &str) -> bool {
+    // A diff's gap between hunks is drawn "⋯ <the hunk's header>", a plan's list item "• …".
+    text.lines().map(|l| l.trim().trim_start_matches(['⋯', '•']).trim()).all(|line| {
+        line.is_empty()
+            || !line.chars().any(char::is_alphabetic)
+            || vults_i18n::is_pseudo(line)
+            || data.contains(line)
+    })
+}
+
+/// A card on its own as the card window draws it, `extra` points taller than its estimate
+/// (the pseudo-language's words are 40 % longer and wrap into more lines).
+fn card_harness(card: PendingCard, extra: f32) -> Harness<'static, CardState> {
+    let height = card::estimated_height(&card) + extra;
+    fixtures::builder()
+        .with_size(egui::vec2(card::WIDTH, height))
+        .build_ui_state(
+            |ui, s: &mut CardState| {
+                egui::Frame::new()
+                    .fill(vults_ui::look::CARD_FILL)
+                    .inner_margin(14)
+                    .show(ui, |ui| {
+                        if let Some(a) = s.view.ui(ui, &s.card, now(), true) {
+                            s.answer = Some(a);
+                        }
+                    });
+            },
+            CardState {
+                view: CardView::new(&card),
+                card,
+                answer: None,
+            },
+        )
+}
+
+fn assert_card_localized(h: &Harness<'_, CardState>, card: &PendingCard, kind: &str) {
+    let data = agent_data(card);
+    let texts = drawn_texts(h);
+    let own: Vec<String> = texts
+        .iter()
+        .filter(|(t, _, _)| !vults_i18n::is_pseudo(t) && is_data(t, &data))
+        .map(|(t, _, _)| t.clone())
+        .collect();
+    // The agent's own text scrolls in its block (cut by the block's clip on purpose): only
+    // the messages must be whole.
+    let texts: Vec<_> = texts
+        .into_iter()
+        .map(|(t, rect, clip)| {
+            let clip = if own.contains(&t) { rect } else { clip };
+            (t, rect, clip)
+        })
+        .collect();
+    eprintln!("the {kind} card");
+    let own: Vec<&str> = own.iter().map(String::as_str).collect();
+    assert_localized(&texts, &own);
+}
+
+#[test]
+fn every_card_kind_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    for (kind, card) in every_kind() {
+        let mut h = card_harness(card.clone(), 260.0);
+        h.run();
+        assert_card_localized(&h, &card, kind);
+    }
+}
+
+/// The texts drawn on the answer buttons' row and the keys line, for the fixed-row checks.
+fn row_of(h: &Harness<'_, CardState>, labels: &[String]) -> Vec<egui::Rect> {
+    labels
+        .iter()
+        .map(|l| h.get_by_label(l).rect())
+        .collect::<Vec<_>>()
+}
+
+/// The answers of a card of `kind`, in the active language.
+fn answers(card: &PendingCard) -> Vec<String> {
+    if card.plan().is_some() {
+        return vec![tr!("card-approve"), tr!("card-keep-planning")];
+    }
+    if card.question {
+        return vec![tr!("card-answer"), tr!("card-deny")];
+    }
+    let mut out = vec![tr!("card-allow"), tr!("card-deny")];
+    out.extend(
+        card::always_offers(card)
+            .into_iter()
+            .map(|(always, _, _)| always.label()),
+    );
+    out
+}
+
+/// In Brazilian Portuguese every card's answers stay on one row, the keys line is one line and
+/// nothing is cut; the kinds people look at most are snapshots.
+#[test]
+fn every_card_kind_in_brazilian_portuguese_keeps_its_fixed_rows() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let snapped = ["bash", "edit", "write_new", "destructive", "plan", "question"];
+    // One set of snapshot results for the test's several harnesses (kittest asks for one).
+    let mut results = egui_kittest::SnapshotResults::new();
+    for (kind, card) in every_kind() {
+        let mut h = card_harness(card.clone(), 0.0);
+        h.run();
+        let row = row_of(&h, &answers(&card));
+        assert!(
+            row.iter().all(|r| (r.top() - row[0].top()).abs() < 0.5),
+            "{kind}: the answers wrapped: {row:?}"
+        );
+        let texts = drawn_texts(&h);
+        let keys = texts
+            .iter()
+            .find(|(t, _, _)| t.starts_with("Teclas:"))
+            .unwrap_or_else(|| panic!("{kind}: no keys line"));
+        assert!(keys.1.height() < 18.0, "{kind}: the keys line wrapped");
+        let width = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(card::WIDTH, 4000.0));
+        for (text, rect, _) in &texts {
+            assert!(
+                width.expand(0.5).contains_rect(*rect),
+                "{kind}: {text:?} leaves the card"
+            );
+        }
+        if snapped.contains(&kind) {
+            h.snap(&format!("pt_BR_card_{kind}"));
+        }
+        results.extend(h.take_snapshot_results());
+    }
+    results.unwrap();
+}
+
+#[test]
+fn a_card_in_brazilian_portuguese_reads_in_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut h = card_harness(fixtures::edit_card(2), 0.0);
+    h.run();
+    h.get_by_label("Permitir");
+    h.get_by_label("Negar");
+    h.get_by_label("Sempre: esta mudança");
+    h.get_by_label("Sempre: o arquivo");
+    h.get_by_label("quer usar");
+    h.get_by_label("esperando há 10 s");
+    h.get_by_label_contains("Sempre o arquivo: Claude Code pode editar");
+    let mut h = card_harness(fixtures::question_card(13), 0.0);
+    h.run();
+    h.get_by_label("Responder");
+    h.get_by_label("Escolha quantas quiser");
+}
+
+/// Switching the language (Settings → General's `choose`) redraws an open card in the new
+/// language at once, with each answer where it was: none moves under the pointer.
+#[test]
+fn switching_the_language_redraws_an_open_card_with_its_answers_in_place() {
+    let plan = every_kind()
+        .into_iter()
+        .find(|(k, _)| *k == "plan")
+        .map(|(_, c)| c)
+        .expect("a plan card");
+    for card in [fixtures::edit_card(2), fixtures::question_card(13), plan] {
+        let en = vults_i18n::scoped(&Choice::Language("en".into()));
+        let mut h = card_harness(card.clone(), 0.0);
+        h.run();
+        let before = row_of(&h, &answers(&card));
+        drop(en);
+        for language in ["pt-BR", "en"] {
+            let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+            h.run();
+            let after = row_of(&h, &answers(&card));
+            assert_eq!(
+                before, after,
+                "{language}: the answers moved ({:?})",
+                answers(&card)
+            );
+        }
+    }
+}
+
+/// A click that comes before the card is armed says why it did nothing, in the language.
+#[test]
+fn the_too_soon_line_is_a_message_in_every_language() {
+    for (language, expected) in [
+        (vults_i18n::PSEUDO, None),
+        (
+            "pt-BR",
+            Some("Acabou de chegar — clique de novo daqui a pouco"),
+        ),
+    ] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        let card = fixtures::bash_card(1, "cargo test");
+        let mut h = fixtures::builder()
+            .with_size(egui::vec2(card::WIDTH, 360.0))
+            .with_step_dt(1.0 / 60.0)
+            .build_ui_state(
+                |ui, s: &mut CardState| {
+                    let (time, dt) = ui.input(|i| (i.time, f64::from(i.predicted_dt)));
+                    s.view.arm(Some(0.0), time, time - dt);
+                    if let Some(a) = s.view.ui(ui, &s.card, now(), true) {
+                        s.answer = Some(a);
+                    }
+                },
+                CardState {
+                    view: CardView::new(&card),
+                    card,
+                    answer: None,
+                },
+            );
+        h.step();
+        h.step();
+        h.get_by_label(&tr!("card-allow")).click();
+        // The click, then the line's own layer (an area is sized on its first frame).
+        h.step();
+        h.step();
+        assert!(h.state().answer.is_none(), "too soon: no answer");
+        let line = tr!("card-too-soon-click");
+        let texts = drawn_texts(&h);
+        let (_, rect, clip) = texts
+            .iter()
+            .find(|(t, _, _)| *t == line)
+            .unwrap_or_else(|| panic!("{language}: no {line:?} in {texts:?}"));
+        assert!(clip.expand(0.5).contains_rect(*rect), "{language}: the line is cut");
+        assert!(rect.width() < card::WIDTH, "{language}: the line is wider than the card");
+        if let Some(expected) = expected {
+            assert_eq!(line, expected);
+        } else {
+            assert!(vults_i18n::is_pseudo(&line), "{line}");
+        }
+    }
+}
