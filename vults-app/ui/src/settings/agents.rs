@@ -6,6 +6,25 @@ use crate::look;
 use crate::state::Model;
 use egui::{Color32, RichText};
 use vults_core::protocol::AgentKind;
+use vults_i18n::tr;
+
+/// An install state as the installer reports it (`AgentState::label`), in the person's words;
+/// one this version does not know as it came.
+fn state_words(state: &str) -> String {
+    let id = match state {
+        "installed" => "agents-state-installed",
+        "outdated" => "agents-state-outdated",
+        "tampered" => "agents-state-tampered",
+        "missing" => "agents-state-missing",
+        "not found on this machine" => "agents-state-not-found",
+        "turned off" => "agents-state-turned-off",
+        "cannot parse its settings" => "agents-state-cannot-parse",
+        "old hooks left" => "agents-state-old-hooks",
+        "failed" => "agents-state-failed",
+        other => return other.to_string(),
+    };
+    tr!(id)
+}
 
 /// Settings → Agents: each agent's install state, with Repair and an on/off switch, and the
 /// named tools that have asked.
@@ -17,9 +36,9 @@ impl AgentsView {
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            ui.heading("Agents");
+            ui.heading(tr!("agents-title"));
             ui.label(
-                RichText::new("Vults places its hook in each agent's own settings when the app starts.")
+                RichText::new(tr!("agents-intro"))
                     .color(Color32::from_gray(150)),
             );
             ui.add_space(6.0);
@@ -32,7 +51,7 @@ impl AgentsView {
                         for kind in AgentKind::ALL.into_iter().filter(|k| *k != AgentKind::Other) {
                             look::paint_bird(ui, look::agent_color(kind, None), &look::agent_letter(kind, None), 24.0);
                             ui.label(RichText::new(kind.display_name()).strong());
-                            ui.label(RichText::new("unknown").color(Color32::from_gray(150)));
+                            ui.label(RichText::new(tr!("agents-state-unknown")).color(Color32::from_gray(150)));
                             ui.end_row();
                         }
                     }
@@ -55,7 +74,7 @@ impl AgentsView {
                             // the bird, and the name sits in its middle.
                             let row = ui.text_style_height(&egui::TextStyle::Body);
                             ui.add_space(((24.0 - row) / 2.0).max(0.0));
-                            ui.label(RichText::new(&install.state).color(color));
+                            ui.label(RichText::new(state_words(&install.state)).color(color));
                             // What the watcher saw: "removed by another program at 10:42".
                             if let Some(line) = model.watch_lines.get(&install.key) {
                                 ui.add(egui::Label::new(RichText::new(line).small().color(look::AMBER)).wrap());
@@ -71,9 +90,9 @@ impl AgentsView {
                             // A new agent, appeared while Vults runs: installed in one click.
                             let offered = model.offered.contains(&install.key) && install.state != "installed";
                             let label = if offered {
-                                format!("Install in {}", install.name)
+                                tr!("agents-install-in", name = &install.name)
                             } else {
-                                format!("Repair {}", install.name)
+                                tr!("agents-repair", name = &install.name)
                             };
                             if (offered || install.repairable) && ui.button(label).clicked() {
                                 action = Some(SettingsAction::Repair(install.key.clone()));
@@ -89,18 +108,16 @@ impl AgentsView {
             // The hooks' watcher (vults_installer::watch).
             ui.add_space(8.0);
             let mut w = model.watch_settings;
-            ui.checkbox(&mut w.keep_in_place, "Keep Vults' hook in place").on_hover_text(
-                "When another program removes or changes Vults' entry in an agent's settings, put it \
-                 back (never twice within a minute: then Vults says which file and stops)",
-            );
-            ui.checkbox(&mut w.install_new_agents, "Install in new agents")
-                .on_hover_text("An agent installed while Vults runs gets Vults' hook at once, without asking");
+            ui.checkbox(&mut w.keep_in_place, tr!("agents-keep-in-place"))
+                .on_hover_text(tr!("agents-keep-in-place-hover"));
+            ui.checkbox(&mut w.install_new_agents, tr!("agents-install-new"))
+                .on_hover_text(tr!("agents-install-new-hover"));
             if w != model.watch_settings {
                 action = Some(SettingsAction::SetWatch(w));
             }
 
             ui.add_space(16.0);
-            ui.heading("Named tools");
+            ui.heading(tr!("agents-named-tools"));
             // Every tool seen asking, and every tool a rule was kept for (seen before a restart).
             let mut names: std::collections::BTreeSet<&str> =
                 model.named_tools.keys().map(String::as_str).collect();
@@ -110,7 +127,10 @@ impl AgentsView {
             }));
             if names.is_empty() {
                 ui.label(
-                    RichText::new("None yet. A tool that calls vults-hook --agent <name> --reply vults shows here.")
+                    RichText::new(tr!(
+                        "agents-named-none",
+                        command = "vults-hook --agent <name> --reply vults"
+                    ))
                         .color(Color32::from_gray(150)),
                 );
             }
@@ -127,7 +147,7 @@ impl AgentsView {
                     if let Some(tool) = model.named_tools.get(name) {
                         let ms = vults_engine::clock::unix_ms(tool.last_asked);
                         ui.label(
-                            RichText::new(format!("last asked {} UTC", super::history::clock(ms)))
+                            RichText::new(tr!("agents-last-asked", time = super::history::clock(ms)))
                                 .color(Color32::from_gray(150)),
                         );
                     }
@@ -137,19 +157,26 @@ impl AgentsView {
                     any = true;
                     ui.indent(("named-rule", &rule.id), |ui| {
                         ui.horizontal_wrapped(|ui| {
-                            if ui.button("Remove").on_hover_text(format!("Remove rule {}", rule.id)).clicked() {
+                            if ui
+                                .button(tr!("agents-remove"))
+                                .on_hover_text(tr!("agents-remove-hover", id = &rule.id))
+                                .clicked()
+                            {
                                 action = Some(SettingsAction::RemoveRule(rule.id.clone()));
                             }
                             ui.label(RichText::new(vults_core::text::reveal(&rule.tool).text).monospace().strong());
                             ui.label(RichText::new(vults_core::text::reveal(&rule.target).text).monospace())
                                 .on_hover_text(crate::look::rule_words(rule));
-                            ui.label(RichText::new(format!("in {}", rule.folder)).color(Color32::from_gray(150)));
+                            ui.label(
+                                RichText::new(tr!("agents-in-folder", folder = &rule.folder))
+                                    .color(Color32::from_gray(150)),
+                            );
                         });
                     });
                 }
                 if !any {
                     ui.indent(("no-rules", name), |ui| {
-                        ui.label(RichText::new("No Always rules").color(Color32::from_gray(150)));
+                        ui.label(RichText::new(tr!("agents-no-rules")).color(Color32::from_gray(150)));
                     });
                 }
             }
@@ -164,20 +191,20 @@ impl AgentsView {
 fn switch(ui: &mut egui::Ui, install: &crate::state::AgentInstall) -> Option<SettingsAction> {
     if install.retired {
         let clicked = ui
-            .button(format!("Remove old {} hooks", install.name))
+            .button(tr!("agents-remove-old-hooks", name = &install.name))
             .clicked();
         return clicked.then(|| SettingsAction::RemoveLeftovers(install.key.clone()));
     }
     match install.state.as_str() {
         "not found on this machine" => None,
         "turned off" => ui
-            .button(format!("Turn on {}", install.name))
-            .on_hover_text("Put Vults' hook back into this agent's settings")
+            .button(tr!("agents-turn-on", name = &install.name))
+            .on_hover_text(tr!("agents-turn-on-hover"))
             .clicked()
             .then(|| SettingsAction::SetEnabled(install.key.clone(), true)),
         _ => ui
-            .button(format!("Turn off {}", install.name))
-            .on_hover_text("Take Vults' entries out of this agent's settings, and keep them out")
+            .button(tr!("agents-turn-off", name = &install.name))
+            .on_hover_text(tr!("agents-turn-off-hover"))
             .clicked()
             .then(|| SettingsAction::SetEnabled(install.key.clone(), false)),
     }
