@@ -459,3 +459,238 @@ fn the_too_soon_line_is_a_message_in_every_language() {
         }
     }
 }
+
+// ---- Settings → Agents, History, Notifications, Phone ----
+
+fn agents_model() -> vults_ui::state::Model {
+    use vults_ui::state::AgentInstall;
+    let install = |key: &str, name: &str, state: &str, retired: bool| AgentInstall {
+        key: key.into(),
+        name: name.into(),
+        state: state.into(),
+        detail: None,
+        repairable: state == "outdated",
+        retired,
+    };
+    let mut model = vults_ui::state::Model::default();
+    model.installs = vec![
+        install("claude", "Claude Code", "installed", false),
+        install("codex", "Codex CLI", "outdated", false),
+        install("opencode", "OpenCode", "turned off", false),
+        install("gemini", "Gemini CLI", "old hooks left", true),
+    ];
+    model.named_tools.insert(
+        "deploy-bot".into(),
+        vults_engine::messages::NamedTool {
+            name: "deploy-bot".into(),
+            last_asked: now(),
+        },
+    );
+    model
+}
+
+fn agents_harness(model: vults_ui::state::Model) -> Harness<'static> {
+    fixtures::builder()
+        .with_size(egui::vec2(760.0, 560.0))
+        .build_ui(move |ui| {
+            let _ = vults_ui::settings::agents::AgentsView.ui(ui, &model);
+        })
+}
+
+fn history_model() -> vults_ui::state::Model {
+    use vults_engine::messages::{AuditEntry, EngineEvent, Outcome};
+    let card = fixtures::bash_card(31, "cargo test --workspace");
+    let rule = card.always_rule.clone().expect("a Bash card offers a rule");
+    let line = |t: u64, outcome: Outcome, by: &str, detail: Option<String>| {
+        AuditEntry::new(t, outcome, by.into(), detail).about(
+            &card.identity,
+            &card.session,
+            &card.folder,
+            &card.call,
+        )
+    };
+    let mut model = vults_ui::state::Model::default();
+    model.rules = vec![rule.clone()];
+    model.apply(EngineEvent::Audited(vec![
+        line(fixtures::NOW_UNIX * 1000, Outcome::Allow, "click", None),
+        line(fixtures::NOW_UNIX * 1000 + 1000, Outcome::Deny, "key", None),
+        line(
+            fixtures::NOW_UNIX * 1000 + 2000,
+            Outcome::Allow,
+            "click",
+            Some(format!("always rule {}", rule.id)),
+        ),
+    ]));
+    model
+}
+
+fn history_harness(model: vults_ui::state::Model) -> Harness<'static, vults_ui::settings::history::HistoryView> {
+    fixtures::builder()
+        .with_size(egui::vec2(760.0, 420.0))
+        .build_ui_state(
+            move |ui, view: &mut vults_ui::settings::history::HistoryView| view.ui(ui, &model),
+            Default::default(),
+        )
+}
+
+fn attention_status() -> vults_ui::attention::AttentionStatus {
+    use vults_attention::{Capabilities, Support};
+    vults_ui::attention::AttentionStatus {
+        caps: Capabilities {
+            notifications: Support::Available("Stand-in 1.0".into()),
+            actions: true,
+            sound: false,
+            replace: true,
+            withdraw: true,
+            desktop_dnd: Support::Unavailable("no Inhibited".into()),
+        },
+        keys_here: Support::Available("X11".into()),
+        keys: Support::Unavailable("off".into()),
+        ..Default::default()
+    }
+}
+
+fn notifications_harness() -> Harness<'static> {
+    let status = attention_status();
+    let mut view = vults_ui::settings::notifications::NotificationsView::default();
+    fixtures::builder()
+        .with_size(egui::vec2(760.0, 900.0))
+        .build_ui(move |ui| {
+            let _ = view.ui(ui, &status);
+        })
+}
+
+fn phone_status() -> vults_phone::PhoneStatus {
+    let offer = vults_phone::PairingOffer {
+        url: "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x".into(),
+        token: "tok".into(),
+        expires_at: u64::MAX,
+        app_sign_key: "k".into(),
+        app_box_key: "x".into(),
+        broker: None,
+        phone_login: None,
+    };
+    let device = |id: &str, name: &str, revoked: bool| vults_phone::Device {
+        id: id.into(),
+        name: name.into(),
+        sign_key: String::new(),
+        box_key: String::new(),
+        paired_at: 0,
+        revoked_at: revoked.then_some(1),
+        push: None,
+    };
+    vults_phone::PhoneStatus {
+        address: Some("0.0.0.0:47610".parse().expect("an address")),
+        offer: Some(offer),
+        devices: vec![device("dev1", "Ana", false), device("dev2", "Bo", true)],
+        tls_fingerprint: Some("AB:CD".into()),
+        broker: vults_phone::BrokerStatus {
+            state: Some(vults_phone::BrokerState::Connected),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+fn phone_harness() -> Harness<'static> {
+    let status = phone_status();
+    let mut view = vults_ui::settings::phone::PhoneView::default();
+    fixtures::builder()
+        .with_size(egui::vec2(760.0, 900.0))
+        .build_ui(move |ui| {
+            let _ = view.ui(ui, &status);
+        })
+}
+
+/// Each Settings page drawn in the pseudo-language: only messages and the data it lists (agent
+/// and device names, paths, commands, what the desktop says of itself), none cut, none over
+/// another.
+#[test]
+fn the_settings_pages_in_the_pseudo_language_draw_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let mut h = agents_harness(agents_model());
+    h.run();
+    eprintln!("Settings → Agents");
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "Claude Code",
+            "Codex CLI",
+            "OpenCode",
+            "Gemini CLI",
+            "deploy-bot",
+            "C",
+            "X",
+            "O",
+            "G",
+            "D",
+        ],
+    );
+    let mut h = history_harness(history_model());
+    h.run();
+    eprintln!("Settings → History");
+    assert_localized(
+        &drawn_texts(&h),
+        &["claude", "Bash", "cargo test --workspace"],
+    );
+    let mut h = notifications_harness();
+    h.run();
+    eprintln!("Settings → Notifications");
+    assert_localized(&drawn_texts(&h), &["Ctrl+Alt+V", "Ctrl+Alt+Y", "Ctrl+Alt+N"]);
+    let mut h = phone_harness();
+    h.run();
+    eprintln!("Settings → Phone");
+    assert_localized(
+        &drawn_texts(&h),
+        &[
+            "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
+            "Ana",
+            "Bo",
+            "dev1",
+            "dev2",
+        ],
+    );
+}
+
+#[test]
+fn the_settings_pages_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let mut results = egui_kittest::SnapshotResults::new();
+    let mut h = agents_harness(agents_model());
+    h.run();
+    h.get_by_label("Agentes");
+    h.get_by_label("instalado");
+    h.get_by_label("Reparar Codex CLI");
+    h.get_by_label("Ligar OpenCode");
+    h.get_by_label("Remover hooks antigos do Gemini CLI");
+    h.get_by_label("Ferramentas nomeadas");
+    h.snap("pt_BR_settings_agents");
+    results.extend(h.take_snapshot_results());
+
+    let mut h = history_harness(history_model());
+    h.run();
+    h.get_by_label("Histórico");
+    assert!(h.get_all_by_label("por você").next().is_some());
+    h.get_by_label("por você, com uma tecla no cartão");
+    h.get_by_label("criou uma regra \"Sempre\"");
+    h.get_by_label_contains("daqui em diante: Claude Code pode executar exatamente este comando");
+    h.snap("pt_BR_history");
+    results.extend(h.take_snapshot_results());
+
+    let mut h = notifications_harness();
+    h.run();
+    h.get_by_label("Notificações do desktop");
+    h.get_by_label("Horário de silêncio");
+    h.get_by_label("Atalhos globais");
+    h.snap("pt_BR_settings_notifications");
+    results.extend(h.take_snapshot_results());
+
+    let mut h = phone_harness();
+    h.run();
+    h.get_by_label("Ligado — escutando na porta 47610");
+    h.get_by_label("Broker: Conectado");
+    h.get_by_label("revogado");
+    h.snap("pt_BR_settings_phone");
+    results.extend(h.take_snapshot_results());
+    results.unwrap();
+}
