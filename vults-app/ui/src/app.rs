@@ -85,20 +85,20 @@ impl Tab {
         Tab::Notifications,
         Tab::General,
     ];
-    /// The tab's name on its button.
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Flock => "Flock",
-            Tab::Chat => "Chat",
-            Tab::Agents => "Agents",
-            Tab::Rules => "Rules",
-            Tab::Policies => "Policies",
-            Tab::History => "History",
-            Tab::Hosts => "Hosts",
-            Tab::Phone => "Phone",
-            Tab::Notifications => "Notifications",
-            Tab::General => "General",
-        }
+    /// The tab's name on its button, in the person's language.
+    pub fn title(self) -> String {
+        vults_i18n::text(match self {
+            Tab::Flock => "tab-flock",
+            Tab::Chat => "tab-chat",
+            Tab::Agents => "tab-agents",
+            Tab::Rules => "tab-rules",
+            Tab::Policies => "tab-policies",
+            Tab::History => "tab-history",
+            Tab::Hosts => "tab-hosts",
+            Tab::Phone => "tab-phone",
+            Tab::Notifications => "tab-notifications",
+            Tab::General => "tab-general",
+        })
     }
 }
 
@@ -726,18 +726,15 @@ impl VultsWindow {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let mut paused = self.model.paused;
                 if ui
-                    .checkbox(&mut paused, "Pause cards")
-                    .on_hover_text(
-                        "While paused, no card comes up: agents ask in their own terminal, and \
-                         each request says so on its bird and in History",
-                    )
+                    .checkbox(&mut paused, vults_i18n::tr!("pause-cards"))
+                    .on_hover_text(vults_i18n::tr!("pause-cards-hover"))
                     .changed()
                 {
                     self.set_paused(paused);
                 }
                 if self.model.paused {
                     ui.label(
-                        RichText::new("Cards paused: agents ask in their terminal")
+                        RichText::new(vults_i18n::tr!("cards-paused-line"))
                             .strong()
                             .color(look::AMBER),
                     );

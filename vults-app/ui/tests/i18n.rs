@@ -322,3 +322,73 @@ fn the_island_in_the_pseudo_language_and_in_brazilian_portuguese_fits_its_pill()
     h.get_by_label("12 pássaros, 6 esperando, +2 mais");
     h.snap("pt_BR_island_stack");
 }
+
+/// The main window at its first size: the tab row stays one row in English and in Brazilian
+/// Portuguese (about 25 % longer), each tab inside the window, and the bottom row's Pause cards
+/// where it is in English. In the pseudo-language (40 % longer and marked) the row may wrap, as
+/// it does in a narrow window, but no word is cut or drawn over another.
+#[test]
+fn the_tab_row_stays_one_row_in_every_language() {
+    use vults_ui::app::Tab;
+    let mut pause_in_english = None;
+    for language in ["en", "pt-BR", vults_i18n::PSEUDO] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        let (window, _played) = fixtures::played_window();
+        // Every tab: the phone's, the hosts' and the notifications' too.
+        let window = window
+            .with_phone(Box::new(crate::pause::NoPhone))
+            .with_hosts(Box::new(crate::pause::NoHosts))
+            .with_attention(Box::new(crate::pause::Quiet));
+        let mut h = fixtures::builder()
+            .with_size(egui::vec2(760.0, 560.0))
+            .build_ui_state(
+                |ui, w: &mut vults_ui::app::VultsWindow| {
+                    w.logic(ui.ctx());
+                    w.ui(ui);
+                },
+                window,
+            );
+        h.run_steps(3);
+        let tops: Vec<(String, egui::Rect)> = Tab::ALL
+            .iter()
+            .filter_map(|tab| {
+                let title = tab.title();
+                let rect = h.query_by_label(&title).map(|n| n.rect());
+                rect.map(|r| (title, r))
+            })
+            .collect();
+        assert_eq!(
+            tops.len(),
+            Tab::ALL.len(),
+            "{language}: every tab is drawn: {tops:?}"
+        );
+        for (title, rect) in &tops {
+            assert!(
+                rect.right() <= 760.5,
+                "{language}: {title} leaves the window"
+            );
+            if language != vults_i18n::PSEUDO {
+                assert_eq!(
+                    rect.top(),
+                    tops[0].1.top(),
+                    "{language}: {title} wrapped: {tops:?}"
+                );
+            }
+        }
+        let pause = h.get_by_label(&vults_i18n::tr!("pause-cards")).rect();
+        match pause_in_english {
+            None => pause_in_english = Some(pause),
+            Some(english) => assert!(
+                (pause.top() - english.top()).abs() < 0.5 && pause.right() <= 760.5,
+                "{language}: Pause cards moved: {pause:?}, in English {english:?}"
+            ),
+        }
+        if language == vults_i18n::PSEUDO {
+            let texts: Vec<_> = drawn_texts(&h)
+                .into_iter()
+                .filter(|(text, ..)| tops.iter().any(|(title, _)| title == text))
+                .collect();
+            assert_localized(&texts, &[]);
+        }
+    }
+}
