@@ -694,3 +694,112 @@ fn the_settings_pages_in_brazilian_portuguese() {
     results.extend(h.take_snapshot_results());
     results.unwrap();
 }
+
+// ---- Zeca's chat ----
+
+/// A window on the Chat view with one conversation (its words, a tool row allowed by a policy
+/// and one denied, a task) and the chat's card inline, picked as a person picks it.
+fn chat_window() -> (
+    Harness<'static, vults_ui::app::VultsWindow>,
+    fixtures::Played,
+) {
+    use vults_engine::messages::{AnsweredBy, EngineEvent};
+    use vults_zeca::tool::Asked;
+    use vults_zeca::{ChatEvent, Conversation, Entry};
+    let (window, played) = fixtures::played_window();
+    let mut h = fixtures::window_harness(window);
+    let mut conv = Conversation::new("c1", "/home/ada/src/vults", "claude");
+    let tool = |id: &str, summary: &str, asked: Option<Asked>, result: Option<&str>| Entry::Tool {
+        id: id.into(),
+        name: "Bash".into(),
+        summary: summary.into(),
+        result: result.map(str::to_string),
+        error: false,
+        asked,
+        stopped: false,
+    };
+    conv.entries = vec![
+        Entry::User {
+            text: "fix the build".into(),
+        },
+        Entry::Assistant {
+            text: "Running the build".into(),
+        },
+        tool(
+            "t1",
+            "cargo build --locked",
+            Some(Asked::Allowed {
+                by: AnsweredBy::Policy("ci".into()),
+            }),
+            Some("Finished dev"),
+        ),
+        tool(
+            "t2",
+            "git push",
+            Some(Asked::Denied {
+                by: AnsweredBy::Click,
+            }),
+            None,
+        ),
+        Entry::Task {
+            id: "t-1".into(),
+            folder: "/home/ada/src/web".into(),
+            agent: "claude".into(),
+            prompt: "update the docs".into(),
+            headless: true,
+            state: "running".into(),
+        },
+    ];
+    conv.running = true;
+    played.chat_events.send(ChatEvent::Updated(conv)).unwrap();
+    let mut card = fixtures::bash_card(7, "rm -rf target");
+    card.session.session = "zeca:c1".into();
+    played.events.send(EngineEvent::CardAdded(card)).unwrap();
+    h.state_mut().tab = vults_ui::app::Tab::Chat;
+    h.run_steps(3);
+    h.get_by_label(&tr!("chat-conversation")).click();
+    h.run_steps(2);
+    h.get_by_label_contains("fix the build\n").click();
+    h.run_steps(3);
+    (h, played)
+}
+
+#[test]
+fn the_chat_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let (h, _played) = chat_window();
+    let texts: Vec<_> = drawn_texts(&h)
+        .into_iter()
+        // The card inline has its own test above (every kind); here the chat around it.
+        .filter(|(t, _, _)| !t.contains("rm -rf target"))
+        .collect();
+    assert_localized(
+        &texts,
+        &[
+            "fix the build",
+            "Running the build",
+            "Bash",
+            "cargo build --locked",
+            "   Finished dev",
+            "git push",
+            "update the docs",
+            "/home/ada/src/vults",
+            "Claude Code",
+            "C",
+            "ci",
+        ],
+    );
+}
+
+#[test]
+fn the_chat_in_brazilian_portuguese() {
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let (mut h, _played) = chat_window();
+    h.get_by_label("rodou · permitido pela política ci");
+    h.get_by_label("negado por você");
+    h.get_by_label("Tarefa t-1 · claude em /home/ada/src/web");
+    h.get_by_label("rodando · ainda fora do bando");
+    h.get_by_label("Enviar");
+    h.get_by_label("Parar");
+    h.snap("pt_BR_chat");
+}
