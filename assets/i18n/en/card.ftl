@@ -125,3 +125,6 @@ card-other-answer = Other answer { $number }
 card-diff-update = update { $path }
 card-diff-add = add { $path }
 card-diff-delete = delete { $path }
+
+## Cards with no room on screen, listed in the flock (the island says "+N more").
+stack-more-waiting = +{ $count } more waiting — no room on screen for their cards; oldest first

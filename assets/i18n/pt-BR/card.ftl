@@ -120,3 +120,6 @@ card-other-answer = Outra resposta { $number }
 card-diff-update = alterar { $path }
 card-diff-add = criar { $path }
 card-diff-delete = apagar { $path }
+
+## Cartões sem lugar na tela, listados no bando.
+stack-more-waiting = +{ $count } mais esperando — sem lugar na tela para os cartões; os mais antigos primeiro

@@ -803,3 +803,34 @@ fn the_chat_in_brazilian_portuguese() {
     h.get_by_label("Parar");
     h.snap("pt_BR_chat");
 }
+
+/// The cards with no room on screen, listed above the flock: their line is a message, each
+/// card's row its own data (agent, tool, target) and how long it waited.
+#[test]
+fn the_stack_in_the_pseudo_language_draws_only_messages_uncut() {
+    let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    let cards = [
+        fixtures::bash_card(1, "cargo test"),
+        fixtures::bash_card(2, "cargo build"),
+    ];
+    let mut views = std::collections::HashMap::new();
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(760.0, 300.0))
+        .build_ui(move |ui| {
+            let stacked: Vec<&PendingCard> = cards.iter().collect();
+            let _ = vults_ui::flock::stack_ui(ui, &stacked, &mut views, now());
+        });
+    h.run();
+    let texts = drawn_texts(&h);
+    let waited = tr!("waited-seconds", seconds = 10);
+    let rows: Vec<String> = ["cargo test", "cargo build"]
+        .iter()
+        .map(|c| format!("Claude Code · Bash  {c} · {waited}"))
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    assert_localized(&texts, &rows);
+    assert!(
+        texts.iter().any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains('2')),
+        "the line says how many: {texts:?}"
+    );
+}
