@@ -3,7 +3,6 @@
 //! view and keys as the floating cards), a Stop button, tasks, and the chat's settings. It reads
 //! the model and returns `ChatAction`s; it never does I/O.
 
-use vults_i18n::tr;
 use super::card::CardView;
 use super::look;
 use crate::state::Model;
@@ -12,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
 use vults_core::agents::Agent;
 use vults_engine::messages::{CardAnswer, CardId, PendingCard, SessionState};
+use vults_i18n::tr;
 use vults_zeca::tool::Tone;
 use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 
@@ -269,10 +269,7 @@ impl ChatView {
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 let Some(conv) = conv else {
-                    ui.label(
-                        RichText::new(tr!("chat-empty"))
-                        .color(Color32::from_gray(160)),
-                    );
+                    ui.label(RichText::new(tr!("chat-empty")).color(Color32::from_gray(160)));
                     return;
                 };
                 self.tasks_seen
@@ -380,10 +377,7 @@ impl ChatView {
         // Headless, the prompt is all the task has to go on (`claude -p ""` only fails).
         let no_prompt = self.task_headless && self.task_prompt.trim().is_empty();
         let ready = !self.task_folder.trim().is_empty() && !no_prompt;
-        if ui
-            .add_enabled(ready, egui::Button::new(start))
-            .clicked()
-        {
+        if ui.add_enabled(ready, egui::Button::new(start)).clicked() {
             action = Some(ChatAction::Command(ChatCommand::StartTask {
                 chat: chat_id.to_string(),
                 task: TaskSpec {
@@ -728,7 +722,9 @@ fn entry_ui(
                     if !prompt.is_empty() {
                         ui.label(prompt);
                     }
-                    ui.label(RichText::new(format!("{} · {flock}", task_state_words(state))).small());
+                    ui.label(
+                        RichText::new(format!("{} · {flock}", task_state_words(state))).small(),
+                    );
                     // Its agent's terminal, once the bird has said where it runs (a headless
                     // task's line says it has none).
                     if let Some(bird) = bird {

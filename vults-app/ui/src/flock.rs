@@ -32,8 +32,8 @@ pub fn stack_ui(
             ui.set_width(ui.available_width());
             ui.label(
                 RichText::new(tr!("stack-more-waiting", count = stacked.len()))
-                .strong()
-                .color(look::AMBER),
+                    .strong()
+                    .color(look::AMBER),
             );
             egui::ScrollArea::vertical()
                 .id_salt("stack")

@@ -122,7 +122,11 @@ pub fn run(request: &ShowRequest) -> Shown {
 pub fn shown_line(shown: &vults_terminal::Shown) -> String {
     match &shown.caveat {
         Some(caveat) => {
-            vults_i18n::tr!("terminal-showed-caveat", what = &shown.what, caveat = caveat)
+            vults_i18n::tr!(
+                "terminal-showed-caveat",
+                what = &shown.what,
+                caveat = caveat
+            )
         }
         None => vults_i18n::tr!("terminal-showed", what = &shown.what),
     }
@@ -131,7 +135,9 @@ pub fn shown_line(shown: &vults_terminal::Shown) -> String {
 /// The line for a show that failed: whose terminal, and the reason as the crate said it.
 pub fn failure_line(who: &str, kind: FailureKind, reason: &str) -> String {
     match kind {
-        FailureKind::NoTerminal => vults_i18n::tr!("terminal-no-terminal", who = who, reason = reason),
+        FailureKind::NoTerminal => {
+            vults_i18n::tr!("terminal-no-terminal", who = who, reason = reason)
+        }
         _ => vults_i18n::tr!("terminal-cannot-show", who = who, reason = reason),
     }
 }

@@ -4,8 +4,10 @@
 //! for a longer language. The same views in Brazilian Portuguese are snapshots people can look
 //! at; switching the language redraws at once.
 //!
-//! Converted so far: Settings → General, Rules and Policies, the flock, and the rule sentence
-//! (also on the card and in History). Each view added to the bundles gets its case here.
+//! Here: Settings → General, Rules and Policies, the flock, the island, the tab row and the rule
+//! sentence. Beside it, `i18n_window.rs`: every kind of card (and switching the language under an
+//! open one), History, Settings → Agents, Notifications and Phone, the stack and Zeca's chat.
+//! Each view added to the bundles gets its case in one of them.
 
 use crate::fixtures::{self, Snap, now};
 use egui_kittest::kittest::Queryable;
@@ -17,7 +19,9 @@ use vults_ui::settings::general::GeneralView;
 use vults_ui::state::Model;
 
 /// Every text the last frame drew, with where it was drawn and the rect it was clipped to.
-pub(crate) fn drawn_texts<S>(h: &egui_kittest::Harness<'_, S>) -> Vec<(String, egui::Rect, egui::Rect)> {
+pub(crate) fn drawn_texts<S>(
+    h: &egui_kittest::Harness<'_, S>,
+) -> Vec<(String, egui::Rect, egui::Rect)> {
     let mut out = Vec::new();
     for clipped in &h.output().shapes {
         collect(&clipped.shape, clipped.clip_rect, &mut out);

@@ -235,12 +235,14 @@ fn agent_data(card: &PendingCard) -> String {
 /// marks, "+3 −1"), each line either in `data` or a whole message.
 fn is_data(text: &str, data: &str) -> bool {
     // A diff's gap between hunks is drawn "⋯ <the hunk's header>", a plan's list item "• …".
-    text.lines().map(|l| l.trim().trim_start_matches(['⋯', '•']).trim()).all(|line| {
-        line.is_empty()
-            || !line.chars().any(char::is_alphabetic)
-            || vults_i18n::is_pseudo(line)
-            || data.contains(line)
-    })
+    text.lines()
+        .map(|l| l.trim().trim_start_matches(['⋯', '•']).trim())
+        .all(|line| {
+            line.is_empty()
+                || !line.chars().any(char::is_alphabetic)
+                || vults_i18n::is_pseudo(line)
+                || data.contains(line)
+        })
 }
 
 /// A card on its own as the card window draws it, `extra` points taller than its estimate
@@ -330,7 +332,14 @@ fn answers(card: &PendingCard) -> Vec<String> {
 #[test]
 fn every_card_kind_in_brazilian_portuguese_keeps_its_fixed_rows() {
     let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
-    let snapped = ["bash", "edit", "write_new", "destructive", "plan", "question"];
+    let snapped = [
+        "bash",
+        "edit",
+        "write_new",
+        "destructive",
+        "plan",
+        "question",
+    ];
     // One set of snapshot results for the test's several harnesses (kittest asks for one).
     let mut results = egui_kittest::SnapshotResults::new();
     for (kind, card) in every_kind() {
@@ -400,7 +409,8 @@ fn switching_the_language_redraws_an_open_card_with_its_answers_in_place() {
             h.run();
             let after = row_of(&h, &answers(&card));
             assert_eq!(
-                before, after,
+                before,
+                after,
                 "{language}: the answers moved ({:?})",
                 answers(&card)
             );
@@ -450,8 +460,14 @@ fn the_too_soon_line_is_a_message_in_every_language() {
             .iter()
             .find(|(t, _, _)| *t == line)
             .unwrap_or_else(|| panic!("{language}: no {line:?} in {texts:?}"));
-        assert!(clip.expand(0.5).contains_rect(*rect), "{language}: the line is cut");
-        assert!(rect.width() < card::WIDTH, "{language}: the line is wider than the card");
+        assert!(
+            clip.expand(0.5).contains_rect(*rect),
+            "{language}: the line is cut"
+        );
+        assert!(
+            rect.width() < card::WIDTH,
+            "{language}: the line is wider than the card"
+        );
         if let Some(expected) = expected {
             assert_eq!(line, expected);
         } else {
@@ -524,7 +540,9 @@ fn history_model() -> vults_ui::state::Model {
     model
 }
 
-fn history_harness(model: vults_ui::state::Model) -> Harness<'static, vults_ui::settings::history::HistoryView> {
+fn history_harness(
+    model: vults_ui::state::Model,
+) -> Harness<'static, vults_ui::settings::history::HistoryView> {
     fixtures::builder()
         .with_size(egui::vec2(760.0, 420.0))
         .build_ui_state(
@@ -636,7 +654,10 @@ fn the_settings_pages_in_the_pseudo_language_draw_only_messages_uncut() {
     let mut h = notifications_harness();
     h.run();
     eprintln!("Settings → Notifications");
-    assert_localized(&drawn_texts(&h), &["Ctrl+Alt+V", "Ctrl+Alt+Y", "Ctrl+Alt+N"]);
+    assert_localized(
+        &drawn_texts(&h),
+        &["Ctrl+Alt+V", "Ctrl+Alt+Y", "Ctrl+Alt+N"],
+    );
     let mut h = phone_harness();
     h.run();
     eprintln!("Settings → Phone");
@@ -830,7 +851,9 @@ fn the_stack_in_the_pseudo_language_draws_only_messages_uncut() {
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     assert_localized(&texts, &rows);
     assert!(
-        texts.iter().any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains('2')),
+        texts
+            .iter()
+            .any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains('2')),
         "the line says how many: {texts:?}"
     );
 }

@@ -30,8 +30,8 @@ pub(super) fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: 
                 ui.ctx().copy_text(text.to_string());
             }
             if let Some(whole) = whole {
-                let button =
-                    egui::Button::new(RichText::new(tr!("card-whole-text")).small()).selected(*whole);
+                let button = egui::Button::new(RichText::new(tr!("card-whole-text")).small())
+                    .selected(*whole);
                 if ui
                     .add(button)
                     .on_hover_text(tr!("card-whole-text-hover"))
@@ -179,8 +179,7 @@ pub(super) fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
             )
             .frame(false)
             .sense(egui::Sense::hover());
-            ui.add(end)
-                .on_hover_text(tr!("card-the-end-hover"));
+            ui.add(end).on_hover_text(tr!("card-the-end-hover"));
         }
         return;
     };
@@ -191,11 +190,7 @@ pub(super) fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
             .color(look::AMBER),
     )
     .frame(false);
-    if ui
-        .add(more)
-        .on_hover_text(tr!("card-more-hover"))
-        .clicked()
-    {
+    if ui.add(more).on_hover_text(tr!("card-more-hover")).clicked() {
         fold.page_down();
         ui.ctx().request_repaint();
     }

@@ -48,7 +48,11 @@ impl PlanView {
         armed: bool,
         by_key: &mut bool,
     ) -> Option<CardAnswer> {
-        ui.label(RichText::new(tr!("card-plan")).small().color(Color32::from_gray(140)));
+        ui.label(
+            RichText::new(tr!("card-plan"))
+                .small()
+                .color(Color32::from_gray(140)),
+        );
         let blocks = self
             .markdown
             .get_or_insert_with(|| crate::markdown::Blocks::parse(&reveal(plan).text));

@@ -63,7 +63,12 @@ impl TargetView {
             Target::Edit { path, old, new } => {
                 path_ui(ui, path);
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, &tr!("card-block-diff", changes = changes(d)), None, toggle);
+                    head_ui(
+                        ui,
+                        &tr!("card-block-diff", changes = changes(d)),
+                        None,
+                        toggle,
+                    );
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
@@ -94,7 +99,12 @@ impl TargetView {
                 }
                 // OpenCode says an edit as the diff it made: its input, as it was sent.
                 if let (None, None, Some(exact)) = (old, new, &card.call.exact) {
-                    head_ui(ui, &tr!("card-block-tool-input", tool = tool), None, toggle.take());
+                    head_ui(
+                        ui,
+                        &tr!("card-block-tool-input", tool = tool),
+                        None,
+                        toggle.take(),
+                    );
                     let l = laid
                         .entry("input")
                         .or_insert_with(|| code::text(&ctx, &pretty_json(exact), "json"));
@@ -135,7 +145,11 @@ impl TargetView {
             Target::Url { url } => block_ui(ui, "URL", &tr!("card-block-url"), url, None, folds),
             Target::Patch { patch } => {
                 if shows_diff && let Some(d) = diff {
-                    let what = tr!("card-block-patch-files", count = d.len(), changes = changes(d));
+                    let what = tr!(
+                        "card-block-patch-files",
+                        count = d.len(),
+                        changes = changes(d)
+                    );
                     head_ui(ui, &what, None, toggle);
                     let l = laid
                         .entry("diff")
@@ -155,7 +169,11 @@ impl TargetView {
                 input,
             } => {
                 ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(tr!("card-block-mcp")).small().color(Color32::from_gray(150)));
+                    ui.label(
+                        RichText::new(tr!("card-block-mcp"))
+                            .small()
+                            .color(Color32::from_gray(150)),
+                    );
                     ui.label(
                         RichText::new(format!(
                             "{} / {}",
@@ -181,7 +199,12 @@ impl TargetView {
                     }
                     _ => false,
                 };
-                head_ui(ui, &tr!("card-block-diff", changes = changes(d)), None, toggle);
+                head_ui(
+                    ui,
+                    &tr!("card-block-diff", changes = changes(d)),
+                    None,
+                    toggle,
+                );
                 let l = laid
                     .entry("diff")
                     .or_insert_with(|| code::diff(&ctx, d, !one_file));
@@ -200,7 +223,14 @@ impl TargetView {
                     .map(|q| q.question.as_str())
                     .collect::<Vec<_>>()
                     .join("\n");
-                block_ui(ui, "questions", &tr!("card-block-questions"), &text, None, folds);
+                block_ui(
+                    ui,
+                    "questions",
+                    &tr!("card-block-questions"),
+                    &text,
+                    None,
+                    folds,
+                );
             }
         }
     }

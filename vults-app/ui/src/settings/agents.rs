@@ -35,152 +35,190 @@ impl AgentsView {
     /// Draws the pane; returns what the person asked for.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         let mut action = None;
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            ui.heading(tr!("agents-title"));
-            ui.label(
-                RichText::new(tr!("agents-intro"))
-                    .color(Color32::from_gray(150)),
-            );
-            ui.add_space(6.0);
-            egui::Grid::new("agents")
-                .num_columns(5)
-                .spacing([14.0, 8.0])
-                .show(ui, |ui| {
-                    if model.installs.is_empty() {
-                        // The installer has not reported yet: the agents the wire knows.
-                        for kind in AgentKind::ALL.into_iter().filter(|k| *k != AgentKind::Other) {
-                            look::paint_bird(ui, look::agent_color(kind, None), &look::agent_letter(kind, None), 24.0);
-                            ui.label(RichText::new(kind.display_name()).strong());
-                            ui.label(RichText::new(tr!("agents-state-unknown")).color(Color32::from_gray(150)));
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.heading(tr!("agents-title"));
+                ui.label(RichText::new(tr!("agents-intro")).color(Color32::from_gray(150)));
+                ui.add_space(6.0);
+                egui::Grid::new("agents")
+                    .num_columns(5)
+                    .spacing([14.0, 8.0])
+                    .show(ui, |ui| {
+                        if model.installs.is_empty() {
+                            // The installer has not reported yet: the agents the wire knows.
+                            for kind in AgentKind::ALL
+                                .into_iter()
+                                .filter(|k| *k != AgentKind::Other)
+                            {
+                                look::paint_bird(
+                                    ui,
+                                    look::agent_color(kind, None),
+                                    &look::agent_letter(kind, None),
+                                    24.0,
+                                );
+                                ui.label(RichText::new(kind.display_name()).strong());
+                                ui.label(
+                                    RichText::new(tr!("agents-state-unknown"))
+                                        .color(Color32::from_gray(150)),
+                                );
+                                ui.end_row();
+                            }
+                        }
+                        for install in &model.installs {
+                            let (kind, name) = match AgentKind::parse(&install.key) {
+                                Some(k) if k != AgentKind::Other => (k, None),
+                                _ => (AgentKind::Other, Some(install.name.as_str())),
+                            };
+                            look::paint_bird(
+                                ui,
+                                look::agent_color(kind, name),
+                                &look::agent_letter(kind, name),
+                                24.0,
+                            );
+                            ui.label(RichText::new(&install.name).strong());
+                            let color = match install.state.as_str() {
+                                "installed" => look::GREEN,
+                                _ if install.repairable => look::AMBER,
+                                "failed" | "cannot parse its settings" => look::RED,
+                                _ => Color32::from_gray(150),
+                            };
+                            ui.vertical(|ui| {
+                                ui.set_width(190.0);
+                                // The state's first line on the name's line: the row is as tall as
+                                // the bird, and the name sits in its middle.
+                                let row = ui.text_style_height(&egui::TextStyle::Body);
+                                ui.add_space(((24.0 - row) / 2.0).max(0.0));
+                                ui.label(RichText::new(state_words(&install.state)).color(color));
+                                // What the watcher saw: "removed by another program at 10:42".
+                                if let Some(line) = model.watch_lines.get(&install.key) {
+                                    ui.add(
+                                        egui::Label::new(
+                                            RichText::new(line).small().color(look::AMBER),
+                                        )
+                                        .wrap(),
+                                    );
+                                }
+                                if let Some(detail) = &install.detail {
+                                    ui.add(
+                                        egui::Label::new(
+                                            RichText::new(detail)
+                                                .small()
+                                                .color(Color32::from_gray(150)),
+                                        )
+                                        .wrap(),
+                                    );
+                                }
+                            });
+                            ui.horizontal(|ui| {
+                                // A new agent, appeared while Vults runs: installed in one click.
+                                let offered = model.offered.contains(&install.key)
+                                    && install.state != "installed";
+                                let label = if offered {
+                                    tr!("agents-install-in", name = &install.name)
+                                } else {
+                                    tr!("agents-repair", name = &install.name)
+                                };
+                                if (offered || install.repairable) && ui.button(label).clicked() {
+                                    action = Some(SettingsAction::Repair(install.key.clone()));
+                                }
+                                if let Some(a) = switch(ui, install) {
+                                    action = Some(a);
+                                }
+                            });
                             ui.end_row();
                         }
-                    }
-                    for install in &model.installs {
-                        let (kind, name) = match AgentKind::parse(&install.key) {
-                            Some(k) if k != AgentKind::Other => (k, None),
-                            _ => (AgentKind::Other, Some(install.name.as_str())),
-                        };
-                        look::paint_bird(ui, look::agent_color(kind, name), &look::agent_letter(kind, name), 24.0);
-                        ui.label(RichText::new(&install.name).strong());
-                        let color = match install.state.as_str() {
-                            "installed" => look::GREEN,
-                            _ if install.repairable => look::AMBER,
-                            "failed" | "cannot parse its settings" => look::RED,
-                            _ => Color32::from_gray(150),
-                        };
-                        ui.vertical(|ui| {
-                            ui.set_width(190.0);
-                            // The state's first line on the name's line: the row is as tall as
-                            // the bird, and the name sits in its middle.
-                            let row = ui.text_style_height(&egui::TextStyle::Body);
-                            ui.add_space(((24.0 - row) / 2.0).max(0.0));
-                            ui.label(RichText::new(state_words(&install.state)).color(color));
-                            // What the watcher saw: "removed by another program at 10:42".
-                            if let Some(line) = model.watch_lines.get(&install.key) {
-                                ui.add(egui::Label::new(RichText::new(line).small().color(look::AMBER)).wrap());
-                            }
-                            if let Some(detail) = &install.detail {
-                                ui.add(
-                                    egui::Label::new(RichText::new(detail).small().color(Color32::from_gray(150)))
-                                        .wrap(),
-                                );
-                            }
-                        });
-                        ui.horizontal(|ui| {
-                            // A new agent, appeared while Vults runs: installed in one click.
-                            let offered = model.offered.contains(&install.key) && install.state != "installed";
-                            let label = if offered {
-                                tr!("agents-install-in", name = &install.name)
-                            } else {
-                                tr!("agents-repair", name = &install.name)
-                            };
-                            if (offered || install.repairable) && ui.button(label).clicked() {
-                                action = Some(SettingsAction::Repair(install.key.clone()));
-                            }
-                            if let Some(a) = switch(ui, install) {
-                                action = Some(a);
-                            }
-                        });
-                        ui.end_row();
-                    }
-                });
+                    });
 
-            // The hooks' watcher (vults_installer::watch).
-            ui.add_space(8.0);
-            let mut w = model.watch_settings;
-            ui.checkbox(&mut w.keep_in_place, tr!("agents-keep-in-place"))
-                .on_hover_text(tr!("agents-keep-in-place-hover"));
-            ui.checkbox(&mut w.install_new_agents, tr!("agents-install-new"))
-                .on_hover_text(tr!("agents-install-new-hover"));
-            if w != model.watch_settings {
-                action = Some(SettingsAction::SetWatch(w));
-            }
+                // The hooks' watcher (vults_installer::watch).
+                ui.add_space(8.0);
+                let mut w = model.watch_settings;
+                ui.checkbox(&mut w.keep_in_place, tr!("agents-keep-in-place"))
+                    .on_hover_text(tr!("agents-keep-in-place-hover"));
+                ui.checkbox(&mut w.install_new_agents, tr!("agents-install-new"))
+                    .on_hover_text(tr!("agents-install-new-hover"));
+                if w != model.watch_settings {
+                    action = Some(SettingsAction::SetWatch(w));
+                }
 
-            ui.add_space(16.0);
-            ui.heading(tr!("agents-named-tools"));
-            // Every tool seen asking, and every tool a rule was kept for (seen before a restart).
-            let mut names: std::collections::BTreeSet<&str> =
-                model.named_tools.keys().map(String::as_str).collect();
-            names.extend(model.rules.iter().filter_map(|r| match &r.identity {
-                vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
-                _ => None,
-            }));
-            if names.is_empty() {
-                ui.label(
-                    RichText::new(tr!(
-                        "agents-named-none",
-                        command = "vults-hook --agent <name> --reply vults"
-                    ))
+                ui.add_space(16.0);
+                ui.heading(tr!("agents-named-tools"));
+                // Every tool seen asking, and every tool a rule was kept for (seen before a restart).
+                let mut names: std::collections::BTreeSet<&str> =
+                    model.named_tools.keys().map(String::as_str).collect();
+                names.extend(model.rules.iter().filter_map(|r| match &r.identity {
+                    vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
+                    _ => None,
+                }));
+                if names.is_empty() {
+                    ui.label(
+                        RichText::new(tr!(
+                            "agents-named-none",
+                            command = "vults-hook --agent <name> --reply vults"
+                        ))
                         .color(Color32::from_gray(150)),
-                );
-            }
-            for name in names {
-                ui.add_space(6.0);
-                ui.horizontal(|ui| {
-                    look::paint_bird(
-                        ui,
-                        look::agent_color(AgentKind::Other, Some(name)),
-                        &look::agent_letter(AgentKind::Other, Some(name)),
-                        24.0,
                     );
-                    ui.label(RichText::new(name).strong());
-                    if let Some(tool) = model.named_tools.get(name) {
-                        let ms = vults_engine::clock::unix_ms(tool.last_asked);
-                        ui.label(
-                            RichText::new(tr!("agents-last-asked", time = super::history::clock(ms)))
-                                .color(Color32::from_gray(150)),
+                }
+                for name in names {
+                    ui.add_space(6.0);
+                    ui.horizontal(|ui| {
+                        look::paint_bird(
+                            ui,
+                            look::agent_color(AgentKind::Other, Some(name)),
+                            &look::agent_letter(AgentKind::Other, Some(name)),
+                            24.0,
                         );
-                    }
-                });
-                let mut any = false;
-                for rule in model.rules_of(name) {
-                    any = true;
-                    ui.indent(("named-rule", &rule.id), |ui| {
-                        ui.horizontal_wrapped(|ui| {
-                            if ui
-                                .button(tr!("agents-remove"))
-                                .on_hover_text(tr!("agents-remove-hover", id = &rule.id))
-                                .clicked()
-                            {
-                                action = Some(SettingsAction::RemoveRule(rule.id.clone()));
-                            }
-                            ui.label(RichText::new(vults_core::text::reveal(&rule.tool).text).monospace().strong());
-                            ui.label(RichText::new(vults_core::text::reveal(&rule.target).text).monospace())
-                                .on_hover_text(crate::look::rule_words(rule));
+                        ui.label(RichText::new(name).strong());
+                        if let Some(tool) = model.named_tools.get(name) {
+                            let ms = vults_engine::clock::unix_ms(tool.last_asked);
                             ui.label(
-                                RichText::new(tr!("agents-in-folder", folder = &rule.folder))
+                                RichText::new(tr!(
+                                    "agents-last-asked",
+                                    time = super::history::clock(ms)
+                                ))
+                                .color(Color32::from_gray(150)),
+                            );
+                        }
+                    });
+                    let mut any = false;
+                    for rule in model.rules_of(name) {
+                        any = true;
+                        ui.indent(("named-rule", &rule.id), |ui| {
+                            ui.horizontal_wrapped(|ui| {
+                                if ui
+                                    .button(tr!("agents-remove"))
+                                    .on_hover_text(tr!("agents-remove-hover", id = &rule.id))
+                                    .clicked()
+                                {
+                                    action = Some(SettingsAction::RemoveRule(rule.id.clone()));
+                                }
+                                ui.label(
+                                    RichText::new(vults_core::text::reveal(&rule.tool).text)
+                                        .monospace()
+                                        .strong(),
+                                );
+                                ui.label(
+                                    RichText::new(vults_core::text::reveal(&rule.target).text)
+                                        .monospace(),
+                                )
+                                .on_hover_text(crate::look::rule_words(rule));
+                                ui.label(
+                                    RichText::new(tr!("agents-in-folder", folder = &rule.folder))
+                                        .color(Color32::from_gray(150)),
+                                );
+                            });
+                        });
+                    }
+                    if !any {
+                        ui.indent(("no-rules", name), |ui| {
+                            ui.label(
+                                RichText::new(tr!("agents-no-rules"))
                                     .color(Color32::from_gray(150)),
                             );
                         });
-                    });
+                    }
                 }
-                if !any {
-                    ui.indent(("no-rules", name), |ui| {
-                        ui.label(RichText::new(tr!("agents-no-rules")).color(Color32::from_gray(150)));
-                    });
-                }
-            }
-        });
+            });
         action
     }
 }

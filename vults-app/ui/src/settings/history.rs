@@ -66,7 +66,13 @@ impl HistoryView {
         let agent = tr!("history-filter-agent");
         filter_combo(ui, &agent, &mut self.agent, agents.iter().copied(), named);
         let decision = tr!("history-filter-decision");
-        filter_combo(ui, &decision, &mut self.decision, DECISIONS.into_iter(), decision_word);
+        filter_combo(
+            ui,
+            &decision,
+            &mut self.decision,
+            DECISIONS.into_iter(),
+            decision_word,
+        );
         let by = tr!("history-filter-by");
         filter_combo(ui, &by, &mut self.who, WHO.into_iter(), by_word);
         ui.add_space(4.0);

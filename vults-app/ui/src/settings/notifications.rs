@@ -27,7 +27,10 @@ const KINDS: [(NoticeKind, &str); 5] = [
     (NoticeKind::Card, "notifications-kind-card"),
     (NoticeKind::Question, "notifications-kind-question"),
     (NoticeKind::TurnDone, "notifications-kind-turn-done"),
-    (NoticeKind::AsksInTerminal, "notifications-kind-asks-in-terminal"),
+    (
+        NoticeKind::AsksInTerminal,
+        "notifications-kind-asks-in-terminal",
+    ),
     (NoticeKind::Warning, "notifications-kind-warning"),
 ];
 
@@ -79,8 +82,8 @@ impl NotificationsView {
             Support::Unavailable(why) => {
                 ui.label(
                     RichText::new(tr!("notifications-none-here", why = why))
-                    .small()
-                    .color(WARN),
+                        .small()
+                        .color(WARN),
                 );
             }
         }
@@ -114,8 +117,8 @@ impl NotificationsView {
         });
         ui.label(
             RichText::new(tr!("notifications-buttons-when"))
-            .small()
-            .color(DIM),
+                .small()
+                .color(DIM),
         );
 
         ui.add_space(12.0);
@@ -175,16 +178,9 @@ impl NotificationsView {
                 }
             }
         });
-        ui.checkbox(
-            &mut s.quiet.follow_desktop,
-            tr!("quiet-follow-desktop"),
-        );
+        ui.checkbox(&mut s.quiet.follow_desktop, tr!("quiet-follow-desktop"));
         support_line(ui, &tr!("quiet-desktop-dnd"), &caps.desktop_dnd);
-        ui.label(
-            RichText::new(tr!("quiet-explained"))
-            .small()
-            .color(DIM),
-        );
+        ui.label(RichText::new(tr!("quiet-explained")).small().color(DIM));
 
         ui.add_space(12.0);
         ui.heading(tr!("keys-title"));
@@ -241,20 +237,13 @@ impl NotificationsView {
         if s.keys.enabled {
             support_line(ui, &tr!("keys-keys"), &status.keys);
         }
-        ui.label(
-            RichText::new(tr!("keys-explained"))
-            .small()
-            .color(DIM),
-        );
+        ui.label(RichText::new(tr!("keys-explained")).small().color(DIM));
         if let Some(e) = &self.error {
             ui.label(RichText::new(e).color(WARN));
         }
         if let Some(why) = &status.not_saved {
             ui.add_space(6.0);
-            ui.label(
-                RichText::new(tr!("notifications-not-saved", why = why))
-                .color(WARN),
-            );
+            ui.label(RichText::new(tr!("notifications-not-saved", why = why)).color(WARN));
         }
         (s != status.settings).then_some(s)
     }
@@ -278,7 +267,10 @@ fn quiet_words(now: &vults_attention::quiet::QuietNow) -> String {
         None => tr!("quiet-now-not"),
         Some(QuietWhy::Switch) => tr!("quiet-now-switch"),
         Some(QuietWhy::Schedule { until }) => {
-            tr!("quiet-now-schedule", until = until.strftime("%H:%M").to_string())
+            tr!(
+                "quiet-now-schedule",
+                until = until.strftime("%H:%M").to_string()
+            )
         }
         Some(QuietWhy::Desktop) => tr!("quiet-now-desktop"),
     }

@@ -109,9 +109,7 @@ impl PhoneView {
             .labelled_by(label.id);
             match status.address {
                 Some(addr) => {
-                    ui.label(
-                        RichText::new(tr!("phone-listening", port = addr.port())).strong(),
-                    );
+                    ui.label(RichText::new(tr!("phone-listening", port = addr.port())).strong());
                     if ui.button(tr!("phone-turn-off")).clicked() {
                         action = Some(PhoneAction::Disable);
                     }
@@ -154,15 +152,15 @@ impl PhoneView {
                     if offer.phone_login.is_some() {
                         ui.label(
                             RichText::new(tr!("phone-code-carries-login"))
-                            .small()
-                            .color(WARN),
+                                .small()
+                                .color(WARN),
                         );
                     }
                     if let Some(fp) = &status.tls_fingerprint {
                         ui.label(
                             RichText::new(tr!("phone-fingerprint", fingerprint = fp))
-                            .small()
-                            .color(MUTED),
+                                .small()
+                                .color(MUTED),
                         );
                     }
                     let reach = if offer.broker.is_some() {
@@ -173,9 +171,7 @@ impl PhoneView {
                     ui.label(RichText::new(reach).small().color(MUTED));
                 }
                 None => {
-                    ui.label(
-                        RichText::new(tr!("phone-code-expired")).color(MUTED),
-                    );
+                    ui.label(RichText::new(tr!("phone-code-expired")).color(MUTED));
                 }
             }
             if ui.button(tr!("phone-new-code")).clicked() {
@@ -211,13 +207,7 @@ impl PhoneView {
         if !status.push_storage.is_empty() {
             ui.label(RichText::new(&status.push_storage).small().color(MUTED));
         }
-        refusal_list(
-            ui,
-            &tr!("phone-refused-paired"),
-            &status.refusals,
-            10,
-            WARN,
-        );
+        refusal_list(ui, &tr!("phone-refused-paired"), &status.refusals, 10, WARN);
         refusal_list(
             ui,
             &tr!("phone-refused-unauthenticated"),
@@ -238,8 +228,8 @@ impl PhoneView {
         ui.strong(tr!("phone-broker-title"));
         ui.label(
             RichText::new(tr!("phone-broker-intro"))
-            .color(MUTED)
-            .small(),
+                .color(MUTED)
+                .small(),
         );
         let f = &mut self.broker;
         egui::Grid::new("phone-broker")
@@ -268,8 +258,18 @@ impl PhoneView {
                     &tr!("phone-broker-url-hint"),
                     false,
                 );
-                row(ui, &tr!("phone-username"), &mut f.username, &optional, false);
-                let hint = if b.password_set { &unchanged } else { &optional };
+                row(
+                    ui,
+                    &tr!("phone-username"),
+                    &mut f.username,
+                    &optional,
+                    false,
+                );
+                let hint = if b.password_set {
+                    &unchanged
+                } else {
+                    &optional
+                };
                 row(ui, &tr!("phone-password"), &mut f.password, hint, true);
                 row(
                     ui,
@@ -290,7 +290,13 @@ impl PhoneView {
                     hint,
                     true,
                 );
-                row(ui, &tr!("phone-ca"), &mut f.ca_file, &tr!("phone-ca-hint"), false);
+                row(
+                    ui,
+                    &tr!("phone-ca"),
+                    &mut f.ca_file,
+                    &tr!("phone-ca-hint"),
+                    false,
+                );
                 row(
                     ui,
                     &tr!("phone-phone-broker-url"),
@@ -422,13 +428,17 @@ fn push_line(
         } else {
             ui.label(
                 RichText::new(tr!("phone-push-off", doc = "docs/phone.md"))
-                .small()
-                .color(MUTED),
+                    .small()
+                    .color(MUTED),
             );
         }
     });
     if let Some(error) = state.and_then(|s| s.last_error.as_deref()) {
-        ui.label(RichText::new(tr!("phone-push-error", error = error)).small().color(WARN));
+        ui.label(
+            RichText::new(tr!("phone-push-error", error = error))
+                .small()
+                .color(WARN),
+        );
     }
     action
 }
