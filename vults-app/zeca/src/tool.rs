@@ -219,6 +219,7 @@ mod tests {
             status(&stopped, false).unwrap(),
             Status {
                 mark: "stopped".into(),
+                kind: Mark::Stopped,
                 tone: Tone::Quiet,
                 detail: None
             }
@@ -228,8 +229,18 @@ mod tests {
             by: AnsweredBy::Policy("no pushes".into()),
         });
         assert_eq!(
-            mark(&row(Some("Denied from Vults"), true, policy, false), false),
+            mark(
+                &row(Some("Denied from Vults"), true, policy.clone(), false),
+                false
+            ),
             "denied by policy no pushes"
+        );
+        // The window words the same mark from its kind, in the person's language.
+        assert_eq!(
+            status(&row(Some("Denied from Vults"), true, policy, false), false)
+                .unwrap()
+                .kind,
+            Mark::Denied(AnsweredBy::Policy("no pushes".into()))
         );
         let click = Some(Asked::Denied {
             by: AnsweredBy::Click,
