@@ -108,7 +108,8 @@ pub struct Model {
     pub cards_over_fullscreen: bool,
     /// The monitors the X server names (floating layout), for Settings → General.
     pub monitor_names: Vec<String>,
-    /// The layout the window runs in, and why, for Settings → General.
+    /// The layout the window runs in, and why, for Settings → General: the id of its message
+    /// ([`crate::native::layout_note`]).
     pub layout_note: Option<String>,
     /// What the hooks' watcher last said per agent (its `--agent` name): Settings → Agents'
     /// state line ("removed by another program at 10:42, put back").

@@ -857,3 +857,26 @@ fn the_stack_in_the_pseudo_language_draws_only_messages_uncut() {
         "the line says how many: {texts:?}"
     );
 }
+
+/// Settings → General's note on the layout is worded when the page is drawn (the window keeps
+/// its message's id), so it follows a change of language like the rest of the page.
+#[test]
+fn the_layout_note_follows_the_language() {
+    use vults_ui::app::Layout;
+    let mut model = vults_ui::state::Model::default();
+    model.layout_note = Some(vults_ui::native::layout_note(Layout::Floating));
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(560.0, 600.0))
+        .build_ui(move |ui| {
+            let _ = vults_ui::settings::general::GeneralView.ui(ui, &model);
+        });
+    let pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    h.run();
+    let note = tr!("layout-floating");
+    assert!(vults_i18n::is_pseudo(&note));
+    h.get_by_label(&note);
+    drop(pseudo);
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    h.run();
+    h.get_by_label_contains("A ilha e cada cartão flutuam sobre as suas janelas");
+}
