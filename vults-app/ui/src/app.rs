@@ -846,7 +846,7 @@ impl VultsWindow {
                 Some(chat) => chat.send(cmd),
                 None => self
                     .model
-                    .notice("The chat is not running in this window".into()),
+                    .notice(vults_i18n::tr!("notice-chat-not-running")),
             },
             Some(super::chat::ChatAction::Answer(id, answer, by)) => self.answer_by(id, answer, by),
             Some(super::chat::ChatAction::ShowTerminal(session)) => {
@@ -862,15 +862,17 @@ impl VultsWindow {
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
             Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.repair(&agent),
-                None => self.model.notice(format!(
-                    "Cannot repair {agent} from here: run `vults-app install`"
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-repair",
+                    agent = &agent,
+                    command = "vults-app install"
                 )),
             },
             Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_enabled(&agent, enabled),
-                None => self.model.notice(format!(
-                    "Cannot change {agent} from here: the installer is not running"
-                )),
+                None => self
+                    .model
+                    .notice(vults_i18n::tr!("notice-cannot-change", agent = &agent)),
             },
             Some(SettingsAction::SetWatch(s)) => {
                 self.model.watch_settings = s;
@@ -880,16 +882,18 @@ impl VultsWindow {
             }
             Some(SettingsAction::RemoveLeftovers(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.remove_leftovers(&agent),
-                None => self.model.notice(format!(
-                    "Cannot remove {agent}'s old hooks from here: run `vults-app --uninstall`"
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-remove-old-hooks",
+                    agent = &agent,
+                    command = "vults-app --uninstall"
                 )),
             },
             Some(SettingsAction::SetStartAtLogin(on)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_start_at_login(on),
-                None => self.model.notice(
-                    "Cannot change start at login from here: run `vults-app autostart on|off`"
-                        .into(),
-                ),
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-change-start-at-login",
+                    command = "vults-app autostart on|off"
+                )),
             },
             Some(SettingsAction::SetWindow(choice, over)) => {
                 self.model.monitor_choice = choice;

@@ -1,0 +1,8 @@
+# The window's own notices, in the bottom row: what it could not do from here. $agent is an
+# agent's --agent name, $command a command to run, as typed.
+
+notice-chat-not-running = The chat is not running in this window
+notice-cannot-repair = Cannot repair { $agent } from here: run `{ $command }`
+notice-cannot-change = Cannot change { $agent } from here: the installer is not running
+notice-cannot-remove-old-hooks = Cannot remove { $agent }'s old hooks from here: run `{ $command }`
+notice-cannot-change-start-at-login = Cannot change start at login from here: run `{ $command }`
