@@ -211,10 +211,10 @@ impl Model {
             // The bird says it (its session carries it) and History has its line; the status
             // line says it at once.
             EngineEvent::TooLarge(t) => {
-                let line = format!(
-                    "{} asks in its terminal: {}",
-                    t.identity.display_name(),
-                    t.text()
+                let line = vults_i18n::tr!(
+                    "notice-asks-in-terminal",
+                    who = t.identity.display_name(),
+                    what = t.text()
                 );
                 self.session_notices.push((t.session.clone(), line.clone()));
                 self.notice(line);
