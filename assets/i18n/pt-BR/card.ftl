@@ -18,7 +18,7 @@ card-show-terminal-hover = Traz para a frente a janela, a aba e o painel do term
 
 ## Uma resposta que veio antes de o cartão estar pronto (ele tinha acabado de aparecer).
 card-too-soon-click = Acabou de chegar — clique de novo daqui a pouco
-card-too-soon-key = Acabou de chegar — tecle de novo daqui a pouco
+card-too-soon-key = Acabou de chegar — pressione de novo daqui a pouco
 
 ## Os blocos em que o alvo aparece.
 card-copy = Copiar
