@@ -27,7 +27,11 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
             ui.add_space(8.0);
             ui.label(RichText::new(tr!("welcome-found")).strong());
             let text = ui.visuals().text_color();
-            for line in welcome.summary.lines().filter(|l| !l.trim().is_empty()) {
+            let lines = match &welcome.first_run {
+                Some(run) => first_run_lines(run),
+                None => welcome.summary.lines().map(str::to_string).collect(),
+            };
+            for line in lines.iter().filter(|l| !l.trim().is_empty()) {
                 ui.label(look::with_code(ui, line, text));
             }
             if !welcome.written.is_empty() {
@@ -86,4 +90,55 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
             ui.label(RichText::new(tr!("welcome-again")).small().color(dim));
         });
     action
+}
+
+/// What the first run found and did, worded in the person's language, a line each
+/// ([`vults_installer::first_run_message`] says the same in English).
+pub fn first_run_lines(run: &vults_installer::FirstRun) -> Vec<String> {
+    use vults_installer::ToDo;
+    if run.found.is_empty() {
+        return vec![tr!("first-run-none")];
+    }
+    let list = |names: &[String]| names.join(", ");
+    let mut out = vec![tr!("first-run-found", agents = list(&run.found))];
+    if !run.installed.is_empty() {
+        out.push(tr!("first-run-installed", agents = list(&run.installed)));
+    }
+    if !run.cards.is_empty() {
+        out.push(tr!("first-run-cards", agents = list(&run.cards)));
+    }
+    if !run.sessions_only.is_empty() {
+        out.push(tr!(
+            "first-run-sessions-only",
+            agents = list(&run.sessions_only)
+        ));
+    }
+    if run.status_line {
+        out.push(tr!("first-run-status-line"));
+    }
+    if !run.todo.is_empty() {
+        out.push(tr!("first-run-todo"));
+    }
+    for t in &run.todo {
+        out.push(match t {
+            ToDo::CodexTrust => tr!("first-run-codex-trust"),
+            ToDo::Unparsable {
+                agent,
+                path,
+                line,
+                column,
+                message,
+            } => tr!(
+                "first-run-unparsable",
+                agent = agent,
+                path = path.display().to_string(),
+                line = *line,
+                column = *column,
+                message = message
+            ),
+            ToDo::Failed { agent, why } => tr!("first-run-failed", agent = agent, why = why),
+            ToDo::Leftover { agent } => tr!("first-run-leftover", agent = agent),
+        });
+    }
+    out
 }

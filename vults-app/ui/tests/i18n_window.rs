@@ -880,3 +880,53 @@ fn the_layout_note_follows_the_language() {
     h.run();
     h.get_by_label_contains("A ilha e cada cartão flutuam sobre as suas janelas");
 }
+
+/// The welcome's account of the first run, from the installer's parts (its English summary is
+/// `first_run_message`), worded in the person's language: no English sentence of the installer
+/// in the pseudo-language, only names and paths; in Portuguese, what a person reads.
+#[test]
+fn the_first_runs_account_is_worded_in_the_language() {
+    use vults_installer::{FirstRun, ToDo};
+    let welcome = vults_installer::welcome::Welcome {
+        summary: "Vults found: Claude Code, Codex CLI, Gemini CLI.\n".into(),
+        first_run: Some(FirstRun {
+            found: vec!["Claude Code".into(), "Codex CLI".into()],
+            installed: vec!["Claude Code".into(), "Codex CLI".into()],
+            cards: vec!["Claude Code".into(), "Codex CLI".into()],
+            sessions_only: vec![],
+            status_line: true,
+            todo: vec![
+                ToDo::CodexTrust,
+                ToDo::Leftover {
+                    agent: "Gemini CLI".into(),
+                },
+            ],
+        }),
+        written: Vec::new(),
+        hook_copy: "/home/ada/.local/share/vults/bin/vults-hook".into(),
+        codex_trust: false,
+    };
+    let shown = welcome.clone();
+    let mut h = fixtures::builder()
+        .with_size(egui::vec2(760.0, 640.0))
+        .build_ui(move |ui| {
+            let _ = vults_ui::welcome::ui(ui, &shown, false);
+        });
+    let pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+    h.run();
+    let texts = drawn_texts(&h);
+    for line in vults_ui::welcome::first_run_lines(welcome.first_run.as_ref().unwrap()) {
+        assert!(vults_i18n::is_pseudo(&line), "{line}");
+    }
+    assert!(
+        texts.iter().all(|(t, _, _)| !t.contains("Vults found")),
+        "the installer's English summary is not drawn: {texts:?}"
+    );
+    drop(pseudo);
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    h.run();
+    h.get_by_label_contains("O Vults encontrou: Claude Code, Codex CLI.");
+    h.get_by_label_contains("Os pedidos de permissão de Claude Code, Codex CLI agora aparecem");
+    h.get_by_label_contains("Ainda falta:");
+    h.get_by_label_contains("Gemini CLI: ainda há hooks antigos do Vults");
+}
