@@ -42,7 +42,9 @@ pub mod window_prefs;
 pub mod windows;
 
 pub use agents::{agent_named, installed_agents, on_hosts, shell_path};
-pub use report::{Action, AgentReport, AgentState, first_run_message, format_reports};
+pub use report::{
+    Action, AgentReport, AgentState, FirstRun, ToDo, first_run, first_run_message, format_reports,
+};
 pub use vults_core::agents::Agent;
 
 mod install;

@@ -144,80 +144,164 @@ pub fn format_reports(reports: &[AgentReport]) -> String {
     out
 }
 
-/// What the app says on its first run: the agents found, what was installed, and what the
-/// user must still do.
-pub fn first_run_message(reports: &[AgentReport]) -> String {
-    let names = |f: &dyn Fn(&AgentReport) -> bool| -> Vec<&str> {
+/// What the first run found and did, in parts: [`first_run_message`] says it in English, and
+/// the window words the same parts in the person's language (the welcome).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FirstRun {
+    /// The agents found on this machine, by the names people know.
+    pub found: Vec<String>,
+    /// Those whose hook is installed.
+    pub installed: Vec<String>,
+    /// Those installed whose permission requests now come as cards.
+    pub cards: Vec<String>,
+    /// Those installed that only show their sessions in the flock.
+    pub sessions_only: Vec<String>,
+    /// Claude Code's status line now also feeds Vults.
+    pub status_line: bool,
+    /// What is still to do, in order.
+    pub todo: Vec<ToDo>,
+}
+
+/// One thing still to do after the first run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToDo {
+    /// Codex runs new hooks only once trusted in its `/hooks`.
+    CodexTrust,
+    /// An agent's settings file does not parse; it was left untouched.
+    Unparsable {
+        /// The agent's name.
+        agent: String,
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's words.
+        message: String,
+    },
+    /// The install failed, and why (the installer's words).
+    Failed {
+        /// The agent's name.
+        agent: String,
+        /// Why.
+        why: String,
+    },
+    /// Old Vults hooks of an agent Vults no longer installs into.
+    Leftover {
+        /// The agent's name.
+        agent: String,
+    },
+}
+
+/// The first run's parts ([`FirstRun`]) from the app-start install's reports.
+pub fn first_run(reports: &[AgentReport]) -> FirstRun {
+    let names = |f: &dyn Fn(&AgentReport) -> bool| -> Vec<String> {
         reports
             .iter()
             .filter(|r| f(r))
-            .map(|r| r.agent.display_name())
+            .map(|r| r.agent.display_name().to_string())
             .collect()
     };
-    let found = names(&|r| !r.agent.retired() && r.state != AgentState::NotFound);
+    let installed = |r: &AgentReport| r.state == AgentState::Installed;
+    let mut todo = Vec::new();
+    for r in reports {
+        let agent = r.agent.display_name().to_string();
+        match &r.state {
+            AgentState::Installed | AgentState::Outdated if r.agent.needs_trust() => {
+                todo.push(ToDo::CodexTrust);
+            }
+            AgentState::Unparsable {
+                path,
+                line,
+                column,
+                message,
+            } => todo.push(ToDo::Unparsable {
+                agent,
+                path: path.clone(),
+                line: *line,
+                column: *column,
+                message: message.clone(),
+            }),
+            AgentState::Failed(why) => todo.push(ToDo::Failed {
+                agent,
+                why: why.clone(),
+            }),
+            AgentState::Leftover => todo.push(ToDo::Leftover { agent }),
+            _ => {}
+        }
+    }
+    FirstRun {
+        found: names(&|r| !r.agent.retired() && r.state != AgentState::NotFound),
+        installed: names(&installed),
+        cards: names(&|r| installed(r) && r.agent.answers_permissions()),
+        sessions_only: names(&|r| installed(r) && !r.agent.answers_permissions()),
+        status_line: reports
+            .iter()
+            .any(|r| r.agent.keeps_status_line() && installed(r)),
+        todo,
+    }
+}
+
+/// What the app says on its first run: the agents found, what was installed, and what the
+/// user must still do ([`first_run`]'s parts, in English).
+pub fn first_run_message(reports: &[AgentReport]) -> String {
+    let run = first_run(reports);
     let mut out = String::new();
-    if found.is_empty() {
+    if run.found.is_empty() {
         out.push_str(
             "Vults found no coding agent on this machine yet. Install one (Claude Code, Codex CLI, \
              Copilot CLI, Qwen Code, OpenCode …) and restart Vults: it puts its hook in by itself.\n",
         );
         return out;
     }
-    out.push_str(&format!("Vults found: {}.\n", found.join(", ")));
-    let done = names(&|r| matches!(r.state, AgentState::Installed));
-    if !done.is_empty() {
+    out.push_str(&format!("Vults found: {}.\n", run.found.join(", ")));
+    if !run.installed.is_empty() {
         out.push_str(&format!(
             "Its hook is installed for: {}.\n",
-            done.join(", ")
+            run.installed.join(", ")
         ));
     }
-    let cards = names(&|r| r.state == AgentState::Installed && r.agent.answers_permissions());
-    if !cards.is_empty() {
+    if !run.cards.is_empty() {
         out.push_str(&format!(
             "Permission requests of {} now show up as cards.\n",
-            cards.join(", ")
+            run.cards.join(", ")
         ));
     }
-    let sessions_only =
-        names(&|r| r.state == AgentState::Installed && !r.agent.answers_permissions());
-    if !sessions_only.is_empty() {
+    if !run.sessions_only.is_empty() {
         out.push_str(&format!(
             "{} only show their sessions in the flock; they keep asking for permission in their own window.\n",
-            sessions_only.join(", ")
+            run.sessions_only.join(", ")
         ));
     }
-    if reports
-        .iter()
-        .any(|r| r.agent.keeps_status_line() && r.state == AgentState::Installed)
-    {
+    if run.status_line {
         out.push_str(
             "Claude Code's status line now also feeds Vults; a status line of your own still shows.\n",
         );
     }
-    let mut todo = Vec::new();
-    for r in reports {
-        match &r.state {
-            AgentState::Installed | AgentState::Outdated if r.agent.needs_trust() => {
-                todo.push(format!("Codex CLI: {CODEX_TRUST_NOTE}"));
-            }
-            AgentState::Unparsable { .. } => todo.push(format!(
-                "{}: {}. Fix the file and Vults installs on its next start.",
-                r.agent.display_name(),
-                r.state
-            )),
-            AgentState::Failed(why) => todo.push(format!("{}: {why}", r.agent.display_name())),
-            AgentState::Leftover => todo.push(format!(
-                "{}: old Vults hooks are still in its settings; they do nothing now. Remove them \
-                 from Settings > Agents.",
-                r.agent.display_name()
-            )),
-            _ => {}
-        }
-    }
-    if !todo.is_empty() {
+    if !run.todo.is_empty() {
         out.push_str("Still to do:\n");
-        for t in todo {
-            out.push_str(&format!("- {t}\n"));
+        for t in &run.todo {
+            let line = match t {
+                ToDo::CodexTrust => format!("Codex CLI: {CODEX_TRUST_NOTE}"),
+                ToDo::Unparsable {
+                    agent,
+                    path,
+                    line,
+                    column,
+                    message,
+                } => format!(
+                    "{agent}: {} does not parse (line {line}, column {column}: {message}); left \
+                     untouched. Fix the file and Vults installs on its next start.",
+                    path.display()
+                ),
+                ToDo::Failed { agent, why } => format!("{agent}: {why}"),
+                ToDo::Leftover { agent } => format!(
+                    "{agent}: old Vults hooks are still in its settings; they do nothing now. \
+                     Remove them from Settings > Agents."
+                ),
+            };
+            out.push_str(&format!("- {line}\n"));
         }
     }
     out

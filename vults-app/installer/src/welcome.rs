@@ -4,7 +4,7 @@
 //! again only when asked from Settings → General.
 
 use crate::jsonfile;
-use crate::report::{AgentReport, AgentState, first_run_message};
+use crate::report::{AgentReport, AgentState, FirstRun, first_run, first_run_message};
 use serde_json::Value;
 use std::io;
 use std::path::PathBuf;
@@ -13,8 +13,11 @@ use vults_core::paths::Paths;
 /// What the welcome says; built on the installer's thread, drawn by the window.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Welcome {
-    /// The agents found and installed, and what is still to do (several lines).
+    /// The agents found and installed, and what is still to do (several lines, in English).
     pub summary: String,
+    /// The same in parts, for the window to word in the person's language (`None`: only the
+    /// English `summary` is known).
+    pub first_run: Option<FirstRun>,
     /// Each file Vults changed, with the backup of the user's original.
     pub written: Vec<Written>,
     /// The Vults-owned hook copy every agent's entry points at.
@@ -51,6 +54,7 @@ pub fn build(paths: &Paths, reports: &[AgentReport]) -> Welcome {
         .collect();
     Welcome {
         summary: first_run_message(reports),
+        first_run: Some(first_run(reports)),
         written,
         hook_copy: paths.installed_hook(),
         codex_trust: reports

@@ -86,20 +86,20 @@ impl Tab {
         Tab::Notifications,
         Tab::General,
     ];
-    /// The tab's name on its button.
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Flock => "Flock",
-            Tab::Chat => "Chat",
-            Tab::Agents => "Agents",
-            Tab::Rules => "Rules",
-            Tab::Policies => "Policies",
-            Tab::History => "History",
-            Tab::Hosts => "Hosts",
-            Tab::Phone => "Phone",
-            Tab::Notifications => "Notifications",
-            Tab::General => "General",
-        }
+    /// The tab's name on its button, in the person's language.
+    pub fn title(self) -> String {
+        vults_i18n::text(match self {
+            Tab::Flock => "tab-flock",
+            Tab::Chat => "tab-chat",
+            Tab::Agents => "tab-agents",
+            Tab::Rules => "tab-rules",
+            Tab::Policies => "tab-policies",
+            Tab::History => "tab-history",
+            Tab::Hosts => "tab-hosts",
+            Tab::Phone => "tab-phone",
+            Tab::Notifications => "tab-notifications",
+            Tab::General => "tab-general",
+        })
     }
 }
 
@@ -728,18 +728,15 @@ impl VultsWindow {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let mut paused = self.model.paused;
                 if ui
-                    .checkbox(&mut paused, "Pause cards")
-                    .on_hover_text(
-                        "While paused, no card comes up: agents ask in their own terminal, and \
-                         each request says so on its bird and in History",
-                    )
+                    .checkbox(&mut paused, vults_i18n::tr!("pause-cards"))
+                    .on_hover_text(vults_i18n::tr!("pause-cards-hover"))
                     .changed()
                 {
                     self.set_paused(paused);
                 }
                 if self.model.paused {
                     ui.label(
-                        RichText::new("Cards paused: agents ask in their terminal")
+                        RichText::new(vults_i18n::tr!("cards-paused-line"))
                             .strong()
                             .color(look::AMBER),
                     );
@@ -851,7 +848,7 @@ impl VultsWindow {
                 Some(chat) => chat.send(cmd),
                 None => self
                     .model
-                    .notice("The chat is not running in this window".into()),
+                    .notice(vults_i18n::tr!("notice-chat-not-running")),
             },
             Some(super::chat::ChatAction::Answer(id, answer, by)) => self.answer_by(id, answer, by),
             Some(super::chat::ChatAction::ShowTerminal(session)) => {
@@ -867,17 +864,17 @@ impl VultsWindow {
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
             Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.repair(agent),
-                None => self.model.notice(format!(
-                    "Cannot repair {} from here: run `vults-app install`",
-                    agent.display_name()
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-repair",
+                    agent = agent.display_name(),
+                    command = "vults-app install"
                 )),
             },
             Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_enabled(agent, enabled),
-                None => self.model.notice(format!(
-                    "Cannot change {} from here: the installer is not running",
-                    agent.display_name()
-                )),
+                None => self
+                    .model
+                    .notice(vults_i18n::tr!("notice-cannot-change", agent = agent.display_name())),
             },
             Some(SettingsAction::SetWatch(s)) => {
                 self.model.watch_settings = s;
@@ -887,17 +884,18 @@ impl VultsWindow {
             }
             Some(SettingsAction::RemoveLeftovers(agent)) => match self.installer.as_mut() {
                 Some(installer) => installer.remove_leftovers(agent),
-                None => self.model.notice(format!(
-                    "Cannot remove {}'s old hooks from here: run `vults-app --uninstall`",
-                    agent.display_name()
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-remove-old-hooks",
+                    agent = agent.display_name(),
+                    command = "vults-app --uninstall"
                 )),
             },
             Some(SettingsAction::SetStartAtLogin(on)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_start_at_login(on),
-                None => self.model.notice(
-                    "Cannot change start at login from here: run `vults-app autostart on|off`"
-                        .into(),
-                ),
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-change-start-at-login",
+                    command = "vults-app autostart on|off"
+                )),
             },
             Some(SettingsAction::SetWindow(choice, over)) => {
                 self.model.monitor_choice = choice;

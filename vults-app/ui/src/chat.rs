@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
 use vults_core::agents::Agent;
 use vults_engine::messages::{CardAnswer, CardId, PendingCard, SessionState};
+use vults_i18n::tr;
 use vults_zeca::tool::Tone;
 use vults_zeca::{ChatCommand, Conversation, Entry, TaskSpec, ZecaSettings};
 
@@ -91,14 +92,14 @@ impl ChatView {
                 .selected
                 .as_ref()
                 .filter(|id| model.chats.contains_key(*id))
-                .map_or_else(|| "New chat".to_string(), |id| chat_title(model, id));
-            egui::ComboBox::from_label("Conversation")
+                .map_or_else(|| tr!("chat-new"), |id| chat_title(model, id));
+            egui::ComboBox::from_label(tr!("chat-conversation"))
                 .selected_text(title)
                 .width(220.0)
                 .height(360.0)
                 .show_ui(ui, |ui| {
                     if ui
-                        .selectable_label(self.selected.is_none(), "New chat")
+                        .selectable_label(self.selected.is_none(), tr!("chat-new"))
                         .clicked()
                     {
                         self.selected = None;
@@ -120,14 +121,14 @@ impl ChatView {
                         }
                     }
                 });
-            if ui.button("Start a new chat").clicked() {
+            if ui.button(tr!("chat-start-new")).clicked() {
                 self.selected = None;
                 self.new_id = None;
             }
         });
         let conv = self.selected.as_ref().and_then(|id| model.chats.get(id));
         ui.horizontal(|ui| {
-            ui.label("Engine");
+            ui.label(tr!("chat-engine"));
             match conv {
                 Some(c) => {
                     ui.label(engine_name(&c.engine));
@@ -138,7 +139,7 @@ impl ChatView {
             }
         });
         ui.horizontal(|ui| {
-            let label = ui.label("Folder");
+            let label = ui.label(tr!("chat-folder"));
             match conv.filter(|c| !folder_open(c)) {
                 Some(c) => {
                     ui.add(egui::Label::new(RichText::new(&c.folder).monospace()).truncate())
@@ -147,7 +148,7 @@ impl ChatView {
                 None => {
                     ui.add(
                         egui::TextEdit::singleline(&mut self.folder)
-                            .hint_text("/path/to/project")
+                            .hint_text(tr!("chat-folder-hint"))
                             .desired_width(f32::INFINITY),
                     )
                     .labelled_by(label.id);
@@ -186,13 +187,13 @@ impl ChatView {
                     }
                 });
             ui.horizontal(|ui| {
-                let label = ui.label("Message");
+                let label = ui.label(tr!("chat-message"));
                 let edit = ui
                     .add(
                         egui::TextEdit::multiline(&mut self.draft)
-                            .hint_text(format!(
-                                "Message {} (Ctrl+Enter sends)",
-                                engine_name(
+                            .hint_text(tr!(
+                                "chat-message-hint",
+                                agent = engine_name(
                                     conv.map_or(self.engine.as_str(), |c| c.engine.as_str())
                                 )
                             ))
@@ -207,15 +208,14 @@ impl ChatView {
                 let no_folder = folder_typed && self.folder.trim().is_empty();
                 let no_text = self.draft.trim().is_empty();
                 let can_send = !no_text && !no_folder;
-                why_not_sent = no_folder
-                    .then_some("Send needs a folder: type the project's folder in Folder above");
+                why_not_sent = no_folder.then(|| tr!("chat-needs-folder"));
                 ui.vertical(|ui| {
                     let send = ui
-                        .add_enabled(can_send, egui::Button::new("Send"))
+                        .add_enabled(can_send, egui::Button::new(tr!("chat-send")))
                         .on_disabled_hover_text(if no_folder {
-                            "Type the folder the agent works in, above"
+                            tr!("chat-type-folder")
                         } else {
-                            "Type a message first"
+                            tr!("chat-type-message")
                         })
                         .clicked();
                     if (send || send_keys && can_send) && !self.draft.trim().is_empty() {
@@ -233,10 +233,12 @@ impl ChatView {
                         self.new_id = None;
                     }
                     if ui
-                        .add_enabled(running, egui::Button::new("Stop"))
-                        .on_hover_text(format!(
-                            "Ends the turn: {} stops; the next message resumes",
-                            engine_name(conv.map_or(self.engine.as_str(), |c| c.engine.as_str()))
+                        .add_enabled(running, egui::Button::new(tr!("chat-stop")))
+                        .on_hover_text(tr!(
+                            "chat-stop-hover",
+                            agent = engine_name(
+                                conv.map_or(self.engine.as_str(), |c| c.engine.as_str())
+                            )
                         ))
                         .clicked()
                     {
@@ -256,7 +258,7 @@ impl ChatView {
         // card that does not fit scrolls as one piece and never reads as the whole view.
         if self.more_above {
             ui.label(
-                RichText::new("more above ↑")
+                RichText::new(tr!("chat-more-above"))
                     .small()
                     .color(Color32::from_gray(160)),
             );
@@ -267,13 +269,7 @@ impl ChatView {
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 let Some(conv) = conv else {
-                    ui.label(
-                        RichText::new(
-                            "Pick a folder and say what to do. Claude Code (or Codex) runs \
-                             there with your own settings; what it wants to do asks here.",
-                        )
-                        .color(Color32::from_gray(160)),
-                    );
+                    ui.label(RichText::new(tr!("chat-empty")).color(Color32::from_gray(160)));
                     return;
                 };
                 self.tasks_seen
@@ -335,8 +331,8 @@ impl ChatView {
     ) -> Option<ChatAction> {
         let mut action = None;
         if ui
-            .selectable_label(self.task_open, "Start a task…")
-            .on_hover_text("An agent session of its own, in your terminal or headless")
+            .selectable_label(self.task_open, tr!("chat-start-task"))
+            .on_hover_text(tr!("chat-start-task-hover"))
             .clicked()
         {
             self.task_open = !self.task_open;
@@ -352,18 +348,18 @@ impl ChatView {
             return None;
         }
         egui::Grid::new("zeca-task").num_columns(2).show(ui, |ui| {
-            let label = ui.label("Task folder");
+            let label = ui.label(tr!("chat-task-folder"));
             ui.text_edit_singleline(&mut self.task_folder)
                 .labelled_by(label.id);
             ui.end_row();
-            let label = ui.label("Task prompt");
+            let label = ui.label(tr!("chat-task-prompt"));
             ui.text_edit_singleline(&mut self.task_prompt)
                 .labelled_by(label.id);
             ui.end_row();
-            ui.label("Agent");
+            ui.label(tr!("chat-agent"));
             ui.horizontal(|ui| {
                 agent_choice(ui, &mut self.task_agent);
-                ui.checkbox(&mut self.task_headless, "Headless");
+                ui.checkbox(&mut self.task_headless, tr!("chat-headless"));
             });
             ui.end_row();
         });
@@ -372,19 +368,16 @@ impl ChatView {
             .terminal
             .clone()
             .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| "the system's terminal".into());
-        let how = if self.task_headless {
-            "headless".to_string()
+            .unwrap_or_else(|| tr!("chat-systems-terminal"));
+        let start = if self.task_headless {
+            tr!("chat-start-task-headless")
         } else {
-            format!("in {terminal}")
+            tr!("chat-start-task-in", terminal = terminal)
         };
         // Headless, the prompt is all the task has to go on (`claude -p ""` only fails).
         let no_prompt = self.task_headless && self.task_prompt.trim().is_empty();
         let ready = !self.task_folder.trim().is_empty() && !no_prompt;
-        if ui
-            .add_enabled(ready, egui::Button::new(format!("Start task ({how})")))
-            .clicked()
-        {
+        if ui.add_enabled(ready, egui::Button::new(start)).clicked() {
             action = Some(ChatAction::Command(ChatCommand::StartTask {
                 chat: chat_id.to_string(),
                 task: TaskSpec {
@@ -404,7 +397,7 @@ impl ChatView {
 
     fn settings_ui(&mut self, ui: &mut egui::Ui, model: &Model) -> Option<ChatAction> {
         if ui
-            .selectable_label(self.settings_open, "Chat settings…")
+            .selectable_label(self.settings_open, tr!("chat-settings"))
             .clicked()
         {
             self.settings_open = !self.settings_open;
@@ -427,13 +420,13 @@ impl ChatView {
             .num_columns(2)
             .show(ui, |ui| {
                 for (name, path) in &mut clis {
-                    ui.label(format!("{name} binary"));
-                    ui.add(egui::TextEdit::singleline(path).hint_text("found on PATH"));
+                    ui.label(tr!("chat-binary", agent = *name));
+                    ui.add(egui::TextEdit::singleline(path).hint_text(tr!("chat-binary-hint")));
                     ui.end_row();
                 }
-                ui.label("Terminal for tasks");
+                ui.label(tr!("chat-terminal-for-tasks"));
                 ui.add(
-                    egui::TextEdit::singleline(&mut terminal).hint_text("detected (e.g. kitty -e)"),
+                    egui::TextEdit::singleline(&mut terminal).hint_text(tr!("chat-terminal-hint")),
                 );
                 ui.end_row();
             });
@@ -446,7 +439,7 @@ impl ChatView {
         }
         s.terminal = some(terminal);
         let mut action = None;
-        if ui.button("Save chat settings").clicked() {
+        if ui.button(tr!("chat-save-settings")).clicked() {
             action = Some(ChatAction::Command(ChatCommand::Configure(s.clone())));
             self.settings_open = false;
         }
@@ -472,9 +465,9 @@ fn picker_row(
         .iter()
         .any(|k| vults_zeca::chat_of_session(&k.session.session) == Some(c.id.as_str()));
     if asks {
-        about.push("asks you".into());
+        about.push(tr!("chat-asks-you"));
     } else if c.running {
-        about.push("working".into());
+        about.push(tr!("chat-working"));
     }
     let style = ui.style();
     let mut job = egui::text::LayoutJob::default();
@@ -504,7 +497,7 @@ fn picker_row(
 /// earlier conversation starts with the same words ("write the file (2)"), so no two read alike.
 pub fn chat_title(model: &Model, id: &str) -> String {
     let Some(c) = model.chats.get(id) else {
-        return "a chat".into();
+        return tr!("chat-untitled");
     };
     let title = c.title();
     // Ids count up with the time a conversation was made: the earlier ones come first.
@@ -513,10 +506,52 @@ pub fn chat_title(model: &Model, id: &str) -> String {
         .range::<str, _>((std::ops::Bound::Unbounded, std::ops::Bound::Excluded(id)))
         .filter(|(_, o)| o.title() == title)
         .count();
+    let title = title_words(&title);
     if earlier == 0 {
         title
     } else {
         format!("{title} ({})", earlier + 1)
+    }
+}
+
+/// A conversation's title ([`Conversation::title`]) in the person's words: its own first
+/// words as they are, the chat's fallbacks ("New chat", "task: <prompt>") worded.
+fn title_words(title: &str) -> String {
+    match title {
+        "New chat" => tr!("chat-new"),
+        "task" => tr!("chat-title-task-bare"),
+        _ => match title.strip_prefix("task: ") {
+            Some(prompt) => tr!("chat-title-task", prompt = prompt),
+            None => title.to_string(),
+        },
+    }
+}
+
+/// A task's state as the chat keeps it ("running", "running headless (log …)", "opened in the
+/// terminal", "ended (…)", "could not start: …", vults-zeca's driver and task), in the
+/// person's words; what the process said stays as it said it.
+fn task_state_words(state: &str) -> String {
+    if state == "running" {
+        return tr!("chat-task-running");
+    }
+    if state == "opened in the terminal" {
+        return tr!("chat-task-opened");
+    }
+    if let Some(log) = state
+        .strip_prefix("running headless (log ")
+        .and_then(|s| s.strip_suffix(')'))
+    {
+        return tr!("chat-task-headless", log = log);
+    }
+    if let Some(status) = state
+        .strip_prefix("ended (")
+        .and_then(|s| s.strip_suffix(')'))
+    {
+        return tr!("chat-task-ended", status = status);
+    }
+    match state.strip_prefix("could not start: ") {
+        Some(why) => tr!("chat-task-could-not-start", why = why),
+        None => state.to_string(),
     }
 }
 
@@ -534,11 +569,11 @@ fn ago_text(now_ms: u64, then_ms: u64) -> Option<String> {
     }
     let secs = now_ms.saturating_sub(then_ms) / 1000;
     Some(match secs {
-        0..=59 => "just now".into(),
-        60..=3599 => format!("{} min ago", secs / 60),
-        3600..=86_399 => format!("{} h ago", secs / 3600),
-        86_400..=172_799 => "yesterday".into(),
-        _ => format!("{} days ago", secs / 86_400),
+        0..=59 => tr!("chat-ago-just-now"),
+        60..=3599 => tr!("chat-ago-minutes", count = secs / 60),
+        3600..=86_399 => tr!("chat-ago-hours", count = secs / 3600),
+        86_400..=172_799 => tr!("chat-ago-yesterday"),
+        _ => tr!("chat-ago-days", count = secs / 86_400),
     })
 }
 
@@ -550,11 +585,11 @@ pub fn card_origin_ui(ui: &mut egui::Ui, model: &Model, card: &PendingCard) -> O
     let title = chat_title(model, chat);
     let link = ui
         .link(
-            RichText::new(format!("from Zeca · {title}"))
+            RichText::new(tr!("chat-from-zeca", title = title))
                 .italics()
                 .color(look::AMBER),
         )
-        .on_hover_text("Open this chat");
+        .on_hover_text(tr!("chat-open"));
     link.clicked().then(|| chat.to_string())
 }
 
@@ -620,7 +655,7 @@ fn entry_ui(
                 Tone::Bad => look::RED,
             };
             let head = ui.horizontal(|ui| {
-                ui.label(RichText::new(&status.mark).small().color(color));
+                ui.label(RichText::new(mark_words(&status.kind)).small().color(color));
                 ui.label(RichText::new(name).strong());
                 // One line, cut at the window's edge (the card shows the whole, so does hover):
                 // a long command must not widen the conversation and push the card out.
@@ -664,27 +699,32 @@ fn entry_ui(
                 .sessions
                 .values()
                 .find(|s| s.task.as_deref() == Some(id.as_str()));
-            let flock = match bird.map(|b| b.state) {
-                Some(SessionState::WaitingForYou) => "in the flock: waiting for you",
-                Some(SessionState::Done) => "in the flock: done — waiting for you",
-                Some(SessionState::AsksInTerminal) => "in the flock: asks in its terminal",
-                Some(SessionState::Working) => "in the flock: working",
-                Some(SessionState::Idle) => "in the flock: idle",
-                Some(SessionState::Ended) => "in the flock: ended",
-                None if tasks_seen.contains(id) => "left the flock",
-                None if state.starts_with("ended") => "not in the flock",
-                None => "not in the flock yet",
-            };
+            let flock = tr!(match bird.map(|b| b.state) {
+                Some(SessionState::WaitingForYou) => "chat-flock-waiting",
+                Some(SessionState::Done) => "chat-flock-done",
+                Some(SessionState::AsksInTerminal) => "chat-flock-asks-in-terminal",
+                Some(SessionState::Working) => "chat-flock-working",
+                Some(SessionState::Idle) => "chat-flock-idle",
+                Some(SessionState::Ended) => "chat-flock-ended",
+                None if tasks_seen.contains(id) => "chat-flock-left",
+                None if state.starts_with("ended") => "chat-flock-not",
+                None => "chat-flock-not-yet",
+            });
             egui::Frame::new()
                 .stroke(egui::Stroke::new(1.0, Color32::from_gray(80)))
                 .corner_radius(8)
                 .inner_margin(egui::Margin::same(8))
                 .show(ui, |ui| {
-                    ui.label(RichText::new(format!("Task {id} · {agent} in {folder}")).strong());
+                    ui.label(
+                        RichText::new(tr!("chat-task", id = id, agent = agent, folder = folder))
+                            .strong(),
+                    );
                     if !prompt.is_empty() {
                         ui.label(prompt);
                     }
-                    ui.label(RichText::new(format!("{state} · {flock}")).small());
+                    ui.label(
+                        RichText::new(format!("{} · {flock}", task_state_words(state))).small(),
+                    );
                     // Its agent's terminal, once the bird has said where it runs (a headless
                     // task's line says it has none).
                     if let Some(bird) = bird {
@@ -693,10 +733,10 @@ fn entry_ui(
                             if crate::terminal::button(
                                 ui,
                                 showing,
-                                "Bring the task's terminal window and pane forward",
+                                &tr!("chat-task-terminal-hover"),
                                 Some((
-                                    &format!("Show terminal of task {id}"),
-                                    &format!("Showing terminal of task {id}"),
+                                    &tr!("chat-task-show-terminal", id = id),
+                                    &tr!("chat-task-showing-terminal", id = id),
                                 )),
                             ) {
                                 show = Some(bird.key.clone());
@@ -711,6 +751,26 @@ fn entry_ui(
         }
     }
     show
+}
+
+/// A tool row's mark in the person's words ([`vults_zeca::tool::Status::mark`] is its English).
+fn mark_words(mark: &vults_zeca::tool::Mark) -> String {
+    use vults_zeca::tool::Mark;
+    let by = crate::look::answered_by_words;
+    match mark {
+        Mark::Stopped => tr!("chat-mark-stopped"),
+        Mark::Denied(who) => tr!("chat-mark-denied", by = by(who)),
+        Mark::Withdrawn => tr!("chat-mark-withdrawn"),
+        Mark::Failed => tr!("chat-mark-failed"),
+        Mark::Answered => tr!("chat-mark-answered"),
+        Mark::RanAllowedBy(who) => tr!("chat-mark-ran-allowed", by = by(who)),
+        Mark::Ran => tr!("chat-mark-ran"),
+        Mark::NoResult => tr!("chat-mark-no-result"),
+        Mark::Asks => tr!("chat-mark-asks"),
+        Mark::AllowedRunning(None) => tr!("chat-mark-allowed-running"),
+        Mark::AllowedRunning(Some(who)) => tr!("chat-mark-allowed-by-running", by = by(who)),
+        Mark::Running => tr!("chat-mark-running"),
+    }
 }
 
 /// A small markdown renderer: fenced code blocks, headings, bullets, `inline code`, **bold**.

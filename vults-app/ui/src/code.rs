@@ -90,24 +90,14 @@ impl Below {
         if self.lines == 0 {
             return None;
         }
-        let plural = |n: usize, one: &str, many: &str| {
-            if n == 1 {
-                one.to_string()
-            } else {
-                format!("{n} {many}")
-            }
-        };
-        let mut t = match self.lines {
-            1 => "1 more line ↓".to_string(),
-            n => format!("{n} more lines ↓"),
-        };
+        let mut parts = vec![vults_i18n::tr!("card-more-lines", count = self.lines)];
         if self.hunks > 0 {
-            t.push_str(&format!(" · +{}", plural(self.hunks, "1 hunk", "hunks")));
+            parts.push(vults_i18n::tr!("card-more-hunks", count = self.hunks));
         }
         if self.files > 0 {
-            t.push_str(&format!(" · +{}", plural(self.files, "1 file", "files")));
+            parts.push(vults_i18n::tr!("card-more-files", count = self.files));
         }
-        Some(t)
+        Some(parts.join(" · "))
     }
 }
 
@@ -557,7 +547,12 @@ pub fn diff(ctx: &egui::Context, files: &[FileDiff], headers: bool) -> Laid {
     for f in files {
         let language = language_of(f.move_to.as_deref().unwrap_or(&f.path));
         if headers {
-            let mut what = format!("{} {}", f.op.word(), shown_code(&f.path));
+            let path = shown_code(&f.path);
+            let mut what = match f.op {
+                Op::Update => vults_i18n::tr!("card-diff-update", path = path),
+                Op::Add => vults_i18n::tr!("card-diff-add", path = path),
+                Op::Delete => vults_i18n::tr!("card-diff-delete", path = path),
+            };
             if let Some(to) = &f.move_to {
                 what.push_str(&format!(" → {}", shown_code(to)));
             }

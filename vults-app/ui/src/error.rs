@@ -8,9 +8,11 @@ pub enum Error {
     #[error("the window cannot open ({0}); `vults-app --headless` serves agents without one")]
     WindowCannotOpen(eframe::Error),
     /// "Show terminal" for a session whose events have not said where its agent runs.
-    #[error("Cannot show {who}'s terminal: its events have not said where it runs")]
+    /// (In the person's language: "Cannot show Claude Code's terminal: its events have not
+    /// said where it runs".)
+    #[error("{line}")]
     NoPlace {
-        /// The session's agent, as the window names it.
-        who: String,
+        /// The line, worded by the bundles.
+        line: String,
     },
 }

@@ -31,12 +31,9 @@ pub fn stack_ui(
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.label(
-                RichText::new(format!(
-                    "+{} more waiting — no room on screen for their cards; oldest first",
-                    stacked.len()
-                ))
-                .strong()
-                .color(look::AMBER),
+                RichText::new(tr!("stack-more-waiting", count = stacked.len()))
+                    .strong()
+                    .color(look::AMBER),
             );
             egui::ScrollArea::vertical()
                 .id_salt("stack")

@@ -292,6 +292,28 @@ pub fn sentence_words(sentence: &vults_core::rules::RuleSentence) -> String {
     }
 }
 
+/// Who answered, in the person's language (History, Zeca's chat): what
+/// [`vults_engine::messages::AnsweredBy::words`] says in English; what came from outside (a
+/// device's or a policy's name, an older line's text) shown through [`vults_core::text::reveal`].
+pub fn answered_by_words(by: &vults_engine::messages::AnsweredBy) -> String {
+    use vults_engine::messages::AnsweredBy;
+    use vults_i18n::tr;
+    let shown = |text: &str| vults_core::text::reveal(text).text.into_owned();
+    match by {
+        AnsweredBy::Click => tr!("answered-by-you"),
+        AnsweredBy::Key => tr!("answered-by-key"),
+        AnsweredBy::GlobalKey => tr!("answered-by-global-key"),
+        AnsweredBy::Notification => tr!("answered-by-notification"),
+        AnsweredBy::Phone(device) => tr!("answered-by-phone", device = shown(device)),
+        AnsweredBy::UnknownPhone => tr!("answered-by-unknown-phone"),
+        AnsweredBy::Rule(_) => tr!("answered-by-rule"),
+        AnsweredBy::Policy(name) => tr!("answered-by-policy", name = shown(name)),
+        AnsweredBy::Withdrawn => tr!("answered-by-nobody"),
+        AnsweredBy::Terminal => tr!("answered-in-terminal"),
+        AnsweredBy::Other(text) => tr!("answered-by-other", who = shown(text)),
+    }
+}
+
 /// "$1.27".
 pub fn cost_text(usd: f64) -> String {
     format!("${usd:.2}")

@@ -46,22 +46,17 @@ pub fn choose_layout(env: impl Fn(&str) -> Option<String>) -> Layout {
     Layout::Floating
 }
 
-/// What Settings → General says of the layout this desktop gets.
+/// What Settings → General says of the layout this desktop gets: the id of its message
+/// (`layout.ftl`), worded when the page is drawn, so it follows a change of language.
 pub fn layout_note(layout: Layout) -> String {
     match layout {
-        Layout::Floating => "The island and each card float above your windows and never take \
-             the keyboard when they appear; click into a card to use its keys."
-            .into(),
+        Layout::Floating => "layout-floating",
         Layout::Embedded if std::env::var("VULTS_LAYOUT").as_deref() == Ok("embedded") => {
-            "One window (VULTS_LAYOUT=embedded): the island is a strip at its top and the cards \
-             float inside it."
-                .into()
+            "layout-embedded-chosen"
         }
-        Layout::Embedded => "One window: this Wayland session has no XWayland, where windows \
-             cannot float above others. The island is a strip at the top of the window, the cards \
-             float inside it, and the window asks the desktop for attention when a card arrives."
-            .into(),
+        Layout::Embedded => "layout-embedded-wayland",
     }
+    .into()
 }
 
 /// What wakes the window from another thread: `request_repaint` on its context once it exists

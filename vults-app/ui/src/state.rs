@@ -109,7 +109,8 @@ pub struct Model {
     pub cards_over_fullscreen: bool,
     /// The monitors the X server names (floating layout), for Settings → General.
     pub monitor_names: Vec<String>,
-    /// The layout the window runs in, and why, for Settings → General.
+    /// The layout the window runs in, and why, for Settings → General: the id of its message
+    /// ([`crate::native::layout_note`]).
     pub layout_note: Option<String>,
     /// What the hooks' watcher last said per agent: Settings → Agents' state line ("removed by
     /// another program at 10:42, put back").
@@ -210,10 +211,10 @@ impl Model {
             // The bird says it (its session carries it) and History has its line; the status
             // line says it at once.
             EngineEvent::TooLarge(t) => {
-                let line = format!(
-                    "{} asks in its terminal: {}",
-                    t.identity.display_name(),
-                    t.text()
+                let line = vults_i18n::tr!(
+                    "notice-asks-in-terminal",
+                    who = t.identity.display_name(),
+                    what = t.text()
                 );
                 self.session_notices.push((t.session.clone(), line.clone()));
                 self.notice(line);

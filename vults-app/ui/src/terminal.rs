@@ -105,7 +105,7 @@ impl TerminalSide for BackgroundTerminal {
 /// Runs one show (blocking) and says what it did in one line.
 pub fn run(request: &ShowRequest) -> Shown {
     let (line, ok) = match vults_terminal::show(&request.place) {
-        Ok(shown) => (shown.to_string(), true),
+        Ok(shown) => (shown_line(&shown), true),
         Err(f) => (failure_line(&request.who, f.kind, &f.message), false),
     };
     tracing::info!("show terminal of {}: {line}", request.session.session);
@@ -117,11 +117,28 @@ pub fn run(request: &ShowRequest) -> Shown {
     }
 }
 
+/// The line for a show that came forward, in the person's language: what came forward and any
+/// caveat, as the crate said them.
+pub fn shown_line(shown: &vults_terminal::Shown) -> String {
+    match &shown.caveat {
+        Some(caveat) => {
+            vults_i18n::tr!(
+                "terminal-showed-caveat",
+                what = &shown.what,
+                caveat = caveat
+            )
+        }
+        None => vults_i18n::tr!("terminal-showed", what = &shown.what),
+    }
+}
+
 /// The line for a show that failed: whose terminal, and the reason as the crate said it.
 pub fn failure_line(who: &str, kind: FailureKind, reason: &str) -> String {
     match kind {
-        FailureKind::NoTerminal => format!("{who} has no terminal: {reason}"),
-        _ => format!("Cannot show {who}'s terminal: {reason}"),
+        FailureKind::NoTerminal => {
+            vults_i18n::tr!("terminal-no-terminal", who = who, reason = reason)
+        }
+        _ => vults_i18n::tr!("terminal-cannot-show", who = who, reason = reason),
     }
 }
 
@@ -129,7 +146,13 @@ pub fn failure_line(who: &str, kind: FailureKind, reason: &str) -> String {
 /// to show) when its events have not said.
 pub fn place_of(session: &Session) -> Result<Place, crate::Error> {
     let Some(t) = &session.terminal else {
-        return Err(crate::Error::NoPlace { who: who(session) });
+        return Err(crate::Error::NoPlace {
+            line: failure_line(
+                &who(session),
+                FailureKind::NotFound,
+                &vults_i18n::tr!("terminal-not-said"),
+            ),
+        });
     };
     let place = match &t.host {
         Some(host) => Place::on_host(&t.block, host),

@@ -44,7 +44,7 @@ impl WindowTerminal {
         let Some(s) = model.sessions.get(session) else {
             self.answer(
                 model,
-                failed("Cannot show the terminal: that session has left the flock".into()),
+                failed(vults_i18n::tr!("terminal-left-the-flock")),
                 now_t,
             );
             return;
@@ -55,7 +55,11 @@ impl WindowTerminal {
             Err(line) => return self.answer(model, failed(line.to_string()), now_t),
         };
         let Some(side) = self.side.as_mut() else {
-            let line = failure_line(&who, FailureKind::Failed, "Show terminal is not running");
+            let line = failure_line(
+                &who,
+                FailureKind::Failed,
+                &vults_i18n::tr!("terminal-not-running"),
+            );
             return self.answer(model, failed(line), now_t);
         };
         if !model.showing.insert(session.clone()) {
@@ -296,9 +300,9 @@ fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
 /// The island's menu: "Show terminal" for each bird, waiting ones first; the one chosen.
 pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<SessionKey> {
     let mut chosen = None;
-    ui.label(RichText::new("Show terminal").strong());
+    ui.label(RichText::new(vults_i18n::tr!("terminal-menu-title")).strong());
     if birds.is_empty() {
-        ui.label(RichText::new("No agents running").color(Color32::from_gray(150)));
+        ui.label(RichText::new(vults_i18n::tr!("flock-empty")).color(Color32::from_gray(150)));
     }
     // The rows are monospace: how many characters the row really has room for.
     let font = egui::FontId::monospace(12.0);
@@ -323,7 +327,7 @@ pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<S
             .truncate();
         if ui
             .add(item)
-            .on_hover_text("Bring its terminal window, tab and pane forward")
+            .on_hover_text(vults_i18n::tr!("terminal-menu-hover"))
             .clicked()
         {
             chosen = Some(s.key.clone());
@@ -344,9 +348,13 @@ pub fn menu_row(
     columns: usize,
 ) -> String {
     const SEP: &str = " · ";
-    let showing = if showing { " · showing…" } else { "" };
+    let showing = if showing {
+        format!(" · {}", vults_i18n::tr!("terminal-menu-showing"))
+    } else {
+        String::new()
+    };
     let len = |s: &str| s.chars().count();
-    let room = columns.saturating_sub(len(head) + len(SEP) + len(showing));
+    let room = columns.saturating_sub(len(head) + len(SEP) + len(&showing));
     // The folder leaves the task its room while it can keep its last folder and a little of
     // its start ("/…/web").
     let last = folder
@@ -367,7 +375,7 @@ pub fn menu_row(
             row.push_str(&format!("{SEP}{}…", cut.trim_end()));
         }
     }
-    row.push_str(showing);
+    row.push_str(&showing);
     row
 }
 

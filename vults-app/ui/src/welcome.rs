@@ -3,6 +3,7 @@
 
 use crate::look;
 use egui::{Color32, RichText};
+use vults_i18n::tr;
 use vults_installer::welcome::Welcome;
 
 /// What the welcome asks for.
@@ -18,49 +19,126 @@ pub enum WelcomeAction {
 pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAction> {
     let mut action = None;
     let dim = Color32::from_gray(160);
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        ui.heading("Welcome to Vults");
-        ui.label(
-            "Vults shows your coding agents' permission requests as cards: the whole command, file or \
-             URL, answered with a click (or from your phone). The island at the top of the screen \
-             shows each agent's session as a bird.",
-        );
-        ui.add_space(8.0);
-        ui.label(RichText::new("What Vults found and did").strong());
-        let text = ui.visuals().text_color();
-        for line in welcome.summary.lines().filter(|l| !l.trim().is_empty()) {
-            ui.label(look::with_code(ui, line, text));
-        }
-        if !welcome.written.is_empty() {
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.heading(tr!("welcome-title"));
+            ui.label(tr!("welcome-intro"));
+            ui.add_space(8.0);
+            ui.label(RichText::new(tr!("welcome-found")).strong());
+            let text = ui.visuals().text_color();
+            let lines = match &welcome.first_run {
+                Some(run) => first_run_lines(run),
+                None => welcome.summary.lines().map(str::to_string).collect(),
+            };
+            for line in lines.iter().filter(|l| !l.trim().is_empty()) {
+                ui.label(look::with_code(ui, line, text));
+            }
+            if !welcome.written.is_empty() {
+                ui.add_space(6.0);
+                ui.label(RichText::new(tr!("welcome-files")).strong());
+                for w in &welcome.written {
+                    ui.label(look::with_code(
+                        ui,
+                        &tr!(
+                            "welcome-file",
+                            agent = &w.agent,
+                            path = w.path.display().to_string()
+                        ),
+                        text,
+                    ));
+                    match &w.backup {
+                        Some(b) => ui.label(look::with_code(
+                            ui,
+                            &format!(
+                                "    {}",
+                                tr!("welcome-backup", path = b.display().to_string())
+                            ),
+                            dim,
+                        )),
+                        None => ui.label(
+                            RichText::new(format!("    {}", tr!("welcome-no-backup"))).color(dim),
+                        ),
+                    };
+                }
+                ui.label(look::with_code(
+                    ui,
+                    &tr!(
+                        "welcome-every-entry",
+                        path = welcome.hook_copy.display().to_string()
+                    ),
+                    dim,
+                ));
+            }
+            if welcome.codex_trust {
+                ui.add_space(6.0);
+                ui.label(RichText::new(tr!("welcome-codex")).strong());
+                ui.label(look::with_code(ui, &tr!("welcome-codex-trust"), text));
+            }
             ui.add_space(6.0);
-            ui.label(RichText::new("Files Vults changed").strong());
-            for w in &welcome.written {
-                ui.label(look::with_code(ui, &format!("{}: `{}`", w.agent, w.path.display()), text));
-                match &w.backup {
-                    Some(b) => ui.label(look::with_code(ui, &format!("    your original is kept in `{}`", b.display()), dim)),
-                    None => ui.label(RichText::new("    (a new file; there was nothing to back up)").color(dim)),
-                };
-            }
-            ui.label(look::with_code(ui, &format!("Every entry runs `{}`", welcome.hook_copy.display()), dim));
-        }
-        if welcome.codex_trust {
-            ui.add_space(6.0);
-            ui.label(RichText::new("One step for Codex CLI").strong());
-            ui.label(look::with_code(ui, "Codex runs a new hook only after you trust it: in Codex, type `/hooks` and trust Vults' hook once.", text));
-        }
-        ui.add_space(6.0);
-        ui.label(RichText::new("To undo").strong());
-        ui.label(look::with_code(ui, "Turn an agent off in Settings > Agents, or run `vults-app --uninstall` to remove exactly what Vults added.", text));
-        ui.add_space(10.0);
-        ui.horizontal(|ui| {
-            if phone && ui.button("Pair a phone…").clicked() {
-                action = Some(WelcomeAction::PairPhone);
-            }
-            if ui.button("Got it").clicked() {
-                action = Some(WelcomeAction::Close);
-            }
+            ui.label(RichText::new(tr!("welcome-undo")).strong());
+            ui.label(look::with_code(ui, &tr!("welcome-undo-how"), text));
+            ui.add_space(10.0);
+            ui.horizontal(|ui| {
+                if phone && ui.button(tr!("welcome-pair-phone")).clicked() {
+                    action = Some(WelcomeAction::PairPhone);
+                }
+                if ui.button(tr!("welcome-got-it")).clicked() {
+                    action = Some(WelcomeAction::Close);
+                }
+            });
+            ui.label(RichText::new(tr!("welcome-again")).small().color(dim));
         });
-        ui.label(RichText::new("Settings > General shows this again.").small().color(dim));
-    });
     action
+}
+
+/// What the first run found and did, worded in the person's language, a line each
+/// ([`vults_installer::first_run_message`] says the same in English).
+pub fn first_run_lines(run: &vults_installer::FirstRun) -> Vec<String> {
+    use vults_installer::ToDo;
+    if run.found.is_empty() {
+        return vec![tr!("first-run-none")];
+    }
+    let list = |names: &[String]| names.join(", ");
+    let mut out = vec![tr!("first-run-found", agents = list(&run.found))];
+    if !run.installed.is_empty() {
+        out.push(tr!("first-run-installed", agents = list(&run.installed)));
+    }
+    if !run.cards.is_empty() {
+        out.push(tr!("first-run-cards", agents = list(&run.cards)));
+    }
+    if !run.sessions_only.is_empty() {
+        out.push(tr!(
+            "first-run-sessions-only",
+            agents = list(&run.sessions_only)
+        ));
+    }
+    if run.status_line {
+        out.push(tr!("first-run-status-line"));
+    }
+    if !run.todo.is_empty() {
+        out.push(tr!("first-run-todo"));
+    }
+    for t in &run.todo {
+        out.push(match t {
+            ToDo::CodexTrust => tr!("first-run-codex-trust"),
+            ToDo::Unparsable {
+                agent,
+                path,
+                line,
+                column,
+                message,
+            } => tr!(
+                "first-run-unparsable",
+                agent = agent,
+                path = path.display().to_string(),
+                line = *line,
+                column = *column,
+                message = message
+            ),
+            ToDo::Failed { agent, why } => tr!("first-run-failed", agent = agent, why = why),
+            ToDo::Leftover { agent } => tr!("first-run-leftover", agent = agent),
+        });
+    }
+    out
 }

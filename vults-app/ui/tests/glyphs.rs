@@ -1,7 +1,8 @@
 //! Every character the window itself writes has a glyph in the fonts it ships: no
 //! missing-glyph box between a plan table's cells (`│`), in an arrow or a symbol. The characters
 //! are read from the sources of what the window draws: the window's own code, and the words the
-//! engine, the rules, the terminal's Show and the chat hand it.
+//! engine, the rules, the terminal's Show and the chat hand it, and the message bundles of every
+//! language (`assets/i18n`: its accented letters too).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ fn sources() -> Vec<PathBuf> {
     for dir in ["ui/src", "engine/src", "terminal/src", "zeca/src"] {
         walk(&app.join(dir), &mut files);
     }
+    walk(&app.join("../assets/i18n"), &mut files);
     let core = app.join("../vults-core/src");
     for file in ["rules.rs", "text.rs", "decision.rs", "policy.rs"] {
         files.push(core.join(file));
@@ -25,7 +27,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             walk(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs" || e == "ftl") {
             out.push(path);
         }
     }
@@ -38,13 +40,15 @@ fn emitted() -> Vec<(char, String)> {
     let mut out = Vec::new();
     for file in sources() {
         let text = std::fs::read_to_string(&file).unwrap();
+        let bundle = file.extension().is_some_and(|e| e == "ftl");
         for (n, line) in text.lines().enumerate() {
             let code = line.trim_start();
             // A file's tests (at its end) are not what it draws.
             if code == "#[cfg(test)]" {
                 break;
             }
-            if code.starts_with("//") {
+            // A bundle's comments are for translators, not drawn.
+            if code.starts_with("//") || (bundle && code.starts_with('#')) {
                 continue;
             }
             for c in code.chars().filter(|c| !c.is_ascii() && !c.is_control()) {

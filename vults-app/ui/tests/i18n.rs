@@ -4,8 +4,10 @@
 //! for a longer language. The same views in Brazilian Portuguese are snapshots people can look
 //! at; switching the language redraws at once.
 //!
-//! Converted so far: Settings → General, Rules and Policies, the flock, and the rule sentence
-//! (also on the card and in History). Each view added to the bundles gets its case here.
+//! Here: Settings → General, Rules and Policies, the flock, the island, the tab row and the rule
+//! sentence. Beside it, `i18n_window.rs`: every kind of card (and switching the language under an
+//! open one), History, Settings → Agents, Notifications and Phone, the stack and Zeca's chat.
+//! Each view added to the bundles gets its case in one of them.
 
 use crate::fixtures::{self, Snap, now};
 use egui_kittest::kittest::Queryable;
@@ -17,7 +19,9 @@ use vults_ui::settings::general::GeneralView;
 use vults_ui::state::Model;
 
 /// Every text the last frame drew, with where it was drawn and the rect it was clipped to.
-fn drawn_texts<S>(h: &egui_kittest::Harness<'_, S>) -> Vec<(String, egui::Rect, egui::Rect)> {
+pub(crate) fn drawn_texts<S>(
+    h: &egui_kittest::Harness<'_, S>,
+) -> Vec<(String, egui::Rect, egui::Rect)> {
     let mut out = Vec::new();
     for clipped in &h.output().shapes {
         collect(&clipped.shape, clipped.clip_rect, &mut out);
@@ -44,7 +48,7 @@ fn collect(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<(String, egui::R
 
 /// What a view drew in the pseudo-language is all messages (but `data`: the agent's own words,
 /// paths, names), none cut by its clip, none over another.
-fn assert_localized(texts: &[(String, egui::Rect, egui::Rect)], data: &[&str]) {
+pub(crate) fn assert_localized(texts: &[(String, egui::Rect, egui::Rect)], data: &[&str]) {
     let mut wrong = Vec::new();
     for (text, rect, clip) in texts {
         let is_data = data.iter().any(|d| text == d) || !text.chars().any(char::is_alphabetic);
@@ -321,4 +325,74 @@ fn the_island_in_the_pseudo_language_and_in_brazilian_portuguese_fits_its_pill()
     h.run();
     h.get_by_label("12 pássaros, 6 esperando, +2 mais");
     h.snap("pt_BR_island_stack");
+}
+
+/// The main window at its first size: the tab row stays one row in English and in Brazilian
+/// Portuguese (about 25 % longer), each tab inside the window, and the bottom row's Pause cards
+/// where it is in English. In the pseudo-language (40 % longer and marked) the row may wrap, as
+/// it does in a narrow window, but no word is cut or drawn over another.
+#[test]
+fn the_tab_row_stays_one_row_in_every_language() {
+    use vults_ui::app::Tab;
+    let mut pause_in_english = None;
+    for language in ["en", "pt-BR", vults_i18n::PSEUDO] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        let (window, _played) = fixtures::played_window();
+        // Every tab: the phone's, the hosts' and the notifications' too.
+        let window = window
+            .with_phone(Box::new(crate::pause::NoPhone))
+            .with_hosts(Box::new(crate::pause::NoHosts))
+            .with_attention(Box::new(crate::pause::Quiet));
+        let mut h = fixtures::builder()
+            .with_size(egui::vec2(760.0, 560.0))
+            .build_ui_state(
+                |ui, w: &mut vults_ui::app::VultsWindow| {
+                    w.logic(ui.ctx());
+                    w.ui(ui);
+                },
+                window,
+            );
+        h.run_steps(3);
+        let tops: Vec<(String, egui::Rect)> = Tab::ALL
+            .iter()
+            .filter_map(|tab| {
+                let title = tab.title();
+                let rect = h.query_by_label(&title).map(|n| n.rect());
+                rect.map(|r| (title, r))
+            })
+            .collect();
+        assert_eq!(
+            tops.len(),
+            Tab::ALL.len(),
+            "{language}: every tab is drawn: {tops:?}"
+        );
+        for (title, rect) in &tops {
+            assert!(
+                rect.right() <= 760.5,
+                "{language}: {title} leaves the window"
+            );
+            if language != vults_i18n::PSEUDO {
+                assert_eq!(
+                    rect.top(),
+                    tops[0].1.top(),
+                    "{language}: {title} wrapped: {tops:?}"
+                );
+            }
+        }
+        let pause = h.get_by_label(&vults_i18n::tr!("pause-cards")).rect();
+        match pause_in_english {
+            None => pause_in_english = Some(pause),
+            Some(english) => assert!(
+                (pause.top() - english.top()).abs() < 0.5 && pause.right() <= 760.5,
+                "{language}: Pause cards moved: {pause:?}, in English {english:?}"
+            ),
+        }
+        if language == vults_i18n::PSEUDO {
+            let texts: Vec<_> = drawn_texts(&h)
+                .into_iter()
+                .filter(|(text, ..)| tops.iter().any(|(title, _)| title == text))
+                .collect();
+            assert_localized(&texts, &[]);
+        }
+    }
 }

@@ -12,7 +12,7 @@ use vults_ui::attention::{AttentionSide, AttentionStatus, Heard};
 use vults_ui::desktop::NoDesktop;
 use vults_ui::ports::EngineChannel;
 
-struct NoPhone;
+pub(crate) struct NoPhone;
 impl vults_ui::ports::PhoneSide for NoPhone {
     fn on_engine_event(&mut self, _event: &EngineEvent) {}
     fn status(&self) -> vults_phone::PhoneStatus {
@@ -21,7 +21,7 @@ impl vults_ui::ports::PhoneSide for NoPhone {
     fn apply(&mut self, _action: vults_phone::PhoneAction) {}
 }
 
-struct NoHosts;
+pub(crate) struct NoHosts;
 impl vults_ui::ports::HostsSide for NoHosts {
     fn status(&self) -> vults_remote::background::HostsStatus {
         Default::default()
@@ -29,7 +29,7 @@ impl vults_ui::ports::HostsSide for NoHosts {
     fn apply(&mut self, _action: vults_remote::background::HostsAction) {}
 }
 
-struct Quiet;
+pub(crate) struct Quiet;
 impl AttentionSide for Quiet {
     fn poll(&mut self) -> Vec<Heard> {
         Vec::new()
@@ -86,7 +86,7 @@ fn no_tab_reaches_pause_cards_at_500_700_or_1400_points() {
             "{width}: Pause cards is in the window: {pause:?}"
         );
         for tab in Tab::ALL {
-            let tab_rect = h.get_by_label(tab.title()).rect();
+            let tab_rect = h.get_by_label(&tab.title()).rect();
             assert!(
                 tab_rect.right() <= width + 0.5,
                 "{width}: the {} tab is in the window: {tab_rect:?}",
@@ -100,8 +100,8 @@ fn no_tab_reaches_pause_cards_at_500_700_or_1400_points() {
         }
         // A click on every tab, at its right edge where "Ge✓Pause cards" was: never a pause.
         for tab in Tab::ALL {
-            let r = h.get_by_label(tab.title()).rect();
-            h.get_by_label(tab.title()).click();
+            let r = h.get_by_label(&tab.title()).rect();
+            h.get_by_label(&tab.title()).click();
             h.run_steps(2);
             assert_eq!(h.state().tab, tab, "{width}: the click chose its tab");
             let edge = egui::pos2(r.right() - 1.0, r.center().y);

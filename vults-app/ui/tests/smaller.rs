@@ -161,6 +161,7 @@ fn a_new_file_says_so_with_its_lines_and_a_diff_its_changes() {
 fn the_welcome_shows_commands_in_monospace_without_backticks() {
     let welcome = vults_installer::welcome::Welcome {
         summary: "Vults found: Claude Code.\nRun `vults-app doctor` to check.".into(),
+        first_run: None,
         written: Vec::new(),
         hook_copy: "/home/me/.local/share/vults/bin/vults-hook".into(),
         codex_trust: true,

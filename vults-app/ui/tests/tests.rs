@@ -16,6 +16,7 @@ mod history_pages;
 mod hosts;
 mod hosts_view;
 mod i18n;
+mod i18n_window;
 mod keys;
 mod live;
 mod plan;

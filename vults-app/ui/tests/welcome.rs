@@ -39,6 +39,7 @@ impl InstallerSide for PlayedInstaller {
 fn welcome() -> Welcome {
     Welcome {
         summary: "Vults found: Claude Code, Codex CLI.\n".into(),
+        first_run: None,
         written: vec![Written {
             agent: "Claude Code".into(),
             path: PathBuf::from("/home/me/.claude/settings.json"),

@@ -21,11 +21,41 @@ pub enum Tone {
     Bad,
 }
 
+/// What a tool row's mark says happened, for a window that words it in the person's language
+/// ([`Status::mark`] is its English).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mark {
+    /// Ended by Stop.
+    Stopped,
+    /// Denied, by whom.
+    Denied(AnsweredBy),
+    /// Its card was withdrawn before an answer.
+    Withdrawn,
+    /// It ran and failed.
+    Failed,
+    /// A question answered.
+    Answered,
+    /// It ran, allowed by someone other than a click on its card.
+    RanAllowedBy(AnsweredBy),
+    /// It ran.
+    Ran,
+    /// The turn is over and no result came.
+    NoResult,
+    /// A card waits.
+    Asks,
+    /// Allowed (by a click on its card: `None`), running.
+    AllowedRunning(Option<AnsweredBy>),
+    /// Running, nothing asked.
+    Running,
+}
+
 /// A tool row's words: its mark and the line under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
     /// "ran", "asks", "allowed — running", "denied by you", "stopped", "failed" …
     pub mark: String,
+    /// What the mark says, for the window to word ([`Mark`]).
+    pub kind: Mark,
     /// How the mark reads.
     pub tone: Tone,
     /// The first line of what the tool said (its output, its error's own words), when worth
@@ -74,38 +104,68 @@ pub fn status(entry: &Entry, turn_running: bool) -> Option<Status> {
     else {
         return None;
     };
-    let s = |mark: String, tone: Tone, detail: Option<String>| Some(Status { mark, tone, detail });
+    let s = |mark: String, kind: Mark, tone: Tone, detail: Option<String>| {
+        Some(Status {
+            mark,
+            kind,
+            tone,
+            detail,
+        })
+    };
     let output = result.as_deref().and_then(first_line);
     if *stopped {
         // Ended by Stop: its "Exit code 137" is the stop, not a refusal (hover shows it).
-        return s("stopped".into(), Tone::Quiet, None);
+        return s("stopped".into(), Mark::Stopped, Tone::Quiet, None);
     }
     match (asked, result) {
         // The CLI's result of a deny is the chat's own "Denied from Vults": no news.
-        (Some(Asked::Denied { by }), _) => s(format!("denied {}", by.words()), Tone::Bad, None),
-        (Some(Asked::Withdrawn), _) => s("not answered (withdrawn)".into(), Tone::Quiet, None),
-        (_, Some(_)) if *error => s("failed".into(), Tone::Bad, output),
-        (Some(Asked::Answered { .. }), Some(_)) => s("answered".into(), Tone::Good, output),
-        (Some(Asked::Allowed { by }), Some(_)) if *by != AnsweredBy::Click => {
-            s(format!("ran · allowed {}", by.words()), Tone::Good, output)
+        (Some(Asked::Denied { by }), _) => s(
+            format!("denied {}", by.words()),
+            Mark::Denied(by.clone()),
+            Tone::Bad,
+            None,
+        ),
+        (Some(Asked::Withdrawn), _) => s(
+            "not answered (withdrawn)".into(),
+            Mark::Withdrawn,
+            Tone::Quiet,
+            None,
+        ),
+        (_, Some(_)) if *error => s("failed".into(), Mark::Failed, Tone::Bad, output),
+        (Some(Asked::Answered { .. }), Some(_)) => {
+            s("answered".into(), Mark::Answered, Tone::Good, output)
         }
-        (_, Some(_)) => s("ran".into(), Tone::Good, output),
+        (Some(Asked::Allowed { by }), Some(_)) if *by != AnsweredBy::Click => s(
+            format!("ran · allowed {}", by.words()),
+            Mark::RanAllowedBy(by.clone()),
+            Tone::Good,
+            output,
+        ),
+        (_, Some(_)) => s("ran".into(), Mark::Ran, Tone::Good, output),
         // The turn is over (stopped, the CLI ended) and no result came: it never will.
-        (_, None) if !turn_running => s("no result".into(), Tone::Quiet, None),
-        (Some(Asked::Waiting), None) => s("asks".into(), Tone::Waiting, None),
+        (_, None) if !turn_running => s("no result".into(), Mark::NoResult, Tone::Quiet, None),
+        (Some(Asked::Waiting), None) => s("asks".into(), Mark::Asks, Tone::Waiting, None),
         (
             Some(Asked::Allowed {
                 by: AnsweredBy::Click,
             }),
             None,
-        ) => s("allowed — running".into(), Tone::Good, None),
-        (Some(Asked::Allowed { by }), None) => s(
-            format!("allowed {} — running", by.words()),
+        ) => s(
+            "allowed — running".into(),
+            Mark::AllowedRunning(None),
             Tone::Good,
             None,
         ),
-        (Some(Asked::Answered { .. }), None) => s("answered".into(), Tone::Good, None),
-        (None, None) => s("running".into(), Tone::Quiet, None),
+        (Some(Asked::Allowed { by }), None) => s(
+            format!("allowed {} — running", by.words()),
+            Mark::AllowedRunning(Some(by.clone())),
+            Tone::Good,
+            None,
+        ),
+        (Some(Asked::Answered { .. }), None) => {
+            s("answered".into(), Mark::Answered, Tone::Good, None)
+        }
+        (None, None) => s("running".into(), Mark::Running, Tone::Quiet, None),
     }
 }
 
@@ -159,6 +219,7 @@ mod tests {
             status(&stopped, false).unwrap(),
             Status {
                 mark: "stopped".into(),
+                kind: Mark::Stopped,
                 tone: Tone::Quiet,
                 detail: None
             }
@@ -168,8 +229,18 @@ mod tests {
             by: AnsweredBy::Policy("no pushes".into()),
         });
         assert_eq!(
-            mark(&row(Some("Denied from Vults"), true, policy, false), false),
+            mark(
+                &row(Some("Denied from Vults"), true, policy.clone(), false),
+                false
+            ),
             "denied by policy no pushes"
+        );
+        // The window words the same mark from its kind, in the person's language.
+        assert_eq!(
+            status(&row(Some("Denied from Vults"), true, policy, false), false)
+                .unwrap()
+                .kind,
+            Mark::Denied(AnsweredBy::Policy("no pushes".into()))
         );
         let click = Some(Asked::Denied {
             by: AnsweredBy::Click,

@@ -7,6 +7,7 @@ use crate::look;
 use egui::{Color32, RichText};
 use std::collections::HashMap;
 use vults_core::text::reveal;
+use vults_i18n::tr;
 
 /// The tallest a scrolling block (command, old/new text, content) grows before it scrolls.
 pub(super) const BLOCK_MAX: f32 = 220.0;
@@ -22,18 +23,18 @@ pub(super) fn head_ui(ui: &mut egui::Ui, what: &str, copy: Option<&str>, whole: 
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if let Some(text) = copy
                 && ui
-                    .small_button("Copy")
-                    .on_hover_text("Copies the exact text, as the agent sent it")
+                    .small_button(tr!("card-copy"))
+                    .on_hover_text(tr!("card-copy-hover"))
                     .clicked()
             {
                 ui.ctx().copy_text(text.to_string());
             }
             if let Some(whole) = whole {
-                let button =
-                    egui::Button::new(RichText::new("Whole text").small()).selected(*whole);
+                let button = egui::Button::new(RichText::new(tr!("card-whole-text")).small())
+                    .selected(*whole);
                 if ui
                     .add(button)
-                    .on_hover_text("The exact text the agent sent, instead of the diff")
+                    .on_hover_text(tr!("card-whole-text-hover"))
                     .clicked()
                 {
                     *whole = !*whole;
@@ -154,10 +155,10 @@ pub(super) fn scroll_block(
             fold.below = match counted {
                 Some(text) => Some(text),
                 // A block that cannot count its lines: the rows of its height out of sight.
-                None if hidden > row * 0.5 => Some(match (hidden / row).ceil() as usize {
-                    1 => "1 more line ↓".to_string(),
-                    n => format!("{n} more lines ↓"),
-                }),
+                None if hidden > row * 0.5 => Some(tr!(
+                    "card-more-lines",
+                    count = (hidden / row).ceil() as usize
+                )),
                 None => None,
             };
         });
@@ -171,15 +172,14 @@ pub(super) fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
     let Some(text) = fold.below.clone() else {
         if fold.scrolls {
             let end = egui::Button::new(
-                RichText::new("the end ↑")
+                RichText::new(tr!("card-the-end"))
                     .monospace()
                     .size(11.5)
                     .color(Color32::from_gray(120)),
             )
             .frame(false)
             .sense(egui::Sense::hover());
-            ui.add(end)
-                .on_hover_text("Scroll up to read it again (the mouse wheel or the scroll bar)");
+            ui.add(end).on_hover_text(tr!("card-the-end-hover"));
         }
         return;
     };
@@ -190,26 +190,22 @@ pub(super) fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
             .color(look::AMBER),
     )
     .frame(false);
-    if ui
-        .add(more)
-        .on_hover_text(
-            "Scroll down (the Down arrow, Page Down or Space on the card that takes the keys)",
-        )
-        .clicked()
-    {
+    if ui.add(more).on_hover_text(tr!("card-more-hover")).clicked() {
         fold.page_down();
         ui.ctx().request_repaint();
     }
 }
 
+/// A block of plain text: `what` keeps its scroll, `label` says what it is.
 pub(super) fn block_ui(
     ui: &mut egui::Ui,
     what: &'static str,
+    label: &str,
     text: &str,
     fill: Option<Color32>,
     folds: &mut Folds,
 ) {
-    ui.label(RichText::new(what).small().color(Color32::from_gray(140)));
+    ui.label(RichText::new(label).small().color(Color32::from_gray(140)));
     scroll_block(ui, what, fill.unwrap_or(CODE_FILL), folds, |ui| {
         ui.add(
             egui::Label::new(
@@ -222,4 +218,42 @@ pub(super) fn block_ui(
         );
         None
     });
+}
+
+/// A card's answer button (Allow, Deny, an Always, Approve, Answer…) reading the message `id`,
+/// drawn by `look`, as wide as its words are in the widest language Vults speaks (or in the
+/// one shown, when wider), its words centred: switching the language (Settings → General)
+/// redraws an open card with every answer in the same place, so none moves under the pointer.
+pub(super) fn answer_button(
+    ui: &mut egui::Ui,
+    id: &str,
+    look: impl Fn(String) -> RichText,
+    fill: Option<Color32>,
+) -> egui::Response {
+    let shown = tr!(id);
+    let mut widest = egui::Vec2::ZERO;
+    let mut measure = |text: String| {
+        let galley = egui::WidgetText::from(look(text)).into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Button,
+        );
+        widest = widest.max(galley.size());
+    };
+    for language in vults_i18n::languages() {
+        let _in = vults_i18n::scoped(&vults_i18n::Choice::Language(language.tag.into()));
+        measure(tr!(id));
+    }
+    measure(shown.clone());
+    let padding = ui.spacing().button_padding;
+    let size = egui::vec2(
+        widest.x + 2.0 * padding.x,
+        (widest.y + 2.0 * padding.y).max(ui.spacing().interact_size.y),
+    );
+    let mut button = egui::Button::new(look(shown));
+    if let Some(fill) = fill {
+        button = button.fill(fill);
+    }
+    ui.add_sized(size, button)
 }

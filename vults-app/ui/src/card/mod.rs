@@ -21,7 +21,7 @@ mod question;
 mod target;
 mod terminal;
 
-pub use target::always_offers;
+pub use target::{Always, always_offers};
 
 use super::code;
 use super::look;
@@ -37,6 +37,7 @@ use vults_core::agents::Target;
 use vults_core::text::reveal;
 use vults_engine::diff::FileDiff;
 use vults_engine::messages::{CardAnswer, PendingCard, Reason};
+use vults_i18n::tr;
 
 /// Width of a card window in points.
 pub const WIDTH: f32 = 460.0;
@@ -296,9 +297,9 @@ impl CardView {
 /// card's lower part (its own layer, so the card's height never changes for it), in amber.
 fn too_soon_ui(ui: &mut egui::Ui, key: bool, card: vults_engine::messages::CardId) {
     let text = if key {
-        "Just arrived — press again in a moment"
+        tr!("card-too-soon-key")
     } else {
-        "Just arrived — click again in a moment"
+        tr!("card-too-soon-click")
     };
     let rect = ui.min_rect();
     egui::Area::new(egui::ViewportId::from_hash_of(("vults-too-soon", card)).0)
@@ -346,9 +347,10 @@ fn header_ui(
                 .unwrap_or_default()
                 .as_secs();
             ui.label(
-                RichText::new(match look::waited_text(waited).as_str() {
-                    "just now" => "arrived just now".to_string(),
-                    text => format!("waiting {text}"),
+                RichText::new(if waited < 5 {
+                    tr!("card-arrived-just-now")
+                } else {
+                    tr!("card-waiting-for", time = look::waited_text(waited))
                 })
                 .small()
                 .color(Color32::from_gray(150)),
@@ -365,16 +367,18 @@ fn header_ui(
     );
     ui.horizontal_wrapped(|ui| {
         if card.question {
-            ui.label(RichText::new("asks you").color(Color32::from_gray(160)));
+            ui.label(RichText::new(tr!("card-asks-you")).color(Color32::from_gray(160)));
         } else if card.plan().is_some() {
-            ui.label(RichText::new("asks you to approve its plan").color(Color32::from_gray(160)))
-                .on_hover_text(format!(
-                    "{} asks to leave plan mode ({}) and carry this plan out",
-                    card.identity.display_name(),
-                    reveal(&card.call.tool).text
-                ));
+            ui.label(
+                RichText::new(tr!("card-asks-to-approve-plan")).color(Color32::from_gray(160)),
+            )
+            .on_hover_text(tr!(
+                "card-plan-hover",
+                who = card.identity.display_name(),
+                tool = &*reveal(&card.call.tool).text
+            ));
         } else {
-            ui.label(RichText::new("wants to use").color(Color32::from_gray(160)));
+            ui.label(RichText::new(tr!("card-wants-to-use")).color(Color32::from_gray(160)));
             ui.label(
                 RichText::new(reveal(&card.call.tool).text)
                     .monospace()
@@ -383,22 +387,18 @@ fn header_ui(
         }
         if hidden {
             ui.label(
-                RichText::new("contains hidden characters")
+                RichText::new(tr!("card-hidden"))
                     .strong()
                     .color(Color32::BLACK)
                     .background_color(look::AMBER),
             )
-            .on_hover_text(
-                "Characters that show as nothing, or reorder the text around them (bidi \
-                 controls, zero-width spaces, control characters), are written out where they \
-                 stand, as ‹U+202E›. Copy still copies the exact text.",
-            );
+            .on_hover_text(tr!("card-hidden-hover"));
         }
         if let Some(why) = &card.destructive {
             ui.label(
                 // Monospace: what was found is command text ("git push --force" drawn in the
                 // proportional face reads as "git push –force").
-                RichText::new(format!("DESTRUCTIVE: {}", reveal(why).text))
+                RichText::new(tr!("card-destructive", why = &*reveal(why).text))
                     .monospace()
                     .strong()
                     .color(Color32::WHITE)
@@ -407,9 +407,9 @@ fn header_ui(
         }
     });
     // A policy that says "ask" is worth naming: it is why this card exists.
-    if let Reason::Policy(_) = card.reason {
+    if let Reason::Policy(name) = &card.reason {
         ui.label(
-            RichText::new(format!("Asked by {}", card.reason))
+            RichText::new(tr!("card-asked-by-policy", name = name))
                 .small()
                 .color(look::AMBER),
         );
@@ -421,10 +421,10 @@ fn said_ui(ui: &mut egui::Ui, card: &PendingCard) {
     if let Some(said) = &card.context.said {
         ui.add(
             egui::Label::new(
-                RichText::new(format!(
-                    "{} says: {}",
-                    card.identity.display_name(),
-                    reveal(said).text
+                RichText::new(tr!(
+                    "card-says",
+                    who = card.identity.display_name(),
+                    said = &*reveal(said).text
                 ))
                 .italics()
                 .color(Color32::from_gray(165)),

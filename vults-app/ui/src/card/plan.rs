@@ -2,12 +2,13 @@
 //! of feedback for the model, and "Approve" / "Keep planning". No Always: each plan is approved
 //! by a person.
 
-use super::block::{Fold, more_marker};
+use super::block::{Fold, answer_button, more_marker};
 use super::keys::{Press, pages_down};
 use crate::look;
 use egui::{Color32, Key, RichText};
 use vults_core::text::reveal;
 use vults_engine::messages::CardAnswer;
+use vults_i18n::tr;
 
 /// A plan is prose with code in it: a lighter block than a command's.
 const PLAN_FILL: Color32 = Color32::from_gray(28);
@@ -47,7 +48,11 @@ impl PlanView {
         armed: bool,
         by_key: &mut bool,
     ) -> Option<CardAnswer> {
-        ui.label(RichText::new("plan").small().color(Color32::from_gray(140)));
+        ui.label(
+            RichText::new(tr!("card-plan"))
+                .small()
+                .color(Color32::from_gray(140)),
+        );
         let blocks = self
             .markdown
             .get_or_insert_with(|| crate::markdown::Blocks::parse(&reveal(plan).text));
@@ -61,7 +66,7 @@ impl PlanView {
                     fold.scroll(ui, "plan", PLAN_MAX, &egui::TextStyle::Body, |ui| {
                         blocks.ui(ui);
                     });
-                fold.below = (hidden > fold.row * 0.5).then(|| "more of the plan ↓".to_string());
+                fold.below = (hidden > fold.row * 0.5).then(|| tr!("card-plan-more"));
             });
         more_marker(ui, fold);
         if pages_down(presses) && self.fold.page_down() {
@@ -69,7 +74,7 @@ impl PlanView {
         }
         ui.add_space(6.0);
         let label = ui.label(
-            RichText::new("Feedback")
+            RichText::new(tr!("card-feedback"))
                 .small()
                 .color(Color32::from_gray(140)),
         );
@@ -79,7 +84,7 @@ impl PlanView {
                     .id_salt("plan feedback")
                     .desired_width(f32::INFINITY)
                     .char_limit(vults_core::answer::MAX_FEEDBACK)
-                    .hint_text("What should change? (optional, sent with Keep planning)"),
+                    .hint_text(tr!("card-feedback-hint")),
             )
             .labelled_by(label.id);
         let entered = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
@@ -93,41 +98,29 @@ impl PlanView {
             if !armed {
                 ui.multiply_opacity(super::UNARMED_OPACITY);
             }
-            let approve =
-                egui::Button::new(RichText::new("Approve").strong().color(Color32::WHITE))
-                    .fill(look::GREEN);
-            if ui
-                .add(approve)
-                .on_hover_text("The agent leaves plan mode and carries the plan out. Shortcut: A")
+            let white = |t: String| RichText::new(t).strong().color(Color32::WHITE);
+            if answer_button(ui, "card-approve", white, Some(look::GREEN))
+                .on_hover_text(tr!("card-approve-hover"))
                 .clicked()
             {
                 answer = Some(CardAnswer::Allow);
             }
-            let kept = egui::Button::new(
-                RichText::new("Keep planning")
-                    .strong()
-                    .color(Color32::BLACK),
-            )
-            .fill(look::AMBER);
-            if ui
-                .add(kept)
-                .on_hover_text(
-                    "The agent stays in plan mode and is told your feedback (or that the plan \
-                     was not approved). Shortcut: D",
-                )
+            let black = |t: String| RichText::new(t).strong().color(Color32::BLACK);
+            if answer_button(ui, "card-keep-planning", black, Some(look::AMBER))
+                .on_hover_text(tr!("card-keep-planning-hover"))
                 .clicked()
             {
                 answer = Some(keep());
             }
         });
         ui.label(
-            RichText::new("No Always for a plan: each plan is yours to approve.")
+            RichText::new(tr!("card-plan-no-always"))
                 .small()
                 .color(Color32::from_gray(150)),
         );
         if keys {
             ui.label(
-                RichText::new("Keys: A approve · D keep planning · Enter sends the feedback")
+                RichText::new(tr!("card-plan-keys"))
                     .small()
                     .color(Color32::from_gray(110)),
             );

@@ -1,7 +1,7 @@
 //! A question card (an AskUserQuestion): each question's options, chosen by click or digit
 //! key, an "Other" free text, and "Answer" once every question has one.
 
-use super::block::{Fold, more_marker};
+use super::block::{Fold, answer_button, more_marker};
 use super::keys::{Press, pages_down};
 use super::terminal::{CardTerminal, terminal_line_ui};
 use crate::look;
@@ -10,6 +10,7 @@ use vults_core::agents::Question;
 use vults_core::protocol::AnswerItem;
 use vults_core::text::reveal;
 use vults_engine::messages::CardAnswer;
+use vults_i18n::tr;
 
 /// A question's choices so far: the options ticked, and the "Other" answer.
 #[derive(Debug, Clone, Default)]
@@ -105,9 +106,8 @@ impl QuestionsView {
             });
         fold.below = match (questions_below, more_below) {
             (0, false) => None,
-            (0, true) => Some("more below ↓".to_string()),
-            (1, _) => Some("1 more question ↓".to_string()),
-            (n, _) => Some(format!("{n} more questions ↓")),
+            (0, true) => Some(tr!("card-more-below")),
+            (n, _) => Some(tr!("card-more-questions", count = n)),
         };
         more_marker(ui, fold);
         if pages_down(presses) && fold.page_down() {
@@ -124,21 +124,21 @@ impl QuestionsView {
                 ui.multiply_opacity(super::UNARMED_OPACITY);
             }
             let ready = items.is_some();
+            let strong = |t: String| RichText::new(t).strong();
             let send = ui
-                .add_enabled(
-                    ready,
-                    egui::Button::new(RichText::new("Answer").strong()).fill(look::GREEN),
-                )
-                .on_disabled_hover_text("Answer every question first");
+                .add_enabled_ui(ready, |ui| {
+                    answer_button(ui, "card-answer", strong, Some(look::GREEN))
+                })
+                .inner
+                .on_disabled_hover_text(tr!("card-answer-first"));
             if send.clicked()
                 && let Some(items) = items.clone()
             {
                 answer = Some(CardAnswer::Answers(items));
                 *by_key = false;
             }
-            if ui
-                .button("Deny")
-                .on_hover_text("Send no answer: the agent goes on without one")
+            if answer_button(ui, "card-deny", RichText::new, None)
+                .on_hover_text(tr!("card-deny-question-hover"))
                 .clicked()
             {
                 answer = Some(CardAnswer::Deny);
@@ -154,18 +154,21 @@ impl QuestionsView {
             *by_key = true;
         }
         let keys_here = keys;
-        let mut keys = match questions {
-            [q] if !q.options.is_empty() => format!(
-                "Keys: 1–{} choose · Enter answer · D deny",
-                q.options.len().min(9)
-            ),
-            _ => "Keys: Enter answer · D deny".to_string(),
-        };
+        let mut keys = vec![match questions {
+            [q] if !q.options.is_empty() => {
+                tr!("card-question-keys", last = q.options.len().min(9))
+            }
+            _ => tr!("card-question-keys-no-digits"),
+        }];
         if terminal.offered {
-            keys.push_str(" · T terminal");
+            keys.push(tr!("card-keys-terminal"));
         }
         if keys_here {
-            ui.label(RichText::new(keys).small().color(Color32::from_gray(110)));
+            ui.label(
+                RichText::new(keys.join(" · "))
+                    .small()
+                    .color(Color32::from_gray(110)),
+            );
         }
         answer
     }
@@ -221,7 +224,7 @@ fn question_ui(
     ui.add(egui::Label::new(RichText::new(reveal(&q.question).text).strong()).wrap());
     if q.multi_select {
         ui.label(
-            RichText::new("Choose any")
+            RichText::new(tr!("card-choose-any"))
                 .small()
                 .color(Color32::from_gray(140)),
         );
@@ -270,12 +273,12 @@ fn question_ui(
         }
     }
     ui.horizontal(|ui| {
-        let other_label = "Other";
+        let other_label = tr!("card-other");
         let clicked = if q.multi_select {
             let mut v = choice.other_on;
-            ui.checkbox(&mut v, other_label).changed()
+            ui.checkbox(&mut v, other_label.as_str()).changed()
         } else {
-            ui.radio(choice.other_on, other_label).clicked()
+            ui.radio(choice.other_on, other_label.as_str()).clicked()
         };
         if clicked {
             choice.other_on = !choice.other_on || !q.multi_select;
@@ -285,14 +288,14 @@ fn question_ui(
         }
         let edit = ui.add(
             egui::TextEdit::singleline(&mut choice.other)
-                .hint_text("your own answer")
+                .hint_text(tr!("card-other-hint"))
                 .desired_width(f32::INFINITY),
         );
         edit.widget_info(|| {
             egui::WidgetInfo::labeled(
                 egui::Role::TextInput,
                 true,
-                format!("Other answer {}", qi + 1),
+                tr!("card-other-answer", number = qi + 1),
             )
         });
         if edit.changed() && !choice.other.trim().is_empty() && !choice.other_on {

@@ -2,7 +2,9 @@
 //! content, a URL, an MCP call's input…), then Allow, Deny and the Always it offers, with the
 //! rule each Always makes in the rule's own words.
 
-use super::block::{CODE_FILL, Folds, NEW_FILL, OLD_FILL, block_ui, code_block, head_ui};
+use super::block::{
+    CODE_FILL, Folds, NEW_FILL, OLD_FILL, answer_button, block_ui, code_block, head_ui,
+};
 use super::keys::Press;
 use super::terminal::{CardTerminal, terminal_line_ui};
 use crate::code::{self, Laid};
@@ -14,6 +16,7 @@ use vults_core::rules::AlwaysRule;
 use vults_core::text::reveal;
 use vults_engine::diff::{FileDiff, changes};
 use vults_engine::messages::{CardAnswer, PendingCard};
+use vults_i18n::tr;
 
 /// A permission card's own state: its diff (computed once), whether it shows the exact text
 /// instead, and its code laid out once, by block.
@@ -51,7 +54,7 @@ impl TargetView {
         let toggle = diff.is_some().then_some(whole);
         match &card.call.target {
             Target::Command { command } => {
-                head_ui(ui, "command", Some(command), None);
+                head_ui(ui, &tr!("card-block-command"), Some(command), None);
                 let l = laid
                     .entry("command")
                     .or_insert_with(|| code::command(&ctx, command));
@@ -60,7 +63,12 @@ impl TargetView {
             Target::Edit { path, old, new } => {
                 path_ui(ui, path);
                 if shows_diff && let Some(d) = diff {
-                    head_ui(ui, &format!("diff · {}", changes(d)), None, toggle);
+                    head_ui(
+                        ui,
+                        &tr!("card-block-diff", changes = changes(d)),
+                        None,
+                        toggle,
+                    );
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, false));
@@ -70,14 +78,14 @@ impl TargetView {
                 let lang = code::language_of(path);
                 let mut toggle = toggle;
                 if let Some(old) = old {
-                    head_ui(ui, "old", None, toggle.take());
+                    head_ui(ui, &tr!("card-block-old"), None, toggle.take());
                     let l = laid
                         .entry("old")
                         .or_insert_with(|| code::text(&ctx, old, lang));
                     code_block(ui, "old", l, OLD_FILL, folds);
                 }
                 if let Some(new) = new {
-                    head_ui(ui, "new", None, toggle.take());
+                    head_ui(ui, &tr!("card-block-new"), None, toggle.take());
                     // A MultiEdit's edits come as JSON.
                     let lang = if old.is_none() && new.trim_start().starts_with('[') {
                         "json"
@@ -91,7 +99,12 @@ impl TargetView {
                 }
                 // OpenCode says an edit as the diff it made: its input, as it was sent.
                 if let (None, None, Some(exact)) = (old, new, &card.call.exact) {
-                    head_ui(ui, &format!("{tool} input"), None, toggle.take());
+                    head_ui(
+                        ui,
+                        &tr!("card-block-tool-input", tool = tool),
+                        None,
+                        toggle.take(),
+                    );
                     let l = laid
                         .entry("input")
                         .or_insert_with(|| code::text(&ctx, &pretty_json(exact), "json"));
@@ -103,7 +116,7 @@ impl TargetView {
                 if shows_diff && let Some(d) = diff {
                     head_ui(
                         ui,
-                        &format!("diff with the file now · {}", changes(d)),
+                        &tr!("card-block-diff-with-file", changes = changes(d)),
                         None,
                         toggle,
                     );
@@ -113,16 +126,13 @@ impl TargetView {
                     code_block(ui, "diff", l, CODE_FILL, folds);
                 } else if let Some(content) = content {
                     // Only a file the engine found not to exist is called new.
-                    let lines = match content.lines().count() {
-                        1 => "1 line".to_string(),
-                        n => format!("{n} lines"),
-                    };
+                    let lines = tr!("card-lines", count = content.lines().count());
                     let what = if card.context.is_missing(path) {
-                        format!("new file · {lines}")
+                        tr!("card-block-new-file", lines = lines)
                     } else if diff.is_some() {
-                        format!("content · {lines}")
+                        tr!("card-block-content", lines = lines)
                     } else {
-                        format!("content · {lines} · the file now could not be read")
+                        tr!("card-block-content-unread", lines = lines)
                     };
                     head_ui(ui, &what, None, toggle);
                     let l = laid
@@ -132,20 +142,21 @@ impl TargetView {
                 }
             }
             Target::Path { path } => path_ui(ui, path),
-            Target::Url { url } => block_ui(ui, "URL", url, None, folds),
+            Target::Url { url } => block_ui(ui, "URL", &tr!("card-block-url"), url, None, folds),
             Target::Patch { patch } => {
                 if shows_diff && let Some(d) = diff {
-                    let files = match d.len() {
-                        1 => String::new(),
-                        n => format!("{n} files · "),
-                    };
-                    head_ui(ui, &format!("patch · {files}{}", changes(d)), None, toggle);
+                    let what = tr!(
+                        "card-block-patch-files",
+                        count = d.len(),
+                        changes = changes(d)
+                    );
+                    head_ui(ui, &what, None, toggle);
                     let l = laid
                         .entry("diff")
                         .or_insert_with(|| code::diff(&ctx, d, true));
                     code_block(ui, "diff", l, CODE_FILL, folds);
                 } else {
-                    head_ui(ui, "patch", Some(patch), toggle);
+                    head_ui(ui, &tr!("card-block-patch"), Some(patch), toggle);
                     let l = laid
                         .entry("patch")
                         .or_insert_with(|| code::text(&ctx, patch, ""));
@@ -158,7 +169,11 @@ impl TargetView {
                 input,
             } => {
                 ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new("MCP").small().color(Color32::from_gray(150)));
+                    ui.label(
+                        RichText::new(tr!("card-block-mcp"))
+                            .small()
+                            .color(Color32::from_gray(150)),
+                    );
                     ui.label(
                         RichText::new(format!(
                             "{} / {}",
@@ -169,7 +184,7 @@ impl TargetView {
                         .strong(),
                     );
                 });
-                head_ui(ui, "input", None, None);
+                head_ui(ui, &tr!("card-block-input"), None, None);
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(input), "json"));
@@ -184,14 +199,19 @@ impl TargetView {
                     }
                     _ => false,
                 };
-                head_ui(ui, &format!("diff · {}", changes(d)), None, toggle);
+                head_ui(
+                    ui,
+                    &tr!("card-block-diff", changes = changes(d)),
+                    None,
+                    toggle,
+                );
                 let l = laid
                     .entry("diff")
                     .or_insert_with(|| code::diff(&ctx, d, !one_file));
                 code_block(ui, "diff", l, CODE_FILL, folds);
             }
             Target::Input { json } => {
-                head_ui(ui, &format!("{tool} input"), None, toggle);
+                head_ui(ui, &tr!("card-block-tool-input", tool = tool), None, toggle);
                 let l = laid
                     .entry("input")
                     .or_insert_with(|| code::text(&ctx, &pretty_json(json), "json"));
@@ -203,7 +223,14 @@ impl TargetView {
                     .map(|q| q.question.as_str())
                     .collect::<Vec<_>>()
                     .join("\n");
-                block_ui(ui, "questions", &text, None, folds);
+                block_ui(
+                    ui,
+                    "questions",
+                    &tr!("card-block-questions"),
+                    &text,
+                    None,
+                    folds,
+                );
             }
         }
     }
@@ -237,25 +264,76 @@ pub(super) fn permission_key(card: &PendingCard, presses: &[Press]) -> Option<Ca
     })
 }
 
-/// The Always buttons a card offers, each with its answer and the label its button reads:
-/// "Always allow" alone, or for an edit or a write "Always: this change" (the narrow rule,
-/// Shift+A) and "Always: this file" (any change to it).
-pub fn always_offers(card: &PendingCard) -> Vec<(&'static str, CardAnswer, &AlwaysRule)> {
+/// Which Always a card offers: "Always allow" alone, or for an edit "this change" and for a
+/// write "this content" (the narrow rule, Shift+A), each beside "this file" (any change to it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Always {
+    /// "Always allow": the card's one rule.
+    Allow,
+    /// An edit's exact change.
+    ThisChange,
+    /// A write's exact content.
+    ThisContent,
+    /// Any change to the file.
+    ThisFile,
+}
+
+impl Always {
+    /// The message its button reads.
+    fn id(self) -> &'static str {
+        match self {
+            Always::Allow => "card-always-allow",
+            Always::ThisChange => "card-always-this-change",
+            Always::ThisContent => "card-always-this-content",
+            Always::ThisFile => "card-always-this-file",
+        }
+    }
+
+    /// What its button reads, in the person's language.
+    pub fn label(self) -> String {
+        tr!(self.id())
+    }
+
+    /// The line under the answers: what it answers from now on, in the rule's own words.
+    fn rule_line(self, rule: &AlwaysRule) -> String {
+        let rule = crate::look::rule_words(rule);
+        match self {
+            Always::Allow => tr!("card-always-allow-rule", rule = rule),
+            Always::ThisChange => tr!("card-always-this-change-rule", rule = rule),
+            Always::ThisContent => tr!("card-always-this-content-rule", rule = rule),
+            Always::ThisFile => tr!("card-always-this-file-rule", rule = rule),
+        }
+    }
+
+    /// Its part of the keys line, when it is the first offer (Shift+A).
+    fn key_part(self) -> String {
+        match self {
+            Always::ThisChange => tr!("card-keys-this-change"),
+            Always::ThisContent => tr!("card-keys-this-content"),
+            Always::Allow | Always::ThisFile => tr!("card-keys-always"),
+        }
+    }
+}
+
+/// The Always buttons a card offers, each with its answer and the rule it makes: "Always
+/// allow" alone, or for an edit or a write "Always: this change" (the narrow rule, Shift+A)
+/// and "Always: this file" (any change to it).
+pub fn always_offers(card: &PendingCard) -> Vec<(Always, CardAnswer, &AlwaysRule)> {
     let Some(rule) = &card.always_rule else {
         return Vec::new();
     };
     match &card.file_rule {
         Some(file) => {
             let narrow = match card.call.target {
-                Target::Write { .. } => "Always: this content",
-                _ => "Always: this change",
+                Target::Write { .. } => Always::ThisContent,
+                _ => Always::ThisChange,
             };
             vec![
                 (narrow, CardAnswer::AlwaysAllow, rule),
-                ("Always: this file", CardAnswer::AlwaysAllowFile, &**file),
+                (Always::ThisFile, CardAnswer::AlwaysAllowFile, &**file),
             ]
         }
-        None => vec![("Always allow", CardAnswer::AlwaysAllow, rule)],
+        None => vec![(Always::Allow, CardAnswer::AlwaysAllow, rule)],
     }
 }
 
@@ -273,73 +351,62 @@ pub(super) fn decision_ui(
         if !armed {
             ui.multiply_opacity(super::UNARMED_OPACITY);
         }
-        let allow = egui::Button::new(RichText::new("Allow").strong().color(Color32::WHITE))
-            .fill(look::GREEN);
-        if ui.add(allow).on_hover_text("Shortcut: A").clicked() {
+        let strong = |t: String| RichText::new(t).strong().color(Color32::WHITE);
+        if answer_button(ui, "card-allow", strong, Some(look::GREEN))
+            .on_hover_text(tr!("card-shortcut-a"))
+            .clicked()
+        {
             answer = Some(CardAnswer::Allow);
         }
-        let deny =
-            egui::Button::new(RichText::new("Deny").strong().color(Color32::WHITE)).fill(look::RED);
-        if ui.add(deny).on_hover_text("Shortcut: D").clicked() {
+        if answer_button(ui, "card-deny", strong, Some(look::RED))
+            .on_hover_text(tr!("card-shortcut-d"))
+            .clicked()
+        {
             answer = Some(CardAnswer::Deny);
         }
-        for (i, (label, offer, rule)) in offers.iter().enumerate() {
-            let key = if i == 0 { "Shortcut: Shift+A. " } else { "" };
-            if ui
-                .button(*label)
-                .on_hover_text(format!(
-                    "{key}Allows, and from now on: {}",
-                    crate::look::rule_words(rule)
-                ))
+        for (i, (offer, reply, rule)) in offers.iter().enumerate() {
+            let rule = crate::look::rule_words(rule);
+            let hover = if i == 0 {
+                tr!("card-always-hover-key", rule = rule)
+            } else {
+                tr!("card-always-hover", rule = rule)
+            };
+            if answer_button(ui, offer.id(), RichText::new, None)
+                .on_hover_text(hover)
                 .clicked()
             {
-                answer = Some(offer.clone());
+                answer = Some(reply.clone());
             }
         }
     });
     terminal_line_ui(ui, terminal);
     // What each Always answers from now on, in the words the rule is kept in (Settings → Rules).
-    match offers.as_slice() {
-        [] if card.destructive.is_some() => {
-            ui.label(
-                RichText::new("No Always allow: a destructive call always asks you.")
-                    .small()
-                    .color(Color32::from_gray(150)),
-            );
-        }
-        [] => {}
-        [(_, _, rule)] => {
-            rule_words_ui(
-                ui,
-                &format!("Always allow: {}", crate::look::rule_words(rule)),
-            );
-        }
-        several => {
-            for (label, _, rule) in several {
-                let short = label.trim_start_matches("Always: ");
-                rule_words_ui(
-                    ui,
-                    &format!("Always {short}: {}", crate::look::rule_words(rule)),
-                );
-            }
-        }
+    if offers.is_empty() && card.destructive.is_some() {
+        ui.label(
+            RichText::new(tr!("card-no-always-destructive"))
+                .small()
+                .color(Color32::from_gray(150)),
+        );
+    }
+    for (offer, _, rule) in &offers {
+        rule_words_ui(ui, &offer.rule_line(rule));
     }
     // Only the card that takes the keys says which (in one window, one card does).
     if !keys {
         return answer;
     }
-    let mut line = match offers.first() {
-        Some(("Always allow", _, _)) => "Keys: A allow · D deny · Shift+A always".to_string(),
-        Some((label, _, _)) => format!(
-            "Keys: A allow · D deny · Shift+A {}",
-            label.trim_start_matches("Always: ")
-        ),
-        None => "Keys: A allow · D deny".to_string(),
-    };
-    if terminal.offered {
-        line.push_str(" · T terminal");
+    let mut line = vec![tr!("card-keys-allow-deny")];
+    if let Some((offer, _, _)) = offers.first() {
+        line.push(offer.key_part());
     }
-    ui.label(RichText::new(line).small().color(Color32::from_gray(110)));
+    if terminal.offered {
+        line.push(tr!("card-keys-terminal"));
+    }
+    ui.label(
+        RichText::new(line.join(" · "))
+            .small()
+            .color(Color32::from_gray(110)),
+    );
     answer
 }
 

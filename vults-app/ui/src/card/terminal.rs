@@ -18,7 +18,7 @@ pub(super) fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal, toolti
         && crate::terminal::button(
             ui,
             t.showing,
-            "Bring the agent's terminal window, tab and pane forward (nothing is typed into it). Shortcut: T",
+            &vults_i18n::tr!("card-show-terminal-hover"),
             None,
         )
     {

@@ -124,7 +124,7 @@ fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
     let mut action = None;
     ui.label(RichText::new(tr!("settings-island-and-cards")).strong());
     if let Some(note) = &model.layout_note {
-        ui.label(RichText::new(note).small().color(muted));
+        ui.label(RichText::new(tr!(note)).small().color(muted));
     }
     let mut choice = model.monitor_choice.clone();
     let label = |c: &MonitorChoice| match c {

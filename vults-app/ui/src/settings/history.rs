@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use vults_core::text::reveal;
 use vults_engine::PageOf;
 use vults_engine::messages::{AuditEntry, Outcome};
+use vults_i18n::tr;
 
 /// Settings → History: the audit log, newest first, filterable by agent, decision and who
 /// answered.
@@ -56,13 +57,24 @@ impl HistoryView {
 
     /// Draws the pane.
     pub fn ui(&mut self, ui: &mut egui::Ui, model: &Model) {
-        ui.heading("History");
+        ui.heading(tr!("history-title"));
         let (action, lines) = self.pager(ui, model);
         self.asked = action;
         let agents: BTreeSet<&str> = lines.iter().map(|a| a.identity.as_str()).collect();
-        filter_combo(ui, "Agent", &mut self.agent, agents.iter().copied());
-        filter_combo(ui, "Decision", &mut self.decision, DECISIONS.into_iter());
-        filter_combo(ui, "Answered by", &mut self.who, WHO.into_iter());
+        // The agents by their own names; the decisions and who answered in the person's words.
+        let named = |a: &str| Some(a.to_string());
+        let agent = tr!("history-filter-agent");
+        filter_combo(ui, &agent, &mut self.agent, agents.iter().copied(), named);
+        let decision = tr!("history-filter-decision");
+        filter_combo(
+            ui,
+            &decision,
+            &mut self.decision,
+            DECISIONS.into_iter(),
+            decision_word,
+        );
+        let by = tr!("history-filter-by");
+        filter_combo(ui, &by, &mut self.who, WHO.into_iter(), by_word);
         ui.add_space(4.0);
         let rows: Vec<_> = lines
             .iter()
@@ -72,7 +84,7 @@ impl HistoryView {
             .filter(|a| self.who.as_deref().is_none_or(|x| a.by.kind() == x))
             .collect();
         if rows.is_empty() {
-            ui.label(RichText::new("Nothing answered yet.").color(Color32::from_gray(150)));
+            ui.label(RichText::new(tr!("history-nothing")).color(Color32::from_gray(150)));
             return;
         }
         // Each row: what was decided and by whom, then the target in monospace (never the
@@ -110,25 +122,25 @@ impl HistoryView {
             let mut read = |of| action = Some(SettingsAction::ReadHistory(of));
             match page {
                 None => {
-                    if ui.button("Older lines…").clicked() {
+                    if ui.button(tr!("history-older-lines")).clicked() {
                         self.browsing = true;
                         read(PageOf::Newest);
                     }
                 }
                 Some(p) => {
                     if ui
-                        .add_enabled(p.has_older, egui::Button::new("Older"))
+                        .add_enabled(p.has_older, egui::Button::new(tr!("history-older")))
                         .clicked()
                     {
                         read(PageOf::Older(p.first));
                     }
                     if ui
-                        .add_enabled(p.has_newer, egui::Button::new("Newer"))
+                        .add_enabled(p.has_newer, egui::Button::new(tr!("history-newer")))
                         .clicked()
                     {
                         read(PageOf::Newer(p.last));
                     }
-                    if ui.button("Newest").clicked() {
+                    if ui.button(tr!("history-newest")).clicked() {
                         self.browsing = false;
                     }
                 }
@@ -155,21 +167,26 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
                 .monospace()
                 .color(Color32::from_gray(140)),
         );
-        ui.label(RichText::new(a.decision.as_str()).strong().color(color));
-        // Who, in the one wording (`AnsweredBy::words`); the audit's own text on hover.
-        ui.label(RichText::new(a.by.words()).color(Color32::from_gray(170)))
-            .on_hover_text(format!("by: {}", reveal(&a.by.label()).text));
+        let decision = decision_word(a.decision.as_str());
+        let decision = decision.unwrap_or_else(|| a.decision.as_str().to_string());
+        ui.label(RichText::new(decision).strong().color(color));
+        // Who, in the one wording (`AnsweredBy::words`, in the person's language); the audit's
+        // own text on hover.
+        ui.label(
+            RichText::new(crate::look::answered_by_words(&a.by)).color(Color32::from_gray(170)),
+        )
+        .on_hover_text(tr!("history-by-hover", by = &*reveal(&a.by.label()).text));
         ui.label(RichText::new(&a.identity).strong());
         ui.label(RichText::new(reveal(&a.tool).text).monospace());
         // An Always made a rule: say so (its sentence is on the row's last line).
         if let Some(id) = rule_made(a) {
             ui.label(
-                RichText::new("made an Always rule")
+                RichText::new(tr!("history-made-rule"))
                     .strong()
                     .color(Color32::BLACK)
                     .background_color(crate::look::AMBER),
             )
-            .on_hover_text(format!("Rule {id} (Settings → Rules)"));
+            .on_hover_text(tr!("history-rule-hover", id = id));
         }
     });
     let target = crate::look::shown_target(&a.target);
@@ -189,7 +206,7 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
     if shown.hovered() {
         shown.on_hover_text(RichText::new(target).monospace());
     }
-    let mut folder = format!("in {}", reveal(&a.folder).text);
+    let mut folder = tr!("history-in-folder", folder = &*reveal(&a.folder).text);
     if let Some(detail) = a
         .detail
         .as_deref()
@@ -204,8 +221,8 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
             .iter()
             .find(|r| r.id == id)
             .map(crate::look::rule_words)
-            .unwrap_or_else(|| "the rule has been removed since".to_string());
-        folder.push_str(&format!(" · from now on: {words}"));
+            .unwrap_or_else(|| tr!("history-rule-removed"));
+        folder.push_str(&format!(" · {}", tr!("history-from-now-on", rule = words)));
     }
     let line = ui.add(
         egui::Label::new(
@@ -227,17 +244,34 @@ fn rule_made(a: &vults_engine::messages::AuditEntry) -> Option<&str> {
         .and_then(|d| d.strip_prefix("always rule "))
 }
 
+/// An audit `decision` in the person's words; `None` for one this version does not write.
+fn decision_word(decision: &str) -> Option<String> {
+    DECISIONS
+        .contains(&decision)
+        .then(|| tr!(&format!("history-decision-{decision}")))
+}
+
+/// An audit `by` kind (the "Answered by" filter) in the person's words.
+fn by_word(kind: &str) -> Option<String> {
+    WHO.contains(&kind)
+        .then(|| tr!(&format!("history-by-{kind}")))
+}
+
+/// One filter: its label (`what`, with its colon), "all", and each of `choices` (the audit's
+/// own value) by the words `word` gives it.
 fn filter_combo<'a>(
     ui: &mut egui::Ui,
     what: &str,
     value: &mut Option<String>,
     choices: impl Iterator<Item = &'a str>,
+    word: impl Fn(&str) -> Option<String>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new(format!("{what}:")).color(Color32::from_gray(150)));
-        ui.selectable_value(value, None, "all");
+        ui.label(RichText::new(what).color(Color32::from_gray(150)));
+        ui.selectable_value(value, None, tr!("history-filter-all"));
         for c in choices {
-            ui.selectable_value(value, Some(c.to_string()), c);
+            let shown = word(c).unwrap_or_else(|| c.to_string());
+            ui.selectable_value(value, Some(c.to_string()), shown);
         }
     });
 }

@@ -5,6 +5,7 @@
 //! which `remote::background::BackgroundHosts::apply` runs on a thread of its own.
 
 use egui::{Color32, RichText};
+use vults_i18n::tr;
 use vults_remote::background::{HostsAction, HostsStatus};
 
 const MUTED: Color32 = Color32::from_gray(150);
@@ -20,16 +21,8 @@ pub(crate) struct HostsView {
 impl HostsView {
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &HostsStatus) -> Option<HostsAction> {
         let mut action = None;
-        ui.heading("Hosts");
-        ui.label(
-            RichText::new(
-                "Agents on SSH hosts ask here too: their cards and birds show host:folder, and an \
-                 Always rule made for a host's folder answers only that host. Vults uses your own \
-                 ssh (~/.ssh/config, agents and keys work as usual). While a link is down, the \
-                 host's agents ask in their own terminal.",
-            )
-            .color(MUTED),
-        );
+        ui.heading(tr!("hosts-title"));
+        ui.label(RichText::new(tr!("hosts-intro")).color(MUTED));
         ui.add_space(8.0);
         if let Some(e) = &status.error {
             ui.colored_label(WARN, e);
@@ -40,7 +33,7 @@ impl HostsView {
                 .request_repaint_after(std::time::Duration::from_secs(1));
         }
         if status.hosts.is_empty() && status.error.is_none() {
-            ui.label(RichText::new("No hosts yet.").color(MUTED));
+            ui.label(RichText::new(tr!("hosts-none")).color(MUTED));
         }
         // A column is at most this wide and its text wraps there: a long "down (…)" must not
         // push Remove out of a small window.
@@ -56,21 +49,15 @@ impl HostsView {
                     ui.colored_label(if h.linked { GOOD } else { WARN }, &h.link);
                     ui.horizontal(|ui| {
                         let idle = status.busy.is_none();
-                        let remove = ui.add_enabled(idle, egui::Button::new("Remove"));
-                        if remove
-                            .on_hover_text("Take Vults out of this host's agents and forget it")
-                            .clicked()
-                        {
+                        let remove = ui.add_enabled(idle, egui::Button::new(tr!("hosts-remove")));
+                        if remove.on_hover_text(tr!("hosts-remove-hover")).clicked() {
                             action = Some(HostsAction::Remove(h.name.clone()));
                         }
                         // Its Remove failed (the host cannot be reached): forget it only.
                         if status.offer_forget.as_deref() == Some(h.name.as_str())
                             && ui
-                                .add_enabled(idle, egui::Button::new("Forget"))
-                                .on_hover_text(
-                                    "Forget this host, touching nothing on it (its agents keep \
-                                     the hook, which is silent without a link)",
-                                )
+                                .add_enabled(idle, egui::Button::new(tr!("hosts-forget")))
+                                .on_hover_text(tr!("hosts-forget-hover"))
                                 .clicked()
                         {
                             action = Some(HostsAction::Forget(h.name.clone()));
@@ -81,9 +68,9 @@ impl HostsView {
             });
         ui.add_space(12.0);
         ui.horizontal(|ui| {
-            ui.label("Add");
-            let labelled = |edit: egui::Response, name: &'static str| {
-                edit.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, name));
+            ui.label(tr!("hosts-add"));
+            let labelled = |edit: egui::Response, name: String| {
+                edit.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, &name));
             };
             labelled(
                 ui.add(
@@ -91,18 +78,21 @@ impl HostsView {
                         .hint_text("[user@]host[:port]")
                         .desired_width(200.0),
                 ),
-                "Host",
+                tr!("hosts-host"),
             );
             labelled(
                 ui.add(
                     egui::TextEdit::singleline(&mut self.ssh_options)
-                        .hint_text("ssh options (optional)")
+                        .hint_text(tr!("hosts-ssh-options-hint"))
                         .desired_width(200.0),
                 ),
-                "ssh options",
+                tr!("hosts-ssh-options"),
             );
             let can = status.busy.is_none() && !self.spec.trim().is_empty();
-            if ui.add_enabled(can, egui::Button::new("Add host")).clicked() {
+            if ui
+                .add_enabled(can, egui::Button::new(tr!("hosts-add-host")))
+                .clicked()
+            {
                 action = Some(HostsAction::Add {
                     spec: self.spec.trim().to_string(),
                     ssh_options: self.ssh_options.trim().to_string(),
@@ -117,7 +107,7 @@ impl HostsView {
         } else if let Some(last) = &status.last {
             if status.last_failed {
                 // A failure must not read like the quiet line a success gets.
-                ui.colored_label(WARN, format!("Failed: {last}"));
+                ui.colored_label(WARN, tr!("hosts-failed", what = last));
             } else {
                 ui.label(RichText::new(last).color(MUTED));
             }

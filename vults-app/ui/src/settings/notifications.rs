@@ -7,6 +7,7 @@ use vults_attention::quiet::{ClockTime, Day};
 use vults_attention::{AttentionSettings, NoticeKind, PerKind, Support};
 
 use crate::attention::AttentionStatus;
+use vults_i18n::tr;
 
 const DIM: Color32 = Color32::from_gray(150);
 const WARN: Color32 = Color32::from_rgb(0xE0, 0x9A, 0x3A);
@@ -21,12 +22,16 @@ pub struct NotificationsView {
     error: Option<String>,
 }
 
+/// Each kind of notice and the message that names it.
 const KINDS: [(NoticeKind, &str); 5] = [
-    (NoticeKind::Card, "A card (a permission)"),
-    (NoticeKind::Question, "A question"),
-    (NoticeKind::TurnDone, "A finished turn"),
-    (NoticeKind::AsksInTerminal, "Asks in its terminal"),
-    (NoticeKind::Warning, "A hook removed, a limit near"),
+    (NoticeKind::Card, "notifications-kind-card"),
+    (NoticeKind::Question, "notifications-kind-question"),
+    (NoticeKind::TurnDone, "notifications-kind-turn-done"),
+    (
+        NoticeKind::AsksInTerminal,
+        "notifications-kind-asks-in-terminal",
+    ),
+    (NoticeKind::Warning, "notifications-kind-warning"),
 ];
 
 fn slot(p: &mut PerKind, kind: NoticeKind) -> &mut bool {
@@ -41,8 +46,8 @@ fn slot(p: &mut PerKind, kind: NoticeKind) -> &mut bool {
 
 fn support_line(ui: &mut egui::Ui, what: &str, s: &Support) {
     let text = match s {
-        Support::Available(from) => format!("{what}: {from}"),
-        Support::Unavailable(why) => format!("{what}: not available — {why}"),
+        Support::Available(from) => tr!("notifications-support", what = what, from = from),
+        Support::Unavailable(why) => tr!("notifications-support-none", what = what, why = why),
     };
     ui.label(RichText::new(text).small().color(DIM));
 }
@@ -51,17 +56,24 @@ impl NotificationsView {
     /// Draws the pane; returns the changed settings when the person changed one.
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &AttentionStatus) -> Option<AttentionSettings> {
         let mut s = status.settings.clone();
-        ui.heading("Notifications");
+        ui.heading(tr!("notifications-title"));
         ui.add_space(4.0);
         let caps = &status.caps;
         match &caps.notifications {
             Support::Available(server) => {
-                let yes = |b: bool| if b { "yes" } else { "no" };
+                let yes = |b: bool| {
+                    if b {
+                        tr!("notifications-yes")
+                    } else {
+                        tr!("notifications-no")
+                    }
+                };
                 ui.label(
-                    RichText::new(format!(
-                        "This desktop: {server}. Buttons: {}; sound: {}.",
-                        yes(caps.actions),
-                        yes(caps.sound)
+                    RichText::new(tr!(
+                        "notifications-desktop",
+                        server = server,
+                        buttons = yes(caps.actions),
+                        sound = yes(caps.sound)
                     ))
                     .small()
                     .color(DIM),
@@ -69,58 +81,54 @@ impl NotificationsView {
             }
             Support::Unavailable(why) => {
                 ui.label(
-                    RichText::new(format!(
-                        "No desktop notifications here: {why}. Cards still show."
-                    ))
-                    .small()
-                    .color(WARN),
+                    RichText::new(tr!("notifications-none-here", why = why))
+                        .small()
+                        .color(WARN),
                 );
             }
         }
-        ui.checkbox(&mut s.notifications.enabled, "Desktop notifications")
-            .on_hover_text("One per session, replaced when it changes, withdrawn when answered");
+        ui.checkbox(&mut s.notifications.enabled, tr!("notifications-enabled"))
+            .on_hover_text(tr!("notifications-enabled-hover"));
         ui.add_enabled_ui(s.notifications.enabled, |ui| {
             egui::Grid::new("notify-kinds")
                 .num_columns(3)
                 .spacing([18.0, 4.0])
                 .show(ui, |ui| {
-                    ui.label(RichText::new("When").strong());
-                    ui.label(RichText::new("Notify").strong());
-                    ui.label(RichText::new("Sound").strong());
+                    ui.label(RichText::new(tr!("notifications-when")).strong());
+                    ui.label(RichText::new(tr!("notifications-notify")).strong());
+                    ui.label(RichText::new(tr!("notifications-sound")).strong());
                     ui.end_row();
-                    for (kind, words) in KINDS {
-                        ui.label(words);
+                    for (kind, id) in KINDS {
+                        let words = tr!(id);
+                        ui.label(&words);
                         labelled_box(
                             ui,
                             slot(&mut s.notifications.notify, kind),
-                            format!("Notify: {words}"),
+                            tr!("notifications-notify-of", kind = &words),
                         );
                         labelled_box(
                             ui,
                             slot(&mut s.notifications.sound, kind),
-                            format!("Sound: {words}"),
+                            tr!("notifications-sound-of", kind = &words),
                         );
                         ui.end_row();
                     }
                 });
         });
         ui.label(
-            RichText::new(
-                "Allow and Deny are on a notification only when it shows the whole command and \
-                 the call is not destructive; anything else is answered on its card.",
-            )
-            .small()
-            .color(DIM),
+            RichText::new(tr!("notifications-buttons-when"))
+                .small()
+                .color(DIM),
         );
 
         ui.add_space(12.0);
-        ui.heading("Quiet hours");
+        ui.heading(tr!("quiet-title"));
         ui.add_space(4.0);
-        ui.label(RichText::new(status.quiet.words()).strong());
-        ui.checkbox(&mut s.quiet.on, "Do not disturb")
-            .on_hover_text("Until you switch it off (the tray has it too)");
+        ui.label(RichText::new(quiet_words(&status.quiet)).strong());
+        ui.checkbox(&mut s.quiet.on, tr!("quiet-dnd"))
+            .on_hover_text(tr!("quiet-dnd-hover"));
         ui.horizontal(|ui| {
-            ui.checkbox(&mut s.quiet.schedule.enabled, "Quiet hours from");
+            ui.checkbox(&mut s.quiet.schedule.enabled, tr!("quiet-from"));
             let from = self
                 .from
                 .get_or_insert_with(|| s.quiet.schedule.from.to_string());
@@ -129,7 +137,7 @@ impl NotificationsView {
                     .desired_width(48.0)
                     .hint_text("22:00"),
             );
-            ui.label("to");
+            ui.label(tr!("quiet-to"));
             let to = self
                 .to
                 .get_or_insert_with(|| s.quiet.schedule.to.to_string());
@@ -154,7 +162,7 @@ impl NotificationsView {
             }
         });
         ui.horizontal(|ui| {
-            ui.label("on");
+            ui.label(tr!("quiet-on-days"));
             for day in Day::ALL {
                 let mut on = s.quiet.schedule.days.contains(&day);
                 if ui.toggle_value(&mut on, day_name(day)).changed() {
@@ -170,27 +178,16 @@ impl NotificationsView {
                 }
             }
         });
-        ui.checkbox(
-            &mut s.quiet.follow_desktop,
-            "Also while the desktop's own do not disturb is on",
-        );
-        support_line(ui, "The desktop's do not disturb", &caps.desktop_dnd);
-        ui.label(
-            RichText::new(
-                "While quiet: no notification, no sound, the island stays still. Cards still \
-                 come, your phone still gets them, rules and policies still answer. Quiet never \
-                 allows anything.",
-            )
-            .small()
-            .color(DIM),
-        );
+        ui.checkbox(&mut s.quiet.follow_desktop, tr!("quiet-follow-desktop"));
+        support_line(ui, &tr!("quiet-desktop-dnd"), &caps.desktop_dnd);
+        ui.label(RichText::new(tr!("quiet-explained")).small().color(DIM));
 
         ui.add_space(12.0);
-        ui.heading("Global keys");
+        ui.heading(tr!("keys-title"));
         ui.add_space(4.0);
-        support_line(ui, "Here", &status.keys_here);
-        ui.checkbox(&mut s.keys.enabled, "Keys that work from any window")
-            .on_hover_text("Off by default");
+        support_line(ui, &tr!("keys-here"), &status.keys_here);
+        ui.checkbox(&mut s.keys.enabled, tr!("keys-enabled"))
+            .on_hover_text(tr!("keys-enabled-hover"));
         ui.add_enabled_ui(s.keys.enabled, |ui| {
             egui::Grid::new("global-keys")
                 .num_columns(2)
@@ -203,9 +200,9 @@ impl NotificationsView {
                             KeyAction::Deny => s.keys.deny,
                         };
                         let label = ui.label(match action {
-                            KeyAction::ShowNewest => "Bring up the newest card",
-                            KeyAction::Allow => "Allow it (press again once it is up)",
-                            KeyAction::Deny => "Deny it (press again once it is up)",
+                            KeyAction::ShowNewest => tr!("keys-show-newest"),
+                            KeyAction::Allow => tr!("keys-allow"),
+                            KeyAction::Deny => tr!("keys-deny"),
                         });
                         let text = self.chords[i].get_or_insert_with(|| current.to_string());
                         let edit = ui
@@ -238,28 +235,15 @@ impl NotificationsView {
                 });
         });
         if s.keys.enabled {
-            support_line(ui, "Keys", &status.keys);
+            support_line(ui, &tr!("keys-keys"), &status.keys);
         }
-        ui.label(
-            RichText::new(
-                "The first press brings the newest card up; only a second press answers it. The \
-                 Allow key never answers a destructive card or a question.",
-            )
-            .small()
-            .color(DIM),
-        );
+        ui.label(RichText::new(tr!("keys-explained")).small().color(DIM));
         if let Some(e) = &self.error {
             ui.label(RichText::new(e).color(WARN));
         }
         if let Some(why) = &status.not_saved {
             ui.add_space(6.0);
-            ui.label(
-                RichText::new(format!(
-                    "These settings are not saved: {why}. Fix or remove it; Vults never writes \
-                     over a file it cannot read."
-                ))
-                .color(WARN),
-            );
+            ui.label(RichText::new(tr!("notifications-not-saved", why = why)).color(WARN));
         }
         (s != status.settings).then_some(s)
     }
@@ -275,14 +259,31 @@ fn labelled_box(ui: &mut egui::Ui, on: &mut bool, name: String) {
     r.on_hover_text(name.clone());
 }
 
-fn day_name(day: Day) -> &'static str {
-    match day {
-        Day::Mon => "Mon",
-        Day::Tue => "Tue",
-        Day::Wed => "Wed",
-        Day::Thu => "Thu",
-        Day::Fri => "Fri",
-        Day::Sat => "Sat",
-        Day::Sun => "Sun",
+/// Whether it is quiet now and why, in the person's words ([`vults_attention::quiet::QuietNow::words`]
+/// says it in English).
+fn quiet_words(now: &vults_attention::quiet::QuietNow) -> String {
+    use vults_attention::quiet::QuietWhy;
+    match &now.why {
+        None => tr!("quiet-now-not"),
+        Some(QuietWhy::Switch) => tr!("quiet-now-switch"),
+        Some(QuietWhy::Schedule { until }) => {
+            tr!(
+                "quiet-now-schedule",
+                until = until.strftime("%H:%M").to_string()
+            )
+        }
+        Some(QuietWhy::Desktop) => tr!("quiet-now-desktop"),
     }
+}
+
+fn day_name(day: Day) -> String {
+    tr!(match day {
+        Day::Mon => "quiet-day-mon",
+        Day::Tue => "quiet-day-tue",
+        Day::Wed => "quiet-day-wed",
+        Day::Thu => "quiet-day-thu",
+        Day::Fri => "quiet-day-fri",
+        Day::Sat => "quiet-day-sat",
+        Day::Sun => "quiet-day-sun",
+    })
 }

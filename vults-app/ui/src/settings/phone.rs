@@ -14,8 +14,10 @@
 use egui::{Color32, RichText};
 use vults_phone::{BrokerConfig, BrokerSettings, DEFAULT_PORT, PhoneAction, PhoneStatus};
 
+/// Settings → Phone: the link's port and switch, its broker, the pairing code, the paired
+/// devices and their push.
 #[derive(Debug)]
-pub(crate) struct PhoneView {
+pub struct PhoneView {
     port: String,
     broker: BrokerFields,
 }
@@ -85,23 +87,20 @@ impl Default for PhoneView {
     }
 }
 
+use vults_i18n::tr;
+
 const MUTED: Color32 = Color32::from_gray(150);
 const WARN: Color32 = Color32::from_rgb(230, 160, 60);
 
 impl PhoneView {
+    /// Draws the pane; returns what the person asked the link to do.
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &PhoneStatus) -> Option<PhoneAction> {
         let mut action = None;
-        ui.heading("Phone");
-        ui.label(
-            RichText::new(
-                "A paired phone sees the waiting cards and answers them with signed, sealed requests. \
-                 The link listens on your network only while it is on.",
-            )
-            .color(MUTED),
-        );
+        ui.heading(tr!("phone-title"));
+        ui.label(RichText::new(tr!("phone-intro")).color(MUTED));
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            let label = ui.label("Port");
+            let label = ui.label(tr!("phone-port"));
             let port_ok = self.port.trim().parse::<u16>().is_ok_and(|p| p > 0);
             ui.add_enabled(
                 status.address.is_none(),
@@ -110,22 +109,20 @@ impl PhoneView {
             .labelled_by(label.id);
             match status.address {
                 Some(addr) => {
-                    ui.label(
-                        RichText::new(format!("On — listening on port {}", addr.port())).strong(),
-                    );
-                    if ui.button("Turn off").clicked() {
+                    ui.label(RichText::new(tr!("phone-listening", port = addr.port())).strong());
+                    if ui.button(tr!("phone-turn-off")).clicked() {
                         action = Some(PhoneAction::Disable);
                     }
                 }
                 None => {
                     if ui
-                        .add_enabled(port_ok, egui::Button::new("Turn on"))
+                        .add_enabled(port_ok, egui::Button::new(tr!("phone-turn-on")))
                         .clicked()
                         && let Ok(port) = self.port.trim().parse()
                     {
                         action = Some(PhoneAction::Enable { port });
                     }
-                    ui.label(RichText::new("Off").color(MUTED));
+                    ui.label(RichText::new(tr!("phone-off")).color(MUTED));
                 }
             }
         });
@@ -144,7 +141,7 @@ impl PhoneView {
         if status.address.is_some() || status.broker.state.is_some() {
             match &status.offer {
                 Some(offer) => {
-                    ui.label("Scan with the phone's camera, then tap Pair on the page:");
+                    ui.label(tr!("phone-scan"));
                     qr(ui, &status.qr);
                     ui.label(
                         RichText::new(shown_url(offer))
@@ -154,56 +151,48 @@ impl PhoneView {
                     );
                     if offer.phone_login.is_some() {
                         ui.label(
-                            RichText::new(
-                                "This code carries the phone's broker login: show it only to \
-                                 the phone.",
-                            )
-                            .small()
-                            .color(WARN),
+                            RichText::new(tr!("phone-code-carries-login"))
+                                .small()
+                                .color(WARN),
                         );
                     }
                     if let Some(fp) = &status.tls_fingerprint {
                         ui.label(
-                            RichText::new(format!(
-                                "The phone will warn once about this computer's own certificate. \
-                                 Its SHA-256 fingerprint is {fp}"
-                            ))
-                            .small()
-                            .color(MUTED),
+                            RichText::new(tr!("phone-fingerprint", fingerprint = fp))
+                                .small()
+                                .color(MUTED),
                         );
                     }
                     let reach = if offer.broker.is_some() {
-                        "One use; expires in 5 minutes. Through the broker, the phone can be anywhere."
+                        tr!("phone-one-use-broker")
                     } else {
-                        "One use; expires in 5 minutes. The phone must be on this network."
+                        tr!("phone-one-use-lan")
                     };
                     ui.label(RichText::new(reach).small().color(MUTED));
                 }
                 None => {
-                    ui.label(
-                        RichText::new("The pairing code was used or has expired.").color(MUTED),
-                    );
+                    ui.label(RichText::new(tr!("phone-code-expired")).color(MUTED));
                 }
             }
-            if ui.button("New pairing code").clicked() {
+            if ui.button(tr!("phone-new-code")).clicked() {
                 action = Some(PhoneAction::NewCode);
             }
             ui.add_space(8.0);
         }
 
-        ui.strong("Paired devices");
+        ui.strong(tr!("phone-paired"));
         if status.devices.is_empty() {
-            ui.label(RichText::new("None yet.").color(MUTED));
+            ui.label(RichText::new(tr!("phone-none-yet")).color(MUTED));
         }
         for d in &status.devices {
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&d.name).strong());
                 ui.label(RichText::new(&d.id).monospace().small().color(MUTED));
                 if d.revoked_at.is_some() {
-                    ui.label(RichText::new("revoked").color(WARN));
+                    ui.label(RichText::new(tr!("phone-revoked")).color(WARN));
                 } else if ui
-                    .button("Revoke")
-                    .on_hover_text("Refuse every request from this device from now on")
+                    .button(tr!("phone-revoke"))
+                    .on_hover_text(tr!("phone-revoke-hover"))
                     .clicked()
                 {
                     action = Some(PhoneAction::Revoke(d.id.clone()));
@@ -218,16 +207,10 @@ impl PhoneView {
         if !status.push_storage.is_empty() {
             ui.label(RichText::new(&status.push_storage).small().color(MUTED));
         }
+        refusal_list(ui, &tr!("phone-refused-paired"), &status.refusals, 10, WARN);
         refusal_list(
             ui,
-            "Refused requests from paired phones",
-            &status.refusals,
-            10,
-            WARN,
-        );
-        refusal_list(
-            ui,
-            "Refused requests that could not be authenticated",
+            &tr!("phone-refused-unauthenticated"),
             &status.unauthenticated,
             5,
             MUTED,
@@ -242,15 +225,11 @@ impl PhoneView {
         let mut action = None;
         let b = &status.broker;
         self.broker.load(b.config.as_ref());
-        ui.strong("Through a broker");
+        ui.strong(tr!("phone-broker-title"));
         ui.label(
-            RichText::new(
-                "To answer from anywhere: an MQTT broker you pick (Mosquitto, EMQX, a hosted one) \
-                 carries the same sealed messages. It sees random topic names, sizes and timing, \
-                 never a card or an answer.",
-            )
-            .color(MUTED)
-            .small(),
+            RichText::new(tr!("phone-broker-intro"))
+                .color(MUTED)
+                .small(),
         );
         let f = &mut self.broker;
         egui::Grid::new("phone-broker")
@@ -271,60 +250,73 @@ impl PhoneView {
                     .labelled_by(l.id);
                     ui.end_row();
                 };
+                let (optional, unchanged) = (tr!("phone-optional"), tr!("phone-unchanged"));
                 row(
                     ui,
-                    "Broker URL",
+                    &tr!("phone-broker-url"),
                     &mut f.url,
-                    "wss://broker.example:8884/ or mqtts://…",
+                    &tr!("phone-broker-url-hint"),
                     false,
                 );
-                row(ui, "Username", &mut f.username, "optional", false);
-                let hint = if b.password_set {
-                    "unchanged (in the keyring)"
-                } else {
-                    "optional"
-                };
-                row(ui, "Password", &mut f.password, hint, true);
                 row(
                     ui,
-                    "Phone's username",
+                    &tr!("phone-username"),
+                    &mut f.username,
+                    &optional,
+                    false,
+                );
+                let hint = if b.password_set {
+                    &unchanged
+                } else {
+                    &optional
+                };
+                row(ui, &tr!("phone-password"), &mut f.password, hint, true);
+                row(
+                    ui,
+                    &tr!("phone-phone-username"),
                     &mut f.phone_username,
-                    "optional: the phone's own broker account",
+                    &tr!("phone-phone-username-hint"),
                     false,
                 );
                 let hint = if b.phone_password_set {
-                    "unchanged (in the keyring)"
+                    &unchanged
                 } else {
-                    "optional"
+                    &optional
                 };
-                row(ui, "Phone's password", &mut f.phone_password, hint, true);
                 row(
                     ui,
-                    "CA certificate",
+                    &tr!("phone-phone-password"),
+                    &mut f.phone_password,
+                    hint,
+                    true,
+                );
+                row(
+                    ui,
+                    &tr!("phone-ca"),
                     &mut f.ca_file,
-                    "PEM file, for a self-hosted broker",
+                    &tr!("phone-ca-hint"),
                     false,
                 );
                 row(
                     ui,
-                    "Phone's broker URL",
+                    &tr!("phone-phone-broker-url"),
                     &mut f.phone_url,
-                    "wss://…, if not the one above",
+                    &tr!("phone-phone-broker-url-hint"),
                     false,
                 );
                 row(
                     ui,
-                    "Page URL",
+                    &tr!("phone-page-url"),
                     &mut f.page_url,
-                    "https://… (default: the broker's own web server)",
+                    &tr!("phone-page-url-hint"),
                     false,
                 );
             });
         ui.horizontal(|ui| {
             let label = if b.state.is_some() {
-                "Save and reconnect"
+                tr!("phone-save-reconnect")
             } else {
-                "Connect"
+                tr!("phone-connect")
             };
             if ui
                 .add_enabled(!f.url.trim().is_empty(), egui::Button::new(label))
@@ -332,13 +324,13 @@ impl PhoneView {
             {
                 action = Some(PhoneAction::Broker(f.settings()));
             }
-            if b.password_set && ui.button("Forget password").clicked() {
+            if b.password_set && ui.button(tr!("phone-forget-password")).clicked() {
                 action = Some(PhoneAction::Broker(BrokerSettings {
                     password: Some(String::new()),
                     ..f.settings()
                 }));
             }
-            if b.phone_password_set && ui.button("Forget phone's password").clicked() {
+            if b.phone_password_set && ui.button(tr!("phone-forget-phone-password")).clicked() {
                 action = Some(PhoneAction::Broker(BrokerSettings {
                     phone_password: Some(String::new()),
                     ..f.settings()
@@ -351,13 +343,16 @@ impl PhoneView {
                     } else {
                         WARN
                     };
-                    ui.label(RichText::new(format!("Broker: {}", state.describe())).color(color));
-                    if ui.button("Disconnect").clicked() {
+                    ui.label(
+                        RichText::new(tr!("phone-broker-state", state = broker_words(state)))
+                            .color(color),
+                    );
+                    if ui.button(tr!("phone-disconnect")).clicked() {
                         action = Some(PhoneAction::BrokerOff);
                     }
                 }
                 None => {
-                    ui.label(RichText::new("Broker: off").color(MUTED));
+                    ui.label(RichText::new(tr!("phone-broker-off")).color(MUTED));
                 }
             }
         });
@@ -369,17 +364,29 @@ impl PhoneView {
         }
         if !f.phone_username.trim().is_empty() {
             ui.label(
-                RichText::new(
-                    "The QR code then carries the phone's login: keep it private (anyone who \
-                     sees it can use that broker account, though not answer a card without \
-                     pairing). Give the phone its own account whose ACL reaches only \
-                     vults/+/a (write) and vults/+/p (read).",
-                )
+                RichText::new(tr!(
+                    "phone-qr-login",
+                    write = "vults/+/a",
+                    read = "vults/+/p"
+                ))
                 .small()
                 .color(MUTED),
             );
         }
         action
+    }
+}
+
+/// The broker connection's state in the person's words (the error as the link said it).
+fn broker_words(state: &vults_phone::BrokerState) -> String {
+    match state {
+        vults_phone::BrokerState::Connecting => tr!("phone-broker-connecting"),
+        vults_phone::BrokerState::Connected => tr!("phone-broker-connected"),
+        vults_phone::BrokerState::Reconnecting { error, retry_in_s } => tr!(
+            "phone-broker-reconnecting",
+            seconds = *retry_in_s,
+            error = error
+        ),
     }
 }
 
@@ -408,30 +415,30 @@ fn push_line(
         if d.push.is_some() {
             let last = state
                 .and_then(|s| s.last_delivered)
-                .map(|ms| format!("last delivered {} UTC", super::history::clock(ms)))
-                .unwrap_or_else(|| "nothing delivered yet".into());
-            ui.label(RichText::new(format!("Push: on — {last}")).small());
+                .map(|ms| tr!("phone-push-last", time = super::history::clock(ms)))
+                .unwrap_or_else(|| tr!("phone-push-nothing"));
+            ui.label(RichText::new(tr!("phone-push-on", last = last)).small());
             if ui
-                .small_button("Send a test")
-                .on_hover_text("Push a test notification to this phone now")
+                .small_button(tr!("phone-push-test"))
+                .on_hover_text(tr!("phone-push-test-hover"))
                 .clicked()
             {
                 action = Some(PhoneAction::TestPush(d.id.clone()));
             }
         } else {
             ui.label(
-                RichText::new(
-                    "Push: off — turn it on in the phone's page. It needs the page on a trusted \
-                     HTTPS address (the broker's web server, or any HTTPS host; not the LAN page \
-                     with Vults' own certificate): docs/phone.md, \"Push\".",
-                )
-                .small()
-                .color(MUTED),
+                RichText::new(tr!("phone-push-off", doc = "docs/phone.md"))
+                    .small()
+                    .color(MUTED),
             );
         }
     });
     if let Some(error) = state.and_then(|s| s.last_error.as_deref()) {
-        ui.label(RichText::new(format!("Push: {error}")).small().color(WARN));
+        ui.label(
+            RichText::new(tr!("phone-push-error", error = error))
+                .small()
+                .color(WARN),
+        );
     }
     action
 }
@@ -453,7 +460,7 @@ fn refusal_list(
             RichText::new(format!(
                 "{} — {}",
                 r.by,
-                r.detail.as_deref().unwrap_or("refused")
+                r.detail.clone().unwrap_or_else(|| tr!("phone-refused"))
             ))
             .small()
             .color(color),

@@ -1,0 +1,57 @@
+# Settings → Notifications: desktop notifications per kind and their sounds, quiet hours, global
+# keys. $server, $why and $from are what the desktop itself says.
+
+notifications-title = Notifications
+notifications-desktop = This desktop: { $server }. Buttons: { $buttons }; sound: { $sound }.
+notifications-yes = yes
+notifications-no = no
+notifications-none-here = No desktop notifications here: { $why }. Cards still show.
+notifications-enabled = Desktop notifications
+notifications-enabled-hover = One per session, replaced when it changes, withdrawn when answered
+notifications-when = When
+notifications-notify = Notify
+notifications-sound = Sound
+notifications-kind-card = A card (a permission)
+notifications-kind-question = A question
+notifications-kind-turn-done = A finished turn
+notifications-kind-asks-in-terminal = Asks in its terminal
+notifications-kind-warning = A hook removed, a limit near
+# What a screen reader calls a kind's checkbox.
+notifications-notify-of = Notify: { $kind }
+notifications-sound-of = Sound: { $kind }
+notifications-buttons-when = Allow and Deny are on a notification only when it shows the whole command and the call is not destructive; anything else is answered on its card.
+notifications-support = { $what }: { $from }
+notifications-support-none = { $what }: not available — { $why }
+
+quiet-title = Quiet hours
+quiet-dnd = Do not disturb
+quiet-dnd-hover = Until you switch it off (the tray has it too)
+quiet-from = Quiet hours from
+quiet-to = to
+quiet-on-days = on
+quiet-day-mon = Mon
+quiet-day-tue = Tue
+quiet-day-wed = Wed
+quiet-day-thu = Thu
+quiet-day-fri = Fri
+quiet-day-sat = Sat
+quiet-day-sun = Sun
+quiet-follow-desktop = Also while the desktop's own do not disturb is on
+quiet-desktop-dnd = The desktop's do not disturb
+quiet-explained = While quiet: no notification, no sound, the island stays still. Cards still come, your phone still gets them, rules and policies still answer. Quiet never allows anything.
+
+keys-title = Global keys
+keys-here = Here
+keys-enabled = Keys that work from any window
+keys-enabled-hover = Off by default
+keys-show-newest = Bring up the newest card
+keys-allow = Allow it (press again once it is up)
+keys-deny = Deny it (press again once it is up)
+keys-keys = Keys
+keys-explained = The first press brings the newest card up; only a second press answers it. The Allow key never answers a destructive card or a question.
+notifications-not-saved = These settings are not saved: { $why }. Fix or remove it; Vults never writes over a file it cannot read.
+quiet-now-not = Not quiet now
+quiet-now-switch = Quiet now: do not disturb is on
+# $until: "07:00".
+quiet-now-schedule = Quiet now: quiet hours until { $until }
+quiet-now-desktop = Quiet now: the desktop's do not disturb is on

@@ -1,0 +1,32 @@
+# Configurações → Agentes.
+
+agents-title = Agentes
+agents-intro = O Vults coloca o seu hook nas configurações de cada agente quando o app inicia.
+agents-state-unknown = desconhecido
+agents-state-installed = instalado
+agents-state-outdated = desatualizado
+agents-state-tampered = adulterado
+agents-state-missing = ausente
+agents-state-not-found = não encontrado neste computador
+agents-state-turned-off = desligado
+agents-state-cannot-parse = não foi possível ler as configurações
+agents-state-old-hooks = restaram hooks antigos
+agents-state-failed = falhou
+agents-install-in = Instalar no { $name }
+agents-repair = Reparar { $name }
+agents-remove-old-hooks = Remover hooks antigos do { $name }
+agents-turn-on = Ligar { $name }
+agents-turn-on-hover = Coloca o hook do Vults de volta nas configurações deste agente
+agents-turn-off = Desligar { $name }
+agents-turn-off-hover = Tira as entradas do Vults das configurações deste agente e as mantém fora
+agents-keep-in-place = Manter o hook do Vults no lugar
+agents-keep-in-place-hover = Quando outro programa remove ou altera a entrada do Vults nas configurações de um agente, ela é recolocada (nunca duas vezes no mesmo minuto: aí o Vults diz qual arquivo e para)
+agents-install-new = Instalar em agentes novos
+agents-install-new-hover = Um agente instalado com o Vults aberto recebe o hook do Vults na hora, sem perguntar
+agents-named-tools = Ferramentas nomeadas
+agents-named-none = Nenhuma ainda. Uma ferramenta que chama { $command } aparece aqui.
+agents-last-asked = último pedido em { $time } UTC
+agents-remove = Remover
+agents-remove-hover = Remover a regra { $id }
+agents-in-folder = em { $folder }
+agents-no-rules = Nenhuma regra "Sempre"

@@ -1,0 +1,54 @@
+# Configurações → Notificações.
+
+notifications-title = Notificações
+notifications-desktop = Este desktop: { $server }. Botões: { $buttons }; som: { $sound }.
+notifications-yes = sim
+notifications-no = não
+notifications-none-here = Sem notificações do desktop aqui: { $why }. Os cartões continuam aparecendo.
+notifications-enabled = Notificações do desktop
+notifications-enabled-hover = Uma por sessão, substituída quando muda, retirada quando respondida
+notifications-when = Quando
+notifications-notify = Notificar
+notifications-sound = Som
+notifications-kind-card = Um cartão (uma permissão)
+notifications-kind-question = Uma pergunta
+notifications-kind-turn-done = Um turno terminado
+notifications-kind-asks-in-terminal = Pergunta no terminal
+notifications-kind-warning = Um hook removido, um limite perto
+notifications-notify-of = Notificar: { $kind }
+notifications-sound-of = Som: { $kind }
+notifications-buttons-when = Permitir e Negar aparecem numa notificação só quando ela mostra o comando inteiro e a chamada não é destrutiva; o resto se responde no cartão.
+notifications-support = { $what }: { $from }
+notifications-support-none = { $what }: indisponível — { $why }
+
+quiet-title = Horário de silêncio
+quiet-dnd = Não perturbe
+quiet-dnd-hover = Até você desligar (a bandeja também tem)
+quiet-from = Silêncio das
+quiet-to = às
+quiet-on-days = em
+quiet-day-mon = seg
+quiet-day-tue = ter
+quiet-day-wed = qua
+quiet-day-thu = qui
+quiet-day-fri = sex
+quiet-day-sat = sáb
+quiet-day-sun = dom
+quiet-follow-desktop = Também quando o não perturbe do próprio desktop estiver ligado
+quiet-desktop-dnd = O não perturbe do desktop
+quiet-explained = Em silêncio: nenhuma notificação, nenhum som, a ilha fica parada. Os cartões continuam chegando, o celular continua recebendo, regras e políticas continuam respondendo. O silêncio nunca permite nada.
+
+keys-title = Atalhos globais
+keys-here = Aqui
+keys-enabled = Atalhos que funcionam em qualquer janela
+keys-enabled-hover = Desligado por padrão
+keys-show-newest = Trazer o cartão mais novo
+keys-allow = Permitir (pressione de novo quando ele aparecer)
+keys-deny = Negar (pressione de novo quando ele aparecer)
+keys-keys = Atalhos
+keys-explained = O primeiro toque traz o cartão mais novo; só um segundo toque o responde. O atalho de Permitir nunca responde um cartão destrutivo nem uma pergunta.
+notifications-not-saved = Estas configurações não foram salvas: { $why }. Corrija ou remova o arquivo; o Vults nunca escreve por cima de um arquivo que não consegue ler.
+quiet-now-not = Sem silêncio agora
+quiet-now-switch = Em silêncio: o não perturbe está ligado
+quiet-now-schedule = Em silêncio: horário de silêncio até { $until }
+quiet-now-desktop = Em silêncio: o não perturbe do desktop está ligado
