@@ -204,7 +204,7 @@ pub(crate) struct BackendInfo {
 }
 
 enum Cmd {
-    Show(SessionId, Box<Notice>),
+    Show(SessionId, Box<Notice>, &'static str),
     Withdraw(SessionId),
     WithdrawAll,
     Settings(Box<AttentionSettings>),
@@ -279,7 +279,10 @@ impl Notifier {
             }
             sent.insert(session.clone(), notice.clone());
         }
-        let _ = self.tx.send(Cmd::Show(session, Box::new(notice)));
+        // Worded in the language of the thread that shows it (the app's choice, or a test's
+        // scoped one), on the notifier's own thread.
+        let lang = vults_i18n::active();
+        let _ = self.tx.send(Cmd::Show(session, Box::new(notice), lang));
     }
 
     /// Nothing waits in `session` any more (its card answered anywhere — a click, the phone, a
@@ -453,7 +456,9 @@ async fn run(
                     execute(&mut backend, &mut center, ops, &mut warned).await;
                     break;
                 }
-                Some(Cmd::Show(session, notice)) => ops = center.show(session, *notice),
+                Some(Cmd::Show(session, notice, lang)) => {
+                    ops = center.show_in(session, *notice, lang)
+                }
                 Some(Cmd::Withdraw(session)) => ops = center.withdraw(&session),
                 Some(Cmd::WithdrawAll) => ops = center.withdraw_all(),
                 Some(Cmd::Settings(s)) => {
