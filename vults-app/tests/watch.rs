@@ -291,3 +291,19 @@ fn quiet_holds_the_limit_warnings() {
     );
     assert!(app.server.notifies().is_empty());
 }
+
+/// `--headless` speaks the language settings.json chooses (Settings → General's "language"):
+/// the limit warning's notification is in Brazilian Portuguese; its console line stays English.
+#[test]
+fn the_headless_app_warns_in_the_language_settings_choose() {
+    let settings = serde_json::json!({"language": "pt-BR"});
+    let Some(app) = App::start("watch-pt-br", Some(settings)) else {
+        return;
+    };
+    app.status_line(81.0, 4_102_444_800);
+    vults_tests::eventually("the 80 % warning", || app.server.notifies().len() == 1);
+    let n = app.server.notifies();
+    assert_eq!(n[0].summary, "Claude Code: 81 % do limite de 5 horas usado");
+    assert!(n[0].body.starts_with("Renova "), "{}", n[0].body);
+    assert_eq!(app.said("of the 5-hour limit used"), 1, "the console in English");
+}
