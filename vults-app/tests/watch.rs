@@ -305,5 +305,9 @@ fn the_headless_app_warns_in_the_language_settings_choose() {
     let n = app.server.notifies();
     assert_eq!(n[0].summary, "Claude Code: 81 % do limite de 5 horas usado");
     assert!(n[0].body.starts_with("Renova "), "{}", n[0].body);
-    assert_eq!(app.said("of the 5-hour limit used"), 1, "the console in English");
+    assert_eq!(
+        app.said("of the 5-hour limit used"),
+        1,
+        "the console in English"
+    );
 }

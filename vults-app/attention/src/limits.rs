@@ -81,7 +81,10 @@ impl LimitWarning {
                     let z = t.to_zoned_datetime(tz.clone());
                     let now = jiff::Timestamp::now().to_zoned_datetime(tz.clone());
                     if z.date() == now.date() || self.window == Window::FiveHour {
-                        vults_i18n::tr!("notify-limit-resets-at", time = z.strftime("%H:%M").to_string())
+                        vults_i18n::tr!(
+                            "notify-limit-resets-at",
+                            time = z.strftime("%H:%M").to_string()
+                        )
                     } else {
                         // The day as ISO numbers, read alike in every language.
                         vults_i18n::tr!(

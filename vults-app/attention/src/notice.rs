@@ -234,9 +234,7 @@ pub fn compose(
             let (shown, fit) = body_target(target);
             // The card's presentation says whether a notification may answer; and what this
             // notification shows must itself be whole and hide nothing, by the same rule.
-            let fit = *allow
-                && fit
-                && !any_hidden([notice.agent.as_str(), &notice.folder, tool]);
+            let fit = *allow && fit && !any_hidden([notice.agent.as_str(), &notice.folder, tool]);
             let tool = one_line(&visible(tool).0, 40);
             let mut lines = vec![shown, place];
             let mut offers = vec![Offer::Show];
@@ -248,7 +246,11 @@ pub fn compose(
                 None if fit => offers.extend([Offer::Allow(*card), Offer::Deny(*card)]),
                 None => {}
             }
-            (tr!("notify-asks", agent = &agent, tool = tool), lines, offers)
+            (
+                tr!("notify-asks", agent = &agent, tool = tool),
+                lines,
+                offers,
+            )
         }
         What::FileChange { tool, change, .. } => (
             tr!(
@@ -269,11 +271,7 @@ pub fn compose(
                 lines.push(one_line(&visible(h).0, 120));
             }
             lines.push(place);
-            (
-                tr!("notify-plan", agent = &agent),
-                lines,
-                vec![Offer::Show],
-            )
+            (tr!("notify-plan", agent = &agent), lines, vec![Offer::Show])
         }
         What::Question { text, .. } => (
             tr!("notify-question", agent = &agent),

@@ -315,7 +315,11 @@ mod tests {
         {
             let c = char::from_u32(c).unwrap();
             let p = Presentation::of(&card(cmd(&format!("ls {c}")), None));
-            assert!(!p.may(Surface::Notification, Answer::Allow), "U+{:04X}", c as u32);
+            assert!(
+                !p.may(Surface::Notification, Answer::Allow),
+                "U+{:04X}",
+                c as u32
+            );
             assert_eq!(p.target, [format!("ls ‹U+{:04X}›", c as u32)]);
         }
     }

@@ -295,9 +295,7 @@ async fn route(
             _,
             "/" | "/index.html" | "/phone.js" | "/words.js" | "/phone.css" | "/mqtt.js" | "/pair"
             | "/api",
-        ) => {
-            Reply::error(405, "method not allowed")
-        }
+        ) => Reply::error(405, "method not allowed"),
         _ => Reply::error(404, "not found"),
     }
 }

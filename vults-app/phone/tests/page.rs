@@ -166,10 +166,17 @@ fn a_card_whose_target_hides_a_character_is_flagged_and_the_page_writes_it_out()
     // The presentation's part, which the page draws its header, marks and buttons from: the
     // target's line as the one rule shows it, the mark, and Allow offered on the page (it shows
     // the escape and the flag), never from a notification (the push and the desktop's tests).
-    assert_eq!(json["lines"], serde_json::json!(["cat /tmp/notes‹U+1D173›.txt"]));
+    assert_eq!(
+        json["lines"],
+        serde_json::json!(["cat /tmp/notes‹U+1D173›.txt"])
+    );
     assert_eq!(json["marks"]["hidden"], true, "{json}");
     assert_eq!(json["title"]["kind"], "permission", "{json}");
-    assert_eq!(json["offers"], serde_json::json!(["allow", "deny"]), "{json}");
+    assert_eq!(
+        json["offers"],
+        serde_json::json!(["allow", "deny"]),
+        "{json}"
+    );
     let sent = json["target"]["command"].as_str().unwrap();
     assert_eq!(sent, target, "the JSON carries the target as it is");
     assert_eq!(page_reveal(sent), "cat /tmp/notes‹U+1D173›.txt");
@@ -229,13 +236,22 @@ fn the_pages_words_are_the_bundles_phone_messages() {
         include_str!("../../../assets/phone/index.html")
     );
     let mut used = 0;
-    for (i, _) in page.match_indices("'phone-").chain(page.match_indices("\"phone-")) {
+    for (i, _) in page
+        .match_indices("'phone-")
+        .chain(page.match_indices("\"phone-"))
+    {
         let id: String = page[i + 1..]
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
-        assert!(en.contains_key(&id), "the page draws {id}, which no bundle has");
+        assert!(
+            en.contains_key(&id),
+            "the page draws {id}, which no bundle has"
+        );
         used += 1;
     }
-    assert!(used > 30, "the page draws its words from the table ({used})");
+    assert!(
+        used > 30,
+        "the page draws its words from the table ({used})"
+    );
 }

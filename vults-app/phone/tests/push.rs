@@ -615,8 +615,7 @@ fn a_card_is_pushed_in_brazilian_portuguese() {
     h.card(2, "cat /tmp/notes\u{1D173}.txt");
     let (_, payload) = h.push(&phone, &sub, 1);
     assert_eq!(
-        payload["body"],
-        "cat /tmp/notes‹U+1D173›.txt\nem /work/p\nAbra para ler tudo.",
+        payload["body"], "cat /tmp/notes‹U+1D173›.txt\nem /work/p\nAbra para ler tudo.",
         "{payload}"
     );
     assert_eq!(payload["actions"], json!([]), "no Allow from a push");

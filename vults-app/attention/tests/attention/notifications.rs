@@ -541,10 +541,16 @@ fn notifications_speak_brazilian_portuguese_and_offer_the_same() {
     sync(&r);
     let n = r.server.notifies().pop().unwrap();
     assert_eq!(n.body, "cat /tmp/notes‹U+1D173›.txt\nem /home/ana/vults");
-    assert_eq!(n.action_labels(), ["Mostrar"], "no Allow from a notification");
+    assert_eq!(
+        n.action_labels(),
+        ["Mostrar"],
+        "no Allow from a notification"
+    );
 
-    r.notifier
-        .show(SessionId::from("c"), card(3, "rm -rf target", Some("rm -r")));
+    r.notifier.show(
+        SessionId::from("c"),
+        card(3, "rm -rf target", Some("rm -r")),
+    );
     sync(&r);
     let n = r.server.notifies().pop().unwrap();
     assert!(

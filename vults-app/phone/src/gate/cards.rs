@@ -81,7 +81,9 @@ pub fn card_json(c: &PendingCard) -> Value {
     RENDERS.with(|n| n.set(n.get() + 1));
     let arrived = vults_engine::clock::unix_ms(c.arrived);
     let shown = Presentation::of(c);
-    let always = shown.offers(Surface::Phone).contains(&vults_engine::present::Answer::Always);
+    let always = shown
+        .offers(Surface::Phone)
+        .contains(&vults_engine::present::Answer::Always);
     let base = json!({
         "id": c.id,
         "agent": c.identity.display_name(),

@@ -497,7 +497,11 @@ pub fn card_payload(card: &PendingCard) -> Value {
                 && shown.may(Surface::Push, Answer::Allow),
         ),
         None => (
-            vults_i18n::tr!("notify-asks", agent = &shown.title.agent, tool = &shown.title.tool),
+            vults_i18n::tr!(
+                "notify-asks",
+                agent = &shown.title.agent,
+                tool = &shown.title.tool
+            ),
             String::new(),
             false,
         ),
