@@ -221,8 +221,9 @@ struct Shared {
 /// thread.
 pub struct Notifier {
     tx: mpsc::UnboundedSender<Cmd>,
-    /// The last notice sent per session, so the same one repeated (each frame) sends nothing.
-    sent: Mutex<std::collections::HashMap<SessionId, Notice>>,
+    /// The last notice sent per session and the language it was worded in, so the same one
+    /// repeated (each frame) sends nothing, and another language chosen words it again.
+    sent: Mutex<std::collections::HashMap<SessionId, (Notice, &'static str)>>,
     shared: Arc<Mutex<Shared>>,
     done: Option<std::sync::mpsc::Receiver<()>>,
 }
@@ -273,15 +274,18 @@ impl Notifier {
     /// something else; the same notice again changes nothing. Call it whenever what the session
     /// waits on may have changed (the newest card of the session, else its turn or prompt).
     pub fn show(&self, session: SessionId, notice: Notice) {
-        if let Ok(mut sent) = self.sent.lock() {
-            if sent.get(&session) == Some(&notice) {
-                return;
-            }
-            sent.insert(session.clone(), notice.clone());
-        }
         // Worded in the language of the thread that shows it (the app's choice, or a test's
         // scoped one), on the notifier's own thread.
         let lang = vults_i18n::active();
+        if let Ok(mut sent) = self.sent.lock() {
+            if sent
+                .get(&session)
+                .is_some_and(|(n, l)| *n == notice && *l == lang)
+            {
+                return;
+            }
+            sent.insert(session.clone(), (notice.clone(), lang));
+        }
         let _ = self.tx.send(Cmd::Show(session, Box::new(notice), lang));
     }
 

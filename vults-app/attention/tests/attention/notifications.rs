@@ -563,4 +563,12 @@ fn notifications_speak_brazilian_portuguese_and_offer_the_same() {
     let n = r.server.notifies().pop().unwrap();
     assert_eq!(n.summary, "Codex terminou — esperando por você");
     assert_eq!(n.action_labels(), ["Mostrar", "Mostrar terminal"]);
+    // Another language chosen: the same notice shown again is worded again, in place.
+    drop(_pt);
+    let _en = vults_i18n::scoped(&vults_i18n::Choice::Language("en".into()));
+    r.notifier.show(SessionId::from("d"), done());
+    sync(&r);
+    let again = r.server.notifies().pop().unwrap();
+    assert_eq!(again.summary, "Codex is done — waiting for you");
+    assert_eq!(again.replaces_id, n.id, "replaced, not stacked");
 }
