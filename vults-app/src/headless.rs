@@ -244,9 +244,11 @@ impl Warnings {
             vults_attention::Notice {
                 agent: e.agent().display_name().to_string(),
                 folder: String::new(),
-                what: vults_attention::What::Warning {
-                    title: e.title(),
-                    body: e.text(),
+                what: {
+                    // The console line above stays English; the notification and the push
+                    // are in the person's language.
+                    let (title, body) = vults_ui::attention::hook_warning(e);
+                    vults_attention::What::Warning { title, body }
                 },
             },
         );

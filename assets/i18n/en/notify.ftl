@@ -41,3 +41,26 @@ notify-limit-resets-at = Resets at { $time }.
 # $day is the date as 2026-12-07.
 notify-limit-resets-on = Resets on { $day } at { $time }.
 notify-limit-resets-at-end = It resets when the window ends.
+
+# Vults' own warning: its hook in an agent's settings (the watcher). $agent is the agent's
+# name, $file its settings file, $time the hour (14:05), $why the reason in English (doctor's).
+notify-hook-removed-title = Vults' hook was removed from { $agent }'s settings
+notify-hook-changed-title = Vults' hook was changed in { $agent }'s settings
+# $what is `changed` or `removed`; $restored is `yes` or `no`.
+notify-hook-removed-body = { $agent }: Vults' hook was { $what ->
+    [changed] changed
+   *[removed] removed
+} by another program at { $time } in { $file }. { $restored ->
+    [yes] Vults put it back; nothing else in the file was touched.
+   *[no] Keeping it in place is off, so it was left so: the agent asks in its terminal until you Repair it (Settings > Agents).
+}
+notify-hook-keeps-removing-title = Another program keeps removing Vults' hook from { $agent }
+notify-hook-keeps-removing-body = { $agent }: another program keeps removing Vults' hook from { $file } (again at { $time }, within a minute of Vults putting it back). Vults stopped restoring it; find the program that rewrites the file, then Repair (Settings > Agents).
+notify-hook-unparsable-title = { $agent }'s settings do not parse
+notify-hook-unparsable-body = { $agent }: { $why }. Vults does not write a file it cannot read.
+notify-hook-restore-failed-title = Vults could not put its hook back into { $agent }
+notify-hook-restore-failed-body = { $agent }: Vults' hook was removed and could not be put back: { $why }
+notify-hook-new-installed-title = { $agent } found: Vults' hook is installed
+notify-hook-new-installed-body = { $agent } appeared on this machine; Vults' hook is installed in it.
+notify-hook-new-offered-title = { $agent } found: install Vults' hook?
+notify-hook-new-offered-body = { $agent } appeared on this machine. Install Vults' hook in it from Settings > Agents (or turn on "install in new agents").
