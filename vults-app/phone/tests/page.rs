@@ -255,3 +255,28 @@ fn the_pages_words_are_the_bundles_phone_messages() {
         "the page draws its words from the table ({used})"
     );
 }
+
+/// The page's own formatter with words.js, in Node (`tests/phone-browser/words.test.mjs`):
+/// the browser's language negotiated, arguments, plural choices, English for what a language
+/// lacks. Skipped where `node` does not run.
+#[test]
+fn the_pages_formatter_reads_words_js_as_fluent_means_it() {
+    let root = vults_tests::workspace_root();
+    let out = match std::process::Command::new("node")
+        .current_dir(root.join("tests/phone-browser"))
+        .arg("words.test.mjs")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: node does not run ({e})");
+            return;
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(" passed, 0 failed") && !text.contains("not ok"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
