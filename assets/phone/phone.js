@@ -72,6 +72,8 @@ function format(parts, args) {
 function applyWords() {
   if (typeof document === 'undefined') return;
   document.documentElement.lang = lang;
+  // Without words.js (a static host that lacks it) the page's own English stays.
+  if (!LANGS.en) return;
   for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.dataset.t);
   for (const e of document.querySelectorAll('[data-t-value]')) {
     if (!e.dataset.typed) e.value = t(e.dataset.tValue);
@@ -683,6 +685,11 @@ function showLinked(link) {
 
 async function main() {
   applyWords();
+  if (!LANGS.en) {
+    // Said in English: there are no words to say it in any other.
+    status('This page lacks words.js: copy it beside phone.js from Vults\' assets/phone folder.', true);
+    return;
+  }
   $('name').addEventListener('input', () => { $('name').dataset.typed = '1'; });
   if (!window.isSecureContext || !crypto.subtle) {
     status(t('phone-not-secure'), true);
