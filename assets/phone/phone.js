@@ -30,6 +30,64 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const $ = (id) => document.getElementById(id);
 
+// ---- words ---------------------------------------------------------------------------------
+// The page's words in every language Vults speaks are in words.js (WORDS, made from
+// assets/i18n/<tag>/phone.ftl; docs/translating.md). The page speaks the app's language, which
+// each list reply names (`lang`); before the first reply, and for a language words.js lacks,
+// the browser's (navigator.languages); else English, message by message.
+const LANGS = typeof WORDS === 'undefined' ? {} : WORDS;
+let lang = pickLang(typeof navigator !== 'undefined' ? navigator.languages : []);
+// The exact tag, else the same language in another region (pt-PT reads pt-BR), else English.
+function pickLang(wanted) {
+  const tags = Object.keys(LANGS);
+  for (const w of wanted || []) {
+    const exact = tags.find((t) => t.toLowerCase() === String(w).toLowerCase());
+    if (exact) return exact;
+    const base = String(w).split('-')[0].toLowerCase();
+    const near = tags.find((t) => t.split('-')[0].toLowerCase() === base);
+    if (near) return near;
+  }
+  return 'en';
+}
+// A message formatted with its arguments: text, { $name }, and a choice on an argument (the
+// exact key, else the number's plural category, else the default).
+function t(id, args = {}) {
+  const parts = (LANGS[lang] && LANGS[lang][id]) || (LANGS.en && LANGS.en[id]);
+  return parts ? format(parts, args) : id;
+}
+function format(parts, args) {
+  return parts.map((p) => {
+    if (typeof p === 'string') return p;
+    if ('v' in p) return args[p.v] == null ? '' : String(args[p.v]);
+    const x = args[p.s];
+    let chosen = p.k.find(([key]) => key === String(x));
+    if (!chosen && typeof x === 'number') {
+      const category = new Intl.PluralRules(lang).select(x);
+      chosen = p.k.find(([key]) => key === category);
+    }
+    return format((chosen || p.k[p.d])[1], args);
+  }).join('');
+}
+// The page's own static words (data-t, data-t-placeholder), and its language for the browser.
+function applyWords() {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = lang;
+  // Without words.js (a static host that lacks it) the page's own English stays.
+  if (!LANGS.en) return;
+  for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.dataset.t);
+  for (const e of document.querySelectorAll('[data-t-value]')) {
+    if (!e.dataset.typed) e.value = t(e.dataset.tValue);
+  }
+}
+// The app named its language: the page speaks it from now on (its words redrawn) when it has
+// its words.
+function useLang(tag) {
+  if (typeof tag !== 'string' || !LANGS[tag] || tag === lang) return false;
+  lang = tag;
+  applyWords();
+  return true;
+}
+
 // ---- encodings ----------------------------------------------------------------------------
 function b64(bytes) {
   let s = '';
@@ -150,7 +208,7 @@ function brokerFor(conn) {
     password: login.password,
     onMessage: (topic, bytes) => { for (const h of inbox.get(topic) || []) h(bytes); },
     onState: (state, why, wait) => {
-      if (state === 'reconnecting') status(`Reconnecting to the broker in ${Math.round(wait / 1000)} s (${why})…`, true);
+      if (state === 'reconnecting') status(t('phone-reconnecting', { seconds: Math.round(wait / 1000), why }), true);
       else if (state === 'refused') status(why, true);
     },
   });
@@ -165,7 +223,7 @@ async function overBroker(conn, id, bytes, accept) {
   const replies = `vults/${id}/p`;
   let handler;
   const reply = new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('No reply from Vults through the broker: is the app running and connected to it?')), BROKER_REPLY_MS);
+    const t = setTimeout(() => reject(new Error(t('phone-broker-no-reply'))), BROKER_REPLY_MS);
     handler = async (frameBytes) => {
       const v = await accept(frameBytes).catch(() => null);
       if (v != null) { clearTimeout(t); resolve(v); }
@@ -177,7 +235,7 @@ async function overBroker(conn, id, bytes, accept) {
   try {
     b.subscribe(replies);
     await b.ready(6000);
-    if (!b.publish(`vults/${id}/a`, bytes)) throw new Error('Not connected to the broker.');
+    if (!b.publish(`vults/${id}/a`, bytes)) throw new Error(t('phone-broker-not-connected'));
     return await reply;
   } finally {
     inbox.get(replies).delete(handler);
@@ -297,9 +355,9 @@ async function attempt(link, op, extra, viaBroker) {
   // Not the app (a static host's answer): no JSON.
   const body = link.broker ? await res.json() : await res.json().catch(() => ({}));
   if (!body.c) {
-    if (body.error === 'revoked device') throw new Error('This phone was revoked in Vults. Scan a new QR code to pair again.');
+    if (body.error === 'revoked device') throw new Error(t('phone-revoked'));
     if (body.error === 'unknown device' || body.error === 'seal does not open') {
-      throw new Error('This Vults does not know this phone (any more). Scan a new QR code to pair again.');
+      throw new Error(t('phone-unknown'));
     }
     throw new Error(body.error || `the app refused (${res.status})`);
   }
@@ -394,7 +452,7 @@ function diffView(card) {
     });
     out.push(box);
   }
-  out.push(el('details', { className: 'whole' }, el('summary', { textContent: 'Whole text' }),
+  out.push(el('details', { className: 'whole' }, el('summary', { textContent: t('phone-whole-text') }),
     ...targetView(card.target).filter(Boolean)));
   return out;
 }
@@ -445,7 +503,7 @@ function questionsView(card, questions) {
       const input = el('input', { type: q.multiSelect ? 'checkbox' : 'radio', name: `q${card.id}-${i}`, value: o.label });
       fs.append(el('label', {}, input, ` ${o.label}`, o.description ? el('span', { className: 'meta', textContent: ` — ${o.description}` }) : null));
     }
-    fs.append(el('label', {}, 'Other: ', el('input', { type: 'text', name: `q${card.id}-${i}-other` })));
+    fs.append(el('label', {}, `${t('phone-other')} `, el('input', { type: 'text', name: `q${card.id}-${i}-other` })));
     form.append(fs);
   });
   form.collect = () => questions.map((q, i) => {
@@ -458,19 +516,24 @@ function questionsView(card, questions) {
 }
 
 function cardView(link, card) {
-  const box = el('article', { className: 'card' + (card.destructive ? ' destructive' : '') });
+  // What the app's presentation says is shown and offered (docs/phone.md, "A card"): the title's
+  // parts and the folder as the one rule shows them, the marks, and the answers offered here.
+  const title = card.title || { agent: card.agent, tool: card.tool };
+  const marks = card.marks || { destructive: card.destructive, hidden: card.hidden };
+  const offers = card.offers || ['allow', 'deny'];
+  const box = el('article', { className: 'card' + (marks.destructive ? ' destructive' : '') });
   box.dataset.cardId = String(card.id);
-  box.append(el('div', { className: 'meta', textContent: `${card.agent} · ${card.folder} · ${card.tool}` }));
-  if (card.destructive) box.append(el('div', { className: 'warn', textContent: `Destructive: ${card.destructive}` }));
-  if (card.hidden) box.append(el('div', { className: 'warn hidden-chars', textContent: 'Contains hidden characters: each is written out as ‹U+…› where it stands.' }));
+  box.append(el('div', { className: 'meta', textContent: `${title.agent} · ${card.shown_folder || card.folder} · ${title.tool}` }));
+  if (marks.destructive) box.append(el('div', { className: 'warn', textContent: t('phone-destructive', { why: marks.destructive }) }));
+  if (marks.hidden) box.append(el('div', { className: 'warn hidden-chars', textContent: t('phone-hidden') }));
   // The agent's own words: labelled as the agent's, above the exact target, never instead of it.
-  if (card.said) box.append(el('div', { className: 'said', textContent: `${card.agent} says: ${card.said}` }));
+  if (card.said) box.append(el('div', { className: 'said', textContent: t('phone-says', { agent: title.agent, said: card.said }) }));
   const actions = el('div', { className: 'actions' });
   const answer = (field) => async () => {
     for (const b of actions.querySelectorAll('button')) b.disabled = true;
     try {
       const r = await call(link, 'answer', `\ncard=${card.id}\nanswer=${field()}`);
-      status(r.ok ? 'Answered.' : `Refused: ${r.refused}`, !r.ok);
+      status(r.ok ? t('phone-answered') : t('phone-refused', { why: r.refused }), !r.ok);
       render(link, r.cards || []);
     } catch (e) {
       status(e.message, true);
@@ -480,18 +543,18 @@ function cardView(link, card) {
   if (card.too_large != null) {
     // Too large for this link (the broker's packet limit): what it is, and only Deny here — an
     // Allow must see everything it authorizes (the app refuses one from this phone anyway).
-    box.append(el('div', { className: 'warn', textContent: `Too large to show on the phone (${Math.ceil(card.too_large / 1024)} KiB): answer it on the desktop, or deny it here.` }));
+    box.append(el('div', { className: 'warn', textContent: t('phone-too-large', { kib: Math.ceil(card.too_large / 1024) }) }));
     if (card.target && card.target.summary) box.append(pre(card.target.summary));
   } else if (typeof card.plan === 'string') {
     // A plan review: Approve lets the agent carry the plan out; Keep planning sends the line of
     // feedback (signed with the answer: a broker cannot change it) for the model to revise by.
-    box.append(el('div', { className: 'meta', textContent: 'asks you to approve its plan' }), planView(card.plan));
-    const feedback = el('input', { type: 'text', className: 'feedback', placeholder: 'What should change? (optional)', maxLength: 2000 });
-    feedback.setAttribute('aria-label', 'Feedback');
+    box.append(el('div', { className: 'meta', textContent: t('phone-plan-asks') }), planView(card.plan));
+    const feedback = el('input', { type: 'text', className: 'feedback', placeholder: t('phone-feedback-placeholder'), maxLength: 2000 });
+    feedback.setAttribute('aria-label', t('phone-feedback'));
     box.append(feedback);
-    actions.append(el('button', { className: 'allow', textContent: 'Approve', onclick: answer(() => 'allow') }));
+    actions.append(el('button', { className: 'allow', textContent: t('phone-approve'), onclick: answer(() => 'allow') }));
     actions.append(el('button', {
-      className: 'deny', textContent: 'Keep planning',
+      className: 'deny', textContent: t('phone-keep-planning'),
       onclick: answer(() => (feedback.value.trim() ? `deny:${JSON.stringify(feedback.value.trim())}` : 'deny')),
     }));
     box.append(el('div', { className: 'meta', textContent: card.reason }), actions);
@@ -499,16 +562,16 @@ function cardView(link, card) {
   } else if (card.question && card.target.type === 'questions') {
     const form = questionsView(card, card.target.questions);
     box.append(form);
-    actions.append(el('button', { className: 'allow', textContent: 'Send answers', onclick: answer(() => `answers:${JSON.stringify(form.collect())}`) }));
+    actions.append(el('button', { className: 'allow', textContent: t('phone-send-answers'), onclick: answer(() => `answers:${JSON.stringify(form.collect())}`) }));
   } else {
     box.append(...(Array.isArray(card.diff) && card.diff.length ? diffView(card) : targetView(card.target).filter(Boolean)));
-    actions.append(el('button', { className: 'allow', textContent: 'Allow', onclick: answer(() => 'allow') }));
-    if (card.always) actions.append(el('button', { textContent: 'Always allow', onclick: answer(() => 'always') }));
+    if (offers.includes('allow')) actions.append(el('button', { className: 'allow', textContent: t('phone-allow'), onclick: answer(() => 'allow') }));
+    if (offers.includes('always')) actions.append(el('button', { textContent: t('phone-always'), onclick: answer(() => 'always') }));
   }
-  actions.append(el('button', { className: 'deny', textContent: 'Deny', onclick: answer(() => 'deny') }));
+  actions.append(el('button', { className: 'deny', textContent: t('phone-deny'), onclick: answer(() => 'deny') }));
   box.append(el('div', { className: 'meta', textContent: card.reason }), actions);
   // What Always answers from then on, in the words of the desktop card and Settings → Rules.
-  if (card.always && card.always_words) box.append(el('div', { className: 'meta', textContent: `Always allow: ${card.always_words}` }));
+  if (offers.includes('always') && card.always_words) box.append(el('div', { className: 'meta', textContent: t('phone-always-words', { words: card.always_words }) }));
   return box;
 }
 
@@ -523,15 +586,16 @@ function scrollToCard() {
 
 let shown = '';
 function render(link, cards) {
-  const key = JSON.stringify(cards.map((c) => c.id));
+  const key = JSON.stringify([lang, cards.map((c) => c.id)]);
   if (key === shown) return; // keep what the user is typing in a question card
   shown = key;
   const list = $('cards');
   list.replaceChildren(...cards.map((c) => cardView(link, c)));
-  if (!cards.length) list.append(el('p', { textContent: 'Nothing is waiting for you.' }));
+  if (!cards.length) list.append(el('p', { textContent: t('phone-nothing-waits') }));
 }
 
 function status(text, isError) {
+  delete $('status').dataset.t; // said now: no longer the static "Loading…"
   $('status').textContent = text;
   $('status').className = isError ? 'error' : '';
 }
@@ -551,15 +615,15 @@ function registerWorker() {
 // Sends a subscription (PushSubscription.toJSON()'s shape) to the app, signed and sealed.
 async function sendSubscription(link, s) {
   const r = await call(link, 'subscribe', `\nendpoint=${s.endpoint}\np256dh=${s.keys.p256dh}\nauth=${s.keys.auth}`);
-  if (!r.ok) throw new Error(`Vults refused the subscription: ${r.refused}`);
+  if (!r.ok) throw new Error(t('phone-subscription-refused', { why: r.refused }));
   return r;
 }
 async function subscribePush(link, vapid) {
   if (await Notification.requestPermission() !== 'granted') {
-    throw new Error('Notifications are blocked for this page: allow them in the browser\'s site settings.');
+    throw new Error(t('phone-notifications-blocked'));
   }
   const reg = await registerWorker();
-  if (!reg) throw new Error('This browser cannot run the page\'s service worker here.');
+  if (!reg) throw new Error(t('phone-no-worker'));
   const key = unb64(vapid);
   let sub = await reg.pushManager.getSubscription();
   const same = sub && sub.options.applicationServerKey
@@ -575,17 +639,17 @@ let pushShown = '';
 async function showPush(link, reply) {
   const reg = reply.vapid ? await registerWorker() : null;
   const state = !reply.vapid ? 'none' : !reg ? 'untrusted' : reply.push ? 'on' : 'off';
-  if (state === pushShown) return;
-  pushShown = state;
+  if (`${lang} ${state}` === pushShown) return;
+  pushShown = `${lang} ${state}`;
   const box = $('push');
   box.hidden = state === 'none';
   const button = $('push-on');
   button.hidden = state !== 'off';
   $('push-note').textContent = {
     none: '',
-    untrusted: 'Notifications need this page on a trusted HTTPS address (the broker\'s web server, or any HTTPS host): a service worker cannot run on the LAN page with Vults\' own certificate. See Push in Vults\' phone guide.',
-    on: 'Notifications are on: this phone buzzes when a card waits, and you can answer from the notification.',
-    off: 'Get a notification when a card waits, and answer it from there.',
+    untrusted: t('phone-push-untrusted'),
+    on: t('phone-push-on'),
+    off: t('phone-push-off'),
   }[state];
   button.onclick = async () => {
     button.disabled = true;
@@ -599,12 +663,13 @@ async function poll(link) {
   try {
     const r = await call(link, 'list');
     if (r.ok) {
-      status(`Connected · ${new Date().toLocaleTimeString()}`);
+      useLang(r.lang);
+      status(t('phone-connected', { time: new Date().toLocaleTimeString(lang) }));
       render(link, r.cards);
       scrollToCard();
       showPush(link, r).catch(() => {});
     }
-    else status(`Refused: ${r.refused}`, true);
+    else status(t('phone-refused', { why: r.refused }), true);
   } catch (e) {
     status(e.message, true);
   }
@@ -619,8 +684,15 @@ function showLinked(link) {
 }
 
 async function main() {
+  applyWords();
+  if (!LANGS.en) {
+    // Said in English: there are no words to say it in any other.
+    status('This page lacks words.js: copy it beside phone.js from Vults\' assets/phone folder.', true);
+    return;
+  }
+  $('name').addEventListener('input', () => { $('name').dataset.typed = '1'; });
   if (!window.isSecureContext || !crypto.subtle) {
-    status('This browser does not allow cryptography on this page (not a secure context). Open the page over HTTPS or from this computer.', true);
+    status(t('phone-not-secure'), true);
     return;
   }
   const tapped = Number(new URLSearchParams(location.hash.slice(1)).get('card'));
@@ -637,19 +709,19 @@ async function main() {
   // Vults) pairs anew. Without one, the stored pairing is used.
   if (!offer) {
     if (link) showLinked(link);
-    else status('Not paired. In Vults, open Settings → Phone and scan the QR code.', true);
+    else status(t('phone-not-paired'), true);
     return;
   }
-  if (link) $('pair').textContent = 'Pair again';
+  if (link) { $('pair').dataset.t = 'phone-pair-again'; applyWords(); }
   $('pairing').hidden = false;
-  status('Ready to pair.');
+  status(t('phone-ready'));
   $('pair').onclick = async () => {
     $('pair').disabled = true;
     try {
-      const name = $('name').value.trim() || 'Phone';
+      const name = $('name').value.trim() || t('phone-default-name');
       const linked = await pair(offer, name);
       history.replaceState(null, '', location.pathname); // the token is spent; keep it out of history
-      status('Paired.');
+      status(t('phone-paired'));
       showLinked(linked);
     } catch (e) {
       status(e.message, true);

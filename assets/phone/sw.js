@@ -39,7 +39,8 @@ async function onPush(event) {
   if (!KINDS.has(p.t) || Math.abs(Date.now() - Number(p.time)) > PUSH_MAX_AGE_MS) return;
   const actions = p.t !== 'card' ? [] : (p.actions || [])
     .filter((a) => a === 'allow' || a === 'deny')
-    .map((a) => ({ action: a, title: a === 'allow' ? 'Allow' : 'Deny' }));
+    // The buttons' words come with the push, in the app's language.
+    .map((a) => ({ action: a, title: String((p.labels && p.labels[a]) || (a === 'allow' ? 'Allow' : 'Deny')) }));
   await self.registration.showNotification(String(p.title), {
     body: String(p.body),
     tag: p.tag,

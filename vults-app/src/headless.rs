@@ -50,6 +50,12 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
         ..EngineOptions::default()
     };
     let phone_paths = paths.clone();
+    // The language of what Vults says without a window (its warnings, the push, the phone
+    // page): settings.json's "language" (Settings → General), else the system's.
+    let choice =
+        vults_i18n::Choice::from_setting(&vults_installer::window_prefs::read(&paths).language);
+    let spoken = vults_i18n::choose(&choice);
+    tracing::info!("language: {} ({spoken})", choice.setting());
     // The runtime, the engine and the hosts' links are composed in one place (compose.rs).
     let app = match crate::compose::Headless::start(paths, options) {
         Ok(app) => app,
@@ -234,16 +240,23 @@ impl Warnings {
             vults_attention::Notice {
                 agent: e.agent().display_name().to_string(),
                 folder: String::new(),
-                what: vults_attention::What::Warning {
-                    title: e.title(),
-                    body: e.text(),
+                what: {
+                    // The console line above stays English; the notification and the push
+                    // are in the person's language.
+                    let (title, body) = vults_ui::attention::hook_warning(e);
+                    vults_attention::What::Warning { title, body }
                 },
             },
         );
     }
 
     fn limit(&self, w: &vults_attention::limits::LimitWarning) {
-        let (title, body) = w.words_local();
+        // The console and the log in English (support reads them); the notification and the
+        // push in the person's language.
+        let (title, body) = {
+            let _en = vults_i18n::scoped(&vults_i18n::Choice::Language(vults_i18n::ENGLISH.into()));
+            w.words_local()
+        };
         eprintln!("vults: {title}. {body}");
         tracing::warn!("{title}. {body}");
         let (id, notice) = w.notice();

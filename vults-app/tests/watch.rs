@@ -291,3 +291,39 @@ fn quiet_holds_the_limit_warnings() {
     );
     assert!(app.server.notifies().is_empty());
 }
+
+/// `--headless` speaks the language settings.json chooses (Settings → General's "language"):
+/// the limit warning's and the hook warning's notifications are in Brazilian Portuguese; their
+/// console lines stay English.
+#[test]
+fn the_headless_app_warns_in_the_language_settings_choose() {
+    let settings = serde_json::json!({"language": "pt-BR"});
+    let Some(app) = App::start("watch-pt-br", Some(settings)) else {
+        return;
+    };
+    app.status_line(81.0, 4_102_444_800);
+    vults_tests::eventually("the 80 % warning", || app.server.notifies().len() == 1);
+    let n = app.server.notifies();
+    assert_eq!(n[0].summary, "Claude Code: 81 % do limite de 5 horas usado");
+    assert!(n[0].body.starts_with("Renova "), "{}", n[0].body);
+    assert_eq!(
+        app.said("of the 5-hour limit used"),
+        1,
+        "the console in English"
+    );
+    // Vults' hook removed by another program: the warning in Portuguese too.
+    let file = app.file();
+    let tmp = file.with_file_name("settings.json.tmp-other");
+    fs::write(&tmp, theirs()).unwrap();
+    fs::rename(&tmp, &file).unwrap();
+    vults_tests::eventually("the hook's warning", || app.server.notifies().len() == 2);
+    let n = &app.server.notifies()[1];
+    assert_eq!(
+        n.summary,
+        "O hook do Vults foi removido das configurações do Claude Code"
+    );
+    assert!(n.body.contains("O Vults o colocou de volta"), "{}", n.body);
+    vults_tests::eventually("its console line, in English", || {
+        app.said("removed by another program") == 1
+    });
+}

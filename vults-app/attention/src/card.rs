@@ -7,34 +7,36 @@
 use crate::notice::{Notice, What};
 use vults_core::agents::Target;
 use vults_engine::messages::PendingCard;
+use vults_engine::present::{Answer, CardKind, Presentation, Surface};
+use vults_i18n::tr;
 
-/// The notice of a card: the tool and what an Allow would authorise, whole. A file change
-/// (an edit, a write, a patch) is said as its path and its change on more lines than a
-/// notification's Allow may answer, so it is answered on its card, where its diff is.
+/// The notice of a card, rendered from its [`Presentation`] (what kind of card, its marks,
+/// whether a notification may answer it): the tool and what an Allow would authorise, whole. A
+/// file change (an edit, a write, a patch) is said as its path and its change, and answered on
+/// its card, where its diff is. Words in the active language ([`vults_i18n`]).
 pub fn card_notice(card: &PendingCard) -> Notice {
-    let what = if card.question {
-        What::Question {
+    let shown = Presentation::of(card);
+    let what = match shown.title.kind {
+        CardKind::Question => What::Question {
             card: card.id,
             text: card.call.target.summary(),
-        }
-    } else if let Some(plan) = card.plan() {
-        What::Plan {
+        },
+        CardKind::Plan => What::Plan {
             card: card.id,
-            heading: first_heading(plan),
-        }
-    } else if let Some(change) = file_change(card) {
-        What::FileChange {
+            heading: card.plan().and_then(first_heading),
+        },
+        CardKind::FileChange => What::FileChange {
             card: card.id,
             tool: card.call.tool.clone(),
-            change,
-        }
-    } else {
-        What::Card {
+            change: file_change(card).unwrap_or_else(|| shown.target.join("\n")),
+        },
+        CardKind::Permission => What::Card {
             card: card.id,
             tool: card.call.tool.clone(),
-            target: target_text(&card.call.target),
+            target: vults_engine::present::target_text(&card.call.target),
             destructive: card.destructive.clone(),
-        }
+            allow: shown.may(Surface::Notification, Answer::Allow),
+        },
     };
     Notice {
         agent: card.identity.display_name(),
@@ -71,7 +73,7 @@ fn file_change(card: &PendingCard) -> Option<String> {
         (_, Some(files)) => {
             let what = match files.as_slice() {
                 [one] if !one.path.is_empty() => path(&one.path),
-                many => format!("{} files", many.len()),
+                many => tr!("notify-files", count = many.len()),
             };
             Some(format!("{what} · {}", vults_engine::diff::changes(&files)))
         }
@@ -81,45 +83,17 @@ fn file_change(card: &PendingCard) -> Option<String> {
                 content: Some(content),
             },
             None,
-        ) => Some(match content.lines().count() {
-            n if card.context.is_missing(p) => format!("{p} · new file · +{n}"),
-            1 => format!("{p} · 1 line"),
-            n => format!("{p} · {n} lines"),
+        ) => Some({
+            let n = content.lines().count();
+            if card.context.is_missing(p) {
+                format!("{p} · {} · +{n}", tr!("notify-new-file"))
+            } else {
+                format!("{p} · {}", tr!("notify-lines", count = n))
+            }
         }),
         (Target::Edit { path: p, .. } | Target::Write { path: p, .. }, None) => Some(path(p)),
-        (Target::Patch { .. }, None) => Some("a patch".to_string()),
+        (Target::Patch { .. }, None) => Some(tr!("notify-a-patch")),
         _ => None,
-    }
-}
-
-fn target_text(target: &Target) -> String {
-    match target {
-        Target::Command { command } => command.clone(),
-        Target::Path { path } => path.clone(),
-        Target::Url { url } => url.clone(),
-        Target::Mcp {
-            server,
-            tool,
-            input,
-        } => format!("{server}/{tool} {input}"),
-        Target::Input { json } => json.clone(),
-        // OpenCode's edit says only its file and diff, which is on its card.
-        Target::Edit {
-            path,
-            old: None,
-            new: None,
-        } => path.clone(),
-        Target::Edit { path, old, new } => format!(
-            "{path}\nreplaces: {}\nwith: {}",
-            old.as_deref().unwrap_or("(not said)"),
-            new.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Write { path, content } => format!(
-            "{path}\nwrites the whole file:\n{}",
-            content.as_deref().unwrap_or("(not said)")
-        ),
-        Target::Patch { patch } => format!("a patch:\n(on its card)\n{patch}"),
-        Target::Questions { .. } => target.summary(),
     }
 }
 

@@ -65,10 +65,15 @@ impl LimitWarning {
     /// "Claude Code: 81 % of the 5-hour limit used", "Resets at 14:05."
     pub fn words(&self, tz: &jiff::tz::TimeZone) -> (String, String) {
         let used = self.used.clamp(0.0, 100.0).floor();
-        let title = format!(
-            "{}: {used} % of the {} limit used",
-            self.agent,
-            self.window.label()
+        let window = match self.window {
+            Window::FiveHour => "five-hour",
+            Window::SevenDay => "seven-day",
+        };
+        let title = vults_i18n::tr!(
+            "notify-limit-title",
+            agent = &self.agent,
+            used = used,
+            window = window
         );
         let body = match self.resets_at.and_then(|s| i64::try_from(s).ok()) {
             Some(secs) => match jiff::Timestamp::from_second(secs) {
@@ -76,18 +81,22 @@ impl LimitWarning {
                     let z = t.to_zoned_datetime(tz.clone());
                     let now = jiff::Timestamp::now().to_zoned_datetime(tz.clone());
                     if z.date() == now.date() || self.window == Window::FiveHour {
-                        format!("Resets at {}.", z.strftime("%H:%M"))
+                        vults_i18n::tr!(
+                            "notify-limit-resets-at",
+                            time = z.strftime("%H:%M").to_string()
+                        )
                     } else {
-                        format!(
-                            "Resets {} at {}.",
-                            z.strftime("%a %-d %b"),
-                            z.strftime("%H:%M")
+                        // The day as ISO numbers, read alike in every language.
+                        vults_i18n::tr!(
+                            "notify-limit-resets-on",
+                            day = z.strftime("%Y-%m-%d").to_string(),
+                            time = z.strftime("%H:%M").to_string()
                         )
                     }
                 }
-                Err(_) => "It resets when the window ends.".to_string(),
+                Err(_) => vults_i18n::tr!("notify-limit-resets-at-end"),
             },
-            None => "It resets when the window ends.".to_string(),
+            None => vults_i18n::tr!("notify-limit-resets-at-end"),
         };
         (title, body)
     }

@@ -7,14 +7,20 @@
 //! format or bidi character is written `‹U+202E›` as on the card, so a payload cannot hide or
 //! reorder text), the actions the server may show, and the sound.
 //!
-//! "Allow" and "Deny" are offered only when the server shows actions, the call is not
-//! destructive, nothing the notification shows has a hidden character by that same rule, and
-//! the whole target fits the body unchanged ([`fits`]): a person answering from a notification
-//! must have seen all of what they answer.
+//! "Allow" and "Deny" are offered only when the server shows actions and the card's
+//! presentation (`vults_engine::present`, the one model of what a person is shown) offers them
+//! from a notification: the call is not destructive, nothing the card shows has a hidden
+//! character by that same rule, and the whole target fits the body unchanged ([`fits`]): a
+//! person answering from a notification must have seen all of what they answer.
+//!
+//! The words are in the active language ([`vults_i18n`], `assets/i18n/<tag>/notify.ftl`); what
+//! is shown and offered is the same in every language.
 
 pub use crate::settings::NoticeKind;
 use crate::settings::NotifySettings;
-use vults_core::text::{any_hidden, reveal, xml_escape};
+use vults_core::text::{any_hidden, xml_escape};
+pub use vults_engine::present::{FIT_CHARS, FIT_LINES, fits};
+use vults_i18n::tr;
 
 /// A pending card's id, unique for the app's run: what a notification's actions and the global
 /// keys answer.
@@ -62,6 +68,9 @@ pub enum What {
         /// Set when the call is destructive: what made it so (`rm -r`). Such a card is answered
         /// on the card only.
         destructive: Option<String>,
+        /// The card's presentation offers Allow from a notification
+        /// ([`vults_engine::present::Presentation::offers`]): without it only "Show" is.
+        allow: bool,
     },
     /// A file change (an edit, a write, a patch): said as the card says it, the file and its
     /// `+N −M`, and answered on its card, where its diff is.
@@ -144,13 +153,13 @@ pub enum Offer {
 }
 
 impl Offer {
-    /// The button's label.
-    pub fn label(self) -> &'static str {
+    /// The button's label, in the active language.
+    pub fn label(self) -> String {
         match self {
-            Offer::Show => "Show",
-            Offer::Allow(_) => "Allow",
-            Offer::Deny(_) => "Deny",
-            Offer::Terminal => "Show terminal",
+            Offer::Show => tr!("notify-action-show"),
+            Offer::Allow(_) => tr!("notify-action-allow"),
+            Offer::Deny(_) => tr!("notify-action-deny"),
+            Offer::Terminal => tr!("notify-action-terminal"),
         }
     }
 }
@@ -178,10 +187,6 @@ impl ServerCaps {
     }
 }
 
-/// The most characters a target may have to count as fitting a notification body.
-pub const FIT_CHARS: usize = 120;
-/// The most lines a target may have to count as fitting a notification body.
-pub const FIT_LINES: usize = 2;
 /// A longer target is cut to this many characters in the body (it then does not fit, so the
 /// notification offers only "Show").
 pub const BODY_TARGET_CHARS: usize = 300;
@@ -217,36 +222,46 @@ pub fn compose(
     }
     let folder = visible(&notice.folder).0;
     let agent = one_line(&visible(&notice.agent).0, 60);
-    let place = format!("in {}", shorten_left(&folder, 80));
+    let place = tr!("notify-in", folder = shorten_left(&folder, 80));
     let (summary, lines, offers) = match &notice.what {
         What::Card {
             card,
             tool,
             target,
             destructive,
+            allow,
         } => {
             let (shown, fit) = body_target(target);
-            // The card's own rule: an Allow only when nothing shown hides a character.
-            let fit = fit && !any_hidden([notice.agent.as_str(), &notice.folder, tool]);
+            // The card's presentation says whether a notification may answer; and what this
+            // notification shows must itself be whole and hide nothing, by the same rule.
+            let fit = *allow && fit && !any_hidden([notice.agent.as_str(), &notice.folder, tool]);
             let tool = one_line(&visible(tool).0, 40);
             let mut lines = vec![shown, place];
             let mut offers = vec![Offer::Show];
             match destructive {
-                Some(why) => lines.push(format!(
-                    "Destructive ({}): answer it on its card.",
-                    one_line(&visible(why).0, 60)
+                Some(why) => lines.push(tr!(
+                    "notify-destructive",
+                    why = one_line(&visible(why).0, 60)
                 )),
                 None if fit => offers.extend([Offer::Allow(*card), Offer::Deny(*card)]),
                 None => {}
             }
-            (format!("{agent} asks: {tool}"), lines, offers)
+            (
+                tr!("notify-asks", agent = &agent, tool = tool),
+                lines,
+                offers,
+            )
         }
         What::FileChange { tool, change, .. } => (
-            format!("{agent} asks: {}", one_line(&visible(tool).0, 40)),
+            tr!(
+                "notify-asks",
+                agent = &agent,
+                tool = one_line(&visible(tool).0, 40)
+            ),
             vec![
                 one_line(&visible(change).0, 120),
                 place,
-                "Answer it on its card, where its diff is.".to_string(),
+                tr!("notify-answer-where-diff"),
             ],
             vec![Offer::Show],
         ),
@@ -256,19 +271,15 @@ pub fn compose(
                 lines.push(one_line(&visible(h).0, 120));
             }
             lines.push(place);
-            (
-                format!("{agent} asks you to approve its plan"),
-                lines,
-                vec![Offer::Show],
-            )
+            (tr!("notify-plan", agent = &agent), lines, vec![Offer::Show])
         }
         What::Question { text, .. } => (
-            format!("{agent} asks you a question"),
+            tr!("notify-question", agent = &agent),
             vec![body_target(text).0, place],
             vec![Offer::Show],
         ),
         What::TurnDone => (
-            format!("{agent} is done — waiting for you"),
+            tr!("notify-turn-done", agent = &agent),
             vec![place],
             vec![Offer::Show, Offer::Terminal],
         ),
@@ -279,7 +290,7 @@ pub fn compose(
             }
             lines.push(place);
             (
-                format!("{agent} asks in its terminal"),
+                tr!("notify-asks-in-terminal", agent = &agent),
                 lines,
                 vec![Offer::Show, Offer::Terminal],
             )
@@ -305,16 +316,6 @@ pub fn compose(
     })
 }
 
-/// Whether `target` fits a notification body whole and unchanged: nothing in it is hidden
-/// ([`vults_core::text::is_hidden`], the card's rule), at most [`FIT_LINES`] lines and [`FIT_CHARS`] characters, not blank.
-pub fn fits(target: &str) -> bool {
-    let (shown, changed) = visible(target);
-    !changed
-        && !target.trim().is_empty()
-        && shown.chars().count() <= FIT_CHARS
-        && shown.lines().count() <= FIT_LINES
-}
-
 /// The target as the body shows it, and whether that is the whole target unchanged.
 fn body_target(target: &str) -> (String, bool) {
     let (shown, _) = visible(target);
@@ -330,14 +331,7 @@ fn body_target(target: &str) -> (String, bool) {
 /// `text` as the card shows it ([`vults_core::text::reveal`]: each hidden character written
 /// `‹U+202E›`), a Windows line end as a plain one; and whether anything was hidden.
 pub fn visible(text: &str) -> (String, bool) {
-    let shown = reveal(text);
-    let hidden = shown.hidden;
-    let text = if shown.text.contains("\r\n") {
-        shown.text.replace("\r\n", "\n")
-    } else {
-        shown.text.into_owned()
-    };
-    (text, hidden)
+    vults_engine::present::shown(text)
 }
 
 /// The first line, cut to `max` characters.
@@ -375,6 +369,7 @@ mod tests {
                 tool: "Bash".into(),
                 target: target.into(),
                 destructive: destructive.map(Into::into),
+                allow: true,
             },
         }
     }

@@ -228,10 +228,13 @@ impl DesktopSide for SystemDesktop {
 #[cfg(target_os = "linux")]
 struct Tray {
     _icon: tray_icon::TrayIcon,
-    show: tray_icon::menu::MenuId,
+    show: tray_icon::menu::MenuItem,
     pause: tray_icon::menu::CheckMenuItem,
     quiet: tray_icon::menu::CheckMenuItem,
-    quit: tray_icon::menu::MenuId,
+    quit: tray_icon::menu::MenuItem,
+    /// The language the menu is worded in (assets/i18n/<tag>/tray.ftl): reworded on the next
+    /// poll after Settings chooses another.
+    lang: std::sync::Mutex<&'static str>,
 }
 
 #[cfg(target_os = "linux")]
@@ -239,10 +242,11 @@ impl Tray {
     fn new(wake: std::sync::Arc<dyn Fn() + Send + Sync>) -> Result<Tray, String> {
         use tray_icon::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem};
         let menu = Menu::new();
-        let show = MenuItem::new("Show", true, None);
-        let pause = CheckMenuItem::new("Pause cards", true, false, None);
-        let quiet = CheckMenuItem::new("Do not disturb", true, false, None);
-        let quit = MenuItem::new("Quit", true, None);
+        use vults_i18n::tr;
+        let show = MenuItem::new(tr!("tray-show"), true, None);
+        let pause = CheckMenuItem::new(tr!("tray-pause-cards"), true, false, None);
+        let quiet = CheckMenuItem::new(tr!("tray-do-not-disturb"), true, false, None);
+        let quit = MenuItem::new(tr!("tray-quit"), true, None);
         for item in [
             &show as &dyn tray_icon::menu::IsMenuItem,
             &pause,
@@ -266,25 +270,36 @@ impl Tray {
         }));
         Ok(Tray {
             _icon: built,
-            show: show.id().clone(),
+            show,
             pause,
             quiet,
-            quit: quit.id().clone(),
+            quit,
+            lang: std::sync::Mutex::new(vults_i18n::active()),
         })
     }
 
     fn poll(&self) -> Vec<TrayAction> {
+        if let Ok(mut lang) = self.lang.lock()
+            && *lang != vults_i18n::active()
+        {
+            use vults_i18n::tr;
+            *lang = vults_i18n::active();
+            self.show.set_text(tr!("tray-show"));
+            self.pause.set_text(tr!("tray-pause-cards"));
+            self.quiet.set_text(tr!("tray-do-not-disturb"));
+            self.quit.set_text(tr!("tray-quit"));
+        }
         MENU_EVENTS
             .drain()
             .into_iter()
             .filter_map(|e| {
-                if e.id == self.show {
+                if e.id == *self.show.id() {
                     Some(TrayAction::Show)
                 } else if e.id == *self.pause.id() {
                     Some(TrayAction::TogglePause)
                 } else if e.id == *self.quiet.id() {
                     Some(TrayAction::ToggleQuiet)
-                } else if e.id == self.quit {
+                } else if e.id == *self.quit.id() {
                     Some(TrayAction::Quit)
                 } else {
                     None

@@ -42,6 +42,7 @@ pub mod log;
 pub mod memory;
 pub mod messages;
 mod options;
+pub mod present;
 pub mod rt;
 mod runtime;
 mod sessions;

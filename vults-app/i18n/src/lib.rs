@@ -403,6 +403,118 @@ pub fn is_pseudo(text: &str) -> bool {
     text.starts_with('«') && text.ends_with('»')
 }
 
+/// The messages whose id starts with `prefix`, in every language, as the JSON the phone page
+/// formats itself (`assets/phone/words.js`, made from this and checked against it by
+/// vults-phone's tests): `{"en": {"id": parts, …}, "pt-BR": {…}}`. A message's parts are an
+/// array of text (a string), an argument (`{"v": name}`) and a choice on an argument
+/// (`{"s": name, "k": [[key, parts], …], "d": index of the default}`), which the page resolves
+/// by the exact key, then the number's plural category (`Intl.PluralRules`), then the default.
+pub fn page_words(prefix: &str) -> String {
+    use fluent_syntax::ast;
+    fn string(out: &mut String, s: &str) {
+        out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    fn inline(out: &mut String, e: &ast::InlineExpression<&str>) {
+        match e {
+            ast::InlineExpression::VariableReference { id } => {
+                out.push_str("{\"v\":");
+                string(out, id.name);
+                out.push('}');
+            }
+            ast::InlineExpression::StringLiteral { value } => string(out, value),
+            ast::InlineExpression::NumberLiteral { value } => string(out, value),
+            // Nothing else is used by the page's messages; said as the id, which a test sees.
+            other => string(out, &format!("{other:?}")),
+        }
+    }
+    fn pattern(out: &mut String, p: &ast::Pattern<&str>) {
+        out.push('[');
+        for (i, element) in p.elements.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match element {
+                ast::PatternElement::TextElement { value } => string(out, value),
+                ast::PatternElement::Placeable { expression } => match expression {
+                    ast::Expression::Inline(e) => inline(out, e),
+                    ast::Expression::Select { selector, variants } => {
+                        let name = match selector {
+                            ast::InlineExpression::VariableReference { id } => id.name,
+                            _ => "",
+                        };
+                        out.push_str("{\"s\":");
+                        string(out, name);
+                        out.push_str(",\"k\":[");
+                        let mut default = 0;
+                        for (n, v) in variants.iter().enumerate() {
+                            if n > 0 {
+                                out.push(',');
+                            }
+                            if v.default {
+                                default = n;
+                            }
+                            out.push('[');
+                            match &v.key {
+                                ast::VariantKey::Identifier { name } => string(out, name),
+                                ast::VariantKey::NumberLiteral { value } => string(out, value),
+                            }
+                            out.push(',');
+                            pattern(out, &v.value);
+                            out.push(']');
+                        }
+                        out.push_str(&format!("],\"d\":{default}}}"));
+                    }
+                },
+            }
+        }
+        out.push(']');
+    }
+    let mut out = String::from("{");
+    for (n, (tag, files)) in SOURCES.iter().enumerate() {
+        if n > 0 {
+            out.push_str(",\n");
+        }
+        string(&mut out, tag);
+        out.push_str(":{");
+        let mut first = true;
+        for (_, text) in files.iter() {
+            let resource = match fluent_syntax::parser::parse(*text) {
+                Ok(r) | Err((r, _)) => r,
+            };
+            for entry in &resource.body {
+                let ast::Entry::Message(m) = entry else {
+                    continue;
+                };
+                let Some(value) = &m.value else { continue };
+                if !m.id.name.starts_with(prefix) {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str("\n ");
+                string(&mut out, m.id.name);
+                out.push(':');
+                pattern(&mut out, value);
+            }
+        }
+        out.push('}');
+    }
+    out.push('}');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

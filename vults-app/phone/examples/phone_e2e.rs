@@ -8,6 +8,8 @@
 //! 127.0.0.1 (its own CA, trusted by this link only); a subscription it made is written as
 //! `vults-phone-e2e: subscription <JSON>`, and each push it takes as
 //! `vults-phone-e2e: push <status> <its decrypted content, base64url>`.
+//! `--lang <tag>` (`tests/phone-browser/lang.mjs`): the app's language, as Settings → General
+//! chooses it (`vults_i18n::choose`); the list reply names it and the page speaks it.
 //! `VULTS_HOME` / `VULTS_SOCKET` move its files as for the app.
 
 use std::sync::Arc;
@@ -17,10 +19,18 @@ use vults_phone::{LinkConfig, PhoneLink};
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let port: u16 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(0);
+    let port: u16 = args.first().and_then(|a| a.parse().ok()).unwrap_or(0);
     // `--tls`: HTTPS with the link's self-signed certificate, as on the LAN.
     let tls = args.iter().any(|a| a == "--tls");
     let push = args.iter().any(|a| a == "--push");
+    if let Some(tag) = args
+        .iter()
+        .position(|a| a == "--lang")
+        .and_then(|i| args.get(i + 1))
+    {
+        let spoken = vults_i18n::choose(&vults_i18n::Choice::Language(tag.clone()));
+        eprintln!("vults-phone-e2e: language {spoken}");
+    }
     let paths = Paths::from_env();
     let options = EngineOptions {
         interactive: true,

@@ -1,7 +1,7 @@
 //! The phone link's HTTP/1.1 server: `hyper` (over `tokio-rustls` on the LAN), one request per
 //! connection, strict limits, no chunked bodies.
 //!
-//! Routes: `GET /` (the page), `GET /phone.js`, `GET /mqtt.js`, `GET /phone.css`, `GET /sw.js`,
+//! Routes: `GET /` (the page), `GET /phone.js`, `GET /words.js`, `GET /mqtt.js`, `GET /phone.css`, `GET /sw.js`,
 //! `GET /manifest.webmanifest`, `GET /icon-192.png`, `GET /icon-512.png`, `POST /pair`,
 //! `POST /api`.
 //!
@@ -52,6 +52,8 @@ const PER_SECOND: f64 = 5.0;
 
 const PAGE: &str = include_str!("../../../assets/phone/index.html");
 const SCRIPT: &str = include_str!("../../../assets/phone/phone.js");
+// The page's words in every language (made from assets/i18n/<tag>/phone.ftl; tests/page.rs).
+const WORDS: &str = include_str!("../../../assets/phone/words.js");
 const STYLE: &str = include_str!("../../../assets/phone/phone.css");
 const MQTT: &str = include_str!("../../../assets/phone/mqtt.js");
 // What makes the page an installable app with push (docs/phone.md, "Push"): the service
@@ -263,6 +265,7 @@ async fn route(
     match (method.as_str(), path) {
         ("GET", "/") | ("GET", "/index.html") => asset(PAGE, "text/html; charset=utf-8"),
         ("GET", "/phone.js") => asset(SCRIPT, "text/javascript; charset=utf-8"),
+        ("GET", "/words.js") => asset(WORDS, "text/javascript; charset=utf-8"),
         ("GET", "/phone.css") => asset(STYLE, "text/css; charset=utf-8"),
         ("GET", "/mqtt.js") => asset(MQTT, "text/javascript; charset=utf-8"),
         ("GET", "/sw.js") => asset(WORKER, "text/javascript; charset=utf-8"),
@@ -288,9 +291,11 @@ async fn route(
             }
             reply
         }
-        (_, "/" | "/index.html" | "/phone.js" | "/phone.css" | "/mqtt.js" | "/pair" | "/api") => {
-            Reply::error(405, "method not allowed")
-        }
+        (
+            _,
+            "/" | "/index.html" | "/phone.js" | "/words.js" | "/phone.css" | "/mqtt.js" | "/pair"
+            | "/api",
+        ) => Reply::error(405, "method not allowed"),
         _ => Reply::error(404, "not found"),
     }
 }

@@ -97,7 +97,7 @@ fn the_phone_answers_through_mosquitto_which_sees_only_sealed_bytes() {
     // The broker: certificates from a CA made here, the page in its http_dir.
     const NAME: &str = "vults-broker.test";
     let (ca, cert, key) = certificates(&home, &[NAME, "127.0.0.1"]);
-    for f in ["index.html", "phone.js", "phone.css", "mqtt.js"] {
+    for f in ["index.html", "phone.js", "words.js", "phone.css", "mqtt.js"] {
         std::fs::copy(root.join("assets/phone").join(f), www.join(f)).unwrap();
     }
     let [plain, wss] = free_ports();

@@ -30,6 +30,17 @@ fn the_phone_buzzes_and_is_answered_from_the_notification_in_chromium() {
     run_script("push.mjs", "13 passed, 0 failed");
 }
 
+/// The page in Brazilian Portuguese (`tests/phone-browser/lang.mjs`): the app's language, named
+/// in the list reply, over the browser's; the browser's before pairing; a real hook's card that
+/// hides U+1D173 shows its escape, the mark and the answers in Portuguese, and Negar denies it.
+#[test]
+fn the_phone_page_speaks_the_apps_language_in_chromium() {
+    if !browser_on() {
+        return;
+    }
+    run_script("lang.mjs", "9 passed, 0 failed");
+}
+
 /// Whether the browser tests run (`VULTS_PHONE_BROWSER=1`); says why not when they do not.
 fn browser_on() -> bool {
     let on = std::env::var("VULTS_PHONE_BROWSER").as_deref() == Ok("1");

@@ -92,7 +92,7 @@ fn the_phone_logs_in_to_a_broker_that_refuses_anonymous_clients() {
     // The broker: no anonymous clients, two accounts, an ACL per account.
     const NAME: &str = "vults-broker.test";
     let (ca, cert, key) = certificates(&home, &[NAME, "127.0.0.1"]);
-    for f in ["index.html", "phone.js", "phone.css", "mqtt.js"] {
+    for f in ["index.html", "phone.js", "words.js", "phone.css", "mqtt.js"] {
         std::fs::copy(root.join("assets/phone").join(f), www.join(f)).unwrap();
     }
     let passwd = home.join("passwd");

@@ -1,7 +1,7 @@
 //! The phone page's own statement of what a person cannot see (`HIDDEN` in
 //! `assets/phone/phone.js`) against the app's one rule, `vults_core::text::HIDDEN`, over every
 //! code point; and a card whose target hides a character, as the page's JSON carries it and as
-//! the page then shows it.
+//! the page then shows it; and the page's words (`assets/phone/words.js`) against the bundles.
 
 use std::ops::RangeInclusive;
 use vults_core::text::{HIDDEN, reveal};
@@ -163,9 +163,120 @@ fn a_card_whose_target_hides_a_character_is_flagged_and_the_page_writes_it_out()
     };
     let json = vults_phone::gate::card_json(&card);
     assert_eq!(json["hidden"], true, "the page flags the card: {json}");
+    // The presentation's part, which the page draws its header, marks and buttons from: the
+    // target's line as the one rule shows it, the mark, and Allow offered on the page (it shows
+    // the escape and the flag), never from a notification (the push and the desktop's tests).
+    assert_eq!(
+        json["lines"],
+        serde_json::json!(["cat /tmp/notes‹U+1D173›.txt"])
+    );
+    assert_eq!(json["marks"]["hidden"], true, "{json}");
+    assert_eq!(json["title"]["kind"], "permission", "{json}");
+    assert_eq!(
+        json["offers"],
+        serde_json::json!(["allow", "deny"]),
+        "{json}"
+    );
     let sent = json["target"]["command"].as_str().unwrap();
     assert_eq!(sent, target, "the JSON carries the target as it is");
     assert_eq!(page_reveal(sent), "cat /tmp/notes‹U+1D173›.txt");
     assert_eq!(page_reveal(sent), reveal(sent).text);
     assert_eq!(page_reveal("a\r\nb\rc"), "a\r\nb‹U+000D›c");
+}
+
+/// words.js as made from the bundles: every `phone-` message in every language.
+fn words_js() -> String {
+    format!(
+        "// words.js — the phone page's words in every language Vults speaks, made from\n\
+         // assets/i18n/<tag>/phone.ftl by vults_i18n::page_words. Do not edit: change the .ftl\n\
+         // files and run `VULTS_BLESS=1 cargo test -p vults-phone page` (docs/translating.md).\n\
+         'use strict';\n\
+         // eslint-disable-next-line no-unused-vars\n\
+         const WORDS = {};\n",
+        vults_i18n::page_words("phone-")
+    )
+}
+
+/// The page's words are the bundles' (a message changed or a language added without making
+/// words.js again fails here; `VULTS_BLESS=1` writes it), each language has every message, and
+/// every word the page draws is one of them.
+#[test]
+fn the_pages_words_are_the_bundles_phone_messages() {
+    let path = vults_tests::workspace_root().join("assets/phone/words.js");
+    let made = words_js();
+    if std::env::var("VULTS_BLESS").as_deref() == Ok("1") {
+        std::fs::write(&path, &made).unwrap();
+    }
+    let shipped = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        shipped == made,
+        "assets/phone/words.js is not the bundles' phone messages: run \
+         `VULTS_BLESS=1 cargo test -p vults-phone page` and commit it"
+    );
+    let json = made
+        .split_once("const WORDS = ")
+        .and_then(|(_, r)| r.trim_end().strip_suffix(';'))
+        .unwrap();
+    let words: serde_json::Value = serde_json::from_str(json).expect("words.js's table is JSON");
+    let en = words["en"].as_object().unwrap();
+    let pt = words["pt-BR"].as_object().unwrap();
+    assert_eq!(
+        en.keys().collect::<Vec<_>>(),
+        pt.keys().collect::<Vec<_>>(),
+        "every language has every message"
+    );
+    assert_eq!(pt["phone-allow"], serde_json::json!(["Permitir"]));
+    assert_eq!(
+        en["phone-destructive"],
+        serde_json::json!(["Destructive: ", {"v": "why"}])
+    );
+    // Every id phone.js and index.html draw is in the table.
+    let page = format!(
+        "{PHONE_JS}{}",
+        include_str!("../../../assets/phone/index.html")
+    );
+    let mut used = 0;
+    for (i, _) in page
+        .match_indices("'phone-")
+        .chain(page.match_indices("\"phone-"))
+    {
+        let id: String = page[i + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        assert!(
+            en.contains_key(&id),
+            "the page draws {id}, which no bundle has"
+        );
+        used += 1;
+    }
+    assert!(
+        used > 30,
+        "the page draws its words from the table ({used})"
+    );
+}
+
+/// The page's own formatter with words.js, in Node (`tests/phone-browser/words.test.mjs`):
+/// the browser's language negotiated, arguments, plural choices, English for what a language
+/// lacks. Skipped where `node` does not run.
+#[test]
+fn the_pages_formatter_reads_words_js_as_fluent_means_it() {
+    let root = vults_tests::workspace_root();
+    let out = match std::process::Command::new("node")
+        .current_dir(root.join("tests/phone-browser"))
+        .arg("words.test.mjs")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: node does not run ({e})");
+            return;
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(" passed, 0 failed") && !text.contains("not ok"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

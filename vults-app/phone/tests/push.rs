@@ -593,3 +593,36 @@ fn a_warning_is_pushed_in_the_desktops_words_and_not_while_quiet() {
     assert_eq!(p["body"], "Resets at 14:05.");
     assert_eq!(p.get("actions"), None, "a warning is answered nowhere");
 }
+
+/// The push's words in Brazilian Portuguese, through the stand-in push service: the language
+/// active where the card came (the app's choice) words it; the target and the folder are not
+/// translated, a hidden character is written out and no Allow is offered, as in English.
+#[test]
+fn a_card_is_pushed_in_brazilian_portuguese() {
+    let h = Harness::new("pt-br");
+    let phone = h.paired("Celular da Ana");
+    let sub = h.subscribe(&phone, "ana");
+    let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+    h.card(1, "cargo build");
+    let (_, payload) = h.push(&phone, &sub, 0);
+    assert_eq!(payload["title"], "Claude Code pede: Bash", "{payload}");
+    assert_eq!(payload["body"], "cargo build\nem /work/p");
+    assert_eq!(payload["actions"], json!(["allow", "deny"]));
+    assert_eq!(
+        payload["labels"],
+        json!({"allow": "Permitir", "deny": "Negar"})
+    );
+    h.card(2, "cat /tmp/notes\u{1D173}.txt");
+    let (_, payload) = h.push(&phone, &sub, 1);
+    assert_eq!(
+        payload["body"], "cat /tmp/notes‹U+1D173›.txt\nem /work/p\nAbra para ler tudo.",
+        "{payload}"
+    );
+    assert_eq!(payload["actions"], json!([]), "no Allow from a push");
+    h.card(3, "ls");
+    h.card(4, "ls -l");
+    let (_, payload) = h.push(&phone, &sub, 3);
+    assert_eq!(payload["t"], "summary", "{payload}");
+    assert_eq!(payload["title"], "4 cartões esperam");
+    assert_eq!(payload["body"], "Abra o Vults para respondê-los.");
+}

@@ -333,11 +333,12 @@ impl VultsWindow {
         while let Some(news) = self.installer.as_mut().and_then(|i| i.poll()) {
             if let Some(e) = &news.watched {
                 self.model.watched(e);
+                let (title, body) = crate::attention::hook_warning(e);
                 self.warn(
                     &format!("vults-hooks-{}", e.agent().name()),
                     e.agent().display_name(),
-                    e.title(),
-                    e.text(),
+                    title,
+                    body,
                 );
             }
             if let Some(s) = news.watch_settings {

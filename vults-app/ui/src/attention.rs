@@ -341,6 +341,68 @@ impl Default for AttentionPlaces {
     }
 }
 
+/// Vults' own warning about its hook in an agent's settings (the watcher's news), as its
+/// notification and the phone's push say it, in the active language (`notify.ftl`): the title
+/// and the body. The console and the log keep the installer's English (`WatchEvent::title`,
+/// `WatchEvent::text`).
+pub fn hook_warning(e: &vults_installer::watch::WatchEvent) -> (String, String) {
+    use vults_i18n::tr;
+    use vults_installer::watch::{WatchEvent, clock};
+    let agent = e.agent().display_name();
+    match e {
+        WatchEvent::Removed {
+            file,
+            at,
+            changed,
+            restored,
+            ..
+        } => (
+            if *changed {
+                tr!("notify-hook-changed-title", agent = agent)
+            } else {
+                tr!("notify-hook-removed-title", agent = agent)
+            },
+            tr!(
+                "notify-hook-removed-body",
+                agent = agent,
+                what = if *changed { "changed" } else { "removed" },
+                time = clock(*at),
+                file = file.display().to_string(),
+                restored = if *restored { "yes" } else { "no" }
+            ),
+        ),
+        WatchEvent::KeepsRemoving { file, at, .. } => (
+            tr!("notify-hook-keeps-removing-title", agent = agent),
+            tr!(
+                "notify-hook-keeps-removing-body",
+                agent = agent,
+                file = file.display().to_string(),
+                time = clock(*at)
+            ),
+        ),
+        WatchEvent::Unparsable { why, .. } => (
+            tr!("notify-hook-unparsable-title", agent = agent),
+            tr!("notify-hook-unparsable-body", agent = agent, why = why),
+        ),
+        WatchEvent::RestoreFailed { why, .. } => (
+            tr!("notify-hook-restore-failed-title", agent = agent),
+            tr!("notify-hook-restore-failed-body", agent = agent, why = why),
+        ),
+        WatchEvent::NewAgent {
+            installed: true, ..
+        } => (
+            tr!("notify-hook-new-installed-title", agent = agent),
+            tr!("notify-hook-new-installed-body", agent = agent),
+        ),
+        WatchEvent::NewAgent {
+            installed: false, ..
+        } => (
+            tr!("notify-hook-new-offered-title", agent = agent),
+            tr!("notify-hook-new-offered-body", agent = agent),
+        ),
+    }
+}
+
 /// Reads the settings from `settings.json`: the defaults when there is no file or no section;
 /// `Err` (with the defaults to use) when the file or the section does not parse, in which case
 /// nothing is ever written over it.

@@ -52,6 +52,9 @@ struct Shown {
 struct Entry {
     notice: Notice,
     shown: Option<Shown>,
+    /// The language it is worded in: the one active where it was shown
+    /// ([`vults_i18n::active`] on the caller's thread, not the notifier's).
+    lang: &'static str,
 }
 
 /// One notification per session.
@@ -86,12 +89,25 @@ impl Center {
     }
 
     /// `session` now waits on `notice` (new, changed or the same again).
+    #[cfg(test)]
     pub(crate) fn show(&mut self, session: SessionId, notice: Notice) -> Vec<Op> {
+        self.show_in(session, notice, vults_i18n::active())
+    }
+
+    /// `session` now waits on `notice`, worded in the language `lang`.
+    pub(crate) fn show_in(
+        &mut self,
+        session: SessionId,
+        notice: Notice,
+        lang: &'static str,
+    ) -> Vec<Op> {
         let entry = self.sessions.entry(session.clone()).or_insert(Entry {
             notice: notice.clone(),
             shown: None,
+            lang,
         });
         entry.notice = notice;
+        entry.lang = lang;
         self.refresh(&session, false)
     }
 
@@ -220,6 +236,7 @@ impl Center {
         let Some(entry) = self.sessions.get(session) else {
             return Vec::new();
         };
+        let _lang = vults_i18n::scoped(&vults_i18n::Choice::Language(entry.lang.into()));
         let out = compose(&entry.notice, &self.caps, &self.settings, silent);
         let current = entry.shown.as_ref();
         let out = match out {
@@ -246,10 +263,10 @@ impl Center {
                 // Once, as the default action (a click on the notification): a server that
                 // draws every action as a button draws one Show, one that draws the default as
                 // the click alone draws none.
-                Offer::Show => vec![("default".to_string(), "Show".to_string())],
-                Offer::Allow(_) => vec![(format!("allow.{token}"), "Allow".into())],
-                Offer::Deny(_) => vec![(format!("deny.{token}"), "Deny".into())],
-                Offer::Terminal => vec![("terminal".into(), "Show terminal".into())],
+                Offer::Show => vec![("default".to_string(), o.label())],
+                Offer::Allow(_) => vec![(format!("allow.{token}"), o.label())],
+                Offer::Deny(_) => vec![(format!("deny.{token}"), o.label())],
+                Offer::Terminal => vec![("terminal".into(), o.label())],
             })
             .collect();
         vec![Op::Notify {
@@ -302,6 +319,7 @@ mod tests {
                 tool: "Bash".into(),
                 target: target.into(),
                 destructive: None,
+                allow: true,
             },
         }
     }

@@ -205,7 +205,7 @@ pub(crate) struct BackendInfo {
 }
 
 enum Cmd {
-    Show(SessionId, Box<Notice>),
+    Show(SessionId, Box<Notice>, &'static str),
     Withdraw(SessionId),
     WithdrawAll,
     Settings(Box<AttentionSettings>),
@@ -222,8 +222,9 @@ struct Shared {
 /// thread.
 pub struct Notifier {
     tx: mpsc::UnboundedSender<Cmd>,
-    /// The last notice sent per session, so the same one repeated (each frame) sends nothing.
-    sent: Mutex<std::collections::HashMap<SessionId, Notice>>,
+    /// The last notice sent per session and the language it was worded in, so the same one
+    /// repeated (each frame) sends nothing, and another language chosen words it again.
+    sent: Mutex<std::collections::HashMap<SessionId, (Notice, &'static str)>>,
     shared: Arc<Mutex<Shared>>,
     /// In a mutex so the notifier can be shared (`Sync`) with a task that tells it.
     done: Mutex<Option<std::sync::mpsc::Receiver<()>>>,
@@ -262,13 +263,19 @@ impl Notifier {
     /// something else; the same notice again changes nothing. Call it whenever what the session
     /// waits on may have changed (the newest card of the session, else its turn or prompt).
     pub fn show(&self, session: SessionId, notice: Notice) {
+        // Worded in the language of the thread that shows it (the app's choice, or a test's
+        // scoped one), on the notifier's own thread.
+        let lang = vults_i18n::active();
         if let Ok(mut sent) = self.sent.lock() {
-            if sent.get(&session) == Some(&notice) {
+            if sent
+                .get(&session)
+                .is_some_and(|(n, l)| *n == notice && *l == lang)
+            {
                 return;
             }
-            sent.insert(session.clone(), notice.clone());
+            sent.insert(session.clone(), (notice.clone(), lang));
         }
-        let _ = self.tx.send(Cmd::Show(session, Box::new(notice)));
+        let _ = self.tx.send(Cmd::Show(session, Box::new(notice), lang));
     }
 
     /// Nothing waits in `session` any more (its card answered anywhere — a click, the phone, a
@@ -442,7 +449,9 @@ async fn run(
                     execute(&mut backend, &mut center, ops, &mut warned).await;
                     break;
                 }
-                Some(Cmd::Show(session, notice)) => ops = center.show(session, *notice),
+                Some(Cmd::Show(session, notice, lang)) => {
+                    ops = center.show_in(session, *notice, lang)
+                }
                 Some(Cmd::Withdraw(session)) => ops = center.withdraw(&session),
                 Some(Cmd::WithdrawAll) => ops = center.withdraw_all(),
                 Some(Cmd::Settings(s)) => {

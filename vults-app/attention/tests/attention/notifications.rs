@@ -70,6 +70,7 @@ fn card(id: u64, target: &str, destructive: Option<&str>) -> Notice {
             tool: "Bash".into(),
             target: target.into(),
             destructive: destructive.map(Into::into),
+            allow: destructive.is_none(),
         },
     }
 }
@@ -488,4 +489,86 @@ fn without_a_server_it_says_why_and_never_blocks() {
         notifier.capabilities().notifications,
         Support::Unavailable(why) if why.contains("no notification server")
     ));
+}
+
+/// A pending card as the engine makes it, for the notice rendered from its presentation.
+fn pending(id: u64, command: &str) -> vults_engine::messages::PendingCard {
+    use vults_core::protocol::{AgentKind, Identity};
+    vults_engine::messages::PendingCard {
+        id,
+        agent: AgentKind::Claude,
+        identity: Identity::Builtin(AgentKind::Claude),
+        session: vults_engine::messages::SessionKey {
+            identity: "claude".into(),
+            session: "s".into(),
+        },
+        folder: "/home/ana/vults".into(),
+        call: vults_core::agents::read_tool_call(&serde_json::json!({
+            "tool_name": "Bash", "tool_input": {"command": command}
+        })),
+        destructive: None,
+        reason: vults_engine::messages::Reason::NoRule,
+        always_rule: None,
+        file_rule: None,
+        question: false,
+        arrived: std::time::SystemTime::now(),
+        context: Default::default(),
+    }
+}
+
+/// In Brazilian Portuguese, through the stand-in server: the words and the buttons are
+/// translated, the target and the folder are not, and what is offered is the same as in
+/// English — a card whose target hides a character (rendered from its presentation) offers
+/// no Allow in any language.
+#[test]
+fn notifications_speak_brazilian_portuguese_and_offer_the_same() {
+    let Some(r) = rig("pt-br") else { return };
+    let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+    r.notifier.show(
+        SessionId::from("a"),
+        vults_attention::card_notice(&pending(1, "cargo test")),
+    );
+    sync(&r);
+    let n = r.server.notifies().pop().unwrap();
+    assert_eq!(n.summary, "Claude Code pede: Bash");
+    assert_eq!(n.body, "cargo test\nem /home/ana/vults");
+    assert_eq!(n.action_labels(), ["Mostrar", "Permitir", "Negar"]);
+
+    r.notifier.show(
+        SessionId::from("b"),
+        vults_attention::card_notice(&pending(2, "cat /tmp/notes\u{1D173}.txt")),
+    );
+    sync(&r);
+    let n = r.server.notifies().pop().unwrap();
+    assert_eq!(n.body, "cat /tmp/notes‹U+1D173›.txt\nem /home/ana/vults");
+    assert_eq!(
+        n.action_labels(),
+        ["Mostrar"],
+        "no Allow from a notification"
+    );
+
+    r.notifier.show(
+        SessionId::from("c"),
+        card(3, "rm -rf target", Some("rm -r")),
+    );
+    sync(&r);
+    let n = r.server.notifies().pop().unwrap();
+    assert!(
+        n.body.ends_with("Destrutivo (rm -r): responda no cartão."),
+        "{}",
+        n.body
+    );
+    r.notifier.show(SessionId::from("d"), done());
+    sync(&r);
+    let n = r.server.notifies().pop().unwrap();
+    assert_eq!(n.summary, "Codex terminou — esperando por você");
+    assert_eq!(n.action_labels(), ["Mostrar", "Mostrar terminal"]);
+    // Another language chosen: the same notice shown again is worded again, in place.
+    drop(_pt);
+    let _en = vults_i18n::scoped(&vults_i18n::Choice::Language("en".into()));
+    r.notifier.show(SessionId::from("d"), done());
+    sync(&r);
+    let again = r.server.notifies().pop().unwrap();
+    assert_eq!(again.summary, "Codex is done — waiting for you");
+    assert_eq!(again.replaces_id, n.id, "replaced, not stacked");
 }

@@ -6,6 +6,37 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use vults_core::agents::Target;
 use vults_engine::messages::{CardAnswer, CardId, PendingCard};
+use vults_engine::present::{Presentation, Surface};
+
+/// The presentation's part of a card's JSON (docs/phone.md, "A card"): the title's parts, the
+/// target's lines and the folder as the one rule shows them, the marks, and the answers the page
+/// may offer. The page draws its header, its warnings and its buttons from these alone.
+fn shown_json(p: &Presentation) -> Value {
+    json!({
+        "title": {
+            "agent": p.title.agent,
+            "tool": p.title.tool,
+            "kind": p.title.kind.as_str(),
+        },
+        "lines": p.target,
+        "shown_folder": p.folder,
+        "marks": {
+            "destructive": p.marks.destructive,
+            "hidden": p.marks.hidden,
+            "too_long": p.marks.too_long,
+            "too_large": p.marks.too_large,
+        },
+        "offers": p.offers(Surface::Phone).iter().map(|a| a.as_str()).collect::<Vec<_>>(),
+    })
+}
+
+/// `base` with the presentation's fields added.
+fn with_shown(mut base: Value, p: &Presentation) -> Value {
+    if let (Value::Object(out), Value::Object(shown)) = (&mut base, shown_json(p)) {
+        out.extend(shown);
+    }
+    base
+}
 
 /// The engine's answer for a phone's answer, if it fits the card: a question card takes
 /// answers (one per question) or a deny; a plan card also a deny with the person's feedback;
@@ -49,7 +80,11 @@ pub fn card_json(c: &PendingCard) -> Value {
     #[cfg(any(test, feature = "test-support"))]
     RENDERS.with(|n| n.set(n.get() + 1));
     let arrived = vults_engine::clock::unix_ms(c.arrived);
-    json!({
+    let shown = Presentation::of(c);
+    let always = shown
+        .offers(Surface::Phone)
+        .contains(&vults_engine::present::Answer::Always);
+    let base = json!({
         "id": c.id,
         "agent": c.identity.display_name(),
         "folder": c.folder,
@@ -58,9 +93,9 @@ pub fn card_json(c: &PendingCard) -> Value {
         "target": c.call.target,
         "destructive": c.destructive,
         "reason": c.reason.to_string(),
-        "always": c.always_rule.is_some() && c.destructive.is_none(),
+        "always": always,
         // What the phone's Always answers from then on, in the card's own words.
-        "always_words": c.always_rule.as_ref().filter(|_| c.destructive.is_none()).map(|r| r.words()),
+        "always_words": c.always_rule.as_ref().filter(|_| always).map(|r| r.words()),
         "question": c.question,
         "arrived": arrived,
         // What the desktop card shows besides the target: the agent's own words, and the
@@ -70,15 +105,17 @@ pub fn card_json(c: &PendingCard) -> Value {
         "plan": c.context.plan,
         // Something it shows has a hidden character (a bidi control, a zero-width space): the
         // page writes each out as ‹U+202E›, as the desktop does, and flags the card.
-        "hidden": c.has_hidden_characters(),
+        "hidden": shown.marks.hidden,
         "diff": vults_engine::diff::card_diff(&c.call, &c.context).map(|d| vults_engine::diff::to_json(&d)),
-    })
+    });
+    with_shown(base, &shown)
 }
 
 /// A card too large to send whole: what it is and where, its first line, and that it was cut;
 /// the phone shows it so and offers only Deny (an Allow must see what it authorizes).
 pub(super) fn cut_json(c: &PendingCard, bytes: usize) -> Value {
-    json!({
+    let shown = Presentation::of(c).cut(bytes);
+    let base = json!({
         "id": c.id,
         "agent": c.identity.display_name(),
         "folder": c.folder,
@@ -91,7 +128,13 @@ pub(super) fn cut_json(c: &PendingCard, bytes: usize) -> Value {
         "question": c.question,
         "arrived": vults_engine::clock::unix_ms(c.arrived),
         "too_large": bytes,
-    })
+    });
+    let mut out = with_shown(base, &shown);
+    // Only the target's summary travels (its first line, cut): the card was cut to fit.
+    if let Some(lines) = out.get_mut("lines") {
+        *lines = json!([vults_engine::present::shown(&c.call.target.summary()).0]);
+    }
+    out
 }
 
 /// The list reply's JSON, under `limit` bytes when there is one: the largest cards are sent

@@ -669,10 +669,16 @@ impl Gate {
                     .devices
                     .iter()
                     .any(|d| d.id == device.id && d.push.is_some());
-                let extra = match &st.vapid {
+                let mut extra = match &st.vapid {
                     Some(k) => format!(",\"vapid\":\"{k}\",\"push\":{subscribed}"),
                     None => String::new(),
                 };
+                // The app's language: the page speaks it (its words for every language Vults
+                // speaks are in words.js), else the browser's.
+                extra.push_str(&format!(
+                    ",\"lang\":{}",
+                    Value::String(vults_i18n::active().to_string())
+                ));
                 // The cards' JSON was made when they came; here it is only shared, and the
                 // reply is put together and sealed after the lock is let go.
                 let cards: Vec<(CardId, Arc<str>, String)> = st

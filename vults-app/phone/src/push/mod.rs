@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use vults_attention::notice::{Offer, ServerCaps, compose};
 use vults_engine::messages::{CardId, EngineEvent, PendingCard};
+use vults_engine::present::{Answer, Presentation, Surface};
 use webpush::VapidKey;
 
 /// Cards shown one by one on a phone at most; past it, one "N cards wait" notification.
@@ -59,10 +60,12 @@ pub struct PushState {
     pub last_error: Option<String>,
 }
 
+/// Each message that words a push carries the language active where it was sent (the app's
+/// choice, a test's scoped one): the push is worded in it on the sending task.
 enum Msg {
-    Event(Box<EngineEvent>),
+    Event(Box<EngineEvent>, &'static str),
     Quiet(bool),
-    Test(String),
+    Test(String, &'static str),
     Warning {
         tag: String,
         title: String,
@@ -120,7 +123,9 @@ impl Pusher {
             ev,
             EngineEvent::CardAdded(_) | EngineEvent::CardRemoved { .. }
         ) {
-            let _ = self.tx.send(Msg::Event(Box::new(ev.clone())));
+            let _ = self
+                .tx
+                .send(Msg::Event(Box::new(ev.clone()), vults_i18n::active()));
         }
     }
 
@@ -142,7 +147,9 @@ impl Pusher {
 
     /// Pushes a test notification to the device (Settings → Phone's "Send a test").
     pub fn test(&self, device: &str) {
-        let _ = self.tx.send(Msg::Test(device.to_string()));
+        let _ = self
+            .tx
+            .send(Msg::Test(device.to_string(), vults_i18n::active()));
     }
 
     /// Per device id, its pushes so far.
@@ -213,9 +220,14 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
     let mut quiet = false;
     while let Some(msg) = rx.recv().await {
         let mut jobs: Vec<(String, Job)> = Vec::new();
+        let lang = match &msg {
+            Msg::Event(_, lang) | Msg::Test(_, lang) => lang,
+            _ => vults_i18n::ENGLISH,
+        };
+        let _lang = vults_i18n::scoped(&vults_i18n::Choice::Language(lang.to_string()));
         match msg {
             Msg::Quiet(on) => quiet = on,
-            Msg::Test(device) => jobs.push((device, test_job())),
+            Msg::Test(device, _) => jobs.push((device, test_job())),
             Msg::Warning { tag, title, body } => {
                 if !quiet {
                     for device in subscribed(&shared.gate) {
@@ -223,7 +235,7 @@ async fn run(shared: Shared, mut rx: UnboundedReceiver<Msg>) {
                     }
                 }
             }
-            Msg::Event(ev) => match *ev {
+            Msg::Event(ev, _) => match *ev {
                 EngineEvent::CardAdded(card) => {
                     let id = card.id;
                     shared
@@ -399,8 +411,8 @@ fn summary_job(count: usize, silent: bool) -> Job {
     Job {
         payload: json!({
             "v": 1, "t": "summary", "tag": SUMMARY_TAG, "count": count,
-            "title": format!("{count} cards wait"),
-            "body": "Open Vults to answer them.",
+            "title": vults_i18n::tr!("cards-waiting", count = count),
+            "body": vults_i18n::tr!("push-summary-body"),
             "silent": silent, "time": vults_engine::clock::now_ms(),
         }),
         headers: Headers {
@@ -449,7 +461,7 @@ fn test_job() -> Job {
     Job {
         payload: json!({
             "v": 1, "t": "test", "tag": "vults-test", "title": "Vults",
-            "body": "A test push from Vults: this phone will buzz when a card waits.",
+            "body": vults_i18n::tr!("push-test-body"),
             "time": vults_engine::clock::now_ms(),
         }),
         headers: Headers {
@@ -461,11 +473,14 @@ fn test_job() -> Job {
     }
 }
 
-/// What a card's push says: the desktop notification's title and body (agent, tool, the whole
-/// target when it fits, else its start and "open to read it", the folder, hidden characters as
-/// escapes, a "Destructive" line), and Allow and Deny under the desktop's rules — never on a
-/// destructive card, one whose target does not fit, a question, or a plan. Nothing else.
+/// What a card's push says, in the active language: the desktop notification's title and body
+/// (agent, tool, the whole target when it fits, else its start and "open to read it", the
+/// folder, hidden characters as escapes, a "Destructive" line), and Allow and Deny where the
+/// card's presentation offers them on a push ([`Surface::Push`]: never on a destructive card,
+/// one with a hidden character, one whose target does not fit, a question, or a plan), with
+/// their labels for the service worker's buttons. Nothing else.
 pub fn card_payload(card: &PendingCard) -> Value {
+    let shown = Presentation::of(card);
     let notice = vults_attention::card_notice(card);
     let caps = ServerCaps {
         actions: true,
@@ -478,17 +493,23 @@ pub fn card_payload(card: &PendingCard) -> Value {
         Some(o) => (
             o.summary,
             o.body,
-            o.offers.iter().any(|x| matches!(x, Offer::Allow(_))) && card.plan().is_none(),
+            o.offers.iter().any(|x| matches!(x, Offer::Allow(_)))
+                && shown.may(Surface::Push, Answer::Allow),
         ),
         None => (
-            format!("{} asks", card.identity.display_name()),
+            vults_i18n::tr!(
+                "notify-asks",
+                agent = &shown.title.agent,
+                tool = &shown.title.tool
+            ),
             String::new(),
             false,
         ),
     };
     let fits = card.question || allow || card.destructive.is_some();
-    if !fits && !body.contains("open to read it") {
-        body.push_str("\nOpen to read it.");
+    if !fits {
+        body.push('\n');
+        body.push_str(&vults_i18n::tr!("push-open-to-read"));
     }
     json!({
         "v": 1,
@@ -498,6 +519,11 @@ pub fn card_payload(card: &PendingCard) -> Value {
         "title": title,
         "body": body,
         "actions": if allow { vec!["allow", "deny"] } else { Vec::new() },
+        // The buttons' words, in the app's language (sw.js shows them).
+        "labels": {
+            "allow": vults_i18n::tr!("notify-action-allow"),
+            "deny": vults_i18n::tr!("notify-action-deny"),
+        },
         "question": card.question,
         "destructive": card.destructive.is_some(),
         "time": vults_engine::clock::now_ms(),

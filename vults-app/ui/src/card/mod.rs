@@ -109,7 +109,8 @@ impl CardView {
         CardView {
             target: TargetView::new(card),
             questions,
-            hidden: card.has_hidden_characters(),
+            // The card's presentation's mark: the one rule, as the notice and the phone read it.
+            hidden: vults_engine::present::Presentation::of(card).marks.hidden,
             terminal: CardTerminal {
                 offered: vults_zeca::chat_of_session(&card.session.session).is_none(),
                 ..Default::default()
