@@ -6,6 +6,7 @@
 //! sees comes to the window as news, each read off the watcher's task.
 
 use std::sync::{Arc, Mutex};
+use vults_core::agents::Agent;
 use vults_core::paths::Paths;
 use vults_engine::worker::Worker;
 use vults_installer::AgentReport;
@@ -158,10 +159,7 @@ impl InstallerSide for BackgroundInstaller {
         });
     }
 
-    fn repair(&mut self, agent: &str) {
-        let Some(agent) = vults_installer::agent_named(agent) else {
-            return;
-        };
+    fn repair(&mut self, agent: Agent) {
         self.spawn(move |paths| {
             let repaired = vults_installer::repair(paths, agent);
             let message = repaired
@@ -178,10 +176,7 @@ impl InstallerSide for BackgroundInstaller {
         });
     }
 
-    fn set_enabled(&mut self, agent: &str, enabled: bool) {
-        let Some(agent) = vults_installer::agent_named(agent) else {
-            return;
-        };
+    fn set_enabled(&mut self, agent: Agent, enabled: bool) {
         self.spawn(move |paths| {
             let mut notes = Vec::new();
             match vults_installer::state::set_enabled(paths, agent.name(), enabled) {
@@ -204,10 +199,7 @@ impl InstallerSide for BackgroundInstaller {
         });
     }
 
-    fn remove_leftovers(&mut self, agent: &str) {
-        let Some(agent) = vults_core::agents::Agent::parse(agent) else {
-            return;
-        };
+    fn remove_leftovers(&mut self, agent: Agent) {
         self.spawn(move |paths| {
             let removed = vults_installer::remove_leftovers(paths, agent);
             InstallerNews {
@@ -233,9 +225,9 @@ fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
                 detail.insert(0, full);
             }
             AgentInstall {
-                key: r.agent.name().to_string(),
+                agent: r.agent,
                 name: r.agent.display_name().to_string(),
-                state: r.state.label().to_string(),
+                state: r.state.clone(),
                 detail: (!detail.is_empty()).then(|| detail.join(" ")),
                 repairable: r.state.needs_repair(),
                 retired: r.agent.retired(),

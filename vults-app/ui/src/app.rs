@@ -34,6 +34,7 @@ use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 use vults_engine::messages::{AnsweredBy, CardId, EngineCommand, PendingCard};
+use vults_installer::AgentState;
 
 /// How the window lays itself out on the desktop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -348,9 +349,13 @@ impl VultsWindow {
             if news.installs.is_empty() && news.watched.is_some() {
                 continue;
             }
-            for i in news.installs.iter().filter(|i| i.state == "installed") {
-                self.model.hooks_out.remove(&i.key);
-                self.model.offered.remove(&i.key);
+            for i in news
+                .installs
+                .iter()
+                .filter(|i| i.state == AgentState::Installed)
+            {
+                self.model.hooks_out.remove(&i.agent);
+                self.model.offered.remove(&i.agent);
             }
             self.model.installs = news.installs;
             if let Some(message) = news.message {
@@ -864,15 +869,17 @@ impl VultsWindow {
             Some(SettingsAction::ReadHistory(of)) => self.link.send(EngineCommand::ReadHistory(of)),
             Some(SettingsAction::Open(path)) => self.desktop.open(&path),
             Some(SettingsAction::Repair(agent)) => match self.installer.as_mut() {
-                Some(installer) => installer.repair(&agent),
+                Some(installer) => installer.repair(agent),
                 None => self.model.notice(format!(
-                    "Cannot repair {agent} from here: run `vults-app install`"
+                    "Cannot repair {} from here: run `vults-app install`",
+                    agent.display_name()
                 )),
             },
             Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
-                Some(installer) => installer.set_enabled(&agent, enabled),
+                Some(installer) => installer.set_enabled(agent, enabled),
                 None => self.model.notice(format!(
-                    "Cannot change {agent} from here: the installer is not running"
+                    "Cannot change {} from here: the installer is not running",
+                    agent.display_name()
                 )),
             },
             Some(SettingsAction::SetWatch(s)) => {
@@ -882,9 +889,10 @@ impl VultsWindow {
                 }
             }
             Some(SettingsAction::RemoveLeftovers(agent)) => match self.installer.as_mut() {
-                Some(installer) => installer.remove_leftovers(&agent),
+                Some(installer) => installer.remove_leftovers(agent),
                 None => self.model.notice(format!(
-                    "Cannot remove {agent}'s old hooks from here: run `vults-app --uninstall`"
+                    "Cannot remove {}'s old hooks from here: run `vults-app --uninstall`",
+                    agent.display_name()
                 )),
             },
             Some(SettingsAction::SetStartAtLogin(on)) => match self.installer.as_mut() {

@@ -9,6 +9,7 @@
 //! `Background…` that runs it off the window's thread; a test plays a subsystem with a
 //! `<Subsystem>Channel` ([`EngineChannel`], [`ChatChannel`]): a pair of plain channels.
 
+use vults_core::agents::Agent;
 use vults_engine::messages::{EngineCommand, EngineEvent};
 
 /// How the window reaches the engine.
@@ -112,13 +113,12 @@ impl ChatSide for ChatChannel {
 pub trait InstallerSide {
     /// The result of a finished run, if one finished since the last call.
     fn poll(&mut self) -> Option<InstallerNews>;
-    /// Reinstalls the hook for one agent (by its `--agent` name), then reports every agent.
-    fn repair(&mut self, agent: &str);
+    /// Reinstalls the hook for one agent, then reports every agent.
+    fn repair(&mut self, agent: Agent);
     /// Turns Vults on or off for one agent (saved; off takes its entries out), then reports.
-    fn set_enabled(&mut self, agent: &str, enabled: bool);
-    /// Takes Vults' old hooks out of a retired agent's settings (by its `--agent` name), then
-    /// reports.
-    fn remove_leftovers(&mut self, agent: &str);
+    fn set_enabled(&mut self, agent: Agent, enabled: bool);
+    /// Takes Vults' old hooks out of a retired agent's settings, then reports.
+    fn remove_leftovers(&mut self, agent: Agent);
     /// Turns start at login on or off, then reports ([`InstallerNews::start_at_login`]).
     fn set_start_at_login(&mut self, _enabled: bool) {}
     /// Builds the welcome from what is installed now and sends it ([`InstallerNews::welcome`]).

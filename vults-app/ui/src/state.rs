@@ -36,12 +36,13 @@ pub enum Change {
 /// One agent's install state, as the installer reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentInstall {
-    /// The `--agent` name (`claude`, `cursor`, …).
-    pub key: String,
+    /// The agent.
+    pub agent: vults_core::agents::Agent,
     /// The name a person knows it by (`Claude Code`).
     pub name: String,
-    /// `installed`, `outdated`, `tampered`, `missing`, `not found on this machine`, …
-    pub state: String,
+    /// Installed, outdated, tampered, missing, not found on this machine, … (its
+    /// [`label`](vults_installer::AgentState::label) is the word shown).
+    pub state: vults_installer::AgentState,
     /// What is wrong and what to do, when something is.
     pub detail: Option<String>,
     /// A Repair (an install run) would change something.
@@ -110,14 +111,14 @@ pub struct Model {
     pub monitor_names: Vec<String>,
     /// The layout the window runs in, and why, for Settings → General.
     pub layout_note: Option<String>,
-    /// What the hooks' watcher last said per agent (its `--agent` name): Settings → Agents'
-    /// state line ("removed by another program at 10:42, put back").
-    pub watch_lines: BTreeMap<String, String>,
+    /// What the hooks' watcher last said per agent: Settings → Agents' state line ("removed by
+    /// another program at 10:42, put back").
+    pub watch_lines: BTreeMap<vults_core::agents::Agent, String>,
     /// The agents whose hook the watcher saw go and could not (or was told not to) put back:
     /// the island says so until they are installed again.
-    pub hooks_out: std::collections::BTreeSet<String>,
-    /// Agents that appeared while Vults runs, offered an install (their `--agent` names).
-    pub offered: std::collections::BTreeSet<String>,
+    pub hooks_out: std::collections::BTreeSet<vults_core::agents::Agent>,
+    /// Agents that appeared while Vults runs, offered an install.
+    pub offered: std::collections::BTreeSet<vults_core::agents::Agent>,
     /// The watcher's switches.
     pub watch_settings: vults_installer::watch::WatchSettings,
     /// The island's line for the plan's limit closest to its end ("5 h limit 81 %").
@@ -128,9 +129,9 @@ impl Model {
     /// What the hooks' watcher saw: the agent's state line, the island's line, the offer.
     pub fn watched(&mut self, e: &vults_installer::watch::WatchEvent) {
         use vults_installer::watch::WatchEvent;
-        let key = e.agent().name().to_string();
+        let key = e.agent();
         if let Some(line) = e.state_line() {
-            self.watch_lines.insert(key.clone(), line);
+            self.watch_lines.insert(key, line);
         }
         match e {
             WatchEvent::Removed { restored: true, .. } => {
@@ -158,8 +159,7 @@ impl Model {
 
     /// The island's words for an agent whose hook is out ("Claude Code hook removed").
     pub fn hooks_out_line(&self) -> Option<String> {
-        let first = self.hooks_out.iter().next()?;
-        let name = vults_installer::agent_named(first).map_or(first.as_str(), |a| a.display_name());
+        let name = self.hooks_out.iter().next()?.display_name();
         Some(match self.hooks_out.len() {
             1 => format!("{name} hook out"),
             n => format!("{n} hooks out"),
@@ -320,8 +320,8 @@ mod watch_tests {
             changed: false,
             restored: true,
         });
-        assert!(m.watch_lines["claude"].starts_with("removed by another program at "));
-        assert!(m.watch_lines["claude"].ends_with(", put back"));
+        assert!(m.watch_lines[&Agent::Claude].starts_with("removed by another program at "));
+        assert!(m.watch_lines[&Agent::Claude].ends_with(", put back"));
         assert_eq!(
             m.hooks_out_line(),
             None,
@@ -344,6 +344,6 @@ mod watch_tests {
             agent: Agent::Qwen,
             installed: false,
         });
-        assert!(m.offered.contains("qwen"));
+        assert!(m.offered.contains(&Agent::Qwen));
     }
 }

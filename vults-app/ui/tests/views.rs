@@ -5,9 +5,11 @@ use crate::fixtures::Snap;
 use crate::fixtures::{self, card_harness, now};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
+use vults_core::agents::Agent;
 use vults_core::protocol::AnswerItem;
 use vults_core::rules::{AlwaysRule, Scope};
 use vults_engine::messages::{AuditEntry, CardAnswer, EngineEvent, NamedTool, Outcome};
+use vults_installer::AgentState;
 use vults_ui::flock::FlockView;
 use vults_ui::island::IslandView;
 use vults_ui::settings::SettingsAction;
@@ -289,33 +291,47 @@ fn settings_model() -> Model {
         }),
     ]);
     let install =
-        |key: &str, name: &str, state: &str, detail: Option<&str>, repairable: bool| AgentInstall {
-            key: key.into(),
-            name: name.into(),
-            state: state.into(),
-            detail: detail.map(str::to_string),
-            repairable,
-            retired: false,
+        |agent: Agent, name: &str, state: AgentState, detail: Option<&str>, repairable: bool| {
+            AgentInstall {
+                agent,
+                name: name.into(),
+                state,
+                detail: detail.map(str::to_string),
+                repairable,
+                retired: false,
+            }
         };
     model.installs = vec![
-        install("claude", "Claude Code", "installed", None, false),
         install(
-            "codex",
+            Agent::Claude,
+            "Claude Code",
+            AgentState::Installed,
+            None,
+            false,
+        ),
+        install(
+            Agent::Codex,
             "Codex CLI",
-            "outdated",
+            AgentState::Outdated,
             Some("Vults' entries differ from this version's"),
             true,
         ),
         install(
-            "copilot",
+            Agent::Copilot,
             "Copilot CLI",
-            "not found on this machine",
+            AgentState::NotFound,
             None,
             false,
         ),
-        install("qwen", "Qwen Code", "missing", None, true),
-        install("opencode", "OpenCode", "turned off", None, false),
-        install("cursor", "Cursor", "installed", None, false),
+        install(Agent::Qwen, "Qwen Code", AgentState::Missing, None, true),
+        install(
+            Agent::Opencode,
+            "OpenCode",
+            AgentState::Disabled,
+            None,
+            false,
+        ),
+        install(Agent::Cursor, "Cursor", AgentState::Installed, None, false),
     ];
     model
 }
@@ -388,7 +404,7 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     );
     h.get_by_label("Repair Codex CLI").click();
     h.run();
-    assert_eq!(h.state(), &Some(SettingsAction::Repair("codex".into())));
+    assert_eq!(h.state(), &Some(SettingsAction::Repair(Agent::Codex)));
     // Each agent found can be turned off, a turned-off one on; one not on this machine cannot.
     assert!(h.query_by_label("Turn off Copilot CLI").is_none());
     assert!(h.query_by_label("Turn on Copilot CLI").is_none());
@@ -396,13 +412,13 @@ fn settings_agents_lists_agents_and_named_tools_with_removable_rules() {
     h.run();
     assert_eq!(
         h.state(),
-        &Some(SettingsAction::SetEnabled("claude".into(), false))
+        &Some(SettingsAction::SetEnabled(Agent::Claude, false))
     );
     h.get_by_label("Turn on OpenCode").click();
     h.run();
     assert_eq!(
         h.state(),
-        &Some(SettingsAction::SetEnabled("opencode".into(), true))
+        &Some(SettingsAction::SetEnabled(Agent::Opencode, true))
     );
 }
 
@@ -434,7 +450,7 @@ fn settings_agents_says_what_the_watcher_saw_offers_a_new_agent_and_sets_the_wat
     assert!(h.query_by_label("Repair Qwen Code").is_none());
     h.get_by_label("Install in Qwen Code").click();
     h.run();
-    assert_eq!(h.state(), &Some(SettingsAction::Repair("qwen".into())));
+    assert_eq!(h.state(), &Some(SettingsAction::Repair(Agent::Qwen)));
     h.get_by_label("Keep Vults' hook in place").click();
     h.run();
     assert_eq!(
@@ -479,9 +495,9 @@ fn the_island_says_a_hook_is_out_and_how_close_the_nearest_limit_is() {
 fn settings_agents_offers_to_remove_gemini_leftovers() {
     let mut model = settings_model();
     model.installs.push(vults_ui::state::AgentInstall {
-        key: "gemini".into(),
+        agent: Agent::Gemini,
         name: "Gemini CLI".into(),
-        state: "old hooks left".into(),
+        state: AgentState::Leftover,
         detail: None,
         repairable: false,
         retired: true,
@@ -502,7 +518,7 @@ fn settings_agents_offers_to_remove_gemini_leftovers() {
     h.run();
     assert_eq!(
         h.state(),
-        &Some(SettingsAction::RemoveLeftovers("gemini".into()))
+        &Some(SettingsAction::RemoveLeftovers(Agent::Gemini))
     );
 }
 

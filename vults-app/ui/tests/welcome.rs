@@ -22,9 +22,9 @@ impl InstallerSide for PlayedInstaller {
     fn poll(&mut self) -> Option<InstallerNews> {
         self.news.lock().unwrap().pop()
     }
-    fn repair(&mut self, _agent: &str) {}
-    fn set_enabled(&mut self, _agent: &str, _enabled: bool) {}
-    fn remove_leftovers(&mut self, _agent: &str) {}
+    fn repair(&mut self, _agent: vults_core::agents::Agent) {}
+    fn set_enabled(&mut self, _agent: vults_core::agents::Agent, _enabled: bool) {}
+    fn remove_leftovers(&mut self, _agent: vults_core::agents::Agent) {}
     fn set_start_at_login(&mut self, enabled: bool) {
         self.asked
             .lock()

@@ -6,6 +6,7 @@ use crate::look;
 use crate::state::Model;
 use egui::{Color32, RichText};
 use vults_core::protocol::AgentKind;
+use vults_installer::AgentState;
 
 /// Settings → Agents: each agent's install state, with Repair and an on/off switch, and the
 /// named tools that have asked.
@@ -37,16 +38,16 @@ impl AgentsView {
                         }
                     }
                     for install in &model.installs {
-                        let (kind, name) = match AgentKind::parse(&install.key) {
+                        let (kind, name) = match install.agent.kind() {
                             Some(k) if k != AgentKind::Other => (k, None),
                             _ => (AgentKind::Other, Some(install.name.as_str())),
                         };
                         look::paint_bird(ui, look::agent_color(kind, name), &look::agent_letter(kind, name), 24.0);
                         ui.label(RichText::new(&install.name).strong());
-                        let color = match install.state.as_str() {
-                            "installed" => look::GREEN,
+                        let color = match install.state {
+                            AgentState::Installed => look::GREEN,
                             _ if install.repairable => look::AMBER,
-                            "failed" | "cannot parse its settings" => look::RED,
+                            AgentState::Failed(_) | AgentState::Unparsable { .. } => look::RED,
                             _ => Color32::from_gray(150),
                         };
                         ui.vertical(|ui| {
@@ -55,9 +56,9 @@ impl AgentsView {
                             // the bird, and the name sits in its middle.
                             let row = ui.text_style_height(&egui::TextStyle::Body);
                             ui.add_space(((24.0 - row) / 2.0).max(0.0));
-                            ui.label(RichText::new(&install.state).color(color));
+                            ui.label(RichText::new(install.state.label()).color(color));
                             // What the watcher saw: "removed by another program at 10:42".
-                            if let Some(line) = model.watch_lines.get(&install.key) {
+                            if let Some(line) = model.watch_lines.get(&install.agent) {
                                 ui.add(egui::Label::new(RichText::new(line).small().color(look::AMBER)).wrap());
                             }
                             if let Some(detail) = &install.detail {
@@ -69,14 +70,14 @@ impl AgentsView {
                         });
                         ui.horizontal(|ui| {
                             // A new agent, appeared while Vults runs: installed in one click.
-                            let offered = model.offered.contains(&install.key) && install.state != "installed";
+                            let offered = model.offered.contains(&install.agent) && install.state != AgentState::Installed;
                             let label = if offered {
                                 format!("Install in {}", install.name)
                             } else {
                                 format!("Repair {}", install.name)
                             };
                             if (offered || install.repairable) && ui.button(label).clicked() {
-                                action = Some(SettingsAction::Repair(install.key.clone()));
+                                action = Some(SettingsAction::Repair(install.agent));
                             }
                             if let Some(a) = switch(ui, install) {
                                 action = Some(a);
@@ -166,19 +167,19 @@ fn switch(ui: &mut egui::Ui, install: &crate::state::AgentInstall) -> Option<Set
         let clicked = ui
             .button(format!("Remove old {} hooks", install.name))
             .clicked();
-        return clicked.then(|| SettingsAction::RemoveLeftovers(install.key.clone()));
+        return clicked.then_some(SettingsAction::RemoveLeftovers(install.agent));
     }
-    match install.state.as_str() {
-        "not found on this machine" => None,
-        "turned off" => ui
+    match install.state {
+        AgentState::NotFound => None,
+        AgentState::Disabled => ui
             .button(format!("Turn on {}", install.name))
             .on_hover_text("Put Vults' hook back into this agent's settings")
             .clicked()
-            .then(|| SettingsAction::SetEnabled(install.key.clone(), true)),
+            .then_some(SettingsAction::SetEnabled(install.agent, true)),
         _ => ui
             .button(format!("Turn off {}", install.name))
             .on_hover_text("Take Vults' entries out of this agent's settings, and keep them out")
             .clicked()
-            .then(|| SettingsAction::SetEnabled(install.key.clone(), false)),
+            .then_some(SettingsAction::SetEnabled(install.agent, false)),
     }
 }

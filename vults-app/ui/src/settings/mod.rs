@@ -19,16 +19,16 @@ pub enum SettingsAction {
     ReloadPolicies,
     /// Open a file in the user's editor (the desktop integration does it, not the view).
     Open(std::path::PathBuf),
-    /// Reinstall the hook for one agent (by its key).
-    Repair(String),
-    /// Turn Vults on or off for one agent (by its key): off takes exactly Vults' entries out of
-    /// that agent's settings and keeps them out on every start; on puts them back.
-    SetEnabled(String, bool),
+    /// Reinstall the hook for one agent.
+    Repair(vults_core::agents::Agent),
+    /// Turn Vults on or off for one agent: off takes exactly Vults' entries out of that agent's
+    /// settings and keeps them out on every start; on puts them back.
+    SetEnabled(vults_core::agents::Agent, bool),
     /// The hooks' watcher's switches ("Keep Vults' hook in place", "install in new agents").
     SetWatch(vults_installer::watch::WatchSettings),
-    /// Take Vults' old hooks out of the settings of an agent it no longer serves (by its
-    /// `--agent` name; offered, never done on its own).
-    RemoveLeftovers(String),
+    /// Take Vults' old hooks out of the settings of an agent it no longer serves (offered,
+    /// never done on its own).
+    RemoveLeftovers(vults_core::agents::Agent),
     /// Turn start at login on or off (Settings → General).
     SetStartAtLogin(bool),
     /// Show the first run's welcome again.
