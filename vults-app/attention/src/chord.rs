@@ -191,14 +191,51 @@ impl std::fmt::Display for Chord {
     }
 }
 
+/// Why a chord as typed was refused; `Display` names it and says what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChordError {
+    /// No key after the modifiers.
+    #[error("{0:?}: a chord is modifiers and a key, as Ctrl+Alt+Y")]
+    NoKey(String),
+    /// A word that is not Ctrl, Alt, Shift or Super.
+    #[error("{typed:?}: {word:?} is not a modifier")]
+    NotAModifier {
+        /// The chord as typed.
+        typed: String,
+        /// The word.
+        word: String,
+    },
+    /// The same modifier twice.
+    #[error("{typed:?}: {word} twice")]
+    Twice {
+        /// The chord as typed.
+        typed: String,
+        /// The modifier.
+        word: String,
+    },
+    /// Only Shift, or none.
+    #[error(
+        "{0:?}: a global shortcut needs Ctrl, Alt or Super, or it would take a key from typing"
+    )]
+    TakesTyping(String),
+    /// A key Vults cannot bind.
+    #[error("{typed:?}: {key:?} is not a key Vults can bind")]
+    NotAKey {
+        /// The chord as typed.
+        typed: String,
+        /// The key.
+        key: String,
+    },
+}
+
 impl std::str::FromStr for Chord {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Chord, String> {
+    type Err = ChordError;
+    fn from_str(s: &str) -> Result<Chord, ChordError> {
         let parts: Vec<&str> = s.split('+').map(str::trim).collect();
         let (key, mods) = parts
             .split_last()
             .filter(|(k, _)| !k.is_empty())
-            .ok_or_else(|| format!("{s:?}: a chord is modifiers and a key, as Ctrl+Alt+Y"))?;
+            .ok_or_else(|| ChordError::NoKey(s.to_string()))?;
         let mut m = Mods::default();
         for part in mods {
             let flag = match part.to_ascii_lowercase().as_str() {
@@ -206,20 +243,28 @@ impl std::str::FromStr for Chord {
                 "alt" | "option" | "opt" => &mut m.alt,
                 "shift" => &mut m.shift,
                 "super" | "win" | "windows" | "meta" | "logo" | "cmd" | "command" => &mut m.super_,
-                other => return Err(format!("{s:?}: {other:?} is not a modifier")),
+                other => {
+                    return Err(ChordError::NotAModifier {
+                        typed: s.to_string(),
+                        word: other.to_string(),
+                    });
+                }
             };
             if *flag {
-                return Err(format!("{s:?}: {part} twice"));
+                return Err(ChordError::Twice {
+                    typed: s.to_string(),
+                    word: part.to_string(),
+                });
             }
             *flag = true;
         }
         if !(m.ctrl || m.alt || m.super_) {
-            return Err(format!(
-                "{s:?}: a global shortcut needs Ctrl, Alt or Super, or it would take a key from typing"
-            ));
+            return Err(ChordError::TakesTyping(s.to_string()));
         }
-        let key =
-            parse_key(key).ok_or_else(|| format!("{s:?}: {key:?} is not a key Vults can bind"))?;
+        let key = parse_key(key).ok_or_else(|| ChordError::NotAKey {
+            typed: s.to_string(),
+            key: key.to_string(),
+        })?;
         Ok(Chord { mods: m, key })
     }
 }

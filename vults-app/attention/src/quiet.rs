@@ -139,10 +139,15 @@ impl std::fmt::Display for ClockTime {
     }
 }
 
+/// A time of day as typed that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a time of day as HH:MM (00:00 to 23:59)")]
+pub struct ClockTimeError(pub String);
+
 impl std::str::FromStr for ClockTime {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ClockTime, String> {
-        let bad = || format!("{s:?} is not a time of day as HH:MM (00:00 to 23:59)");
+    type Err = ClockTimeError;
+    fn from_str(s: &str) -> Result<ClockTime, ClockTimeError> {
+        let bad = || ClockTimeError(s.to_string());
         let (h, m) = s.trim().split_once(':').ok_or_else(bad)?;
         let digits =
             |t: &str| !t.is_empty() && t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit());

@@ -23,7 +23,9 @@ mod windows;
 #[cfg(target_os = "linux")]
 mod x11;
 
-pub use crate::chord::{Chord, ChordClash, Key, KeyAction, KeysSettings, Mods, NamedKey};
+pub use crate::chord::{
+    Chord, ChordClash, ChordError, Key, KeyAction, KeysSettings, Mods, NamedKey,
+};
 pub use gate::{Gate, GateCard, Ignored, Intent, Outcome};
 
 use std::sync::Arc;

@@ -142,14 +142,14 @@ impl NotificationsView {
                 self.error = None;
                 match from.parse::<ClockTime>() {
                     Ok(t) => s.quiet.schedule.from = t,
-                    Err(e) => self.error = Some(e),
+                    Err(e) => self.error = Some(e.to_string()),
                 }
             }
             if to_edit.lost_focus() {
                 self.error = None;
                 match to.parse::<ClockTime>() {
                     Ok(t) => s.quiet.schedule.to = t,
-                    Err(e) => self.error = Some(e),
+                    Err(e) => self.error = Some(e.to_string()),
                 }
             }
         });
@@ -230,7 +230,7 @@ impl NotificationsView {
                                         Err(e) => self.error = Some(e.to_string()),
                                     }
                                 }
-                                Err(e) => self.error = Some(e),
+                                Err(e) => self.error = Some(e.to_string()),
                             }
                         }
                         ui.end_row();
