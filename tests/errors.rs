@@ -7,7 +7,8 @@
 //! - Public functions: `pub fn` of every form (`const`, `async`, `unsafe`, `extern`), every method
 //!   of a `pub trait`, and `pub type` aliases; `pub(crate)`, `pub(super)` and `pub(in …)` are
 //!   inside the crate and may stay. The signature is read whole, over as many lines as it takes
-//!   and with any spacing.
+//!   and with any spacing. A trait impl's `type Err = String` (`FromStr`) or `type Error =
+//!   String` (`TryFrom`) is the same string error behind `parse()`, and fails too.
 //! - Not read: comments, items marked `#[cfg(test)]` and the files of `#[cfg(test)] mod x;`.
 //!
 //! `the_check_bites` proves it finds what it is for.
@@ -359,11 +360,34 @@ fn string_errors(signature: &str) -> Vec<String> {
     found
 }
 
-/// Every public signature of a file's code that has a `Result<_, String>`.
+/// A trait impl's error type said as a String (`type Err = String;` of `FromStr`, `type Error =
+/// String;` of `TryFrom`): the same string error, behind `parse()` or `try_from()`.
+fn string_error_types(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("type") {
+        if !word_at(code, at, "type") {
+            continue;
+        }
+        let rest = &code[at..];
+        let item = &rest[..rest.find(';').unwrap_or(rest.len())];
+        let flat: String = item.split_whitespace().collect::<Vec<_>>().join("");
+        let error = ["typeErr=", "typeError="]
+            .iter()
+            .find_map(|head| flat.strip_prefix(head));
+        if error.is_some_and(|e| ["String", "std::string::String"].contains(&e)) {
+            found.push(format!("{item};"));
+        }
+    }
+    found
+}
+
+/// Every public signature of a file's code that has a `Result<_, String>`, and every trait
+/// impl's error type said as a String.
 fn offenders(code: &str) -> Vec<String> {
     public_signatures(code)
         .into_iter()
         .filter(|s| !string_errors(s).is_empty())
+        .chain(string_error_types(code))
         .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
 }
@@ -411,6 +435,8 @@ fn the_check_bites() {
         "pub trait T: Send {\n    fn a(&self) {}\n    fn run(\n        &self,\n    ) -> Result<(), String> { Ok(()) }\n}",
         "pub type Said = Result<u8, String>;",
         "impl X {\n    pub fn f(&self) -> Result<(), String> {}\n}",
+        "impl std::str::FromStr for X {\n    type Err = String;\n    fn from_str(s: &str) -> Result<X, String> {}\n}",
+        "impl TryFrom<u8> for X {\n    type Error =\n        String;\n}",
     ];
     for code in caught {
         assert_eq!(offenders(&code_of(code)).len(), 1, "not caught: {code}");
@@ -432,6 +458,8 @@ fn the_check_bites() {
         "#[cfg(test)]\nmod tests {\n    pub fn f() -> Result<(), String> {}\n}",
         "#[cfg(test)]\npub fn f() -> Result<(), String> {}",
         "pub struct S { pub f: fn() -> u8 }",
+        "impl std::str::FromStr for X {\n    type Err = XError;\n}",
+        "type Errors = String;",
     ];
     // What follows a test module is read, whatever braces its strings and characters hold.
     for tests in [
