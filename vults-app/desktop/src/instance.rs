@@ -232,11 +232,10 @@ fn listen(paths: &Paths) -> io::Result<InstanceListener> {
 fn listen(paths: &Paths) -> io::Result<InstanceListener> {
     use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
     use interprocess::os::windows::local_socket::ListenerOptionsExt;
-    use interprocess::os::windows::security_descriptor::SecurityDescriptor;
     let socket = paths.instance_socket();
-    let sddl = widestring::U16CString::from_str("D:P(A;;GA;;;OW)")
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    let sd = SecurityDescriptor::deserialize(&sddl)?;
+    // This user alone, as the hook's pipe ("OW", the owner's rights, would admit every
+    // administrator: an elevated process's objects are owned by Administrators).
+    let sd = vults_engine::pipe_security::owner_only()?;
     let listener = ListenerOptions::new()
         .name(socket.to_fs_name::<GenericFilePath>()?)
         .security_descriptor(sd)

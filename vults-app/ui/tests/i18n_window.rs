@@ -480,20 +480,22 @@ fn the_too_soon_line_is_a_message_in_every_language() {
 
 fn agents_model() -> vults_ui::state::Model {
     use vults_ui::state::AgentInstall;
-    let install = |key: &str, name: &str, state: &str, retired: bool| AgentInstall {
-        key: key.into(),
+    use vults_core::agents::Agent;
+    use vults_installer::AgentState;
+    let install = |agent: Agent, name: &str, state: AgentState, retired: bool| AgentInstall {
+        agent,
         name: name.into(),
-        state: state.into(),
+        repairable: state == AgentState::Outdated,
+        state,
         detail: None,
-        repairable: state == "outdated",
         retired,
     };
     let mut model = vults_ui::state::Model::default();
     model.installs = vec![
-        install("claude", "Claude Code", "installed", false),
-        install("codex", "Codex CLI", "outdated", false),
-        install("opencode", "OpenCode", "turned off", false),
-        install("gemini", "Gemini CLI", "old hooks left", true),
+        install(Agent::Claude, "Claude Code", AgentState::Installed, false),
+        install(Agent::Codex, "Codex CLI", AgentState::Outdated, false),
+        install(Agent::Opencode, "OpenCode", AgentState::Disabled, false),
+        install(Agent::Gemini, "Gemini CLI", AgentState::Leftover, true),
     ];
     model.named_tools.insert(
         "deploy-bot".into(),
