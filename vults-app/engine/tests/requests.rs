@@ -110,22 +110,19 @@ fn always_allow_makes_an_exact_rule_that_answers_without_a_card_after_a_restart_
     engine.stop();
 
     let engine = start(&home, true);
-    assert!(
-        wait_for(
-            &engine,
-            |e| matches!(e, EngineEvent::Rules(r) if r.len() == 1)
-        )
-        .is_some(),
-        "the rule was saved and loads again"
-    );
-    assert!(
-        wait_for(
-            &engine,
-            |e| matches!(e, EngineEvent::Audited(l) if l.iter().any(|a| a.by == "click"))
-        )
-        .is_some(),
-        "the audit history is read back at start"
-    );
+    // The rules and the audit's tail come at start in either order (the audit is read on a
+    // thread of its own): one wait for both, so neither is passed over waiting for the other.
+    let (mut rules, mut history) = (false, false);
+    let _ = wait_for(&engine, |e| {
+        match e {
+            EngineEvent::Rules(r) if r.len() == 1 => rules = true,
+            EngineEvent::Audited(l) if l.iter().any(|a| a.by == "click") => history = true,
+            _ => {}
+        }
+        rules && history
+    });
+    assert!(rules, "the rule was saved and loads again");
+    assert!(history, "the audit history is read back at start");
     assert_eq!(
         hook_output(claude_request(&home, "npm run build")),
         CLAUDE_ALLOW

@@ -873,9 +873,10 @@ impl VultsWindow {
             },
             Some(SettingsAction::SetEnabled(agent, enabled)) => match self.installer.as_mut() {
                 Some(installer) => installer.set_enabled(agent, enabled),
-                None => self
-                    .model
-                    .notice(vults_i18n::tr!("notice-cannot-change", agent = agent.display_name())),
+                None => self.model.notice(vults_i18n::tr!(
+                    "notice-cannot-change",
+                    agent = agent.display_name()
+                )),
             },
             Some(SettingsAction::SetWatch(s)) => {
                 self.model.watch_settings = s;

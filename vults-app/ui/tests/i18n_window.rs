@@ -479,9 +479,9 @@ fn the_too_soon_line_is_a_message_in_every_language() {
 // ---- Settings → Agents, History, Notifications, Phone ----
 
 fn agents_model() -> vults_ui::state::Model {
-    use vults_ui::state::AgentInstall;
     use vults_core::agents::Agent;
     use vults_installer::AgentState;
+    use vults_ui::state::AgentInstall;
     let install = |agent: Agent, name: &str, state: AgentState, retired: bool| AgentInstall {
         agent,
         name: name.into(),

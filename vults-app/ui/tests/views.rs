@@ -166,6 +166,23 @@ fn destructive_card_is_marked_and_has_no_always_allow() {
     assert_eq!(h.state().answer, Some(CardAnswer::Deny));
 }
 
+/// The card offers what its presentation offers (`vults_engine::present`, which the notice, the
+/// push and the phone page read too): a destructive call offers no Always even when a rule came
+/// with the card, by click or by Shift+A.
+#[test]
+fn a_destructive_card_offers_no_always_even_with_a_rule() {
+    let mut card = fixtures::bash_card(6, "rm -rf /home/ada/src/vults/target");
+    assert!(card.always_rule.is_some(), "the rule the card came with");
+    card.destructive = Some("rm -rf".into());
+    let mut h = card_harness(card);
+    h.run();
+    h.get_by_label("DESTRUCTIVE: rm -rf");
+    assert!(h.query_by_label("Always allow").is_none());
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::A);
+    h.run();
+    assert_eq!(h.state().answer, None, "Shift+A makes no rule");
+}
+
 #[test]
 fn edit_card_shows_path_old_and_new() {
     let mut h = card_harness(fixtures::edit_card(5));

@@ -37,6 +37,7 @@ use vults_core::agents::Target;
 use vults_core::text::reveal;
 use vults_engine::diff::FileDiff;
 use vults_engine::messages::{CardAnswer, PendingCard, Reason};
+use vults_engine::present::{Answer, Marks, Presentation, Surface};
 use vults_i18n::tr;
 
 /// Width of a card window in points.
@@ -82,9 +83,11 @@ pub struct CardView {
     plan: PlanView,
     /// A Super key is down (followed from its own key events: see [`keys::presses`]).
     super_held: bool,
-    /// Something the card shows has a hidden character ([`vults_core::text::is_hidden`]): it is
-    /// written out as `‹U+202E›` where it stands, and the card says so at the top.
-    hidden: bool,
+    /// What the card shows a person, decided once for every surface
+    /// ([`vults_engine::present::Presentation`]): its marks — hidden characters (each written
+    /// out as `‹U+202E›` where it stands, and said at the top), destructive — and whether it
+    /// offers Always, as the notice, the push and the phone page read them.
+    present: Option<Presentation>,
     /// Each scrolling block's scroll and what is out of sight below it.
     folds: Folds,
     /// "Show terminal" on this card.
@@ -109,8 +112,7 @@ impl CardView {
         CardView {
             target: TargetView::new(card),
             questions,
-            // The card's presentation's mark: the one rule, as the notice and the phone read it.
-            hidden: vults_engine::present::Presentation::of(card).marks.hidden,
+            present: Some(Presentation::of(card)),
             terminal: CardTerminal {
                 offered: vults_zeca::chat_of_session(&card.session.session).is_none(),
                 ..Default::default()
@@ -133,7 +135,22 @@ impl CardView {
 
     /// Whether the card flags hidden characters in what it shows.
     pub fn has_hidden_characters(&self) -> bool {
-        self.hidden
+        self.present.as_ref().is_some_and(|p| p.marks.hidden)
+    }
+
+    /// The card's marks, from its presentation (none before [`CardView::new`]).
+    fn marks(&self) -> Marks {
+        self.present
+            .as_ref()
+            .map(|p| p.marks.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether the card offers Always: its presentation's say (a rule, and not destructive).
+    fn offers_always(&self) -> bool {
+        self.present
+            .as_ref()
+            .is_some_and(|p| p.may(Surface::Card, Answer::Always))
     }
 
     /// The card's diff, when it shows one.
@@ -258,7 +275,8 @@ impl CardView {
         if self.terminal.offered && presses.iter().any(|p| p.is(Key::T)) {
             self.terminal.asked = true;
         }
-        header_ui(ui, card, now, self.hidden, &mut self.terminal);
+        let marks = self.marks();
+        header_ui(ui, card, now, &marks, &mut self.terminal);
         ui.add_space(4.0);
         self.by_key = false;
         if let Some(plan) = card.plan() {
@@ -284,8 +302,9 @@ impl CardView {
                     ui.ctx().request_repaint();
                 }
                 ui.add_space(6.0);
-                decision_ui(ui, card, keys, armed, &mut self.terminal).or_else(|| {
-                    let key = permission_key(card, &presses);
+                let always = self.offers_always();
+                decision_ui(ui, card, always, keys, armed, &mut self.terminal).or_else(|| {
+                    let key = permission_key(card, always, &presses);
                     self.by_key = key.is_some();
                     key
                 })
@@ -324,7 +343,7 @@ fn header_ui(
     ui: &mut egui::Ui,
     card: &PendingCard,
     now: SystemTime,
-    hidden: bool,
+    marks: &Marks,
     terminal: &mut CardTerminal,
 ) {
     let name = match &card.identity {
@@ -386,7 +405,7 @@ fn header_ui(
                     .strong(),
             );
         }
-        if hidden {
+        if marks.hidden {
             ui.label(
                 RichText::new(tr!("card-hidden"))
                     .strong()
@@ -395,7 +414,7 @@ fn header_ui(
             )
             .on_hover_text(tr!("card-hidden-hover"));
         }
-        if let Some(why) = &card.destructive {
+        if let Some(why) = &marks.destructive {
             ui.label(
                 // Monospace: what was found is command text ("git push --force" drawn in the
                 // proportional face reads as "git push –force").

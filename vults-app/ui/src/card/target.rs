@@ -250,14 +250,21 @@ pub(super) fn pretty_json(text: &str) -> String {
 
 /// What a permission card's keys answer: `A` allow, `D` deny, `Shift+A` the card's first
 /// Always (none on a card that offers none). The first press that means something wins.
-pub(super) fn permission_key(card: &PendingCard, presses: &[Press]) -> Option<CardAnswer> {
+pub(super) fn permission_key(
+    card: &PendingCard,
+    always: bool,
+    presses: &[Press],
+) -> Option<CardAnswer> {
     presses.iter().find_map(|p| {
         if p.is(Key::A) {
             Some(CardAnswer::Allow)
         } else if p.is(Key::D) {
             Some(CardAnswer::Deny)
         } else if p.is_shift(Key::A) {
-            card.always_rule.as_ref().map(|_| CardAnswer::AlwaysAllow)
+            card.always_rule
+                .as_ref()
+                .filter(|_| always)
+                .map(|_| CardAnswer::AlwaysAllow)
         } else {
             None
         }
@@ -337,15 +344,22 @@ pub fn always_offers(card: &PendingCard) -> Vec<(Always, CardAnswer, &AlwaysRule
     }
 }
 
+/// The answers under a permission card. `always`: its presentation offers Always
+/// ([`vults_engine::present::Presentation::offers`]: a rule, and not destructive).
 pub(super) fn decision_ui(
     ui: &mut egui::Ui,
     card: &PendingCard,
+    always: bool,
     keys: bool,
     armed: bool,
     terminal: &mut CardTerminal,
 ) -> Option<CardAnswer> {
     let mut answer = None;
-    let offers = always_offers(card);
+    let offers = if always {
+        always_offers(card)
+    } else {
+        Vec::new()
+    };
     ui.horizontal_wrapped(|ui| {
         // Faded until the card has been in its place for a moment (super::ARM_DELAY).
         if !armed {

@@ -96,11 +96,11 @@ impl PhoneView {
     /// Draws the pane; returns what the person asked the link to do.
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &PhoneStatus) -> Option<PhoneAction> {
         let mut action = None;
-        ui.heading(tr!("phone-title"));
-        ui.label(RichText::new(tr!("phone-intro")).color(MUTED));
+        ui.heading(tr!("settings-phone-title"));
+        ui.label(RichText::new(tr!("settings-phone-intro")).color(MUTED));
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            let label = ui.label(tr!("phone-port"));
+            let label = ui.label(tr!("settings-phone-port"));
             let port_ok = self.port.trim().parse::<u16>().is_ok_and(|p| p > 0);
             ui.add_enabled(
                 status.address.is_none(),
@@ -109,20 +109,22 @@ impl PhoneView {
             .labelled_by(label.id);
             match status.address {
                 Some(addr) => {
-                    ui.label(RichText::new(tr!("phone-listening", port = addr.port())).strong());
-                    if ui.button(tr!("phone-turn-off")).clicked() {
+                    ui.label(
+                        RichText::new(tr!("settings-phone-listening", port = addr.port())).strong(),
+                    );
+                    if ui.button(tr!("settings-phone-turn-off")).clicked() {
                         action = Some(PhoneAction::Disable);
                     }
                 }
                 None => {
                     if ui
-                        .add_enabled(port_ok, egui::Button::new(tr!("phone-turn-on")))
+                        .add_enabled(port_ok, egui::Button::new(tr!("settings-phone-turn-on")))
                         .clicked()
                         && let Ok(port) = self.port.trim().parse()
                     {
                         action = Some(PhoneAction::Enable { port });
                     }
-                    ui.label(RichText::new(tr!("phone-off")).color(MUTED));
+                    ui.label(RichText::new(tr!("settings-phone-off")).color(MUTED));
                 }
             }
         });
@@ -141,7 +143,7 @@ impl PhoneView {
         if status.address.is_some() || status.broker.state.is_some() {
             match &status.offer {
                 Some(offer) => {
-                    ui.label(tr!("phone-scan"));
+                    ui.label(tr!("settings-phone-scan"));
                     qr(ui, &status.qr);
                     ui.label(
                         RichText::new(shown_url(offer))
@@ -151,48 +153,48 @@ impl PhoneView {
                     );
                     if offer.phone_login.is_some() {
                         ui.label(
-                            RichText::new(tr!("phone-code-carries-login"))
+                            RichText::new(tr!("settings-phone-code-carries-login"))
                                 .small()
                                 .color(WARN),
                         );
                     }
                     if let Some(fp) = &status.tls_fingerprint {
                         ui.label(
-                            RichText::new(tr!("phone-fingerprint", fingerprint = fp))
+                            RichText::new(tr!("settings-phone-fingerprint", fingerprint = fp))
                                 .small()
                                 .color(MUTED),
                         );
                     }
                     let reach = if offer.broker.is_some() {
-                        tr!("phone-one-use-broker")
+                        tr!("settings-phone-one-use-broker")
                     } else {
-                        tr!("phone-one-use-lan")
+                        tr!("settings-phone-one-use-lan")
                     };
                     ui.label(RichText::new(reach).small().color(MUTED));
                 }
                 None => {
-                    ui.label(RichText::new(tr!("phone-code-expired")).color(MUTED));
+                    ui.label(RichText::new(tr!("settings-phone-code-expired")).color(MUTED));
                 }
             }
-            if ui.button(tr!("phone-new-code")).clicked() {
+            if ui.button(tr!("settings-phone-new-code")).clicked() {
                 action = Some(PhoneAction::NewCode);
             }
             ui.add_space(8.0);
         }
 
-        ui.strong(tr!("phone-paired"));
+        ui.strong(tr!("settings-phone-paired"));
         if status.devices.is_empty() {
-            ui.label(RichText::new(tr!("phone-none-yet")).color(MUTED));
+            ui.label(RichText::new(tr!("settings-phone-none-yet")).color(MUTED));
         }
         for d in &status.devices {
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&d.name).strong());
                 ui.label(RichText::new(&d.id).monospace().small().color(MUTED));
                 if d.revoked_at.is_some() {
-                    ui.label(RichText::new(tr!("phone-revoked")).color(WARN));
+                    ui.label(RichText::new(tr!("settings-phone-revoked")).color(WARN));
                 } else if ui
-                    .button(tr!("phone-revoke"))
-                    .on_hover_text(tr!("phone-revoke-hover"))
+                    .button(tr!("settings-phone-revoke"))
+                    .on_hover_text(tr!("settings-phone-revoke-hover"))
                     .clicked()
                 {
                     action = Some(PhoneAction::Revoke(d.id.clone()));
@@ -207,10 +209,16 @@ impl PhoneView {
         if !status.push_storage.is_empty() {
             ui.label(RichText::new(&status.push_storage).small().color(MUTED));
         }
-        refusal_list(ui, &tr!("phone-refused-paired"), &status.refusals, 10, WARN);
         refusal_list(
             ui,
-            &tr!("phone-refused-unauthenticated"),
+            &tr!("settings-phone-refused-paired"),
+            &status.refusals,
+            10,
+            WARN,
+        );
+        refusal_list(
+            ui,
+            &tr!("settings-phone-refused-unauthenticated"),
             &status.unauthenticated,
             5,
             MUTED,
@@ -225,9 +233,9 @@ impl PhoneView {
         let mut action = None;
         let b = &status.broker;
         self.broker.load(b.config.as_ref());
-        ui.strong(tr!("phone-broker-title"));
+        ui.strong(tr!("settings-phone-broker-title"));
         ui.label(
-            RichText::new(tr!("phone-broker-intro"))
+            RichText::new(tr!("settings-phone-broker-intro"))
                 .color(MUTED)
                 .small(),
         );
@@ -250,17 +258,20 @@ impl PhoneView {
                     .labelled_by(l.id);
                     ui.end_row();
                 };
-                let (optional, unchanged) = (tr!("phone-optional"), tr!("phone-unchanged"));
+                let (optional, unchanged) = (
+                    tr!("settings-phone-optional"),
+                    tr!("settings-phone-unchanged"),
+                );
                 row(
                     ui,
-                    &tr!("phone-broker-url"),
+                    &tr!("settings-phone-broker-url"),
                     &mut f.url,
-                    &tr!("phone-broker-url-hint"),
+                    &tr!("settings-phone-broker-url-hint"),
                     false,
                 );
                 row(
                     ui,
-                    &tr!("phone-username"),
+                    &tr!("settings-phone-username"),
                     &mut f.username,
                     &optional,
                     false,
@@ -270,12 +281,18 @@ impl PhoneView {
                 } else {
                     &optional
                 };
-                row(ui, &tr!("phone-password"), &mut f.password, hint, true);
                 row(
                     ui,
-                    &tr!("phone-phone-username"),
+                    &tr!("settings-phone-password"),
+                    &mut f.password,
+                    hint,
+                    true,
+                );
+                row(
+                    ui,
+                    &tr!("settings-phone-phone-username"),
                     &mut f.phone_username,
-                    &tr!("phone-phone-username-hint"),
+                    &tr!("settings-phone-phone-username-hint"),
                     false,
                 );
                 let hint = if b.phone_password_set {
@@ -285,38 +302,38 @@ impl PhoneView {
                 };
                 row(
                     ui,
-                    &tr!("phone-phone-password"),
+                    &tr!("settings-phone-phone-password"),
                     &mut f.phone_password,
                     hint,
                     true,
                 );
                 row(
                     ui,
-                    &tr!("phone-ca"),
+                    &tr!("settings-phone-ca"),
                     &mut f.ca_file,
-                    &tr!("phone-ca-hint"),
+                    &tr!("settings-phone-ca-hint"),
                     false,
                 );
                 row(
                     ui,
-                    &tr!("phone-phone-broker-url"),
+                    &tr!("settings-phone-phone-broker-url"),
                     &mut f.phone_url,
-                    &tr!("phone-phone-broker-url-hint"),
+                    &tr!("settings-phone-phone-broker-url-hint"),
                     false,
                 );
                 row(
                     ui,
-                    &tr!("phone-page-url"),
+                    &tr!("settings-phone-page-url"),
                     &mut f.page_url,
-                    &tr!("phone-page-url-hint"),
+                    &tr!("settings-phone-page-url-hint"),
                     false,
                 );
             });
         ui.horizontal(|ui| {
             let label = if b.state.is_some() {
-                tr!("phone-save-reconnect")
+                tr!("settings-phone-save-reconnect")
             } else {
-                tr!("phone-connect")
+                tr!("settings-phone-connect")
             };
             if ui
                 .add_enabled(!f.url.trim().is_empty(), egui::Button::new(label))
@@ -324,13 +341,17 @@ impl PhoneView {
             {
                 action = Some(PhoneAction::Broker(f.settings()));
             }
-            if b.password_set && ui.button(tr!("phone-forget-password")).clicked() {
+            if b.password_set && ui.button(tr!("settings-phone-forget-password")).clicked() {
                 action = Some(PhoneAction::Broker(BrokerSettings {
                     password: Some(String::new()),
                     ..f.settings()
                 }));
             }
-            if b.phone_password_set && ui.button(tr!("phone-forget-phone-password")).clicked() {
+            if b.phone_password_set
+                && ui
+                    .button(tr!("settings-phone-forget-phone-password"))
+                    .clicked()
+            {
                 action = Some(PhoneAction::Broker(BrokerSettings {
                     phone_password: Some(String::new()),
                     ..f.settings()
@@ -344,15 +365,18 @@ impl PhoneView {
                         WARN
                     };
                     ui.label(
-                        RichText::new(tr!("phone-broker-state", state = broker_words(state)))
-                            .color(color),
+                        RichText::new(tr!(
+                            "settings-phone-broker-state",
+                            state = broker_words(state)
+                        ))
+                        .color(color),
                     );
-                    if ui.button(tr!("phone-disconnect")).clicked() {
+                    if ui.button(tr!("settings-phone-disconnect")).clicked() {
                         action = Some(PhoneAction::BrokerOff);
                     }
                 }
                 None => {
-                    ui.label(RichText::new(tr!("phone-broker-off")).color(MUTED));
+                    ui.label(RichText::new(tr!("settings-phone-broker-off")).color(MUTED));
                 }
             }
         });
@@ -365,7 +389,7 @@ impl PhoneView {
         if !f.phone_username.trim().is_empty() {
             ui.label(
                 RichText::new(tr!(
-                    "phone-qr-login",
+                    "settings-phone-qr-login",
                     write = "vults/+/a",
                     read = "vults/+/p"
                 ))
@@ -380,10 +404,10 @@ impl PhoneView {
 /// The broker connection's state in the person's words (the error as the link said it).
 fn broker_words(state: &vults_phone::BrokerState) -> String {
     match state {
-        vults_phone::BrokerState::Connecting => tr!("phone-broker-connecting"),
-        vults_phone::BrokerState::Connected => tr!("phone-broker-connected"),
+        vults_phone::BrokerState::Connecting => tr!("settings-phone-broker-connecting"),
+        vults_phone::BrokerState::Connected => tr!("settings-phone-broker-connected"),
         vults_phone::BrokerState::Reconnecting { error, retry_in_s } => tr!(
-            "phone-broker-reconnecting",
+            "settings-phone-broker-reconnecting",
             seconds = *retry_in_s,
             error = error
         ),
@@ -415,19 +439,19 @@ fn push_line(
         if d.push.is_some() {
             let last = state
                 .and_then(|s| s.last_delivered)
-                .map(|ms| tr!("phone-push-last", time = super::history::clock(ms)))
-                .unwrap_or_else(|| tr!("phone-push-nothing"));
-            ui.label(RichText::new(tr!("phone-push-on", last = last)).small());
+                .map(|ms| tr!("settings-phone-push-last", time = super::history::clock(ms)))
+                .unwrap_or_else(|| tr!("settings-phone-push-nothing"));
+            ui.label(RichText::new(tr!("settings-phone-push-on", last = last)).small());
             if ui
-                .small_button(tr!("phone-push-test"))
-                .on_hover_text(tr!("phone-push-test-hover"))
+                .small_button(tr!("settings-phone-push-test"))
+                .on_hover_text(tr!("settings-phone-push-test-hover"))
                 .clicked()
             {
                 action = Some(PhoneAction::TestPush(d.id.clone()));
             }
         } else {
             ui.label(
-                RichText::new(tr!("phone-push-off", doc = "docs/phone.md"))
+                RichText::new(tr!("settings-phone-push-off", doc = "docs/phone.md"))
                     .small()
                     .color(MUTED),
             );
@@ -435,7 +459,7 @@ fn push_line(
     });
     if let Some(error) = state.and_then(|s| s.last_error.as_deref()) {
         ui.label(
-            RichText::new(tr!("phone-push-error", error = error))
+            RichText::new(tr!("settings-phone-push-error", error = error))
                 .small()
                 .color(WARN),
         );
@@ -460,7 +484,9 @@ fn refusal_list(
             RichText::new(format!(
                 "{} — {}",
                 r.by,
-                r.detail.clone().unwrap_or_else(|| tr!("phone-refused"))
+                r.detail
+                    .clone()
+                    .unwrap_or_else(|| tr!("settings-phone-refused"))
             ))
             .small()
             .color(color),
