@@ -5,5 +5,7 @@
 //! their ports. Raw X11 stays in the view crate (`vults-ui`'s `viewport/x11.rs`): it places the
 //! window's own viewports and speaks egui's keys and screens.
 
+#![warn(missing_docs)]
+
 pub mod instance;
 pub mod tray;
