@@ -44,6 +44,9 @@ use vults_core::paths::Paths;
 /// How long the files must stay still before they are checked: a program writing a file in
 /// several steps is looked at once, when it is done.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
+/// However often a file keeps changing, a batch is checked at the latest this long after its
+/// first change (within the 2 s in which a removal is said).
+pub const BATCH_AT_MOST: Duration = Duration::from_secs(1);
 
 /// A removal this soon after Vults put the entry back means another program keeps removing
 /// it: Vults stops restoring rather than fight.
@@ -616,6 +619,8 @@ fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, WatchError> {
     let task = async move {
         let mut keeper = Some(keeper);
         let mut due: Option<tokio::time::Instant> = None;
+        // When the batch's first change came (the check waits at most BATCH_AT_MOST from it).
+        let mut first: Option<tokio::time::Instant> = None;
         loop {
             let wait = async {
                 match due {
@@ -627,12 +632,16 @@ fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, WatchError> {
                 ev = raw.recv() => match ev {
                     None => break,
                     // A read (an agent reading its settings, many times a minute) changes
-                    // nothing; anything else about a settings file is looked at DEBOUNCE after
-                    // the first change of a batch, however many follow.
-                    Some(Ok(ev)) if !ev.kind.is_access() && due.is_none() => {
+                    // nothing; anything else about a settings file is looked at once the files
+                    // have been still for DEBOUNCE (a program that truncates, then writes, is
+                    // seen when it is done), and at the latest BATCH_AT_MOST after the first
+                    // change of a batch.
+                    Some(Ok(ev)) if !ev.kind.is_access() => {
                         let k = keeper.as_ref().expect("the keeper is back after each check");
                         if ev.paths.iter().any(|p| k.concerns(p)) {
-                            due = Some(tokio::time::Instant::now() + DEBOUNCE);
+                            let now = tokio::time::Instant::now();
+                            let start = *first.get_or_insert(now);
+                            due = Some((now + DEBOUNCE).min(start + BATCH_AT_MOST));
                         }
                     }
                     Some(Ok(_)) => {}
@@ -657,6 +666,7 @@ fn prepare(paths: &Paths, sink: Sink) -> Result<Prepared, WatchError> {
                 },
                 () = wait => {
                     due = None;
+                    first = None;
                     let mut k = keeper.take().expect("the keeper is back after each check");
                     let (k, events) = blocking(move || {
                         let e = k.check(Instant::now(), SystemTime::now());

@@ -456,5 +456,8 @@ fn the_running_watcher_sees_a_rename_over_and_an_edit_in_place() {
             .is_ok_and(|t| t.contains("vults-hook"))
     });
     drop(handle);
-    assert_eq!(seen.lock().unwrap().len(), 4, "{:?}", seen.lock().unwrap());
+    // (Cloned first: a failing assert_eq! formats its message while its operands' temporaries,
+    // a guard of the same lock among them, are still alive.)
+    let events = seen.lock().unwrap().clone();
+    assert_eq!(events.len(), 4, "{events:?}");
 }
