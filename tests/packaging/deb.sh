@@ -81,7 +81,7 @@ for _ in $(seq 100); do wid=$(xdotool search --onlyvisible --name '^Vults: Claud
 sleep 0.5  # the card settles to its measured height in the next frame
 eval "$(xdotool getwindowgeometry --shell "$wid")"
 import -window "$wid" "$t/card.png"
-# The Allow button is the card's widest row of its green (look::GREEN, #3DB86B).
+# The Allow button is the card's widest row of its green (theme::GREEN, #3DB86B).
 read -r bx by < <(convert "$t/card.png" txt:- | awk -F'[,: ]+' '/#3DB86B/ {n[$2]++; sx[$2]+=$1}
     END {for (y in n) if (n[y] > best) {best = n[y]; by = y; bx = int(sx[y] / n[y])} print bx, by}')
 [ -n "${bx:-}" ] || fail "no Allow button found on the card"

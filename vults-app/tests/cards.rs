@@ -109,7 +109,7 @@ pub(super) fn button_in_card(folder: &str, command: &str, height: f32, label: &s
         .with_size(egui::vec2(vults_ui::card::WIDTH, height))
         .build_ui(move |ui| {
             egui::CentralPanel::default()
-                .frame(vults_ui::look::card_frame(false))
+                .frame(vults_ui::theme::card_frame(false))
                 .show(ui, |ui| {
                     view.ui(ui, &card, std::time::SystemTime::now(), true);
                 });

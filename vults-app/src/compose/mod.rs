@@ -153,9 +153,9 @@ pub fn window(
     .with_chat(Box::new(zeca))
     // Show terminal runs off the window's thread (it reads the process table, runs tmux and
     // kitty @, talks to the X server).
-    .with_terminal(Box::new(vults_ui::terminal::BackgroundTerminal::start(
-        wake.clone(),
-    )));
+    .with_terminal(Box::new(
+        vults_ui::show_terminal::BackgroundTerminal::start(wake.clone()),
+    ));
     if let Some(instance) = instance {
         window = window.with_show_requests(instance.serve(wake.clone()));
     }

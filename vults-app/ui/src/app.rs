@@ -12,16 +12,15 @@
 //!   window; the island is a strip at its top, the cards float inside it.
 
 mod attend;
-mod cards;
+mod places;
 
-pub(crate) use cards::card_title;
-pub use cards::{Place, Places, card_id, place_cards};
+pub(crate) use places::card_title;
+pub use places::{Place, Places, card_id, place_cards};
 
 use super::attention::AttentionSide;
 use super::card::CardView;
 use super::flock::FlockView;
 use super::island::{self, IslandView};
-use super::look;
 use super::ports::{ChatSide, EngineSide, HostsSide, InstallerSide, PhoneSide};
 use super::settings::SettingsAction;
 use super::settings::agents::AgentsView;
@@ -29,6 +28,7 @@ use super::settings::history::HistoryView;
 use super::settings::policies::PoliciesView;
 use super::settings::rules::RulesView;
 use super::state::{Change, Model};
+use super::theme;
 use egui::{Color32, RichText, ViewportBuilder, ViewportCommand, ViewportId};
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
@@ -140,7 +140,7 @@ pub struct VultsWindow {
     /// A second start of the app asks for the window here (crate::instance).
     show_requests: Option<std::sync::mpsc::Receiver<()>>,
     cards: HashMap<CardId, CardView>,
-    /// The symbols font ([`look::install_fonts`]) is in the context.
+    /// The symbols font ([`theme::install_fonts`]) is in the context.
     fonts_installed: bool,
     /// `ctx` time when the newest card arrived: the island pulses for [`PULSE_FOR`] after it.
     pulse_from: Option<f64>,
@@ -161,8 +161,8 @@ pub struct VultsWindow {
     card_pending_draw: Option<u32>,
     /// Each card window's height as last drawn, so the window fits its card.
     card_heights: HashMap<CardId, f32>,
-    /// Where each card on screen is, kept while it is up: a card never moves ([`cards::Places`]).
-    places: cards::Places,
+    /// Where each card on screen is, kept while it is up: a card never moves ([`places::Places`]).
+    places: places::Places,
     /// Cards with no room on screen, oldest first: the island says "+N more", the flock lists
     /// them ([`place_cards`]).
     stacked: Vec<CardId>,
@@ -171,7 +171,7 @@ pub struct VultsWindow {
     /// The card that takes the keys in one window ([`VultsWindow::keys_card`]).
     keys_card: Option<CardId>,
     /// "Show terminal": its side, its toast and the island's menu.
-    terminal: super::terminal_ui::WindowTerminal,
+    terminal: super::show_terminal_toast::WindowTerminal,
     /// Notifications, quiet hours and global keys ([`VultsWindow::with_attention`]).
     attention: Option<Box<dyn AttentionSide>>,
     attention_view: super::settings::notifications::NotificationsView,
@@ -249,7 +249,7 @@ impl VultsWindow {
 
     /// Adds "Show terminal" (bird, card, island's menu, Zeca task): `side` runs each show off
     /// the window's thread. Settings → General's survey is asked for now, once.
-    pub fn with_terminal(mut self, mut side: Box<dyn super::terminal::TerminalSide>) -> Self {
+    pub fn with_terminal(mut self, mut side: Box<dyn super::show_terminal::TerminalSide>) -> Self {
         side.survey();
         self.terminal.side = Some(side);
         self
@@ -322,7 +322,7 @@ impl VultsWindow {
     /// Once per frame, also while hidden: apply the engine's events and the tray's clicks.
     pub fn logic(&mut self, ctx: &egui::Context) {
         if !self.fonts_installed {
-            look::install_fonts(ctx);
+            theme::install_fonts(ctx);
             self.fonts_installed = true;
         }
         // A card that arrived earlier and is still not drawn: one more frame went by.
@@ -688,7 +688,7 @@ impl VultsWindow {
             .cards
             .iter()
             .map(|c| {
-                look::next_waited_change(
+                theme::next_waited_change(
                     now.duration_since(c.arrived).unwrap_or_default().as_secs(),
                 )
             })
@@ -739,7 +739,7 @@ impl VultsWindow {
                     ui.label(
                         RichText::new(vults_i18n::tr!("cards-paused-line"))
                             .strong()
-                            .color(look::AMBER),
+                            .color(theme::AMBER),
                     );
                 } else if let Some(notice) = self.model.notices.back() {
                     ui.add(

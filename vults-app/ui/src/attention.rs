@@ -201,7 +201,7 @@ fn session_notice(s: &Session, what: What) -> Notice {
     Notice {
         agent: match &s.identity {
             Some(identity) => identity.display_name(),
-            None => crate::look::agent_label(s.agent, s.agent_name.as_deref()),
+            None => crate::theme::agent_label(s.agent, s.agent_name.as_deref()),
         },
         folder: s.folder.clone(),
         what,

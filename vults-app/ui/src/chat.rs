@@ -4,7 +4,7 @@
 //! the model and returns `ChatAction`s; it never does I/O.
 
 use super::card::CardView;
-use super::look;
+use super::theme;
 use crate::state::Model;
 use egui::{Color32, RichText};
 use std::collections::{HashMap, HashSet};
@@ -250,7 +250,7 @@ impl ChatView {
             });
             if let Some(why) = why_not_sent {
                 // Said next to Send, not left to guess from a greyed-out button.
-                ui.label(RichText::new(why).small().color(look::AMBER));
+                ui.label(RichText::new(why).small().color(theme::AMBER));
             }
             ui.add_space(4.0);
         });
@@ -295,7 +295,7 @@ impl ChatView {
                         .cards
                         .entry(card.id)
                         .or_insert_with(|| CardView::new(card));
-                    let frame = look::card_frame(card.destructive.is_some());
+                    let frame = theme::card_frame(card.destructive.is_some());
                     // One card takes the keys: the newest here, or in one window the one the
                     // window chose of all (the oldest on screen).
                     let keys = if self.one_window {
@@ -480,7 +480,7 @@ fn picker_row(
     RichText::new(format!("\n{}", about.join(" · ")))
         .small()
         .color(if asks {
-            look::AMBER
+            theme::AMBER
         } else {
             Color32::from_gray(150)
         })
@@ -587,7 +587,7 @@ pub fn card_origin_ui(ui: &mut egui::Ui, model: &Model, card: &PendingCard) -> O
         .link(
             RichText::new(tr!("chat-from-zeca", title = title))
                 .italics()
-                .color(look::AMBER),
+                .color(theme::AMBER),
         )
         .on_hover_text(tr!("chat-open"));
     link.clicked().then(|| chat.to_string())
@@ -650,9 +650,9 @@ fn entry_ui(
             let status = vults_zeca::tool::status(entry, running)?;
             let color = match status.tone {
                 Tone::Quiet => Color32::from_gray(170),
-                Tone::Waiting => look::AMBER,
-                Tone::Good => look::GREEN,
-                Tone::Bad => look::RED,
+                Tone::Waiting => theme::AMBER,
+                Tone::Good => theme::GREEN,
+                Tone::Bad => theme::RED,
             };
             let head = ui.horizontal(|ui| {
                 ui.label(RichText::new(mark_words(&status.kind)).small().color(color));
@@ -676,7 +676,7 @@ fn entry_ui(
             if let Some(first) = &status.detail {
                 ui.label(RichText::new(format!("   {first}")).small().color(
                     if status.tone == Tone::Bad {
-                        look::RED
+                        theme::RED
                     } else {
                         Color32::from_gray(150)
                     },
@@ -730,7 +730,7 @@ fn entry_ui(
                     if let Some(bird) = bird {
                         let showing = model.showing.contains(&bird.key);
                         ui.horizontal(|ui| {
-                            if crate::terminal::button(
+                            if crate::show_terminal::button(
                                 ui,
                                 showing,
                                 &tr!("chat-task-terminal-hover"),
@@ -744,7 +744,7 @@ fn entry_ui(
                         });
                         if let Some(shown) = model.shown.as_ref().filter(|s| s.session == bird.key)
                         {
-                            crate::terminal::line_ui(ui, shown);
+                            crate::show_terminal::line_ui(ui, shown);
                         }
                     }
                 });
@@ -756,7 +756,7 @@ fn entry_ui(
 /// A tool row's mark in the person's words ([`vults_zeca::tool::Status::mark`] is its English).
 fn mark_words(mark: &vults_zeca::tool::Mark) -> String {
     use vults_zeca::tool::Mark;
-    let by = crate::look::answered_by_words;
+    let by = crate::theme::answered_by_words;
     match mark {
         Mark::Stopped => tr!("chat-mark-stopped"),
         Mark::Denied(who) => tr!("chat-mark-denied", by = by(who)),

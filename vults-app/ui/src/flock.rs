@@ -3,8 +3,8 @@
 //! the screen has no room for their windows, oldest first, each opened in place.
 
 use super::card::CardView;
-use super::look;
 use super::state::Model;
+use super::theme;
 use egui::{Color32, RichText};
 use std::collections::HashMap;
 use std::time::SystemTime;
@@ -25,7 +25,7 @@ pub fn stack_ui(
     let mut answer = None;
     egui::Frame::new()
         .fill(Color32::from_rgb(0x33, 0x2A, 0x18))
-        .stroke(egui::Stroke::new(1.0, look::AMBER))
+        .stroke(egui::Stroke::new(1.0, theme::AMBER))
         .corner_radius(10)
         .inner_margin(egui::Margin::symmetric(12, 8))
         .show(ui, |ui| {
@@ -33,7 +33,7 @@ pub fn stack_ui(
             ui.label(
                 RichText::new(tr!("stack-more-waiting", count = stacked.len()))
                     .strong()
-                    .color(look::AMBER),
+                    .color(theme::AMBER),
             );
             egui::ScrollArea::vertical()
                 .id_salt("stack")
@@ -48,15 +48,15 @@ pub fn stack_ui(
                             "{} · {}  {} · {}",
                             card.identity.display_name(),
                             vults_core::text::reveal(&card.call.tool).text,
-                            look::shown_target(&card.call.target.summary()),
-                            look::waited_text(waited)
+                            theme::shown_target(&card.call.target.summary()),
+                            theme::waited_text(waited)
                         );
                         egui::CollapsingHeader::new(RichText::new(title).monospace())
                             .id_salt(("stacked", card.id))
                             .show(ui, |ui| {
                                 let view =
                                     views.entry(card.id).or_insert_with(|| CardView::new(card));
-                                let frame = look::card_frame(card.destructive.is_some());
+                                let frame = theme::card_frame(card.destructive.is_some());
                                 if let Some(a) =
                                     frame.show(ui, |ui| view.ui(ui, card, now, false)).inner
                                 {
@@ -143,7 +143,7 @@ type BirdHeights = HashMap<vults_engine::messages::SessionKey, f32>;
 fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool {
     let mut show = false;
     let name = s.agent_name.as_deref();
-    let color = look::agent_color(s.agent, name);
+    let color = theme::agent_color(s.agent, name);
     let dim = s.state == vults_engine::messages::SessionState::Ended;
     egui::Frame::new()
         .fill(if dim {
@@ -156,23 +156,23 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.horizontal_top(|ui| {
-                look::paint_bird(ui, color, &look::agent_letter(s.agent, name), 34.0);
+                theme::paint_bird(ui, color, &theme::agent_letter(s.agent, name), 34.0);
                 ui.add_space(6.0);
                 ui.vertical(|ui| {
                     ui.horizontal(|ui| {
                         ui.label(
-                            RichText::new(look::agent_label(s.agent, name))
+                            RichText::new(theme::agent_label(s.agent, name))
                                 .strong()
                                 .color(color),
                         );
                         ui.label(
-                            RichText::new(look::state_text(s.state))
-                                .color(look::state_color(s.state)),
+                            RichText::new(theme::state_text(s.state))
+                                .color(theme::state_color(s.state)),
                         );
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            let who = super::terminal::who(s);
+                            let who = super::show_terminal::who(s);
                             let folder = vults_core::text::reveal(&s.folder).text.into_owned();
-                            show = super::terminal::button(
+                            show = super::show_terminal::button(
                                 ui,
                                 model.showing.contains(&s.key),
                                 &tr!("flock-show-terminal-hover"),
@@ -182,7 +182,7 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                                 )),
                             );
                             if let Some(cost) = s.cost_usd {
-                                ui.label(RichText::new(look::cost_text(cost)).monospace());
+                                ui.label(RichText::new(theme::cost_text(cost)).monospace());
                             }
                         });
                     });
@@ -196,7 +196,7 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                             egui::Label::new(
                                 RichText::new(tr!("flock-asks-in-terminal", what = what))
                                     .strong()
-                                    .color(look::AMBER),
+                                    .color(theme::AMBER),
                             )
                             .wrap(),
                         );
@@ -206,11 +206,11 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                         ui.label(
                             RichText::new(tr!("flock-from-zeca-task", task = task))
                                 .italics()
-                                .color(look::AMBER),
+                                .color(theme::AMBER),
                         );
                     }
                     if let Some(tool) = &s.last_tool {
-                        let target = look::shown_target(s.last_target.as_deref().unwrap_or(""));
+                        let target = theme::shown_target(s.last_target.as_deref().unwrap_or(""));
                         let tool = vults_core::text::reveal(tool);
                         ui.add(
                             egui::Label::new(
@@ -232,7 +232,7 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
                         });
                     }
                     if let Some(shown) = model.shown.as_ref().filter(|x| x.session == s.key) {
-                        super::terminal::line_ui(ui, shown);
+                        super::show_terminal::line_ui(ui, shown);
                     }
                 });
             });
@@ -243,15 +243,15 @@ fn bird_ui(ui: &mut egui::Ui, model: &Model, s: &Session, now_unix: u64) -> bool
 fn rate_ui(ui: &mut egui::Ui, window: &str, w: &RateWindow, now_unix: u64) {
     let used = w.used_percentage.clamp(0.0, 100.0);
     let color = if used >= 90.0 {
-        look::RED
+        theme::RED
     } else if used >= 70.0 {
-        look::AMBER
+        theme::AMBER
     } else {
         Color32::from_gray(170)
     };
     let mut text = tr!("rate-used", window = window, percent = format!("{used:.0}"));
     if let Some(at) = w.resets_at {
-        text.push_str(&format!(", {}", look::resets_text(at, now_unix)));
+        text.push_str(&format!(", {}", theme::resets_text(at, now_unix)));
     }
     let (rect, _) = ui.allocate_exact_size(egui::vec2(56.0, 6.0), egui::Sense::hover());
     ui.painter().rect_filled(rect, 3, Color32::from_gray(60));

@@ -2,7 +2,7 @@
 //! a pulse and their count — and "+2 more" when some have no room on screen and wait in the
 //! stack the flock lists. A click on it shows the flock.
 
-use super::look;
+use super::theme;
 use egui::{Color32, CornerRadius, FontId, Role, Sense, Vec2, WidgetInfo};
 use vults_i18n::tr;
 
@@ -64,7 +64,7 @@ impl IslandView {
         let fill = if hover {
             Color32::from_rgba_premultiplied(0x24, 0x26, 0x2C, 0xF2)
         } else {
-            look::PILL_FILL
+            theme::PILL_FILL
         };
         painter.rect_filled(rect, CornerRadius::same((SIZE.y / 2.0) as u8), fill);
 
@@ -82,7 +82,7 @@ impl IslandView {
                 egui::pos2(x + 16.5, cy),
                 egui::pos2(x + 12.0, cy + 2.0),
             ],
-            look::AMBER,
+            theme::AMBER,
             egui::Stroke::NONE,
         ));
         x += 24.0;
@@ -106,7 +106,7 @@ impl IslandView {
                     egui::pos2(right - more.size().x - 12.0, cy - 10.0),
                     egui::vec2(more.size().x + 12.0, 20.0),
                 );
-                painter.rect_filled(badge, CornerRadius::same(10), look::AMBER);
+                painter.rect_filled(badge, CornerRadius::same(10), theme::AMBER);
                 painter.galley(
                     egui::pos2(badge.left() + 6.0, cy - more.size().y / 2.0),
                     more,
@@ -115,12 +115,12 @@ impl IslandView {
                 right = badge.left() - 8.0;
             }
             let text = tr!("island-waiting", count = waiting);
-            let galley = painter.layout_no_wrap(text, font.clone(), look::AMBER);
+            let galley = painter.layout_no_wrap(text, font.clone(), theme::AMBER);
             let text_left = right - galley.size().x;
             painter.galley(
                 egui::pos2(text_left, cy - galley.size().y / 2.0),
                 galley,
-                look::AMBER,
+                theme::AMBER,
             );
             if self.paused {
                 let text = painter.layout_no_wrap(
@@ -132,7 +132,7 @@ impl IslandView {
                     egui::pos2(text_left - 6.0 - text.size().x - 10.0, cy - 9.0),
                     egui::vec2(text.size().x + 10.0, 18.0),
                 );
-                painter.rect_filled(badge, CornerRadius::same(9), look::AMBER);
+                painter.rect_filled(badge, CornerRadius::same(9), theme::AMBER);
                 painter.galley(
                     egui::pos2(badge.left() + 5.0, cy - text.size().y / 2.0),
                     text,
@@ -152,7 +152,7 @@ impl IslandView {
                         Color32::from_rgba_unmultiplied(0xF5, 0xA5, 0x24, alpha),
                     );
                 }
-                painter.circle_filled(dot, 5.0, look::AMBER);
+                painter.circle_filled(dot, 5.0, theme::AMBER);
             }
         }
         let mut galley = painter.layout_no_wrap(birds_text, font.clone(), Color32::from_gray(230));
@@ -170,9 +170,9 @@ impl IslandView {
         }
         if waiting == 0 {
             let (text, color) = if self.paused {
-                (tr!("island-paused"), look::AMBER)
+                (tr!("island-paused"), theme::AMBER)
             } else if let Some(alert) = &self.alert {
-                (alert.clone(), look::AMBER)
+                (alert.clone(), theme::AMBER)
             } else if self.quiet {
                 (tr!("island-quiet"), Color32::from_gray(150))
             } else if let Some(limit) = &self.limit {

@@ -19,14 +19,14 @@ pub mod code;
 pub mod error;
 pub mod flock;
 pub mod island;
-pub mod look;
 pub mod markdown;
 pub mod native;
 pub mod ports;
 pub mod settings;
+pub mod show_terminal;
+pub mod show_terminal_toast;
 pub mod state;
-pub mod terminal;
-pub mod terminal_ui;
+pub mod theme;
 pub mod viewport;
 pub mod welcome;
 

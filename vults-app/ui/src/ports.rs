@@ -3,7 +3,7 @@
 //!
 //! One naming rule: a port is named after what it reaches, plus `Side` ([`EngineSide`],
 //! [`ChatSide`], [`InstallerSide`], [`HostsSide`], [`PhoneSide`]; beside their real sides,
-//! [`crate::attention::AttentionSide`], [`crate::terminal::TerminalSide`] and
+//! [`crate::attention::AttentionSide`], [`crate::show_terminal::TerminalSide`] and
 //! [`vults_desktop::tray::DesktopSide`]). Every call returns at once: the subsystem runs on a thread or
 //! runtime of its own. Its real side is the subsystem's own handle (implemented here) or a
 //! `Background…` that runs it off the window's thread; a test plays a subsystem with a

@@ -92,7 +92,7 @@ pub struct Model {
     /// The chat's settings, as the chat last said them.
     pub zeca_settings: vults_zeca::ZecaSettings,
     /// The last "Show terminal" result: drawn as a toast, and on its bird and card.
-    pub shown: Option<crate::terminal::Shown>,
+    pub shown: Option<crate::show_terminal::Shown>,
     /// The sessions whose terminal is being shown now (their buttons say "Showing…").
     pub showing: std::collections::BTreeSet<SessionKey>,
     /// What each terminal found on this machine supports (Settings → General); `None` until

@@ -1,7 +1,7 @@
 //! The first run's welcome, drawn in the main window until the user closes it (see
 //! [`vults_installer::welcome`] for when it shows).
 
-use crate::look;
+use crate::theme;
 use egui::{Color32, RichText};
 use vults_i18n::tr;
 use vults_installer::welcome::Welcome;
@@ -32,13 +32,13 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
                 None => welcome.summary.lines().map(str::to_string).collect(),
             };
             for line in lines.iter().filter(|l| !l.trim().is_empty()) {
-                ui.label(look::with_code(ui, line, text));
+                ui.label(theme::with_code(ui, line, text));
             }
             if !welcome.written.is_empty() {
                 ui.add_space(6.0);
                 ui.label(RichText::new(tr!("welcome-files")).strong());
                 for w in &welcome.written {
-                    ui.label(look::with_code(
+                    ui.label(theme::with_code(
                         ui,
                         &tr!(
                             "welcome-file",
@@ -48,7 +48,7 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
                         text,
                     ));
                     match &w.backup {
-                        Some(b) => ui.label(look::with_code(
+                        Some(b) => ui.label(theme::with_code(
                             ui,
                             &format!(
                                 "    {}",
@@ -61,7 +61,7 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
                         ),
                     };
                 }
-                ui.label(look::with_code(
+                ui.label(theme::with_code(
                     ui,
                     &tr!(
                         "welcome-every-entry",
@@ -73,11 +73,11 @@ pub fn ui(ui: &mut egui::Ui, welcome: &Welcome, phone: bool) -> Option<WelcomeAc
             if welcome.codex_trust {
                 ui.add_space(6.0);
                 ui.label(RichText::new(tr!("welcome-codex")).strong());
-                ui.label(look::with_code(ui, &tr!("welcome-codex-trust"), text));
+                ui.label(theme::with_code(ui, &tr!("welcome-codex-trust"), text));
             }
             ui.add_space(6.0);
             ui.label(RichText::new(tr!("welcome-undo")).strong());
-            ui.label(look::with_code(ui, &tr!("welcome-undo-how"), text));
+            ui.label(theme::with_code(ui, &tr!("welcome-undo-how"), text));
             ui.add_space(10.0);
             ui.horizontal(|ui| {
                 if phone && ui.button(tr!("welcome-pair-phone")).clicked() {

@@ -292,7 +292,7 @@ pub fn builder<S>() -> egui_kittest::HarnessBuilder<S> {
         .renderer(egui_kittest::LazyRenderer::new(
             crate::raster::CpuRenderer::default,
         ))
-        .with_context_setup(vults_ui::look::install_fonts)
+        .with_context_setup(vults_ui::theme::install_fonts)
 }
 
 /// The whole window in a harness, as the app runs it each frame: `logic` (drain the engine)
@@ -375,7 +375,7 @@ pub fn card_harness(card: PendingCard) -> Harness<'static, CardState> {
         .build_ui_state(
             |ui, s: &mut CardState| {
                 egui::Frame::new()
-                    .fill(vults_ui::look::CARD_FILL)
+                    .fill(vults_ui::theme::CARD_FILL)
                     .inner_margin(14)
                     .show(ui, |ui| {
                         if let Some(a) = s.view.ui(ui, &s.card, now(), true) {

@@ -65,7 +65,7 @@ fn emitted() -> Vec<(char, String)> {
 fn context(with_ours: bool) -> egui::Context {
     let ctx = egui::Context::default();
     if with_ours {
-        vults_ui::look::install_fonts(&ctx);
+        vults_ui::theme::install_fonts(&ctx);
     }
     ctx.run_ui(egui::RawInput::default(), |_| {})
         .textures_delta

@@ -189,7 +189,7 @@ fn agent_data(card: &PendingCard) -> String {
         card.folder.clone(),
         card.identity.display_name(),
         card.call.tool.clone(),
-        vults_ui::look::agent_letter(card.agent, None),
+        vults_ui::theme::agent_letter(card.agent, None),
     ];
     match &card.call.target {
         Target::Command { command } => data.push(command.clone()),
@@ -254,7 +254,7 @@ fn card_harness(card: PendingCard, extra: f32) -> Harness<'static, CardState> {
         .build_ui_state(
             |ui, s: &mut CardState| {
                 egui::Frame::new()
-                    .fill(vults_ui::look::CARD_FILL)
+                    .fill(vults_ui::theme::CARD_FILL)
                     .inner_margin(14)
                     .show(ui, |ui| {
                         if let Some(a) = s.view.ui(ui, &s.card, now(), true) {

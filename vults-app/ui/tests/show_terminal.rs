@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionTerminal};
 use vults_terminal::{Place, Reach, Support};
 use vults_ui::app::{Tab, VultsWindow};
-use vults_ui::terminal::{ShowRequest, Shown, TerminalNews, TerminalSide};
+use vults_ui::show_terminal::{ShowRequest, Shown, TerminalNews, TerminalSide};
 
 /// A terminal side that records what it was asked and answers what the test gives it.
 #[derive(Clone, Default)]
@@ -369,7 +369,7 @@ fn the_island_menu_keeps_what_tells_two_folders_apart() {
     let mut h = fixtures::builder()
         .with_size(egui::vec2(700.0, 200.0))
         .build_ui(move |ui| {
-            vults_ui::terminal_ui::menu_ui(ui, &[&api, &web], &model);
+            vults_ui::show_terminal_toast::menu_ui(ui, &[&api, &web], &model);
         });
     h.run();
     let label = |needle: &str| {
@@ -397,7 +397,7 @@ fn the_show_terminal_tooltip_fits_a_card_window() {
         .build_ui(move |ui| {
             ui.spacing_mut().tooltip_width = width * 0.6;
             ui.with_layout(egui::Layout::right_to_left(egui::Align::TOP), |ui| {
-                vults_ui::terminal::button(ui, false, hint, None);
+                vults_ui::show_terminal::button(ui, false, hint, None);
             });
         });
     harness.run();

@@ -24,7 +24,7 @@ use vults_tests::desktop::{
 };
 use vults_ui::app::{Layout, VultsWindow};
 use vults_ui::desktop::NoDesktop;
-use vults_ui::terminal::BackgroundTerminal;
+use vults_ui::show_terminal::BackgroundTerminal;
 
 const TOOLS: &[&str] = &["Xvfb", "openbox", "xterm", "tmux", "xdotool", "xprop"];
 const CHILD: &str = "VULTS_SHOWTERM_CHILD";
@@ -282,7 +282,7 @@ fn child() {
 fn show(
     h: &mut egui_kittest::Harness<'static, VultsWindow>,
     label: &str,
-) -> vults_ui::terminal::Shown {
+) -> vults_ui::show_terminal::Shown {
     h.state_mut().model.shown = None;
     h.get_by_label(label).click_accesskit();
     let until = Instant::now() + Duration::from_secs(30);

@@ -3,7 +3,7 @@
 //! "12 more lines ↓" marker under it; each block's scroll kept from frame to frame ([`Folds`]).
 
 use crate::code::Laid;
-use crate::look;
+use crate::theme;
 use egui::{Color32, RichText};
 use std::collections::HashMap;
 use vults_core::text::reveal;
@@ -187,7 +187,7 @@ pub(super) fn more_marker(ui: &mut egui::Ui, fold: &mut Fold) {
         RichText::new(text)
             .monospace()
             .size(11.5)
-            .color(look::AMBER),
+            .color(theme::AMBER),
     )
     .frame(false);
     if ui.add(more).on_hover_text(tr!("card-more-hover")).clicked() {

@@ -12,27 +12,27 @@
 //! [`CardView`] here is the card: its header and which kind it draws. Each kind of card is a view
 //! of its own, with its own state: [`target`] (a permission: the target and Allow / Deny /
 //! Always), [`question`] and [`plan`]. They share [`block`] (the scrolling block they show
-//! text in), [`keys`] and [`terminal`] ("Show terminal"), and none imports from here.
+//! text in), [`keys`] and [`show_terminal`] ("Show terminal"), and none imports from here.
 
 mod block;
 mod keys;
 mod plan;
 mod question;
+mod show_terminal;
 mod target;
-mod terminal;
 
 pub use target::{Always, always_offers};
 
 use super::code;
-use super::look;
+use super::theme;
 use block::{BLOCK_MAX, Folds};
 use egui::{Color32, Key, RichText};
 use keys::{pages_down, presses};
 use plan::{PLAN_MAX, PlanView};
 use question::QuestionsView;
+use show_terminal::{CardTerminal, terminal_button_ui};
 use std::time::SystemTime;
 use target::{TargetView, decision_ui, permission_key, pretty_json};
-use terminal::{CardTerminal, terminal_button_ui};
 use vults_core::agents::Target;
 use vults_core::text::reveal;
 use vults_engine::diff::FileDiff;
@@ -123,7 +123,7 @@ impl CardView {
 
     /// What the card says of "Show terminal" for its session: one is under way (`showing`),
     /// and the line of the last one (`shown`, when it was for this card's session).
-    pub fn set_terminal(&mut self, showing: bool, shown: Option<&crate::terminal::Shown>) {
+    pub fn set_terminal(&mut self, showing: bool, shown: Option<&crate::show_terminal::Shown>) {
         self.terminal.showing = showing;
         self.terminal.shown = shown.cloned();
     }
@@ -330,11 +330,11 @@ fn too_soon_ui(ui: &mut egui::Ui, key: bool, card: vults_engine::messages::CardI
         .show(ui.ctx(), |ui| {
             egui::Frame::new()
                 .fill(Color32::from_rgb(0x33, 0x2A, 0x18))
-                .stroke(egui::Stroke::new(1.0, look::AMBER))
+                .stroke(egui::Stroke::new(1.0, theme::AMBER))
                 .corner_radius(6)
                 .inner_margin(egui::Margin::symmetric(10, 4))
                 .show(ui, |ui| {
-                    ui.label(RichText::new(text).strong().color(look::AMBER));
+                    ui.label(RichText::new(text).strong().color(theme::AMBER));
                 });
         });
 }
@@ -350,9 +350,9 @@ fn header_ui(
         vults_core::protocol::Identity::Named(n) => Some(n.as_str()),
         _ => None,
     };
-    let color = look::agent_color(card.agent, name);
+    let color = theme::agent_color(card.agent, name);
     ui.horizontal(|ui| {
-        look::paint_bird(ui, color, &look::agent_letter(card.agent, name), 26.0);
+        theme::paint_bird(ui, color, &theme::agent_letter(card.agent, name), 26.0);
         ui.label(
             RichText::new(card.identity.display_name())
                 .strong()
@@ -370,7 +370,7 @@ fn header_ui(
                 RichText::new(if waited < 5 {
                     tr!("card-arrived-just-now")
                 } else {
-                    tr!("card-waiting-for", time = look::waited_text(waited))
+                    tr!("card-waiting-for", time = theme::waited_text(waited))
                 })
                 .small()
                 .color(Color32::from_gray(150)),
@@ -410,7 +410,7 @@ fn header_ui(
                 RichText::new(tr!("card-hidden"))
                     .strong()
                     .color(Color32::BLACK)
-                    .background_color(look::AMBER),
+                    .background_color(theme::AMBER),
             )
             .on_hover_text(tr!("card-hidden-hover"));
         }
@@ -422,7 +422,7 @@ fn header_ui(
                     .monospace()
                     .strong()
                     .color(Color32::WHITE)
-                    .background_color(look::RED),
+                    .background_color(theme::RED),
             );
         }
     });
@@ -431,7 +431,7 @@ fn header_ui(
         ui.label(
             RichText::new(tr!("card-asked-by-policy", name = name))
                 .small()
-                .color(look::AMBER),
+                .color(theme::AMBER),
         );
     }
 }

@@ -4,7 +4,7 @@
 
 use super::block::{Fold, answer_button, more_marker};
 use super::keys::{Press, pages_down};
-use crate::look;
+use crate::theme;
 use egui::{Color32, Key, RichText};
 use vults_core::text::reveal;
 use vults_engine::messages::CardAnswer;
@@ -99,14 +99,14 @@ impl PlanView {
                 ui.multiply_opacity(super::UNARMED_OPACITY);
             }
             let white = |t: String| RichText::new(t).strong().color(Color32::WHITE);
-            if answer_button(ui, "card-approve", white, Some(look::GREEN))
+            if answer_button(ui, "card-approve", white, Some(theme::GREEN))
                 .on_hover_text(tr!("card-approve-hover"))
                 .clicked()
             {
                 answer = Some(CardAnswer::Allow);
             }
             let black = |t: String| RichText::new(t).strong().color(Color32::BLACK);
-            if answer_button(ui, "card-keep-planning", black, Some(look::AMBER))
+            if answer_button(ui, "card-keep-planning", black, Some(theme::AMBER))
                 .on_hover_text(tr!("card-keep-planning-hover"))
                 .clicked()
             {

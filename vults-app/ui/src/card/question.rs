@@ -3,8 +3,8 @@
 
 use super::block::{Fold, answer_button, more_marker};
 use super::keys::{Press, pages_down};
-use super::terminal::{CardTerminal, terminal_line_ui};
-use crate::look;
+use super::show_terminal::{CardTerminal, terminal_line_ui};
+use crate::theme;
 use egui::{Color32, Key, RichText};
 use vults_core::agents::Question;
 use vults_core::protocol::AnswerItem;
@@ -127,7 +127,7 @@ impl QuestionsView {
             let strong = |t: String| RichText::new(t).strong();
             let send = ui
                 .add_enabled_ui(ready, |ui| {
-                    answer_button(ui, "card-answer", strong, Some(look::GREEN))
+                    answer_button(ui, "card-answer", strong, Some(theme::GREEN))
                 })
                 .inner
                 .on_disabled_hover_text(tr!("card-answer-first"));

@@ -6,9 +6,9 @@ use super::block::{
     CODE_FILL, Folds, NEW_FILL, OLD_FILL, answer_button, block_ui, code_block, head_ui,
 };
 use super::keys::Press;
-use super::terminal::{CardTerminal, terminal_line_ui};
+use super::show_terminal::{CardTerminal, terminal_line_ui};
 use crate::code::{self, Laid};
-use crate::look;
+use crate::theme;
 use egui::{Color32, Key, RichText};
 use std::collections::HashMap;
 use vults_core::agents::Target;
@@ -303,7 +303,7 @@ impl Always {
 
     /// The line under the answers: what it answers from now on, in the rule's own words.
     fn rule_line(self, rule: &AlwaysRule) -> String {
-        let rule = crate::look::rule_words(rule);
+        let rule = crate::theme::rule_words(rule);
         match self {
             Always::Allow => tr!("card-always-allow-rule", rule = rule),
             Always::ThisChange => tr!("card-always-this-change-rule", rule = rule),
@@ -366,20 +366,20 @@ pub(super) fn decision_ui(
             ui.multiply_opacity(super::UNARMED_OPACITY);
         }
         let strong = |t: String| RichText::new(t).strong().color(Color32::WHITE);
-        if answer_button(ui, "card-allow", strong, Some(look::GREEN))
+        if answer_button(ui, "card-allow", strong, Some(theme::GREEN))
             .on_hover_text(tr!("card-shortcut-a"))
             .clicked()
         {
             answer = Some(CardAnswer::Allow);
         }
-        if answer_button(ui, "card-deny", strong, Some(look::RED))
+        if answer_button(ui, "card-deny", strong, Some(theme::RED))
             .on_hover_text(tr!("card-shortcut-d"))
             .clicked()
         {
             answer = Some(CardAnswer::Deny);
         }
         for (i, (offer, reply, rule)) in offers.iter().enumerate() {
-            let rule = crate::look::rule_words(rule);
+            let rule = crate::theme::rule_words(rule);
             let hover = if i == 0 {
                 tr!("card-always-hover-key", rule = rule)
             } else {

@@ -2,8 +2,8 @@
 //! with its Always rules, each removable.
 
 use super::SettingsAction;
-use crate::look;
 use crate::state::Model;
+use crate::theme;
 use egui::{Color32, RichText};
 use vults_core::protocol::AgentKind;
 use vults_i18n::tr;
@@ -49,10 +49,10 @@ impl AgentsView {
                                 .into_iter()
                                 .filter(|k| *k != AgentKind::Other)
                             {
-                                look::paint_bird(
+                                theme::paint_bird(
                                     ui,
-                                    look::agent_color(kind, None),
-                                    &look::agent_letter(kind, None),
+                                    theme::agent_color(kind, None),
+                                    &theme::agent_letter(kind, None),
                                     24.0,
                                 );
                                 ui.label(RichText::new(kind.display_name()).strong());
@@ -68,17 +68,17 @@ impl AgentsView {
                                 Some(k) if k != AgentKind::Other => (k, None),
                                 _ => (AgentKind::Other, Some(install.name.as_str())),
                             };
-                            look::paint_bird(
+                            theme::paint_bird(
                                 ui,
-                                look::agent_color(kind, name),
-                                &look::agent_letter(kind, name),
+                                theme::agent_color(kind, name),
+                                &theme::agent_letter(kind, name),
                                 24.0,
                             );
                             ui.label(RichText::new(&install.name).strong());
                             let color = match install.state {
-                                AgentState::Installed => look::GREEN,
-                                _ if install.repairable => look::AMBER,
-                                AgentState::Failed(_) | AgentState::Unparsable { .. } => look::RED,
+                                AgentState::Installed => theme::GREEN,
+                                _ if install.repairable => theme::AMBER,
+                                AgentState::Failed(_) | AgentState::Unparsable { .. } => theme::RED,
                                 _ => Color32::from_gray(150),
                             };
                             ui.vertical(|ui| {
@@ -92,7 +92,7 @@ impl AgentsView {
                                 if let Some(line) = model.watch_lines.get(&install.agent) {
                                     ui.add(
                                         egui::Label::new(
-                                            RichText::new(line).small().color(look::AMBER),
+                                            RichText::new(line).small().color(theme::AMBER),
                                         )
                                         .wrap(),
                                     );
@@ -160,10 +160,10 @@ impl AgentsView {
                 for name in names {
                     ui.add_space(6.0);
                     ui.horizontal(|ui| {
-                        look::paint_bird(
+                        theme::paint_bird(
                             ui,
-                            look::agent_color(AgentKind::Other, Some(name)),
-                            &look::agent_letter(AgentKind::Other, Some(name)),
+                            theme::agent_color(AgentKind::Other, Some(name)),
+                            &theme::agent_letter(AgentKind::Other, Some(name)),
                             24.0,
                         );
                         ui.label(RichText::new(name).strong());
@@ -199,7 +199,7 @@ impl AgentsView {
                                     RichText::new(vults_core::text::reveal(&rule.target).text)
                                         .monospace(),
                                 )
-                                .on_hover_text(crate::look::rule_words(rule));
+                                .on_hover_text(crate::theme::rule_words(rule));
                                 ui.label(
                                     RichText::new(tr!("agents-in-folder", folder = &rule.folder))
                                         .color(Color32::from_gray(150)),

@@ -194,9 +194,9 @@ fn survey_ui(ui: &mut egui::Ui, survey: Option<&[vults_terminal::Support]>) {
         .show(ui, |ui| {
             for row in rows {
                 let (reach, color) = match row.reach {
-                    Reach::Pane => (tr!("settings-reach-pane"), crate::look::GREEN),
+                    Reach::Pane => (tr!("settings-reach-pane"), crate::theme::GREEN),
                     Reach::Window => (tr!("settings-reach-window"), Color32::from_gray(200)),
-                    Reach::Nothing => (tr!("settings-reach-nothing"), crate::look::AMBER),
+                    Reach::Nothing => (tr!("settings-reach-nothing"), crate::theme::AMBER),
                 };
                 ui.label(RichText::new(&row.name).monospace());
                 ui.label(RichText::new(reach).color(color));

@@ -156,9 +156,9 @@ impl HistoryView {
 
 fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Model) {
     let color = match a.decision {
-        Outcome::Allow | Outcome::Answer => crate::look::GREEN,
-        Outcome::Deny | Outcome::Refused => crate::look::RED,
-        Outcome::TooLarge | Outcome::Paused => crate::look::AMBER,
+        Outcome::Allow | Outcome::Answer => crate::theme::GREEN,
+        Outcome::Deny | Outcome::Refused => crate::theme::RED,
+        Outcome::TooLarge | Outcome::Paused => crate::theme::AMBER,
         _ => Color32::from_gray(150),
     };
     ui.horizontal(|ui| {
@@ -173,7 +173,7 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
         // Who, in the one wording (`AnsweredBy::words`, in the person's language); the audit's
         // own text on hover.
         ui.label(
-            RichText::new(crate::look::answered_by_words(&a.by)).color(Color32::from_gray(170)),
+            RichText::new(crate::theme::answered_by_words(&a.by)).color(Color32::from_gray(170)),
         )
         .on_hover_text(tr!("history-by-hover", by = &*reveal(&a.by.label()).text));
         ui.label(RichText::new(&a.identity).strong());
@@ -184,12 +184,12 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
                 RichText::new(tr!("history-made-rule"))
                     .strong()
                     .color(Color32::BLACK)
-                    .background_color(crate::look::AMBER),
+                    .background_color(crate::theme::AMBER),
             )
             .on_hover_text(tr!("history-rule-hover", id = id));
         }
     });
-    let target = crate::look::shown_target(&a.target);
+    let target = crate::theme::shown_target(&a.target);
     let mut job = egui::text::LayoutJob::simple(
         target.clone(),
         egui::FontId::monospace(12.0),
@@ -220,7 +220,7 @@ fn row_ui(ui: &mut egui::Ui, a: &vults_engine::messages::AuditEntry, model: &Mod
             .rules
             .iter()
             .find(|r| r.id == id)
-            .map(crate::look::rule_words)
+            .map(crate::theme::rule_words)
             .unwrap_or_else(|| tr!("history-rule-removed"));
         folder.push_str(&format!(" · {}", tr!("history-from-now-on", rule = words)));
     }

@@ -2,8 +2,8 @@
 //! warnings about policies that will not do what they seem to, and a button to open it.
 
 use super::SettingsAction;
-use crate::look;
 use crate::state::Model;
+use crate::theme;
 use egui::{Color32, RichText};
 use vults_i18n::tr;
 
@@ -27,7 +27,7 @@ impl PoliciesView {
             Some(error) => {
                 ui.label(
                     RichText::new(tr!("policies-cannot-read", error = error.to_string()))
-                        .color(look::RED)
+                        .color(theme::RED)
                         .strong(),
                 );
                 ui.label(RichText::new(tr!("policies-last-good")).color(Color32::from_gray(150)));
@@ -39,7 +39,7 @@ impl PoliciesView {
         for warning in &status.warnings {
             ui.label(
                 RichText::new(tr!("policies-warning", warning = warning.to_string()))
-                    .color(look::AMBER),
+                    .color(theme::AMBER),
             );
         }
         ui.add_space(6.0);

@@ -2,8 +2,8 @@
 //! card said when it was made ([`vults_core::rules::AlwaysRule::words`]).
 
 use super::SettingsAction;
-use crate::look;
 use crate::state::Model;
+use crate::theme;
 use egui::{Color32, RichText};
 use vults_core::text::reveal;
 use vults_i18n::tr;
@@ -38,7 +38,7 @@ impl RulesView {
                                 ui.label(
                                     RichText::new(rule.identity.display_name())
                                         .strong()
-                                        .color(look::identity_color(&rule.identity)),
+                                        .color(theme::identity_color(&rule.identity)),
                                 );
                                 ui.label(
                                     RichText::new(reveal(&rule.tool).text).monospace().strong(),
@@ -62,14 +62,14 @@ impl RulesView {
                                     },
                                 );
                             });
-                            ui.add(egui::Label::new(RichText::new(look::rule_words(rule))).wrap());
+                            ui.add(egui::Label::new(RichText::new(theme::rule_words(rule))).wrap());
                             let target = reveal(&rule.target);
                             if target.hidden {
                                 ui.label(
                                     RichText::new(tr!("rules-hidden"))
                                         .small()
                                         .strong()
-                                        .color(look::AMBER),
+                                        .color(theme::AMBER),
                                 );
                             }
                             ui.add(

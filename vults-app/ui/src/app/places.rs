@@ -4,7 +4,7 @@
 
 use super::{Layout, Tab, VultsWindow};
 use crate::card::{self, CardView};
-use crate::look;
+use crate::theme;
 use egui::ViewportId;
 use vults_engine::messages::{CardId, PendingCard};
 
@@ -159,7 +159,7 @@ impl VultsWindow {
             // Its answers take effect once it has been in this place for a moment.
             view.arm(Some(place.since), now_t, before_t);
             let keys = self.layout == Layout::Floating || keys_card == Some(card.id);
-            let frame = look::card_frame(card.destructive.is_some());
+            let frame = theme::card_frame(card.destructive.is_some());
             if self.layout == Layout::Embedded {
                 // One window: the card is an area on top of it, where the stack puts it.
                 let answer = egui::Area::new(card_id(card.id).0)

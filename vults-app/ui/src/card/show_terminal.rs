@@ -6,7 +6,7 @@
 pub(super) struct CardTerminal {
     pub(super) offered: bool,
     pub(super) showing: bool,
-    pub(super) shown: Option<crate::terminal::Shown>,
+    pub(super) shown: Option<crate::show_terminal::Shown>,
     pub(super) asked: bool,
 }
 
@@ -15,7 +15,7 @@ pub(super) struct CardTerminal {
 pub(super) fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal, tooltip_width: f32) {
     ui.spacing_mut().tooltip_width = tooltip_width;
     if t.offered
-        && crate::terminal::button(
+        && crate::show_terminal::button(
             ui,
             t.showing,
             &vults_i18n::tr!("card-show-terminal-hover"),
@@ -29,6 +29,6 @@ pub(super) fn terminal_button_ui(ui: &mut egui::Ui, t: &mut CardTerminal, toolti
 /// The line of the card's last "Show terminal".
 pub(super) fn terminal_line_ui(ui: &mut egui::Ui, t: &CardTerminal) {
     if let Some(shown) = t.shown.as_ref().filter(|_| t.offered) {
-        crate::terminal::line_ui(ui, shown);
+        crate::show_terminal::line_ui(ui, shown);
     }
 }

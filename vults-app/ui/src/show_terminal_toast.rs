@@ -1,12 +1,12 @@
 //! "Show terminal" in the window's own parts: [`WindowTerminal`] turns a click into a
 //! [`ShowRequest`] for the terminal side and its answer into the model's line, and draws the
 //! toast and the island's menu (a module of its own so that the card and the model, which
-//! [`crate::terminal`]'s types serve, never depend on it).
+//! [`crate::show_terminal`]'s types serve, never depend on it).
 
-use crate::state::Model;
-use crate::terminal::{
+use crate::show_terminal::{
     ShowRequest, Shown, TerminalNews, TerminalSide, failure_line, place_of, who,
 };
+use crate::state::Model;
 use egui::{Color32, RichText};
 use std::sync::mpsc::Receiver;
 use std::time::SystemTime;
@@ -275,16 +275,16 @@ fn menu_frame() -> egui::Frame {
 
 fn toast_frame() -> egui::Frame {
     egui::Frame::new()
-        .fill(crate::look::PILL_FILL)
+        .fill(crate::theme::PILL_FILL)
         .corner_radius(12)
         .inner_margin(egui::Margin::symmetric(14, 8))
 }
 
 fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
     let color = if shown.ok {
-        crate::look::GREEN
+        crate::theme::GREEN
     } else {
-        crate::look::AMBER
+        crate::theme::AMBER
     };
     ui.horizontal(|ui| {
         // A dot of the line's colour: green it came forward, amber it did not.
@@ -309,14 +309,14 @@ pub fn menu_ui(ui: &mut egui::Ui, birds: &[&Session], model: &Model) -> Option<S
     let char_width = ui.fonts_mut(|f| f.glyph_width(&font, 'M')).max(1.0);
     let columns = ((ui.available_width() - 2.0) / char_width).floor().max(8.0) as usize;
     for s in birds {
-        let folder = crate::look::shown_target(&vults_core::text::reveal(&s.folder).text);
+        let folder = crate::theme::shown_target(&vults_core::text::reveal(&s.folder).text);
         let task = s
             .task
             .as_deref()
             .filter(|t| !t.trim().is_empty())
             .map(|t| vults_core::text::reveal(t).text.into_owned());
         let text = menu_row(
-            &format!("{} · {}", who(s), crate::look::state_text(s.state)),
+            &format!("{} · {}", who(s), crate::theme::state_text(s.state)),
             &folder,
             task.as_deref(),
             model.showing.contains(&s.key),
@@ -364,7 +364,7 @@ pub fn menu_row(
         .map_or(0, len);
     let least = len(folder).min(last + 3);
     let task_room = task.map_or(0, |t| len(t) + len(SEP));
-    let folder = crate::look::middle_cut(folder, room.saturating_sub(task_room).max(least).max(8));
+    let folder = crate::theme::middle_cut(folder, room.saturating_sub(task_room).max(least).max(8));
     let mut row = format!("{head}{SEP}{folder}");
     if let Some(task) = task {
         let left = room.saturating_sub(len(&folder) + len(SEP));

@@ -165,7 +165,7 @@ pub fn place_of(session: &Session) -> Result<Place, crate::Error> {
 pub fn who(session: &Session) -> String {
     match &session.identity {
         Some(identity) => identity.display_name(),
-        None => crate::look::agent_label(session.agent, session.agent_name.as_deref()),
+        None => crate::theme::agent_label(session.agent, session.agent_name.as_deref()),
     }
 }
 
@@ -173,9 +173,9 @@ pub fn who(session: &Session) -> String {
 /// came forward, amber when not.
 pub fn line_ui(ui: &mut egui::Ui, shown: &Shown) {
     let color = if shown.ok {
-        crate::look::GREEN
+        crate::theme::GREEN
     } else {
-        crate::look::AMBER
+        crate::theme::AMBER
     };
     ui.add(egui::Label::new(egui::RichText::new(&shown.line).small().color(color)).wrap());
 }
