@@ -100,33 +100,9 @@ fn file_change(card: &PendingCard) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::SystemTime;
-    use vults_core::protocol::{AgentKind, Identity};
-    use vults_engine::messages::{Reason, SessionKey};
 
     fn card(id: u64, session: &str, target: Target, destructive: Option<&str>) -> PendingCard {
-        PendingCard {
-            id,
-            agent: AgentKind::Claude,
-            identity: Identity::Builtin(AgentKind::Claude),
-            session: SessionKey {
-                identity: "claude".into(),
-                session: session.into(),
-            },
-            folder: "/w".into(),
-            call: vults_core::agents::ToolCall {
-                tool: "Bash".into(),
-                target,
-                ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
-            },
-            destructive: destructive.map(Into::into),
-            reason: Reason::NoRule,
-            always_rule: None,
-            file_rule: None,
-            question: false,
-            arrived: SystemTime::UNIX_EPOCH,
-            context: Default::default(),
-        }
+        PendingCard::sample(id, session, "/w", target, destructive)
     }
 
     fn cmd(c: &str) -> Target {

@@ -211,6 +211,43 @@ pub struct PendingCard {
     pub context: Box<CardContext>,
 }
 
+/// Cards for tests across the crates (the `test-support` feature).
+#[cfg(any(test, feature = "test-support"))]
+impl PendingCard {
+    /// A Claude Code Bash card asking for `target` in session `session` of `folder`, with no
+    /// rule offered.
+    pub fn sample(
+        id: CardId,
+        session: &str,
+        folder: &str,
+        target: vults_core::agents::Target,
+        destructive: Option<&str>,
+    ) -> PendingCard {
+        PendingCard {
+            id,
+            agent: AgentKind::Claude,
+            identity: Identity::Builtin(AgentKind::Claude),
+            session: SessionKey {
+                identity: "claude".into(),
+                session: session.into(),
+            },
+            folder: folder.into(),
+            call: ToolCall {
+                tool: "Bash".into(),
+                target,
+                ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
+            },
+            destructive: destructive.map(Into::into),
+            reason: Reason::NoRule,
+            always_rule: None,
+            file_rule: None,
+            question: false,
+            arrived: SystemTime::UNIX_EPOCH,
+            context: Default::default(),
+        }
+    }
+}
+
 impl PendingCard {
     /// The plan, when the card is a plan review ([`CardContext::plan`]).
     pub fn plan(&self) -> Option<&str> {

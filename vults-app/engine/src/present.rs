@@ -266,33 +266,9 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::messages::{Reason, SessionKey};
-    use std::time::SystemTime;
-    use vults_core::protocol::{AgentKind, Identity};
 
     fn card(target: Target, destructive: Option<&str>) -> PendingCard {
-        PendingCard {
-            id: 9,
-            agent: AgentKind::Claude,
-            identity: Identity::Builtin(AgentKind::Claude),
-            session: SessionKey {
-                identity: "claude".into(),
-                session: "s".into(),
-            },
-            folder: "/home/ana/src".into(),
-            call: vults_core::agents::ToolCall {
-                tool: "Bash".into(),
-                target,
-                ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
-            },
-            destructive: destructive.map(Into::into),
-            reason: Reason::NoRule,
-            always_rule: None,
-            file_rule: None,
-            question: false,
-            arrived: SystemTime::UNIX_EPOCH,
-            context: Default::default(),
-        }
+        PendingCard::sample(9, "s", "/home/ana/src", target, destructive)
     }
 
     fn cmd(c: &str) -> Target {

@@ -684,7 +684,7 @@ mod tests {
     use std::time::SystemTime;
     use vults_core::agents::Target;
     use vults_core::protocol::{AgentKind, Identity};
-    use vults_engine::messages::{PendingCard, Reason};
+    use vults_engine::messages::PendingCard;
 
     fn key(s: &str) -> SessionKey {
         SessionKey {
@@ -715,25 +715,7 @@ mod tests {
     }
 
     fn card(id: u64, s: &str, target: Target, destructive: Option<&str>) -> PendingCard {
-        PendingCard {
-            id,
-            agent: AgentKind::Claude,
-            identity: Identity::Builtin(AgentKind::Claude),
-            session: key(s),
-            folder: "/w".into(),
-            call: vults_core::agents::ToolCall {
-                tool: "Bash".into(),
-                target,
-                ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
-            },
-            destructive: destructive.map(Into::into),
-            reason: Reason::NoRule,
-            always_rule: None,
-            file_rule: None,
-            question: false,
-            arrived: SystemTime::UNIX_EPOCH,
-            context: Default::default(),
-        }
+        PendingCard::sample(id, s, "/w", target, destructive)
     }
 
     fn cmd(c: &str) -> Target {
