@@ -327,6 +327,53 @@ fn the_island_in_the_pseudo_language_and_in_brazilian_portuguese_fits_its_pill()
     h.snap("pt_BR_island_stack");
 }
 
+/// The island with nothing waiting says an agent's hook is out and how close the plan's nearest
+/// limit is, worded by the bundles, inside its pill, in every language.
+#[test]
+fn the_islands_hook_and_limit_lines_in_the_pseudo_language_and_in_brazilian_portuguese() {
+    for language in [vults_i18n::PSEUDO, "pt-BR"] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        for hook_out in [false, true] {
+            let mut model = Model::default();
+            model.limit_nearest = Some((vults_attention::limits::Window::FiveHour, 81));
+            if hook_out {
+                model.hooks_out.insert(vults_core::agents::Agent::Claude);
+            }
+            let alert = model.hooks_out_line();
+            let limit = model.limit_line();
+            let mut h = fixtures::builder()
+                .with_size(vults_ui::island::SIZE)
+                .build_ui(move |ui| {
+                    let mut island = vults_ui::island::IslandView {
+                        alert: alert.clone(),
+                        limit: limit.clone(),
+                        ..Default::default()
+                    };
+                    island.ui(ui, 2, 0, 0, None);
+                });
+            h.run();
+            let texts = drawn_texts(&h);
+            let pill = egui::Rect::from_min_size(egui::Pos2::ZERO, vults_ui::island::SIZE);
+            for (text, rect, _) in &texts {
+                assert!(
+                    pill.expand(0.5).contains_rect(*rect),
+                    "{language}: {text:?} at {rect:?} leaves the pill"
+                );
+            }
+            if language == vults_i18n::PSEUDO {
+                // "Vults" is the app's name, the same in every language; it is not drawn here.
+                assert_localized(&texts, &[]);
+            } else if hook_out {
+                h.get_by_label("2 pássaros, Claude Code sem hook, limite de 5 h: 81 %");
+                assert!(texts.iter().any(|(t, _, _)| t == "Claude Code sem hook"));
+            } else {
+                h.get_by_label("2 pássaros, limite de 5 h: 81 %");
+                assert!(texts.iter().any(|(t, _, _)| t == "limite de 5 h: 81 %"));
+            }
+        }
+    }
+}
+
 /// The main window at its first size: the tab row stays one row in English and in Brazilian
 /// Portuguese (about 25 % longer), each tab inside the window, and the bottom row's Pause cards
 /// where it is in English. In the pseudo-language (40 % longer and marked) the row may wrap, as
