@@ -99,10 +99,22 @@ fn general_harness(model: Model) -> egui_kittest::Harness<'static, Vec<SettingsA
 #[test]
 fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
     let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
-    let mut h = general_harness(general_model());
+    let mut model = general_model();
+    // Why no tray icon shows is worded here, with the D-Bus library's own words as they came.
+    model.tray_note = Some(vults_attention::tray_host::NoTray::NoBus(
+        "no address".into(),
+    ));
+    let mut h = general_harness(model);
     h.run();
+    let texts = drawn_texts(&h);
+    assert!(
+        texts
+            .iter()
+            .any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains("no address")),
+        "the tray's note is drawn, from the bundles"
+    );
     assert_localized(
-        &drawn_texts(&h),
+        &texts,
         &[
             "/home/ada/.local/state/vults/vults.log",
             // Each language is named in its own words, whatever the language shown.
@@ -160,6 +172,12 @@ fn settings_general_in_brazilian_portuguese() {
     h.get_by_label("Iniciar o Vults quando eu entrar");
     h.get_by_label("Mostrar as boas-vindas de novo");
     h.snap("pt_BR_settings_general");
+    // Why no tray icon shows, in Portuguese.
+    let mut model = general_model();
+    model.tray_note = Some(vults_attention::tray_host::NoTray::Missing);
+    let mut h = general_harness(model);
+    h.run();
+    h.get_by_label_contains("Sem bandeja nesta área de trabalho");
 }
 
 #[test]
