@@ -124,6 +124,11 @@ try {
   check('the agent\'s words are labelled in Portuguese, and not translated', said === 'Claude Code diz: ler as notas', said);
   const buttons = await card.locator('.actions button').allInnerTexts();
   check('the answers are in Portuguese', JSON.stringify(buttons) === JSON.stringify(['Permitir', 'Sempre permitir', 'Negar']), JSON.stringify(buttons));
+  const meta = await card.locator('.meta').allInnerTexts();
+  check('why the card asks and what Always allows come in the app\'s language',
+    meta.includes('nenhuma regra')
+      && meta.includes('Sempre permitir: Claude Code pode executar exatamente este comando com Bash, nesta pasta.'),
+    JSON.stringify(meta));
   await card.getByRole('button', { name: 'Negar', exact: true }).click();
   await card.waitFor({ state: 'detached', timeout: 20000 });
   const denied = await run;

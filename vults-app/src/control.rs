@@ -434,7 +434,7 @@ fn list(status: &PhoneStatus) -> Value {
                 "push": d.push.is_some(),
                 "last_delivered": push.and_then(|p| p.last_delivered),
                 "delivered": push.map(|p| p.delivered).unwrap_or(0),
-                "last_error": push.and_then(|p| p.last_error.clone()),
+                "last_error": push.and_then(|p| p.last_error.as_ref()).map(ToString::to_string),
             })
         })
         .collect();
@@ -565,7 +565,7 @@ fn test_push(port: &PhonePort, which: Option<&str>) -> Value {
                 "name": d.name,
                 "delivered": delivered,
                 "error": if delivered { None } else {
-                    Some(state.and_then(|p| p.last_error.clone())
+                    Some(state.and_then(|p| p.last_error.as_ref()).map(ToString::to_string)
                         .unwrap_or_else(|| "the push service did not answer in time".into()))
                 },
             })

@@ -128,3 +128,11 @@ card-diff-delete = delete { $path }
 
 ## Cards with no room on screen, listed in the flock (the island says "+N more").
 stack-more-waiting = +{ $count } more waiting — no room on screen for their cards; oldest first
+
+# Why a card asks a person (the phone page's card says it under the answers). $what: what made
+# the call destructive, as command text; $name: a policy's name; $id: a rule's id.
+card-reason-destructive = destructive: { $what }
+card-reason-policy = policy { $name }
+card-reason-rule = rule { $id }
+card-reason-no-rule = no rule
+card-reason-question = a question for you

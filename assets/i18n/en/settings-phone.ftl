@@ -60,6 +60,25 @@ settings-phone-push-test = Send a test
 settings-phone-push-test-hover = Push a test notification to this phone now
 settings-phone-push-off = Push: off — turn it on in the phone's page. It needs the page on a trusted HTTPS address (the broker's web server, or any HTTPS host; not the LAN page with Vults' own certificate): { $doc }, "Push".
 settings-phone-push-error = Push: { $error }
+# Why a device's last push did not get through. $service: the push service's address; $error:
+# what the network library said, as it came; $status: the HTTP status.
+settings-phone-push-failure-timeout = the push service did not answer in time
+settings-phone-push-failure-not-https = the endpoint is not an https:// URL
+settings-phone-push-failure-not-url = the endpoint is not a URL
+settings-phone-push-failure-no-host = the endpoint has no host
+settings-phone-push-failure-bad-host = { $host } is not a host name
+settings-phone-push-failure-unreachable = cannot reach { $service }: { $error }
+settings-phone-push-failure-tls = TLS with { $service } failed: { $error }
+settings-phone-push-failure-http = HTTP with { $service } failed: { $error }
+settings-phone-push-failure-request = the request could not be made
+settings-phone-push-failure-no-answer = { $service } did not answer: { $error }
+settings-phone-push-failure-busy = { $service } answered { $status }
+settings-phone-push-failure-redirect = { $service } answered with a redirect ({ $status }), which is not followed
+settings-phone-push-failure-refused = { $service } refused the push ({ $status })
+settings-phone-push-failure-gone = the push service says this phone's subscription is gone ({ $status }): push is off until the page subscribes again
+settings-phone-push-failure-encrypt = the push could not be encrypted: { $error }
+# $last: the last try's failure, worded by one of the messages above.
+settings-phone-push-failure-gave-up = { $last } (gave up after { $tries } tries)
 settings-phone-broker-connecting = Connecting…
 settings-phone-broker-connected = Connected
 # $error: the last try's failure, as the broker link said it.

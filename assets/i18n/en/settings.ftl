@@ -20,6 +20,9 @@ settings-monitor-gone = { $name } (not connected: the primary one)
 settings-show-them-on = Show them on
 settings-over-fullscreen = Show cards over a fullscreen window
 settings-over-fullscreen-hover = Off: while the monitor shows a fullscreen window (a video call, a presentation), cards wait; the island counts them and the notification tells.
+# Why no tray icon shows (Settings → General). $why: what the D-Bus library said, as it came.
+settings-tray-missing = No tray on this desktop (no StatusNotifierItem host runs): the island and the window still work. On GNOME, install the AppIndicator and KStatusNotifierItem Support extension (gnome-shell-extension-appindicator) to see the tray icon.
+settings-tray-no-bus = No tray: no D-Bus session bus ({ $why }); the island and the window still work.
 settings-show-terminal-here = Show terminal on this computer
 settings-looking-for-terminals = Looking for terminals…
 settings-no-terminal = No terminal found.

@@ -123,3 +123,12 @@ card-diff-delete = apagar { $path }
 
 ## Cartões sem lugar na tela, listados no bando.
 stack-more-waiting = +{ $count } mais esperando — sem lugar na tela para os cartões; os mais antigos primeiro
+
+# Por que um cartão pergunta a uma pessoa (o cartão da página do celular diz isso sob as respostas).
+# $what: o que tornou a chamada destrutiva, como texto de comando; $name: o nome de uma política;
+# $id: o id de uma regra.
+card-reason-destructive = destrutivo: { $what }
+card-reason-policy = política { $name }
+card-reason-rule = regra { $id }
+card-reason-no-rule = nenhuma regra
+card-reason-question = uma pergunta para você

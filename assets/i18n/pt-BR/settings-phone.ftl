@@ -58,6 +58,25 @@ settings-phone-push-test = Enviar um teste
 settings-phone-push-test-hover = Envia agora uma notificação de teste para este celular
 settings-phone-push-off = Push: desligado — ligue-o na página do celular. Ele precisa da página num endereço HTTPS confiável (o servidor web do broker, ou qualquer host HTTPS; não a página da rede local com o certificado próprio do Vults): { $doc }, "Push".
 settings-phone-push-error = Push: { $error }
+# Por que o último push de um dispositivo não chegou. $service: o endereço do serviço de push;
+# $error: o que a biblioteca de rede disse, como veio; $status: o status HTTP.
+settings-phone-push-failure-timeout = o serviço de push não respondeu a tempo
+settings-phone-push-failure-not-https = o endpoint não é uma URL https://
+settings-phone-push-failure-not-url = o endpoint não é uma URL
+settings-phone-push-failure-no-host = o endpoint não tem host
+settings-phone-push-failure-bad-host = { $host } não é um nome de host
+settings-phone-push-failure-unreachable = não foi possível alcançar { $service }: { $error }
+settings-phone-push-failure-tls = o TLS com { $service } falhou: { $error }
+settings-phone-push-failure-http = o HTTP com { $service } falhou: { $error }
+settings-phone-push-failure-request = não foi possível montar a requisição
+settings-phone-push-failure-no-answer = { $service } não respondeu: { $error }
+settings-phone-push-failure-busy = { $service } respondeu { $status }
+settings-phone-push-failure-redirect = { $service } respondeu com um redirecionamento ({ $status }), que não é seguido
+settings-phone-push-failure-refused = { $service } recusou o push ({ $status })
+settings-phone-push-failure-gone = o serviço de push diz que a inscrição deste celular não existe mais ({ $status }): o push fica desligado até a página se inscrever de novo
+settings-phone-push-failure-encrypt = não foi possível criptografar o push: { $error }
+# $last: a falha da última tentativa, dita por uma das mensagens acima.
+settings-phone-push-failure-gave-up = { $last } (desistiu depois de { $tries } tentativas)
 settings-phone-broker-connecting = Conectando…
 settings-phone-broker-connected = Conectado
 settings-phone-broker-reconnecting = Reconectando em { $seconds } s — { $error }

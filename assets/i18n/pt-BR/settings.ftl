@@ -20,6 +20,9 @@ settings-monitor-gone = { $name } (desconectado: o principal)
 settings-show-them-on = Mostrar em
 settings-over-fullscreen = Mostrar cartões sobre uma janela em tela cheia
 settings-over-fullscreen-hover = Desligado: enquanto o monitor mostra uma janela em tela cheia (uma chamada de vídeo, uma apresentação), os cartões esperam; a ilha os conta e a notificação avisa.
+# Por que o ícone da bandeja não aparece (Configurações > Geral). $why: o que a biblioteca D-Bus disse, como veio.
+settings-tray-missing = Sem bandeja nesta área de trabalho (nenhum host de StatusNotifierItem está rodando): a ilha e a janela continuam funcionando. No GNOME, instale a extensão AppIndicator and KStatusNotifierItem Support (gnome-shell-extension-appindicator) para ver o ícone na bandeja.
+settings-tray-no-bus = Sem bandeja: não há barramento de sessão D-Bus ({ $why }); a ilha e a janela continuam funcionando.
 settings-show-terminal-here = Mostrar terminal neste computador
 settings-looking-for-terminals = Procurando terminais…
 settings-no-terminal = Nenhum terminal encontrado.

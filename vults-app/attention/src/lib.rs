@@ -48,6 +48,7 @@ pub mod settings;
 pub mod test_support;
 #[cfg(target_os = "linux")]
 pub mod tray_host;
+pub mod words;
 
 pub use card::card_notice;
 pub use notice::{CardId, Notice, NoticeKind, SessionId, What};

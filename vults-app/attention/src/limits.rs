@@ -28,19 +28,12 @@ pub enum Window {
 }
 
 impl Window {
-    /// As a person reads it: `5-hour`, `7-day`.
-    pub fn label(self) -> &'static str {
+    /// The window as the bundles' messages select on it (`{ $window -> [five-hour] … }`):
+    /// `five-hour`, `seven-day`.
+    pub fn key(self) -> &'static str {
         match self {
-            Window::FiveHour => "5-hour",
-            Window::SevenDay => "7-day",
-        }
-    }
-
-    /// Short, for the island: `5 h`, `7 d`.
-    pub fn short(self) -> &'static str {
-        match self {
-            Window::FiveHour => "5 h",
-            Window::SevenDay => "7 d",
+            Window::FiveHour => "five-hour",
+            Window::SevenDay => "seven-day",
         }
     }
 }
@@ -65,10 +58,7 @@ impl LimitWarning {
     /// "Claude Code: 81 % of the 5-hour limit used", "Resets at 14:05."
     pub fn words(&self, tz: &jiff::tz::TimeZone) -> (String, String) {
         let used = self.used.clamp(0.0, 100.0).floor();
-        let window = match self.window {
-            Window::FiveHour => "five-hour",
-            Window::SevenDay => "seven-day",
-        };
+        let window = self.window.key();
         let title = vults_i18n::tr!(
             "notify-limit-title",
             agent = &self.agent,
@@ -210,14 +200,21 @@ impl LimitWatch {
     }
 }
 
-/// The island's line: the window closest to its limit, `"5 h limit 81 %"`, when any window is
-/// at or over `from` percent; `None` below that, or with no reading.
-pub fn nearest(readings: &[(Window, f64)], from: f64) -> Option<String> {
+/// What the island's line says (`"5 h limit 81 %"`, worded by the window): the window closest
+/// to its limit and how much of it is used, in whole percent, when any window is at or over
+/// `from` percent; `None` below that, or with no reading.
+pub fn nearest(readings: &[(Window, f64)], from: f64) -> Option<(Window, u8)> {
     readings
         .iter()
         .filter(|(_, used)| used.is_finite() && *used >= from)
         .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(w, used)| format!("{} limit {} %", w.short(), used.clamp(0.0, 100.0).floor()))
+        .map(|(w, used)| (*w, percent(*used)))
+}
+
+/// A percentage as the island says it: whole, between 0 and 100.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // reason: clamped to 0..=100 first.
+fn percent(used: f64) -> u8 {
+    used.clamp(0.0, 100.0).floor() as u8
 }
 
 #[cfg(test)]
@@ -302,7 +299,7 @@ mod tests {
         assert_eq!(body, "Resets at 16:00.");
         assert_eq!(
             nearest(&[(Window::FiveHour, 40.0), (Window::SevenDay, 62.5)], 0.0),
-            Some("7 d limit 62 %".into())
+            Some((Window::SevenDay, 62))
         );
         assert_eq!(nearest(&[(Window::FiveHour, 40.0)], 50.0), None);
     }

@@ -27,7 +27,7 @@ pub trait DesktopSide {
     fn open(&mut self, path: &Path);
     /// Why the tray shows nowhere, once known (no StatusNotifierItem host runs): one line for
     /// Settings → General. `None` while it shows, or is not known yet.
-    fn tray_note(&self) -> Option<String> {
+    fn tray_note(&self) -> Option<vults_attention::tray_host::NoTray> {
         None
     }
     /// Tells the tray whether cards are paused (its menu shows it).
@@ -114,7 +114,7 @@ pub struct SystemDesktop {
     tray: Option<Tray>,
     /// What the session bus said of tray hosts (asked once, by a task on the app's runtime).
     #[cfg(target_os = "linux")]
-    tray_note: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+    tray_note: std::sync::Arc<std::sync::Mutex<Option<vults_attention::tray_host::NoTray>>>,
 }
 
 impl SystemDesktop {
@@ -136,17 +136,15 @@ impl SystemDesktop {
             let (shared, wake) = (note.clone(), wake.clone());
             // A task on the app's runtime (one D-Bus round trip), not a thread of its own.
             vults_engine::rt::handle().spawn(async move {
-                use vults_attention::tray_host::{self, TrayHost};
-                let line = match tray_host::ask(None).await {
+                use vults_attention::tray_host::{self, NoTray, TrayHost};
+                let note = match tray_host::ask(None).await {
                     TrayHost::Present => return,
-                    TrayHost::Missing => tray_host::missing_line().to_owned(),
-                    TrayHost::NoBus(why) => {
-                        format!("No tray: no D-Bus session bus ({why}); the island and the window still work.")
-                    }
+                    TrayHost::Missing => NoTray::Missing,
+                    TrayHost::NoBus(why) => NoTray::NoBus(why),
                 };
-                tracing::warn!("{line}");
+                tracing::warn!("{}", note.log_line());
                 if let Ok(mut n) = shared.lock() {
-                    *n = Some(line);
+                    *n = Some(note);
                 }
                 wake();
             });
@@ -168,7 +166,7 @@ impl SystemDesktop {
 
 impl DesktopSide for SystemDesktop {
     #[cfg(target_os = "linux")]
-    fn tray_note(&self) -> Option<String> {
+    fn tray_note(&self) -> Option<vults_attention::tray_host::NoTray> {
         self.tray_note.lock().ok().and_then(|n| n.clone())
     }
 

@@ -48,5 +48,5 @@ pub use link::{
 };
 pub use mqtt::{BrokerConfig, BrokerState};
 pub use offer::{PairingOffer, fragment_encode, qr_modules};
-pub use push::PushState;
+pub use push::{PushFailure, PushState};
 pub use secrets::KeyStorage;

@@ -38,7 +38,7 @@ fn the_phone_page_speaks_the_apps_language_in_chromium() {
     if !browser_on() {
         return;
     }
-    run_script("lang.mjs", "9 passed, 0 failed");
+    run_script("lang.mjs", "10 passed, 0 failed");
 }
 
 /// Whether the browser tests run (`VULTS_PHONE_BROWSER=1`); says why not when they do not.

@@ -280,3 +280,67 @@ fn the_pages_formatter_reads_words_js_as_fluent_means_it() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The card's reason and the sentence under Always come in the app's language, worded as the
+/// window words them: the page draws them as they come (the rest of its words are words.js').
+#[test]
+fn a_cards_reason_and_always_words_come_in_the_apps_language() {
+    use vults_core::agents::Target;
+    use vults_core::protocol::{AgentKind, Identity};
+    use vults_core::rules::AlwaysRule;
+    use vults_engine::messages::{PendingCard, Reason, SessionKey};
+    let card = |reason: Reason, destructive: Option<String>| {
+        let identity = Identity::Builtin(AgentKind::Claude);
+        let call = vults_core::agents::ToolCall {
+            tool: "Bash".into(),
+            target: Target::Command {
+                command: "cargo test".into(),
+            },
+            ..vults_core::agents::read_tool_call(&serde_json::json!({"tool_name": "Bash"}))
+        };
+        PendingCard {
+            id: 4,
+            agent: AgentKind::Claude,
+            always_rule: destructive
+                .is_none()
+                .then(|| AlwaysRule::for_call(&identity, "/w", &call, 0)),
+            identity,
+            session: SessionKey {
+                identity: "claude".into(),
+                session: "s".into(),
+            },
+            folder: "/w".into(),
+            call,
+            destructive,
+            reason,
+            file_rule: None,
+            question: false,
+            arrived: std::time::SystemTime::UNIX_EPOCH,
+            context: Default::default(),
+        }
+    };
+    let asked = card(Reason::Policy("ask-bash".into()), None);
+    let destructive = card(Reason::Destructive("rm -r".into()), Some("rm -r".into()));
+    let rule = asked.always_rule.clone().unwrap();
+    {
+        let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+        let json = vults_phone::gate::card_json(&asked);
+        assert_eq!(json["reason"], "política ask-bash", "{json}");
+        assert_eq!(json["always"], true, "{json}");
+        assert_eq!(
+            json["always_words"],
+            "Claude Code pode executar exatamente este comando com Bash, nesta pasta.",
+            "{json}"
+        );
+        let json = vults_phone::gate::card_json(&destructive);
+        assert_eq!(json["reason"], "destrutivo: rm -r", "{json}");
+        assert_eq!(json["always_words"], serde_json::Value::Null, "{json}");
+        let json = vults_phone::gate::card_json(&card(Reason::NoRule, None));
+        assert_eq!(json["reason"], "nenhuma regra", "{json}");
+    }
+    let _en = vults_i18n::scoped(&vults_i18n::Choice::Language("en".into()));
+    let json = vults_phone::gate::card_json(&asked);
+    assert_eq!(json["reason"], "policy ask-bash", "{json}");
+    // In English, the bundles say exactly the rule's own English sentence.
+    assert_eq!(json["always_words"], rule.words().as_str(), "{json}");
+}

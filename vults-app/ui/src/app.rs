@@ -567,7 +567,7 @@ impl VultsWindow {
         self.cards_terminal();
         self.island.quiet = self.quiet;
         self.island.alert = self.model.hooks_out_line();
-        self.island.limit = self.model.limit_line.clone();
+        self.island.limit = self.model.limit_line();
         match self.layout {
             Layout::Floating => {
                 egui::CentralPanel::default()

@@ -99,7 +99,7 @@ pub struct Model {
     /// the survey is done.
     pub terminal_survey: Option<Vec<vults_terminal::Support>>,
     /// Why no tray icon shows (no StatusNotifierItem host), once known (Settings → General).
-    pub tray_note: Option<String>,
+    pub tray_note: Option<vults_attention::tray_host::NoTray>,
     /// Which monitor the island and the cards go to (Settings → General, saved).
     pub monitor_choice: crate::viewport::MonitorChoice,
     /// The language Vults speaks (Settings → General; applied at once through vults_i18n).
@@ -122,8 +122,9 @@ pub struct Model {
     pub offered: std::collections::BTreeSet<vults_core::agents::Agent>,
     /// The watcher's switches.
     pub watch_settings: vults_installer::watch::WatchSettings,
-    /// The island's line for the plan's limit closest to its end ("5 h limit 81 %").
-    pub limit_line: Option<String>,
+    /// The plan's limit closest to its end and how much of it is used, in percent: the
+    /// island's line ("5 h limit 81 %", [`Model::limit_line`]).
+    pub limit_nearest: Option<(vults_attention::limits::Window, u8)>,
 }
 
 impl Model {
@@ -158,13 +159,25 @@ impl Model {
         self.notice(e.text());
     }
 
-    /// The island's words for an agent whose hook is out ("Claude Code hook removed").
+    /// The island's words for an agent whose hook is out ("Claude Code hook out"), in the
+    /// active language.
     pub fn hooks_out_line(&self) -> Option<String> {
         let name = self.hooks_out.iter().next()?.display_name();
         Some(match self.hooks_out.len() {
-            1 => format!("{name} hook out"),
-            n => format!("{n} hooks out"),
+            1 => vults_i18n::tr!("island-hook-out", agent = name),
+            n => vults_i18n::tr!("island-hooks-out", count = n),
         })
+    }
+
+    /// The island's line for the plan's limit closest to its end ("5 h limit 81 %"), in the
+    /// active language.
+    pub fn limit_line(&self) -> Option<String> {
+        let (window, used) = self.limit_nearest?;
+        Some(vults_i18n::tr!(
+            "island-limit",
+            window = window.key(),
+            used = used
+        ))
     }
 
     /// Applies one engine event, and says what changed that the app must act on.

@@ -269,28 +269,9 @@ pub fn next_waited_change(secs: u64) -> u64 {
     }
 }
 
-/// What an Always rule answers, in the person's language (the card under its Always button,
-/// Settings → Rules, History): [`vults_core::rules::AlwaysRule::sentence`] worded by the
-/// bundles, which say in English exactly what [`vults_core::rules::RuleSentence::english`] says.
-pub fn rule_words(rule: &vults_core::rules::AlwaysRule) -> String {
-    sentence_words(&rule.sentence())
-}
-
-/// A rule's sentence worded by the bundles (`rule-…`).
-pub fn sentence_words(sentence: &vults_core::rules::RuleSentence) -> String {
-    let id = sentence.action.message_id();
-    match sentence.action.file() {
-        Some(file) => {
-            let file = if file.is_empty() {
-                vults_i18n::tr!("rule-this-file")
-            } else {
-                file.to_owned()
-            };
-            vults_i18n::tr!(id, who = &sentence.who, tool = &sentence.tool, file = file)
-        }
-        None => vults_i18n::tr!(id, who = &sentence.who, tool = &sentence.tool),
-    }
-}
+/// The rule sentence under Always and why a card asks, worded as the notification and the phone
+/// page word them (one place: `vults_attention::words`).
+pub use vults_attention::words::{rule_words, sentence_words};
 
 /// Who answered, in the person's language (History, Zeca's chat): what
 /// [`vults_engine::messages::AnsweredBy::words`] says in English; what came from outside (a

@@ -99,10 +99,22 @@ fn general_harness(model: Model) -> egui_kittest::Harness<'static, Vec<SettingsA
 #[test]
 fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
     let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
-    let mut h = general_harness(general_model());
+    let mut model = general_model();
+    // Why no tray icon shows is worded here, with the D-Bus library's own words as they came.
+    model.tray_note = Some(vults_attention::tray_host::NoTray::NoBus(
+        "no address".into(),
+    ));
+    let mut h = general_harness(model);
     h.run();
+    let texts = drawn_texts(&h);
+    assert!(
+        texts
+            .iter()
+            .any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains("no address")),
+        "the tray's note is drawn, from the bundles"
+    );
     assert_localized(
-        &drawn_texts(&h),
+        &texts,
         &[
             "/home/ada/.local/state/vults/vults.log",
             // Each language is named in its own words, whatever the language shown.
@@ -160,6 +172,12 @@ fn settings_general_in_brazilian_portuguese() {
     h.get_by_label("Iniciar o Vults quando eu entrar");
     h.get_by_label("Mostrar as boas-vindas de novo");
     h.snap("pt_BR_settings_general");
+    // Why no tray icon shows, in Portuguese.
+    let mut model = general_model();
+    model.tray_note = Some(vults_attention::tray_host::NoTray::Missing);
+    let mut h = general_harness(model);
+    h.run();
+    h.get_by_label_contains("Sem bandeja nesta área de trabalho");
 }
 
 #[test]
@@ -325,6 +343,53 @@ fn the_island_in_the_pseudo_language_and_in_brazilian_portuguese_fits_its_pill()
     h.run();
     h.get_by_label("12 pássaros, 6 esperando, +2 mais");
     h.snap("pt_BR_island_stack");
+}
+
+/// The island with nothing waiting says an agent's hook is out and how close the plan's nearest
+/// limit is, worded by the bundles, inside its pill, in every language.
+#[test]
+fn the_islands_hook_and_limit_lines_in_the_pseudo_language_and_in_brazilian_portuguese() {
+    for language in [vults_i18n::PSEUDO, "pt-BR"] {
+        let _l = vults_i18n::scoped(&Choice::Language(language.into()));
+        for hook_out in [false, true] {
+            let mut model = Model::default();
+            model.limit_nearest = Some((vults_attention::limits::Window::FiveHour, 81));
+            if hook_out {
+                model.hooks_out.insert(vults_core::agents::Agent::Claude);
+            }
+            let alert = model.hooks_out_line();
+            let limit = model.limit_line();
+            let mut h = fixtures::builder()
+                .with_size(vults_ui::island::SIZE)
+                .build_ui(move |ui| {
+                    let mut island = vults_ui::island::IslandView {
+                        alert: alert.clone(),
+                        limit: limit.clone(),
+                        ..Default::default()
+                    };
+                    island.ui(ui, 2, 0, 0, None);
+                });
+            h.run();
+            let texts = drawn_texts(&h);
+            let pill = egui::Rect::from_min_size(egui::Pos2::ZERO, vults_ui::island::SIZE);
+            for (text, rect, _) in &texts {
+                assert!(
+                    pill.expand(0.5).contains_rect(*rect),
+                    "{language}: {text:?} at {rect:?} leaves the pill"
+                );
+            }
+            if language == vults_i18n::PSEUDO {
+                // "Vults" is the app's name, the same in every language; it is not drawn here.
+                assert_localized(&texts, &[]);
+            } else if hook_out {
+                h.get_by_label("2 pássaros, Claude Code sem hook, limite de 5 h: 81 %");
+                assert!(texts.iter().any(|(t, _, _)| t == "Claude Code sem hook"));
+            } else {
+                h.get_by_label("2 pássaros, limite de 5 h: 81 %");
+                assert!(texts.iter().any(|(t, _, _)| t == "limite de 5 h: 81 %"));
+            }
+        }
+    }
 }
 
 /// The main window at its first size: the tab row stays one row in English and in Brazilian

@@ -612,8 +612,44 @@ fn phone_status() -> vults_phone::PhoneStatus {
     }
 }
 
+/// Settings → Phone when things go wrong: a device whose subscription the push service dropped,
+/// one whose pushes were given up on, and a broker reconnecting after an error.
+fn phone_status_failing() -> vults_phone::PhoneStatus {
+    use vults_phone::PushFailure;
+    let mut status = phone_status();
+    let mut cy = status.devices[0].clone();
+    cy.id = "dev3".into();
+    cy.name = "Cy".into();
+    status.devices.push(cy);
+    let failed = |e: PushFailure| vults_phone::PushState {
+        last_error: Some(e),
+        ..Default::default()
+    };
+    status
+        .push
+        .insert("dev1".into(), failed(PushFailure::Gone(410)));
+    status.push.insert(
+        "dev3".into(),
+        failed(PushFailure::GaveUp {
+            last: Box::new(PushFailure::Busy {
+                service: "https://push.example".into(),
+                status: 503,
+            }),
+            tries: 10,
+        }),
+    );
+    status.broker.state = Some(vults_phone::BrokerState::Reconnecting {
+        error: "connection refused".into(),
+        retry_in_s: 4,
+    });
+    status
+}
+
 fn phone_harness() -> Harness<'static> {
-    let status = phone_status();
+    phone_harness_of(phone_status())
+}
+
+fn phone_harness_of(status: vults_phone::PhoneStatus) -> Harness<'static> {
     let mut view = vults_ui::settings::phone::PhoneView::default();
     fixtures::builder()
         .with_size(egui::vec2(760.0, 900.0))
@@ -673,6 +709,30 @@ fn the_settings_pages_in_the_pseudo_language_draw_only_messages_uncut() {
             "dev2",
         ],
     );
+    let mut h = phone_harness_of(phone_status_failing());
+    h.run();
+    eprintln!("Settings → Phone, failing");
+    let texts = drawn_texts(&h);
+    for arg in ["connection refused", "https://push.example"] {
+        assert!(
+            texts
+                .iter()
+                .any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains(arg)),
+            "{arg} is drawn inside a message"
+        );
+    }
+    assert_localized(
+        &texts,
+        &[
+            "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
+            "Ana",
+            "Bo",
+            "Cy",
+            "dev1",
+            "dev2",
+            "dev3",
+        ],
+    );
 }
 
 #[test]
@@ -715,6 +775,14 @@ fn the_settings_pages_in_brazilian_portuguese() {
     h.get_by_label("revogado");
     h.snap("pt_BR_settings_phone");
     results.extend(h.take_snapshot_results());
+    let mut h = phone_harness_of(phone_status_failing());
+    h.run();
+    h.get_by_label("Broker: Reconectando em 4 s — connection refused");
+    h.get_by_label(
+        "Push: o serviço de push diz que a inscrição deste celular não existe mais (410): o push \
+         fica desligado até a página se inscrever de novo",
+    );
+    h.get_by_label("Push: https://push.example respondeu 503 (desistiu depois de 10 tentativas)");
     results.unwrap();
 }
 

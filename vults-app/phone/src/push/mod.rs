@@ -24,6 +24,7 @@ pub mod webpush;
 
 use super::crypto::Direction;
 use super::gate::Gate;
+pub use send::PushFailure;
 use send::{Headers, Roots, Sent, Urgency};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -56,8 +57,9 @@ pub struct PushState {
     pub last_delivered: Option<u64>,
     /// Pushes taken since the app started.
     pub delivered: u64,
-    /// The last failure, in words (a 410 that removed the subscription, a refusal, no network).
-    pub last_error: Option<String>,
+    /// The last failure (a 410 that removed the subscription, a refusal, no network): worded
+    /// by Settings → Phone, said in English by its `Display`.
+    pub last_error: Option<PushFailure>,
 }
 
 /// Each message that words a push carries the language active where it was sent (the app's
@@ -321,10 +323,10 @@ async fn device_queue(shared: Shared, device: String, mut rx: UnboundedReceiver<
                     }
                     None => {
                         shared.note(&device, |st| {
-                            st.last_error = Some(format!(
-                                "{why} (gave up after {} tries)",
-                                BACKOFF_S.len() + 1
-                            ))
+                            st.last_error = Some(PushFailure::GaveUp {
+                                last: Box::new(why),
+                                tries: BACKOFF_S.len() + 1,
+                            })
                         });
                         break;
                     }
@@ -351,7 +353,7 @@ async fn deliver(shared: &Shared, device: &str, job: &Job) -> Option<Sent> {
         Ok(b) => b,
         Err(e) => {
             shared.note(device, |st| {
-                st.last_error = Some(format!("the push could not be encrypted: {e:?}"))
+                st.last_error = Some(PushFailure::Encrypt(format!("{e:?}")))
             });
             return None;
         }
@@ -381,10 +383,7 @@ async fn deliver(shared: &Shared, device: &str, job: &Job) -> Option<Sent> {
                 "push to {device}: the subscription is gone ({status}); removed: {removed}"
             );
             shared.note(device, |st| {
-                st.last_error = Some(format!(
-                    "the push service says this phone's subscription is gone ({status}): push is \
-                     off until the page subscribes again"
-                ))
+                st.last_error = Some(PushFailure::Gone(*status))
             });
         }
         Sent::Refused(why) | Sent::Retry(why) => {

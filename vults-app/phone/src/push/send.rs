@@ -73,9 +73,128 @@ pub enum Sent {
     /// 404 or 410: the subscription is gone (the phone unsubscribed, the browser was reset).
     Gone(u16),
     /// Worth trying again later: no network, a timeout, 429, a 5xx.
-    Retry(String),
+    Retry(PushFailure),
     /// Refused for good (another 4xx, a redirect, an endpoint that is not https://).
-    Refused(String),
+    Refused(PushFailure),
+}
+
+/// Why a push did not get through: Settings → Phone words it in the person's language; the log
+/// and `vults phone` say it in English ([`std::fmt::Display`]). `service` is the push service's
+/// origin (`https://fcm.googleapis.com`); `error` what the network library said, as it came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PushFailure {
+    /// The push service did not answer in time.
+    Timeout,
+    /// The subscription's endpoint is not an https:// URL.
+    NotHttps,
+    /// The endpoint is not a URL.
+    NotUrl,
+    /// The endpoint has no host.
+    NoHost,
+    /// The endpoint's host is not a host name.
+    BadHost(String),
+    /// The service could not be reached (no network, a refused connection).
+    Unreachable {
+        /// The push service's origin.
+        service: String,
+        /// What the network library said.
+        error: String,
+    },
+    /// TLS with the service failed.
+    Tls {
+        /// The push service's origin.
+        service: String,
+        /// What the network library said.
+        error: String,
+    },
+    /// HTTP with the service failed.
+    Http {
+        /// The push service's origin.
+        service: String,
+        /// What the network library said.
+        error: String,
+    },
+    /// The request could not be made.
+    Request,
+    /// The service took the request and did not answer.
+    NoAnswer {
+        /// The push service's origin.
+        service: String,
+        /// What the network library said.
+        error: String,
+    },
+    /// The service answered 429 or a 5xx: busy, tried again later.
+    Busy {
+        /// The push service's origin.
+        service: String,
+        /// The HTTP status it answered.
+        status: u16,
+    },
+    /// The service answered with a redirect, which is not followed.
+    Redirect {
+        /// The push service's origin.
+        service: String,
+        /// The HTTP status it answered.
+        status: u16,
+    },
+    /// The service refused the push (another 4xx).
+    Refused {
+        /// The push service's origin.
+        service: String,
+        /// The HTTP status it answered.
+        status: u16,
+    },
+    /// 404 or 410: the subscription is gone; push is off until the page subscribes again.
+    Gone(u16),
+    /// The push could not be encrypted for the phone's keys.
+    Encrypt(String),
+    /// Tried [`super::BACKOFF_S`]'s every wait and given up, on this last failure.
+    GaveUp {
+        /// The last try's failure.
+        last: Box<PushFailure>,
+        /// How many tries.
+        tries: usize,
+    },
+}
+
+impl std::fmt::Display for PushFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PushFailure::Timeout => f.write_str("the push service did not answer in time"),
+            PushFailure::NotHttps => f.write_str("the endpoint is not an https:// URL"),
+            PushFailure::NotUrl => f.write_str("the endpoint is not a URL"),
+            PushFailure::NoHost => f.write_str("the endpoint has no host"),
+            PushFailure::BadHost(host) => write!(f, "{host} is not a host name"),
+            PushFailure::Unreachable { service, error } => {
+                write!(f, "cannot reach {service}: {error}")
+            }
+            PushFailure::Tls { service, error } => write!(f, "TLS with {service} failed: {error}"),
+            PushFailure::Http { service, error } => {
+                write!(f, "HTTP with {service} failed: {error}")
+            }
+            PushFailure::Request => f.write_str("the request could not be made"),
+            PushFailure::NoAnswer { service, error } => {
+                write!(f, "{service} did not answer: {error}")
+            }
+            PushFailure::Busy { service, status } => write!(f, "{service} answered {status}"),
+            PushFailure::Redirect { service, status } => write!(
+                f,
+                "{service} answered with a redirect ({status}), which is not followed"
+            ),
+            PushFailure::Refused { service, status } => {
+                write!(f, "{service} refused the push ({status})")
+            }
+            PushFailure::Gone(status) => write!(
+                f,
+                "the push service says this phone's subscription is gone ({status}): push is \
+                 off until the page subscribes again"
+            ),
+            PushFailure::Encrypt(why) => write!(f, "the push could not be encrypted: {why}"),
+            PushFailure::GaveUp { last, tries } => {
+                write!(f, "{last} (gave up after {tries} tries)")
+            }
+        }
+    }
 }
 
 /// A push's headers beyond the body.
@@ -106,7 +225,7 @@ pub async fn post(
     .await
     {
         Ok(sent) => sent,
-        Err(_) => Sent::Retry("the push service did not answer in time".into()),
+        Err(_) => Sent::Retry(PushFailure::Timeout),
     }
 }
 
@@ -119,13 +238,13 @@ async fn post_inner(
     now_s: u64,
 ) -> Sent {
     let Some(aud) = origin(endpoint) else {
-        return Sent::Refused("the endpoint is not an https:// URL".into());
+        return Sent::Refused(PushFailure::NotHttps);
     };
     let Ok(uri) = endpoint.parse::<hyper::Uri>() else {
-        return Sent::Refused("the endpoint is not a URL".into());
+        return Sent::Refused(PushFailure::NotUrl);
     };
     let Some(authority) = uri.authority() else {
-        return Sent::Refused("the endpoint has no host".into());
+        return Sent::Refused(PushFailure::NoHost);
     };
     let host = authority
         .host()
@@ -133,19 +252,34 @@ async fn post_inner(
         .trim_end_matches(']');
     let port = authority.port_u16().unwrap_or(443);
     let Ok(name) = ServerName::try_from(host.to_string()) else {
-        return Sent::Refused(format!("{host} is not a host name"));
+        return Sent::Refused(PushFailure::BadHost(host.to_string()));
     };
     let tcp = match tokio::net::TcpStream::connect((host, port)).await {
         Ok(s) => s,
-        Err(e) => return Sent::Retry(format!("cannot reach {aud}: {e}")),
+        Err(e) => {
+            return Sent::Retry(PushFailure::Unreachable {
+                service: aud,
+                error: e.to_string(),
+            });
+        }
     };
     let tls = match TlsConnector::from(roots.0.clone()).connect(name, tcp).await {
         Ok(s) => s,
-        Err(e) => return Sent::Retry(format!("TLS with {aud} failed: {e}")),
+        Err(e) => {
+            return Sent::Retry(PushFailure::Tls {
+                service: aud,
+                error: e.to_string(),
+            });
+        }
     };
     let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(tls)).await {
         Ok(pair) => pair,
-        Err(e) => return Sent::Retry(format!("HTTP with {aud} failed: {e}")),
+        Err(e) => {
+            return Sent::Retry(PushFailure::Http {
+                service: aud,
+                error: e.to_string(),
+            });
+        }
     };
     let driver = tokio::spawn(async move {
         let _ = conn.await;
@@ -175,21 +309,33 @@ async fn post_inner(
         request = request.header("Topic", topic.as_str());
     }
     let Ok(request) = request.body(Full::new(Bytes::from(body))) else {
-        return Sent::Refused("the request could not be made".into());
+        return Sent::Refused(PushFailure::Request);
     };
     let response = sender.send_request(request).await;
     driver.abort();
     let status = match response {
         Ok(r) => r.status().as_u16(),
-        Err(e) => return Sent::Retry(format!("{aud} did not answer: {e}")),
+        Err(e) => {
+            return Sent::Retry(PushFailure::NoAnswer {
+                service: aud,
+                error: e.to_string(),
+            });
+        }
     };
     match status {
         200..=202 => Sent::Delivered,
         404 | 410 => Sent::Gone(status),
-        429 | 500..=599 => Sent::Retry(format!("{aud} answered {status}")),
-        300..=399 => Sent::Refused(format!(
-            "{aud} answered with a redirect ({status}), which is not followed"
-        )),
-        _ => Sent::Refused(format!("{aud} refused the push ({status})")),
+        429 | 500..=599 => Sent::Retry(PushFailure::Busy {
+            service: aud,
+            status,
+        }),
+        300..=399 => Sent::Refused(PushFailure::Redirect {
+            service: aud,
+            status,
+        }),
+        _ => Sent::Refused(PushFailure::Refused {
+            service: aud,
+            status,
+        }),
     }
 }

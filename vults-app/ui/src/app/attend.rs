@@ -49,7 +49,7 @@ impl VultsWindow {
             readings.extend(s.five_hour.map(|r| (Window::FiveHour, r.used_percentage)));
             readings.extend(s.seven_day.map(|r| (Window::SevenDay, r.used_percentage)));
         }
-        self.model.limit_line = vults_attention::limits::nearest(&readings, LIMIT_SHOWN_FROM);
+        self.model.limit_nearest = vults_attention::limits::nearest(&readings, LIMIT_SHOWN_FROM);
         for (id, agent, title, body) in said {
             self.model.notice(format!("{title}. {body}"));
             self.warn(&id, &agent, title, body);

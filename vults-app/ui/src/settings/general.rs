@@ -163,6 +163,12 @@ fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         action = Some(SettingsAction::SetWindow(choice, over));
     }
     if let Some(note) = &model.tray_note {
+        use vults_attention::tray_host::NoTray;
+        let note = match note {
+            NoTray::Missing => tr!("settings-tray-missing"),
+            // Why, as the D-Bus library said it: an argument, as it came.
+            NoTray::NoBus(why) => tr!("settings-tray-no-bus", why = why.as_str()),
+        };
         ui.label(
             RichText::new(note)
                 .small()

@@ -457,14 +457,76 @@ fn push_line(
             );
         }
     });
-    if let Some(error) = state.and_then(|s| s.last_error.as_deref()) {
+    if let Some(error) = state.and_then(|s| s.last_error.as_ref()) {
         ui.label(
-            RichText::new(tr!("settings-phone-push-error", error = error))
-                .small()
-                .color(WARN),
+            RichText::new(tr!(
+                "settings-phone-push-error",
+                error = push_failure_words(error)
+            ))
+            .small()
+            .color(WARN),
         );
     }
     action
+}
+
+/// Why a push did not get through, in the person's language; the push service's address, the
+/// network library's words and the status are arguments, as they came.
+fn push_failure_words(failure: &vults_phone::PushFailure) -> String {
+    use vults_phone::PushFailure as F;
+    match failure {
+        F::Timeout => tr!("settings-phone-push-failure-timeout"),
+        F::NotHttps => tr!("settings-phone-push-failure-not-https"),
+        F::NotUrl => tr!("settings-phone-push-failure-not-url"),
+        F::NoHost => tr!("settings-phone-push-failure-no-host"),
+        F::BadHost(host) => tr!("settings-phone-push-failure-bad-host", host = host.as_str()),
+        F::Unreachable { service, error } => tr!(
+            "settings-phone-push-failure-unreachable",
+            service = service.as_str(),
+            error = error.as_str()
+        ),
+        F::Tls { service, error } => tr!(
+            "settings-phone-push-failure-tls",
+            service = service.as_str(),
+            error = error.as_str()
+        ),
+        F::Http { service, error } => tr!(
+            "settings-phone-push-failure-http",
+            service = service.as_str(),
+            error = error.as_str()
+        ),
+        F::Request => tr!("settings-phone-push-failure-request"),
+        F::NoAnswer { service, error } => tr!(
+            "settings-phone-push-failure-no-answer",
+            service = service.as_str(),
+            error = error.as_str()
+        ),
+        F::Busy { service, status } => tr!(
+            "settings-phone-push-failure-busy",
+            service = service.as_str(),
+            status = *status
+        ),
+        F::Redirect { service, status } => tr!(
+            "settings-phone-push-failure-redirect",
+            service = service.as_str(),
+            status = *status
+        ),
+        F::Refused { service, status } => tr!(
+            "settings-phone-push-failure-refused",
+            service = service.as_str(),
+            status = *status
+        ),
+        F::Gone(status) => tr!("settings-phone-push-failure-gone", status = *status),
+        F::Encrypt(error) => tr!(
+            "settings-phone-push-failure-encrypt",
+            error = error.as_str()
+        ),
+        F::GaveUp { last, tries } => tr!(
+            "settings-phone-push-failure-gave-up",
+            last = push_failure_words(last),
+            tries = *tries
+        ),
+    }
 }
 
 fn refusal_list(
@@ -670,7 +732,7 @@ mod tests {
         push.insert(
             "dev2".to_string(),
             vults_phone::PushState {
-                last_error: Some("the push service says this phone's subscription is gone (410): push is off until the page subscribes again".into()),
+                last_error: Some(vults_phone::PushFailure::Gone(410)),
                 ..Default::default()
             },
         );
