@@ -78,7 +78,7 @@ cargo build --target "$WIN" -p vults-hook -p vults-app --bins --quiet
 #   the ui suite runs.
 # `--lib` (once) means each selected package's unit tests.
 cargo test --no-run --target "$WIN" --quiet --message-format=json --lib \
-    -p vults-core -p vults-attention -p vults-terminal -p vults-engine -p vults-installer \
+    -p vults-core -p vults-notify -p vults-terminal -p vults-engine -p vults-installer \
     -p vults-phone -p vults-remote -p vults-zeca -p vults-ui -p vults-desktop -p vults-app \
     -p vults-hook --test hook_e2e \
     -p vults-tests --test windows_pipe --test installer_windows \
@@ -133,7 +133,7 @@ wine_test() { # label, target name, [desktop: run under an Xvfb of its own], [te
 }
 wine_test vults-core vults_core
 # The toast XML, the schedule in Windows' own time zone (jiff's bundled tzdb), the gate.
-wine_test attention vults_attention
+wine_test notify vults_notify
 wine_test vults-terminal vults_terminal desktop
 wine_test hook-e2e hook_e2e
 wine_test engine-pipe windows_pipe

@@ -28,7 +28,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("vults-terminal", 1),
     ("vults-i18n", 1),
     ("vults-zeca", 2),
-    ("vults-attention", 2),
+    ("vults-notify", 2),
     ("vults-remote", 2),
     ("vults-phone", 3),
     ("vults-desktop", 3),

@@ -36,7 +36,7 @@ const ALLOWED: &[(&str, usize, &str)] = &[
         "the push service's stand-in for tests: a server of its own, not part of the app",
     ),
     (
-        "vults-app/attention/src/test_support.rs",
+        "vults-app/notify/src/test_support.rs",
         2,
         "test support: the D-Bus notification server's and tray host's stand-ins",
     ),

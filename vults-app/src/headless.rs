@@ -26,7 +26,7 @@
 //! the audit's `by` says who (`click` for the console, `phone:<name> (<id>)` for the phone).
 //!
 //! It also keeps Vults' hook in place (`vults_installer::watch`, a task on the one runtime)
-//! and warns before a plan's usage limit bites (`vults_attention::limits`): each warning is a
+//! and warns before a plan's usage limit bites (`vults_notify::limits`): each warning is a
 //! `vults: …` line on stderr, a log line, and one desktop notification where a notification
 //! server answers on the session bus (the notifier starts with the first warning).
 
@@ -86,7 +86,7 @@ pub fn run(paths: Paths, cards: bool) -> ExitCode {
             .map_err(|e| tracing::warn!("the hooks are not watched: {e}"))
             .ok()
     };
-    let mut limits = vults_attention::limits::LimitWatch::new();
+    let mut limits = vults_notify::limits::LimitWatch::new();
     let waiting: Arc<Mutex<Vec<CardId>>> = Arc::default();
     if cards {
         let commander = engine.commander();
@@ -198,8 +198,8 @@ fn start_phone(paths: &Paths, engine: &EngineHandle) -> Phone {
 /// notification per agent or window (replaced by the next), held by quiet hours, and the same
 /// words pushed to the paired phones, as the window does.
 struct Warnings {
-    settings: vults_attention::AttentionSettings,
-    notifier: Mutex<Option<vults_attention::Notifier>>,
+    settings: vults_notify::AttentionSettings,
+    notifier: Mutex<Option<vults_notify::Notifier>>,
     phone: Arc<PhonePort>,
 }
 
@@ -216,41 +216,41 @@ impl Warnings {
         }
     }
 
-    fn show(&self, id: String, notice: vults_attention::Notice) {
-        if let vults_attention::What::Warning { title, body } = &notice.what {
+    fn show(&self, id: String, notice: vults_notify::Notice) {
+        if let vults_notify::What::Warning { title, body } = &notice.what {
             self.phone.warn(&id, title, body);
         }
         let Ok(mut n) = self.notifier.lock() else {
             return;
         };
         let notifier = n.get_or_insert_with(|| {
-            let mut config = vults_attention::NotifierConfig::new("Vults");
+            let mut config = vults_notify::NotifierConfig::new("Vults");
             config.desktop_entry = Some("vults".into());
             config.settings = self.settings.clone();
             // Its events (actions, quiet) are not needed here: Show has no window to bring up.
-            vults_attention::Notifier::start(config).0
+            vults_notify::Notifier::start(config).0
         });
-        notifier.show(vults_attention::SessionId(id), notice);
+        notifier.show(vults_notify::SessionId(id), notice);
     }
 
     fn hook(&self, e: &vults_installer::watch::WatchEvent) {
         eprintln!("vults: {}", e.text());
         self.show(
             format!("vults-hooks-{}", e.agent().name()),
-            vults_attention::Notice {
+            vults_notify::Notice {
                 agent: e.agent().display_name().to_string(),
                 folder: String::new(),
                 what: {
                     // The console line above stays English; the notification and the push
                     // are in the person's language.
                     let (title, body) = vults_ui::attention::hook_warning(e);
-                    vults_attention::What::Warning { title, body }
+                    vults_notify::What::Warning { title, body }
                 },
             },
         );
     }
 
-    fn limit(&self, w: &vults_attention::limits::LimitWarning) {
+    fn limit(&self, w: &vults_notify::limits::LimitWarning) {
         // The console and the log in English (support reads them); the notification and the
         // push in the person's language.
         let (title, body) = {

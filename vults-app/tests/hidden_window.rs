@@ -1,6 +1,6 @@
 //! The notifier and the phone see every card while the window is out of sight: the real app
 //! under `Xvfb` and openbox, its notifier on a private session bus whose notification server is
-//! the stand-in (`vults_attention::test_support`), a phone paired beforehand (`vults-app phone
+//! the stand-in (`vults_notify::test_support`), a phone paired beforehand (`vults-app phone
 //! pair`, the Rust test phone) whose Web Push subscription is on the push service's stand-in
 //! (`vults_phone::push::standin`), and the real hook asking. Once with the main window closed
 //! (to the tray: the floating layout starts with it closed, only the island up), once with the
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::io::BufRead;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use vults_attention::test_support::{NotificationServer, SessionBus};
+use vults_notify::test_support::{NotificationServer, SessionBus};
 use vults_phone::client::{PhoneClient, offer_from_url};
 use vults_phone::push::standin::StandIn;
 use vults_tests::desktop::{Kids, display_env, openbox};

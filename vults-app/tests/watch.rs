@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::Duration;
-use vults_attention::test_support::{Call, NotificationServer, SessionBus};
+use vults_notify::test_support::{Call, NotificationServer, SessionBus};
 use vults_tests::{Stdin, TempHome};
 
 /// Claude Code's settings as it writes them, with the person's own compact `permissions`.

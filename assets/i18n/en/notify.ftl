@@ -1,4 +1,4 @@
-# Desktop notifications (vults-attention) and the phone's push, which says what the desktop
+# Desktop notifications (vults-notify) and the phone's push, which says what the desktop
 # notification says. $agent is the agent's name, $tool the tool's, $folder a path: arguments,
 # never translated.
 

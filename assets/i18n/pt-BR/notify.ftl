@@ -1,4 +1,4 @@
-# Notificações da área de trabalho (vults-attention) e o push do celular, que diz o mesmo.
+# Notificações da área de trabalho (vults-notify) e o push do celular, que diz o mesmo.
 # $agent, $tool e $folder são argumentos, nunca traduzidos.
 
 notify-asks = { $agent } pede: { $tool }

@@ -1,7 +1,7 @@
 //! Desktop integration at the edge of the window: the tray icon, opening a file in the user's
 //! editor, the quit signals. Behind [`DesktopSide`] so tests use [`NoDesktop`]; the real one
 //! degrades to nothing, with one log line, where there is no D-Bus or no tray — never a panic.
-//! Notifications are not here: they are `vults-attention`'s, through `vults_ui::attention`.
+//! Notifications are not here: they are `vults-notify`'s, through `vults_ui::attention`.
 
 use std::path::Path;
 
@@ -27,7 +27,7 @@ pub trait DesktopSide {
     fn open(&mut self, path: &Path);
     /// Why the tray shows nowhere, once known (no StatusNotifierItem host runs): one line for
     /// Settings → General. `None` while it shows, or is not known yet.
-    fn tray_note(&self) -> Option<vults_attention::tray_host::NoTray> {
+    fn tray_note(&self) -> Option<vults_notify::tray_host::NoTray> {
         None
     }
     /// Tells the tray whether cards are paused (its menu shows it).
@@ -114,7 +114,7 @@ pub struct SystemDesktop {
     tray: Option<Tray>,
     /// What the session bus said of tray hosts (asked once, by a task on the app's runtime).
     #[cfg(target_os = "linux")]
-    tray_note: std::sync::Arc<std::sync::Mutex<Option<vults_attention::tray_host::NoTray>>>,
+    tray_note: std::sync::Arc<std::sync::Mutex<Option<vults_notify::tray_host::NoTray>>>,
 }
 
 impl SystemDesktop {
@@ -136,7 +136,7 @@ impl SystemDesktop {
             let (shared, wake) = (note.clone(), wake.clone());
             // A task on the app's runtime (one D-Bus round trip), not a thread of its own.
             vults_engine::rt::handle().spawn(async move {
-                use vults_attention::tray_host::{self, NoTray, TrayHost};
+                use vults_notify::tray_host::{self, NoTray, TrayHost};
                 let note = match tray_host::ask(None).await {
                     TrayHost::Present => return,
                     TrayHost::Missing => NoTray::Missing,
@@ -166,7 +166,7 @@ impl SystemDesktop {
 
 impl DesktopSide for SystemDesktop {
     #[cfg(target_os = "linux")]
-    fn tray_note(&self) -> Option<vults_attention::tray_host::NoTray> {
+    fn tray_note(&self) -> Option<vults_notify::tray_host::NoTray> {
         self.tray_note.lock().ok().and_then(|n| n.clone())
     }
 

@@ -4,7 +4,7 @@
 //! `‹U+202E›`), the marks (destructive, hidden characters, too long for a notification, too
 //! large for the phone's link) and which answers each surface may offer ([`Presentation::offers`]).
 //!
-//! The desktop notification and the phone's push (`vults-attention`'s notice), and the phone
+//! The desktop notification and the phone's push (`vults-notify`'s notice), and the phone
 //! page's JSON (`vults-phone`) are rendered from it. No words here: each surface words the title
 //! in the person's language from its parts, so a translation changes words, never what is shown
 //! or offered.

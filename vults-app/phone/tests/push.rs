@@ -229,7 +229,7 @@ fn a_card_buzzes_the_phone_with_the_desktop_notification_and_is_withdrawn_when_a
 }
 
 /// A plan and an edit buzz the phone in the desktop notification's own words (one
-/// `vults_attention::card_notice` serves both): the plan's first heading, the file and `+N −M`
+/// `vults_notify::card_notice` serves both): the plan's first heading, the file and `+N −M`
 /// as the card says it; never the tool's raw input, and no Allow on either.
 #[test]
 fn a_pushed_plan_and_a_pushed_edit_say_what_the_desktop_says() {

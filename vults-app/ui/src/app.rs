@@ -175,10 +175,10 @@ pub struct VultsWindow {
     /// Notifications, quiet hours and global keys ([`VultsWindow::with_attention`]).
     attention: Option<Box<dyn AttentionSide>>,
     attention_view: super::settings::notifications::NotificationsView,
-    /// The plan's usage windows: which thresholds each has crossed (vults_attention::limits).
-    limits: vults_attention::limits::LimitWatch,
+    /// The plan's usage windows: which thresholds each has crossed (vults_notify::limits).
+    limits: vults_notify::limits::LimitWatch,
     /// The global keys' safety: a card comes up before a key answers it.
-    gate: vults_attention::keys::Gate,
+    gate: vults_notify::keys::Gate,
     /// A card brought up that has not taken the focus yet, since when it is asked for, and how
     /// many times it has been asked again.
     focus_wanted: Option<(CardId, std::time::Instant, u32)>,

@@ -1,4 +1,4 @@
-//! Notifications, quiet hours and global keys, wired into the window (the `vults-attention`
+//! Notifications, quiet hours and global keys, wired into the window (the `vults-notify`
 //! crate, the notifications crate, does the desktop's part on the app's runtime; Settings →
 //! Notifications is `settings::notifications`).
 //!
@@ -24,15 +24,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 
-use vults_attention::keys::{GlobalKeys, KeyAction, KeysEvent, KeysSettings, KeysTarget};
-use vults_attention::quiet::QuietNow;
-use vults_attention::{
-    AttentionSettings, Bus, Capabilities, Notice, NoticeAction, Notifier, NotifierConfig,
-    NotifierEvent, SessionId, Support, What,
-};
 use vults_core::paths::Paths;
 use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionState};
 use vults_engine::worker::{Worker, WorkerSide};
+use vults_notify::keys::{GlobalKeys, KeyAction, KeysEvent, KeysSettings, KeysTarget};
+use vults_notify::quiet::QuietNow;
+use vults_notify::{
+    AttentionSettings, Bus, Capabilities, Notice, NoticeAction, Notifier, NotifierConfig,
+    NotifierEvent, SessionId, Support, What,
+};
 
 use crate::state::Model;
 
@@ -95,7 +95,7 @@ impl Watch {
         let mut now: BTreeMap<SessionKey, Notice> = BTreeMap::new();
         // The newest card of each session (cards are in arrival order).
         for card in &model.cards {
-            now.insert(card.session.clone(), vults_attention::card_notice(card));
+            now.insert(card.session.clone(), vults_notify::card_notice(card));
         }
         for (key, s) in &model.sessions {
             if now.contains_key(key) {
@@ -218,7 +218,7 @@ pub enum Heard {
         /// What it asked for.
         action: NoticeAction,
     },
-    /// A global key was pressed (run it through the window's [`vults_attention::keys::Gate`]).
+    /// A global key was pressed (run it through the window's [`vults_notify::keys::Gate`]).
     Key(KeyAction),
 }
 
@@ -276,7 +276,7 @@ pub trait AttentionSide {
 }
 
 /// What binding the keys came to: the keys and their presses, or why not.
-type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), vults_attention::keys::KeysError>;
+type Bound = Result<(GlobalKeys, Receiver<KeysEvent>), vults_notify::keys::KeysError>;
 
 /// What the desktop's worker is asked to do (it may block: a file written, an X11 connection, a
 /// portal call).
@@ -310,7 +310,7 @@ pub struct DesktopAttention {
     /// The number of the [`Job::Bind`] whose answer is awaited (a later one replaces it).
     binding: u64,
     keys_state: Support,
-    /// What [`vults_attention::keys::support`] said at start.
+    /// What [`vults_notify::keys::support`] said at start.
     keys_here: Support,
     /// Writes the settings and binds the keys, off the window's thread: the one worker shape
     /// (`vults_engine::worker`).
@@ -477,7 +477,7 @@ impl DesktopAttention {
             key_events: None,
             binding: 0,
             keys_state: Support::Unavailable("global keys are off in Settings".into()),
-            keys_here: vults_attention::keys::support(),
+            keys_here: vults_notify::keys::support(),
             worker,
             blocked,
         };
@@ -620,11 +620,11 @@ impl AttentionSide for DesktopAttention {
                         self.keys_state = Support::Available(format!(
                             "{}: {keys}",
                             match backend {
-                                vults_attention::keys::KeysBackend::X11 => "X11 key grabs",
-                                vults_attention::keys::KeysBackend::Portal =>
+                                vults_notify::keys::KeysBackend::X11 => "X11 key grabs",
+                                vults_notify::keys::KeysBackend::Portal =>
                                     "the desktop's GlobalShortcuts portal",
-                                vults_attention::keys::KeysBackend::Windows => "Windows hot keys",
-                                vults_attention::keys::KeysBackend::MacOs => "macOS hot keys",
+                                vults_notify::keys::KeysBackend::Windows => "Windows hot keys",
+                                vults_notify::keys::KeysBackend::MacOs => "macOS hot keys",
                             }
                         ));
                     }

@@ -99,7 +99,7 @@ pub struct Model {
     /// the survey is done.
     pub terminal_survey: Option<Vec<vults_terminal::Support>>,
     /// Why no tray icon shows (no StatusNotifierItem host), once known (Settings → General).
-    pub tray_note: Option<vults_attention::tray_host::NoTray>,
+    pub tray_note: Option<vults_notify::tray_host::NoTray>,
     /// Which monitor the island and the cards go to (Settings → General, saved).
     pub monitor_choice: crate::viewport::MonitorChoice,
     /// The language Vults speaks (Settings → General; applied at once through vults_i18n).
@@ -124,7 +124,7 @@ pub struct Model {
     pub watch_settings: vults_installer::watch::WatchSettings,
     /// The plan's limit closest to its end and how much of it is used, in percent: the
     /// island's line ("5 h limit 81 %", [`Model::limit_line`]).
-    pub limit_nearest: Option<(vults_attention::limits::Window, u8)>,
+    pub limit_nearest: Option<(vults_notify::limits::Window, u8)>,
 }
 
 impl Model {

@@ -270,8 +270,8 @@ pub fn next_waited_change(secs: u64) -> u64 {
 }
 
 /// The rule sentence under Always and why a card asks, worded as the notification and the phone
-/// page word them (one place: `vults_attention::words`).
-pub use vults_attention::words::{rule_words, sentence_words};
+/// page word them (one place: `vults_notify::words`).
+pub use vults_notify::words::{rule_words, sentence_words};
 
 /// Who answered, in the person's language (History, Zeca's chat): what
 /// [`vults_engine::messages::AnsweredBy::words`] says in English; what came from outside (a

@@ -7,9 +7,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use vults_attention::keys::KeyAction;
-use vults_attention::{AttentionSettings, Capabilities, NoticeAction, SessionId, Support};
 use vults_engine::messages::{AnsweredBy, CardAnswer, EngineCommand, EngineEvent};
+use vults_notify::keys::KeyAction;
+use vults_notify::{AttentionSettings, Capabilities, NoticeAction, SessionId, Support};
 use vults_ui::app::{Layout, Tab, VultsWindow};
 use vults_ui::attention::{AttentionSide, AttentionStatus, Heard};
 use vults_ui::desktop::{DesktopSide, TrayAction};
@@ -99,7 +99,7 @@ fn the_pane_says_what_the_desktop_supports_and_each_row_changes_its_setting() {
     h.run();
     let days = &h.state().2.last().unwrap().quiet.schedule.days;
     assert_eq!(days.len(), 6);
-    assert!(!days.contains(&vults_attention::quiet::Day::Sun));
+    assert!(!days.contains(&vults_notify::quiet::Day::Sun));
 }
 
 #[test]
@@ -249,9 +249,9 @@ fn the_trays_do_not_disturb_switches_quiet_and_the_tray_shows_it() {
     assert!(r.side.status.lock().unwrap().settings.quiet.on);
     assert_eq!(*r.tray.quiet.lock().unwrap(), [false, true]);
     // The notifier says it is quiet now: the island says so (and stays still).
-    r.side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow {
+    r.side.status.lock().unwrap().quiet = vults_notify::quiet::QuietNow {
         quiet: true,
-        why: Some(vults_attention::quiet::QuietWhy::Switch),
+        why: Some(vults_notify::quiet::QuietWhy::Switch),
     };
     r.harness.run_steps(2);
     r.harness.get_by_label("0 birds, quiet");
@@ -262,7 +262,7 @@ fn the_trays_do_not_disturb_switches_quiet_and_the_tray_shows_it() {
     r.harness.run_steps(3);
     assert!(!r.side.status.lock().unwrap().settings.quiet.on);
     assert_eq!(*r.tray.quiet.lock().unwrap(), [false, true, false]);
-    r.side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow::AWAKE;
+    r.side.status.lock().unwrap().quiet = vults_notify::quiet::QuietNow::AWAKE;
     r.harness.run_steps(2);
     r.harness.get_by_label("0 birds");
 }
@@ -318,7 +318,7 @@ fn a_global_key_brings_the_card_up_first_and_answers_only_on_a_second_press() {
     assert!(r.answers().is_empty(), "the first press only brings it up");
     r.hear(Heard::Key(KeyAction::Allow));
     assert!(r.answers().is_empty(), "a press at once is no second look");
-    std::thread::sleep(vults_attention::keys::Gate::MIN_SECOND_PRESS);
+    std::thread::sleep(vults_notify::keys::Gate::MIN_SECOND_PRESS);
     r.hear(Heard::Key(KeyAction::Allow));
     assert_eq!(r.answers(), [(1, CardAnswer::Allow, AnsweredBy::GlobalKey)]);
     // A destructive card: the Allow key never answers it, the Deny key may.
@@ -333,7 +333,7 @@ fn a_global_key_brings_the_card_up_first_and_answers_only_on_a_second_press() {
         Some("rm -r"),
     )));
     r.hear(Heard::Key(KeyAction::ShowNewest));
-    std::thread::sleep(vults_attention::keys::Gate::MIN_SECOND_PRESS);
+    std::thread::sleep(vults_notify::keys::Gate::MIN_SECOND_PRESS);
     r.hear(Heard::Key(KeyAction::Allow));
     assert!(r.answers().is_empty());
     r.hear(Heard::Key(KeyAction::Deny));
@@ -387,13 +387,13 @@ fn quiet_hours_reach_the_phone_link_so_nothing_is_pushed_while_quiet() {
             .collect()
     };
     assert!(quiet().is_empty(), "awake: nothing to tell");
-    side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow {
+    side.status.lock().unwrap().quiet = vults_notify::quiet::QuietNow {
         quiet: true,
-        why: Some(vults_attention::quiet::QuietWhy::Switch),
+        why: Some(vults_notify::quiet::QuietWhy::Switch),
     };
     harness.run_steps(2);
     assert_eq!(quiet(), [vults_phone::PhoneAction::Quiet(true)]);
-    side.status.lock().unwrap().quiet = vults_attention::quiet::QuietNow::AWAKE;
+    side.status.lock().unwrap().quiet = vults_notify::quiet::QuietNow::AWAKE;
     harness.run_steps(2);
     assert_eq!(
         quiet(),

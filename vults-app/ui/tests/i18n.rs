@@ -101,9 +101,7 @@ fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
     let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
     let mut model = general_model();
     // Why no tray icon shows is worded here, with the D-Bus library's own words as they came.
-    model.tray_note = Some(vults_attention::tray_host::NoTray::NoBus(
-        "no address".into(),
-    ));
+    model.tray_note = Some(vults_notify::tray_host::NoTray::NoBus("no address".into()));
     let mut h = general_harness(model);
     h.run();
     let texts = drawn_texts(&h);
@@ -174,7 +172,7 @@ fn settings_general_in_brazilian_portuguese() {
     h.snap("pt_BR_settings_general");
     // Why no tray icon shows, in Portuguese.
     let mut model = general_model();
-    model.tray_note = Some(vults_attention::tray_host::NoTray::Missing);
+    model.tray_note = Some(vults_notify::tray_host::NoTray::Missing);
     let mut h = general_harness(model);
     h.run();
     h.get_by_label_contains("Sem bandeja nesta área de trabalho");
@@ -353,7 +351,7 @@ fn the_islands_hook_and_limit_lines_in_the_pseudo_language_and_in_brazilian_port
         let _l = vults_i18n::scoped(&Choice::Language(language.into()));
         for hook_out in [false, true] {
             let mut model = Model::default();
-            model.limit_nearest = Some((vults_attention::limits::Window::FiveHour, 81));
+            model.limit_nearest = Some((vults_notify::limits::Window::FiveHour, 81));
             if hook_out {
                 model.hooks_out.insert(vults_core::agents::Agent::Claude);
             }

@@ -554,7 +554,7 @@ fn history_harness(
 }
 
 fn attention_status() -> vults_ui::attention::AttentionStatus {
-    use vults_attention::{Capabilities, Support};
+    use vults_notify::{Capabilities, Support};
     vults_ui::attention::AttentionStatus {
         caps: Capabilities {
             notifications: Support::Available("Stand-in 1.0".into()),

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime};
-use vults_attention::test_support::{Call, NotificationServer, NotifyCall, SessionBus};
-use vults_attention::{AttentionSettings, Bus};
 use vults_core::paths::Paths;
 use vults_engine::Engine;
+use vults_notify::test_support::{Call, NotificationServer, NotifyCall, SessionBus};
+use vults_notify::{AttentionSettings, Bus};
 use vults_ui::app::{Layout, Tab, VultsWindow};
 use vults_ui::attention::{AttentionPlaces, DesktopAttention};
 use vults_ui::desktop::NoDesktop;
@@ -69,7 +69,7 @@ fn rig(test: &str, settings: Option<AttentionSettings>) -> Option<Rig> {
         &paths,
         AttentionPlaces {
             bus: Bus::Address(bus.address.clone()),
-            keys: vults_attention::keys::KeysTarget::Auto,
+            keys: vults_notify::keys::KeysTarget::Auto,
             read_desktop_dnd: false,
         },
         std::sync::Arc::new(|| {}),

@@ -37,7 +37,7 @@ impl AttentionSide for Quiet {
     fn status(&self) -> AttentionStatus {
         AttentionStatus::default()
     }
-    fn set_settings(&mut self, _: vults_attention::AttentionSettings) {}
+    fn set_settings(&mut self, _: vults_notify::AttentionSettings) {}
 }
 
 /// The whole window with every tab there is (phone, hosts and notifications wired), `width`

@@ -25,13 +25,13 @@
 //! written under the store's own mutex, never while the state's is held (store → state is the
 //! only order both are taken in), so nothing that reads the state waits for the disk.
 
-mod cards;
+mod card_json;
 mod flood;
 mod names;
 
-pub use cards::card_json;
+pub use card_json::card_json;
 #[cfg(any(test, feature = "test-support"))]
-pub use cards::card_json_calls;
+pub use card_json::card_json_calls;
 pub use flood::{
     ANON_BURST, ANON_REFILL_MS, DEVICE_BURST, DEVICE_REFILL_MS, SOURCE_INTERVAL_MS,
     SUMMARY_INTERVAL_MS, Source,
@@ -44,7 +44,7 @@ use crate::crypto::{
 #[cfg(any(test, feature = "test-support"))]
 use crate::devices::WriteHook;
 use crate::devices::{Device, DeviceStore, Subscription};
-use cards::{cut_json, fit, fit_list};
+use card_json::{cut_json, fit, fit_list};
 use flood::{DeviceFlood, Flood};
 use names::{MAX_NAME_CHARS, name_char_ok, unique_name};
 use serde_json::{Value, json};

@@ -30,9 +30,9 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use vults_attention::notice::{Offer, ServerCaps, compose};
 use vults_engine::messages::{CardId, EngineEvent, PendingCard};
 use vults_engine::present::{Answer, Presentation, Surface};
+use vults_notify::notice::{Offer, ServerCaps, compose};
 use webpush::VapidKey;
 
 /// Cards shown one by one on a phone at most; past it, one "N cards wait" notification.
@@ -480,13 +480,13 @@ fn test_job() -> Job {
 /// their labels for the service worker's buttons. Nothing else.
 pub fn card_payload(card: &PendingCard) -> Value {
     let shown = Presentation::of(card);
-    let notice = vults_attention::card_notice(card);
+    let notice = vults_notify::card_notice(card);
     let caps = ServerCaps {
         actions: true,
         body_markup: false,
         sound: false,
     };
-    let settings = vults_attention::NotifySettings::default();
+    let settings = vults_notify::NotifySettings::default();
     let out = compose(&notice, &caps, &settings, true);
     let (title, mut body, allow) = match out {
         Some(o) => (

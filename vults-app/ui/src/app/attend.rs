@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use vults_attention::NoticeAction;
-use vults_attention::keys::{GateCard, Ignored, Intent, Outcome};
 use vults_engine::messages::{AnsweredBy, CardAnswer, CardId};
+use vults_notify::NoticeAction;
+use vults_notify::keys::{GateCard, Ignored, Intent, Outcome};
 
 use super::{Layout, Tab, VultsWindow, card_id};
 use crate::attention::Heard;
@@ -45,11 +45,11 @@ impl VultsWindow {
                 let (title, body) = w.words_local();
                 said.push((w.notice().0.0, w.agent.clone(), title, body));
             }
-            use vults_attention::limits::Window;
+            use vults_notify::limits::Window;
             readings.extend(s.five_hour.map(|r| (Window::FiveHour, r.used_percentage)));
             readings.extend(s.seven_day.map(|r| (Window::SevenDay, r.used_percentage)));
         }
-        self.model.limit_nearest = vults_attention::limits::nearest(&readings, LIMIT_SHOWN_FROM);
+        self.model.limit_nearest = vults_notify::limits::nearest(&readings, LIMIT_SHOWN_FROM);
         for (id, agent, title, body) in said {
             self.model.notice(format!("{title}. {body}"));
             self.warn(&id, &agent, title, body);
@@ -69,10 +69,10 @@ impl VultsWindow {
         if let Some(side) = self.attention.as_mut() {
             side.alert(
                 id,
-                vults_attention::Notice {
+                vults_notify::Notice {
                     agent: agent.to_string(),
                     folder: String::new(),
-                    what: vults_attention::What::Warning { title, body },
+                    what: vults_notify::What::Warning { title, body },
                 },
             );
         }
@@ -140,7 +140,7 @@ impl VultsWindow {
     fn notification_action(
         &mut self,
         ctx: &egui::Context,
-        session: &vults_attention::SessionId,
+        session: &vults_notify::SessionId,
         action: NoticeAction,
     ) {
         match action {

@@ -2,9 +2,9 @@
 //! do not disturb, global keys — and what this desktop supports of each, or why not.
 
 use egui::{Color32, RichText};
-use vults_attention::keys::{Chord, KeyAction};
-use vults_attention::quiet::{ClockTime, Day};
-use vults_attention::{AttentionSettings, NoticeKind, PerKind, Support};
+use vults_notify::keys::{Chord, KeyAction};
+use vults_notify::quiet::{ClockTime, Day};
+use vults_notify::{AttentionSettings, NoticeKind, PerKind, Support};
 
 use crate::attention::AttentionStatus;
 use vults_i18n::tr;
@@ -259,10 +259,10 @@ fn labelled_box(ui: &mut egui::Ui, on: &mut bool, name: String) {
     r.on_hover_text(name.clone());
 }
 
-/// Whether it is quiet now and why, in the person's words ([`vults_attention::quiet::QuietNow::words`]
+/// Whether it is quiet now and why, in the person's words ([`vults_notify::quiet::QuietNow::words`]
 /// says it in English).
-fn quiet_words(now: &vults_attention::quiet::QuietNow) -> String {
-    use vults_attention::quiet::QuietWhy;
+fn quiet_words(now: &vults_notify::quiet::QuietNow) -> String {
+    use vults_notify::quiet::QuietWhy;
     match &now.why {
         None => tr!("quiet-now-not"),
         Some(QuietWhy::Switch) => tr!("quiet-now-switch"),

@@ -2,7 +2,7 @@
 //! notification server that records every call, as `dbus-monitor` would show them.
 //!
 //! ```no_run
-//! use vults_attention::test_support::{NotificationServer, SessionBus};
+//! use vults_notify::test_support::{NotificationServer, SessionBus};
 //! let Some(bus) = SessionBus::start("my_test") else { return };
 //! let server = NotificationServer::start(&bus.address, &["actions", "body", "sound"]);
 //! // ... start a Notifier with `Bus::Address(bus.address.clone())`, then:

@@ -6,7 +6,7 @@ use std::process::Command;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use vults_attention::keys::{
+use vults_notify::keys::{
     Gate, GateCard, GlobalKeys, Ignored, Intent, KeyAction, KeysBackend, KeysEvent, KeysSettings,
     KeysTarget, Outcome,
 };

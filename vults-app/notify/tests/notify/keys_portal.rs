@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use vults_attention::Bus;
-use vults_attention::keys::{
+use vults_notify::Bus;
+use vults_notify::keys::{
     GlobalKeys, KeyAction, KeysBackend, KeysError, KeysEvent, KeysSettings, KeysTarget,
 };
-use vults_attention::test_support::{Portal, PortalCall, SessionBus};
+use vults_notify::test_support::{Portal, PortalCall, SessionBus};
 
 fn enabled() -> KeysSettings {
     KeysSettings {

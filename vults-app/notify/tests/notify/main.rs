@@ -1,4 +1,4 @@
-//! vults-attention's integration tests, one binary: notifications against a stand-in server on
+//! vults-notify's integration tests, one binary: notifications against a stand-in server on
 //! a private session bus, global keys under Xvfb, and the crate's structure.
 
 #[cfg(target_os = "linux")]

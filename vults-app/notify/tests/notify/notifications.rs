@@ -4,11 +4,9 @@
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-use vults_attention::quiet::{Day, QuietWhy, Schedule};
-use vults_attention::test_support::{
-    Call, Hint, NotificationServer, Portal, PortalCall, SessionBus,
-};
-use vults_attention::{
+use vults_notify::quiet::{Day, QuietWhy, Schedule};
+use vults_notify::test_support::{Call, Hint, NotificationServer, Portal, PortalCall, SessionBus};
+use vults_notify::{
     AttentionSettings, Bus, Notice, NoticeAction, Notifier, NotifierConfig, NotifierEvent,
     SessionId, Support, What,
 };
@@ -526,7 +524,7 @@ fn notifications_speak_brazilian_portuguese_and_offer_the_same() {
     let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
     r.notifier.show(
         SessionId::from("a"),
-        vults_attention::card_notice(&pending(1, "cargo test")),
+        vults_notify::card_notice(&pending(1, "cargo test")),
     );
     sync(&r);
     let n = r.server.notifies().pop().unwrap();
@@ -536,7 +534,7 @@ fn notifications_speak_brazilian_portuguese_and_offer_the_same() {
 
     r.notifier.show(
         SessionId::from("b"),
-        vults_attention::card_notice(&pending(2, "cat /tmp/notes\u{1D173}.txt")),
+        vults_notify::card_notice(&pending(2, "cat /tmp/notes\u{1D173}.txt")),
     );
     sync(&r);
     let n = r.server.notifies().pop().unwrap();

@@ -92,11 +92,11 @@ pub fn card_json(c: &PendingCard) -> Value {
         "kind": c.call.kind,
         "target": c.call.target,
         "destructive": c.destructive,
-        "reason": vults_attention::words::reason_words(&c.reason),
+        "reason": vults_notify::words::reason_words(&c.reason),
         "always": always,
         // What the phone's Always answers from then on, in the card's own words: the window's
         // sentence, in the app's language (the rest of the page's words come from words.js).
-        "always_words": c.always_rule.as_ref().filter(|_| always).map(vults_attention::words::rule_words),
+        "always_words": c.always_rule.as_ref().filter(|_| always).map(vults_notify::words::rule_words),
         "question": c.question,
         "arrived": arrived,
         // What the desktop card shows besides the target: the agent's own words, and the
@@ -124,7 +124,7 @@ pub(super) fn cut_json(c: &PendingCard, bytes: usize) -> Value {
         "kind": c.call.kind,
         "target": {"type": "cut", "summary": c.call.target.summary()},
         "destructive": c.destructive,
-        "reason": vults_attention::words::reason_words(&c.reason),
+        "reason": vults_notify::words::reason_words(&c.reason),
         "always": false,
         "question": c.question,
         "arrived": vults_engine::clock::unix_ms(c.arrived),

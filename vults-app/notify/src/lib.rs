@@ -24,7 +24,7 @@
 //!   portal, Windows `RegisterHotKey`, macOS hot keys) and their safety logic, the pure
 //!   [`keys::Gate`]: a first press brings the newest card up, a second answers it, the Allow
 //!   key never answers a destructive card; it yields [`keys::Intent`]s.
-//! - [`card_notice`] ([`card`]): a pending card's notice in the card's own words, for the
+//! - [`card_notice`]: a pending card's notice in the card's own words, for the
 //!   desktop's notification and the phone's push alike.
 //! - [`limits`]: a warning when a plan's usage window (Claude Code's status line
 //!   `rate_limits`) crosses 80 % and 95 % ([`limits::LimitWatch`]), once per window.
@@ -36,7 +36,7 @@
 
 #![warn(missing_docs)]
 
-pub mod card;
+pub mod card_notice;
 mod chord;
 pub mod keys;
 pub mod limits;
@@ -50,7 +50,7 @@ pub mod test_support;
 pub mod tray_host;
 pub mod words;
 
-pub use card::card_notice;
+pub use card_notice::card_notice;
 pub use notice::{CardId, Notice, NoticeKind, SessionId, What};
 pub use notify::{
     Bus, Capabilities, NoticeAction, Notifier, NotifierConfig, NotifierEvent, Support,
