@@ -11,7 +11,7 @@
 //! - the body: 16 KiB ([`MAX_BODY`], 413), within 5 s more (408); chunked bodies get 501 and a
 //!   `POST` without `Content-Length` 411;
 //! - the TLS handshake: 3 s ([`HANDSHAKE_TIMEOUT`]), then the connection closes;
-//! - connections: 8 at once per source address ([`MAX_PER_SOURCE`]) and 64 in all
+//! - connections: 16 at once per source address ([`MAX_PER_SOURCE`]) and 64 in all
 //!   ([`MAX_CONNECTIONS`]); past either, plain HTTP gets 503 and TLS is closed at once;
 //! - requests: per source address a burst of 20, then 5 a second (429).
 //!
@@ -41,8 +41,11 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// A TLS handshake not done by then is closed (an idle connection holds a slot only so long).
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
-/// Connections open at once from one source address…
-pub const MAX_PER_SOURCE: usize = 8;
+/// Connections open at once from one source address (a browser loading the page opens six or
+/// more at once, its preconnects and the service worker's fetch beside them, each request on a
+/// connection of its own, closed after it: with 8, a page's styles or a script were sometimes
+/// refused while the connections before them were still closing)…
+pub const MAX_PER_SOURCE: usize = 16;
 /// …and from all together.
 pub const MAX_CONNECTIONS: usize = 64;
 /// How often dropped refusals are looked at for their summary line.

@@ -710,16 +710,24 @@ fn a_phone_pairs_with_a_headless_vults_over_mosquitto_and_answers_a_real_hooks_c
     };
     let asked = hook(&home, "s1", "echo over the broker");
     app.line("vults: card ");
-    let list = ask(Op::List);
-    let card = list["cards"]
-        .as_array()
-        .and_then(|cards| {
-            cards
-                .iter()
-                .find(|c| c["target"]["command"] == "echo over the broker")
-        })
-        .and_then(|c| c["id"].as_u64())
-        .unwrap_or_else(|| panic!("the card over the broker: {list}"));
+    // The console and the phone link each read the engine's events from a subscription of
+    // their own: the phone's list has the card once its link has read it too.
+    let card_of = |list: &Value| {
+        list["cards"]
+            .as_array()
+            .and_then(|cards| {
+                cards
+                    .iter()
+                    .find(|c| c["target"]["command"] == "echo over the broker")
+            })
+            .and_then(|c| c["id"].as_u64())
+    };
+    let mut list = ask(Op::List);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while card_of(&list).is_none() && Instant::now() < deadline {
+        list = ask(Op::List);
+    }
+    let card = card_of(&list).unwrap_or_else(|| panic!("the card over the broker: {list}"));
     let reply = ask(Op::Answer {
         card,
         answer: WireAnswer::Allow,
