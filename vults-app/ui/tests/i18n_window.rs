@@ -1000,3 +1000,95 @@ fn the_first_runs_account_is_worded_in_the_language() {
     h.get_by_label_contains("Ainda falta:");
     h.get_by_label_contains("Gemini CLI: ainda há hooks antigos do Vults");
 }
+
+/// One of each notice the engine sends, with data a person would see.
+fn every_engine_notice() -> Vec<vults_engine::messages::Notice> {
+    use vults_engine::messages::Notice;
+    vec![
+        Notice::RuleDropped {
+            why: "line 3: unknown tool".into(),
+        },
+        Notice::RulesNotLoaded {
+            why: "expected value at line 1".into(),
+        },
+        Notice::Private("/tmp/vults/rules.json".into()),
+        Notice::NoSuchRule {
+            rule: "r-41".into(),
+        },
+        Notice::CardGone { card: 7 },
+        Notice::NotAQuestion { card: 8 },
+        Notice::NoAlways { card: 9 },
+        Notice::RulesKeptInMemory,
+        Notice::RulesNotSaved {
+            path: "/tmp/vults/rules.json".into(),
+            error: "EACCES".into(),
+        },
+        Notice::RefusedMessage {
+            kind: "answer".into(),
+        },
+        Notice::RefusedUser {
+            uid: 1001,
+            pid: Some(4242),
+            me: 1000,
+        },
+        Notice::RefusedUser {
+            uid: 1002,
+            pid: None,
+            me: 1000,
+        },
+        Notice::RefusedUnknownUser,
+        Notice::RefusedUnreadable {
+            error: "EBADF".into(),
+        },
+    ]
+}
+
+/// Applies each engine notice to a window and returns the bottom row's line as drawn.
+fn drawn_engine_notices() -> Vec<(vults_engine::messages::Notice, String, Vec<String>)> {
+    let (window, played) = fixtures::played_window();
+    let mut h = fixtures::window_harness(window);
+    h.run_steps(2);
+    let mut out = Vec::new();
+    for n in every_engine_notice() {
+        played
+            .events
+            .send(vults_engine::messages::EngineEvent::Notice(n.clone()))
+            .unwrap();
+        h.run_steps(2);
+        let line = vults_ui::state::engine_notice(&n);
+        let texts = drawn_texts(&h).into_iter().map(|(t, _, _)| t).collect();
+        out.push((n, line, texts));
+    }
+    out
+}
+
+/// The engine's notices in the bottom row: in the pseudo-language each is a message (only its
+/// data is the engine's); in Portuguese, the words written for it.
+#[test]
+fn the_engines_notices_are_worded_in_the_language() {
+    {
+        let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+        for (n, line, texts) in drawn_engine_notices() {
+            assert!(vults_i18n::is_pseudo(&line), "{n:?}: {line}");
+            assert!(texts.contains(&line), "{n:?}: {line:?} not in {texts:?}");
+            assert!(!texts.contains(&n.to_string()), "{n:?} drawn in English");
+        }
+    }
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let drawn = drawn_engine_notices();
+    for (n, line, texts) in &drawn {
+        assert!(texts.contains(line), "{n:?}: {line:?} not in {texts:?}");
+        if !matches!(n, vults_engine::messages::Notice::Private(_)) {
+            assert_ne!(*line, n.to_string(), "{n:?} is still English");
+        }
+    }
+    let lines: Vec<&str> = drawn.iter().map(|(_, l, _)| l.as_str()).collect();
+    for expected in [
+        "O cartão 7 não está mais esperando (já foi respondido, ou o agente saiu)",
+        "Não foi possível salvar as regras Sempre em /tmp/vults/rules.json: EACCES",
+        "Conexão recusada do uid 1001 (pid 4242) (este app roda como uid 1000)",
+        "Uma mensagem \"answer\" foi recusada no socket do hook: de lá só pode vir um evento",
+    ] {
+        assert!(lines.contains(&expected), "{expected:?} not in {lines:?}");
+    }
+}
