@@ -645,6 +645,37 @@ fn phone_status_failing() -> vults_phone::PhoneStatus {
     status
 }
 
+/// Settings → Phone on a system with no keyring: the link's keys, the push key and the broker
+/// password in their private files, and a second look with push off.
+fn phone_status_in_files() -> vults_phone::PhoneStatus {
+    use vults_phone::{KeyStorage, Secret, Stored};
+    let in_file = |secret, file: &str, reason: &str| Stored {
+        secret,
+        storage: KeyStorage::File {
+            path: format!("/home/u/.config/vults/{file}").into(),
+            reason: reason.into(),
+        },
+    };
+    let mut status = phone_status();
+    status.key_in_file = true;
+    status.key_stored = Some(in_file(
+        Secret::LinkKeys,
+        "phone-link.key",
+        "Platform failure: zbus error: Failed to connect to address `unix:path=/run/user/0/bus`",
+    ));
+    status.push_stored = Some(in_file(
+        Secret::PushKey,
+        "phone-push.key",
+        "org.freedesktop.DBus.Error.ServiceUnknown: org.freedesktop.secrets",
+    ));
+    status.broker.password_stored = Some(in_file(
+        Secret::BrokerPassword,
+        "broker-password",
+        "the collection is locked",
+    ));
+    status
+}
+
 fn phone_harness() -> Harness<'static> {
     phone_harness_of(phone_status())
 }
@@ -701,6 +732,54 @@ fn the_settings_pages_in_the_pseudo_language_draw_only_messages_uncut() {
     eprintln!("Settings → Phone");
     assert_localized(
         &drawn_texts(&h),
+        &[
+            "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
+            "Ana",
+            "Bo",
+            "dev1",
+            "dev2",
+        ],
+    );
+    let mut h = phone_harness_of(phone_status_in_files());
+    h.run();
+    eprintln!("Settings → Phone, no keyring");
+    let texts = drawn_texts(&h);
+    for path in [
+        "/home/u/.config/vults/phone-link.key",
+        "/home/u/.config/vults/phone-push.key",
+        "/home/u/.config/vults/broker-password",
+    ] {
+        assert!(
+            texts
+                .iter()
+                .any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains(path)),
+            "{path} is drawn inside a message"
+        );
+    }
+    assert_localized(
+        &texts,
+        &[
+            "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
+            "Ana",
+            "Bo",
+            "dev1",
+            "dev2",
+        ],
+    );
+    let mut push_off = phone_status_in_files();
+    push_off.push_stored = None;
+    push_off.push_off = Some("the stored push (VAPID) key is not in the expected form".into());
+    let mut h = phone_harness_of(push_off);
+    h.run();
+    eprintln!("Settings → Phone, push off");
+    let texts = drawn_texts(&h);
+    assert!(
+        texts.iter().any(|(t, _, _)| vults_i18n::is_pseudo(t)
+            && t.contains("the stored push (VAPID) key is not in the expected form")),
+        "why push is off is drawn inside a message"
+    );
+    assert_localized(
+        &texts,
         &[
             "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
             "Ana",
@@ -783,6 +862,27 @@ fn the_settings_pages_in_brazilian_portuguese() {
          fica desligado até a página se inscrever de novo",
     );
     h.get_by_label("Push: https://push.example respondeu 503 (desistiu depois de 10 tentativas)");
+    let mut h = phone_harness_of(phone_status_in_files());
+    h.run();
+    h.get_by_label(
+        "Sem chaveiro do sistema: não foi encontrado o barramento da sessão (D-Bus), então nenhum \
+         serviço de chaveiro pode ser alcançado. As chaves do link do celular estão em \
+         /home/u/.config/vults/phone-link.key (só você pode ler).",
+    );
+    h.get_by_label(
+        "Sem chaveiro do sistema: nenhum serviço de chaveiro (GNOME Keyring, KWallet) está \
+         rodando. A chave de push está em /home/u/.config/vults/phone-push.key (só você pode ler).",
+    );
+    h.get_by_label(
+        "Sem chaveiro do sistema: o chaveiro está bloqueado. A senha do broker está em \
+         /home/u/.config/vults/broker-password (só você pode ler).",
+    );
+    let mut push_off = phone_status_in_files();
+    push_off.push_stored = None;
+    push_off.push_off = Some("no such file".into());
+    let mut h = phone_harness_of(push_off);
+    h.run();
+    h.get_by_label("O push está desligado: no such file");
     results.unwrap();
 }
 
