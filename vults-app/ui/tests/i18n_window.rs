@@ -883,6 +883,14 @@ fn the_settings_pages_in_brazilian_portuguese() {
     let mut h = phone_harness_of(push_off);
     h.run();
     h.get_by_label("O push está desligado: no such file");
+    // The phone's broker password is left out of the URL shown under the code, in words.
+    let mut with_login = phone_status();
+    if let Some(offer) = &mut with_login.offer {
+        offer.url.push_str("&u=vults-phone&w=s3cret%20pw");
+        offer.phone_login = Some(("vults-phone".into(), "s3cret pw".into()));
+    }
+    let h = phone_harness_of(with_login);
+    h.get_by_label("https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x&u=vults-phone&w=(oculta)");
     results.unwrap();
 }
 
