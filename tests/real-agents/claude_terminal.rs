@@ -293,7 +293,9 @@ pub fn claude_answered_in_its_own_dialog() {
                     "a click on a withdrawn card was audited: {l:?}"
                 );
             }
-            Ok(EngineEvent::Notice(t)) if t.contains("no longer waiting") => refused = true,
+            Ok(EngineEvent::Notice(t)) if t.to_string().contains("no longer waiting") => {
+                refused = true
+            }
             Ok(_) => {}
             Err(_) => break,
         }

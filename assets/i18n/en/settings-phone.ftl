@@ -83,3 +83,23 @@ settings-phone-broker-connecting = Connecting…
 settings-phone-broker-connected = Connected
 # $error: the last try's failure, as the broker link said it.
 settings-phone-broker-reconnecting = Reconnecting in { $seconds } s — { $error }
+
+## Where a secret is kept (the keyring, or a private file and why). $path is the file, $why one of
+## the settings-phone-no-keyring-… reasons.
+settings-phone-keys-in-keyring = The phone link keys are in the system keyring.
+settings-phone-push-key-in-keyring = The push key is in the system keyring.
+settings-phone-broker-password-in-keyring = The broker password is in the system keyring.
+settings-phone-phone-password-in-keyring = The phone's broker password is in the system keyring.
+settings-phone-keys-in-file = No system keyring: { $why }. The phone link keys are in { $path } instead (readable only by you).
+settings-phone-push-key-in-file = No system keyring: { $why }. The push key is in { $path } instead (readable only by you).
+settings-phone-broker-password-in-file = No system keyring: { $why }. The broker password is in { $path } instead (readable only by you).
+settings-phone-phone-password-in-file = No system keyring: { $why }. The phone's broker password is in { $path } instead (readable only by you).
+settings-phone-no-keyring-service = no keyring service (GNOME Keyring, KWallet) is running
+settings-phone-no-keyring-bus = no desktop session bus (D-Bus) was found, so no keyring service can be reached
+settings-phone-no-keyring-locked = the keyring is locked
+settings-phone-no-keyring-unsupported = this system has no keyring Vults can use
+settings-phone-no-keyring-no-answer = the system keyring did not answer (the log says why)
+# The push key could not be had; $error is what the link said.
+settings-phone-push-key-off = Push is off: { $error }
+# In the pairing URL shown under the code, in place of the phone's broker password.
+settings-phone-url-hidden = hidden

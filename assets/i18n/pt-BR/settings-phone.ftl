@@ -80,3 +80,20 @@ settings-phone-push-failure-gave-up = { $last } (desistiu depois de { $tries } t
 settings-phone-broker-connecting = Conectando…
 settings-phone-broker-connected = Conectado
 settings-phone-broker-reconnecting = Reconectando em { $seconds } s — { $error }
+
+## Onde um segredo fica guardado.
+settings-phone-keys-in-keyring = As chaves do link do celular estão no chaveiro do sistema.
+settings-phone-push-key-in-keyring = A chave de push está no chaveiro do sistema.
+settings-phone-broker-password-in-keyring = A senha do broker está no chaveiro do sistema.
+settings-phone-phone-password-in-keyring = A senha do broker para o celular está no chaveiro do sistema.
+settings-phone-keys-in-file = Sem chaveiro do sistema: { $why }. As chaves do link do celular estão em { $path } (só você pode ler).
+settings-phone-push-key-in-file = Sem chaveiro do sistema: { $why }. A chave de push está em { $path } (só você pode ler).
+settings-phone-broker-password-in-file = Sem chaveiro do sistema: { $why }. A senha do broker está em { $path } (só você pode ler).
+settings-phone-phone-password-in-file = Sem chaveiro do sistema: { $why }. A senha do broker para o celular está em { $path } (só você pode ler).
+settings-phone-no-keyring-service = nenhum serviço de chaveiro (GNOME Keyring, KWallet) está rodando
+settings-phone-no-keyring-bus = não foi encontrado o barramento da sessão (D-Bus), então nenhum serviço de chaveiro pode ser alcançado
+settings-phone-no-keyring-locked = o chaveiro está bloqueado
+settings-phone-no-keyring-unsupported = este sistema não tem um chaveiro que o Vults possa usar
+settings-phone-no-keyring-no-answer = o chaveiro do sistema não respondeu (o log diz por quê)
+settings-phone-push-key-off = O push está desligado: { $error }
+settings-phone-url-hidden = oculta

@@ -69,7 +69,7 @@ struct Mirror {
     rules: Option<Arc<EngineEvent>>,
     policies: Option<Arc<EngineEvent>>,
     audit: VecDeque<AuditEntry>,
-    notices: VecDeque<String>,
+    notices: VecDeque<crate::messages::Notice>,
 }
 
 impl Mirror {

@@ -150,11 +150,9 @@ pub async fn serve(
                 // Only the engine's API answers a card: a hook (or anything that reached the
                 // socket) sending an answer is refused and cut off.
                 stats.malformed.fetch_add(1, Ordering::Relaxed);
-                let _ = core.send(Input::Notice(format!(
-                    "refused a \"{}\" message on the hook socket: only an event may come from \
-                     there",
-                    kind_of(&other)
-                )));
+                let _ = core.send(Input::Notice(crate::messages::Notice::RefusedMessage {
+                    kind: kind_of(&other).to_string(),
+                }));
                 closed_by_us = true;
                 break;
             }

@@ -18,8 +18,8 @@ use crate::clock::{now_ms, unix_ms};
 use crate::in_app::{ConnId, InAppReply, InAppRequest};
 use crate::inputs::{Input, Outgoing};
 use crate::messages::{
-    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, Outcome,
-    PendingCard, PolicyStatus, Reason, SessionKey,
+    AnsweredBy, AuditEntry, CardAnswer, CardId, EngineCommand, EngineEvent, NamedTool, Notice,
+    Outcome, PendingCard, PolicyStatus, Reason, SessionKey,
 };
 use crate::options::{ENDED_LINGER, EngineOptions, POLICY_POLL, SILENT_SESSION};
 use crate::stats::Stats;
@@ -177,22 +177,23 @@ impl Core {
         match RuleSet::load(&core.paths.rules_file()) {
             Ok((rules, dropped)) => {
                 for why in dropped {
-                    core.notice(format!("a rule was dropped at load: {why}"));
+                    core.notice(Notice::RuleDropped {
+                        why: why.to_string(),
+                    });
                 }
                 core.rules = rules;
             }
             Err(why) => {
                 core.rules_writable = false;
-                core.notice(format!(
-                    "Always rules not loaded: {why}. New rules will hold until Vults quits and \
-                     the file will not be touched"
-                ));
+                core.notice(Notice::RulesNotLoaded {
+                    why: why.to_string(),
+                });
             }
         }
         core.outbox
             .push(EngineEvent::Rules(core.rules.rules.clone()));
         for n in tightened {
-            core.notice(n);
+            core.notice(Notice::Private(n));
         }
         core.reload_policies(true);
         core.outbox.push(EngineEvent::Audited(history));
@@ -276,9 +277,9 @@ impl Core {
         true
     }
 
-    fn notice(&mut self, text: String) {
-        tracing::info!("{text}");
-        self.outbox.push(EngineEvent::Notice(text));
+    fn notice(&mut self, notice: Notice) {
+        tracing::info!("{notice}");
+        self.outbox.push(EngineEvent::Notice(notice));
     }
 
     /// Sends what accumulated to the window, and wakes it.
@@ -678,7 +679,7 @@ impl Core {
                     self.outbox
                         .push(EngineEvent::Rules(self.rules.rules.clone()));
                 }
-                None => self.notice(format!("no Always rule {id} to remove")),
+                None => self.notice(Notice::NoSuchRule { rule: id }),
             },
             EngineCommand::ReloadPolicies => self.reload_policies(true),
             EngineCommand::SetPaused(p) => self.paused = p,
@@ -699,9 +700,7 @@ impl Core {
 
     fn on_answer(&mut self, id: CardId, answer: CardAnswer, by: AnsweredBy) {
         let Some(w) = self.cards.get(&id) else {
-            self.notice(format!(
-                "card {id} is no longer waiting (answered, or the agent went away)"
-            ));
+            self.notice(Notice::CardGone { card: id });
             return;
         };
         let (message, word, detail) = match (&answer, w.card.question) {
@@ -711,7 +710,7 @@ impl Core {
                 serde_json::to_string(items).ok(),
             ),
             (CardAnswer::Answers(_), false) => {
-                self.notice(format!("card {id} asks for a permission, not for answers"));
+                self.notice(Notice::NotAQuestion { card: id });
                 return;
             }
             (CardAnswer::Allow, _) => (
@@ -741,10 +740,7 @@ impl Core {
                     _ => w.card.always_rule.clone(),
                 };
                 let Some(rule) = offered else {
-                    self.notice(format!(
-                        "card {id} has no Always (a destructive call or a question); answer it \
-                         once"
-                    ));
+                    self.notice(Notice::NoAlways { card: id });
                     return;
                 };
                 let detail = format!("always rule {}", rule.id);
@@ -873,21 +869,17 @@ impl Core {
 
     fn save_rules(&mut self) {
         if !self.rules_writable {
-            self.notice(
-                "the rules file could not be read at start, so it is not overwritten; this \
-                 change holds until Vults quits"
-                    .into(),
-            );
+            self.notice(Notice::RulesKeptInMemory);
             return;
         }
         let path = self.paths.rules_file();
         // An atomic write is a few fsyncs: let the runtime move other tasks off this thread.
         let result = tokio::task::block_in_place(|| self.rules.save(&path));
         if let Err(e) = result {
-            self.notice(format!(
-                "cannot save the Always rules to {}: {e}",
-                path.display()
-            ));
+            self.notice(Notice::RulesNotSaved {
+                path,
+                error: e.to_string(),
+            });
         }
     }
 

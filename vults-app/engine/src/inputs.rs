@@ -33,7 +33,7 @@ pub(crate) enum Input {
         delivered: bool,
     },
     Command(EngineCommand),
-    Notice(String),
+    Notice(crate::messages::Notice),
     /// An ended session's linger is over.
     Expire(SessionKey),
     /// A request from inside the app (the chat).

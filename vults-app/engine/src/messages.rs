@@ -759,6 +759,128 @@ pub struct NamedTool {
     pub last_asked: SystemTime,
 }
 
+/// Something the engine tells the person in the window's bottom row (and the log): one variant
+/// per case, with its data as arguments, so the window words it in its language. `Display` is
+/// the English the log and `vults-app --headless`'s console print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// A line of the rules file was dropped when it was read.
+    RuleDropped {
+        /// The reader's word on that line.
+        why: String,
+    },
+    /// The rules file could not be read at start.
+    RulesNotLoaded {
+        /// The reader's word.
+        why: String,
+    },
+    /// What making Vults' own folders private did (tightened a file, or could not), as
+    /// vults-core says it.
+    Private(String),
+    /// [`EngineCommand::RemoveRule`] named a rule that is not there.
+    NoSuchRule {
+        /// The rule's id, as asked.
+        rule: String,
+    },
+    /// An answer came for a card that no longer waits.
+    CardGone {
+        /// The card.
+        card: CardId,
+    },
+    /// Answers came for a card that asks for a permission.
+    NotAQuestion {
+        /// The card.
+        card: CardId,
+    },
+    /// An Always answer came for a card that offers none.
+    NoAlways {
+        /// The card.
+        card: CardId,
+    },
+    /// A rule changed while the rules file is not overwritten (it could not be read at start).
+    RulesKeptInMemory,
+    /// The rules file could not be written.
+    RulesNotSaved {
+        /// The rules file.
+        path: std::path::PathBuf,
+        /// The system's word.
+        error: String,
+    },
+    /// Something other than an event came on the hook socket.
+    RefusedMessage {
+        /// The message's type (`"answer"` …).
+        kind: String,
+    },
+    /// A connection from another user's process.
+    RefusedUser {
+        /// The peer's user.
+        uid: u32,
+        /// The peer's process, when the system says.
+        pid: Option<i32>,
+        /// This app's user.
+        me: u32,
+    },
+    /// A connection whose user the system does not say.
+    RefusedUnknownUser,
+    /// A connection whose credentials could not be read.
+    RefusedUnreadable {
+        /// The system's word.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notice::RuleDropped { why } => write!(f, "a rule was dropped at load: {why}"),
+            Notice::RulesNotLoaded { why } => write!(
+                f,
+                "Always rules not loaded: {why}. New rules will hold until Vults quits and the \
+                 file will not be touched"
+            ),
+            Notice::Private(line) => f.write_str(line),
+            Notice::NoSuchRule { rule } => write!(f, "no Always rule {rule} to remove"),
+            Notice::CardGone { card } => write!(
+                f,
+                "card {card} is no longer waiting (answered, or the agent went away)"
+            ),
+            Notice::NotAQuestion { card } => {
+                write!(f, "card {card} asks for a permission, not for answers")
+            }
+            Notice::NoAlways { card } => write!(
+                f,
+                "card {card} has no Always (a destructive call or a question); answer it once"
+            ),
+            Notice::RulesKeptInMemory => f.write_str(
+                "the rules file could not be read at start, so it is not overwritten; this \
+                 change holds until Vults quits",
+            ),
+            Notice::RulesNotSaved { path, error } => write!(
+                f,
+                "cannot save the Always rules to {}: {error}",
+                path.display()
+            ),
+            Notice::RefusedMessage { kind } => write!(
+                f,
+                "refused a \"{kind}\" message on the hook socket: only an event may come from \
+                 there"
+            ),
+            Notice::RefusedUser { uid, pid, me } => write!(
+                f,
+                "refused a connection from uid {uid}{} (this app runs as uid {me})",
+                pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+            ),
+            Notice::RefusedUnknownUser => {
+                f.write_str("refused a connection whose user cannot be read")
+            }
+            Notice::RefusedUnreadable { error } => write!(
+                f,
+                "refused a connection whose credentials cannot be read: {error}"
+            ),
+        }
+    }
+}
+
 /// Engine → window.
 // A card is the event that matters, moved through the channel one at a time; boxing it would
 // only add noise to every match on the window's, the phone's and the tests' side.
@@ -790,7 +912,7 @@ pub enum EngineEvent {
     /// say so already; this is the moment to tell the person).
     TooLarge(TooLarge),
     /// A line for the status bar / log (a refused connection, a failed write …).
-    Notice(String),
+    Notice(Notice),
     /// The page of History that [`EngineCommand::ReadHistory`] asked for.
     HistoryPage(AuditPage),
 }
@@ -1046,6 +1168,41 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&refusal).unwrap(),
             r#"{"time":8,"identity":"","session":"","folder":"","tool":"","target":"","decision":"refused","by":"phone:unknown","detail":"why"}"#
+        );
+    }
+}
+
+#[cfg(test)]
+mod notice_tests {
+    use super::Notice;
+
+    /// The log and `--headless`'s console print the same English as before notices were typed.
+    #[test]
+    fn display_is_the_english_of_before() {
+        assert_eq!(
+            Notice::CardGone { card: 7 }.to_string(),
+            "card 7 is no longer waiting (answered, or the agent went away)"
+        );
+        assert_eq!(
+            Notice::RefusedUser {
+                uid: 1001,
+                pid: Some(42),
+                me: 1000
+            }
+            .to_string(),
+            "refused a connection from uid 1001 (pid 42) (this app runs as uid 1000)"
+        );
+        assert_eq!(
+            Notice::RefusedMessage {
+                kind: "answer".into()
+            }
+            .to_string(),
+            "refused a \"answer\" message on the hook socket: only an event may come from there"
+        );
+        assert_eq!(
+            Notice::RulesKeptInMemory.to_string(),
+            "the rules file could not be read at start, so it is not overwritten; this change \
+             holds until Vults quits"
         );
     }
 }

@@ -380,7 +380,7 @@ async fn accept_loop(
         };
         if let Err(why) = socket::check_peer(&stream) {
             stats.refused.fetch_add(1, Ordering::Relaxed);
-            let _ = core.send(Input::Notice(why.to_string()));
+            let _ = core.send(Input::Notice(why.into()));
             continue; // dropping the stream closes it
         }
         stats.accepted.fetch_add(1, Ordering::Relaxed);

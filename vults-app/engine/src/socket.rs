@@ -266,6 +266,19 @@ pub enum PeerError {
     Unreadable(io::Error),
 }
 
+impl From<PeerError> for crate::messages::Notice {
+    fn from(e: PeerError) -> Self {
+        use crate::messages::Notice;
+        match e {
+            PeerError::OtherUser { uid, pid, me } => Notice::RefusedUser { uid, pid, me },
+            PeerError::Unknown => Notice::RefusedUnknownUser,
+            PeerError::Unreadable(e) => Notice::RefusedUnreadable {
+                error: e.to_string(),
+            },
+        }
+    }
+}
+
 /// Whether a connected peer runs as this user. `Err` says who it was, for the log.
 #[cfg(unix)]
 pub fn check_peer(stream: &Stream) -> Result<(), PeerError> {

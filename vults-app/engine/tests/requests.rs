@@ -253,7 +253,7 @@ fn the_hook_going_away_withdraws_the_card() {
     assert!(
         wait_for(
             &engine,
-            |e| matches!(e, EngineEvent::Notice(t) if t.contains("no longer waiting"))
+            |e| matches!(e, EngineEvent::Notice(t) if t.to_string().contains("no longer waiting"))
         )
         .is_some()
     );
@@ -327,7 +327,7 @@ fn a_question_takes_answers_and_never_an_always() {
     assert!(
         wait_for(
             &engine,
-            |e| matches!(e, EngineEvent::Notice(t) if t.contains("no Always"))
+            |e| matches!(e, EngineEvent::Notice(t) if t.to_string().contains("no Always"))
         )
         .is_some()
     );

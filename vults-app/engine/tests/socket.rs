@@ -260,10 +260,12 @@ fn a_process_of_another_user_is_refused() {
     );
     let notice = wait_for(
         &engine,
-        |e| matches!(e, EngineEvent::Notice(t) if t.contains("refused a connection from uid")),
+        |e| matches!(e, EngineEvent::Notice(t) if t.to_string().contains("refused a connection from uid")),
     );
     match notice {
-        Some(EngineEvent::Notice(t)) => assert!(t.contains(&format!("uid {uid}")), "{t}"),
+        Some(EngineEvent::Notice(t)) => {
+            assert!(t.to_string().contains(&format!("uid {uid}")), "{t}")
+        }
         _ => panic!("the refusal was not reported"),
     }
     let stats = engine.stats();

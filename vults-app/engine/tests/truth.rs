@@ -417,9 +417,9 @@ fn a_card_answered_in_the_agents_terminal_is_withdrawn_and_audited_as_terminal()
     });
     let after = drain_for(&engine, Duration::from_millis(500));
     assert!(
-        after
-            .iter()
-            .any(|e| matches!(e, EngineEvent::Notice(t) if t.contains("no longer waiting"))),
+        after.iter().any(
+            |e| matches!(e, EngineEvent::Notice(t) if t.to_string().contains("no longer waiting"))
+        ),
         "{after:?}"
     );
     assert!(

@@ -49,4 +49,4 @@ pub use link::{
 pub use mqtt::{BrokerConfig, BrokerState};
 pub use offer::{PairingOffer, fragment_encode, qr_modules};
 pub use push::{PushFailure, PushState};
-pub use secrets::KeyStorage;
+pub use secrets::{KeyStorage, NoKeyring, Secret, Stored};

@@ -79,8 +79,10 @@ pub struct BrokerStatus {
     pub password_set: bool,
     /// A password for the phone's login is stored.
     pub phone_password_set: bool,
-    /// Where the password is (the keyring, or the fallback file and why).
+    /// Where the password is (the keyring, or the fallback file and why), in English.
     pub password_storage: Option<String>,
+    /// The same, typed, for the window to word.
+    pub password_stored: Option<secrets::Stored>,
     /// Why the settings could not be used or read.
     pub error: Option<String>,
 }
@@ -136,8 +138,10 @@ pub struct PhoneStatus {
     pub devices: Vec<Device>,
     /// The HTTPS certificate's SHA-256 (`AB:CD:…`), to compare with what the phone shows.
     pub tls_fingerprint: Option<String>,
-    /// Where the app's keys are (keyring, or the fallback file and why).
+    /// Where the app's keys are (keyring, or the fallback file and why), in English.
     pub key_storage: String,
+    /// The same, typed, for the window to word (`None` until the link has started).
+    pub key_stored: Option<secrets::Stored>,
     /// Whether the keys are in the fallback file (shown as a warning).
     pub key_in_file: bool,
     /// The latest refused requests of paired phones (authenticated), oldest first.
@@ -152,8 +156,12 @@ pub struct PhoneStatus {
     pub broker: BrokerStatus,
     /// Per device id, its pushes (devices never pushed to have none).
     pub push: std::collections::BTreeMap<String, PushState>,
-    /// Where the push (VAPID) key is, or why push is off.
+    /// Where the push (VAPID) key is, or why push is off, in English.
     pub push_storage: String,
+    /// Where the push key is, typed, for the window to word.
+    pub push_stored: Option<secrets::Stored>,
+    /// Why push is off (the error as the link said it), when it is.
+    pub push_off: Option<String>,
 }
 
 struct Running {
@@ -185,7 +193,8 @@ pub struct PhoneLink {
     /// Web Push to subscribed phones; `None` when the VAPID key could not be had.
     pusher: Option<push::Pusher>,
     vapid: Option<push::webpush::VapidKey>,
-    push_storage: String,
+    /// Where the push key is, or why it could not be had.
+    push_key: Result<KeyStorage, String>,
 }
 
 impl PhoneLink {
@@ -195,12 +204,12 @@ impl PhoneLink {
         let (keys, key_storage) = secrets::load_or_create(paths)?;
         let devices = devices::DeviceStore::load(&paths.devices_file())?;
         let gate = Arc::new(Gate::new(keys, devices, commands.clone(), now_ms()));
-        let (vapid, push_storage) = match secrets::load_or_create_vapid(paths) {
+        let (vapid, push_key) = match secrets::load_or_create_vapid(paths) {
             Ok((key, storage)) => {
                 gate.set_vapid_public(&key.public_raw());
-                (Some(key), storage.describe_as("push key is"))
+                (Some(key), Ok(storage))
             }
-            Err(e) => (None, format!("Push is off: {e}")),
+            Err(e) => (None, Err(e.to_string())),
         };
         // Told after the link's on-change is set (set_on_change), like the broker's.
         let change_cell: ChangeCell = Arc::new(std::sync::Mutex::new(Arc::new(|| {})));
@@ -243,7 +252,7 @@ impl PhoneLink {
             broker_on_change: change_cell,
             pusher,
             vapid,
-            push_storage,
+            push_key,
         };
         if let Some(config) = link.broker_status.config.clone().filter(|c| c.enabled) {
             let password = secrets::broker_password(paths);
@@ -291,17 +300,21 @@ impl PhoneLink {
         let mut config = settings.config;
         config.validate()?;
         config.enabled = true;
-        let describe = |storage: KeyStorage, what: &str| storage.describe_as(&format!("{what} is"));
+        let stored =
+            |storage: KeyStorage, secret: secrets::Secret| secrets::Stored { secret, storage };
         match settings.password.as_deref() {
             None => {}
             Some("") => {
                 secrets::set_broker_password(&self.paths, None).map_err(BrokerError::Password)?;
                 self.broker_status.password_storage = None;
+                self.broker_status.password_stored = None;
             }
             Some(p) => {
                 let storage = secrets::set_broker_password(&self.paths, Some(p))
                     .map_err(BrokerError::Password)?;
-                self.broker_status.password_storage = Some(describe(storage, "broker password"));
+                let s = stored(storage, secrets::Secret::BrokerPassword);
+                self.broker_status.password_storage = Some(s.to_string());
+                self.broker_status.password_stored = Some(s);
             }
         }
         match settings.phone_password.as_deref() {
@@ -313,8 +326,9 @@ impl PhoneLink {
             Some(p) => {
                 let storage = secrets::set_phone_broker_password(&self.paths, Some(p))
                     .map_err(BrokerError::Password)?;
-                self.broker_status.password_storage =
-                    Some(describe(storage, "phone's broker password"));
+                let s = stored(storage, secrets::Secret::PhoneBrokerPassword);
+                self.broker_status.password_storage = Some(s.to_string());
+                self.broker_status.password_stored = Some(s);
             }
         }
         self.phone_password = secrets::phone_broker_password(&self.paths);
@@ -626,6 +640,10 @@ impl PhoneLink {
             devices: self.devices(),
             tls_fingerprint: self.running.as_ref().and_then(|r| r.fingerprint.clone()),
             key_storage: self.key_storage.describe(),
+            key_stored: Some(secrets::Stored {
+                secret: secrets::Secret::LinkKeys,
+                storage: self.key_storage.clone(),
+            }),
             key_in_file: matches!(self.key_storage, KeyStorage::File { .. }),
             refusals: self.gate.authenticated_refusals(),
             unauthenticated: self.gate.unauthenticated_refusals(),
@@ -635,7 +653,15 @@ impl PhoneLink {
                 ..self.broker_status.clone()
             },
             push: self.push_states(),
-            push_storage: self.push_storage.clone(),
+            push_storage: match &self.push_key {
+                Ok(storage) => storage.describe_as(secrets::Secret::PushKey.english()),
+                Err(e) => format!("Push is off: {e}"),
+            },
+            push_stored: self.push_key.as_ref().ok().map(|storage| secrets::Stored {
+                secret: secrets::Secret::PushKey,
+                storage: storage.clone(),
+            }),
+            push_off: self.push_key.as_ref().err().cloned(),
         }
     }
 }

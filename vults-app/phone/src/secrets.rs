@@ -25,19 +25,27 @@ pub enum KeyStorage {
 }
 
 impl KeyStorage {
-    /// The sentence Settings → Phone shows about where the keys are.
+    /// The sentence the command line says about where the keys are.
     pub fn describe(&self) -> String {
         self.describe_as("phone link keys are")
     }
 
-    /// What Settings → Phone says of where `what` ("the broker password is") was put: the
+    /// Why the keyring was not used, when the secret is in the file.
+    pub fn no_keyring(&self) -> Option<NoKeyring> {
+        match self {
+            KeyStorage::Keyring => None,
+            KeyStorage::File { reason, .. } => Some(NoKeyring::of(reason)),
+        }
+    }
+
+    /// What the command line says of where `what` ("the broker password is") was put: the
     /// keyring, or the private file and why, in words (the keyring's own error is in the log).
     pub fn describe_as(&self, what: &str) -> String {
         match self {
             KeyStorage::Keyring => format!("The {what} in the system keyring."),
             KeyStorage::File { path, reason } => format!(
                 "No system keyring: {}. The {what} in {} instead (readable only by you).",
-                why_no_keyring(reason),
+                NoKeyring::of(reason).english(),
                 path.display()
             ),
         }
@@ -47,18 +55,98 @@ impl KeyStorage {
 /// Why the keyring could not be used, as a person reads it; the error itself (a D-Bus address,
 /// an OS error number) goes to the log.
 pub fn why_no_keyring(error: &str) -> &'static str {
-    let e = error.to_ascii_lowercase();
-    if e.contains("org.freedesktop.secrets") || e.contains("serviceunknown") {
-        "no keyring service (GNOME Keyring, KWallet) is running"
-    } else if e.contains("zbus") || e.contains("d-bus") || e.contains("dbus") || e.contains("/bus")
-    {
-        "no desktop session bus (D-Bus) was found, so no keyring service can be reached"
-    } else if e.contains("locked") || e.contains("prompt") {
-        "the keyring is locked"
-    } else if e.contains("no keyring store for this platform") || e.contains("nodefaultstore") {
-        "this system has no keyring Vults can use"
-    } else {
-        "the system keyring did not answer (the log says why)"
+    NoKeyring::of(error).english()
+}
+
+/// Why the keyring could not be used, sorted from the keyring's own error, for the window to
+/// word in its language ([`NoKeyring::english`] is the command line's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoKeyring {
+    /// No keyring service (GNOME Keyring, KWallet) runs.
+    NoService,
+    /// No desktop session bus (D-Bus), so no keyring service can be reached.
+    NoBus,
+    /// The keyring is locked.
+    Locked,
+    /// This system has no keyring Vults can use.
+    Unsupported,
+    /// Anything else: the log says why.
+    NoAnswer,
+}
+
+impl NoKeyring {
+    /// Sorts the keyring's error.
+    pub fn of(error: &str) -> NoKeyring {
+        let e = error.to_ascii_lowercase();
+        if e.contains("org.freedesktop.secrets") || e.contains("serviceunknown") {
+            NoKeyring::NoService
+        } else if e.contains("zbus")
+            || e.contains("d-bus")
+            || e.contains("dbus")
+            || e.contains("/bus")
+        {
+            NoKeyring::NoBus
+        } else if e.contains("locked") || e.contains("prompt") {
+            NoKeyring::Locked
+        } else if e.contains("no keyring store for this platform") || e.contains("nodefaultstore") {
+            NoKeyring::Unsupported
+        } else {
+            NoKeyring::NoAnswer
+        }
+    }
+
+    /// In English, as the command line says it.
+    pub fn english(self) -> &'static str {
+        match self {
+            NoKeyring::NoService => "no keyring service (GNOME Keyring, KWallet) is running",
+            NoKeyring::NoBus => {
+                "no desktop session bus (D-Bus) was found, so no keyring service can be reached"
+            }
+            NoKeyring::Locked => "the keyring is locked",
+            NoKeyring::Unsupported => "this system has no keyring Vults can use",
+            NoKeyring::NoAnswer => "the system keyring did not answer (the log says why)",
+        }
+    }
+}
+
+/// Which secret a [`Stored`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secret {
+    /// The phone link's keys.
+    LinkKeys,
+    /// The push (VAPID) key.
+    PushKey,
+    /// The app's broker password.
+    BrokerPassword,
+    /// The phone's broker password.
+    PhoneBrokerPassword,
+}
+
+impl Secret {
+    /// The English subject of [`KeyStorage::describe_as`] ("phone link keys are").
+    pub fn english(self) -> &'static str {
+        match self {
+            Secret::LinkKeys => "phone link keys are",
+            Secret::PushKey => "push key is",
+            Secret::BrokerPassword => "broker password is",
+            Secret::PhoneBrokerPassword => "phone's broker password is",
+        }
+    }
+}
+
+/// Where one secret is kept, for Settings → Phone to word; `Display` is the command line's
+/// English ([`KeyStorage::describe_as`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The secret.
+    pub secret: Secret,
+    /// Where it is.
+    pub storage: KeyStorage,
+}
+
+impl std::fmt::Display for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.storage.describe_as(self.secret.english()))
     }
 }
 

@@ -830,7 +830,9 @@ mod tests {
             matches!(&steps[..], [Step::Show(k, n)] if *k == key("a") && n.agent == "Claude Code" && n.what.card() == Some(1)),
             "{steps:?}"
         );
-        assert!(!f.apply(&EngineEvent::Notice("hello".into())));
+        assert!(!f.apply(&EngineEvent::Notice(
+            vults_engine::messages::Notice::RulesKeptInMemory
+        )));
         assert!(f.steps().is_empty(), "told once");
         assert!(f.apply(&EngineEvent::CardRemoved {
             id: 1,

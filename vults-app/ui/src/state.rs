@@ -232,7 +232,7 @@ impl Model {
                 self.session_notices.push((t.session.clone(), line.clone()));
                 self.notice(line);
             }
-            EngineEvent::Notice(line) => self.notice(line),
+            EngineEvent::Notice(n) => self.notice(engine_notice(&n)),
         }
         Change::Other
     }
@@ -313,6 +313,48 @@ fn state_rank(state: SessionState) -> u8 {
         SessionState::Working => 3,
         SessionState::Idle => 4,
         SessionState::Ended => 5,
+    }
+}
+
+/// The engine's notice in the active language; its data (a rule id, a path, a library's or the
+/// system's error) stays as the engine said it.
+pub fn engine_notice(n: &vults_engine::messages::Notice) -> String {
+    use vults_engine::messages::Notice;
+    use vults_i18n::tr;
+    match n {
+        Notice::RuleDropped { why } => tr!("engine-rule-dropped", why = why.as_str()),
+        Notice::RulesNotLoaded { why } => tr!("engine-rules-not-loaded", why = why.as_str()),
+        Notice::Private(line) => tr!("engine-private", line = line.as_str()),
+        Notice::NoSuchRule { rule } => tr!("engine-no-such-rule", rule = rule.as_str()),
+        Notice::CardGone { card } => tr!("engine-card-gone", card = card.to_string()),
+        Notice::NotAQuestion { card } => tr!("engine-not-a-question", card = card.to_string()),
+        Notice::NoAlways { card } => tr!("engine-no-always", card = card.to_string()),
+        Notice::RulesKeptInMemory => tr!("engine-rules-kept-in-memory"),
+        Notice::RulesNotSaved { path, error } => tr!(
+            "engine-rules-not-saved",
+            path = path.display().to_string(),
+            error = error.as_str()
+        ),
+        Notice::RefusedMessage { kind } => tr!("engine-refused-message", kind = kind.as_str()),
+        Notice::RefusedUser {
+            uid,
+            pid: Some(pid),
+            me,
+        } => tr!(
+            "engine-refused-user-pid",
+            uid = uid.to_string(),
+            pid = pid.to_string(),
+            me = me.to_string()
+        ),
+        Notice::RefusedUser { uid, pid: None, me } => tr!(
+            "engine-refused-user",
+            uid = uid.to_string(),
+            me = me.to_string()
+        ),
+        Notice::RefusedUnknownUser => tr!("engine-refused-unknown-user"),
+        Notice::RefusedUnreadable { error } => {
+            tr!("engine-refused-unreadable", error = error.as_str())
+        }
     }
 }
 

@@ -645,6 +645,37 @@ fn phone_status_failing() -> vults_phone::PhoneStatus {
     status
 }
 
+/// Settings → Phone on a system with no keyring: the link's keys, the push key and the broker
+/// password in their private files, and a second look with push off.
+fn phone_status_in_files() -> vults_phone::PhoneStatus {
+    use vults_phone::{KeyStorage, Secret, Stored};
+    let in_file = |secret, file: &str, reason: &str| Stored {
+        secret,
+        storage: KeyStorage::File {
+            path: format!("/home/u/.config/vults/{file}").into(),
+            reason: reason.into(),
+        },
+    };
+    let mut status = phone_status();
+    status.key_in_file = true;
+    status.key_stored = Some(in_file(
+        Secret::LinkKeys,
+        "phone-link.key",
+        "Platform failure: zbus error: Failed to connect to address `unix:path=/run/user/0/bus`",
+    ));
+    status.push_stored = Some(in_file(
+        Secret::PushKey,
+        "phone-push.key",
+        "org.freedesktop.DBus.Error.ServiceUnknown: org.freedesktop.secrets",
+    ));
+    status.broker.password_stored = Some(in_file(
+        Secret::BrokerPassword,
+        "broker-password",
+        "the collection is locked",
+    ));
+    status
+}
+
 fn phone_harness() -> Harness<'static> {
     phone_harness_of(phone_status())
 }
@@ -701,6 +732,54 @@ fn the_settings_pages_in_the_pseudo_language_draw_only_messages_uncut() {
     eprintln!("Settings → Phone");
     assert_localized(
         &drawn_texts(&h),
+        &[
+            "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
+            "Ana",
+            "Bo",
+            "dev1",
+            "dev2",
+        ],
+    );
+    let mut h = phone_harness_of(phone_status_in_files());
+    h.run();
+    eprintln!("Settings → Phone, no keyring");
+    let texts = drawn_texts(&h);
+    for path in [
+        "/home/u/.config/vults/phone-link.key",
+        "/home/u/.config/vults/phone-push.key",
+        "/home/u/.config/vults/broker-password",
+    ] {
+        assert!(
+            texts
+                .iter()
+                .any(|(t, _, _)| vults_i18n::is_pseudo(t) && t.contains(path)),
+            "{path} is drawn inside a message"
+        );
+    }
+    assert_localized(
+        &texts,
+        &[
+            "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
+            "Ana",
+            "Bo",
+            "dev1",
+            "dev2",
+        ],
+    );
+    let mut push_off = phone_status_in_files();
+    push_off.push_stored = None;
+    push_off.push_off = Some("the stored push (VAPID) key is not in the expected form".into());
+    let mut h = phone_harness_of(push_off);
+    h.run();
+    eprintln!("Settings → Phone, push off");
+    let texts = drawn_texts(&h);
+    assert!(
+        texts.iter().any(|(t, _, _)| vults_i18n::is_pseudo(t)
+            && t.contains("the stored push (VAPID) key is not in the expected form")),
+        "why push is off is drawn inside a message"
+    );
+    assert_localized(
+        &texts,
         &[
             "https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x",
             "Ana",
@@ -783,6 +862,35 @@ fn the_settings_pages_in_brazilian_portuguese() {
          fica desligado até a página se inscrever de novo",
     );
     h.get_by_label("Push: https://push.example respondeu 503 (desistiu depois de 10 tentativas)");
+    let mut h = phone_harness_of(phone_status_in_files());
+    h.run();
+    h.get_by_label(
+        "Sem chaveiro do sistema: não foi encontrado o barramento da sessão (D-Bus), então nenhum \
+         serviço de chaveiro pode ser alcançado. As chaves do link do celular estão em \
+         /home/u/.config/vults/phone-link.key (só você pode ler).",
+    );
+    h.get_by_label(
+        "Sem chaveiro do sistema: nenhum serviço de chaveiro (GNOME Keyring, KWallet) está \
+         rodando. A chave de push está em /home/u/.config/vults/phone-push.key (só você pode ler).",
+    );
+    h.get_by_label(
+        "Sem chaveiro do sistema: o chaveiro está bloqueado. A senha do broker está em \
+         /home/u/.config/vults/broker-password (só você pode ler).",
+    );
+    let mut push_off = phone_status_in_files();
+    push_off.push_stored = None;
+    push_off.push_off = Some("no such file".into());
+    let mut h = phone_harness_of(push_off);
+    h.run();
+    h.get_by_label("O push está desligado: no such file");
+    // The phone's broker password is left out of the URL shown under the code, in words.
+    let mut with_login = phone_status();
+    if let Some(offer) = &mut with_login.offer {
+        offer.url.push_str("&u=vults-phone&w=s3cret%20pw");
+        offer.phone_login = Some(("vults-phone".into(), "s3cret pw".into()));
+    }
+    let h = phone_harness_of(with_login);
+    h.get_by_label("https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x&u=vults-phone&w=(oculta)");
     results.unwrap();
 }
 
@@ -999,4 +1107,96 @@ fn the_first_runs_account_is_worded_in_the_language() {
     h.get_by_label_contains("Os pedidos de permissão de Claude Code, Codex CLI agora aparecem");
     h.get_by_label_contains("Ainda falta:");
     h.get_by_label_contains("Gemini CLI: ainda há hooks antigos do Vults");
+}
+
+/// One of each notice the engine sends, with data a person would see.
+fn every_engine_notice() -> Vec<vults_engine::messages::Notice> {
+    use vults_engine::messages::Notice;
+    vec![
+        Notice::RuleDropped {
+            why: "line 3: unknown tool".into(),
+        },
+        Notice::RulesNotLoaded {
+            why: "expected value at line 1".into(),
+        },
+        Notice::Private("/tmp/vults/rules.json".into()),
+        Notice::NoSuchRule {
+            rule: "r-41".into(),
+        },
+        Notice::CardGone { card: 7 },
+        Notice::NotAQuestion { card: 8 },
+        Notice::NoAlways { card: 9 },
+        Notice::RulesKeptInMemory,
+        Notice::RulesNotSaved {
+            path: "/tmp/vults/rules.json".into(),
+            error: "EACCES".into(),
+        },
+        Notice::RefusedMessage {
+            kind: "answer".into(),
+        },
+        Notice::RefusedUser {
+            uid: 1001,
+            pid: Some(4242),
+            me: 1000,
+        },
+        Notice::RefusedUser {
+            uid: 1002,
+            pid: None,
+            me: 1000,
+        },
+        Notice::RefusedUnknownUser,
+        Notice::RefusedUnreadable {
+            error: "EBADF".into(),
+        },
+    ]
+}
+
+/// Applies each engine notice to a window and returns the bottom row's line as drawn.
+fn drawn_engine_notices() -> Vec<(vults_engine::messages::Notice, String, Vec<String>)> {
+    let (window, played) = fixtures::played_window();
+    let mut h = fixtures::window_harness(window);
+    h.run_steps(2);
+    let mut out = Vec::new();
+    for n in every_engine_notice() {
+        played
+            .events
+            .send(vults_engine::messages::EngineEvent::Notice(n.clone()))
+            .unwrap();
+        h.run_steps(2);
+        let line = vults_ui::state::engine_notice(&n);
+        let texts = drawn_texts(&h).into_iter().map(|(t, _, _)| t).collect();
+        out.push((n, line, texts));
+    }
+    out
+}
+
+/// The engine's notices in the bottom row: in the pseudo-language each is a message (only its
+/// data is the engine's); in Portuguese, the words written for it.
+#[test]
+fn the_engines_notices_are_worded_in_the_language() {
+    {
+        let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
+        for (n, line, texts) in drawn_engine_notices() {
+            assert!(vults_i18n::is_pseudo(&line), "{n:?}: {line}");
+            assert!(texts.contains(&line), "{n:?}: {line:?} not in {texts:?}");
+            assert!(!texts.contains(&n.to_string()), "{n:?} drawn in English");
+        }
+    }
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    let drawn = drawn_engine_notices();
+    for (n, line, texts) in &drawn {
+        assert!(texts.contains(line), "{n:?}: {line:?} not in {texts:?}");
+        if !matches!(n, vults_engine::messages::Notice::Private(_)) {
+            assert_ne!(*line, n.to_string(), "{n:?} is still English");
+        }
+    }
+    let lines: Vec<&str> = drawn.iter().map(|(_, l, _)| l.as_str()).collect();
+    for expected in [
+        "O cartão 7 não está mais esperando (já foi respondido, ou o agente saiu)",
+        "Não foi possível salvar as regras Sempre em /tmp/vults/rules.json: EACCES",
+        "Conexão recusada do uid 1001 (pid 4242) (este app roda como uid 1000)",
+        "Uma mensagem \"answer\" foi recusada no socket do hook: de lá só pode vir um evento",
+    ] {
+        assert!(lines.contains(&expected), "{expected:?} not in {lines:?}");
+    }
 }

@@ -132,7 +132,9 @@ impl PhoneView {
             ui.colored_label(Color32::from_rgb(220, 80, 80), err);
         }
         let key_color = if status.key_in_file { WARN } else { MUTED };
-        ui.label(RichText::new(&status.key_storage).color(key_color).small());
+        if let Some(stored) = &status.key_stored {
+            ui.label(RichText::new(stored_words(stored)).color(key_color).small());
+        }
         ui.add_space(8.0);
 
         if let Some(a) = self.broker_ui(ui, status) {
@@ -206,8 +208,14 @@ impl PhoneView {
                 action = Some(a);
             }
         }
-        if !status.push_storage.is_empty() {
-            ui.label(RichText::new(&status.push_storage).small().color(MUTED));
+        if let Some(stored) = &status.push_stored {
+            ui.label(RichText::new(stored_words(stored)).small().color(MUTED));
+        } else if let Some(error) = &status.push_off {
+            ui.label(
+                RichText::new(tr!("settings-phone-push-key-off", error = error))
+                    .small()
+                    .color(MUTED),
+            );
         }
         refusal_list(
             ui,
@@ -383,8 +391,8 @@ impl PhoneView {
         if let Some(err) = &b.error {
             ui.colored_label(Color32::from_rgb(220, 80, 80), err);
         }
-        if let Some(storage) = &b.password_storage {
-            ui.label(RichText::new(storage).small().color(MUTED));
+        if let Some(stored) = &b.password_stored {
+            ui.label(RichText::new(stored_words(stored)).small().color(MUTED));
         }
         if !f.phone_username.trim().is_empty() {
             ui.label(
@@ -414,13 +422,53 @@ fn broker_words(state: &vults_phone::BrokerState) -> String {
     }
 }
 
+/// Where a secret is kept, in the person's words: the keyring, or the private file and why
+/// (the keyring's own error is in the log); the file's path as it is.
+pub fn stored_words(stored: &vults_phone::Stored) -> String {
+    use vults_phone::{KeyStorage, NoKeyring, Secret};
+    match &stored.storage {
+        KeyStorage::Keyring => match stored.secret {
+            Secret::LinkKeys => tr!("settings-phone-keys-in-keyring"),
+            Secret::PushKey => tr!("settings-phone-push-key-in-keyring"),
+            Secret::BrokerPassword => tr!("settings-phone-broker-password-in-keyring"),
+            Secret::PhoneBrokerPassword => tr!("settings-phone-phone-password-in-keyring"),
+        },
+        KeyStorage::File { path, .. } => {
+            let why = match stored.storage.no_keyring().unwrap_or(NoKeyring::NoAnswer) {
+                NoKeyring::NoService => tr!("settings-phone-no-keyring-service"),
+                NoKeyring::NoBus => tr!("settings-phone-no-keyring-bus"),
+                NoKeyring::Locked => tr!("settings-phone-no-keyring-locked"),
+                NoKeyring::Unsupported => tr!("settings-phone-no-keyring-unsupported"),
+                NoKeyring::NoAnswer => tr!("settings-phone-no-keyring-no-answer"),
+            };
+            let path = path.display().to_string();
+            match stored.secret {
+                Secret::LinkKeys => tr!("settings-phone-keys-in-file", why = why, path = path),
+                Secret::PushKey => {
+                    tr!("settings-phone-push-key-in-file", why = why, path = path)
+                }
+                Secret::BrokerPassword => tr!(
+                    "settings-phone-broker-password-in-file",
+                    why = why,
+                    path = path
+                ),
+                Secret::PhoneBrokerPassword => tr!(
+                    "settings-phone-phone-password-in-file",
+                    why = why,
+                    path = path
+                ),
+            }
+        }
+    }
+}
+
 /// The pairing URL as printed under the code: the phone's broker password, if the code
 /// carries one, is left out (the code itself holds it).
 fn shown_url(offer: &vults_phone::PairingOffer) -> String {
     match &offer.phone_login {
         Some((_, password)) if !password.is_empty() => offer.url.replace(
             &format!("&w={}", vults_phone::fragment_encode(password)),
-            "&w=(hidden)",
+            &format!("&w=({})", tr!("settings-phone-url-hidden")),
         ),
         _ => offer.url.clone(),
     }
@@ -665,7 +713,10 @@ mod tests {
     #[test]
     fn off_it_offers_to_turn_on_at_the_shown_port() {
         let mut h = harness(PhoneStatus {
-            key_storage: "Phone link keys are in the system keyring.".into(),
+            key_stored: Some(vults_phone::Stored {
+                secret: vults_phone::Secret::LinkKeys,
+                storage: vults_phone::KeyStorage::Keyring,
+            }),
             ..PhoneStatus::default()
         });
         h.get_by_label("Off");
@@ -698,13 +749,23 @@ mod tests {
                 device("dev2", "Old", true),
             ],
             tls_fingerprint: Some("AB:CD".into()),
-            key_storage: "keys in a file".into(),
+            key_stored: Some(vults_phone::Stored {
+                secret: vults_phone::Secret::LinkKeys,
+                storage: vults_phone::KeyStorage::File {
+                    path: "/home/u/.config/vults/phone-link.key".into(),
+                    reason: "org.freedesktop.secrets was not provided".into(),
+                },
+            }),
             key_in_file: true,
             ..PhoneStatus::default()
         });
         h.get_by_label("On — listening on port 47610");
         h.get_by_label("https://192.0.2.10:47610/#v=1&t=tok&k=k&x=x");
         h.get_by_label("revoked");
+        h.get_by_label(
+            "No system keyring: no keyring service (GNOME Keyring, KWallet) is running. The phone \
+             link keys are in /home/u/.config/vults/phone-link.key instead (readable only by you).",
+        );
         // Only the device that is not revoked has a Revoke button.
         h.get_by_label("Revoke").click();
         h.run();
@@ -739,7 +800,10 @@ mod tests {
         let mut h = harness(PhoneStatus {
             devices: vec![on, gone],
             push,
-            push_storage: "The push key is in the system keyring.".into(),
+            push_stored: Some(vults_phone::Stored {
+                secret: vults_phone::Secret::PushKey,
+                storage: vults_phone::KeyStorage::Keyring,
+            }),
             ..PhoneStatus::default()
         });
         h.get_by_label("Push: on — last delivered 2026-11-30 00:53:20 UTC");
