@@ -223,10 +223,11 @@ async function overBroker(conn, id, bytes, accept) {
   const replies = `vults/${id}/p`;
   let handler;
   const reply = new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(t('phone-broker-no-reply'))), BROKER_REPLY_MS);
+    // (Not `t`: that is the page's words, which the timeout's error is worded with.)
+    const timer = setTimeout(() => reject(new Error(t('phone-broker-no-reply'))), BROKER_REPLY_MS);
     handler = async (frameBytes) => {
       const v = await accept(frameBytes).catch(() => null);
-      if (v != null) { clearTimeout(t); resolve(v); }
+      if (v != null) { clearTimeout(timer); resolve(v); }
     };
   });
   reply.catch(() => {}); // awaited below, unless sending failed first
