@@ -27,7 +27,7 @@ pub trait DesktopSide {
     fn open(&mut self, path: &Path);
     /// Why the tray shows nowhere, once known (no StatusNotifierItem host runs): one line for
     /// Settings → General. `None` while it shows, or is not known yet.
-    fn tray_note(&self) -> Option<vults_notify::tray_host::NoTray> {
+    fn tray_note(&self) -> Option<vults_notify::no_tray::NoTray> {
         None
     }
     /// Tells the tray whether cards are paused (its menu shows it).
@@ -114,7 +114,7 @@ pub struct SystemDesktop {
     tray: Option<Tray>,
     /// What the session bus said of tray hosts (asked once, by a task on the app's runtime).
     #[cfg(target_os = "linux")]
-    tray_note: std::sync::Arc<std::sync::Mutex<Option<vults_notify::tray_host::NoTray>>>,
+    tray_note: std::sync::Arc<std::sync::Mutex<Option<vults_notify::no_tray::NoTray>>>,
 }
 
 impl SystemDesktop {
@@ -166,7 +166,7 @@ impl SystemDesktop {
 
 impl DesktopSide for SystemDesktop {
     #[cfg(target_os = "linux")]
-    fn tray_note(&self) -> Option<vults_notify::tray_host::NoTray> {
+    fn tray_note(&self) -> Option<vults_notify::no_tray::NoTray> {
         self.tray_note.lock().ok().and_then(|n| n.clone())
     }
 

@@ -40,6 +40,7 @@ pub mod card_notice;
 mod chord;
 pub mod keys;
 pub mod limits;
+pub mod no_tray;
 pub mod notice;
 pub mod notify;
 pub mod quiet;

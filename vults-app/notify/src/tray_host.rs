@@ -15,27 +15,7 @@ pub enum TrayHost {
     NoBus(String),
 }
 
-/// Why no tray icon shows, once known: Settings → General words it in the person's language,
-/// the log in English ([`NoTray::log_line`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NoTray {
-    /// The bus answered and no StatusNotifierItem host runs.
-    Missing,
-    /// No session bus (or it did not answer): why, as the D-Bus library said it.
-    NoBus(String),
-}
-
-impl NoTray {
-    /// What the log says.
-    pub fn log_line(&self) -> String {
-        match self {
-            NoTray::Missing => missing_line().to_owned(),
-            NoTray::NoBus(why) => format!(
-                "No tray: no D-Bus session bus ({why}); the island and the window still work."
-            ),
-        }
-    }
-}
+pub use crate::no_tray::NoTray;
 
 /// The name a StatusNotifierItem host owns.
 pub const WATCHER: &str = "org.kde.StatusNotifierWatcher";
@@ -77,13 +57,7 @@ pub async fn ask(address: Option<&str>) -> TrayHost {
     }
 }
 
-/// The one line that says what a missing host means, for the log (Settings → General says it
-/// in the person's language, `settings-tray-missing`).
-pub fn missing_line() -> &'static str {
-    "No tray on this desktop (no StatusNotifierItem host runs): the island and the window \
-     still work. On GNOME, install the AppIndicator and KStatusNotifierItem Support extension \
-     (gnome-shell-extension-appindicator) to see the tray icon."
-}
+pub use crate::no_tray::missing_line;
 
 #[cfg(all(test, target_os = "linux", feature = "test-support"))]
 mod tests {

@@ -99,7 +99,7 @@ pub struct Model {
     /// the survey is done.
     pub terminal_survey: Option<Vec<vults_terminal::Support>>,
     /// Why no tray icon shows (no StatusNotifierItem host), once known (Settings → General).
-    pub tray_note: Option<vults_notify::tray_host::NoTray>,
+    pub tray_note: Option<vults_notify::no_tray::NoTray>,
     /// Which monitor the island and the cards go to (Settings → General, saved).
     pub monitor_choice: crate::viewport::MonitorChoice,
     /// The language Vults speaks (Settings → General; applied at once through vults_i18n).

@@ -101,7 +101,7 @@ fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
     let _pseudo = vults_i18n::scoped(&Choice::Language(vults_i18n::PSEUDO.into()));
     let mut model = general_model();
     // Why no tray icon shows is worded here, with the D-Bus library's own words as they came.
-    model.tray_note = Some(vults_notify::tray_host::NoTray::NoBus("no address".into()));
+    model.tray_note = Some(vults_notify::no_tray::NoTray::NoBus("no address".into()));
     let mut h = general_harness(model);
     h.run();
     let texts = drawn_texts(&h);
@@ -172,7 +172,7 @@ fn settings_general_in_brazilian_portuguese() {
     h.snap("pt_BR_settings_general");
     // Why no tray icon shows, in Portuguese.
     let mut model = general_model();
-    model.tray_note = Some(vults_notify::tray_host::NoTray::Missing);
+    model.tray_note = Some(vults_notify::no_tray::NoTray::Missing);
     let mut h = general_harness(model);
     h.run();
     h.get_by_label_contains("Sem bandeja nesta área de trabalho");

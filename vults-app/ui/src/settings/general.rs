@@ -163,7 +163,7 @@ fn screen_ui(ui: &mut egui::Ui, model: &Model) -> Option<SettingsAction> {
         action = Some(SettingsAction::SetWindow(choice, over));
     }
     if let Some(note) = &model.tray_note {
-        use vults_notify::tray_host::NoTray;
+        use vults_notify::no_tray::NoTray;
         let note = match note {
             NoTray::Missing => tr!("settings-tray-missing"),
             // Why, as the D-Bus library said it: an argument, as it came.
