@@ -620,7 +620,7 @@ fn accept<S: Conn>(
         let spawned = std::thread::Builder::new()
             .name("vults-phone-command".into())
             .spawn(move || {
-                serve_one(stream, &port);
+                serve_one::<S>(stream, &port);
                 busy.fetch_sub(1, Ordering::SeqCst);
             });
         if let Err(e) = spawned {
@@ -760,7 +760,7 @@ mod unix {
         };
         std::thread::Builder::new()
             .name("vults-phone-control".into())
-            .spawn(move || super::accept(listener.incoming(), same_user, &port))?;
+            .spawn(move || super::accept::<UnixStream>(listener.incoming(), same_user, &port))?;
         Ok(served)
     }
 
@@ -845,7 +845,9 @@ mod windows {
             .create_sync()?;
         std::thread::Builder::new()
             .name("vults-phone-control".into())
-            .spawn(move || super::accept(listener.incoming(), |_: &Stream| Ok(()), &port))?;
+            .spawn(move || {
+                super::accept::<Stream>(listener.incoming(), |_: &Stream| Ok(()), &port)
+            })?;
         Ok(Served)
     }
 
