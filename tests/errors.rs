@@ -19,24 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// Each library crate's name and the folder of its `lib.rs`.
 fn library_crates() -> Vec<(String, PathBuf)> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .current_dir(vults_tests::workspace_root())
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "cargo metadata: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
+    let meta: Value = vults_tests::workspace_metadata();
     let mut crates = Vec::new();
     for package in meta["packages"].as_array().unwrap() {
         let name = package["name"].as_str().unwrap();

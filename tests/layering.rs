@@ -47,24 +47,7 @@ struct Member {
 }
 
 fn members() -> Vec<Member> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .current_dir(vults_tests::workspace_root())
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "cargo metadata: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
+    let meta: Value = vults_tests::workspace_metadata();
     let names: BTreeSet<String> = meta["packages"]
         .as_array()
         .unwrap()

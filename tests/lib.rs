@@ -745,6 +745,28 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The workspace's own packages as `cargo metadata --no-deps --offline` describes them (the
+/// layering and errors tests read the crates and their edges from it).
+pub fn workspace_metadata() -> serde_json::Value {
+    let out = cargo()
+        .current_dir(workspace_root())
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON")
+}
+
 /// The test data folder of vults-core (real agent payloads and golden fixtures).
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
