@@ -78,16 +78,26 @@ as_user sh -c "$cmd" <"$t/payload.json" >"$t/hook.out" 2>"$t/hook.err" & hook_pi
 wid=""
 for _ in $(seq 100); do wid=$(xdotool search --onlyvisible --name '^Vults: Claude Code' 2>/dev/null | head -1) && [ -n "$wid" ] && break; sleep 0.2; done
 [ -n "$wid" ] || fail "no card window appeared: $(cat "$t/hook.err") $(tail -5 "$home/.local/state/vults/vults.log")"
-sleep 0.5  # the card settles to its measured height in the next frame
-eval "$(xdotool getwindowgeometry --shell "$wid")"
-import -window "$wid" "$t/card.png"
-# The Allow button is the card's widest row of its green (theme::GREEN, #3DB86B).
-read -r bx by < <(convert "$t/card.png" txt:- | awk -F'[,: ]+' '/#3DB86B/ {n[$2]++; sx[$2]+=$1}
-    END {for (y in n) if (n[y] > best) {best = n[y]; by = y; bx = int(sx[y] / n[y])} print bx, by}')
-[ -n "${bx:-}" ] || fail "no Allow button found on the card"
-xdotool mousemove $((X + bx)) $((Y + by)) click 1
-say "clicked Allow at $((X + bx)),$((Y + by))"
-for _ in $(seq 50); do kill -0 "$hook_pid" 2>/dev/null || break; sleep 0.1; done
+# The card's buttons are faded until it has been up card::ARM_DELAY (0.5 s) in its place, and a
+# click before that does nothing: look, as a person does, until the green Allow button shows at
+# full colour (theme::GREEN, #3DB86B: the card's widest row of it), click it, and look again if
+# the hook is still waiting (the card re-arms when it settles to its measured height).
+answered=""; seen=""
+for _ in $(seq 60); do
+    eval "$(xdotool getwindowgeometry --shell "$wid")"
+    import -window "$wid" "$t/card.png" 2>/dev/null || { sleep 0.2; continue; }
+    bx=""; by=""
+    read -r bx by < <(convert "$t/card.png" txt:- | awk -F'[,: ]+' '/#3DB86B/ {n[$2]++; sx[$2]+=$1}
+        END {for (y in n) if (n[y] > best) {best = n[y]; by = y; bx = int(sx[y] / n[y])} print bx, by}')
+    if [ -z "${bx:-}" ]; then sleep 0.2; continue; fi
+    seen=1
+    xdotool mousemove $((X + bx)) $((Y + by)) click 1
+    say "clicked Allow at $((X + bx)),$((Y + by))"
+    for _ in $(seq 20); do kill -0 "$hook_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$hook_pid" 2>/dev/null || { answered=1; break; }
+done
+[ -n "$seen" ] || fail "no Allow button found on the card"
+[ -n "$answered" ] || fail "clicking Allow did not answer the card: $(tail -5 "$home/.local/state/vults/vults.log")"
 wait "$hook_pid" || fail "the hook exited non-zero"
 grep -q '"behavior":"allow"' "$t/hook.out" || fail "the hook printed: $(cat "$t/hook.out") / $(cat "$t/hook.err")"
 say "the hook got: $(cat "$t/hook.out")"
