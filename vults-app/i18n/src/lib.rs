@@ -110,6 +110,122 @@ macro_rules! number_arg {
 }
 number_arg!(u8, u16, u32, u64, usize, i32, i64, f32, f64);
 
+/// A sentence one part of Vults hands another to show later (an installer's note on an agent,
+/// what Show terminal found): its message id and arguments, worded when it is drawn, so a
+/// language chosen meanwhile applies. Its `Display` is the English, for the log and the
+/// command line.
+///
+/// ```
+/// use vults_i18n::Message;
+/// let note = Message::new("cards-waiting").arg("count", 2u32);
+/// assert_eq!(note.to_string(), "2 cards wait");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    id: &'static str,
+    args: Vec<(&'static str, MessageArg)>,
+}
+
+/// A value of a [`Message`]: text said as it is, a whole number (plurals select on it), or
+/// another message worded in the same language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageArg {
+    Text(String),
+    Number(i64),
+    Message(Box<Message>),
+}
+
+impl From<&str> for MessageArg {
+    fn from(s: &str) -> Self {
+        MessageArg::Text(s.to_string())
+    }
+}
+impl From<String> for MessageArg {
+    fn from(s: String) -> Self {
+        MessageArg::Text(s)
+    }
+}
+impl From<&String> for MessageArg {
+    fn from(s: &String) -> Self {
+        MessageArg::Text(s.clone())
+    }
+}
+impl From<Message> for MessageArg {
+    fn from(m: Message) -> Self {
+        MessageArg::Message(Box::new(m))
+    }
+}
+macro_rules! whole_arg {
+    ($($t:ty),*) => {$(
+        impl From<$t> for MessageArg {
+            #[allow(clippy::cast_possible_wrap, clippy::cast_lossless)] // reason: counts, ports and pids, far below 2^63.
+            fn from(n: $t) -> Self {
+                MessageArg::Number(n as i64)
+            }
+        }
+    )*};
+}
+whole_arg!(u8, u16, u32, u64, usize, i32, i64);
+
+impl Message {
+    /// The message `id` with no arguments yet.
+    pub fn new(id: &'static str) -> Message {
+        Message {
+            id,
+            args: Vec::new(),
+        }
+    }
+
+    /// The same message with the argument `name` set to `value`.
+    #[must_use]
+    pub fn arg(mut self, name: &'static str, value: impl Into<MessageArg>) -> Message {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    /// Its message id.
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// The argument `name` as given, if any (tests, and callers that match on data).
+    pub fn get(&self, name: &str) -> Option<&MessageArg> {
+        self.args.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// Worded in the active language (English where it lacks the message).
+    pub fn text(&self) -> String {
+        text_with(self.id, &self.fluent(Message::text))
+    }
+
+    /// Worded in English, whatever the active language: the log's and the command line's.
+    pub fn english(&self) -> String {
+        let args = self.fluent(Message::english);
+        format_chain(find(ENGLISH), self.id, &args)
+    }
+
+    fn fluent(&self, word: fn(&Message) -> String) -> Vec<(&'static str, Arg<'_>)> {
+        self.args
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    MessageArg::Text(s) => Arg::Text(Cow::Borrowed(s.as_str())),
+                    #[allow(clippy::cast_precision_loss)] // reason: counts, far below 2^52.
+                    MessageArg::Number(n) => Arg::Number(*n as f64),
+                    MessageArg::Message(m) => Arg::Text(Cow::Owned(word(m))),
+                };
+                (*name, value)
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
 /// `tr!("id")` or `tr!("id", name = value, …)`: the message in the active language.
 #[macro_export]
 macro_rules! tr {
@@ -518,6 +634,32 @@ pub fn page_words(prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_is_worded_when_drawn_and_its_display_stays_english() {
+        let note = Message::new("terminal-cannot-show")
+            .arg("who", "Codex")
+            .arg("reason", Message::new("terminal-not-said"));
+        let count = Message::new("cards-waiting").arg("count", 3u32);
+        {
+            let _pt = scoped(&Choice::Language("pt-BR".into()));
+            assert_eq!(
+                note.text(),
+                "Não foi possível mostrar o terminal de Codex: os eventos dela ainda não disseram \
+                 onde ela roda"
+            );
+            assert_eq!(count.text(), "3 cartões esperam");
+            assert_eq!(
+                note.to_string(),
+                "Cannot show Codex's terminal: its events have not said where it runs"
+            );
+        }
+        let _en = scoped(&Choice::Language("en".into()));
+        assert_eq!(note.text(), note.english());
+        assert_eq!(count.to_string(), "3 cards wait");
+        assert_eq!(note.id(), "terminal-cannot-show");
+        assert_eq!(note.get("who"), Some(&MessageArg::Text("Codex".into())));
+    }
 
     #[test]
     fn locales_read_as_tags() {
