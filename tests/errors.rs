@@ -16,6 +16,7 @@
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use vults_tests::{code_of, is_ident};
 
 /// Each library crate's name and the folder of its `lib.rs`.
 fn library_crates() -> Vec<(String, PathBuf)> {
@@ -114,103 +115,6 @@ fn test_modules(text: &str) -> Vec<(String, Option<String>)> {
         }
     }
     found
-}
-
-/// A file's code without its comment lines and the items marked `#[cfg(test)]` (a test module,
-/// a test helper), wherever they stand. An item ends at its `;` or at the brace that closes its
-/// first `{`; braces in strings, characters and comments are not counted, so a test's `"{"`
-/// does not hide what follows it.
-fn code_of(text: &str) -> String {
-    let code: String = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out = String::new();
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at + "#[cfg(test)]".len()..];
-        let end = item_end(rest);
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Where the item at the start of `code` ends (just after its `;` or its closing `}`), reading
-/// past strings (`"…"`, `r#"…"#`, `b"…"`), characters (`'{'`, not lifetimes) and comments.
-fn item_end(code: &str) -> usize {
-    let b = code.as_bytes();
-    let mut depth = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b';' if depth == 0 => return i + 1,
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'r' if !code[..i].chars().next_back().is_some_and(is_ident)
-                && matches!(b.get(i + 1), Some(b'"' | b'#')) =>
-            {
-                // A raw string: r"…", r#"…"#, …
-                let hashes = b[i + 1..].iter().take_while(|c| **c == b'#').count();
-                if b.get(i + 1 + hashes) == Some(&b'"') {
-                    let close = format!("\"{}", "#".repeat(hashes));
-                    let body = i + 2 + hashes;
-                    i = code[body..]
-                        .find(&close)
-                        .map_or(b.len(), |e| body + e + close.len())
-                        - 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'\'' => {
-                // '{' or '\'' is a character; 'a (a lifetime, a label) is not.
-                if b.get(i + 1) == Some(&b'\\') {
-                    i += 3; // past the backslash and the character it escapes
-                    while i < b.len() && b[i] != b'\'' {
-                        i += 1;
-                    }
-                } else if let Some(c) = code[i + 1..].chars().next()
-                    && code[i + 1 + c.len_utf8()..].starts_with('\'')
-                {
-                    i += c.len_utf8() + 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    b.len()
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
 }
 
 /// Whether `word` stands at byte `at` of `code` as a whole word.

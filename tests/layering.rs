@@ -17,6 +17,7 @@
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use vults_tests::code_of;
 
 /// Each workspace crate's layer: an edge may only point to a lower one.
 const LAYERS: &[(&str, u8)] = &[
@@ -313,47 +314,6 @@ fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
     }
     at.extend(rest.filter(|s| *s != "self").cloned());
     Some(at)
-}
-
-/// A file's code without its comment lines and the items marked `#[cfg(test)]` (a test module,
-/// a test helper), wherever they stand.
-fn code_of(text: &str) -> String {
-    let code: String = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out = String::new();
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at + "#[cfg(test)]".len()..];
-        // The item it marks ends at its `;` or at the brace that closes its first `{` (braces
-        // in its strings are counted too: an unbalanced one drops the rest of the file, as a
-        // test module at the end is dropped).
-        let mut depth = 0;
-        let mut end = rest.len();
-        for (i, c) in rest.char_indices() {
-            match c {
-                ';' if depth == 0 => {
-                    end = i + 1;
-                    break;
-                }
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = i + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The items a front door (`lib.rs`, `main.rs`, a folder's `mod.rs`) defines itself, not those it
