@@ -14,6 +14,7 @@
 // Usage: node broker-login.mjs <pairing URL> <vults-hook binary> <VULTS_HOME> <run tag>
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import { chromium } from 'playwright-core';
+import { BROWSER_ARGS, CHROMIUM, VIEWPORT, behaviorOf, hookEnv, tally } from './harness.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,23 +25,10 @@ if (!pairUrl || !hookBin || !home || !tag) {
   console.error('usage: node broker-login.mjs <pairing URL> <vults-hook binary> <VULTS_HOME> <run tag>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(home, 'home'),
-  VULTS_HOME: home,
-  VULTS_SOCKET: join(home, 'vults.sock'),
-  VULTS_HOOK_WAIT_S: '120',
-};
+const env = hookEnv(home, 120);
 const PHONE = `Login phone ${tag}`;
 const BROKER_NAME = new URL(pairUrl).hostname;
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const { check, finish } = tally();
 
 // The pairing URL with its fragment's fields changed (`null` removes one).
 function withFragment(url, changes) {
@@ -67,10 +55,6 @@ function askThroughHook(command) {
     }));
     askThroughHook.running = () => !exited;
   });
-}
-
-function behaviorOf(out) {
-  try { return JSON.parse(out.trim()).hookSpecificOutput.decision.behavior; } catch { return null; }
 }
 
 async function answerOnPhone(page, command, button, timeout = 30000) {
@@ -114,10 +98,9 @@ try {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 390, height: 760 },
+    viewport: VIEWPORT,
     ignoreHTTPSErrors: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--ignore-certificate-errors',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-http2',
+    args: [...BROWSER_ARGS, '--ignore-certificate-errors', '--disable-http2',
       `--host-resolver-rules=MAP ${BROKER_NAME} 127.0.0.1`],
   });
   const page = context.pages()[0] || await context.newPage();
@@ -171,5 +154,4 @@ try {
 } finally {
   if (context) await context.close().catch(() => {});
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

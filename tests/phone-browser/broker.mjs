@@ -12,7 +12,7 @@
 // Usage: node broker.mjs <pairing URL> <vults-hook binary> <VULTS_HOME> <run tag>
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { BROWSER_ARGS, CHROMIUM, VIEWPORT, behaviorOf, hookEnv, hookRunner, tally } from './harness.mjs';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
@@ -23,47 +23,20 @@ if (!pairUrl || !hookBin || !home || !tag) {
   console.error('usage: node broker.mjs <pairing URL> <vults-hook binary> <VULTS_HOME> <run tag>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(home, 'home'),
-  VULTS_HOME: home,
-  VULTS_SOCKET: join(home, 'vults.sock'),
-  VULTS_HOOK_WAIT_S: '90',
-};
+const env = hookEnv(home, 90);
 const PHONE = `Broker phone ${tag}`;
 const BROKER_NAME = new URL(pairUrl).hostname;
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const { check, finish } = tally();
 
 const stdinLines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 
-function runHook(args, payload) {
-  return new Promise((resolve) => {
-    const hook = spawn(hookBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    hook.stdout.on('data', (d) => { out += d; });
-    hook.stderr.on('data', (d) => { err += d; });
-    hook.on('exit', (code) => resolve({ out, err, code }));
-    hook.stdin.end(JSON.stringify(payload));
-  });
-}
+const runHook = hookRunner(hookBin, env);
 
 function askThroughHook(command) {
   return runHook(['--agent', 'claude', 'PermissionRequest'], {
     session_id: 'phone-broker-e2e', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'default',
     tool_name: 'Bash', tool_input: { command, description: `broker e2e ${tag}` },
   });
-}
-
-function behaviorOf(out) {
-  try { return JSON.parse(out.trim()).hookSpecificOutput.decision.behavior; } catch { return null; }
 }
 
 async function answerOnPhone(page, command, button, timeout = 30000) {
@@ -81,12 +54,11 @@ try {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 390, height: 760 },
+    viewport: VIEWPORT,
     // The test broker's certificate comes from a CA made by the test; a real phone trusts the
     // broker's real certificate.
     ignoreHTTPSErrors: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--ignore-certificate-errors',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    args: [...BROWSER_ARGS, '--ignore-certificate-errors',
       // Mosquitto 2.0's libwebsockets offers HTTP/2 but answers nothing to a file request
       // over it (docs/phone.md); HTTP/1.1 it serves.
       '--disable-http2',
@@ -177,5 +149,4 @@ try {
 } finally {
   if (context) await context.close().catch(() => {});
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -9,6 +9,7 @@
 // Usage: node e2e.mjs <phone_e2e binary> <vults-hook binary>
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import { chromium } from 'playwright-core';
+import { BROWSER_ARGS, CHROMIUM, VIEWPORT, behaviorOf, hookEnv, hookRunner, tally } from './harness.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,24 +20,11 @@ if (!appBin || !hookBin) {
   console.error('usage: node e2e.mjs <phone_e2e binary> <vults-hook binary>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const home = mkdtempSync(join(tmpdir(), 'vults-phone-e2e-'));
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(home, 'home'),
-  VULTS_HOME: home,
-  VULTS_SOCKET: join(home, 'vults.sock'),
-  VULTS_HOOK_WAIT_S: '60',
-};
+const env = hookEnv(home);
 const PHONE = 'E2E phone';
 const LAN_NAME = 'vults-phone.test';
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const { check, finish } = tally();
 
 function startApp() {
   return new Promise((resolve, reject) => {
@@ -61,17 +49,7 @@ function askThroughHook(command) {
   });
 }
 
-function runHook(args, payload) {
-  return new Promise((resolve) => {
-    const hook = spawn(hookBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    hook.stdout.on('data', (d) => { out += d; });
-    hook.stderr.on('data', (d) => { err += d; });
-    hook.on('exit', (code) => resolve({ out, err, code }));
-    hook.stdin.end(JSON.stringify(payload));
-  });
-}
+const runHook = hookRunner(hookBin, env);
 
 async function answerOnPhone(page, command, button) {
   const card = page.locator('article.card', { hasText: command });
@@ -79,10 +57,6 @@ async function answerOnPhone(page, command, button) {
   await page.screenshot({ path: join(home, `card-${button.toLowerCase()}.png`) });
   await card.getByRole('button', { name: button, exact: true }).click();
   await card.waitFor({ state: 'detached', timeout: 20000 });
-}
-
-function behaviorOf(out) {
-  try { return JSON.parse(out.trim()).hookSpecificOutput.decision.behavior; } catch { return null; }
 }
 
 let app;
@@ -94,11 +68,10 @@ try {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 390, height: 760 },
+    viewport: VIEWPORT,
     // The link's certificate is self-signed; a phone's user accepts it once, as this does.
     ignoreHTTPSErrors: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    args: [...BROWSER_ARGS,
       // A name that is not localhost, so the page is a secure context only thanks to HTTPS —
       // as for a phone on the LAN. It resolves to the loopback link and nowhere else.
       `--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`],
@@ -253,5 +226,4 @@ try {
   if (!process.env.VULTS_KEEP) rmSync(home, { recursive: true, force: true });
   else console.error(`kept ${home}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

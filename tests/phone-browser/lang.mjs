@@ -8,6 +8,7 @@
 // Usage: node lang.mjs <phone_e2e binary> <vults-hook binary>
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import { chromium } from 'playwright-core';
+import { BROWSER_ARGS, CHROMIUM, VIEWPORT, behaviorOf, hookEnv, hookRunner, tally } from './harness.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,22 +19,9 @@ if (!appBin || !hookBin) {
   console.error('usage: node lang.mjs <phone_e2e binary> <vults-hook binary>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const home = mkdtempSync(join(tmpdir(), 'vults-phone-lang-'));
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(home, 'home'),
-  VULTS_HOME: home,
-  VULTS_SOCKET: join(home, 'vults.sock'),
-  VULTS_HOOK_WAIT_S: '60',
-};
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const env = hookEnv(home);
+const { check, finish } = tally();
 
 function startApp() {
   return new Promise((resolve, reject) => {
@@ -50,30 +38,13 @@ function startApp() {
   });
 }
 
-function runHook(args, payload) {
-  return new Promise((resolve) => {
-    const hook = spawn(hookBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    hook.stdout.on('data', (d) => { out += d; });
-    hook.stderr.on('data', (d) => { err += d; });
-    hook.on('exit', (code) => resolve({ out, err, code }));
-    hook.stdin.end(JSON.stringify(payload));
-  });
-}
-
-function behaviorOf(out) {
-  try { return JSON.parse(out.trim()).hookSpecificOutput.decision.behavior; } catch { return null; }
-}
-
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const runHook = hookRunner(hookBin, env);
 
 let app;
 const contexts = [];
 async function browser(locale) {
   const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'vults-phone-chromium-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 390, height: 760 }, locale, args: ARGS,
+    executablePath: CHROMIUM, headless: true, viewport: VIEWPORT, locale, args: BROWSER_ARGS,
   });
   contexts.push(context);
   const page = context.pages()[0] || await context.newPage();
@@ -143,5 +114,4 @@ try {
   if (!process.env.VULTS_KEEP) rmSync(home, { recursive: true, force: true });
   else console.error(`kept ${home}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

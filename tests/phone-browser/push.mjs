@@ -16,6 +16,7 @@
 // Usage: node push.mjs <phone_e2e binary> <vults-hook binary>
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import { chromium } from 'playwright-core';
+import { BROWSER_ARGS, CHROMIUM, VIEWPORT, behaviorOf, hookEnv, hookRunner, tally } from './harness.mjs';
 import { spawn } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -27,23 +28,10 @@ if (!appBin || !hookBin) {
   console.error('usage: node push.mjs <phone_e2e binary> <vults-hook binary>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const home = mkdtempSync(join(tmpdir(), 'vults-phone-push-'));
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(home, 'home'),
-  VULTS_HOME: home,
-  VULTS_SOCKET: join(home, 'vults.sock'),
-  VULTS_HOOK_WAIT_S: '60',
-};
+const env = hookEnv(home);
 const WAIT = 20000;
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const { check, finish } = tally();
 
 // The app: its pairing URL, the stand-in's subscription, and each push it decrypted (in order).
 const pushes = [];
@@ -98,27 +86,13 @@ async function push(n) {
   return pushes[n];
 }
 
-function runHook(args, payload) {
-  return new Promise((resolve) => {
-    const hook = spawn(hookBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    hook.stdout.on('data', (d) => { out += d; });
-    hook.stderr.on('data', (d) => { err += d; });
-    hook.on('exit', (code) => resolve({ out, err, code }));
-    hook.stdin.end(JSON.stringify(payload));
-  });
-}
+const runHook = hookRunner(hookBin, env);
 
 function askThroughHook(command) {
   return runHook(['--agent', 'claude', 'PermissionRequest'], {
     session_id: 'phone-push', cwd: home, hook_event_name: 'PermissionRequest', permission_mode: 'default',
     tool_name: 'Bash', tool_input: { command, description: 'phone push' },
   });
-}
-
-function behaviorOf(out) {
-  try { return JSON.parse(out.trim()).hookSpecificOutput.decision.behavior; } catch { return null; }
 }
 
 // A push shaped like the app's, sealed with a key that is not this phone's.
@@ -141,9 +115,8 @@ try {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 390, height: 760 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: VIEWPORT,
+    args: BROWSER_ARGS,
   });
   await context.grantPermissions(['notifications'], { origin });
   const page = context.pages()[0] || await context.newPage();
@@ -261,11 +234,9 @@ try {
   check('the audit names the phone for the answer from the notification',
     /audit allow by phone:Push phone \(/.test(appErr), appErr.slice(-800));
 } catch (e) {
-  failed++;
-  console.log(`not ok - the push test ran to its end: ${e.stack || e}`);
+  check('the push test ran to its end', false, e.stack || e);
 } finally {
   if (context) await context.close().catch(() => {});
   if (app) app.kill('SIGTERM');
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
