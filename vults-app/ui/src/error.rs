@@ -12,7 +12,7 @@ pub enum Error {
     /// said where it runs".)
     #[error("{line}")]
     NoPlace {
-        /// The line, worded by the bundles.
-        line: String,
+        /// The line, worded in the person's language when drawn (its `Display` is English).
+        line: vults_i18n::Message,
     },
 }
