@@ -2,7 +2,7 @@
 //! (whose own terminal is then found the same way as the agent's).
 
 use crate::outcome::{Failure, FailureKind};
-use crate::plan::{Choose, Cmd, Walk, is_digits};
+use crate::plan::{Choose, Cmd, Walk, is_digits, screen_session};
 use crate::procs::{Env, Process};
 use vults_i18n::Message;
 
@@ -427,11 +427,6 @@ fn valid_session_name(s: &str) -> bool {
         && s.len() <= 128
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-}
-
-/// "screen session 300.work".
-pub(crate) fn screen_session(sty: &str) -> Message {
-    Message::new("terminal-found-screen-session").arg("session", sty)
 }
 
 /// "Zellij session work".

@@ -719,6 +719,11 @@ pub(crate) fn kitty_hint() -> Message {
         )
 }
 
+/// A GNU screen session: "screen session 300.work".
+pub(crate) fn screen_session(sty: &str) -> Message {
+    Message::new("terminal-found-screen-session").arg("session", sty)
+}
+
 /// A program and its process: "xterm (pid 300)".
 pub(crate) fn program_layer(program: &str, pid: u32) -> Message {
     Message::new("terminal-found-program")

@@ -202,10 +202,7 @@ pub(crate) fn plan_host(walk: &mut Walk, host: &str, place: &Place) -> Result<()
     } else if let Some(pane) = place.env.get("ZELLIJ_PANE_ID") {
         Some(Message::new("terminal-pane-zellij").arg("pane", pane))
     } else {
-        place
-            .env
-            .get("STY")
-            .map(|sty| crate::mux::screen_session(sty))
+        place.env.get("STY").map(|sty| super::screen_session(sty))
     };
     walk.plan.caveats.push(match there {
         Some(there) => Message::new("terminal-caveat-ssh-there")
