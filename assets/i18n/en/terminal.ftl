@@ -148,3 +148,8 @@ terminal-survey-gnome-terminal = its window comes forward; its tab is not chosen
 terminal-survey-editor = the window with the agent's folder comes forward ({ $editor }'s command line); its terminal panel is not chosen
 terminal-survey-mac-app = { $app } comes forward (`open -a`); its tab is not chosen
 terminal-survey-window = its window comes forward
+
+# Running a terminal's or multiplexer's command: what went wrong, when the program said nothing.
+terminal-run-cannot = cannot run { $program }: { $error }
+terminal-run-timeout = { $program } did not answer within { $seconds } s
+terminal-run-failed = { $program } failed ({ $status })

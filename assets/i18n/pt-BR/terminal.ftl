@@ -138,3 +138,7 @@ terminal-survey-gnome-terminal = a janela dele vem para a frente; a aba dele nã
 terminal-survey-editor = a janela com a pasta do agente vem para a frente (pela linha de comando do { $editor }); o painel de terminal dele não é escolhido
 terminal-survey-mac-app = o { $app } vem para a frente (`open -a`); a aba dele não é escolhida
 terminal-survey-window = a janela dele vem para a frente
+
+terminal-run-cannot = não foi possível rodar o { $program }: { $error }
+terminal-run-timeout = o { $program } não respondeu em { $seconds } s
+terminal-run-failed = o { $program } falhou ({ $status })

@@ -1,13 +1,13 @@
 //! Running a plan: its choosers in order (a fatal one's failure ends it; the others' become the
 //! caveat), then each way to raise the window until one works.
 
-use crate::outcome::{Failure, FailureKind, Shown, and, one_line, tool_said};
+use crate::outcome::{Failure, FailureKind, Shown, and, tool_said};
 use crate::plan::{Cmd, Plan, Raise};
 use vults_i18n::Message;
 
 /// What running a plan does to the world (a test records it instead).
 pub(crate) trait Act {
-    fn run(&self, cmd: &Cmd) -> Result<String, String>;
+    fn run(&self, cmd: &Cmd) -> Result<String, Message>;
     /// `Ok` with a note when the window came forward but was a guess.
     fn raise(&self, how: &Raise) -> Result<Option<Message>, Failure>;
 }
@@ -29,18 +29,20 @@ impl Plan {
                         FailureKind::Failed,
                         Message::new("terminal-failure-not-chosen")
                             .arg("what", c.what.clone())
-                            .arg("error", one_line(&e)),
+                            .arg("error", e),
                     ));
                 }
                 Err(e) => caveats.push(match &c.hint {
-                    Some(hint) if e.to_ascii_lowercase().contains("remote control") => hint.clone(),
+                    Some(hint) if e.english().to_ascii_lowercase().contains("remote control") => {
+                        hint.clone()
+                    }
                     Some(hint) => Message::new("terminal-caveat-not-chosen-hint")
                         .arg("what", c.what.clone())
-                        .arg("error", one_line(&e))
+                        .arg("error", e)
                         .arg("hint", hint.clone()),
                     None => Message::new("terminal-caveat-not-chosen")
                         .arg("what", c.what.clone())
-                        .arg("error", one_line(&e)),
+                        .arg("error", e),
                 }),
             }
         }
@@ -98,7 +100,7 @@ impl Plan {
 pub(crate) struct LiveAct;
 
 impl Act for LiveAct {
-    fn run(&self, cmd: &Cmd) -> Result<String, String> {
+    fn run(&self, cmd: &Cmd) -> Result<String, Message> {
         crate::run::output(cmd)
     }
 
@@ -181,11 +183,11 @@ mod tests {
     }
 
     impl Act for Recorder {
-        fn run(&self, cmd: &Cmd) -> Result<String, String> {
+        fn run(&self, cmd: &Cmd) -> Result<String, Message> {
             let line = cmd.args.join(" ");
             self.done.borrow_mut().push(line.clone());
             match self.fail_cmd {
-                Some((contains, why)) if line.contains(contains) => Err(why.to_string()),
+                Some((contains, why)) if line.contains(contains) => Err(said(why)),
                 _ => Ok(String::new()),
             }
         }

@@ -67,8 +67,9 @@ pub(crate) fn open_cmd(app: &Path) -> Cmd {
 }
 
 /// What osascript's failure means for the person.
-pub(crate) fn osascript_failure(app: &str, err: &str) -> Failure {
-    if err.contains("-1743") || err.contains("Not authorized") {
+pub(crate) fn osascript_failure(app: &str, err: Message) -> Failure {
+    let said = err.english();
+    if said.contains("-1743") || said.contains("Not authorized") {
         Failure::new(
             FailureKind::Forbidden,
             Message::new("terminal-failure-mac-automation").arg("app", app),
@@ -97,7 +98,7 @@ pub(crate) fn run_script(app: &str, cmd: &Cmd, what: Option<&str>) -> Result<(),
                 None => Message::new("terminal-failure-mac-no-tab-for-it").arg("app", app),
             },
         )),
-        Err(e) => Err(osascript_failure(app, &e)),
+        Err(e) => Err(osascript_failure(app, e)),
     }
 }
 
@@ -141,7 +142,9 @@ mod tests {
     fn a_refused_automation_permission_says_where_to_allow_it() {
         let f = osascript_failure(
             "Terminal",
-            "execution error: Not authorized to send Apple events to Terminal. (-1743)",
+            crate::outcome::said(
+                "execution error: Not authorized to send Apple events to Terminal. (-1743)",
+            ),
         );
         assert_eq!(f.kind, FailureKind::Forbidden);
         assert!(
@@ -150,7 +153,7 @@ mod tests {
                 .contains("Privacy & Security > Automation")
         );
         assert_eq!(
-            osascript_failure("iTerm2", "boom").kind,
+            osascript_failure("iTerm2", crate::outcome::said("boom")).kind,
             FailureKind::Failed
         );
     }

@@ -2,7 +2,7 @@
 //! [`FailureKind`], each one line for the person: a [`Message`] worded when the window draws
 //! it (in the language chosen by then), its `Display` the English the log keeps.
 
-use vults_i18n::Message;
+use vults_i18n::{Message, MessageArg};
 
 /// What "Show terminal" brought forward.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Failure {
     }
 
     /// `tool`'s own error, after its name: "tmux: no server running".
-    pub(crate) fn tool(kind: FailureKind, tool: &str, error: impl std::fmt::Display) -> Failure {
+    pub(crate) fn tool(kind: FailureKind, tool: &str, error: impl Into<MessageArg>) -> Failure {
         Failure::new(kind, tool_said(tool, error))
     }
 }
@@ -79,11 +79,16 @@ pub(crate) fn said(text: impl std::fmt::Display) -> Message {
     Message::new("terminal-said").arg("text", one_line(&text.to_string()))
 }
 
-/// `tool`'s own error after its name ("tmux: no server running").
-pub(crate) fn tool_said(tool: &str, error: impl std::fmt::Display) -> Message {
+/// `tool`'s own error after its name ("tmux: no server running"): its text as it came (one
+/// line), or what Vults found running it.
+pub(crate) fn tool_said(tool: &str, error: impl Into<MessageArg>) -> Message {
+    let error = match error.into() {
+        MessageArg::Text(t) => MessageArg::Text(one_line(&t)),
+        other => other,
+    };
     Message::new("terminal-tool-said")
         .arg("tool", tool)
-        .arg("error", one_line(&error.to_string()))
+        .arg("error", error)
 }
 
 /// Two lines said as one, the second after a semicolon.

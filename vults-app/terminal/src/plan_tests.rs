@@ -1039,7 +1039,7 @@ fn a_headless_task_vults_started_has_no_terminal_even_when_vults_runs_in_one() {
 fn gnome_with_a_native_wayland_terminal_says_gnome_lets_no_app_raise_it() {
     struct NoX11Windows;
     impl crate::exec::Act for NoX11Windows {
-        fn run(&self, _cmd: &Cmd) -> Result<String, String> {
+        fn run(&self, _cmd: &Cmd) -> Result<String, vults_i18n::Message> {
             Ok(String::new())
         }
         fn raise(&self, how: &Raise) -> Result<Option<vults_i18n::Message>, Failure> {

@@ -136,10 +136,10 @@ impl Display {
                 EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
                 event,
             )
-            .map_err(|e| Failure::tool(FailureKind::Failed, "X11", e))?;
+            .map_err(|e| Failure::tool(FailureKind::Failed, "X11", e.to_string()))?;
         self.conn
             .flush()
-            .map_err(|e| Failure::tool(FailureKind::Failed, "X11", e))
+            .map_err(|e| Failure::tool(FailureKind::Failed, "X11", e.to_string()))
     }
 }
 

@@ -172,7 +172,7 @@ pub(crate) trait System: Table {
     fn desktop(&self) -> Desktop;
     /// Runs a program that only reads (a multiplexer's panes and clients) for a few seconds at
     /// most: its stdout, or one line saying why not.
-    fn query(&self, cmd: &Cmd) -> Result<String, String>;
+    fn query(&self, cmd: &Cmd) -> Result<String, Message>;
     /// A program on `PATH`.
     fn find_program(&self, name: &str) -> Option<PathBuf>;
     fn is_file(&self, path: &Path) -> bool;
@@ -213,7 +213,7 @@ impl System for LiveSystem {
     fn desktop(&self) -> Desktop {
         self.desktop.clone()
     }
-    fn query(&self, cmd: &Cmd) -> Result<String, String> {
+    fn query(&self, cmd: &Cmd) -> Result<String, Message> {
         crate::run::output(cmd)
     }
     fn find_program(&self, name: &str) -> Option<PathBuf> {
@@ -814,7 +814,7 @@ pub(crate) mod fake {
         pub platform: Platform,
         pub desktop: Desktop,
         /// Query answers by their arguments joined with spaces.
-        pub answers: BTreeMap<String, Result<String, String>>,
+        pub answers: BTreeMap<String, Result<String, Message>>,
         pub programs: BTreeMap<String, PathBuf>,
         pub files: BTreeSet<PathBuf>,
         pub dirs: BTreeSet<PathBuf>,
@@ -843,7 +843,7 @@ pub(crate) mod fake {
             self.answers.insert(args.to_string(), Ok(out.to_string()));
         }
         pub fn refuse(&mut self, args: &str, why: &str) {
-            self.answers.insert(args.to_string(), Err(why.to_string()));
+            self.answers.insert(args.to_string(), Err(said(why)));
         }
     }
 
@@ -866,13 +866,13 @@ pub(crate) mod fake {
         fn desktop(&self) -> Desktop {
             self.desktop.clone()
         }
-        fn query(&self, cmd: &Cmd) -> Result<String, String> {
+        fn query(&self, cmd: &Cmd) -> Result<String, Message> {
             let key = cmd.args.join(" ");
             self.asked.borrow_mut().push(key.clone());
             self.answers
                 .get(&key)
                 .cloned()
-                .unwrap_or_else(|| Err(format!("no answer scripted for `{key}`")))
+                .unwrap_or_else(|| Err(said(format!("no answer scripted for `{key}`"))))
         }
         fn find_program(&self, name: &str) -> Option<PathBuf> {
             self.programs.get(name).cloned()
