@@ -111,7 +111,7 @@ terminal-failure-mac-automation = macOS did not let Vults control { $app }: allo
 terminal-failure-mac-only = { $app } is shown only on a Mac
 terminal-failure-mac-no-tab = { $app } has no tab for { $what } any more
 terminal-failure-mac-no-tab-for-it = { $app } has no tab for it any more
-terminal-failure-mac-open-only = apps are opened with `open -a` only on a Mac
+terminal-failure-mac-open-only = apps are opened with `{ $command }` only on a Mac
 
 # Settings → General: what Show terminal reaches in each terminal found here. The first
 # column is the row's name, the third how far it reaches and why.
@@ -123,7 +123,7 @@ terminal-survey-desktop-x11-no-manager = Desktop: X11 (no window manager)
 terminal-survey-desktop-wayland = Desktop: Wayland ({ $compositor })
 terminal-survey-console-windows = Console windows ({ $program })
 terminal-survey-tool = { $tool } { $version }
-terminal-survey-macos = Terminal's and iTerm2's tabs are chosen by AppleScript (macOS asks once for the Automation permission); other apps come forward with `open -a`
+terminal-survey-macos = Terminal's and iTerm2's tabs are chosen by AppleScript (macOS asks once for the Automation permission); other apps come forward with `{ $command }`
 terminal-survey-windows = console and Windows Terminal windows come forward with SetForegroundWindow
 terminal-survey-console = the agent's console window comes forward
 terminal-survey-x11 = windows are raised with _NET_ACTIVE_WINDOW
@@ -135,18 +135,18 @@ terminal-survey-kwin = windows are raised by a KWin script over D-Bus
 terminal-survey-xwayland-only = { $compositor } does not let apps raise other apps' windows: only terminals running under XWayland (xterm, urxvt) come forward
 terminal-survey-cannot-raise = cannot raise windows on this desktop: { $compositor } does not let apps raise other apps' windows
 terminal-survey-tmux = the agent's window and pane are chosen (the client on its session, else the most recent client is switched to it), then that client's terminal comes forward
-terminal-survey-screen = the agent's window is chosen (`-X select`), then the attached client's terminal comes forward
-terminal-survey-zellij = the agent's pane is chosen (`action focus-pane-id`), then the client's terminal comes forward
+terminal-survey-screen = the agent's window is chosen (`{ $command }`), then the attached client's terminal comes forward
+terminal-survey-zellij = the agent's pane is chosen (`{ $command }`), then the client's terminal comes forward
 terminal-survey-zellij-old = the client's terminal comes forward; Zellij { $version } or later can also choose the pane
-terminal-survey-kitty = the agent's tab and window are chosen (`kitty @ focus-window`, remote control is on), and its window comes forward
+terminal-survey-kitty = the agent's tab and window are chosen (`{ $command }`, remote control is on), and its window comes forward
 terminal-survey-kitty-off = its window comes forward, but { $hint }
-terminal-survey-wezterm = the agent's pane is chosen (`wezterm cli activate-pane`), and its window comes forward
+terminal-survey-wezterm = the agent's pane is chosen (`{ $command }`), and its window comes forward
 terminal-survey-konsole = the agent's tab is chosen over D-Bus (setCurrentSession), and its window comes forward
 terminal-survey-applescript = the agent's tab is chosen by AppleScript and { $app } comes forward
 terminal-survey-windows-terminal = the window holding the agent's console comes forward; its tab is not chosen (Windows Terminal has no way to choose one by session)
 terminal-survey-gnome-terminal = its window comes forward; its tab is not chosen (GNOME Terminal has no way to)
 terminal-survey-editor = the window with the agent's folder comes forward ({ $editor }'s command line); its terminal panel is not chosen
-terminal-survey-mac-app = { $app } comes forward (`open -a`); its tab is not chosen
+terminal-survey-mac-app = { $app } comes forward (`{ $command }`); its tab is not chosen
 terminal-survey-window = its window comes forward
 
 # Running a terminal's or multiplexer's command: what went wrong, when the program said nothing.

@@ -106,7 +106,7 @@ pub(crate) fn open_app(app: &Path) -> Result<(), Failure> {
     if !cfg!(target_os = "macos") {
         return Err(Failure::new(
             FailureKind::Failed,
-            Message::new("terminal-failure-mac-open-only"),
+            Message::new("terminal-failure-mac-open-only").arg("command", "open -a"),
         ));
     }
     crate::run::output(&open_cmd(app))

@@ -233,7 +233,7 @@ fn desktop_row(probe: &dyn Probe) -> Support {
         Platform::MacOs => Support {
             name: desktop_name("macOS"),
             reach: Reach::Window,
-            how: Message::new("terminal-survey-macos"),
+            how: Message::new("terminal-survey-macos").arg("command", "open -a"),
         },
         Platform::Windows => Support {
             name: desktop_name("Windows"),
@@ -339,14 +339,20 @@ fn tool_row(
     };
     let (reach, how): (Reach, Message) = match program {
         "tmux" => (Reach::Pane, Message::new("terminal-survey-tmux")),
-        "screen" => (Reach::Pane, Message::new("terminal-survey-screen")),
+        "screen" => (
+            Reach::Pane,
+            Message::new("terminal-survey-screen").arg("command", "-X select"),
+        ),
         "zellij" => {
             let new_enough = version
                 .as_deref()
                 .and_then(zellij_minor)
                 .is_some_and(|m| m >= 44);
             if new_enough {
-                (Reach::Pane, Message::new("terminal-survey-zellij"))
+                (
+                    Reach::Pane,
+                    Message::new("terminal-survey-zellij").arg("command", "action focus-pane-id"),
+                )
             } else {
                 (
                     Reach::Window,
@@ -355,7 +361,10 @@ fn tool_row(
             }
         }
         "kitty" => kitty_reach(probe, running, platform),
-        "wezterm" => (Reach::Pane, Message::new("terminal-survey-wezterm")),
+        "wezterm" => (
+            Reach::Pane,
+            Message::new("terminal-survey-wezterm").arg("command", "wezterm cli activate-pane"),
+        ),
         "konsole" => (Reach::Pane, Message::new("terminal-survey-konsole")),
         "terminal" | "iterm2" => (
             Reach::Pane,
@@ -376,7 +385,9 @@ fn tool_row(
         _ => (
             Reach::Window,
             if platform == Platform::MacOs {
-                Message::new("terminal-survey-mac-app").arg("app", label)
+                Message::new("terminal-survey-mac-app")
+                    .arg("app", label)
+                    .arg("command", "open -a")
             } else {
                 Message::new("terminal-survey-window")
             },
@@ -413,7 +424,10 @@ fn kitty_reach(probe: &dyn Probe, running: &[Process], platform: Platform) -> (R
         .and_then(|c| kitty_option(c, "listen_on"))
         .is_some_and(|v| v != "none");
     if (allow && listen) || launched_on {
-        (Reach::Pane, Message::new("terminal-survey-kitty"))
+        (
+            Reach::Pane,
+            Message::new("terminal-survey-kitty").arg("command", "kitty @ focus-window"),
+        )
     } else {
         (
             Reach::Window,
