@@ -196,6 +196,26 @@ fn settings_general_in_brazilian_portuguese() {
     h.get_by_label_contains("Sem bandeja nesta área de trabalho");
 }
 
+/// What the terminal side found is worded when drawn: the same survey rows, once the language
+/// changes, read in the new one at the next frame.
+#[test]
+fn the_terminal_survey_follows_a_change_of_language() {
+    let english = vults_i18n::scoped(&Choice::Language("en".into()));
+    let mut h = general_harness(general_model());
+    h.run();
+    h.get_by_label("Desktop: X11 (Openbox)");
+    h.get_by_label("windows are raised with _NET_ACTIVE_WINDOW");
+    drop(english);
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    h.run();
+    h.get_by_label("Área de trabalho: X11 (Openbox)");
+    h.get_by_label("as janelas vêm para a frente com _NET_ACTIVE_WINDOW");
+    h.get_by_label("a janela dele vem para a frente");
+    // A program's name is the same in every language.
+    h.get_by_label("xterm");
+    assert!(h.query_by_label("Desktop: X11 (Openbox)").is_none());
+}
+
 #[test]
 fn the_flock_in_brazilian_portuguese() {
     let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
