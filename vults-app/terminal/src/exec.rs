@@ -1,14 +1,15 @@
 //! Running a plan: its choosers in order (a fatal one's failure ends it; the others' become the
 //! caveat), then each way to raise the window until one works.
 
-use crate::outcome::{Failure, FailureKind, Shown};
+use crate::outcome::{Failure, FailureKind, Shown, and, tool_said};
 use crate::plan::{Cmd, Plan, Raise};
+use vults_i18n::Message;
 
 /// What running a plan does to the world (a test records it instead).
 pub(crate) trait Act {
-    fn run(&self, cmd: &Cmd) -> Result<String, String>;
+    fn run(&self, cmd: &Cmd) -> Result<String, Message>;
     /// `Ok` with a note when the window came forward but was a guess.
-    fn raise(&self, how: &Raise) -> Result<Option<String>, Failure>;
+    fn raise(&self, how: &Raise) -> Result<Option<Message>, Failure>;
 }
 
 impl Plan {
@@ -26,13 +27,22 @@ impl Plan {
                 Err(e) if c.fatal => {
                     return Err(Failure::new(
                         FailureKind::Failed,
-                        format!("{} could not be chosen: {e}", c.what),
+                        Message::new("terminal-failure-not-chosen")
+                            .arg("what", c.what.clone())
+                            .arg("error", e),
                     ));
                 }
                 Err(e) => caveats.push(match &c.hint {
-                    Some(hint) if e.to_ascii_lowercase().contains("remote control") => hint.clone(),
-                    Some(hint) => format!("{} was not chosen ({e}); {hint}", c.what),
-                    None => format!("{} was not chosen: {e}", c.what),
+                    Some(hint) if e.english().to_ascii_lowercase().contains("remote control") => {
+                        hint.clone()
+                    }
+                    Some(hint) => Message::new("terminal-caveat-not-chosen-hint")
+                        .arg("what", c.what.clone())
+                        .arg("error", e)
+                        .arg("hint", hint.clone()),
+                    None => Message::new("terminal-caveat-not-chosen")
+                        .arg("what", c.what.clone())
+                        .arg("error", e),
                 }),
             }
         }
@@ -45,7 +55,7 @@ impl Plan {
                     caveats.extend(note);
                     return Ok(Shown {
                         what: self.found(),
-                        caveat: (!caveats.is_empty()).then(|| caveats.join("; ")),
+                        caveat: caveats.into_iter().reduce(and),
                     });
                 }
                 Err(f) => {
@@ -65,24 +75,22 @@ impl Plan {
             (Some(reason), None) => reason.clone(),
             (None, None) => Failure::new(
                 FailureKind::NotFound,
-                format!("found no way to bring {} forward", self.found()),
+                Message::new("terminal-failure-no-way").arg("found", self.found()),
             ),
         };
         if chose {
-            failure.message = crate::outcome::one_line(&format!(
-                "{} ({} was chosen)",
-                failure.message,
-                self.choose
-                    .last()
-                    .map(|c| c.what.as_str())
-                    .unwrap_or("its pane")
-            ));
+            let chosen = self
+                .choose
+                .last()
+                .map(|c| c.what.clone())
+                .unwrap_or_else(|| Message::new("terminal-pane-its"));
+            failure.message = Message::new("terminal-failure-chosen")
+                .arg("failure", failure.message)
+                .arg("chosen", chosen);
         }
-        if let Some(hint) = caveats
-            .iter()
-            .find(|c| c.as_str() == crate::plan::KITTY_HINT)
-        {
-            failure.message = crate::outcome::one_line(&format!("{}; {hint}", failure.message));
+        let kitty_hint = crate::plan::kitty_hint();
+        if let Some(hint) = caveats.iter().find(|c| **c == kitty_hint) {
+            failure.message = and(failure.message, hint.clone());
         }
         Err(failure)
     }
@@ -92,11 +100,11 @@ impl Plan {
 pub(crate) struct LiveAct;
 
 impl Act for LiveAct {
-    fn run(&self, cmd: &Cmd) -> Result<String, String> {
+    fn run(&self, cmd: &Cmd) -> Result<String, Message> {
         crate::run::output(cmd)
     }
 
-    fn raise(&self, how: &Raise) -> Result<Option<String>, Failure> {
+    fn raise(&self, how: &Raise) -> Result<Option<Message>, Failure> {
         match how {
             Raise::Editor { cli, folder, label } => {
                 // Not `-r`: with a folder no window has open, `-r` would replace the last
@@ -105,16 +113,16 @@ impl Act for LiveAct {
                 cmd.args.push(folder.clone());
                 crate::run::output(&cmd)
                     .map(|_| None)
-                    .map_err(|e| Failure::new(FailureKind::Failed, format!("{label}: {e}")))
+                    .map_err(|e| Failure::new(FailureKind::Failed, tool_said(label, e)))
             }
             Raise::MacTerminal { tty } => {
-                crate::macos::run_script("Terminal", &crate::macos::terminal_cmd(tty), tty)
+                crate::macos::run_script("Terminal", &crate::macos::terminal_cmd(tty), Some(tty))
                     .map(|_| None)
             }
             Raise::MacIterm { session, tty } => crate::macos::run_script(
                 "iTerm2",
                 &crate::macos::iterm_cmd(session.as_deref(), tty.as_deref()),
-                session.as_deref().or(tty.as_deref()).unwrap_or("it"),
+                session.as_deref().or(tty.as_deref()),
             )
             .map(|_| None),
             Raise::MacApp { app } => crate::macos::open_app(app).map(|_| None),
@@ -124,7 +132,7 @@ impl Act for LiveAct {
 }
 
 #[cfg(all(unix, not(target_os = "macos")))]
-fn raise_native(how: &Raise) -> Result<Option<String>, Failure> {
+fn raise_native(how: &Raise) -> Result<Option<Message>, Failure> {
     match how {
         Raise::X11 {
             display,
@@ -140,7 +148,7 @@ fn raise_native(how: &Raise) -> Result<Option<String>, Failure> {
 }
 
 #[cfg(windows)]
-fn raise_native(how: &Raise) -> Result<Option<String>, Failure> {
+fn raise_native(how: &Raise) -> Result<Option<Message>, Failure> {
     match how {
         Raise::WinConsole { pid } => crate::windows::raise_console(*pid).map(|_| None),
         Raise::WinWindowOf { pid } => crate::windows::raise_window_of(*pid).map(|_| None),
@@ -149,20 +157,21 @@ fn raise_native(how: &Raise) -> Result<Option<String>, Failure> {
 }
 
 #[cfg(not(any(all(unix, not(target_os = "macos")), windows)))]
-fn raise_native(_how: &Raise) -> Result<Option<String>, Failure> {
+fn raise_native(_how: &Raise) -> Result<Option<Message>, Failure> {
     Err(not_here())
 }
 
 fn not_here() -> Failure {
     Failure::new(
         FailureKind::Forbidden,
-        "that way of raising a window is not available on this system",
+        Message::new("terminal-failure-not-here"),
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::said;
     use crate::plan::Choose;
     use std::cell::RefCell;
 
@@ -170,19 +179,19 @@ mod tests {
     struct Recorder {
         done: RefCell<Vec<String>>,
         fail_cmd: Option<(&'static str, &'static str)>,
-        raise: Vec<Result<Option<String>, Failure>>,
+        raise: Vec<Result<Option<Message>, Failure>>,
     }
 
     impl Act for Recorder {
-        fn run(&self, cmd: &Cmd) -> Result<String, String> {
+        fn run(&self, cmd: &Cmd) -> Result<String, Message> {
             let line = cmd.args.join(" ");
             self.done.borrow_mut().push(line.clone());
             match self.fail_cmd {
-                Some((contains, why)) if line.contains(contains) => Err(why.to_string()),
+                Some((contains, why)) if line.contains(contains) => Err(said(why)),
                 _ => Ok(String::new()),
             }
         }
-        fn raise(&self, how: &Raise) -> Result<Option<String>, Failure> {
+        fn raise(&self, how: &Raise) -> Result<Option<Message>, Failure> {
             let n = self
                 .done
                 .borrow()
@@ -196,7 +205,7 @@ mod tests {
 
     fn plan(choose: Vec<Choose>, raise: Vec<Raise>) -> Plan {
         Plan {
-            layers: vec!["tmux pane %3".into(), "xterm (pid 300)".into()],
+            layers: vec![said("tmux pane %3"), said("xterm (pid 300)")],
             choose,
             raise,
             cannot_raise: None,
@@ -204,12 +213,12 @@ mod tests {
         }
     }
 
-    fn choose(what: &str, fatal: bool, hint: Option<&str>) -> Choose {
+    fn choose(what: &str, fatal: bool, hint: Option<Message>) -> Choose {
         Choose {
             cmd: Cmd::new("x", &[what]),
-            what: what.to_string(),
+            what: said(what),
             fatal,
-            hint: hint.map(String::from),
+            hint,
         }
     }
 
@@ -228,7 +237,7 @@ mod tests {
             done: RefCell::default(),
             fail_cmd: None,
             raise: vec![
-                Err(Failure::new(FailureKind::NotFound, "no such window")),
+                Err(Failure::said(FailureKind::NotFound, "no such window")),
                 Ok(None),
             ],
         };
@@ -237,7 +246,7 @@ mod tests {
             vec![x11(1), x11(2), x11(3)],
         );
         let shown = p.run_with(&rec).expect("shown");
-        assert_eq!(shown.what, "tmux pane %3 in xterm (pid 300)");
+        assert_eq!(shown.what.to_string(), "tmux pane %3 in xterm (pid 300)");
         assert_eq!(shown.caveat, None);
         let done = rec.done.borrow();
         assert_eq!(done.len(), 3, "{done:?}");
@@ -255,7 +264,10 @@ mod tests {
         let p = plan(vec![choose("tmux", true, None)], vec![x11(1)]);
         let f = p.run_with(&rec).expect_err("fails");
         assert_eq!(f.kind, FailureKind::Failed);
-        assert_eq!(f.message, "tmux could not be chosen: can't find pane: %3");
+        assert_eq!(
+            f.message.to_string(),
+            "tmux could not be chosen: can't find pane: %3"
+        );
         assert_eq!(rec.done.borrow().len(), 1);
     }
 
@@ -266,10 +278,16 @@ mod tests {
             fail_cmd: Some(("kitty", "Error: Remote control is disabled")),
             raise: vec![Ok(None)],
         };
-        let hint = crate::plan::KITTY_HINT;
-        let p = plan(vec![choose("kitty", false, Some(hint))], vec![x11(1)]);
+        let hint = crate::plan::kitty_hint().to_string();
+        let p = plan(
+            vec![choose("kitty", false, Some(crate::plan::kitty_hint()))],
+            vec![x11(1)],
+        );
         let shown = p.run_with(&rec).expect("the window still comes forward");
-        assert_eq!(shown.caveat.as_deref(), Some(hint));
+        assert_eq!(
+            shown.caveat.as_ref().map(ToString::to_string).as_deref(),
+            Some(hint.as_str())
+        );
         // Another failure keeps its own words, and the hint.
         let rec = Recorder {
             done: RefCell::default(),
@@ -280,6 +298,8 @@ mod tests {
         assert!(
             shown
                 .caveat
+                .as_ref()
+                .map(ToString::to_string)
                 .as_deref()
                 .is_some_and(|c| c.starts_with("kitty was not chosen (Error: no matching windows)")),
             "{shown:?}"
@@ -291,46 +311,51 @@ mod tests {
         let rec = Recorder {
             done: RefCell::default(),
             fail_cmd: None,
-            raise: vec![Err(Failure::new(FailureKind::NotFound, "no X11 window"))],
+            raise: vec![Err(Failure::said(FailureKind::NotFound, "no X11 window"))],
         };
         let mut p = plan(vec![choose("tmux pane %3", true, None)], vec![x11(1)]);
-        p.cannot_raise = Some(Failure::new(
+        p.cannot_raise = Some(Failure::said(
             FailureKind::Forbidden,
             "cannot raise windows on this desktop: GNOME on Wayland …",
         ));
         let f = p.run_with(&rec).expect_err("fails");
         assert_eq!(f.kind, FailureKind::Forbidden);
         assert_eq!(
-            f.message,
+            f.message.to_string(),
             "cannot raise windows on this desktop: GNOME on Wayland … (tmux pane %3 was chosen)"
         );
         // A refusal from the window manager itself is said as it is.
         let rec = Recorder {
             done: RefCell::default(),
             fail_cmd: None,
-            raise: vec![Err(Failure::new(
+            raise: vec![Err(Failure::said(
                 FailureKind::Forbidden,
                 "the window manager did not",
             ))],
         };
         let f = p.run_with(&rec).expect_err("fails");
-        assert!(f.message.starts_with("the window manager did not"), "{f}");
+        assert!(
+            f.message
+                .to_string()
+                .starts_with("the window manager did not"),
+            "{f}"
+        );
         // A compositor's error is kept over the X11 way's "no such window" after it.
         let rec = Recorder {
             done: RefCell::default(),
             fail_cmd: None,
             raise: vec![
-                Err(Failure::new(
+                Err(Failure::said(
                     FailureKind::Failed,
                     "sway: connection refused",
                 )),
-                Err(Failure::new(FailureKind::NotFound, "no X11 window")),
+                Err(Failure::said(FailureKind::NotFound, "no X11 window")),
             ],
         };
         let f = plan(vec![], vec![x11(1), x11(1)])
             .run_with(&rec)
             .expect_err("fails");
-        assert_eq!(f.message, "sway: connection refused");
+        assert_eq!(f.message.to_string(), "sway: connection refused");
         // No way at all.
         let rec = Recorder {
             done: RefCell::default(),
@@ -346,9 +371,12 @@ mod tests {
         let rec = Recorder {
             done: RefCell::default(),
             fail_cmd: None,
-            raise: vec![Ok(Some("it has 2 windows".into()))],
+            raise: vec![Ok(Some(said("it has 2 windows")))],
         };
         let shown = plan(vec![], vec![x11(1)]).run_with(&rec).expect("shown");
-        assert_eq!(shown.caveat.as_deref(), Some("it has 2 windows"));
+        assert_eq!(
+            shown.caveat.as_ref().map(ToString::to_string).as_deref(),
+            Some("it has 2 windows")
+        );
     }
 }

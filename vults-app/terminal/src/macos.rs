@@ -6,6 +6,7 @@
 use crate::outcome::{Failure, FailureKind};
 use crate::plan::Cmd;
 use std::path::Path;
+use vults_i18n::Message;
 
 /// Selects the Terminal tab whose tty is `item 1 of argv`, brings its window to the front.
 pub(crate) const TERMINAL_SCRIPT: &str = r#"on run argv
@@ -66,35 +67,38 @@ pub(crate) fn open_cmd(app: &Path) -> Cmd {
 }
 
 /// What osascript's failure means for the person.
-pub(crate) fn osascript_failure(app: &str, err: &str) -> Failure {
-    if err.contains("-1743") || err.contains("Not authorized") {
+pub(crate) fn osascript_failure(app: &str, err: Message) -> Failure {
+    let said = err.english();
+    if said.contains("-1743") || said.contains("Not authorized") {
         Failure::new(
             FailureKind::Forbidden,
-            format!(
-                "macOS did not let Vults control {app}: allow it in System Settings > Privacy & \
-                 Security > Automation"
-            ),
+            Message::new("terminal-failure-mac-automation").arg("app", app),
         )
     } else {
-        Failure::new(FailureKind::Failed, format!("{app}: {err}"))
+        Failure::tool(FailureKind::Failed, app, err)
     }
 }
 
 /// Runs an AppleScript that answers `shown` or `missing`.
-pub(crate) fn run_script(app: &str, cmd: &Cmd, what: &str) -> Result<(), Failure> {
+pub(crate) fn run_script(app: &str, cmd: &Cmd, what: Option<&str>) -> Result<(), Failure> {
     if !cfg!(target_os = "macos") {
         return Err(Failure::new(
             FailureKind::Failed,
-            format!("{app} is shown only on a Mac"),
+            Message::new("terminal-failure-mac-only").arg("app", app),
         ));
     }
     match crate::run::output(cmd) {
         Ok(out) if out.trim() == "shown" => Ok(()),
         Ok(_) => Err(Failure::new(
             FailureKind::NotFound,
-            format!("{app} has no tab for {what} any more"),
+            match what {
+                Some(what) => Message::new("terminal-failure-mac-no-tab")
+                    .arg("app", app)
+                    .arg("what", what),
+                None => Message::new("terminal-failure-mac-no-tab-for-it").arg("app", app),
+            },
         )),
-        Err(e) => Err(osascript_failure(app, &e)),
+        Err(e) => Err(osascript_failure(app, e)),
     }
 }
 
@@ -102,12 +106,12 @@ pub(crate) fn open_app(app: &Path) -> Result<(), Failure> {
     if !cfg!(target_os = "macos") {
         return Err(Failure::new(
             FailureKind::Failed,
-            "apps are opened with `open -a` only on a Mac",
+            Message::new("terminal-failure-mac-open-only").arg("command", "open -a"),
         ));
     }
     crate::run::output(&open_cmd(app))
         .map(|_| ())
-        .map_err(|e| Failure::new(FailureKind::Failed, format!("open -a: {e}")))
+        .map_err(|e| Failure::tool(FailureKind::Failed, "open -a", e))
 }
 
 #[cfg(test)]
@@ -138,12 +142,18 @@ mod tests {
     fn a_refused_automation_permission_says_where_to_allow_it() {
         let f = osascript_failure(
             "Terminal",
-            "execution error: Not authorized to send Apple events to Terminal. (-1743)",
+            crate::outcome::said(
+                "execution error: Not authorized to send Apple events to Terminal. (-1743)",
+            ),
         );
         assert_eq!(f.kind, FailureKind::Forbidden);
-        assert!(f.message.contains("Privacy & Security > Automation"));
+        assert!(
+            f.message
+                .to_string()
+                .contains("Privacy & Security > Automation")
+        );
         assert_eq!(
-            osascript_failure("iTerm2", "boom").kind,
+            osascript_failure("iTerm2", crate::outcome::said("boom")).kind,
             FailureKind::Failed
         );
     }

@@ -2,8 +2,9 @@
 //! (whose own terminal is then found the same way as the agent's).
 
 use crate::outcome::{Failure, FailureKind};
-use crate::plan::{Choose, Cmd, Walk, is_digits};
+use crate::plan::{Choose, Cmd, Walk, is_digits, screen_session};
 use crate::procs::{Env, Process};
+use vults_i18n::Message;
 
 /// One pane of `tmux list-panes -a`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,10 +135,7 @@ impl Walk<'_> {
         let socket = tmux_socket(env, server).ok_or_else(|| {
             Failure::new(
                 FailureKind::NotFound,
-                format!(
-                    "the agent runs in tmux (pid {}), but its socket is unknown (TMUX is not set)",
-                    server.pid
-                ),
+                Message::new("terminal-failure-tmux-socket").arg("pid", server.pid),
             )
         })?;
         let tmux = self.own_or_path(server, "tmux");
@@ -146,7 +144,7 @@ impl Walk<'_> {
             all.extend_from_slice(args);
             self.sys
                 .query(&Cmd::new(&tmux, &all))
-                .map_err(|e| Failure::new(FailureKind::Failed, format!("tmux: {e}")))
+                .map_err(|e| Failure::tool(FailureKind::Failed, "tmux", e))
         };
         let panes = parse_tmux_panes(&query(&["list-panes", "-a", "-F", TMUX_PANES])?);
         let pane_pid = below.last().map(|p| p.pid);
@@ -162,10 +160,12 @@ impl Walk<'_> {
             .ok_or_else(|| {
                 Failure::new(
                     FailureKind::Ended,
-                    format!(
-                        "the agent's tmux pane{} is gone",
-                        said.map(|s| format!(" {s}")).unwrap_or_default()
-                    ),
+                    match said {
+                        Some(pane) => {
+                            Message::new("terminal-failure-tmux-pane-gone").arg("pane", pane)
+                        }
+                        None => Message::new("terminal-failure-tmux-pane-gone-unnamed"),
+                    },
                 )
             })?;
         // A window linked into several sessions is in each of them.
@@ -185,12 +185,9 @@ impl Walk<'_> {
                 // The remedy first, so a toast cut short still shows it.
                 return Err(Failure::new(
                     FailureKind::Detached,
-                    format!(
-                        "run `{}` in a terminal: tmux session '{}' has no client attached, so \
-                         no window shows it",
-                        tmux_attach(&socket, &pane.session),
-                        pane.session
-                    ),
+                    Message::new("terminal-failure-tmux-detached")
+                        .arg("command", tmux_attach(&socket, &pane.session))
+                        .arg("session", &pane.session),
                 ));
             }
         };
@@ -218,21 +215,22 @@ impl Walk<'_> {
                 args,
                 env: Vec::new(),
             },
-            what: format!("tmux pane {}", pane.id),
+            what: Message::new("terminal-pane-tmux").arg("pane", &pane.id),
             fatal: true,
             hint: None,
         });
-        self.plan.layers.push(format!(
-            "tmux pane {} (window {}, session {})",
-            pane.id, pane.window, pane.session
-        ));
+        self.plan.layers.push(
+            Message::new("terminal-found-tmux-pane")
+                .arg("pane", &pane.id)
+                .arg("window", &pane.window)
+                .arg("session", &pane.session),
+        );
         let proc = self.sys.process(client.pid).ok_or_else(|| {
             Failure::new(
                 FailureKind::NotFound,
-                format!(
-                    "the tmux client on {} (pid {}) cannot be seen",
-                    client.tty, client.pid
-                ),
+                Message::new("terminal-failure-tmux-client-unseen")
+                    .arg("tty", &client.tty)
+                    .arg("pid", client.pid),
             )
         })?;
         self.follow_client(&proc)
@@ -257,19 +255,21 @@ impl Walk<'_> {
                 }
                 self.plan.choose.push(Choose {
                     cmd,
-                    what: format!("screen window {w}"),
+                    what: Message::new("terminal-pane-screen").arg("window", w),
                     fatal: false,
                     hint: None,
                 });
-                self.plan
-                    .layers
-                    .push(format!("screen window {w} (session {sty})"));
+                self.plan.layers.push(
+                    Message::new("terminal-found-screen-window")
+                        .arg("window", w)
+                        .arg("session", &sty),
+                );
             }
             None => {
                 self.plan
                     .caveats
-                    .push("screen did not say which of its windows the agent is in".into());
-                self.plan.layers.push(format!("screen session {sty}"));
+                    .push(Message::new("terminal-caveat-screen-no-window"));
+                self.plan.layers.push(screen_session(&sty));
             }
         }
         let name = sty.split_once('.').map(|(_, n)| n).unwrap_or("");
@@ -288,7 +288,7 @@ impl Walk<'_> {
                     .iter()
                     .any(|a| matches!(a.as_str(), "-ls" | "-list" | "-X" | "-Q" | "-wipe"))
         };
-        let client = self.pick_client("screen session", &sty, server, is_client, names_session)?;
+        let client = self.pick_client(screen_session(&sty), server, is_client, names_session)?;
         self.follow_client(&client)
     }
 
@@ -328,19 +328,21 @@ impl Walk<'_> {
                 }
                 self.plan.choose.push(Choose {
                     cmd,
-                    what: format!("Zellij pane {p}"),
+                    what: Message::new("terminal-pane-zellij").arg("pane", p),
                     fatal: false,
-                    hint: Some("Zellij 0.44 or later can choose a pane from outside".into()),
+                    hint: Some(Message::new("terminal-hint-zellij-version").arg("version", "0.44")),
                 });
-                self.plan
-                    .layers
-                    .push(format!("Zellij pane {p} (session {s})"));
+                self.plan.layers.push(
+                    Message::new("terminal-found-zellij-pane")
+                        .arg("pane", p)
+                        .arg("session", s),
+                );
             }
             _ => {
                 self.plan
                     .caveats
-                    .push("Zellij did not say which of its panes the agent is in".into());
-                self.plan.layers.push(format!("Zellij session {label}"));
+                    .push(Message::new("terminal-caveat-zellij-no-pane"));
+                self.plan.layers.push(zellij_session(&label));
             }
         }
         let names_session = |p: &Process| {
@@ -372,8 +374,7 @@ impl Walk<'_> {
                     )
                 })
         };
-        let client =
-            self.pick_client("Zellij session", &label, server, is_client, names_session)?;
+        let client = self.pick_client(zellij_session(&label), server, is_client, names_session)?;
         self.follow_client(&client)
     }
 
@@ -381,8 +382,7 @@ impl Walk<'_> {
     /// parent), else one that names the session on its command line, else the only client.
     fn pick_client(
         &self,
-        what: &str,
-        name: &str,
+        what: Message,
         server: &Process,
         is_client: impl Fn(&Process) -> bool,
         names_session: impl Fn(&Process) -> bool,
@@ -402,14 +402,13 @@ impl Walk<'_> {
             ([], [one]) => Ok(one.clone()),
             ([], []) => Err(Failure::new(
                 FailureKind::Detached,
-                format!("{what} {name} has no client attached, so no window shows it"),
+                Message::new("terminal-failure-detached").arg("what", what),
             )),
             (many, all) => Err(Failure::new(
                 FailureKind::NotFound,
-                format!(
-                    "cannot tell which of {} terminals shows {what} {name}",
-                    many.len().max(all.len())
-                ),
+                Message::new("terminal-failure-which-client")
+                    .arg("count", many.len().max(all.len()))
+                    .arg("what", what),
             )),
         }
     }
@@ -428,6 +427,11 @@ fn valid_session_name(s: &str) -> bool {
         && s.len() <= 128
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+}
+
+/// "Zellij session work".
+fn zellij_session(name: &str) -> Message {
+    Message::new("terminal-found-zellij-session").arg("session", name)
 }
 
 #[cfg(test)]

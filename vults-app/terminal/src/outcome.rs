@@ -1,14 +1,17 @@
 //! What "Show terminal" answers: [`Shown`] (what came forward), or a [`Failure`] of a
-//! [`FailureKind`], each one line for the person.
+//! [`FailureKind`], each one line for the person: a [`Message`] worded when the window draws
+//! it (in the language chosen by then), its `Display` the English the log keeps.
+
+use vults_i18n::{Message, MessageArg};
 
 /// What "Show terminal" brought forward.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shown {
     /// One line: what came forward ("tmux pane %3 (window @1, session work) in xterm").
-    pub what: String,
+    pub what: Message,
     /// One line when only part could be done (a tab that could not be chosen and how to let
     /// Vults choose it, an agent on an SSH host whose pane there is not chosen).
-    pub caveat: Option<String>,
+    pub caveat: Option<Message>,
 }
 
 impl std::fmt::Display for Shown {
@@ -52,22 +55,52 @@ pub struct Failure {
     /// What kind of reason it is.
     pub kind: FailureKind,
     /// One line, e.g. "the agent's process (pid 4242) has ended".
-    pub message: String,
+    pub message: Message,
 }
 
 impl Failure {
-    pub(crate) fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
-        let message: String = message.into();
-        Failure {
-            kind,
-            message: one_line(&message),
-        }
+    pub(crate) fn new(kind: FailureKind, message: Message) -> Failure {
+        Failure { kind, message }
     }
+
+    /// A program's own line, as it came (its first line).
+    pub(crate) fn said(kind: FailureKind, text: impl std::fmt::Display) -> Failure {
+        Failure::new(kind, said(text))
+    }
+
+    /// `tool`'s own error, after its name: "tmux: no server running".
+    pub(crate) fn tool(kind: FailureKind, tool: &str, error: impl Into<MessageArg>) -> Failure {
+        Failure::new(kind, tool_said(tool, error))
+    }
+}
+
+/// A program's own line, as it came (its first line): an argument, never translated.
+pub(crate) fn said(text: impl std::fmt::Display) -> Message {
+    Message::new("terminal-said").arg("text", one_line(&text.to_string()))
+}
+
+/// `tool`'s own error after its name ("tmux: no server running"): its text as it came (one
+/// line), or what Vults found running it.
+pub(crate) fn tool_said(tool: &str, error: impl Into<MessageArg>) -> Message {
+    let error = match error.into() {
+        MessageArg::Text(t) => MessageArg::Text(one_line(&t)),
+        other => other,
+    };
+    Message::new("terminal-tool-said")
+        .arg("tool", tool)
+        .arg("error", error)
+}
+
+/// Two lines said as one, the second after a semicolon.
+pub(crate) fn and(first: Message, then: Message) -> Message {
+    Message::new("terminal-and")
+        .arg("first", first)
+        .arg("then", then)
 }
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        write!(f, "{}", self.message)
     }
 }
 
@@ -94,12 +127,12 @@ mod tests {
 
     #[test]
     fn reasons_are_one_line() {
-        let f = Failure::new(FailureKind::Failed, "\n  tmux: no server\nsecond line\n");
+        let f = Failure::said(FailureKind::Failed, "\n  tmux: no server\nsecond line\n");
         assert_eq!(f.to_string(), "tmux: no server");
         assert_eq!(one_line(&"x".repeat(400)).chars().count(), 300);
         let shown = Shown {
-            what: "xterm (pid 3)".into(),
-            caveat: Some("its tab is not chosen".into()),
+            what: said("xterm (pid 3)"),
+            caveat: Some(said("its tab is not chosen")),
         };
         assert_eq!(
             shown.to_string(),

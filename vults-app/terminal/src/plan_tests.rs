@@ -55,7 +55,7 @@ fn xterm_raises_the_window_of_windowid() {
     let s = xterm_machine();
     let p = place(json!({"cwd": "/proj", "pid": 450, "env": {"WINDOWID": "12582926"}}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "xterm (pid 300)");
+    assert_eq!(plan.found().to_string(), "xterm (pid 300)");
     assert!(plan.choose.is_empty());
     assert_eq!(plan.raise, [x11(Some(12582926), 300)]);
     assert!(plan.caveats.is_empty());
@@ -72,7 +72,7 @@ fn a_terminal_without_windowid_is_raised_by_its_pid() {
         json!({"pid": 210, "env": {"GNOME_TERMINAL_SCREEN": "/org/gnome/Terminal/screen/ab12"}}),
     );
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "GNOME Terminal (pid 200)");
+    assert_eq!(plan.found().to_string(), "GNOME Terminal (pid 200)");
     assert_eq!(plan.raise, [x11(None, 200)]);
     assert_eq!(plan.caveats.len(), 1, "its tab cannot be chosen");
 }
@@ -134,7 +134,7 @@ fn kitty_with_remote_control_focuses_the_agents_window_and_tab() {
     );
     let plan = plan(&s, &p);
     // Which of its windows, as tmux's says its pane.
-    assert_eq!(plan.found(), "kitty window 2 (pid 800)");
+    assert_eq!(plan.found().to_string(), "kitty window 2 (pid 800)");
     assert_eq!(plan.choose.len(), 1);
     assert_eq!(
         plan.choose[0].cmd.program,
@@ -155,8 +155,8 @@ fn kitty_without_remote_control_raises_its_window_and_says_how_to_turn_it_on() {
     let plan = plan(&s, &p);
     assert!(plan.choose.is_empty());
     assert_eq!(plan.raise, [x11(Some(71303180), 800)]);
-    assert_eq!(plan.caveats, [crate::plan::KITTY_HINT]);
-    assert!(plan.caveats[0].contains("allow_remote_control"));
+    assert_eq!(plan.caveats, [crate::plan::kitty_hint()]);
+    assert!(plan.caveats[0].to_string().contains("allow_remote_control"));
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn tmux_selects_the_window_and_pane_then_raises_the_clients_terminal() {
     let s = tmux_machine("work");
     let plan = plan(&s, &tmux_place("%5"));
     assert_eq!(
-        plan.found(),
+        plan.found().to_string(),
         "tmux pane %5 (window @1, session work) in xterm (pid 680)"
     );
     assert_eq!(plan.choose.len(), 1);
@@ -286,6 +286,7 @@ fn a_detached_tmux_session_says_how_to_attach() {
     assert_eq!(f.kind, FailureKind::Detached);
     assert!(
         f.message
+            .to_string()
             .starts_with("run `tmux attach -t work` in a terminal"),
         "the remedy first: {f}"
     );
@@ -321,7 +322,17 @@ fn a_gone_tmux_pane_or_server_says_so() {
     );
     let f = fail(&s, &tmux_place("%5"));
     assert_eq!(f.kind, FailureKind::Ended);
-    assert_eq!(f.message, "the agent's tmux pane %5 is gone");
+    assert_eq!(f.message.to_string(), "the agent's tmux pane %5 is gone");
+    // The window words it in the person's language when it draws it; the log keeps English.
+    {
+        let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+        assert_eq!(
+            f.message.text(),
+            "o painel %5 do tmux do agente não existe mais"
+        );
+        assert_eq!(f.to_string(), "the agent's tmux pane %5 is gone");
+    }
+    assert_eq!(f.message.text(), "the agent's tmux pane %5 is gone");
     s.refuse(
         &format!(
             "-S /tmp/tmux-1000/default list-panes -a -F {}",
@@ -332,7 +343,13 @@ fn a_gone_tmux_pane_or_server_says_so() {
     let f = fail(&s, &tmux_place("%5"));
     assert_eq!(f.kind, FailureKind::Failed);
     assert_eq!(
-        f.message,
+        f.message.to_string(),
+        "tmux: no server running on /tmp/tmux-1000/default"
+    );
+    // A program's own error is said as it came, in every language.
+    let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+    assert_eq!(
+        f.message.text(),
         "tmux: no server running on /tmp/tmux-1000/default"
     );
 }
@@ -357,7 +374,7 @@ fn tmux_in_kitty_chooses_the_pane_and_the_clients_kitty_tab() {
         "@ --to unix:/tmp/kitty-680 focus-window --match id:3"
     );
     assert_eq!(
-        plan.found(),
+        plan.found().to_string(),
         "tmux pane %5 (window @1, session work) in kitty window 3 (pid 680)"
     );
 }
@@ -392,7 +409,7 @@ fn gnu_screen_selects_the_window_and_follows_the_client_that_started_it() {
         [("SCREENDIR".to_string(), "/home/me/.screen".to_string())]
     );
     assert_eq!(
-        plan.found(),
+        plan.found().to_string(),
         "screen window 2 (session 311.pts-2.box) in xterm (pid 300)"
     );
     assert_eq!(plan.raise, [x11(Some(2097166), 300)]);
@@ -421,9 +438,9 @@ fn a_reattached_screen_session_is_found_by_the_client_naming_it() {
     let p = place(json!({"pid": 313, "env": {"STY": "311.pts-2.box"}}));
     let plan = plan(&s, &p);
     assert!(
-        plan.found().ends_with("in xterm (pid 400)"),
+        plan.found().to_string().ends_with("in xterm (pid 400)"),
         "{}",
-        plan.found()
+        plan.found().to_string()
     );
     // No WINDOW: the session is shown, its window not chosen.
     assert!(plan.choose.is_empty());
@@ -456,7 +473,7 @@ fn zellij_focuses_the_pane_by_id_and_follows_its_client() {
     );
     assert!(!plan.choose[0].fatal);
     assert_eq!(
-        plan.found(),
+        plan.found().to_string(),
         "Zellij pane 3 (session dev) in Alacritty (pid 800)"
     );
     assert_eq!(plan.raise, [x11(None, 800)]);
@@ -476,7 +493,7 @@ fn vs_code_raises_the_window_with_the_projects_name_or_opens_its_folder() {
     let p = place(json!({"cwd": "/home/me/proj/src", "pid": 2012,
         "env": {"TERM_PROGRAM": "vscode", "VSCODE_PID": "2000"}}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "VS Code (pid 2000)");
+    assert_eq!(plan.found().to_string(), "VS Code (pid 2000)");
     assert_eq!(
         plan.raise,
         [
@@ -540,7 +557,7 @@ fn cursor_on_a_mac_opens_its_folder_with_the_bundles_cli() {
     s.dirs.insert("/Users/me/app".into());
     let p = place(json!({"cwd": "/Users/me/app", "pid": 3003, "env": {"TERM_PROGRAM": "vscode"}}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "Cursor (pid 3000)");
+    assert_eq!(plan.found().to_string(), "Cursor (pid 3000)");
     assert_eq!(
         plan.raise,
         [
@@ -574,7 +591,7 @@ fn iterm2_is_shown_by_its_session_id() {
         "ITERM_SESSION_ID": "w0t1p0:6B29F4B4-1A2B-4C3D-9E8F-0123456789AB"
     }}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "iTerm2 (pid 400)");
+    assert_eq!(plan.found().to_string(), "iTerm2 (pid 400)");
     assert_eq!(
         plan.raise,
         [Raise::MacIterm {
@@ -594,7 +611,7 @@ fn apple_terminal_is_shown_by_the_agents_tty() {
         "TERM_PROGRAM": "Apple_Terminal", "TERM_SESSION_ID": "E1F2-…"
     }}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "Terminal (pid 400)");
+    assert_eq!(plan.found().to_string(), "Terminal (pid 400)");
     assert_eq!(
         plan.raise,
         [Raise::MacTerminal {
@@ -644,7 +661,7 @@ fn windows_terminal_raises_the_window_holding_the_agents_console() {
         "WT_PROFILE_ID": "{574e775e-4f2a-5b96-ac1e-a2962a402336}"
     }}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "Windows Terminal (pid 5100)");
+    assert_eq!(plan.found().to_string(), "Windows Terminal (pid 5100)");
     assert_eq!(
         plan.raise,
         [
@@ -663,7 +680,7 @@ fn a_conhost_console_raises_its_console_window() {
     s.table.add(5210, 5200, "node.exe");
     let p = place(json!({"cwd": r"C:\src\app", "pid": 5210, "env": {}}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "console window");
+    assert_eq!(plan.found().to_string(), "console window");
     assert_eq!(plan.raise, [Raise::WinConsole { pid: 5210 }]);
 }
 
@@ -675,7 +692,7 @@ fn windows_terminal_as_the_default_terminal_is_reached_through_the_console() {
     let p =
         place(json!({"pid": 5310, "env": {"WT_SESSION": "0b5e4d4c-96a3-4f3d-a4b8-3b3c3d5e6f70"}}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "Windows Terminal");
+    assert_eq!(plan.found().to_string(), "Windows Terminal");
     assert_eq!(plan.raise, [Raise::WinConsole { pid: 5310 }]);
 }
 
@@ -692,7 +709,7 @@ fn vs_code_on_windows_opens_its_folder_then_raises_its_window() {
     s.dirs.insert(r"C:\src\app".into());
     let p = place(json!({"cwd": r"C:\src\app", "pid": 6030, "env": {"TERM_PROGRAM": "vscode"}}));
     let plan = plan(&s, &p);
-    assert_eq!(plan.found(), "VS Code (pid 6000)");
+    assert_eq!(plan.found().to_string(), "VS Code (pid 6000)");
     assert_eq!(
         plan.raise,
         [
@@ -741,18 +758,21 @@ fn host_place(host: &str) -> Place {
 fn an_agent_on_an_ssh_host_shows_the_local_terminal_running_ssh_to_it() {
     let s = ssh_machine();
     let plan = plan(&s, &host_place("devbox"));
-    assert_eq!(plan.found(), "ssh to devbox (pid 310) in xterm (pid 300)");
+    assert_eq!(
+        plan.found().to_string(),
+        "ssh to devbox (pid 310) in xterm (pid 300)"
+    );
     // The host's pid (300 here too) and its tmux are never used locally.
     assert!(plan.choose.is_empty());
     assert_eq!(plan.raise, [x11(Some(12582926), 300)]);
     assert_eq!(plan.caveats.len(), 1);
     assert!(
-        plan.caveats[0].contains("runs on devbox"),
+        plan.caveats[0].to_string().contains("runs on devbox"),
         "{:?}",
         plan.caveats
     );
     assert!(
-        plan.caveats[0].contains("tmux pane %2 there"),
+        plan.caveats[0].to_string().contains("tmux pane %2 there"),
         "{:?}",
         plan.caveats
     );
@@ -776,7 +796,10 @@ fn an_ssh_host_known_by_an_alias_is_matched_through_ssh_g() {
         "host devbox\nhostname 10.0.0.5\nuser me\nport 22\n",
     );
     let plan = plan(&s, &host_place("box"));
-    assert_eq!(plan.found(), "ssh to box (pid 310) in xterm (pid 300)");
+    assert_eq!(
+        plan.found().to_string(),
+        "ssh to box (pid 310) in xterm (pid 300)"
+    );
 }
 
 #[test]
@@ -786,7 +809,7 @@ fn an_ssh_host_with_no_local_ssh_says_where_the_agent_is() {
     let f = fail(&s, &host_place("devbox"));
     assert_eq!(f.kind, FailureKind::Elsewhere);
     assert_eq!(
-        f.message,
+        f.message.to_string(),
         "the agent runs on devbox, and no terminal on this computer runs ssh to it"
     );
     // Another user on the host is another destination.
@@ -808,7 +831,7 @@ fn an_agent_in_an_ssh_login_into_this_computer_has_its_terminal_elsewhere() {
     );
     let f = fail(&s, &place(json!({"pid": 712})));
     assert_eq!(f.kind, FailureKind::Elsewhere);
-    assert!(f.message.contains("from 192.168.1.20"), "{f}");
+    assert!(f.message.to_string().contains("from 192.168.1.20"), "{f}");
 }
 
 #[test]
@@ -816,7 +839,10 @@ fn a_process_that_ended_gives_the_one_line_reason() {
     let s = xterm_machine();
     let f = fail(&s, &place(json!({"pid": 4242, "env": {"WINDOWID": "5"}})));
     assert_eq!(f.kind, FailureKind::Ended);
-    assert_eq!(f.message, "the agent's process (pid 4242) has ended");
+    assert_eq!(
+        f.message.to_string(),
+        "the agent's process (pid 4242) has ended"
+    );
     let f = fail(&s, &place(json!({"cwd": "/x"})));
     assert_eq!(f.kind, FailureKind::NotFound);
 }
@@ -886,6 +912,7 @@ fn wayland_compositors_each_raise_their_own_way() {
     assert!(
         reason
             .message
+            .to_string()
             .starts_with("cannot raise windows on this desktop")
     );
     s.desktop = Desktop {
@@ -899,6 +926,7 @@ fn wayland_compositors_each_raise_their_own_way() {
             .cannot_raise
             .expect("reason")
             .message
+            .to_string()
             .contains("river")
     );
 }
@@ -956,7 +984,7 @@ fn a_daemon_with_no_terminal_says_what_is_above_it() {
     let f = fail(&s, &place(json!({"pid": 92})));
     assert_eq!(f.kind, FailureKind::NotFound);
     assert_eq!(
-        f.message,
+        f.message.to_string(),
         "found no terminal window above the agent's process (pid 92: claude < sh < cron < systemd)"
     );
 }
@@ -978,7 +1006,7 @@ fn hostile_variables_are_not_passed_on() {
         &place(json!({"pid": 611, "env": {"TMUX": "relative/sock,600,0", "TMUX_PANE": "%5"}})),
     );
     assert_eq!(f.kind, FailureKind::NotFound);
-    assert!(f.message.contains("socket is unknown"), "{f}");
+    assert!(f.message.to_string().contains("socket is unknown"), "{f}");
 }
 
 #[test]
@@ -998,7 +1026,7 @@ fn a_headless_task_vults_started_has_no_terminal_even_when_vults_runs_in_one() {
     s.table.add(481, 480, "sh");
     s.table.add(482, 481, "claude");
     assert_eq!(
-        plan(&s, &place(json!({"pid": 482}))).found(),
+        plan(&s, &place(json!({"pid": 482}))).found().to_string(),
         "kitty (pid 480)"
     );
 }
@@ -1011,10 +1039,10 @@ fn a_headless_task_vults_started_has_no_terminal_even_when_vults_runs_in_one() {
 fn gnome_with_a_native_wayland_terminal_says_gnome_lets_no_app_raise_it() {
     struct NoX11Windows;
     impl crate::exec::Act for NoX11Windows {
-        fn run(&self, _cmd: &Cmd) -> Result<String, String> {
+        fn run(&self, _cmd: &Cmd) -> Result<String, vults_i18n::Message> {
             Ok(String::new())
         }
-        fn raise(&self, how: &Raise) -> Result<Option<String>, Failure> {
+        fn raise(&self, how: &Raise) -> Result<Option<vults_i18n::Message>, Failure> {
             assert!(matches!(how, Raise::X11 { .. }), "{how:?}");
             Err(crate::x11::no_window_list())
         }
@@ -1034,14 +1062,15 @@ fn gnome_with_a_native_wayland_terminal_says_gnome_lets_no_app_raise_it() {
     assert_eq!(f.kind, FailureKind::Forbidden);
     assert!(
         f.message
+            .to_string()
             .contains("GNOME on Wayland does not let an app bring another app's window"),
         "{f}"
     );
-    assert!(!f.message.contains("_NET_CLIENT_LIST"), "{f}");
+    assert!(!f.message.to_string().contains("_NET_CLIENT_LIST"), "{f}");
     // On plain X11 the X server's reason is the one there is.
     s.desktop.wayland = None;
     let f = plan(&s, &place(json!({"pid": 450})))
         .run_with(&NoX11Windows)
         .expect_err("no window list");
-    assert!(f.message.contains("_NET_CLIENT_LIST"), "{f}");
+    assert!(f.message.to_string().contains("_NET_CLIENT_LIST"), "{f}");
 }

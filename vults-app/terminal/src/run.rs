@@ -5,6 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use vults_i18n::Message;
 
 /// A program to run, without a shell.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +31,7 @@ const TIMEOUT: Duration = Duration::from_secs(8);
 
 /// Runs `cmd`; its stdout when it exits 0, else one line: its stderr's first line, or how it
 /// ended.
-pub(crate) fn output(cmd: &Cmd) -> Result<String, String> {
+pub(crate) fn output(cmd: &Cmd) -> Result<String, Message> {
     let mut command = Command::new(&cmd.program);
     command
         .args(&cmd.args)
@@ -46,11 +47,13 @@ pub(crate) fn output(cmd: &Cmd) -> Result<String, String> {
         command.creation_flags(CREATE_NO_WINDOW);
     }
     let name = crate::procs::file_name(&cmd.program)
-        .unwrap_or("the command")
+        .unwrap_or("?")
         .to_string();
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("cannot run {name}: {e}"))?;
+    let mut child = command.spawn().map_err(|e| {
+        Message::new("terminal-run-cannot")
+            .arg("program", &name)
+            .arg("error", e.to_string())
+    })?;
     let mut out = child.stdout.take();
     let mut err = child.stderr.take();
     let out_t = std::thread::spawn(move || {
@@ -74,13 +77,12 @@ pub(crate) fn output(cmd: &Cmd) -> Result<String, String> {
             Ok(None) if started.elapsed() >= TIMEOUT => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!(
-                    "{name} did not answer within {} s",
-                    TIMEOUT.as_secs()
-                ));
+                return Err(Message::new("terminal-run-timeout")
+                    .arg("program", &name)
+                    .arg("seconds", TIMEOUT.as_secs()));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("{name}: {e}")),
+            Err(e) => return Err(crate::outcome::tool_said(&name, e.to_string())),
         }
     };
     let stdout = String::from_utf8_lossy(&out_t.join().unwrap_or_default()).into_owned();
@@ -95,9 +97,11 @@ pub(crate) fn output(cmd: &Cmd) -> Result<String, String> {
             said
         };
         Err(if said.is_empty() {
-            format!("{name} failed ({status})")
+            Message::new("terminal-run-failed")
+                .arg("program", &name)
+                .arg("status", status.to_string())
         } else {
-            said
+            crate::outcome::said(said)
         })
     }
 }
@@ -146,11 +150,14 @@ mod tests {
             "/bin/sh",
             &["-c", "echo 'no server' >&2; echo more >&2; exit 1"],
         ));
-        assert_eq!(err, Err("no server".to_string()));
+        assert_eq!(err.map_err(|e| e.to_string()), Err("no server".to_string()));
         let silent = output(&Cmd::new("/bin/sh", &["-c", "exit 3"])).expect_err("fails");
-        assert!(silent.starts_with("sh failed"), "{silent}");
+        assert!(silent.to_string().starts_with("sh failed"), "{silent}");
         let missing = output(&Cmd::new("/nonexistent/tmux", &[])).expect_err("fails");
-        assert!(missing.starts_with("cannot run tmux"), "{missing}");
+        assert!(
+            missing.to_string().starts_with("cannot run tmux"),
+            "{missing}"
+        );
         let mut with_env = Cmd::new("/bin/sh", &["-c", "printf %s \"$X\""]);
         with_env.env.push(("X".into(), "y z".into()));
         assert_eq!(output(&with_env).as_deref(), Ok("y z"));

@@ -6,9 +6,11 @@ use crate::kinds::{self, Emulator, Platform, Role};
 use crate::outcome::Failure;
 #[cfg(any(test, not(all(unix, not(target_os = "macos")))))]
 use crate::outcome::FailureKind;
-use crate::plan::{Compositor, Desktop, KITTY_HINT};
+use crate::outcome::said;
+use crate::plan::{Compositor, Desktop, compositor_name, kitty_hint};
 use crate::procs::Process;
 use std::path::{Path, PathBuf};
+use vults_i18n::Message;
 
 /// How far "Show terminal" reaches in one terminal, multiplexer or desktop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,11 +28,11 @@ pub enum Reach {
 pub struct Support {
     /// What it is, with its version when known: "tmux 3.3a", "kitty 0.26.5", "Desktop: X11
     /// (Openbox)".
-    pub name: String,
+    pub name: Message,
     /// How far "Show terminal" reaches in it.
     pub reach: Reach,
     /// One line: what "Show terminal" does with it, or why it cannot, and how to get more.
-    pub how: String,
+    pub how: Message,
 }
 
 /// What this machine has, and what "Show terminal" does with each. Blocking: it asks each
@@ -84,7 +86,7 @@ impl Probe for LiveProbe {
     }
     #[cfg(not(all(unix, not(target_os = "macos"))))]
     fn window_manager(&self, _display: &str) -> Result<(Option<String>, bool), Failure> {
-        Err(Failure::new(FailureKind::NoDisplay, "no X11 here"))
+        Err(Failure::said(FailureKind::NoDisplay, "no X11 here"))
     }
 }
 
@@ -204,9 +206,9 @@ pub(crate) fn survey_with(probe: &dyn Probe) -> Vec<Support> {
         }
         Platform::Windows => {
             rows.push(Support {
-                name: "Console windows (conhost)".into(),
+                name: Message::new("terminal-survey-console-windows").arg("program", "conhost"),
                 reach: Reach::Window,
-                how: "the agent's console window comes forward".into(),
+                how: Message::new("terminal-survey-console"),
             });
             for (program, label) in WINDOWS_TOOLS {
                 let found = probe.find_program(program).is_some()
@@ -221,20 +223,22 @@ pub(crate) fn survey_with(probe: &dyn Probe) -> Vec<Support> {
     rows
 }
 
+/// "Desktop: macOS".
+fn desktop_name(name: &str) -> Message {
+    Message::new("terminal-survey-desktop").arg("desktop", name)
+}
+
 fn desktop_row(probe: &dyn Probe) -> Support {
     match probe.platform() {
         Platform::MacOs => Support {
-            name: "Desktop: macOS".into(),
+            name: desktop_name("macOS"),
             reach: Reach::Window,
-            how: "Terminal's and iTerm2's tabs are chosen by AppleScript (macOS asks once for \
-                  the Automation permission); other apps come forward with `open -a`"
-                .into(),
+            how: Message::new("terminal-survey-macos").arg("command", "open -a"),
         },
         Platform::Windows => Support {
-            name: "Desktop: Windows".into(),
+            name: desktop_name("Windows"),
             reach: Reach::Window,
-            how: "console and Windows Terminal windows come forward with SetForegroundWindow"
-                .into(),
+            how: Message::new("terminal-survey-windows"),
         },
         Platform::Unix => {
             let desktop = Desktop::from_env(|k| probe.env(k));
@@ -244,73 +248,73 @@ fn desktop_row(probe: &dyn Probe) -> Support {
                 _ => None,
             };
             let x11_line = |wm: &Option<(Option<String>, bool)>| match wm {
-                Some((_, true)) => Some("X11 windows are raised with _NET_ACTIVE_WINDOW"),
+                Some((_, true)) => Some(()),
                 _ => None,
             };
             match &desktop.wayland {
                 None => match (&wm, &x11) {
                     (Some((name, true)), _) => Support {
-                        name: format!(
-                            "Desktop: X11 ({})",
-                            name.as_deref().unwrap_or("a window manager")
-                        ),
+                        name: match name {
+                            Some(n) => {
+                                Message::new("terminal-survey-desktop-x11").arg("manager", n)
+                            }
+                            None => Message::new("terminal-survey-desktop-x11-some-manager"),
+                        },
                         reach: Reach::Window,
-                        how: "windows are raised with _NET_ACTIVE_WINDOW".into(),
+                        how: Message::new("terminal-survey-x11"),
                     },
                     (Some((name, false)), _) => Support {
-                        name: format!(
-                            "Desktop: X11 ({})",
-                            name.as_deref().unwrap_or("no window manager")
-                        ),
+                        name: match name {
+                            Some(n) => {
+                                Message::new("terminal-survey-desktop-x11").arg("manager", n)
+                            }
+                            None => Message::new("terminal-survey-desktop-x11-no-manager"),
+                        },
                         reach: Reach::Nothing,
-                        how: "cannot raise windows on this desktop: its window manager does not \
-                              take _NET_ACTIVE_WINDOW requests"
-                            .into(),
+                        how: Message::new("terminal-survey-x11-no-active"),
                     },
                     (None, Some(Err(e))) => Support {
-                        name: "Desktop: X11".into(),
+                        name: desktop_name("X11"),
                         reach: Reach::Nothing,
                         how: e.message.clone(),
                     },
                     _ => Support {
-                        name: "Desktop: none".into(),
+                        name: Message::new("terminal-survey-desktop-none"),
                         reach: Reach::Nothing,
-                        how: "no display: Vults runs without DISPLAY or WAYLAND_DISPLAY".into(),
+                        how: Message::new("terminal-survey-no-display"),
                     },
                 },
                 Some(c) => {
                     let (name, own) = match c {
-                        Compositor::Sway(_) => ("sway".to_string(), Some("through sway's IPC")),
+                        Compositor::Sway(_) => ("sway".to_string(), Some("terminal-survey-sway")),
                         Compositor::Hyprland(_) => {
-                            ("Hyprland".into(), Some("through Hyprland's socket"))
+                            ("Hyprland".into(), Some("terminal-survey-hyprland"))
                         }
-                        Compositor::Kde => {
-                            ("KDE Plasma".into(), Some("by a KWin script over D-Bus"))
-                        }
+                        Compositor::Kde => ("KDE Plasma".into(), Some("terminal-survey-kwin")),
                         Compositor::Gnome => ("GNOME".into(), None),
                         Compositor::Other(n) => (n.clone(), None),
                     };
+                    let wayland = || {
+                        Message::new("terminal-survey-desktop-wayland")
+                            .arg("compositor", compositor_name(&name))
+                    };
                     match (own, x11_line(&wm)) {
                         (Some(how), _) => Support {
-                            name: format!("Desktop: Wayland ({name})"),
+                            name: wayland(),
                             reach: Reach::Window,
-                            how: format!("windows are raised {how}"),
+                            how: Message::new(how),
                         },
-                        (None, Some(_)) => Support {
-                            name: format!("Desktop: Wayland ({name})"),
+                        (None, Some(())) => Support {
+                            name: wayland(),
                             reach: Reach::Window,
-                            how: format!(
-                                "{name} does not let apps raise other apps' windows: only \
-                                 terminals running under XWayland (xterm, urxvt) come forward"
-                            ),
+                            how: Message::new("terminal-survey-xwayland-only")
+                                .arg("compositor", compositor_name(&name)),
                         },
                         (None, None) => Support {
-                            name: format!("Desktop: Wayland ({name})"),
+                            name: wayland(),
                             reach: Reach::Nothing,
-                            how: format!(
-                                "cannot raise windows on this desktop: {name} does not let apps \
-                                 raise other apps' windows"
-                            ),
+                            how: Message::new("terminal-survey-cannot-raise")
+                                .arg("compositor", compositor_name(&name)),
                         },
                     }
                 }
@@ -328,21 +332,16 @@ fn tool_row(
     platform: Platform,
 ) -> Support {
     let name = match &version {
-        Some(v) => format!("{label} {v}"),
-        None => label.to_string(),
+        Some(v) => Message::new("terminal-survey-tool")
+            .arg("tool", label)
+            .arg("version", v),
+        None => said(label),
     };
-    let (reach, how): (Reach, String) = match program {
-        "tmux" => (
-            Reach::Pane,
-            "the agent's window and pane are chosen (the client on its session, else the most \
-             recent client is switched to it), then that client's terminal comes forward"
-                .into(),
-        ),
+    let (reach, how): (Reach, Message) = match program {
+        "tmux" => (Reach::Pane, Message::new("terminal-survey-tmux")),
         "screen" => (
             Reach::Pane,
-            "the agent's window is chosen (`-X select`), then the attached client's terminal \
-             comes forward"
-                .into(),
+            Message::new("terminal-survey-screen").arg("command", "-X select"),
         ),
         "zellij" => {
             let new_enough = version
@@ -352,59 +351,45 @@ fn tool_row(
             if new_enough {
                 (
                     Reach::Pane,
-                    "the agent's pane is chosen (`action focus-pane-id`), then the client's \
-                     terminal comes forward"
-                        .into(),
+                    Message::new("terminal-survey-zellij").arg("command", "action focus-pane-id"),
                 )
             } else {
                 (
                     Reach::Window,
-                    "the client's terminal comes forward; Zellij 0.44 or later can also choose \
-                     the pane"
-                        .into(),
+                    Message::new("terminal-survey-zellij-old").arg("version", "0.44"),
                 )
             }
         }
         "kitty" => kitty_reach(probe, running, platform),
         "wezterm" => (
             Reach::Pane,
-            "the agent's pane is chosen (`wezterm cli activate-pane`), and its window comes \
-             forward"
-                .into(),
+            Message::new("terminal-survey-wezterm").arg("command", "wezterm cli activate-pane"),
         ),
-        "konsole" => (
-            Reach::Pane,
-            "the agent's tab is chosen over D-Bus (setCurrentSession), and its window comes \
-             forward"
-                .into(),
-        ),
+        "konsole" => (Reach::Pane, Message::new("terminal-survey-konsole")),
         "terminal" | "iterm2" => (
             Reach::Pane,
-            format!("the agent's tab is chosen by AppleScript and {label} comes forward"),
+            Message::new("terminal-survey-applescript").arg("app", label),
         ),
         "wt" => (
             Reach::Window,
-            "the window holding the agent's console comes forward; its tab is not chosen \
-             (Windows Terminal has no way to choose one by session)"
-                .into(),
+            Message::new("terminal-survey-windows-terminal"),
         ),
         "gnome-terminal" => (
             Reach::Window,
-            "its window comes forward; its tab is not chosen (GNOME Terminal has no way to)".into(),
+            Message::new("terminal-survey-gnome-terminal"),
         ),
         "code" | "cursor" | "codium" | "windsurf" | "zed" | "vs code" => (
             Reach::Window,
-            format!(
-                "the window with the agent's folder comes forward ({label}'s command line); its \
-                 terminal panel is not chosen"
-            ),
+            Message::new("terminal-survey-editor").arg("editor", label),
         ),
         _ => (
             Reach::Window,
             if platform == Platform::MacOs {
-                format!("{label} comes forward (`open -a`); its tab is not chosen")
+                Message::new("terminal-survey-mac-app")
+                    .arg("app", label)
+                    .arg("command", "open -a")
             } else {
-                "its window comes forward".into()
+                Message::new("terminal-survey-window")
             },
         ),
     };
@@ -420,7 +405,7 @@ fn zellij_minor(v: &str) -> Option<u32> {
 }
 
 /// kitty's remote control, as kitty.conf (and running kittens' command lines) say.
-fn kitty_reach(probe: &dyn Probe, running: &[Process], platform: Platform) -> (Reach, String) {
+fn kitty_reach(probe: &dyn Probe, running: &[Process], platform: Platform) -> (Reach, Message) {
     let launched_on = running.iter().any(|p| {
         let is_kitty = kinds::classify(p, platform) == Some(Role::Emulator(Emulator::Kitty));
         is_kitty
@@ -441,14 +426,12 @@ fn kitty_reach(probe: &dyn Probe, running: &[Process], platform: Platform) -> (R
     if (allow && listen) || launched_on {
         (
             Reach::Pane,
-            "the agent's tab and window are chosen (`kitty @ focus-window`, remote control is \
-             on), and its window comes forward"
-                .into(),
+            Message::new("terminal-survey-kitty").arg("command", "kitty @ focus-window"),
         )
     } else {
         (
             Reach::Window,
-            format!("its window comes forward, but {KITTY_HINT}"),
+            Message::new("terminal-survey-kitty-off").arg("hint", kitty_hint()),
         )
     }
 }
@@ -523,14 +506,14 @@ mod tests {
         }
         fn window_manager(&self, _display: &str) -> Result<(Option<String>, bool), Failure> {
             self.wm.clone().ok_or_else(|| {
-                Failure::new(FailureKind::NoDisplay, "cannot reach the X display :9")
+                Failure::said(FailureKind::NoDisplay, "cannot reach the X display :9")
             })
         }
     }
 
     fn row<'a>(rows: &'a [Support], starts: &str) -> &'a Support {
         rows.iter()
-            .find(|r| r.name.starts_with(starts))
+            .find(|r| r.name.to_string().starts_with(starts))
             .unwrap_or_else(|| panic!("no row {starts}: {rows:?}"))
     }
 
@@ -548,18 +531,25 @@ mod tests {
             .insert("kitty", "kitty 0.26.5 created by Kovid Goyal");
         p.versions.insert("zellij", "zellij 0.39.2");
         let rows = survey_with(&p);
-        assert_eq!(rows[0].name, "Desktop: X11 (Openbox)");
+        assert_eq!(rows[0].name.to_string(), "Desktop: X11 (Openbox)");
         assert_eq!(rows[0].reach, Reach::Window);
-        assert_eq!(row(&rows, "tmux").name, "tmux 3.3a");
+        assert_eq!(row(&rows, "tmux").name.to_string(), "tmux 3.3a");
         assert_eq!(row(&rows, "tmux").reach, Reach::Pane);
         let kitty = row(&rows, "kitty");
-        assert_eq!(kitty.name, "kitty 0.26.5");
+        assert_eq!(kitty.name.to_string(), "kitty 0.26.5");
         assert_eq!(kitty.reach, Reach::Window);
-        assert!(kitty.how.contains("allow_remote_control"), "{kitty:?}");
+        assert!(
+            kitty.how.to_string().contains("allow_remote_control"),
+            "{kitty:?}"
+        );
         assert_eq!(row(&rows, "Zellij").reach, Reach::Window);
         assert_eq!(row(&rows, "xterm").reach, Reach::Window);
-        assert!(row(&rows, "VS Code").how.contains("folder"));
-        assert!(!rows.iter().any(|r| r.name.starts_with("GNU screen")));
+        assert!(row(&rows, "VS Code").how.to_string().contains("folder"));
+        assert!(
+            !rows
+                .iter()
+                .any(|r| r.name.to_string().starts_with("GNU screen"))
+        );
 
         // kitty.conf turning remote control on, and a newer Zellij.
         p.files.insert(
@@ -596,7 +586,7 @@ mod tests {
         p.env.insert("DISPLAY", ":0".into());
         let rows = survey_with(&p);
         assert_eq!(row(&rows, "kitty").reach, Reach::Pane);
-        assert_eq!(rows[0].name, "Desktop: X11 (a window manager)");
+        assert_eq!(rows[0].name.to_string(), "Desktop: X11 (a window manager)");
     }
 
     #[test]
@@ -604,16 +594,17 @@ mod tests {
         let mut p = FakeProbe::default();
         let rows = survey_with(&p);
         assert_eq!(rows[0].reach, Reach::Nothing);
-        assert!(rows[0].how.starts_with("no display"));
+        assert!(rows[0].how.to_string().starts_with("no display"));
 
         p.env.insert("WAYLAND_DISPLAY", "wayland-0".into());
         p.env.insert("XDG_CURRENT_DESKTOP", "ubuntu:GNOME".into());
         let rows = survey_with(&p);
-        assert_eq!(rows[0].name, "Desktop: Wayland (GNOME)");
+        assert_eq!(rows[0].name.to_string(), "Desktop: Wayland (GNOME)");
         assert_eq!(rows[0].reach, Reach::Nothing);
         assert!(
             rows[0]
                 .how
+                .to_string()
                 .starts_with("cannot raise windows on this desktop")
         );
 
@@ -622,16 +613,58 @@ mod tests {
         p.wm = Some((Some("GNOME Shell".into()), true));
         let rows = survey_with(&p);
         assert_eq!(rows[0].reach, Reach::Window);
-        assert!(rows[0].how.contains("XWayland"));
+        assert!(rows[0].how.to_string().contains("XWayland"));
 
         p.env.insert("SWAYSOCK", "/run/user/1000/sway.sock".into());
         let rows = survey_with(&p);
-        assert_eq!(rows[0].name, "Desktop: Wayland (sway)");
+        assert_eq!(rows[0].name.to_string(), "Desktop: Wayland (sway)");
 
         let mut p = FakeProbe::default();
         p.env.insert("DISPLAY", ":0".into());
         p.wm = Some((Some("twm".into()), false));
         assert_eq!(survey_with(&p)[0].reach, Reach::Nothing);
+    }
+
+    #[test]
+    fn rows_are_worded_in_the_persons_language_and_the_log_keeps_english() {
+        let mut p = FakeProbe {
+            programs: vec!["tmux", "gnome-terminal"],
+            wm: Some((Some("Openbox".into()), true)),
+            ..FakeProbe::default()
+        };
+        p.env.insert("DISPLAY", ":0".into());
+        p.versions.insert("tmux", "tmux 3.3a");
+        let rows = survey_with(&p);
+        let gnome = row(&rows, "GNOME Terminal");
+        let english = |r: &Support| (r.name.text(), r.how.text());
+        assert_eq!(
+            english(&rows[0]),
+            (
+                "Desktop: X11 (Openbox)".to_string(),
+                "windows are raised with _NET_ACTIVE_WINDOW".to_string()
+            )
+        );
+        {
+            let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+            assert_eq!(rows[0].name.text(), "Área de trabalho: X11 (Openbox)");
+            assert_eq!(
+                rows[0].how.text(),
+                "as janelas vêm para a frente com _NET_ACTIVE_WINDOW"
+            );
+            // A program's name and version stay as they are.
+            assert_eq!(row(&rows, "tmux").name.text(), "tmux 3.3a");
+            assert_eq!(
+                gnome.how.text(),
+                "a janela dele vem para a frente; a aba dele não é escolhida (o GNOME Terminal \
+                 não tem um jeito de fazer isso)"
+            );
+            // Display is the log's: English whatever the language.
+            assert_eq!(rows[0].name.to_string(), "Desktop: X11 (Openbox)");
+        }
+        assert_eq!(
+            gnome.how.text(),
+            "its window comes forward; its tab is not chosen (GNOME Terminal has no way to)"
+        );
     }
 
     #[test]
@@ -649,8 +682,8 @@ mod tests {
             .insert("/Applications/iTerm.app".into(), String::new());
         p.versions.insert("tmux", "tmux 3.4");
         let rows = survey_with(&p);
-        assert_eq!(rows[0].name, "Desktop: macOS");
-        assert_eq!(rows[1].name, "tmux 3.4");
+        assert_eq!(rows[0].name.to_string(), "Desktop: macOS");
+        assert_eq!(rows[1].name.to_string(), "tmux 3.4");
         assert_eq!(row(&rows, "Terminal").reach, Reach::Pane);
         assert_eq!(row(&rows, "iTerm2").reach, Reach::Pane);
 
@@ -660,10 +693,10 @@ mod tests {
             ..FakeProbe::default()
         };
         let rows = survey_with(&p);
-        assert_eq!(rows[0].name, "Desktop: Windows");
+        assert_eq!(rows[0].name.to_string(), "Desktop: Windows");
         assert_eq!(row(&rows, "Windows Terminal").reach, Reach::Window);
         assert_eq!(row(&rows, "Console").reach, Reach::Window);
-        assert!(row(&rows, "VS Code").how.contains("folder"));
+        assert!(row(&rows, "VS Code").how.to_string().contains("folder"));
     }
 
     #[test]

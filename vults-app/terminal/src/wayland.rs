@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use vults_i18n::Message;
 
 const IO_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -38,7 +39,7 @@ pub(crate) fn i3_outcome(reply: &[u8]) -> Result<(), String> {
 
 /// sway: `[pid=N] focus`.
 pub(crate) fn sway(socket: &Path, pid: u32) -> Result<(), Failure> {
-    let fail = |e: String| Failure::new(FailureKind::Failed, format!("sway: {e}"));
+    let fail = |e: String| Failure::tool(FailureKind::Failed, "sway", e);
     let mut s = UnixStream::connect(socket).map_err(|e| fail(e.to_string()))?;
     s.set_read_timeout(Some(IO_TIMEOUT)).ok();
     s.set_write_timeout(Some(IO_TIMEOUT)).ok();
@@ -58,7 +59,9 @@ pub(crate) fn sway(socket: &Path, pid: u32) -> Result<(), Failure> {
     i3_outcome(&body).map_err(|e| {
         Failure::new(
             FailureKind::NotFound,
-            format!("sway has no window of process {pid} ({e})"),
+            Message::new("terminal-failure-sway-no-window")
+                .arg("pid", pid)
+                .arg("error", crate::outcome::one_line(&e.to_string())),
         )
     })
 }
@@ -68,10 +71,10 @@ pub(crate) fn hyprland(sockets: &[PathBuf], pid: u32) -> Result<(), Failure> {
     let socket = sockets.iter().find(|s| s.exists()).ok_or_else(|| {
         Failure::new(
             FailureKind::Failed,
-            "Hyprland's command socket was not found",
+            Message::new("terminal-failure-hyprland-no-socket"),
         )
     })?;
-    let fail = |e: String| Failure::new(FailureKind::Failed, format!("Hyprland: {e}"));
+    let fail = |e: String| Failure::tool(FailureKind::Failed, "Hyprland", e);
     let mut s = UnixStream::connect(socket).map_err(|e| fail(e.to_string()))?;
     s.set_read_timeout(Some(IO_TIMEOUT)).ok();
     s.write_all(format!("dispatch focuswindow pid:{pid}").as_bytes())
@@ -83,9 +86,17 @@ pub(crate) fn hyprland(sockets: &[PathBuf], pid: u32) -> Result<(), Failure> {
     } else {
         Err(Failure::new(
             FailureKind::NotFound,
-            format!("Hyprland did not focus process {pid}: {}", reply.trim()),
+            Message::new("terminal-failure-hyprland-no-focus")
+                .arg("pid", pid)
+                .arg("reply", crate::outcome::one_line(&reply)),
         ))
     }
+}
+
+/// The KWin script could not be written: "KWin script: <the system's error>".
+fn kwin_script_failed(e: impl std::fmt::Display) -> Message {
+    Message::new("terminal-failure-kwin-script")
+        .arg("error", crate::outcome::one_line(&e.to_string()))
 }
 
 /// The KWin script that activates the window of `pid` (Plasma 6's `windowList` and
@@ -109,22 +120,22 @@ pub(crate) fn kwin(pid: u32) -> Result<(), Failure> {
     let dbus_send = crate::run::find_program("dbus-send").ok_or_else(|| {
         Failure::new(
             FailureKind::Forbidden,
-            "cannot raise windows on KDE's Wayland without dbus-send (install the dbus package)",
+            Message::new("terminal-failure-kwin-no-dbus-send"),
         )
     })?;
     // The session's private runtime folder (0700), never a shared /tmp path.
     let run = std::env::var_os("XDG_RUNTIME_DIR").ok_or_else(|| {
         Failure::new(
             FailureKind::Failed,
-            "KWin script: XDG_RUNTIME_DIR is not set",
+            Message::new("terminal-failure-kwin-no-runtime-dir"),
         )
     })?;
     let dir = Path::new(&run).join(format!("vults-kwin-{}", std::process::id()));
     std::fs::create_dir_all(&dir)
-        .map_err(|e| Failure::new(FailureKind::Failed, format!("KWin script: {e}")))?;
+        .map_err(|e| Failure::new(FailureKind::Failed, kwin_script_failed(e)))?;
     let file = dir.join(format!("show-{pid}.js"));
     std::fs::write(&file, kwin_script(pid))
-        .map_err(|e| Failure::new(FailureKind::Failed, format!("KWin script: {e}")))?;
+        .map_err(|e| Failure::new(FailureKind::Failed, kwin_script_failed(e)))?;
     let name = format!("vults-show-{pid}");
     let call = |path: &str, method: &str, args: &[String]| {
         let mut a = vec![
@@ -150,14 +161,19 @@ pub(crate) fn kwin(pid: u32) -> Result<(), Failure> {
         ],
     );
     let result = loaded
-        .map_err(|e| Failure::new(FailureKind::Failed, format!("KWin: {e}")))
+        .map_err(|e| Failure::new(FailureKind::Failed, crate::outcome::tool_said("KWin", e)))
         .and_then(|out| {
             let id = out
                 .split_whitespace()
                 .skip_while(|w| *w != "int32")
                 .nth(1)
                 .and_then(|n| n.parse::<i64>().ok())
-                .ok_or_else(|| Failure::new(FailureKind::Failed, "KWin did not load the script"))?;
+                .ok_or_else(|| {
+                    Failure::new(
+                        FailureKind::Failed,
+                        Message::new("terminal-failure-kwin-not-loaded"),
+                    )
+                })?;
             // Plasma 6 names the script /Scripting/Script<N>, Plasma 5 /<N>.
             call(
                 &format!("/Scripting/Script{id}"),
@@ -166,7 +182,7 @@ pub(crate) fn kwin(pid: u32) -> Result<(), Failure> {
             )
             .or_else(|_| call(&format!("/{id}"), "org.kde.kwin.Script.run", &[]))
             .map(|_| ())
-            .map_err(|e| Failure::new(FailureKind::Failed, format!("KWin: {e}")))
+            .map_err(|e| Failure::new(FailureKind::Failed, crate::outcome::tool_said("KWin", e)))
         });
     let _ = call(
         "/Scripting",
@@ -224,7 +240,10 @@ mod tests {
         assert_eq!(sway(&path, 4242), Ok(()));
         let refused = sway(&path, 4243).expect_err("refused");
         assert_eq!(refused.kind, FailureKind::NotFound);
-        assert!(refused.message.contains("No matching node"), "{refused}");
+        assert!(
+            refused.message.to_string().contains("No matching node"),
+            "{refused}"
+        );
         assert_eq!(
             server.join().expect("server"),
             ["[pid=4242] focus", "[pid=4243] focus"]

@@ -5,6 +5,7 @@
 
 use crate::outcome::{Failure, FailureKind};
 use std::sync::Mutex;
+use vults_i18n::Message;
 use windows_sys::Win32::Foundation::{HWND, LPARAM};
 use windows_sys::Win32::System::Console::{AttachConsole, FreeConsole, GetConsoleWindow};
 use windows_sys::Win32::UI::WindowsAndMessaging::{
@@ -25,13 +26,13 @@ fn console_window(pid: u32) -> Result<HWND, Failure> {
             // Vults itself has a console (a command-line form): leaving it is not ours to do.
             return Err(Failure::new(
                 FailureKind::NotFound,
-                "Vults has a console of its own, so it cannot look at another",
+                Message::new("terminal-failure-windows-own-console"),
             ));
         }
         if AttachConsole(pid) == 0 {
             return Err(Failure::new(
                 FailureKind::NotFound,
-                format!("process {pid} has no console window"),
+                Message::new("terminal-failure-windows-no-console").arg("pid", pid),
             ));
         }
         let hwnd = GetConsoleWindow();
@@ -39,7 +40,7 @@ fn console_window(pid: u32) -> Result<HWND, Failure> {
         if hwnd.is_null() {
             return Err(Failure::new(
                 FailureKind::NotFound,
-                format!("the console of process {pid} has no window"),
+                Message::new("terminal-failure-windows-console-no-window").arg("pid", pid),
             ));
         }
         let owner = GetAncestor(hwnd, GA_ROOTOWNER);
@@ -47,7 +48,7 @@ fn console_window(pid: u32) -> Result<HWND, Failure> {
         if IsWindowVisible(target) == 0 {
             return Err(Failure::new(
                 FailureKind::NotFound,
-                format!("the console of process {pid} has no visible window"),
+                Message::new("terminal-failure-windows-console-hidden").arg("pid", pid),
             ));
         }
         Ok(target)
@@ -87,7 +88,7 @@ fn window_of(pid: u32) -> Result<HWND, Failure> {
     if search.found.is_null() {
         Err(Failure::new(
             FailureKind::NotFound,
-            format!("found no window of process {pid}"),
+            Message::new("terminal-failure-windows-no-window").arg("pid", pid),
         ))
     } else {
         Ok(search.found)
@@ -103,7 +104,7 @@ fn bring_forward(hwnd: HWND) -> Result<(), Failure> {
         if SetForegroundWindow(hwnd) == 0 {
             return Err(Failure::new(
                 FailureKind::Forbidden,
-                "Windows did not let Vults bring the window forward",
+                Message::new("terminal-failure-windows-refused"),
             ));
         }
         // The switch is made by the window's own thread: wait for it (1 s at most).
@@ -112,7 +113,7 @@ fn bring_forward(hwnd: HWND) -> Result<(), Failure> {
             if std::time::Instant::now() >= until {
                 return Err(Failure::new(
                     FailureKind::Forbidden,
-                    "Windows did not bring the window forward",
+                    Message::new("terminal-failure-windows-not-forward"),
                 ));
             }
             std::thread::sleep(std::time::Duration::from_millis(20));

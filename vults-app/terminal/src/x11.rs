@@ -4,6 +4,7 @@
 
 use crate::outcome::{Failure, FailureKind};
 use std::time::{Duration, Instant};
+use vults_i18n::Message;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, Window};
 use x11rb::rust_connection::RustConnection;
@@ -58,7 +59,9 @@ impl Display {
         let (conn, screen) = RustConnection::connect(Some(name)).map_err(|e| {
             Failure::new(
                 FailureKind::NoDisplay,
-                format!("cannot reach the X display {name}: {e}"),
+                Message::new("terminal-failure-x11-unreachable")
+                    .arg("display", name)
+                    .arg("error", crate::outcome::one_line(&e.to_string())),
             )
         })?;
         let root = conn
@@ -66,8 +69,13 @@ impl Display {
             .roots
             .get(screen)
             .map(|s| s.root)
-            .ok_or_else(|| Failure::new(FailureKind::NoDisplay, "the X display has no screen"))?;
-        let atoms = Atoms::new(&conn).map_err(|e| Failure::new(FailureKind::NoDisplay, e))?;
+            .ok_or_else(|| {
+                Failure::new(
+                    FailureKind::NoDisplay,
+                    Message::new("terminal-failure-x11-no-screen"),
+                )
+            })?;
+        let atoms = Atoms::new(&conn).map_err(|e| Failure::said(FailureKind::NoDisplay, e))?;
         Ok(Display { conn, root, atoms })
     }
 
@@ -128,10 +136,10 @@ impl Display {
                 EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
                 event,
             )
-            .map_err(|e| Failure::new(FailureKind::Failed, format!("X11: {e}")))?;
+            .map_err(|e| Failure::tool(FailureKind::Failed, "X11", e.to_string()))?;
         self.conn
             .flush()
-            .map_err(|e| Failure::new(FailureKind::Failed, format!("X11: {e}")))
+            .map_err(|e| Failure::tool(FailureKind::Failed, "X11", e.to_string()))
     }
 }
 
@@ -142,8 +150,7 @@ impl Display {
 pub(crate) fn no_window_list() -> Failure {
     Failure::new(
         FailureKind::NotFound,
-        "cannot raise windows on this desktop: its window manager keeps no window list \
-         (_NET_CLIENT_LIST)",
+        Message::new("terminal-failure-x11-no-list"),
     )
 }
 
@@ -155,7 +162,7 @@ pub(crate) fn raise(
     window: Option<u32>,
     pid: u32,
     title: Option<&str>,
-) -> Result<Option<String>, Failure> {
+) -> Result<Option<Message>, Failure> {
     let d = Display::open(display)?;
     let clients = d.u32s(d.root, d.atoms.client_list);
     if clients.is_empty() {
@@ -174,7 +181,9 @@ pub(crate) fn raise(
                 ([], _) => {
                     return Err(Failure::new(
                         FailureKind::NotFound,
-                        format!("found no window of process {pid} on the X display {display}"),
+                        Message::new("terminal-failure-x11-no-window")
+                            .arg("pid", pid)
+                            .arg("display", display),
                     ));
                 }
                 ([one], _) => *one,
@@ -189,15 +198,14 @@ pub(crate) fn raise(
                         _ => {
                             return Err(Failure::new(
                                 FailureKind::NotFound,
-                                format!(
-                                    "process {pid} has {} windows and {} named \"{t}\"",
-                                    many.len(),
-                                    if named.is_empty() {
-                                        "none is"
-                                    } else {
-                                        "several are"
-                                    }
-                                ),
+                                Message::new(if named.is_empty() {
+                                    "terminal-failure-x11-none-named"
+                                } else {
+                                    "terminal-failure-x11-several-named"
+                                })
+                                .arg("pid", pid)
+                                .arg("count", many.len())
+                                .arg("title", t),
                             ));
                         }
                     }
@@ -211,10 +219,7 @@ pub(crate) fn raise(
                         .find(|w| many.contains(w))
                         .copied()
                         .unwrap_or(many[0]);
-                    note = Some(format!(
-                        "it has {} windows: the most recently used came forward",
-                        many.len()
-                    ));
+                    note = Some(Message::new("terminal-caveat-x11-guess").arg("count", many.len()));
                     top
                 }
             }
@@ -240,8 +245,7 @@ pub(crate) fn raise(
         if Instant::now() >= until {
             return Err(Failure::new(
                 FailureKind::Forbidden,
-                "the window manager did not bring the window forward (it refused the focus \
-                 request)",
+                Message::new("terminal-failure-x11-refused"),
             ));
         }
         std::thread::sleep(Duration::from_millis(30));

@@ -284,7 +284,10 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     assert!(is_xterm_c(active_window(&env)), "{shown}");
     assert_eq!(screen_now(), "0", "{shown}");
     assert!(
-        shown.what.starts_with("screen window 0 (session "),
+        shown
+            .what
+            .to_string()
+            .starts_with("screen window 0 (session "),
         "{shown}"
     );
     let _ = xterm_c;
@@ -292,13 +295,16 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     activate(&env, kitty_win);
     let shown = vults_terminal::show(&Place::local(&xterm_ev.terminal)).expect("xterm B shown");
     assert!(is_xterm_b(active_window(&env)), "{shown}");
-    assert!(shown.what.starts_with("xterm (pid "), "{shown}");
+    assert!(shown.what.to_string().starts_with("xterm (pid "), "{shown}");
 
     activate(&env, xterm_b);
     let shown = vults_terminal::show(&Place::local(&tmux_ev.terminal)).expect("tmux pane shown");
     assert!(is_xterm_a(active_window(&env)), "{shown}");
     assert!(
-        shown.what.starts_with(&format!("tmux pane {agent_pane} ")),
+        shown
+            .what
+            .to_string()
+            .starts_with(&format!("tmux pane {agent_pane} ")),
         "{shown}"
     );
     assert_eq!(
@@ -326,12 +332,16 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     for row in &survey {
         eprintln!("survey: {} — {:?} — {}", row.name, row.reach, row.how);
     }
-    assert_eq!(survey[0].name, "Desktop: X11 (Openbox)", "{survey:?}");
+    assert_eq!(
+        survey[0].name.to_string(),
+        "Desktop: X11 (Openbox)",
+        "{survey:?}"
+    );
     assert_eq!(survey[0].reach, Reach::Window);
     let row = |name: &str| {
         survey
             .iter()
-            .find(|r| r.name.split(' ').next() == Some(name))
+            .find(|r| r.name.to_string().split(' ').next() == Some(name))
             .unwrap_or_else(|| panic!("no {name} in {survey:?}"))
     };
     assert_eq!(row("tmux").reach, Reach::Pane);
@@ -366,14 +376,17 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     let shown = vults_terminal::show(&on_host).expect("the ssh terminal shown");
     assert!(is_xterm_ssh(active_window(&env)), "{shown}");
     assert!(
-        shown.what.starts_with(&format!("ssh to {host} (pid ")),
+        shown
+            .what
+            .to_string()
+            .starts_with(&format!("ssh to {host} (pid ")),
         "{shown}"
     );
     assert!(
         shown
             .caveat
-            .as_deref()
-            .is_some_and(|c| c.contains(&format!("runs on {host}"))),
+            .as_ref()
+            .is_some_and(|c| c.to_string().contains(&format!("runs on {host}"))),
         "{shown}"
     );
     let _ = xterm_ssh;
@@ -390,7 +403,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     let ended = vults_terminal::show(&Place::local(&xterm_ev.terminal)).expect_err("ended");
     assert_eq!(ended.kind, FailureKind::Ended);
     assert_eq!(
-        ended.message,
+        ended.message.to_string(),
         format!("the agent's process (pid {agent_pid}) has ended")
     );
 
@@ -405,7 +418,7 @@ fn show_terminal_brings_the_agents_xterm_tmux_pane_and_kitty_tab_forward() {
     assert_eq!(detached.kind, FailureKind::Detached, "{detached}");
     // The remedy first, naming the server's own socket: the command attaches.
     assert!(
-        detached.message.starts_with(&format!(
+        detached.message.to_string().starts_with(&format!(
             "run `tmux -S {sock} attach -t vults` in a terminal"
         )),
         "{detached}"

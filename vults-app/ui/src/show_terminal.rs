@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 use vults_engine::messages::{Session, SessionKey};
 use vults_engine::worker::Worker;
+use vults_i18n::Message;
 use vults_terminal::{FailureKind, Place, Support};
 
 /// Show one session's terminal: what the window asks of its [`TerminalSide`].
@@ -32,8 +33,10 @@ pub struct Shown {
     /// The session it was for.
     pub session: SessionKey,
     /// "Showed tmux pane %3 (window @1, session work) in xterm (pid 300)", or why not:
-    /// "Cannot show Claude Code's terminal: the agent's process (pid 4242) has ended".
-    pub line: String,
+    /// "Cannot show Claude Code's terminal: the agent's process (pid 4242) has ended". Worded
+    /// when drawn ([`Message::text`]), so a language chosen meanwhile applies; its `Display` is
+    /// the log's English.
+    pub line: Message,
     /// It came forward (perhaps with a caveat in the line).
     pub ok: bool,
     /// When the window got the line (the toast fades a few seconds after).
@@ -106,7 +109,7 @@ impl TerminalSide for BackgroundTerminal {
 pub fn run(request: &ShowRequest) -> Shown {
     let (line, ok) = match vults_terminal::show(&request.place) {
         Ok(shown) => (shown_line(&shown), true),
-        Err(f) => (failure_line(&request.who, f.kind, &f.message), false),
+        Err(f) => (failure_line(&request.who, f.kind, f.message), false),
     };
     tracing::info!("show terminal of {}: {line}", request.session.session);
     Shown {
@@ -117,29 +120,24 @@ pub fn run(request: &ShowRequest) -> Shown {
     }
 }
 
-/// The line for a show that came forward, in the person's language: what came forward and any
-/// caveat, as the crate said them.
-pub fn shown_line(shown: &vults_terminal::Shown) -> String {
+/// The line for a show that came forward: what came forward and any caveat, as the crate
+/// found them (worded in the person's language when drawn).
+pub fn shown_line(shown: &vults_terminal::Shown) -> Message {
     match &shown.caveat {
-        Some(caveat) => {
-            vults_i18n::tr!(
-                "terminal-showed-caveat",
-                what = &shown.what,
-                caveat = caveat
-            )
-        }
-        None => vults_i18n::tr!("terminal-showed", what = &shown.what),
+        Some(caveat) => Message::new("terminal-showed-caveat")
+            .arg("what", shown.what.clone())
+            .arg("caveat", caveat.clone()),
+        None => Message::new("terminal-showed").arg("what", shown.what.clone()),
     }
 }
 
-/// The line for a show that failed: whose terminal, and the reason as the crate said it.
-pub fn failure_line(who: &str, kind: FailureKind, reason: &str) -> String {
-    match kind {
-        FailureKind::NoTerminal => {
-            vults_i18n::tr!("terminal-no-terminal", who = who, reason = reason)
-        }
-        _ => vults_i18n::tr!("terminal-cannot-show", who = who, reason = reason),
-    }
+/// The line for a show that failed: whose terminal, and the reason the crate found.
+pub fn failure_line(who: &str, kind: FailureKind, reason: Message) -> Message {
+    let id = match kind {
+        FailureKind::NoTerminal => "terminal-no-terminal",
+        _ => "terminal-cannot-show",
+    };
+    Message::new(id).arg("who", who).arg("reason", reason)
 }
 
 /// Where a session's agent runs, as "Show terminal" needs it; `Err` (its `Display` is the line
@@ -150,7 +148,7 @@ pub fn place_of(session: &Session) -> Result<Place, crate::Error> {
             line: failure_line(
                 &who(session),
                 FailureKind::NotFound,
-                &vults_i18n::tr!("terminal-not-said"),
+                Message::new("terminal-not-said"),
             ),
         });
     };
@@ -177,7 +175,7 @@ pub fn line_ui(ui: &mut egui::Ui, shown: &Shown) {
     } else {
         crate::theme::AMBER
     };
-    ui.add(egui::Label::new(egui::RichText::new(&shown.line).small().color(color)).wrap());
+    ui.add(egui::Label::new(egui::RichText::new(shown.line.text()).small().color(color)).wrap());
 }
 
 /// The "Show terminal" button, the same everywhere; `showing` while one is under way. `name`

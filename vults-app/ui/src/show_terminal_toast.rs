@@ -35,7 +35,7 @@ pub(crate) struct WindowTerminal {
 impl WindowTerminal {
     /// Asks for `session`'s terminal; a session the window cannot show gets its line at once.
     pub fn request(&mut self, model: &mut Model, session: &SessionKey, now_t: f64) {
-        let failed = |line: String| Shown {
+        let failed = |line: vults_i18n::Message| Shown {
             session: session.clone(),
             line,
             ok: false,
@@ -44,7 +44,7 @@ impl WindowTerminal {
         let Some(s) = model.sessions.get(session) else {
             self.answer(
                 model,
-                failed(vults_i18n::tr!("terminal-left-the-flock")),
+                failed(vults_i18n::Message::new("terminal-left-the-flock")),
                 now_t,
             );
             return;
@@ -52,13 +52,17 @@ impl WindowTerminal {
         let who = who(s);
         let place = match place_of(s) {
             Ok(place) => place,
-            Err(line) => return self.answer(model, failed(line.to_string()), now_t),
+            Err(crate::Error::NoPlace { line }) => return self.answer(model, failed(line), now_t),
+            Err(other) => {
+                let line = vults_i18n::Message::new("terminal-said").arg("text", other.to_string());
+                return self.answer(model, failed(line), now_t);
+            }
         };
         let Some(side) = self.side.as_mut() else {
             let line = failure_line(
                 &who,
                 FailureKind::Failed,
-                &vults_i18n::tr!("terminal-not-running"),
+                vults_i18n::Message::new("terminal-not-running"),
             );
             return self.answer(model, failed(line), now_t);
         };
@@ -90,7 +94,8 @@ impl WindowTerminal {
     }
 
     fn answer(&mut self, model: &mut Model, shown: Shown, now_t: f64) {
-        model.notice(shown.line.clone());
+        // The bottom row keeps its lines as they were said, like the engine's notices.
+        model.notice(shown.line.text());
         model.shown = Some(shown);
         self.toast_from = Some(now_t);
         // Where the raised window is now, for the toast to keep clear of it.
@@ -281,6 +286,7 @@ fn toast_frame() -> egui::Frame {
 }
 
 fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
+    let line = shown.line.text();
     let color = if shown.ok {
         crate::theme::GREEN
     } else {
@@ -290,10 +296,8 @@ fn toast_ui(ui: &mut egui::Ui, shown: &Shown) {
         // A dot of the line's colour: green it came forward, amber it did not.
         let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
         ui.painter().circle_filled(rect.center(), 4.0, color);
-        ui.add(
-            egui::Label::new(RichText::new(&shown.line).color(Color32::from_gray(230))).truncate(),
-        )
-        .on_hover_text(&shown.line);
+        ui.add(egui::Label::new(RichText::new(&line).color(Color32::from_gray(230))).truncate())
+            .on_hover_text(&line);
     });
 }
 

@@ -75,11 +75,19 @@ fn general_model() -> Model {
     model.language = Choice::Language("en".into());
     model.start_at_login = Some(true);
     model.log_file = Some("/home/ada/.local/state/vults/vults.log".into());
-    model.terminal_survey = Some(vec![vults_terminal::Support {
-        name: "xterm".into(),
-        reach: vults_terminal::Reach::Window,
-        how: "by its window (X11)".into(),
-    }]);
+    // As vults-terminal's survey says them: its words are messages, a program's name is not.
+    model.terminal_survey = Some(vec![
+        vults_terminal::Support {
+            name: vults_i18n::Message::new("terminal-survey-desktop-x11").arg("manager", "Openbox"),
+            reach: vults_terminal::Reach::Window,
+            how: vults_i18n::Message::new("terminal-survey-x11"),
+        },
+        vults_terminal::Support {
+            name: vults_i18n::Message::new("terminal-said").arg("text", "xterm"),
+            reach: vults_terminal::Reach::Window,
+            how: vults_i18n::Message::new("terminal-survey-window"),
+        },
+    ]);
     model
 }
 
@@ -118,9 +126,6 @@ fn settings_general_in_the_pseudo_language_draws_only_messages_uncut() {
             // Each language is named in its own words, whatever the language shown.
             "English",
             "xterm",
-            // What the survey says of each terminal comes from vults-terminal (not yet in the
-            // bundles).
-            "by its window (X11)",
         ],
     );
 }
@@ -132,6 +137,19 @@ fn the_flock_in_the_pseudo_language_draws_only_messages_uncut() {
     for s in fixtures::four_sessions() {
         model.apply(EngineEvent::SessionChanged(s));
     }
+    // A "Show terminal" that failed, under its bird: the reason vults-terminal found, worded.
+    let first = model.birds()[0].key.clone();
+    model.shown = Some(vults_ui::show_terminal::Shown {
+        session: first,
+        line: vults_i18n::Message::new("terminal-cannot-show")
+            .arg("who", "Claude Code")
+            .arg(
+                "reason",
+                vults_i18n::Message::new("terminal-failure-tmux-pane-gone").arg("pane", "%5"),
+            ),
+        ok: false,
+        at: std::time::SystemTime::UNIX_EPOCH,
+    });
     let mut h = fixtures::builder()
         .with_size(egui::vec2(720.0, 640.0))
         .build_ui(move |ui| FlockView.ui(ui, &model, now()));
@@ -176,6 +194,26 @@ fn settings_general_in_brazilian_portuguese() {
     let mut h = general_harness(model);
     h.run();
     h.get_by_label_contains("Sem bandeja nesta área de trabalho");
+}
+
+/// What the terminal side found is worded when drawn: the same survey rows, once the language
+/// changes, read in the new one at the next frame.
+#[test]
+fn the_terminal_survey_follows_a_change_of_language() {
+    let english = vults_i18n::scoped(&Choice::Language("en".into()));
+    let mut h = general_harness(general_model());
+    h.run();
+    h.get_by_label("Desktop: X11 (Openbox)");
+    h.get_by_label("windows are raised with _NET_ACTIVE_WINDOW");
+    drop(english);
+    let _pt = vults_i18n::scoped(&Choice::Language("pt-BR".into()));
+    h.run();
+    h.get_by_label("Área de trabalho: X11 (Openbox)");
+    h.get_by_label("as janelas vêm para a frente com _NET_ACTIVE_WINDOW");
+    h.get_by_label("a janela dele vem para a frente");
+    // A program's name is the same in every language.
+    h.get_by_label("xterm");
+    assert!(h.query_by_label("Desktop: X11 (Openbox)").is_none());
 }
 
 #[test]

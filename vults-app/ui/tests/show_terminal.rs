@@ -9,6 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::sync::{Arc, Mutex};
 use vults_engine::messages::{EngineEvent, Session, SessionKey, SessionTerminal};
+use vults_i18n::Message;
 use vults_terminal::{Place, Reach, Support};
 use vults_ui::app::{Tab, VultsWindow};
 use vults_ui::show_terminal::{ShowRequest, Shown, TerminalNews, TerminalSide};
@@ -41,6 +42,11 @@ impl FakeTerminal {
 }
 
 /// Four birds, each with where its agent runs: a tmux pane of its own (pid 1000 + i).
+/// What a terminal side found, as it came.
+fn said(text: &str) -> Message {
+    Message::new("terminal-said").arg("text", text)
+}
+
 fn birds() -> Vec<Session> {
     fixtures::four_sessions()
         .into_iter()
@@ -130,7 +136,10 @@ fn a_birds_show_terminal_asks_for_that_birds_place() {
         .unwrap()
         .push(TerminalNews::Shown(Shown {
             session: codex.key.clone(),
-            line: "Showed tmux pane %1 (window @1, session work) in xterm (pid 300)".into(),
+            line: Message::new("terminal-showed").arg(
+                "what",
+                said("tmux pane %1 (window @1, session work) in xterm (pid 300)"),
+            ),
             ok: true,
             at: fixtures::now(),
         }));
@@ -177,13 +186,17 @@ fn a_cards_button_and_its_key_t_ask_for_the_cards_session() {
         .unwrap()
         .push(TerminalNews::Shown(Shown {
             session: opencode.key.clone(),
-            line: "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation (pid 1002: opencode < sh)"
-                .into(),
+            line: Message::new("terminal-cannot-show")
+                .arg("who", "OpenCode")
+                .arg(
+                    "reason",
+                    Message::new("terminal-failure-mac-automation").arg("app", "Terminal"),
+                ),
             ok: false,
             at: fixtures::now(),
         }));
     w.harness.run_steps(3);
-    let line = "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation (pid 1002: opencode < sh)";
+    let line = "Cannot show OpenCode's terminal: macOS did not let Vults control Terminal: allow it in System Settings > Privacy & Security > Automation";
     assert_eq!(
         w.harness.query_all_by_label(line).count(),
         4,
@@ -315,19 +328,23 @@ fn settings_general_lists_what_each_terminal_supports() {
     w.harness.get_by_label("Looking for terminals…");
     let rows = vec![
         Support {
-            name: "Desktop: X11 (Openbox)".into(),
+            name: Message::new("terminal-survey-desktop-x11").arg("manager", "Openbox"),
             reach: Reach::Window,
-            how: "raises a window with _NET_ACTIVE_WINDOW".into(),
+            how: Message::new("terminal-survey-x11"),
         },
         Support {
-            name: "tmux 3.3a".into(),
+            name: Message::new("terminal-survey-tool")
+                .arg("tool", "tmux")
+                .arg("version", "3.3a"),
             reach: Reach::Pane,
-            how: "chooses the pane (select-window, select-pane), then its client's terminal".into(),
+            how: Message::new("terminal-survey-tmux"),
         },
         Support {
-            name: "kitty 0.26.5".into(),
+            name: Message::new("terminal-survey-tool")
+                .arg("tool", "kitty")
+                .arg("version", "0.26.5"),
             reach: Reach::Window,
-            how: "remote control is off: set allow_remote_control socket-only in kitty.conf".into(),
+            how: Message::new("terminal-survey-window"),
         },
     ];
     w.terminal
@@ -337,9 +354,13 @@ fn settings_general_lists_what_each_terminal_supports() {
         .push(TerminalNews::Survey(rows.clone()));
     w.harness.run_steps(3);
     assert!(w.harness.query_by_label("Looking for terminals…").is_none());
+    w.harness.get_by_label("Desktop: X11 (Openbox)");
+    w.harness
+        .get_by_label("windows are raised with _NET_ACTIVE_WINDOW");
+    w.harness.get_by_label("tmux 3.3a");
     for row in &rows {
-        w.harness.get_by_label(&row.name);
-        w.harness.get_by_label(&row.how);
+        w.harness.get_by_label(&row.name.text());
+        w.harness.get_by_label(&row.how.text());
     }
     assert_eq!(w.harness.query_all_by_label("tab / pane").count(), 1);
     assert_eq!(w.harness.query_all_by_label("window").count(), 2);

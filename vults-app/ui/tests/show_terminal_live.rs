@@ -237,6 +237,7 @@ fn child() {
     assert!(
         shown
             .line
+            .to_string()
             .starts_with(&format!("Showed tmux pane {agent_pane} ")),
         "{}",
         shown.line
@@ -244,7 +245,7 @@ fn child() {
     assert!(is_xterm_a(active_window(&env)), "{}", shown.line);
     assert_eq!(active_pane(), format!("two {agent_pane}"), "{}", shown.line);
     // The line is drawn: the toast, the bird and the status line.
-    assert!(h.query_all_by_label(&shown.line).count() >= 3);
+    assert!(h.query_all_by_label(&shown.line.text()).count() >= 3);
 
     // 2. The card's button, from the other window and pane again.
     back_to_one();
@@ -273,7 +274,7 @@ fn child() {
     let shown = show(&mut h, &bird_button);
     assert!(!shown.ok);
     assert_eq!(
-        shown.line,
+        shown.line.to_string(),
         format!("Cannot show Claude Code's terminal: the agent's process (pid {pid}) has ended")
     );
 }

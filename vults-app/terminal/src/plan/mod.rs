@@ -7,10 +7,11 @@
 
 mod ssh;
 use crate::kinds::{self, Editor, Emulator, Mux, Platform, Role};
-use crate::outcome::{Failure, FailureKind};
+use crate::outcome::{Failure, FailureKind, said};
 use crate::place::Place;
 use crate::procs::{self, Env, Process, Table};
 use std::path::{Path, PathBuf};
+use vults_i18n::Message;
 
 pub(crate) use crate::run::Cmd;
 
@@ -19,12 +20,12 @@ pub(crate) use crate::run::Cmd;
 pub(crate) struct Choose {
     pub cmd: Cmd,
     /// What it chooses ("tmux pane %3"), for the reason when it fails.
-    pub what: String,
+    pub what: Message,
     /// Its failure ends the show (the pane is gone); otherwise the window is still raised and
     /// the failure becomes the caveat.
     pub fatal: bool,
     /// Said when it fails, e.g. how to turn a terminal's remote control on.
-    pub hint: Option<String>,
+    pub hint: Option<Message>,
 }
 
 /// One way to bring a window forward; a plan tries them in order until one works.
@@ -70,12 +71,12 @@ pub(crate) enum Raise {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     /// Innermost first: "tmux pane %3", "xterm (pid 300)".
-    pub(crate) layers: Vec<String>,
+    pub(crate) layers: Vec<Message>,
     pub(crate) choose: Vec<Choose>,
     pub(crate) raise: Vec<Raise>,
     /// Said when every way to raise fails (or there is none): the desktop's own reason.
     pub(crate) cannot_raise: Option<Failure>,
-    pub(crate) caveats: Vec<String>,
+    pub(crate) caveats: Vec<Message>,
 }
 
 impl Plan {
@@ -91,14 +92,22 @@ impl Plan {
 
     /// Where the agent was found, one line: "tmux pane %3 (window @1, session work) in xterm
     /// (pid 300)".
-    pub fn found(&self) -> String {
-        self.layers.join(" in ")
+    pub fn found(&self) -> Message {
+        self.layers
+            .iter()
+            .cloned()
+            .reduce(|inner, outer| {
+                Message::new("terminal-found-in")
+                    .arg("inner", inner)
+                    .arg("outer", outer)
+            })
+            .unwrap_or_else(|| said(""))
     }
 }
 
 impl std::fmt::Display for Plan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.found())
+        write!(f, "{}", self.found())
     }
 }
 
@@ -145,7 +154,7 @@ impl Desktop {
             } else if current.split(':').any(|d| d.eq_ignore_ascii_case("GNOME")) {
                 Compositor::Gnome
             } else if current.is_empty() {
-                Compositor::Other("this Wayland compositor".into())
+                Compositor::Other(UNNAMED_COMPOSITOR.into())
             } else {
                 Compositor::Other(current)
             }
@@ -163,7 +172,7 @@ pub(crate) trait System: Table {
     fn desktop(&self) -> Desktop;
     /// Runs a program that only reads (a multiplexer's panes and clients) for a few seconds at
     /// most: its stdout, or one line saying why not.
-    fn query(&self, cmd: &Cmd) -> Result<String, String>;
+    fn query(&self, cmd: &Cmd) -> Result<String, Message>;
     /// A program on `PATH`.
     fn find_program(&self, name: &str) -> Option<PathBuf>;
     fn is_file(&self, path: &Path) -> bool;
@@ -204,7 +213,7 @@ impl System for LiveSystem {
     fn desktop(&self) -> Desktop {
         self.desktop.clone()
     }
-    fn query(&self, cmd: &Cmd) -> Result<String, String> {
+    fn query(&self, cmd: &Cmd) -> Result<String, Message> {
         crate::run::output(cmd)
     }
     fn find_program(&self, name: &str) -> Option<PathBuf> {
@@ -254,13 +263,13 @@ pub(crate) fn plan_for(place: &Place, sys: &dyn System) -> Result<Plan, Failure>
     let Some(pid) = place.pid else {
         return Err(Failure::new(
             FailureKind::NotFound,
-            "the agent's events name no process, so its terminal cannot be found",
+            Message::new("terminal-failure-no-pid"),
         ));
     };
     let ended = || {
         Failure::new(
             FailureKind::Ended,
-            format!("the agent's process (pid {pid}) has ended"),
+            Message::new("terminal-failure-ended").arg("pid", pid),
         )
     };
     let agent = sys.process(pid).ok_or_else(ended)?;
@@ -308,7 +317,7 @@ impl Walk<'_> {
         if self.depth > MAX_NESTING {
             return Err(Failure::new(
                 FailureKind::NotFound,
-                "multiplexers nested too deep to follow",
+                Message::new("terminal-failure-too-deep"),
             ));
         }
         let platform = self.sys.platform();
@@ -317,7 +326,7 @@ impl Walk<'_> {
             if p.pid == self.sys.own_pid() {
                 return Err(Failure::new(
                     FailureKind::NoTerminal,
-                    "the agent runs headless, started by Vults itself: it has no terminal window",
+                    Message::new("terminal-failure-headless"),
                 ));
             }
             match kinds::classify(p, platform) {
@@ -337,16 +346,14 @@ impl Walk<'_> {
                 Some(Role::SshLogin) => {
                     let from = env
                         .get("SSH_CONNECTION")
-                        .and_then(|c| c.split_whitespace().next())
-                        .map(|ip| format!(" from {ip}"))
-                        .unwrap_or_default();
-                    return Err(Failure::new(
-                        FailureKind::Elsewhere,
-                        format!(
-                            "the agent runs in an SSH login into this computer{from}: its \
-                             terminal is on the computer that connected"
-                        ),
-                    ));
+                        .and_then(|c| c.split_whitespace().next());
+                    let message = match from {
+                        Some(ip) => {
+                            Message::new("terminal-failure-ssh-login-from").arg("address", ip)
+                        }
+                        None => Message::new("terminal-failure-ssh-login"),
+                    };
+                    return Err(Failure::new(FailureKind::Elsewhere, message));
                 }
                 Some(Role::Boundary) => break,
             }
@@ -355,23 +362,21 @@ impl Walk<'_> {
             // A console program with no terminal above it: its console window (conhost), or
             // the Windows Terminal window that took the console over (default terminal).
             let label = if env.contains_key("WT_SESSION") {
-                "Windows Terminal"
+                said("Windows Terminal")
             } else {
-                "console window"
+                Message::new("terminal-found-console")
             };
-            self.plan.layers.push(label.to_string());
+            self.plan.layers.push(label);
             self.plan.raise.push(Raise::WinConsole { pid: start.pid });
             return Ok(());
         }
         let names: Vec<String> = chain.iter().take(6).map(|p| p.name.clone()).collect();
         Err(Failure::new(
             FailureKind::NotFound,
-            format!(
-                "found no terminal window above the agent's process (pid {}: {})",
-                start.pid,
+            Message::new("terminal-failure-no-terminal-above")
+                .arg("pid", start.pid)
                 // "started by", in a character every font the window draws with has.
-                names.join(" < ")
-            ),
+                .arg("chain", names.join(" < ")),
         ))
     }
 
@@ -383,9 +388,7 @@ impl Walk<'_> {
         start: &Process,
         env: &Env,
     ) -> Result<(), Failure> {
-        self.plan
-            .layers
-            .push(format!("{} (pid {})", kind.label(), emu.pid));
+        self.plan.layers.push(program_layer(kind.label(), emu.pid));
         let platform = self.sys.platform();
         match kind {
             Emulator::Kitty => self.kitty(emu, env),
@@ -394,10 +397,11 @@ impl Walk<'_> {
             Emulator::GnomeTerminal => self
                 .plan
                 .caveats
-                .push("GNOME Terminal offers no way to choose its tab from outside".into()),
-            Emulator::WindowsTerminal => self.plan.caveats.push(
-                "Windows Terminal offers no way to choose a tab by its session from outside".into(),
-            ),
+                .push(Message::new("terminal-caveat-gnome-terminal")),
+            Emulator::WindowsTerminal => self
+                .plan
+                .caveats
+                .push(Message::new("terminal-caveat-windows-terminal")),
             _ => {}
         }
         match platform {
@@ -413,10 +417,9 @@ impl Walk<'_> {
                 Emulator::AppleTerminal => match start.tty.clone().filter(|t| valid_mac_tty(t)) {
                     Some(tty) => self.plan.raise.push(Raise::MacTerminal { tty }),
                     None => {
-                        self.plan.caveats.push(
-                            "the agent has no terminal device, so Terminal's tab is not chosen"
-                                .into(),
-                        );
+                        self.plan
+                            .caveats
+                            .push(Message::new("terminal-caveat-no-tty"));
                         self.mac_app(emu);
                     }
                 },
@@ -438,7 +441,9 @@ impl Walk<'_> {
             None => {
                 self.plan.cannot_raise = Some(Failure::new(
                     FailureKind::NotFound,
-                    format!("found no app bundle for {} (pid {})", p.name, p.pid),
+                    Message::new("terminal-failure-no-bundle")
+                        .arg("program", &p.name)
+                        .arg("pid", p.pid),
                 ))
             }
         }
@@ -450,8 +455,7 @@ impl Walk<'_> {
         if desktop.x11.is_none() && desktop.wayland.is_none() {
             self.plan.cannot_raise = Some(Failure::new(
                 FailureKind::NoDisplay,
-                "no display: Vults runs without DISPLAY or WAYLAND_DISPLAY, so no window can \
-                 be raised",
+                Message::new("terminal-failure-no-display"),
             ));
             return;
         }
@@ -468,17 +472,14 @@ impl Walk<'_> {
             Some(Compositor::Gnome) => {
                 self.plan.cannot_raise = Some(Failure::new(
                     FailureKind::Forbidden,
-                    "cannot raise windows on this desktop: GNOME on Wayland does not let an \
-                     app bring another app's window forward",
+                    Message::new("terminal-failure-gnome-wayland"),
                 ))
             }
             Some(Compositor::Other(name)) => {
                 self.plan.cannot_raise = Some(Failure::new(
                     FailureKind::Forbidden,
-                    format!(
-                        "cannot raise windows on this desktop: {name} offers apps no way to \
-                         bring another app's window forward"
-                    ),
+                    Message::new("terminal-failure-compositor")
+                        .arg("compositor", compositor_name(name)),
                 ))
             }
             None => {}
@@ -502,7 +503,9 @@ impl Walk<'_> {
         };
         // Say which of its windows (its tab and split), as tmux's says its pane.
         if let Some(layer) = self.plan.layers.last_mut() {
-            *layer = format!("kitty window {id} (pid {})", emu.pid);
+            *layer = Message::new("terminal-found-kitty-window")
+                .arg("window", id)
+                .arg("pid", emu.pid);
         }
         match env.get("KITTY_LISTEN_ON").filter(|s| valid_kitty_socket(s)) {
             Some(socket) => {
@@ -520,12 +523,12 @@ impl Walk<'_> {
                 );
                 self.plan.choose.push(Choose {
                     cmd,
-                    what: format!("kitty window {id}"),
+                    what: Message::new("terminal-pane-kitty").arg("window", id),
                     fatal: false,
-                    hint: Some(KITTY_HINT.into()),
+                    hint: Some(kitty_hint()),
                 });
             }
-            None => self.plan.caveats.push(KITTY_HINT.into()),
+            None => self.plan.caveats.push(kitty_hint()),
         }
     }
 
@@ -555,7 +558,7 @@ impl Walk<'_> {
         }
         self.plan.choose.push(Choose {
             cmd,
-            what: format!("WezTerm pane {pane}"),
+            what: Message::new("terminal-pane-wezterm").arg("pane", pane),
             fatal: false,
             hint: None,
         });
@@ -573,7 +576,7 @@ impl Walk<'_> {
         let (Some(session), Some(window)) = (session, window) else {
             self.plan
                 .caveats
-                .push("Konsole did not say which of its tabs the agent is in".into());
+                .push(Message::new("terminal-caveat-konsole-no-tab"));
             return;
         };
         let service = env
@@ -582,9 +585,9 @@ impl Walk<'_> {
             .cloned()
             .unwrap_or_else(|| format!("org.kde.konsole-{}", emu.pid));
         let Some(dbus_send) = self.sys.find_program("dbus-send") else {
-            self.plan
-                .caveats
-                .push("Konsole's tab is not chosen: dbus-send is not installed".into());
+            self.plan.caveats.push(
+                Message::new("terminal-caveat-konsole-no-dbus-send").arg("program", "dbus-send"),
+            );
             return;
         };
         let cmd = Cmd::new(
@@ -600,7 +603,7 @@ impl Walk<'_> {
         );
         self.plan.choose.push(Choose {
             cmd,
-            what: format!("Konsole session {session}"),
+            what: Message::new("terminal-pane-konsole").arg("session", session),
             fatal: false,
             hint: None,
         });
@@ -616,13 +619,10 @@ impl Walk<'_> {
             .last()
             .unwrap_or(&from[0])
             .clone();
+        self.plan.layers.push(program_layer(kind.label(), main.pid));
         self.plan
-            .layers
-            .push(format!("{} (pid {})", kind.label(), main.pid));
-        self.plan.caveats.push(format!(
-            "{}'s window comes forward; its terminal panel is not chosen",
-            kind.label()
-        ));
+            .caveats
+            .push(Message::new("terminal-caveat-editor").arg("editor", kind.label()));
         let folder = self.project_folder();
         let cli = kind.cli().and_then(|name| self.editor_cli(name, &main));
         let by_cli = |cli: Option<PathBuf>, folder: Option<String>| {
@@ -706,9 +706,43 @@ impl Walk<'_> {
     }
 }
 
-pub(crate) const KITTY_HINT: &str = "kitty's remote control is off, so its tab is not chosen: \
-     add `allow_remote_control socket-only` and `listen_on unix:/tmp/kitty` to kitty.conf (or \
-     start kitty with `-o allow_remote_control=yes --listen-on unix:/tmp/kitty`)";
+/// kitty's remote control is off: how to turn it on (kitty.conf's two lines, or the command
+/// line's).
+pub(crate) fn kitty_hint() -> Message {
+    Message::new("terminal-caveat-kitty-remote-off")
+        .arg("allow", "allow_remote_control socket-only")
+        .arg("listen", "listen_on unix:/tmp/kitty")
+        .arg("file", "kitty.conf")
+        .arg(
+            "command",
+            "-o allow_remote_control=yes --listen-on unix:/tmp/kitty",
+        )
+}
+
+/// A GNU screen session: "screen session 300.work".
+pub(crate) fn screen_session(sty: &str) -> Message {
+    Message::new("terminal-found-screen-session").arg("session", sty)
+}
+
+/// A program and its process: "xterm (pid 300)".
+pub(crate) fn program_layer(program: &str, pid: u32) -> Message {
+    Message::new("terminal-found-program")
+        .arg("program", program)
+        .arg("pid", pid)
+}
+
+/// What `Compositor::Other` names when the session does not say.
+pub(crate) const UNNAMED_COMPOSITOR: &str = "this Wayland compositor";
+
+/// A compositor as a message says it: its own name, or "this Wayland compositor" in the
+/// person's language when the session does not name it.
+pub(crate) fn compositor_name(name: &str) -> vults_i18n::MessageArg {
+    if name == UNNAMED_COMPOSITOR {
+        Message::new("terminal-unnamed-compositor").into()
+    } else {
+        name.into()
+    }
+}
 
 pub(crate) fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.len() <= 12 && s.bytes().all(|b| b.is_ascii_digit())
@@ -780,7 +814,7 @@ pub(crate) mod fake {
         pub platform: Platform,
         pub desktop: Desktop,
         /// Query answers by their arguments joined with spaces.
-        pub answers: BTreeMap<String, Result<String, String>>,
+        pub answers: BTreeMap<String, Result<String, Message>>,
         pub programs: BTreeMap<String, PathBuf>,
         pub files: BTreeSet<PathBuf>,
         pub dirs: BTreeSet<PathBuf>,
@@ -809,7 +843,7 @@ pub(crate) mod fake {
             self.answers.insert(args.to_string(), Ok(out.to_string()));
         }
         pub fn refuse(&mut self, args: &str, why: &str) {
-            self.answers.insert(args.to_string(), Err(why.to_string()));
+            self.answers.insert(args.to_string(), Err(said(why)));
         }
     }
 
@@ -832,13 +866,13 @@ pub(crate) mod fake {
         fn desktop(&self) -> Desktop {
             self.desktop.clone()
         }
-        fn query(&self, cmd: &Cmd) -> Result<String, String> {
+        fn query(&self, cmd: &Cmd) -> Result<String, Message> {
             let key = cmd.args.join(" ");
             self.asked.borrow_mut().push(key.clone());
             self.answers
                 .get(&key)
                 .cloned()
-                .unwrap_or_else(|| Err(format!("no answer scripted for `{key}`")))
+                .unwrap_or_else(|| Err(said(format!("no answer scripted for `{key}`"))))
         }
         fn find_program(&self, name: &str) -> Option<PathBuf> {
             self.programs.get(name).cloned()

@@ -5,6 +5,7 @@ use super::{Cmd, Walk};
 use crate::outcome::{Failure, FailureKind};
 use crate::place::Place;
 use crate::procs::Process;
+use vults_i18n::Message;
 
 /// Where an `ssh` goes: `[user@]host[:port]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,7 +147,7 @@ pub(crate) fn plan_host(walk: &mut Walk, host: &str, place: &Place) -> Result<()
     let elsewhere = || {
         Failure::new(
             FailureKind::Elsewhere,
-            format!("the agent runs on {host}, and no terminal on this computer runs ssh to it"),
+            Message::new("terminal-failure-elsewhere").arg("host", host),
         )
     };
     let target = Dest::parse(host).ok_or_else(elsewhere)?;
@@ -191,21 +192,24 @@ pub(crate) fn plan_host(walk: &mut Walk, host: &str, place: &Place) -> Result<()
         }
     }
     let ssh = found.ok_or_else(elsewhere)?;
-    walk.plan
-        .layers
-        .push(format!("ssh to {host} (pid {})", ssh.pid));
-    let mut there = String::new();
-    if let Some(pane) = place.env.get("TMUX_PANE") {
-        there = format!(" (tmux pane {pane} there)");
+    walk.plan.layers.push(
+        Message::new("terminal-found-ssh")
+            .arg("host", host)
+            .arg("pid", ssh.pid),
+    );
+    let there = if let Some(pane) = place.env.get("TMUX_PANE") {
+        Some(Message::new("terminal-pane-tmux").arg("pane", pane))
     } else if let Some(pane) = place.env.get("ZELLIJ_PANE_ID") {
-        there = format!(" (Zellij pane {pane} there)");
-    } else if let Some(sty) = place.env.get("STY") {
-        there = format!(" (screen session {sty} there)");
-    }
-    walk.plan.caveats.push(format!(
-        "the agent runs on {host}: this is the terminal running ssh to it; nothing on {host} is \
-         chosen{there}"
-    ));
+        Some(Message::new("terminal-pane-zellij").arg("pane", pane))
+    } else {
+        place.env.get("STY").map(|sty| super::screen_session(sty))
+    };
+    walk.plan.caveats.push(match there {
+        Some(there) => Message::new("terminal-caveat-ssh-there")
+            .arg("host", host)
+            .arg("there", there),
+        None => Message::new("terminal-caveat-ssh").arg("host", host),
+    });
     let env = walk.sys.environ(ssh.pid).unwrap_or_default();
     walk.depth += 1;
     walk.locate(&ssh, &env)

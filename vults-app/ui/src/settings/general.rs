@@ -204,11 +204,11 @@ fn survey_ui(ui: &mut egui::Ui, survey: Option<&[vults_terminal::Support]>) {
                     Reach::Window => (tr!("settings-reach-window"), Color32::from_gray(200)),
                     Reach::Nothing => (tr!("settings-reach-nothing"), crate::theme::AMBER),
                 };
-                ui.label(RichText::new(&row.name).monospace());
+                ui.label(RichText::new(row.name.text()).monospace());
                 ui.label(RichText::new(reach).color(color));
                 ui.add(
                     egui::Label::new(
-                        RichText::new(&row.how)
+                        RichText::new(row.how.text())
                             .small()
                             .color(Color32::from_gray(170)),
                     )
