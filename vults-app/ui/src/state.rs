@@ -114,7 +114,7 @@ pub struct Model {
     pub layout_note: Option<String>,
     /// What the hooks' watcher last said per agent: Settings → Agents' state line ("removed by
     /// another program at 10:42, put back").
-    pub watch_lines: BTreeMap<vults_core::agents::Agent, String>,
+    pub watch_lines: BTreeMap<vults_core::agents::Agent, vults_i18n::Message>,
     /// The agents whose hook the watcher saw go and could not (or was told not to) put back:
     /// the island says so until they are installed again.
     pub hooks_out: std::collections::BTreeSet<vults_core::agents::Agent>,
@@ -376,8 +376,16 @@ mod watch_tests {
             changed: false,
             restored: true,
         });
-        assert!(m.watch_lines[&Agent::Claude].starts_with("removed by another program at "));
-        assert!(m.watch_lines[&Agent::Claude].ends_with(", put back"));
+        let line = m.watch_lines[&Agent::Claude].to_string();
+        assert!(line.starts_with("removed by another program at "), "{line}");
+        assert!(line.ends_with(", put back"), "{line}");
+        let pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+        let line = m.watch_lines[&Agent::Claude].text();
+        assert!(
+            line.starts_with("removido por outro programa às "),
+            "{line}"
+        );
+        drop(pt);
         assert_eq!(
             m.hooks_out_line(),
             None,
