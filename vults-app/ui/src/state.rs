@@ -324,7 +324,17 @@ pub fn engine_notice(n: &vults_engine::messages::Notice) -> String {
     match n {
         Notice::RuleDropped { why } => tr!("engine-rule-dropped", why = why.as_str()),
         Notice::RulesNotLoaded { why } => tr!("engine-rules-not-loaded", why = why.as_str()),
-        Notice::Private(line) => tr!("engine-private", line = line.as_str()),
+        Notice::Private(vults_core::paths::PrivateNote::Tightened { path, was, now }) => tr!(
+            "engine-private-tightened",
+            path = path.display().to_string(),
+            was = format!("{was:o}"),
+            now = format!("{now:o}")
+        ),
+        Notice::Private(vults_core::paths::PrivateNote::Failed { path, error }) => tr!(
+            "engine-private-failed",
+            path = path.display().to_string(),
+            error = error
+        ),
         Notice::NoSuchRule { rule } => tr!("engine-no-such-rule", rule = rule.as_str()),
         Notice::CardGone { card } => tr!("engine-card-gone", card = card.to_string()),
         Notice::NotAQuestion { card } => tr!("engine-not-a-question", card = card.to_string()),
