@@ -70,3 +70,11 @@ notifications-keys-by-macos = macOS hot keys
 notifications-key-bring-up = bring up
 notifications-key-allow = allow
 notifications-key-deny = deny
+notifications-why-starting = starting
+notifications-why-dnd-not-read = not read (turned off)
+# Where global keys can be had on this machine, before they are switched on.
+notifications-keys-here-windows = Windows hot keys (RegisterHotKey)
+notifications-keys-here-macos = macOS hot keys (Carbon RegisterEventHotKey)
+notifications-keys-here-not-on-platform = not on this platform
+notifications-keys-here-wayland = Wayland: through the desktop's GlobalShortcuts portal, if it has one (KDE Plasma 5.27+, GNOME 48+); the desktop may ask you and choose the keys
+notifications-keys-here-none = no X11 display and no Wayland session
