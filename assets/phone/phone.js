@@ -404,19 +404,22 @@ function el(tag, props, ...children) {
 }
 function pre(text) { return el('pre', { textContent: text }); }
 
-function targetView(t) {
-  switch (t.type) {
-    case 'command': return [pre(t.command)];
-    case 'edit': return [el('div', { textContent: t.path }),
-      t.old != null ? el('div', { className: 'meta', textContent: 'replace' }) : null, t.old != null ? pre(t.old) : null,
-      t.new != null ? el('div', { className: 'meta', textContent: 'with' }) : null, t.new != null ? pre(t.new) : null];
-    case 'write': return [el('div', { textContent: t.path }), t.content != null ? pre(t.content) : null];
-    case 'path': return [pre(t.path)];
-    case 'url': return [pre(t.url)];
-    case 'patch': return [pre(t.patch)];
-    case 'mcp': return [el('div', { textContent: `${t.server} / ${t.tool}` }), pre(t.input)];
-    case 'input': return [pre(t.json)];
-    default: return [pre(JSON.stringify(t))];
+// `target`, not `t`: `t` is the page's words.
+function targetView(target) {
+  switch (target.type) {
+    case 'command': return [pre(target.command)];
+    case 'edit': return [el('div', { textContent: target.path }),
+      target.old != null ? el('div', { className: 'meta', textContent: t('phone-edit-replace') }) : null,
+      target.old != null ? pre(target.old) : null,
+      target.new != null ? el('div', { className: 'meta', textContent: t('phone-edit-with') }) : null,
+      target.new != null ? pre(target.new) : null];
+    case 'write': return [el('div', { textContent: target.path }), target.content != null ? pre(target.content) : null];
+    case 'path': return [pre(target.path)];
+    case 'url': return [pre(target.url)];
+    case 'patch': return [pre(target.patch)];
+    case 'mcp': return [el('div', { textContent: `${target.server} / ${target.tool}` }), pre(target.input)];
+    case 'input': return [pre(target.json)];
+    default: return [pre(JSON.stringify(target))];
   }
 }
 

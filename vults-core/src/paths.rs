@@ -169,12 +169,15 @@ impl Paths {
     /// others could read or write (the audit log, rules, policies, settings, devices, install
     /// state, keys). Symlinks are left alone: they point at files Vults did not make. Returns
     /// one notice per thing tightened, and per thing that could not be.
-    pub fn make_private(&self) -> Vec<String> {
+    pub fn make_private(&self) -> Vec<PrivateNote> {
         let mut notices = Vec::new();
-        let mut note = |r: io::Result<Option<String>>, what: &Path| match r {
+        let mut note = |r: io::Result<Option<PrivateNote>>, what: &Path| match r {
             Ok(Some(n)) => notices.push(n),
             Ok(None) => {}
-            Err(e) => notices.push(format!("cannot make {} private: {e}", what.display())),
+            Err(e) => notices.push(PrivateNote::Failed {
+                path: what.to_path_buf(),
+                error: e.to_string(),
+            }),
         };
         for dir in [&self.config_dir, &self.data_dir] {
             note(private_dir(dir), dir);
@@ -194,9 +197,47 @@ impl Paths {
     }
 }
 
+/// What making a file or folder of Vults' own private did: a typed note the window words in
+/// the person's language (vults-core has no words of its own); its `Display` is the English
+/// the log prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PrivateNote {
+    /// Others could read, write or enter it; its mode was changed.
+    Tightened {
+        /// The file or folder.
+        path: PathBuf,
+        /// Its mode before (`0o644`).
+        was: u32,
+        /// Its mode now (`0o600`).
+        now: u32,
+    },
+    /// It could not be made private.
+    Failed {
+        /// The file or folder.
+        path: PathBuf,
+        /// The system's words.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for PrivateNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PrivateNote::Tightened { path, was, now } => write!(
+                f,
+                "{} was readable by others ({was:o}); made it private ({now:o})",
+                path.display()
+            ),
+            PrivateNote::Failed { path, error } => {
+                write!(f, "cannot make {} private: {error}", path.display())
+            }
+        }
+    }
+}
+
 /// Makes `dir` (and any missing parent) as a private folder (`0700`); an existing `dir` that
 /// others can reach is tightened. `Some(notice)` when it was tightened.
-pub fn private_dir(dir: &Path) -> io::Result<Option<String>> {
+pub fn private_dir(dir: &Path) -> io::Result<Option<PrivateNote>> {
     if !dir.exists() {
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(true);
@@ -215,7 +256,7 @@ pub fn private_dir(dir: &Path) -> io::Result<Option<String>> {
 /// Tightens an existing file (to `0600`) or folder (to `0700`) that others can read, write or
 /// enter. `Some(notice)` when it was changed; `None` when it was private already or is missing.
 /// No-op off Unix (Windows keeps the per-user ACLs of the profile folders).
-pub fn tighten(path: &Path) -> io::Result<Option<String>> {
+pub fn tighten(path: &Path) -> io::Result<Option<PrivateNote>> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -235,12 +276,11 @@ pub fn tighten(path: &Path) -> io::Result<Option<String>> {
             (mode & 0o700) | PRIVATE_FILE_MODE
         };
         set_mode(path, want)?;
-        Ok(Some(format!(
-            "{} was readable by others ({:o}); made it private ({:o})",
-            path.display(),
-            mode,
-            want
-        )))
+        Ok(Some(PrivateNote::Tightened {
+            path: path.to_path_buf(),
+            was: mode,
+            now: want,
+        }))
     }
     #[cfg(not(unix))]
     {

@@ -5,8 +5,10 @@
 
 engine-rule-dropped = A rule was dropped at load: { $why }
 engine-rules-not-loaded = Always rules not loaded: { $why }. New rules will hold until Vults quits and the file will not be touched
-# Making Vults' own folders private: what was tightened, or could not be.
-engine-private = { $line }
+# Making Vults' own folders private at start: $path a file or folder, $was and $now its modes
+# in octal (644, 600), $error the system's words.
+engine-private-tightened = { $path } was readable by others ({ $was }); made it private ({ $now })
+engine-private-failed = Cannot make { $path } private: { $error }
 engine-no-such-rule = No Always rule { $rule } to remove
 engine-card-gone = Card { $card } is no longer waiting (answered, or the agent went away)
 engine-not-a-question = Card { $card } asks for a permission, not for answers

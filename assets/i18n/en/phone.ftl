@@ -31,6 +31,9 @@ phone-paired = Paired.
 
 # A card.
 phone-whole-text = Whole text
+# An edit's parts: the text it replaces, and the text it puts there.
+phone-edit-replace = replace
+phone-edit-with = with
 phone-other = Other:
 # $why is what made the call destructive (`rm -r`).
 phone-destructive = Destructive: { $why }

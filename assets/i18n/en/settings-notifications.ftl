@@ -55,3 +55,26 @@ quiet-now-switch = Quiet now: do not disturb is on
 # $until: "07:00".
 quiet-now-schedule = Quiet now: quiet hours until { $until }
 quiet-now-desktop = Quiet now: the desktop's do not disturb is on
+# Why notifications or the global keys are not available, in Vults' own words (what the desktop
+# said stays as it came).
+notifications-why-not-started = not started
+notifications-why-not-known = not known
+notifications-why-keys-off = global keys are off in Settings
+notifications-why-binding = binding the keys…
+notifications-why-worker-stopped = the desktop's worker has stopped
+# The global keys once bound: "X11 key grabs: bring up Ctrl+Alt+V, allow Ctrl+Alt+A".
+notifications-keys-by-x11 = X11 key grabs
+notifications-keys-by-portal = the desktop's GlobalShortcuts portal
+notifications-keys-by-windows = Windows hot keys
+notifications-keys-by-macos = macOS hot keys
+notifications-key-bring-up = bring up
+notifications-key-allow = allow
+notifications-key-deny = deny
+notifications-why-starting = starting
+notifications-why-dnd-not-read = not read (turned off)
+# Where global keys can be had on this machine, before they are switched on.
+notifications-keys-here-windows = Windows hot keys (RegisterHotKey)
+notifications-keys-here-macos = macOS hot keys (Carbon RegisterEventHotKey)
+notifications-keys-here-not-on-platform = not on this platform
+notifications-keys-here-wayland = Wayland: through the desktop's GlobalShortcuts portal, if it has one (KDE Plasma 5.27+, GNOME 48+); the desktop may ask you and choose the keys
+notifications-keys-here-none = no X11 display and no Wayland session

@@ -2,7 +2,8 @@
 
 engine-rule-dropped = Uma regra foi descartada ao carregar: { $why }
 engine-rules-not-loaded = As regras Sempre não foram carregadas: { $why }. Regras novas valem até o Vults fechar, e o arquivo não será tocado
-engine-private = { $line }
+engine-private-tightened = { $path } podia ser lido por outros ({ $was }); agora é privado ({ $now })
+engine-private-failed = Não foi possível tornar { $path } privado: { $error }
 engine-no-such-rule = Não há regra Sempre { $rule } para remover
 engine-card-gone = O cartão { $card } não está mais esperando (já foi respondido, ou o agente saiu)
 engine-not-a-question = O cartão { $card } pede uma permissão, não respostas

@@ -23,6 +23,8 @@ phone-ready = Pronto para parear.
 phone-paired = Pareado.
 
 phone-whole-text = Texto inteiro
+phone-edit-replace = substituir
+phone-edit-with = por
 phone-other = Outra:
 phone-destructive = Destrutivo: { $why }
 phone-hidden = Contém caracteres ocultos: cada um aparece escrito como ‹U+…› onde está.

@@ -776,7 +776,7 @@ pub enum Notice {
     },
     /// What making Vults' own folders private did (tightened a file, or could not), as
     /// vults-core says it.
-    Private(String),
+    Private(vults_core::paths::PrivateNote),
     /// [`EngineCommand::RemoveRule`] named a rule that is not there.
     NoSuchRule {
         /// The rule's id, as asked.
@@ -838,7 +838,7 @@ impl std::fmt::Display for Notice {
                 "Always rules not loaded: {why}. New rules will hold until Vults quits and the \
                  file will not be touched"
             ),
-            Notice::Private(line) => f.write_str(line),
+            Notice::Private(note) => write!(f, "{note}"),
             Notice::NoSuchRule { rule } => write!(f, "no Always rule {rule} to remove"),
             Notice::CardGone { card } => write!(
                 f,

@@ -16,6 +16,7 @@ use super::state::{self, HookCopy, InstallState};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vults_core::paths::Paths;
+use vults_i18n::Message;
 
 /// The version of the JSON shape (`docs/doctor.schema.json`); a change that could break a
 /// script raises it.
@@ -174,7 +175,8 @@ pub fn report(paths: &Paths, hook_source: Option<&Path>, fix: bool) -> DoctorRep
             problem: is_problem(&r.state),
             path: r.path,
             detail: r.state.to_string(),
-            notes: r.notes,
+            // English: `--json`'s readers are programs.
+            notes: r.notes.iter().map(Message::english).collect(),
         })
         .collect();
     let install = InstallState::load(paths);

@@ -11,6 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use vults_core::agents::Agent;
 use vults_core::paths::Paths;
+use vults_i18n::Message;
 
 /// Options for [`install_all`].
 #[derive(Debug, Clone, Default)]
@@ -41,12 +42,12 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
     let mut state = InstallState::load(paths);
     let copy_result = state::place_hook(paths, hook_source, &mut state);
     let copy_note = match &copy_result {
-        Ok(CopyOutcome::Repaired) => Some(format!(
-            "The hook copy at {} did not match its recorded SHA-256 (tampered); it was replaced.",
-            paths.installed_hook().display()
-        )),
+        Ok(CopyOutcome::Repaired) => Some(
+            Message::new("agents-note-hook-replaced")
+                .arg("path", paths.installed_hook().display().to_string()),
+        ),
         Ok(_) => None,
-        Err(e) => Some(format!("The hook copy could not be placed: {e}")),
+        Err(e) => Some(Message::new("agents-note-hook-not-placed").arg("error", e.to_string())),
     };
     if copy_result.is_ok() {
         // Right away, so the copy and its recorded hash differ for as short a time as possible.
@@ -83,7 +84,7 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
         {
             report.notes.insert(0, note.clone());
             if copy_result.is_err() {
-                report.state = AgentState::Failed(note.clone());
+                report.state = AgentState::Failed(note.english());
             }
         }
         if include(&report) {
@@ -93,7 +94,7 @@ pub fn install_all(paths: &Paths, hook_source: &Path, opts: &InstallOptions) -> 
     if let Err(e) = run.state.save(paths) {
         for r in &mut reports {
             r.notes
-                .push(format!("Vults could not save what it installed: {e}"));
+                .push(Message::new("agents-note-not-saved").arg("error", e.to_string()));
         }
     }
     reports
@@ -148,10 +149,7 @@ pub fn repair(paths: &Paths, agent: Agent) -> Vec<AgentReport> {
 fn missing_source(mut reports: Vec<AgentReport>) -> Vec<AgentReport> {
     for r in &mut reports {
         if r.state != AgentState::NotFound {
-            r.notes.push(
-                "vults-hook was not found beside the app, so nothing was installed; reinstall Vults."
-                    .into(),
-            );
+            r.notes.push(Message::new("agents-note-no-hook-beside"));
         }
     }
     reports
@@ -211,11 +209,7 @@ pub fn doctor_against(paths: &Paths, hook_source: Option<&Path>) -> Vec<AgentRep
                 r.state = AgentState::Disabled;
             } else if stale_copy && r.state == AgentState::Installed {
                 r.state = AgentState::Outdated;
-                r.notes.push(
-                    "The installed vults-hook is another version than this app's; \
-                     starting the app (or Repair) updates it."
-                        .into(),
-                );
+                r.notes.push(Message::new("agents-note-other-version"));
             }
             r
         })
@@ -281,16 +275,14 @@ impl Run<'_> {
         if agent.needs_trust()
             && matches!(report.state, AgentState::Installed | AgentState::Outdated)
         {
-            report.notes.push(CODEX_TRUST_NOTE.into());
+            report.notes.push(Message::new(CODEX_TRUST_NOTE));
         }
         if agent.retired() && op == Op::Uninstall && report.state == AgentState::Missing {
             if report.action == Action::Removed {
                 // Say what went, not "not found": Vults' old hooks were there a moment ago.
-                report.notes.push(format!(
-                    "Vults' old {} hooks were removed from its settings (they did nothing any \
-                     more); the rest of the file is as it was.",
-                    agent.display_name()
-                ));
+                report.notes.push(
+                    Message::new("agents-note-old-hooks-removed").arg("name", agent.display_name()),
+                );
             } else {
                 report.state = AgentState::NotFound;
             }
@@ -303,7 +295,7 @@ impl Run<'_> {
 /// After an uninstall, the `.bak` made before the first change: removed when the file is back
 /// byte for byte as it holds (the folder is as Vults found it, and nothing is lost), else kept,
 /// and the note says where. `None` when there is none, or it went.
-fn settle_backup(file: &std::path::Path) -> Option<String> {
+fn settle_backup(file: &std::path::Path) -> Option<Message> {
     let bak = jsonfile::backup_path(file);
     let kept = std::fs::read(&bak).ok()?;
     if std::fs::read(file).is_ok_and(|now| now == kept) {
@@ -312,11 +304,7 @@ fn settle_backup(file: &std::path::Path) -> Option<String> {
             Err(e) => tracing::warn!("cannot remove {}: {e}", bak.display()),
         }
     }
-    Some(format!(
-        "Your file as it was before Vults changed it is kept in {} (the file has changed \
-         since).",
-        bak.display()
-    ))
+    Some(Message::new("agents-note-backup-kept").arg("path", bak.display().to_string()))
 }
 
 /// TOML files and their `.bak`s): what `vults-remote` copies from an SSH host and back.

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 use vults_core::agents::Agent;
+use vults_i18n::Message;
 
 /// An agent's install state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,11 +107,13 @@ pub struct AgentReport {
     /// The file (or plugin) Vults writes for this agent.
     pub path: Option<PathBuf>,
     /// What the user should know: a repaired hook copy, Codex's `/hooks` trust, …
-    pub notes: Vec<String>,
+    /// Each a message the window words in the person's language; its `Display` is the English
+    /// `doctor` and the log print.
+    pub notes: Vec<Message>,
 }
 
-pub(super) const CODEX_TRUST_NOTE: &str = "Codex runs new or changed hooks only after you trust them: \
-     open /hooks in Codex once and trust the Vults entries.";
+/// The note's id: Codex runs new hooks only once trusted in its `/hooks`.
+pub(super) const CODEX_TRUST_NOTE: &str = "agents-note-codex-trust";
 
 /// One line per agent, as `vults-app doctor` prints it.
 pub fn format_reports(reports: &[AgentReport]) -> String {
@@ -283,7 +286,7 @@ pub fn first_run_message(reports: &[AgentReport]) -> String {
         out.push_str("Still to do:\n");
         for t in &run.todo {
             let line = match t {
-                ToDo::CodexTrust => format!("Codex CLI: {CODEX_TRUST_NOTE}"),
+                ToDo::CodexTrust => format!("Codex CLI: {}", Message::new(CODEX_TRUST_NOTE)),
                 ToDo::Unparsable {
                     agent,
                     path,

@@ -241,24 +241,28 @@ impl WatchEvent {
 
     /// The state line Settings → Agents shows for the agent ("removed by another program at
     /// 10:42"), `None` for an event that changes nothing there.
-    pub fn state_line(&self) -> Option<String> {
+    /// A message the window words in the person's language (its `Display` is the English).
+    pub fn state_line(&self) -> Option<vults_i18n::Message> {
+        use vults_i18n::Message;
         match self {
             WatchEvent::Removed {
                 at,
                 changed,
                 restored,
                 ..
-            } => Some(format!(
-                "{} by another program at {}{}",
-                if *changed { "changed" } else { "removed" },
-                clock(*at),
-                if *restored { ", put back" } else { "" }
-            )),
-            WatchEvent::KeepsRemoving { at, .. } => Some(format!(
-                "another program keeps removing it (last at {}); not restored",
-                clock(*at)
-            )),
-            WatchEvent::RestoreFailed { .. } => Some("removed; could not be put back".into()),
+            } => Some(
+                Message::new(match (*changed, *restored) {
+                    (false, false) => "agents-watch-removed",
+                    (false, true) => "agents-watch-removed-put-back",
+                    (true, false) => "agents-watch-changed",
+                    (true, true) => "agents-watch-changed-put-back",
+                })
+                .arg("time", clock(*at)),
+            ),
+            WatchEvent::KeepsRemoving { at, .. } => {
+                Some(Message::new("agents-watch-keeps-removing").arg("time", clock(*at)))
+            }
+            WatchEvent::RestoreFailed { .. } => Some(Message::new("agents-watch-restore-failed")),
             _ => None,
         }
     }

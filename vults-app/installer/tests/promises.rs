@@ -79,7 +79,10 @@ fn a_tampered_hook_copy_is_reported_then_replaced() {
     let claude = find(&r, Agent::Claude);
     assert_eq!(claude.state, AgentState::Installed);
     assert!(
-        claude.notes.iter().any(|n| n.contains("tampered")),
+        claude
+            .notes
+            .iter()
+            .any(|n| n.to_string().contains("tampered")),
         "{claude:?}"
     );
     assert_eq!(
@@ -373,4 +376,28 @@ fn a_hook_copy_of_another_version_shows_outdated_until_the_next_start() {
         qwen(vults_installer::doctor_against(&paths, Some(&new))),
         AgentState::Installed
     );
+}
+
+#[test]
+fn an_agents_notes_are_worded_in_the_persons_language_and_doctor_keeps_english() {
+    let home = TempHome::new("notes-lang");
+    write(&home, ".codex/config.toml", "");
+    let paths = home.paths();
+    let hook = home.hook_source("1");
+    let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+    let r = vults_installer::install_all(&paths, &hook, &InstallOptions::default());
+    let codex = find(&r, Agent::Codex);
+    let note = codex
+        .notes
+        .iter()
+        .find(|n| n.to_string().contains("/hooks"))
+        .unwrap_or_else(|| panic!("no trust note: {codex:?}"));
+    // The window's words: Portuguese; the log's and the command line's: English.
+    assert!(note.text().contains("confie"), "{}", note.text());
+    assert!(note.to_string().contains("trust them"), "{note}");
+    assert!(vults_installer::format_reports(&r).contains("trust them"));
+    // `doctor --json` is read by programs: English whatever the language.
+    let (json, _) = vults_installer::doctor::run(&paths, Some(&hook), true, false);
+    assert!(json.contains("trust them"), "{json}");
+    assert!(!json.contains("confie"), "{json}");
 }

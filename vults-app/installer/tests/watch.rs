@@ -247,6 +247,7 @@ fn with_restoring_off_it_only_reports_once() {
         events[0]
             .state_line()
             .unwrap()
+            .to_string()
             .starts_with("removed by another program at ")
     );
     assert_eq!(k.check(t0, SystemTime::now()), vec![], "said once");

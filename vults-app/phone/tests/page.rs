@@ -344,3 +344,16 @@ fn a_cards_reason_and_always_words_come_in_the_apps_language() {
     // In English, the bundles say exactly the rule's own English sentence.
     assert_eq!(json["always_words"], rule.words().as_str(), "{json}");
 }
+
+/// An edit's parts are named in the page's words ("substituir" / "por" in pt-BR), never in a
+/// fixed English.
+#[test]
+fn an_edits_parts_are_named_in_the_pages_words() {
+    assert!(PHONE_JS.contains("t('phone-edit-replace')"));
+    assert!(PHONE_JS.contains("t('phone-edit-with')"));
+    assert!(!PHONE_JS.contains("textContent: 'replace'"));
+    assert!(!PHONE_JS.contains("textContent: 'with'"));
+    let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+    assert_eq!(vults_i18n::text("phone-edit-replace"), "substituir");
+    assert_eq!(vults_i18n::text("phone-edit-with"), "por");
+}

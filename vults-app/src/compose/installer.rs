@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use vults_core::agents::Agent;
 use vults_core::paths::Paths;
 use vults_engine::worker::Worker;
+use vults_i18n::{Message, tr};
 use vults_installer::AgentReport;
 use vults_ui::ports::{InstallerNews, InstallerSide};
 use vults_ui::state::AgentInstall;
@@ -103,11 +104,14 @@ impl InstallerSide for BackgroundInstaller {
         self.spawn(move |paths| {
             let exe = std::env::current_exe().unwrap_or_else(|_| "vults-app".into());
             let message = match vults_installer::autostart::set(paths, enabled, &exe) {
-                Ok(entry) if enabled => format!("Vults starts when you log in ({entry})."),
-                Ok(entry) => format!("Vults no longer starts at login (removed {entry})."),
-                Err(e) => format!("Could not change start at login: {e}"),
+                Ok(entry) if enabled => {
+                    Message::new("agents-news-login-on").arg("entry", entry.to_string())
+                }
+                Ok(entry) => Message::new("agents-news-login-off").arg("entry", entry.to_string()),
+                Err(e) => Message::new("agents-news-login-failed").arg("error", e.to_string()),
             };
             tracing::info!("{message}");
+            let message = message.text();
             InstallerNews {
                 installs: installs_of(&vults_installer::doctor(paths)),
                 message: Some(message),
@@ -149,7 +153,7 @@ impl InstallerSide for BackgroundInstaller {
             let message = settings
                 .save(paths)
                 .err()
-                .map(|e| format!("Could not save the hooks' settings: {e}"));
+                .map(|e| tr!("agents-news-watch-not-saved", error = e.to_string()));
             InstallerNews {
                 installs: installs_of(&vults_installer::doctor(paths)),
                 message,
@@ -165,7 +169,7 @@ impl InstallerSide for BackgroundInstaller {
             let message = repaired
                 .iter()
                 .flat_map(|r| r.notes.iter())
-                .cloned()
+                .map(Message::text)
                 .collect::<Vec<_>>()
                 .join(" ");
             InstallerNews {
@@ -183,12 +187,21 @@ impl InstallerSide for BackgroundInstaller {
                 // install_all takes Vults out of a turned-off agent and puts it back when on.
                 Ok(()) => {
                     let changed = vults_installer::repair(paths, agent);
-                    notes.extend(changed.iter().flat_map(|r| r.notes.iter()).cloned());
+                    notes.extend(
+                        changed
+                            .iter()
+                            .flat_map(|r| r.notes.iter())
+                            .map(Message::text),
+                    );
                 }
-                Err(e) => notes.push(format!(
-                    "Could not save that {} is turned {}: {e}",
-                    agent.display_name(),
-                    if enabled { "on" } else { "off" }
+                Err(e) => notes.push(tr!(
+                    if enabled {
+                        "agents-news-on-not-saved"
+                    } else {
+                        "agents-news-off-not-saved"
+                    },
+                    name = agent.display_name(),
+                    error = e.to_string()
                 )),
             }
             InstallerNews {
@@ -205,9 +218,9 @@ impl InstallerSide for BackgroundInstaller {
             InstallerNews {
                 installs: installs_of(&vults_installer::doctor(paths)),
                 message: Some(if removed.notes.is_empty() {
-                    format!("Removed Vults' old {} hooks.", agent.display_name())
+                    tr!("agents-news-old-hooks-removed", name = agent.display_name())
                 } else {
-                    removed.notes.join(" ")
+                    words(&removed.notes)
                 }),
                 ..Default::default()
             }
@@ -219,9 +232,8 @@ fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
     reports
         .iter()
         .map(|r| {
-            let full = r.state.to_string();
-            let mut detail: Vec<String> = r.notes.clone();
-            if full != r.state.label() {
+            let mut detail: Vec<String> = r.notes.iter().map(Message::text).collect();
+            if let Some(full) = state_words(&r.state) {
                 detail.insert(0, full);
             }
             AgentInstall {
@@ -234,4 +246,63 @@ fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
             }
         })
         .collect()
+}
+
+/// Notes as one line, in the person's language (worded here, on the window's side: the news
+/// carries the line the window shows).
+fn words(notes: &[Message]) -> String {
+    notes
+        .iter()
+        .map(Message::text)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A state's whole sentence, when it says more than its label: where a file does not parse,
+/// why an install failed (the parser's and the system's words as they came).
+fn state_words(state: &vults_installer::AgentState) -> Option<String> {
+    match state {
+        vults_installer::AgentState::Unparsable {
+            path,
+            line,
+            column,
+            message,
+        } => Some(tr!(
+            "agents-detail-unparsable",
+            path = path.display().to_string(),
+            line = *line,
+            column = *column,
+            message = message
+        )),
+        vults_installer::AgentState::Failed(why) => Some(tr!("agents-detail-failed", why = why)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vults_installer::{Action, AgentState};
+
+    #[test]
+    fn an_agents_notes_and_state_are_worded_in_the_persons_language() {
+        let report = AgentReport {
+            agent: Agent::Codex,
+            state: AgentState::Failed("disk full".into()),
+            action: Action::Nothing,
+            path: None,
+            notes: vec![Message::new("agents-note-codex-trust")],
+        };
+        let english = installs_of(std::slice::from_ref(&report))[0]
+            .detail
+            .clone()
+            .unwrap();
+        assert!(english.starts_with("failed: disk full"), "{english}");
+        assert!(english.contains("trust them"), "{english}");
+        let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+        let pt = installs_of(&[report])[0].detail.clone().unwrap();
+        assert!(pt.starts_with("falhou: disk full"), "{pt}");
+        assert!(pt.contains("confie"), "{pt}");
+        assert!(!pt.contains("trust them"), "{pt}");
+    }
 }

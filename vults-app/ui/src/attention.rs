@@ -246,15 +246,17 @@ impl Default for AttentionStatus {
             settings: AttentionSettings::default(),
             quiet: QuietNow::AWAKE,
             caps: Capabilities {
-                notifications: Support::Unavailable("not started".into()),
+                notifications: Support::Unavailable(vults_i18n::tr!(
+                    "notifications-why-not-started"
+                )),
                 actions: false,
                 sound: false,
                 replace: false,
                 withdraw: false,
-                desktop_dnd: Support::Unavailable("not started".into()),
+                desktop_dnd: Support::Unavailable(vults_i18n::tr!("notifications-why-not-started")),
             },
-            keys_here: Support::Unavailable("not known".into()),
-            keys: Support::Unavailable("global keys are off".into()),
+            keys_here: Support::Unavailable(vults_i18n::tr!("notifications-why-not-known")),
+            keys: Support::Unavailable(vults_i18n::tr!("notifications-why-keys-off")),
             not_saved: None,
         }
     }
@@ -476,7 +478,7 @@ impl DesktopAttention {
             keys: None,
             key_events: None,
             binding: 0,
-            keys_state: Support::Unavailable("global keys are off in Settings".into()),
+            keys_state: Support::Unavailable(vults_i18n::tr!("notifications-why-keys-off")),
             keys_here: vults_notify::keys::support(),
             worker,
             blocked,
@@ -510,12 +512,13 @@ impl DesktopAttention {
         // An answer still to come for an earlier bind is not awaited any more.
         self.binding += 1;
         if !keys.enabled {
-            self.keys_state = Support::Unavailable("global keys are off in Settings".into());
+            self.keys_state = Support::Unavailable(vults_i18n::tr!("notifications-why-keys-off"));
             return;
         }
-        self.keys_state = Support::Unavailable("binding the keys…".into());
+        self.keys_state = Support::Unavailable(vults_i18n::tr!("notifications-why-binding"));
         if !self.worker.send(Job::Bind(self.binding, keys.clone())) {
-            self.keys_state = Support::Unavailable("the desktop's worker has stopped".into());
+            self.keys_state =
+                Support::Unavailable(vults_i18n::tr!("notifications-why-worker-stopped"));
         }
     }
 
@@ -617,16 +620,7 @@ impl AttentionSide for DesktopAttention {
                             .collect::<Vec<_>>()
                             .join(", ");
                         tracing::info!("global keys bound ({backend:?}): {keys}");
-                        self.keys_state = Support::Available(format!(
-                            "{}: {keys}",
-                            match backend {
-                                vults_notify::keys::KeysBackend::X11 => "X11 key grabs",
-                                vults_notify::keys::KeysBackend::Portal =>
-                                    "the desktop's GlobalShortcuts portal",
-                                vults_notify::keys::KeysBackend::Windows => "Windows hot keys",
-                                vults_notify::keys::KeysBackend::MacOs => "macOS hot keys",
-                            }
-                        ));
+                        self.keys_state = Support::Available(keys_bound(backend, &bindings));
                     }
                     KeysEvent::Unavailable(why) => {
                         tracing::info!("no global keys: {why}");
@@ -669,7 +663,34 @@ impl AttentionSide for DesktopAttention {
     }
 }
 
-/// A key action as Settings names it.
+/// The keys bound, and by what, in the person's language: Settings → Notifications' line.
+fn keys_bound(
+    backend: vults_notify::keys::KeysBackend,
+    bindings: &[(KeyAction, impl std::fmt::Display)],
+) -> String {
+    use vults_i18n::tr;
+    let keys = bindings
+        .iter()
+        .map(|(a, t)| {
+            let action = match a {
+                KeyAction::ShowNewest => tr!("notifications-key-bring-up"),
+                KeyAction::Allow => tr!("notifications-key-allow"),
+                KeyAction::Deny => tr!("notifications-key-deny"),
+            };
+            format!("{action} {t}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let by = match backend {
+        vults_notify::keys::KeysBackend::X11 => tr!("notifications-keys-by-x11"),
+        vults_notify::keys::KeysBackend::Portal => tr!("notifications-keys-by-portal"),
+        vults_notify::keys::KeysBackend::Windows => tr!("notifications-keys-by-windows"),
+        vults_notify::keys::KeysBackend::MacOs => tr!("notifications-keys-by-macos"),
+    };
+    format!("{by}: {keys}")
+}
+
+/// A key action as Settings names it (in English: the log's).
 pub fn action_word(action: KeyAction) -> &'static str {
     match action {
         KeyAction::ShowNewest => "bring up",
@@ -685,6 +706,37 @@ mod tests {
     use vults_core::agents::Target;
     use vults_core::protocol::{AgentKind, Identity};
     use vults_engine::messages::PendingCard;
+
+    #[test]
+    fn vults_own_words_on_notifications_and_keys_are_in_the_persons_language() {
+        let bound = [
+            (KeyAction::ShowNewest, "Ctrl+Alt+V"),
+            (KeyAction::Allow, "Ctrl+Alt+A"),
+        ];
+        let status = AttentionStatus::default();
+        assert_eq!(
+            status.keys,
+            Support::Unavailable("global keys are off in Settings".into())
+        );
+        assert_eq!(
+            keys_bound(vults_notify::keys::KeysBackend::X11, &bound),
+            "X11 key grabs: bring up Ctrl+Alt+V, allow Ctrl+Alt+A"
+        );
+        let _pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+        let status = AttentionStatus::default();
+        assert_eq!(
+            status.keys,
+            Support::Unavailable("as teclas globais estão desligadas nas Configurações".into())
+        );
+        assert_eq!(
+            status.caps.notifications,
+            Support::Unavailable("não iniciado".into())
+        );
+        assert_eq!(
+            keys_bound(vults_notify::keys::KeysBackend::X11, &bound),
+            "captura de teclas do X11: trazer Ctrl+Alt+V, permitir Ctrl+Alt+A"
+        );
+    }
 
     fn key(s: &str) -> SessionKey {
         SessionKey {

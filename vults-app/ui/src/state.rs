@@ -114,7 +114,7 @@ pub struct Model {
     pub layout_note: Option<String>,
     /// What the hooks' watcher last said per agent: Settings → Agents' state line ("removed by
     /// another program at 10:42, put back").
-    pub watch_lines: BTreeMap<vults_core::agents::Agent, String>,
+    pub watch_lines: BTreeMap<vults_core::agents::Agent, vults_i18n::Message>,
     /// The agents whose hook the watcher saw go and could not (or was told not to) put back:
     /// the island says so until they are installed again.
     pub hooks_out: std::collections::BTreeSet<vults_core::agents::Agent>,
@@ -324,7 +324,17 @@ pub fn engine_notice(n: &vults_engine::messages::Notice) -> String {
     match n {
         Notice::RuleDropped { why } => tr!("engine-rule-dropped", why = why.as_str()),
         Notice::RulesNotLoaded { why } => tr!("engine-rules-not-loaded", why = why.as_str()),
-        Notice::Private(line) => tr!("engine-private", line = line.as_str()),
+        Notice::Private(vults_core::paths::PrivateNote::Tightened { path, was, now }) => tr!(
+            "engine-private-tightened",
+            path = path.display().to_string(),
+            was = format!("{was:o}"),
+            now = format!("{now:o}")
+        ),
+        Notice::Private(vults_core::paths::PrivateNote::Failed { path, error }) => tr!(
+            "engine-private-failed",
+            path = path.display().to_string(),
+            error = error
+        ),
         Notice::NoSuchRule { rule } => tr!("engine-no-such-rule", rule = rule.as_str()),
         Notice::CardGone { card } => tr!("engine-card-gone", card = card.to_string()),
         Notice::NotAQuestion { card } => tr!("engine-not-a-question", card = card.to_string()),
@@ -376,8 +386,16 @@ mod watch_tests {
             changed: false,
             restored: true,
         });
-        assert!(m.watch_lines[&Agent::Claude].starts_with("removed by another program at "));
-        assert!(m.watch_lines[&Agent::Claude].ends_with(", put back"));
+        let line = m.watch_lines[&Agent::Claude].to_string();
+        assert!(line.starts_with("removed by another program at "), "{line}");
+        assert!(line.ends_with(", put back"), "{line}");
+        let pt = vults_i18n::scoped(&vults_i18n::Choice::Language("pt-BR".into()));
+        let line = m.watch_lines[&Agent::Claude].text();
+        assert!(
+            line.starts_with("removido por outro programa às "),
+            "{line}"
+        );
+        drop(pt);
         assert_eq!(
             m.hooks_out_line(),
             None,

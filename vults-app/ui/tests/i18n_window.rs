@@ -1119,7 +1119,15 @@ fn every_engine_notice() -> Vec<vults_engine::messages::Notice> {
         Notice::RulesNotLoaded {
             why: "expected value at line 1".into(),
         },
-        Notice::Private("/tmp/vults/rules.json".into()),
+        Notice::Private(vults_core::paths::PrivateNote::Tightened {
+            path: "/tmp/vults/rules.json".into(),
+            was: 0o644,
+            now: 0o600,
+        }),
+        Notice::Private(vults_core::paths::PrivateNote::Failed {
+            path: "/tmp/vults".into(),
+            error: "EPERM".into(),
+        }),
         Notice::NoSuchRule {
             rule: "r-41".into(),
         },
@@ -1186,13 +1194,12 @@ fn the_engines_notices_are_worded_in_the_language() {
     let drawn = drawn_engine_notices();
     for (n, line, texts) in &drawn {
         assert!(texts.contains(line), "{n:?}: {line:?} not in {texts:?}");
-        if !matches!(n, vults_engine::messages::Notice::Private(_)) {
-            assert_ne!(*line, n.to_string(), "{n:?} is still English");
-        }
+        assert_ne!(*line, n.to_string(), "{n:?} is still English");
     }
     let lines: Vec<&str> = drawn.iter().map(|(_, l, _)| l.as_str()).collect();
     for expected in [
         "O cartão 7 não está mais esperando (já foi respondido, ou o agente saiu)",
+        "/tmp/vults/rules.json podia ser lido por outros (644); agora é privado (600)",
         "Não foi possível salvar as regras Sempre em /tmp/vults/rules.json: EACCES",
         "Conexão recusada do uid 1001 (pid 4242) (este app roda como uid 1000)",
         "Uma mensagem \"answer\" foi recusada no socket do hook: de lá só pode vir um evento",

@@ -230,29 +230,51 @@ fn start_platform(
 }
 
 /// What Settings can say about global keys here before they are switched on (from the
-/// environment only; the real answer is [`GlobalKeys::start`]'s).
+/// environment only; the real answer is [`GlobalKeys::start`]'s), in the person's language.
 pub fn support() -> crate::notify::Support {
     use crate::notify::Support;
+    use vults_i18n::tr;
     if cfg!(windows) {
-        return Support::Available("Windows hot keys (RegisterHotKey)".into());
+        return Support::Available(tr!("notifications-keys-here-windows"));
     }
     if cfg!(target_os = "macos") {
-        return Support::Available("macOS hot keys (Carbon RegisterEventHotKey)".into());
+        return Support::Available(tr!("notifications-keys-here-macos"));
     }
     if !cfg!(target_os = "linux") {
-        return Support::Unavailable("not on this platform".into());
+        return Support::Unavailable(tr!("notifications-keys-here-not-on-platform"));
     }
     let wayland = std::env::var("XDG_SESSION_TYPE").is_ok_and(|t| t == "wayland")
         || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
     if wayland {
-        Support::Available(
-            "Wayland: through the desktop's GlobalShortcuts portal, if it has one (KDE Plasma \
-             5.27+, GNOME 48+); the desktop may ask you and choose the keys"
-                .into(),
-        )
+        Support::Available(tr!("notifications-keys-here-wayland"))
     } else if std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty()) {
-        Support::Available("X11 key grabs".into())
+        Support::Available(tr!("notifications-keys-by-x11"))
     } else {
-        Support::Unavailable("no X11 display and no Wayland session".into())
+        Support::Unavailable(tr!("notifications-keys-here-none"))
+    }
+}
+
+#[cfg(test)]
+mod words {
+    use super::support;
+    use vults_i18n::{Choice, scoped};
+
+    fn said() -> String {
+        match support() {
+            crate::notify::Support::Available(s) | crate::notify::Support::Unavailable(s) => s,
+        }
+    }
+
+    /// Where the keys can be had is said in the person's language.
+    #[test]
+    fn where_keys_can_be_had_is_said_in_the_persons_language() {
+        let english = {
+            let _en = scoped(&Choice::Language("en".into()));
+            said()
+        };
+        let _pt = scoped(&Choice::Language("pt-BR".into()));
+        let pt = said();
+        assert!(!pt.is_empty());
+        assert_ne!(pt, english, "still English in pt-BR");
     }
 }

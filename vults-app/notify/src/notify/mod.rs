@@ -149,12 +149,12 @@ pub struct Capabilities {
 impl Capabilities {
     fn starting() -> Capabilities {
         Capabilities {
-            notifications: Support::Unavailable("starting".into()),
+            notifications: Support::Unavailable(vults_i18n::tr!("notifications-why-starting")),
             actions: false,
             sound: false,
             replace: false,
             withdraw: false,
-            desktop_dnd: Support::Unavailable("starting".into()),
+            desktop_dnd: Support::Unavailable(vults_i18n::tr!("notifications-why-starting")),
         }
     }
 }
@@ -397,7 +397,7 @@ async fn run(
     let dnd = if config.read_desktop_dnd {
         platform::read_desktop_dnd(backend.as_ref(), pev_tx.clone()).await
     } else {
-        Err("not read (turned off)".into())
+        Err(vults_i18n::tr!("notifications-why-dnd-not-read"))
     };
     let mut desktop_quiet = None;
     match dnd {

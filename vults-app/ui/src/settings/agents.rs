@@ -92,7 +92,7 @@ impl AgentsView {
                                 if let Some(line) = model.watch_lines.get(&install.agent) {
                                     ui.add(
                                         egui::Label::new(
-                                            RichText::new(line).small().color(theme::AMBER),
+                                            RichText::new(line.text()).small().color(theme::AMBER),
                                         )
                                         .wrap(),
                                     );
