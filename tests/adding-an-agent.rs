@@ -53,8 +53,8 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// The copy: the root manifest with two members, the lock file, `vults-core`, the installer
-/// (and the asset it includes), and the test support library it tests with, without its own
-/// end-to-end tests.
+/// (and the asset it includes, and vults-i18n with the bundles it words its notes from), and
+/// the test support library it tests with, without its own end-to-end tests.
 fn copy_workspace(root: &Path, ws: &Path) {
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     let start = manifest
@@ -75,6 +75,9 @@ fn copy_workspace(root: &Path, ws: &Path) {
         "vults-core/src",
         "vults-core/tests",
         "vults-app/installer/src",
+        // The installer's notes are messages the window words (vults-i18n, with its bundles).
+        "vults-app/i18n",
+        "assets/i18n",
     ] {
         copy_dir(&root.join(dir), &ws.join(dir));
     }
