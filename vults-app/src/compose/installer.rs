@@ -166,12 +166,7 @@ impl InstallerSide for BackgroundInstaller {
     fn repair(&mut self, agent: Agent) {
         self.spawn(move |paths| {
             let repaired = vults_installer::repair(paths, agent);
-            let message = repaired
-                .iter()
-                .flat_map(|r| r.notes.iter())
-                .map(Message::text)
-                .collect::<Vec<_>>()
-                .join(" ");
+            let message = words(repaired.iter().flat_map(|r| &r.notes));
             InstallerNews {
                 installs: installs_of(&vults_installer::doctor(paths)),
                 message: (!message.is_empty()).then_some(message),
@@ -182,19 +177,14 @@ impl InstallerSide for BackgroundInstaller {
 
     fn set_enabled(&mut self, agent: Agent, enabled: bool) {
         self.spawn(move |paths| {
-            let mut notes = Vec::new();
-            match vults_installer::state::set_enabled(paths, agent.name(), enabled) {
+            let message = match vults_installer::state::set_enabled(paths, agent.name(), enabled) {
                 // install_all takes Vults out of a turned-off agent and puts it back when on.
-                Ok(()) => {
-                    let changed = vults_installer::repair(paths, agent);
-                    notes.extend(
-                        changed
-                            .iter()
-                            .flat_map(|r| r.notes.iter())
-                            .map(Message::text),
-                    );
-                }
-                Err(e) => notes.push(tr!(
+                Ok(()) => words(
+                    vults_installer::repair(paths, agent)
+                        .iter()
+                        .flat_map(|r| &r.notes),
+                ),
+                Err(e) => tr!(
                     if enabled {
                         "agents-news-on-not-saved"
                     } else {
@@ -202,11 +192,11 @@ impl InstallerSide for BackgroundInstaller {
                     },
                     name = agent.display_name(),
                     error = e.to_string()
-                )),
-            }
+                ),
+            };
             InstallerNews {
                 installs: installs_of(&vults_installer::doctor(paths)),
-                message: (!notes.is_empty()).then(|| notes.join(" ")),
+                message: (!message.is_empty()).then_some(message),
                 ..Default::default()
             }
         });
@@ -249,10 +239,10 @@ fn installs_of(reports: &[AgentReport]) -> Vec<AgentInstall> {
 }
 
 /// Notes as one line, in the person's language (worded here, on the window's side: the news
-/// carries the line the window shows).
-fn words(notes: &[Message]) -> String {
+/// carries the line the window shows); empty when there are none.
+fn words<'a>(notes: impl IntoIterator<Item = &'a Message>) -> String {
     notes
-        .iter()
+        .into_iter()
         .map(Message::text)
         .collect::<Vec<_>>()
         .join(" ")
